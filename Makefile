@@ -1,0 +1,65 @@
+# Makefile - the front door: install what is missing, build with CMake, run, test.
+#   make run    build, then run the shipped default suite and print the verdicts
+#   make test   build, run every CTest test, then again under ASan+UBSan
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+SUITE      ?= configs/ncs.yaml
+CMAKE_FLAGS ?= -DQQ_WERROR=ON
+
+# Debian packages the build, the tests and the reports need.
+PACKAGES = gcc make cmake pkg-config libyaml-dev libjansson-dev libgsl-dev \
+           libopenmpi-dev openmpi-bin gnuplot-nox valgrind
+
+export OMPI_ALLOW_RUN_AS_ROOT = 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
+
+.PHONY: all deps build build-asan run test test-plain test-asan install clean help
+
+all: build
+
+help:
+	@echo "make run    build, run $(SUITE), print the verdicts"
+	@echo "make test   build, run all tests, then again under ASan+UBSan"
+	@echo "make deps   install missing Debian packages (as root)"
+	@echo "make clean  remove the build folders"
+
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing Debian packages: $$missing (run 'sudo make deps')" >&2; exit 2; \
+	  fi; \
+	fi
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+
+build-asan: deps
+	cmake -S . -B $(BUILD_ASAN) $(CMAKE_FLAGS) -DQQ_SANITIZE=ON
+	cmake --build $(BUILD_ASAN) -j$(JOBS)
+
+run: build
+	$(BUILD)/harness/qqbench run $(SUITE)
+
+test-plain: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+test-asan: build-asan
+	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS) -LE valgrind
+
+test: test-plain test-asan
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -1,0 +1,157 @@
+/* cmd_st.c - qqbench st: the summary table of the paper's Figure 5, plus marks, counts, values, memory. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "qq_file.h"
+#include "qq_mem.h"
+
+static void st_usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: qqbench st [--node N] FILE...\n\n"
+            "Summarise QQ output files as the paper's st program does: per node\n"
+            "the tick frequency, keys, state events, tick range and elapsed time;\n"
+            "per state key the hits, millions of cycles in the state and the\n"
+            "percent of elapsed time; then marks (hits), counts (hits, sum, min,\n"
+            "max), values (hits, mean, min, max), dropped events and the memory\n"
+            "table when the program used memory keys.\n\n"
+            "  --node N   only node N\n"
+            "  --help     this text\n\n"
+            "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n");
+}
+
+static void print_node(const struct qq_file *f, uint32_t i)
+{
+    const struct qq_node_info *n = qq_file_node(f, i);
+    uint32_t nkeys = qq_file_nkeys(f);
+    struct qq_key_summary *ks = calloc(nkeys ? nkeys : 1, sizeof *ks);
+    struct qq_node_summary ns;
+    if (!ks || qq_file_summarize(f, i, &ns, ks) != 0) {
+        free(ks);
+        printf("Node %4u: out of memory\n", n->node);
+        return;
+    }
+    uint64_t from = ns.first_tick >= n->base_tick ? ns.first_tick - n->base_tick : 0;
+    uint64_t to = ns.last_tick >= n->base_tick ? ns.last_tick - n->base_tick : 0;
+    printf("Node %4u:  %.3f MHz, %u keys, %" PRIu64 " states, ticks from %" PRIu64
+           " to %" PRIu64 "\n\n",
+           n->node, n->mhz, nkeys, ns.state_events, from, to);
+    printf("          ET = %.6f sec\n\n", ns.elapsed_sec);
+    if (n->dropped)
+        printf("          DROPPED %" PRIu64 " events: the buffer was full "
+               "(raise QQInit's size)\n\n", n->dropped);
+    if (n->flags & QQ_NODE_OFFSET_VALID)
+        printf("          tick offset to node 0: %" PRId64 " ticks (+/- %.0f)\n\n",
+               n->tick_offset, n->offset_error);
+
+    double et_ticks = (double)to;
+    int any[5] = {0};
+    for (uint32_t k = 0; k < nkeys; k++)
+        any[qq_file_key(f, k)->type] = 1;
+
+    if (any[QQ_TYPE_STATE]) {
+        printf("State outputs: Counts are millions of cycles\n\n");
+        printf("      Hits      Time    Percent    Name\n");
+        for (uint32_t k = 0; k < nkeys; k++) {
+            const struct qq_key_info *key = qq_file_key(f, k);
+            if (key->type != QQ_TYPE_STATE)
+                continue;
+            double pct = et_ticks > 0 ? 100.0 * (double)ks[k].state_ticks / et_ticks : 0;
+            printf("%u: %6" PRIu64 "   %11.6f %8.3f%%   '%s'", k + 1, ks[k].hits,
+                   (double)ks[k].state_ticks / 1e6, pct, key->name);
+            if (ks[k].unbalanced)
+                printf("  (%" PRIu64 " unbalanced)", ks[k].unbalanced);
+            printf("\n");
+        }
+        printf("\n");
+    }
+    if (any[QQ_TYPE_MARK]) {
+        printf("Mark outputs:\n\n      Hits    Name\n");
+        for (uint32_t k = 0; k < nkeys; k++)
+            if (qq_file_key(f, k)->type == QQ_TYPE_MARK)
+                printf("%u: %6" PRIu64 "    '%s'\n", k + 1, ks[k].hits,
+                       qq_file_key(f, k)->name);
+        printf("\n");
+    }
+    if (any[QQ_TYPE_COUNT]) {
+        printf("Count outputs:\n\n      Hits            Sum          Min          Max    Name\n");
+        for (uint32_t k = 0; k < nkeys; k++)
+            if (qq_file_key(f, k)->type == QQ_TYPE_COUNT)
+                printf("%u: %6" PRIu64 " %14" PRId64 " %12" PRId64 " %12" PRId64
+                       "    '%s'\n",
+                       k + 1, ks[k].hits, ks[k].isum, ks[k].imin, ks[k].imax,
+                       qq_file_key(f, k)->name);
+        printf("\n");
+    }
+    if (any[QQ_TYPE_VALUE]) {
+        printf("Value outputs:\n\n      Hits           Mean            Min            Max    Name\n");
+        for (uint32_t k = 0; k < nkeys; k++)
+            if (qq_file_key(f, k)->type == QQ_TYPE_VALUE)
+                printf("%u: %6" PRIu64 " %14.6g %14.6g %14.6g    '%s'\n", k + 1,
+                       ks[k].hits, ks[k].hits ? ks[k].dsum / (double)ks[k].hits : 0.0,
+                       ks[k].dmin, ks[k].dmax, qq_file_key(f, k)->name);
+        printf("\n");
+    }
+    struct qq_mem_table mt;
+    if (qq_file_mem(f, i, &mt)) {
+        qq_mem_print_table(stdout, &mt);
+        printf("\n");
+    }
+    free(ks);
+}
+
+int cmd_st(int argc, char **argv)
+{
+    long only = -1;
+    int first = 1;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
+            st_usage(stdout);
+            return QQB_EXIT_OK;
+        } else if (!strcmp(argv[first], "--node") && first + 1 < argc) {
+            char *end;
+            only = strtol(argv[++first], &end, 10);
+            if (*end || only < 0) {
+                fprintf(stderr, "qqbench st: --node takes a node number, not '%s'\n",
+                        argv[first]);
+                return QQB_EXIT_USAGE;
+            }
+        } else if (!strcmp(argv[first], "--")) {
+            first++;
+            break;
+        } else {
+            fprintf(stderr, "qqbench st: unknown option '%s'; see 'qqbench st --help'\n",
+                    argv[first]);
+            return QQB_EXIT_USAGE;
+        }
+    }
+    if (first >= argc) {
+        st_usage(stderr);
+        return QQB_EXIT_USAGE;
+    }
+    for (int a = first; a < argc; a++) {
+        struct qq_file *f;
+        int rc = qq_file_open(argv[a], &f);
+        if (rc != 0) {
+            fprintf(stderr, "qqbench st: error: %s\n", qq_file_errmsg(f));
+            qq_file_close(f);
+            return QQB_EXIT_USAGE;
+        }
+        uint32_t nn = qq_file_nnodes(f);
+        printf("File %s:    %u nodes\n\n", argv[a], nn);
+        if (only >= 0 && (uint64_t)only >= nn) {
+            fprintf(stderr, "qqbench st: error: %s has %u nodes, no node %ld\n",
+                    argv[a], nn, only);
+            qq_file_close(f);
+            return QQB_EXIT_USAGE;
+        }
+        for (uint32_t i = 0; i < nn; i++)
+            if (only < 0 || (uint32_t)only == i)
+                print_node(f, i);
+        qq_file_close(f);
+    }
+    return QQB_EXIT_OK;
+}

@@ -1,0 +1,15 @@
+/* cmds.h - the qqbench subcommands: each returns the process exit status. */
+#ifndef QQB_CMDS_H
+#define QQB_CMDS_H
+
+/* Exit codes (DESIGN.md, contract 8). */
+enum qqb_exit {
+    QQB_EXIT_OK = 0,         /* all good */
+    QQB_EXIT_REGRESSION = 1, /* a regression */
+    QQB_EXIT_USAGE = 2,      /* bad input or usage */
+    QQB_EXIT_KERNEL = 3      /* a kernel failed */
+};
+
+int cmd_st(int argc, char **argv);
+
+#endif /* QQB_CMDS_H */

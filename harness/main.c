@@ -1,0 +1,50 @@
+/* main.c - qqbench: the global options and the table of subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+
+struct cmd {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct cmd commands[] = {
+    {"st", cmd_st, "summarise a .qq file (the paper's st program)"},
+};
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: qqbench [--version] [--help] <command> [<args>]\n\n"
+                "Benchmark-regression harness for QQ-instrumented programs.\n\n"
+                "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "\n'qqbench <command> --help' describes a command.\n"
+                "Exit codes: 0 all good, 1 a regression, 2 bad input or usage,\n"
+                "3 a kernel failed.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return QQB_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return QQB_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("qqbench %s\n", QQB_VERSION);
+        return QQB_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "qqbench: '%s' is not a command; see 'qqbench --help'\n",
+            argv[1]);
+    return QQB_EXIT_USAGE;
+}

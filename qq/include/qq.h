@@ -1,0 +1,197 @@
+/* qq.h - the QQ timing API of the paper: named keys, a tick-stamped event buffer, one file out. */
+#ifndef QQ_H
+#define QQ_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * One switch turns QQ on: QQ_ENABLE (the paper also spells it QQ_ENABLED).
+ * With it undefined every call below compiles to nothing, its arguments are
+ * not evaluated, and only the user's int key variables remain.
+ */
+#if defined(QQ_ENABLED) && !defined(QQ_ENABLE)
+#define QQ_ENABLE 1
+#endif
+
+#if defined(QQ_BUILDING_LIBRARY)
+#define QQ_API __attribute__((visibility("default")))
+#else
+#define QQ_API
+#endif
+
+/* ======================================================================
+ * Types that exist whether QQ is on or off, so user code compiles either way.
+ * ====================================================================== */
+
+/* Key types, as stored in the file's key table. */
+enum qq_key_type {
+    QQ_TYPE_STATE = 1, /* info: 1 on, 0 off */
+    QQ_TYPE_MARK = 2,  /* info: unused (0) */
+    QQ_TYPE_COUNT = 3, /* info: a signed 64-bit integer */
+    QQ_TYPE_VALUE = 4  /* info: an IEEE-754 double */
+};
+
+/* One recorded event: 24 bytes, the layout of the file's entries. */
+struct qq_event {
+    uint32_t key;
+    uint32_t reserved; /* 0; room for flags */
+    union {
+        int64_t i;
+        double d;
+    } info;
+    uint64_t tick;
+};
+
+/* Error codes: 0 is success, failures are negative. One table makes the
+ * codes, their names and their messages (qq_strerror). */
+#define QQ_ERRNO_MAP(X)                                                      \
+    X(NOMEM, -1, "out of memory")                                            \
+    X(IO, -2, "input/output error")                                          \
+    X(MAGIC, -3, "not a QQ file (bad magic)")                                \
+    X(VERSION, -4, "unsupported QQ file version")                            \
+    X(TRUNCATED, -5, "file is truncated")                                    \
+    X(CORRUPT, -6, "file is damaged")                                        \
+    X(INVAL, -7, "invalid argument")                                         \
+    X(NOINIT, -8, "QQInit was not called")                                   \
+    X(MPI, -9, "MPI error")                                                  \
+    X(INCOMPLETE, -10, "file was not completely written")
+
+enum qq_errno {
+#define QQ__ERRNO_ENUM(name, code, msg) QQ_E##name = (code),
+    QQ_ERRNO_MAP(QQ__ERRNO_ENUM)
+#undef QQ__ERRNO_ENUM
+    QQ_OK = 0
+};
+
+/* The message for an error code ("unknown error" for anything else). */
+QQ_API const char *qq_strerror(int err);
+/* The name of an error code ("QQ_ETRUNCATED"). */
+QQ_API const char *qq_err_name(int err);
+
+/* Environment variable naming the output file; overrides QQOut's argument. */
+#define QQ_OUTPUT_ENV "QQ_OUTPUT"
+
+/* ======================================================================
+ * The library's state, read by the inline record path. Not for users.
+ * ====================================================================== */
+
+struct qq__state {
+    struct qq_event *cur; /* next free event; == end when full or off */
+    struct qq_event *end; /* one past the last event */
+    uint64_t missed;      /* events that found cur == end */
+};
+extern QQ_API struct qq__state qq__st;
+
+/* ======================================================================
+ * The tick source: read the time-stamp counter (see qq/src/qq_timer.h).
+ * ====================================================================== */
+
+#if defined(__x86_64__) || defined(__i386__)
+/* Plain rdtsc with no fence on the record path: a fence would serialise the
+ * pipeline around every event and change the timing of the code measured
+ * (the paper, section 2.2). Calibration uses fenced reads instead. */
+static inline uint64_t qq_ticks(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+#define QQ_TICK_SOURCE "rdtsc"
+#elif defined(__aarch64__)
+static inline uint64_t qq_ticks(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
+    return v;
+}
+#define QQ_TICK_SOURCE "cntvct_el0"
+#else
+QQ_API uint64_t qq__clock_ticks(void); /* CLOCK_MONOTONIC in nanoseconds */
+static inline uint64_t qq_ticks(void) { return qq__clock_ticks(); }
+#define QQ_TICK_SOURCE "clock_gettime"
+#endif
+
+/* ======================================================================
+ * The paper's API (Figure 1). On: real calls. Off: nothing at all.
+ * Both branches side by side, same names, same arity.
+ * ====================================================================== */
+
+#if defined(QQ_ENABLE)
+
+/* Set-up and output: ordinary functions in the library. */
+QQ_API void QQInit(int nEvents);
+QQ_API void qq_base_time(void);
+QQ_API int QQAddState(const char *name);
+QQ_API int QQAddMark(const char *name);
+QQ_API int QQAddCount(const char *name);
+QQ_API int QQAddValue(const char *name);
+QQ_API void QQRecord(int flag);
+QQ_API void QQOut(const char *filename, int node, int nodes);
+
+/* Extensions. qq_out: QQOut returning 0 or a negative QQ_E* code, with the
+ * detail of the last failure in qq_out_errmsg(); qq_dropped: events lost to
+ * a full buffer so far on this node. */
+QQ_API int qq_out(const char *filename, int node, int nodes);
+QQ_API const char *qq_out_errmsg(void);
+QQ_API uint64_t qq_dropped(void);
+
+/* The record path: one test, the tick, the key, the info, the bump. */
+static inline void qq__record(int key, int64_t info)
+{
+    struct qq_event *e = qq__st.cur;
+    if (e < qq__st.end) {
+        e->tick = qq_ticks();
+        e->key = (uint32_t)key;
+        e->info.i = info;
+        qq__st.cur = e + 1;
+    } else {
+        qq__st.missed++;
+    }
+}
+
+static inline void QQStateOn(int key) { qq__record(key, 1); }
+static inline void QQStateOff(int key) { qq__record(key, 0); }
+static inline void QQMark(int key) { qq__record(key, 0); }
+static inline void QQCount(int key, int count) { qq__record(key, count); }
+static inline void QQValue(int key, double value)
+{
+    struct qq_event *e = qq__st.cur;
+    if (e < qq__st.end) {
+        e->tick = qq_ticks();
+        e->key = (uint32_t)key;
+        e->info.d = value;
+        qq__st.cur = e + 1;
+    } else {
+        qq__st.missed++;
+    }
+}
+/* Figure 1 declares QQBaseTime(void); Figure 2 calls QQBaseTime(0). */
+#define QQBaseTime(...) qq_base_time()
+
+#else /* QQ off: statements vanish, arguments are not evaluated */
+
+#define QQInit(nEvents) ((void)0)             /* off: nothing */
+#define QQBaseTime(...) ((void)0)             /* off: nothing */
+#define QQAddState(name) (-1)                 /* off: an unused key */
+#define QQAddMark(name) (-1)                  /* off: an unused key */
+#define QQAddCount(name) (-1)                 /* off: an unused key */
+#define QQAddValue(name) (-1)                 /* off: an unused key */
+#define QQStateOn(key) ((void)0)              /* off: nothing */
+#define QQStateOff(key) ((void)0)             /* off: nothing */
+#define QQMark(key) ((void)0)                 /* off: nothing */
+#define QQCount(key, count) ((void)0)         /* off: nothing */
+#define QQValue(key, value) ((void)0)         /* off: nothing */
+#define QQRecord(flag) ((void)0)              /* off: nothing */
+#define QQOut(filename, node, nodes) ((void)0) /* off: writes nothing */
+
+#endif /* QQ_ENABLE */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QQ_H */

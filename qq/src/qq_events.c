@@ -1,0 +1,121 @@
+/* qq_events.c - QQInit, the key table, QQBaseTime and QQRecord. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "qq_internal.h"
+
+struct qq__state qq__st;
+struct qq__keys qq__keytab;
+struct qq_event *qq__buf_start;
+uint64_t qq__base_tick;
+double qq__mhz;
+int qq__tsc_invariant;
+int64_t qq__tick_offset;
+double qq__offset_error;
+int qq__offset_valid;
+
+static size_t buf_bytes;          /* size of the mapping */
+static struct qq_event *saved_cur; /* QQRecord(0) keeps the pointer here */
+static uint64_t saved_missed;
+static int recording = 1;
+
+static void release_buffer(void)
+{
+    if (qq__buf_start)
+        munmap(qq__buf_start, buf_bytes);
+    qq__buf_start = NULL;
+    qq__st.cur = qq__st.end = NULL;
+    buf_bytes = 0;
+}
+
+void QQInit(int nEvents)
+{
+    release_buffer();
+    qq__st.missed = 0;
+    recording = 1;
+    if (nEvents < 0)
+        nEvents = 0;
+    size_t bytes = (size_t)nEvents * sizeof(struct qq_event);
+    if (bytes > 0) {
+        /* An anonymous mapping, every page written now (MAP_POPULATE is
+         * only a hint): recording must never take a first-touch fault,
+         * which costs more than the event itself. */
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            memset(p, 0, bytes);
+            qq__buf_start = p;
+            buf_bytes = bytes;
+        }
+    }
+    /* Without a buffer (nEvents 0 or no memory) every event is counted as
+     * dropped: the file says so instead of the program failing. */
+    qq__st.cur = qq__buf_start;
+    qq__st.end = qq__buf_start ? qq__buf_start + nEvents : NULL;
+    if (qq__mhz == 0.0) {
+        qq__mhz = qq__measure_mhz();
+        qq__tsc_invariant = qq__counter_invariant();
+    }
+#if defined(QQ__MPI) && QQ__MPI
+    qq__mpi_init_sync();
+#endif
+    qq__base_tick = qq_ticks();
+}
+
+void qq_base_time(void) { qq__base_tick = qq_ticks(); }
+
+static int add_key(const char *name, uint32_t type)
+{
+    if (!name)
+        name = "";
+    for (uint32_t i = 0; i < qq__keytab.n; i++)
+        if (qq__keytab.v[i].type == type && strcmp(qq__keytab.v[i].name, name) == 0)
+            return (int)i;
+    if (qq__keytab.n == qq__keytab.cap) {
+        uint32_t cap = qq__keytab.cap ? 2 * qq__keytab.cap : 16;
+        struct qq__key *v = realloc(qq__keytab.v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        qq__keytab.v = v;
+        qq__keytab.cap = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    qq__keytab.v[qq__keytab.n].type = type;
+    qq__keytab.v[qq__keytab.n].name = copy;
+    return (int)qq__keytab.n++;
+}
+
+int QQAddState(const char *name) { return add_key(name, QQ_TYPE_STATE); }
+int QQAddMark(const char *name) { return add_key(name, QQ_TYPE_MARK); }
+int QQAddCount(const char *name) { return add_key(name, QQ_TYPE_COUNT); }
+int QQAddValue(const char *name) { return add_key(name, QQ_TYPE_VALUE); }
+
+/* Off: park the pointer and make the record path's one test fail, as the
+ * paper does; the misses counted while off are not drops, so the count is
+ * restored when recording resumes. */
+void QQRecord(int flag)
+{
+    if (!flag && recording) {
+        saved_cur = qq__st.cur;
+        saved_missed = qq__st.missed;
+        qq__st.cur = qq__st.end;
+        recording = 0;
+    } else if (flag && !recording) {
+        qq__st.cur = saved_cur;
+        qq__st.missed = saved_missed;
+        recording = 1;
+    }
+}
+
+uint64_t qq__recorded(void)
+{
+    struct qq_event *cur = recording ? qq__st.cur : saved_cur;
+    return qq__buf_start ? (uint64_t)(cur - qq__buf_start) : 0;
+}
+
+uint64_t qq_dropped(void) { return recording ? qq__st.missed : saved_missed; }

@@ -1,0 +1,634 @@
+/* qq_file.c - the .qq reader: validate everything once at open, then hand out checked views. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qq_internal.h"
+
+struct qq__meta {
+    char *name, *value;
+};
+
+struct qq__nodemem {
+    int present;
+    struct qq_mem_table t;
+    struct qq_mem_row *rows;
+};
+
+struct qq_file {
+    char *name;
+    unsigned char *owned; /* the file's bytes when we read them */
+    const unsigned char *data;
+    size_t size;
+    char err[512];
+    uint32_t nkeys, nnodes;
+    struct qq_key_info *keys;
+    struct qq_node_info *nodes;
+    const struct qq_event **entries;
+    struct qq__meta *meta;
+    size_t nmeta;
+    struct qq__nodemem *mem;
+};
+
+static uint32_t ld32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static uint64_t ld64(const unsigned char *p)
+{
+    return (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
+}
+
+static double ldf64(const unsigned char *p)
+{
+    uint64_t u = ld64(p);
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static int fail(struct qq_file *f, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(struct qq_file *f, int err, const char *fmt, ...)
+{
+    int n = snprintf(f->err, sizeof f->err, "%s: ", f->name ? f->name : "?");
+    if (n < 0 || (size_t)n >= sizeof f->err)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->err + n, sizeof f->err - (size_t)n, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+/* A string of LEN bytes at P, copied and terminated. */
+static char *dupn(const unsigned char *p, size_t len)
+{
+    char *s = malloc(len + 1);
+    if (s) {
+        memcpy(s, p, len);
+        s[len] = '\0';
+    }
+    return s;
+}
+
+static char *tagname(uint32_t tag, char buf[8])
+{
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = (unsigned char)(tag >> (8 * i));
+        buf[i] = (c >= 32 && c < 127) ? (char)c : '?';
+    }
+    buf[4] = '\0';
+    return buf;
+}
+
+/* A cursor over one section's payload that never reads past its end. */
+struct cur {
+    const unsigned char *p;
+    size_t left;
+};
+
+static int take(struct cur *c, size_t n, const unsigned char **out)
+{
+    if (c->left < n)
+        return -1;
+    *out = c->p;
+    c->p += n;
+    c->left -= n;
+    return 0;
+}
+
+static void skip_pad8(struct cur *c, const unsigned char *base)
+{
+    size_t pad = (8 - (size_t)(c->p - base) % 8) % 8;
+    if (pad > c->left)
+        pad = c->left;
+    c->p += pad;
+    c->left -= pad;
+}
+
+static int parse_meta(struct qq_file *f, const unsigned char *pl, uint64_t len)
+{
+    struct cur c = {pl, len};
+    const unsigned char *q;
+    while (c.left >= 4) {
+        if (ld32(c.p) == 0 && c.left < 8)
+            break; /* padding */
+        const unsigned char *nl, *vl;
+        if (take(&c, 4, &nl) || take(&c, ld32(nl), &q))
+            return fail(f, QQ_ECORRUPT, "metadata entry %zu runs past its section",
+                        f->nmeta);
+        const unsigned char *name = q;
+        size_t namelen = ld32(nl);
+        if (take(&c, 4, &vl) || take(&c, ld32(vl), &q))
+            return fail(f, QQ_ECORRUPT, "metadata entry %zu runs past its section",
+                        f->nmeta);
+        if (namelen == 0)
+            break; /* zero padding */
+        struct qq__meta *m = realloc(f->meta, (f->nmeta + 1) * sizeof *m);
+        if (!m)
+            return fail(f, QQ_ENOMEM, "out of memory");
+        f->meta = m;
+        m[f->nmeta].name = dupn(name, namelen);
+        m[f->nmeta].value = dupn(q, ld32(vl));
+        if (!m[f->nmeta].name || !m[f->nmeta].value) {
+            free(m[f->nmeta].name);
+            free(m[f->nmeta].value);
+            return fail(f, QQ_ENOMEM, "out of memory");
+        }
+        f->nmeta++;
+    }
+    return 0;
+}
+
+static int parse_keys(struct qq_file *f, const unsigned char *pl, uint64_t len)
+{
+    struct cur c = {pl, len};
+    f->keys = calloc(f->nkeys ? f->nkeys : 1, sizeof *f->keys);
+    if (!f->keys)
+        return fail(f, QQ_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < f->nkeys; i++) {
+        const unsigned char *h, *name;
+        if (take(&c, 12, &h) || take(&c, ld32(h + 8), &name))
+            return fail(f, QQ_ECORRUPT,
+                        "key %u of %u runs past the end of the key table", i,
+                        f->nkeys);
+        skip_pad8(&c, pl);
+        if (ld32(h) != i)
+            return fail(f, QQ_ECORRUPT, "key %u has index %u", i, ld32(h));
+        uint32_t type = ld32(h + 4);
+        if (type < QQ_TYPE_STATE || type > QQ_TYPE_VALUE)
+            return fail(f, QQ_ECORRUPT, "key %u has unknown type %u", i, type);
+        f->keys[i].index = i;
+        f->keys[i].type = type;
+        f->keys[i].name = dupn(name, ld32(h + 8));
+        if (!f->keys[i].name)
+            return fail(f, QQ_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl,
+                      uint64_t len)
+{
+    struct qq__nodemem *m = &f->mem[idx];
+    if (m->present)
+        return fail(f, QQ_ECORRUPT, "node %u has two memory tables", idx);
+    struct cur c = {pl, len};
+    const unsigned char *h;
+    if (take(&c, 24, &h))
+        return fail(f, QQ_ECORRUPT, "memory table of node %u is too short", idx);
+    uint32_t nrows = ld32(h);
+    /* Each row takes at least 80 bytes: reject counts the payload cannot hold
+     * before allocating for them. */
+    if (nrows > c.left / 80)
+        return fail(f, QQ_ECORRUPT,
+                    "memory table of node %u claims %u rows in %zu bytes", idx,
+                    nrows, c.left);
+    m->rows = calloc(nrows ? nrows : 1, sizeof *m->rows);
+    if (!m->rows)
+        return fail(f, QQ_ENOMEM, "out of memory");
+    m->present = 1;
+    m->t.nrows = nrows;
+    m->t.rows = m->rows;
+    m->t.foreign_frees = ld64(h + 8);
+    m->t.process_bytes = ld64(h + 16);
+    for (uint32_t r = 0; r < nrows; r++) {
+        const unsigned char *v, *nl, *name;
+        if (take(&c, 72, &v) || take(&c, 4, &nl) || take(&c, ld32(nl), &name))
+            return fail(f, QQ_ECORRUPT,
+                        "memory row %u of node %u runs past its section", r, idx);
+        skip_pad8(&c, pl);
+        struct qq_mem_row *row = &m->rows[r];
+        uint64_t *fields[] = {&row->obj_size,    &row->created, &row->deleted,
+                              &row->obj_bytes,   &row->alloc_bytes,
+                              &row->peak_bytes,  &row->allocs,  &row->frees,
+                              &row->double_frees};
+        for (int k = 0; k < 9; k++)
+            *fields[k] = ld64(v + 8 * k);
+        row->name = dupn(name, ld32(nl));
+        if (!row->name)
+            return fail(f, QQ_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* Per-node sections found while walking, matched to the node table after. */
+struct found {
+    uint32_t tag, node;
+    uint64_t at, len; /* payload offset and length */
+};
+
+static int parse(struct qq_file *f)
+{
+    const unsigned char *d = f->data;
+    size_t size = f->size;
+    char tb[8];
+
+    if (size < 8 || memcmp(d, QQ__MAGIC, 8) != 0)
+        return fail(f, QQ_EMAGIC, "not a QQ file (bad magic)");
+    if (size < QQ__HEADER_SIZE)
+        return fail(f, QQ_ETRUNCATED, "truncated: %zu bytes, the header alone is %d",
+                    size, QQ__HEADER_SIZE);
+    unsigned major = d[8] | d[9] << 8, minor = d[10] | d[11] << 8;
+    if (major != QQ__VERSION_MAJOR)
+        return fail(f, QQ_EVERSION, "format version %u.%u, this reader reads %d.x",
+                    major, minor, QQ__VERSION_MAJOR);
+    uint32_t hsize = ld32(d + 12), flags = ld32(d + 16);
+    uint64_t fsize = ld64(d + 32);
+    if (hsize < QQ__HEADER_SIZE || hsize % 8 || hsize > size)
+        return fail(f, QQ_ECORRUPT, "header size %u is invalid", hsize);
+    if (!(flags & QQ__FLAG_COMPLETE))
+        return fail(f, QQ_EINCOMPLETE,
+                    "incomplete: the writer did not finish this file");
+    if (fsize > size)
+        return fail(f, QQ_ETRUNCATED,
+                    "truncated: %zu bytes, the header says %llu", size,
+                    (unsigned long long)fsize);
+    if (fsize < size)
+        return fail(f, QQ_ECORRUPT, "%zu bytes, the header says %llu", size,
+                    (unsigned long long)fsize);
+    f->nkeys = ld32(d + 20);
+    f->nnodes = ld32(d + 24);
+    /* Every key takes at least 16 bytes and every node 64+16: refuse counts
+     * the file cannot hold before allocating for them. */
+    if (f->nkeys > size / 16 || f->nnodes > size / 80)
+        return fail(f, QQ_ECORRUPT, "header claims %u keys and %u nodes in %zu bytes",
+                    f->nkeys, f->nnodes, size);
+
+    f->nodes = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->nodes);
+    f->entries = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->entries);
+    f->mem = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->mem);
+    if (!f->nodes || !f->entries || !f->mem)
+        return fail(f, QQ_ENOMEM, "out of memory");
+
+    struct found *sec = NULL;
+    size_t nsec = 0, cap = 0;
+    const unsigned char *node_table = NULL;
+    int have_keys = 0, rc = 0;
+
+    uint64_t pos = hsize;
+    while (pos < size) {
+        if (size - pos < QQ__SECTION_HEAD) {
+            rc = fail(f, QQ_ETRUNCATED, "truncated section header at byte %llu",
+                      (unsigned long long)pos);
+            goto out;
+        }
+        uint32_t tag = ld32(d + pos), node = ld32(d + pos + 4);
+        uint64_t len = ld64(d + pos + 8);
+        uint64_t at = pos + QQ__SECTION_HEAD;
+        if (len > size - at || len % 8) {
+            rc = fail(f, QQ_ECORRUPT,
+                      "section '%s' at byte %llu has length %llu, past the end "
+                      "of the file (%zu bytes)",
+                      tagname(tag, tb), (unsigned long long)pos,
+                      (unsigned long long)len, size);
+            goto out;
+        }
+        if (tag == QQ__TAG_KEYS) {
+            if (have_keys++) {
+                rc = fail(f, QQ_ECORRUPT, "two key tables");
+                goto out;
+            }
+            if ((rc = parse_keys(f, d + at, len)))
+                goto out;
+        } else if (tag == QQ__TAG_META) {
+            if ((rc = parse_meta(f, d + at, len)))
+                goto out;
+        } else if (tag == QQ__TAG_NODE) {
+            if (node_table) {
+                rc = fail(f, QQ_ECORRUPT, "two node tables");
+                goto out;
+            }
+            if (len != (uint64_t)f->nnodes * QQ__NODE_RECORD) {
+                rc = fail(f, QQ_ECORRUPT,
+                          "node table is %llu bytes, %u nodes need %llu",
+                          (unsigned long long)len, f->nnodes,
+                          (unsigned long long)f->nnodes * QQ__NODE_RECORD);
+                goto out;
+            }
+            node_table = d + at;
+        } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT) {
+            if (nsec == cap) {
+                cap = cap ? 2 * cap : 8;
+                struct found *e = realloc(sec, cap * sizeof *e);
+                if (!e) {
+                    rc = fail(f, QQ_ENOMEM, "out of memory");
+                    goto out;
+                }
+                sec = e;
+            }
+            sec[nsec++] = (struct found){tag, node, at, len};
+        } /* unknown tags: later extensions, skipped */
+        pos = at + len;
+    }
+    if (!have_keys) {
+        rc = fail(f, QQ_ECORRUPT, "no key table");
+        goto out;
+    }
+    if (!node_table) {
+        rc = fail(f, QQ_ECORRUPT, "no node table");
+        goto out;
+    }
+
+    for (uint32_t i = 0; i < f->nnodes; i++) {
+        const unsigned char *r = node_table + (size_t)i * QQ__NODE_RECORD;
+        struct qq_node_info *n = &f->nodes[i];
+        n->node = ld32(r);
+        n->flags = ld32(r + 4);
+        n->offset = ld64(r + 8);
+        n->entries = ld64(r + 16);
+        n->base_tick = ld64(r + 24);
+        n->mhz = ldf64(r + 32);
+        n->dropped = ld64(r + 40);
+        n->tick_offset = (int64_t)ld64(r + 48);
+        n->offset_error = ldf64(r + 56);
+        if (!(n->mhz > 0.0) || n->mhz > 1e7) {
+            rc = fail(f, QQ_ECORRUPT, "node %u: tick frequency %g MHz is invalid",
+                      i, n->mhz);
+            goto out;
+        }
+        if (n->offset > size || n->entries > (size - n->offset) / QQ__EVENT_SIZE) {
+            rc = fail(f, QQ_ECORRUPT,
+                      "node %u: %llu entries at byte %llu point past the end "
+                      "of the file (%zu bytes)",
+                      i, (unsigned long long)n->entries,
+                      (unsigned long long)n->offset, size);
+            goto out;
+        }
+        size_t k;
+        for (k = 0; k < nsec; k++)
+            if (sec[k].tag == QQ__TAG_EVTS && sec[k].at == n->offset)
+                break;
+        if (k == nsec || sec[k].len != n->entries * QQ__EVENT_SIZE) {
+            rc = fail(f, QQ_ECORRUPT,
+                      "node %u: byte offset %llu and %llu entries do not match "
+                      "an entry section",
+                      i, (unsigned long long)n->offset,
+                      (unsigned long long)n->entries);
+            goto out;
+        }
+        const struct qq_event *e = (const struct qq_event *)(d + n->offset);
+        for (uint64_t j = 0; j < n->entries; j++) {
+            if (e[j].key >= f->nkeys) {
+                rc = fail(f, QQ_ECORRUPT,
+                          "node %u: entry %llu has key %u, but the file has %u keys",
+                          i, (unsigned long long)j, e[j].key, f->nkeys);
+                goto out;
+            }
+            if (f->keys[e[j].key].type == QQ_TYPE_STATE &&
+                (uint64_t)e[j].info.i > 1) {
+                rc = fail(f, QQ_ECORRUPT,
+                          "node %u: entry %llu sets state '%s' to %lld (not 0 or 1)",
+                          i, (unsigned long long)j, f->keys[e[j].key].name,
+                          (long long)e[j].info.i);
+                goto out;
+            }
+        }
+        f->entries[i] = e;
+    }
+    for (size_t k = 0; k < nsec; k++) {
+        if (sec[k].tag != QQ__TAG_MEMT)
+            continue;
+        uint32_t idx;
+        for (idx = 0; idx < f->nnodes; idx++)
+            if (f->nodes[idx].node == sec[k].node)
+                break;
+        if (idx == f->nnodes) {
+            rc = fail(f, QQ_ECORRUPT, "memory table for node %u, which is not in "
+                      "the node table", sec[k].node);
+            goto out;
+        }
+        if ((rc = parse_memt(f, idx, d + sec[k].at, sec[k].len)))
+            goto out;
+    }
+out:
+    free(sec);
+    return rc;
+}
+
+static struct qq_file *new_file(const char *name)
+{
+    struct qq_file *f = calloc(1, sizeof *f);
+    if (f)
+        f->name = strdup(name ? name : "(memory)");
+    return f;
+}
+
+int qq_file_open_mem(const void *data, size_t size, const char *name,
+                     struct qq_file **out)
+{
+    struct qq_file *f = new_file(name);
+    *out = f;
+    if (!f)
+        return QQ_ENOMEM;
+    /* Entries are handed out as struct qq_event: make sure they are aligned. */
+    if ((uintptr_t)data % 8) {
+        f->owned = malloc(size ? size : 1);
+        if (!f->owned)
+            return fail(f, QQ_ENOMEM, "out of memory");
+        memcpy(f->owned, data, size);
+        data = f->owned;
+    }
+    f->data = data;
+    f->size = size;
+    return parse(f);
+}
+
+int qq_file_open(const char *path, struct qq_file **out)
+{
+    struct qq_file *f = new_file(path);
+    *out = f;
+    if (!f)
+        return QQ_ENOMEM;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return fail(f, QQ_EIO, "cannot open: %s", strerror(errno));
+    if (fseek(fp, 0, SEEK_END) != 0) {
+        fclose(fp);
+        return fail(f, QQ_EIO, "cannot seek: %s", strerror(errno));
+    }
+    long end = ftell(fp);
+    rewind(fp);
+    if (end < 0) {
+        fclose(fp);
+        return fail(f, QQ_EIO, "cannot tell the size: %s", strerror(errno));
+    }
+    f->owned = malloc(end ? (size_t)end : 1);
+    if (!f->owned) {
+        fclose(fp);
+        return fail(f, QQ_ENOMEM, "out of memory for %ld bytes", end);
+    }
+    size_t got = fread(f->owned, 1, (size_t)end, fp);
+    int err = ferror(fp);
+    fclose(fp);
+    if (err || got != (size_t)end)
+        return fail(f, QQ_EIO, "read error");
+    f->data = f->owned;
+    f->size = got;
+    return parse(f);
+}
+
+const char *qq_file_errmsg(const struct qq_file *f)
+{
+    return f ? f->err : "out of memory";
+}
+
+void qq_file_close(struct qq_file *f)
+{
+    if (!f)
+        return;
+    if (f->keys)
+        for (uint32_t i = 0; i < f->nkeys; i++)
+            free((char *)f->keys[i].name);
+    for (size_t i = 0; i < f->nmeta; i++) {
+        free(f->meta[i].name);
+        free(f->meta[i].value);
+    }
+    if (f->mem)
+        for (uint32_t i = 0; i < f->nnodes; i++) {
+            if (f->mem[i].rows)
+                for (uint32_t r = 0; r < f->mem[i].t.nrows; r++)
+                    free((char *)f->mem[i].rows[r].name);
+            free(f->mem[i].rows);
+        }
+    free(f->mem);
+    free(f->meta);
+    free(f->keys);
+    free(f->nodes);
+    free(f->entries);
+    free(f->owned);
+    free(f->name);
+    free(f);
+}
+
+const char *qq_file_name(const struct qq_file *f) { return f->name; }
+uint32_t qq_file_nkeys(const struct qq_file *f) { return f->nkeys; }
+uint32_t qq_file_nnodes(const struct qq_file *f) { return f->nnodes; }
+
+const struct qq_key_info *qq_file_key(const struct qq_file *f, uint32_t key)
+{
+    return key < f->nkeys ? &f->keys[key] : NULL;
+}
+
+const struct qq_node_info *qq_file_node(const struct qq_file *f, uint32_t node)
+{
+    return node < f->nnodes ? &f->nodes[node] : NULL;
+}
+
+const struct qq_event *qq_file_entries(const struct qq_file *f, uint32_t node)
+{
+    return node < f->nnodes ? f->entries[node] : NULL;
+}
+
+const char *qq_file_meta(const struct qq_file *f, const char *name)
+{
+    for (size_t i = 0; i < f->nmeta; i++)
+        if (strcmp(f->meta[i].name, name) == 0)
+            return f->meta[i].value;
+    return NULL;
+}
+
+int qq_file_meta_at(const struct qq_file *f, size_t i, const char **name,
+                    const char **value)
+{
+    if (i >= f->nmeta)
+        return QQ_EINVAL;
+    *name = f->meta[i].name;
+    *value = f->meta[i].value;
+    return 0;
+}
+
+int qq_file_mem(const struct qq_file *f, uint32_t node, struct qq_mem_table *out)
+{
+    if (node >= f->nnodes || !f->mem[node].present) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    *out = f->mem[node].t;
+    return 1;
+}
+
+int qq_file_summarize(const struct qq_file *f, uint32_t node,
+                      struct qq_node_summary *ns, struct qq_key_summary *keys)
+{
+    if (node >= f->nnodes)
+        return QQ_EINVAL;
+    const struct qq_node_info *n = &f->nodes[node];
+    const struct qq_event *e = f->entries[node];
+    uint64_t *open = calloc(f->nkeys ? f->nkeys : 1, sizeof *open);
+    unsigned char *on = calloc(f->nkeys ? f->nkeys : 1, 1);
+    if (!open || !on) {
+        free(open);
+        free(on);
+        return QQ_ENOMEM;
+    }
+    memset(ns, 0, sizeof *ns);
+    for (uint32_t k = 0; k < f->nkeys; k++) {
+        memset(&keys[k], 0, sizeof keys[k]);
+        keys[k].imin = INT64_MAX;
+        keys[k].imax = INT64_MIN;
+        keys[k].dmin = HUGE_VAL;
+        keys[k].dmax = -HUGE_VAL;
+    }
+    for (uint64_t j = 0; j < n->entries; j++) {
+        uint32_t k = e[j].key;
+        struct qq_key_summary *s = &keys[k];
+        s->hits++;
+        if (j == 0)
+            ns->first_tick = e[j].tick;
+        ns->last_tick = e[j].tick;
+        switch (f->keys[k].type) {
+        case QQ_TYPE_STATE:
+            ns->state_events++;
+            if (e[j].info.i) {
+                if (on[k])
+                    s->unbalanced++; /* keep the earlier start */
+                else {
+                    on[k] = 1;
+                    open[k] = e[j].tick;
+                }
+            } else if (!on[k]) {
+                s->unbalanced++;
+            } else {
+                on[k] = 0;
+                s->intervals++;
+                s->state_ticks += e[j].tick - open[k];
+            }
+            break;
+        case QQ_TYPE_COUNT:
+            s->isum += e[j].info.i;
+            if (e[j].info.i < s->imin)
+                s->imin = e[j].info.i;
+            if (e[j].info.i > s->imax)
+                s->imax = e[j].info.i;
+            break;
+        case QQ_TYPE_VALUE:
+            s->dsum += e[j].info.d;
+            if (e[j].info.d < s->dmin)
+                s->dmin = e[j].info.d;
+            if (e[j].info.d > s->dmax)
+                s->dmax = e[j].info.d;
+            break;
+        default:
+            break;
+        }
+    }
+    for (uint32_t k = 0; k < f->nkeys; k++) {
+        if (on[k])
+            keys[k].unbalanced++; /* still on at the end */
+        if (keys[k].hits == 0 || f->keys[k].type != QQ_TYPE_COUNT)
+            keys[k].imin = keys[k].imax = 0;
+        if (keys[k].hits == 0 || f->keys[k].type != QQ_TYPE_VALUE)
+            keys[k].dmin = keys[k].dmax = 0;
+    }
+    if (n->entries > 0 && ns->last_tick >= n->base_tick)
+        ns->elapsed_sec = (double)(ns->last_tick - n->base_tick) / (n->mhz * 1e6);
+    free(open);
+    free(on);
+    return 0;
+}

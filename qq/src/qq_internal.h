@@ -1,0 +1,164 @@
+/* qq_internal.h - what the library's files share: the writer's pieces, timer and memory hooks. */
+#ifndef QQ_INTERNAL_H
+#define QQ_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "qq.h"
+#include "qq_file.h"
+
+/* ---------------------------------------------------------------------
+ * File layout constants (docs/FORMAT.md).
+ * --------------------------------------------------------------------- */
+
+#define QQ__MAGIC "QQPROF\r\n"
+#define QQ__VERSION_MAJOR 1
+#define QQ__VERSION_MINOR 0
+#define QQ__HEADER_SIZE 64
+#define QQ__SECTION_HEAD 16
+#define QQ__NODE_RECORD 64
+#define QQ__EVENT_SIZE 24
+#define QQ__FLAG_COMPLETE 0x1u
+#define QQ__FILE_LEVEL 0xFFFFFFFFu
+
+#define QQ__TAG(a, b, c, d)                                                  \
+    ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 |              \
+     (uint32_t)(d) << 24)
+#define QQ__TAG_META QQ__TAG('M', 'E', 'T', 'A')
+#define QQ__TAG_KEYS QQ__TAG('K', 'E', 'Y', 'S')
+#define QQ__TAG_NODE QQ__TAG('N', 'O', 'D', 'E')
+#define QQ__TAG_EVTS QQ__TAG('E', 'V', 'T', 'S')
+#define QQ__TAG_MEMT QQ__TAG('M', 'E', 'M', 'T')
+
+/* ---------------------------------------------------------------------
+ * A growable byte buffer and little-endian stores (qq_out.c).
+ * --------------------------------------------------------------------- */
+
+struct qq__buf {
+    unsigned char *p;
+    size_t len, cap;
+};
+int qq__buf_reserve(struct qq__buf *b, size_t more);
+void qq__buf_free(struct qq__buf *b);
+int qq__put_u32(struct qq__buf *b, uint32_t v);
+int qq__put_u64(struct qq__buf *b, uint64_t v);
+int qq__put_f64(struct qq__buf *b, double v);
+int qq__put_bytes(struct qq__buf *b, const void *p, size_t n);
+int qq__put_pad8(struct qq__buf *b);
+void qq__store_u32(unsigned char *p, uint32_t v);
+void qq__store_u64(unsigned char *p, uint64_t v);
+
+/* ---------------------------------------------------------------------
+ * The writer in pieces, so that the MPI writer can place each node's
+ * part at its own offset. A file is: prefix (header, META, KEYS, NODE
+ * table) then each node's chunk (EVTS section, MEMT section, ...).
+ * --------------------------------------------------------------------- */
+
+/* One row of the node table, as written. */
+struct qq__node_rec {
+    uint32_t node;
+    uint32_t flags;
+    uint64_t offset; /* absolute byte offset of the node's entries */
+    uint64_t entries;
+    uint64_t base_tick;
+    double mhz;
+    uint64_t dropped;
+    int64_t tick_offset;
+    double offset_error;
+};
+
+/* This process's node chunk: a small head, the events (not copied), a tail. */
+struct qq__node_out {
+    struct qq__node_rec rec;   /* offset relative to the chunk until placed */
+    unsigned char head[QQ__SECTION_HEAD]; /* EVTS section head */
+    const void *events;        /* the event buffer itself */
+    size_t events_bytes;
+    struct qq__buf tail;       /* MEMT and any later per-node sections */
+    uint64_t size;             /* head + events + tail */
+};
+
+/* Prepare this process's chunk as node NODE. Returns 0 or QQ_ENOMEM. */
+int qq__node_out_prepare(struct qq__node_out *o, uint32_t node);
+/* The chunk starts at FILE_OFFSET in the file: fix rec.offset. */
+void qq__node_out_place(struct qq__node_out *o, uint64_t file_offset);
+void qq__node_out_release(struct qq__node_out *o);
+/* Bytes of the prefix for NNODES nodes (the same on every process that has
+ * the same keys and metadata). */
+int qq__prefix_size(uint32_t nnodes, uint64_t *size);
+/* Encode the prefix with the node table RECS and header fields. */
+int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes,
+                      const struct qq__node_rec *recs, uint64_t file_size,
+                      int complete);
+/* Write BUF..LEN at OFFSET of FD, all of it. Returns 0 or QQ_EIO. */
+int qq__pwrite_all(int fd, const void *buf, size_t len, uint64_t offset);
+/* Record the detail of an output failure (qq_out_errmsg). Returns ERR. */
+int qq__out_fail(int err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The output path: $QQ_OUTPUT if set, else NAME. */
+const char *qq__out_path(const char *name);
+
+/* ---------------------------------------------------------------------
+ * Events state (qq_events.c).
+ * --------------------------------------------------------------------- */
+
+struct qq__key {
+    uint32_t type;
+    char *name;
+};
+struct qq__keys {
+    struct qq__key *v;
+    uint32_t n, cap;
+};
+extern struct qq__keys qq__keytab;
+extern struct qq_event *qq__buf_start; /* the buffer QQInit made */
+extern uint64_t qq__base_tick;
+extern double qq__mhz;
+extern int qq__tsc_invariant;
+extern int64_t qq__tick_offset;    /* set by the MPI sync, else 0 */
+extern double qq__offset_error;
+extern int qq__offset_valid;
+/* Events recorded so far (up to the cache while recording is off). */
+uint64_t qq__recorded(void);
+
+/* ---------------------------------------------------------------------
+ * Timer (qq_timer.c).
+ * --------------------------------------------------------------------- */
+
+/* Measure the tick frequency in MHz against CLOCK_MONOTONIC_RAW. */
+double qq__measure_mhz(void);
+/* 1 if the counter is known to run at a constant rate, 0 if not. */
+int qq__counter_invariant(void);
+/* Nanoseconds of CLOCK_MONOTONIC_RAW (or CLOCK_MONOTONIC). */
+uint64_t qq__mono_ns(void);
+
+/* ---------------------------------------------------------------------
+ * Memory keys (qq_mem.c): a snapshot of the per-key table for the file.
+ * --------------------------------------------------------------------- */
+
+struct qq__mem_snapshot {
+    uint32_t nrows;
+    struct qq_mem_row *rows; /* malloc'd by the snapshot; names too */
+    uint64_t foreign_frees;
+    uint64_t process_bytes;
+};
+/* Fill S. Returns 1 if memory tracking was used (write a MEMT section),
+ * 0 if not, or QQ_ENOMEM. Free with qq__mem_snapshot_free. */
+int qq__mem_snapshot(struct qq__mem_snapshot *s);
+void qq__mem_snapshot_free(struct qq__mem_snapshot *s);
+
+/* ---------------------------------------------------------------------
+ * MPI (qq_mpi.c, only in libqq-mpi; QQ__MPI is 1 there, 0 in libqq).
+ * --------------------------------------------------------------------- */
+
+#if defined(QQ__MPI) && QQ__MPI
+/* Called at the end of QQInit: barrier and tick-offset estimate when MPI is
+ * initialised. */
+void qq__mpi_init_sync(void);
+/* QQOut when MPI is initialised: 1 if it handled the call (RESULT set), 0
+ * to fall back to the serial writer. */
+int qq__mpi_out(const char *path, int node, int nodes, int *result);
+#endif
+
+#endif /* QQ_INTERNAL_H */

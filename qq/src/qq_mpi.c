@@ -1,0 +1,320 @@
+/* qq_mpi.c - QQ across MPI ranks: synchronised start, tick offsets, one merged file (libqq-mpi only). */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "qq_internal.h"
+
+/* A private communicator, so QQ's messages never match the user's. */
+static MPI_Comm qq_comm = MPI_COMM_NULL;
+
+static int mpi_active(void)
+{
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    return init && !fin;
+}
+
+static int ensure_comm(void)
+{
+    if (qq_comm != MPI_COMM_NULL)
+        return 0;
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &qq_comm) != MPI_SUCCESS)
+        return -1;
+    MPI_Comm_set_errhandler(qq_comm, MPI_ERRORS_RETURN);
+    return 0;
+}
+
+#define PINGS 25
+
+/*
+ * Tick offset of every rank against rank 0 by ping-pong (Cristian's
+ * method): rank r reads t1, asks rank 0 for its counter T, reads t2 on the
+ * answer. If the two legs take equal time, r's counter minus 0's is
+ * (t1 + t2) / 2 - T; the error is at most half the round trip (t2 - t1).
+ * Of PINGS exchanges the one with the smallest round trip is kept, since
+ * a short round trip can hide the least asymmetry.
+ */
+static void estimate_offsets(int rank, int size)
+{
+    uint64_t t;
+    if (rank == 0) {
+        for (int r = 1; r < size; r++)
+            for (int i = 0; i < PINGS; i++) {
+                MPI_Recv(&t, 1, MPI_UINT64_T, r, 1, qq_comm, MPI_STATUS_IGNORE);
+                t = qq_ticks();
+                MPI_Send(&t, 1, MPI_UINT64_T, r, 2, qq_comm);
+            }
+        qq__tick_offset = 0;
+        qq__offset_error = 0;
+    } else {
+        uint64_t best = UINT64_MAX;
+        for (int i = 0; i < PINGS; i++) {
+            uint64_t t1 = qq_ticks();
+            MPI_Send(&t1, 1, MPI_UINT64_T, 0, 1, qq_comm);
+            MPI_Recv(&t, 1, MPI_UINT64_T, 0, 2, qq_comm, MPI_STATUS_IGNORE);
+            uint64_t t2 = qq_ticks();
+            if (t2 - t1 < best) {
+                best = t2 - t1;
+                qq__tick_offset = (int64_t)(t1 + (t2 - t1) / 2 - t);
+                qq__offset_error = (double)(t2 - t1) / 2.0;
+            }
+        }
+    }
+    qq__offset_valid = 1;
+}
+
+void qq__mpi_init_sync(void)
+{
+    qq__offset_valid = 0;
+    qq__tick_offset = 0;
+    qq__offset_error = 0;
+    if (!mpi_active() || ensure_comm() != 0)
+        return;
+    int rank, size;
+    MPI_Comm_rank(qq_comm, &rank);
+    MPI_Comm_size(qq_comm, &size);
+    if (size > 1)
+        estimate_offsets(rank, size);
+    else
+        qq__offset_valid = 1;
+    /* The paper's synchronised start: QQInit sets the base tick right after. */
+    MPI_Barrier(qq_comm);
+}
+
+static int mpi_fail(int mrc, const char *what)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(mrc, msg, &len);
+    return qq__out_fail(QQ_EMPI, "QQOut: %s: %s", what, msg);
+}
+
+/* FNV-1a over the key table: every rank must have registered the same keys
+ * in the same order, or the merged file's one key table would lie. */
+static uint64_t keys_hash(void)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; i < qq__keytab.n; i++) {
+        const char *s = qq__keytab.v[i].name;
+        h = (h ^ qq__keytab.v[i].type) * 1099511628211ull;
+        for (; *s; s++)
+            h = (h ^ (unsigned char)*s) * 1099511628211ull;
+        h = (h ^ 0xff) * 1099511628211ull;
+    }
+    return h;
+}
+
+/* Write with MPI-IO: every rank its own chunk at its offset, collectively. */
+static int write_mpiio(const char *tmp, const struct qq__node_out *o,
+                       uint64_t off, const struct qq__buf *prefix, int rank)
+{
+    MPI_File fh;
+    int mrc = MPI_File_open(qq_comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                            MPI_INFO_NULL, &fh);
+    if (mrc != MPI_SUCCESS)
+        return mpi_fail(mrc, "MPI_File_open");
+    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+    int bad = 0;
+    if (rank == 0)
+        bad |= MPI_File_write_at(fh, 0, prefix->p, (int)prefix->len, MPI_BYTE,
+                                 MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off, o->head, QQ__SECTION_HEAD,
+                                 MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    /* Entries as 24-byte elements, so counts stay within int for any buffer
+     * QQInit(int) can make. */
+    MPI_Datatype ev;
+    MPI_Type_contiguous(QQ__EVENT_SIZE, MPI_BYTE, &ev);
+    MPI_Type_commit(&ev);
+    bad |= MPI_File_write_at_all(fh, (MPI_Offset)(off + QQ__SECTION_HEAD),
+                                 o->events, (int)(o->events_bytes / QQ__EVENT_SIZE),
+                                 ev, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    MPI_Type_free(&ev);
+    bad |= MPI_File_write_at_all(fh,
+                                 (MPI_Offset)(off + QQ__SECTION_HEAD + o->events_bytes),
+                                 o->tail.p, (int)o->tail.len, MPI_BYTE,
+                                 MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    mrc = MPI_File_close(&fh);
+    bad |= mrc != MPI_SUCCESS;
+    int anybad = 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
+    return anybad ? qq__out_fail(QQ_EIO, "QQOut: MPI-IO write of %s failed", tmp)
+                  : 0;
+}
+
+/* Without MPI-IO: rank 0 receives every chunk in turn and writes it. */
+static int write_gather(const char *tmp, const struct qq__node_out *o,
+                        uint64_t off, const struct qq__buf *prefix, int rank,
+                        int size)
+{
+    const size_t step = (size_t)1 << 30;
+    int bad = 0;
+    if (rank == 0) {
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        bad = fd < 0;
+        if (!bad) {
+            bad |= qq__pwrite_all(fd, prefix->p, prefix->len, 0) != 0;
+            bad |= qq__pwrite_all(fd, o->head, QQ__SECTION_HEAD, off) != 0;
+            bad |= qq__pwrite_all(fd, o->events, o->events_bytes,
+                                  off + QQ__SECTION_HEAD) != 0;
+            bad |= qq__pwrite_all(fd, o->tail.p, o->tail.len,
+                                  off + QQ__SECTION_HEAD + o->events_bytes) != 0;
+        }
+        unsigned char *chunk = NULL;
+        for (int r = 1; r < size; r++) {
+            uint64_t meta[2]; /* offset, size */
+            MPI_Recv(meta, 2, MPI_UINT64_T, r, 3, qq_comm, MPI_STATUS_IGNORE);
+            for (uint64_t done = 0; done < meta[1]; done += step) {
+                size_t n = meta[1] - done < step ? (size_t)(meta[1] - done) : step;
+                unsigned char *c = realloc(chunk, n);
+                if (c)
+                    chunk = c;
+                /* Receive even when memory ran out, so the sender is never
+                 * left blocked; the file is then marked bad. */
+                if (!c) {
+                    bad = 1;
+                    MPI_Recv(NULL, 0, MPI_BYTE, r, 4, qq_comm, MPI_STATUS_IGNORE);
+                    continue;
+                }
+                MPI_Recv(chunk, (int)n, MPI_BYTE, r, 4, qq_comm, MPI_STATUS_IGNORE);
+                if (fd >= 0)
+                    bad |= qq__pwrite_all(fd, chunk, n, meta[0] + done) != 0;
+            }
+        }
+        free(chunk);
+        if (fd >= 0)
+            bad |= close(fd) != 0;
+    } else {
+        uint64_t meta[2] = {off, o->size};
+        MPI_Send(meta, 2, MPI_UINT64_T, 0, 3, qq_comm);
+        /* Send the chunk as one contiguous stream cut at `step` bytes. */
+        unsigned char *all = malloc(o->size ? o->size : 1);
+        if (all) {
+            memcpy(all, o->head, QQ__SECTION_HEAD);
+            memcpy(all + QQ__SECTION_HEAD, o->events, o->events_bytes);
+            memcpy(all + QQ__SECTION_HEAD + o->events_bytes, o->tail.p, o->tail.len);
+        }
+        for (uint64_t done = 0; done < o->size; done += step) {
+            size_t n = o->size - done < step ? (size_t)(o->size - done) : step;
+            MPI_Send(all ? all + done : NULL, all ? (int)n : 0, MPI_BYTE, 0, 4,
+                     qq_comm);
+        }
+        bad = !all;
+        free(all);
+    }
+    int anybad = 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
+    return anybad ? qq__out_fail(QQ_EIO, "QQOut: writing %s failed", tmp) : 0;
+}
+
+int qq__mpi_out(const char *path, int node, int nodes, int *result)
+{
+    if (!mpi_active())
+        return 0;
+    if (ensure_comm() != 0) {
+        *result = qq__out_fail(QQ_EMPI, "QQOut: cannot duplicate MPI_COMM_WORLD");
+        return 1;
+    }
+    int rank, size;
+    MPI_Comm_rank(qq_comm, &rank);
+    MPI_Comm_size(qq_comm, &size);
+
+    /* Agree on the arguments and the key table before anything is written:
+     * a wrong call on one rank fails every rank, and no file appears. */
+    uint64_t h = keys_hash();
+    uint64_t mine[3] = {(uint64_t)(node != rank), (uint64_t)(nodes != size), h};
+    uint64_t lo[3], hi[3];
+    MPI_Allreduce(mine, lo, 3, MPI_UINT64_T, MPI_MIN, qq_comm);
+    MPI_Allreduce(mine, hi, 3, MPI_UINT64_T, MPI_MAX, qq_comm);
+    if (hi[0] || hi[1]) {
+        *result = node != rank || nodes != size
+                      ? qq__out_fail(QQ_EINVAL,
+                                     "QQOut: rank %d of %d called QQOut(..., %d, %d):"
+                                     " node must be the rank and nodes the size",
+                                     rank, size, node, nodes)
+                      : qq__out_fail(QQ_EINVAL,
+                                     "QQOut: another rank passed a wrong node or "
+                                     "node count; no file written");
+        return 1;
+    }
+    if (lo[2] != hi[2]) {
+        *result = qq__out_fail(QQ_EINVAL, "QQOut: ranks registered different "
+                               "keys (QQAdd* calls must match on every rank)");
+        return 1;
+    }
+
+    struct qq__node_out o;
+    int prc = qq__node_out_prepare(&o, (uint32_t)rank);
+    int anybad = 0, bad = prc != 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
+    if (anybad) {
+        if (prc == 0)
+            qq__node_out_release(&o);
+        *result = qq__out_fail(QQ_ENOMEM, "QQOut: a rank could not encode its "
+                               "events");
+        return 1;
+    }
+
+    /* Offsets: the prefix (same size everywhere), then an exclusive prefix
+     * sum of the chunk sizes in rank order. */
+    uint64_t prefix = 0, before = 0, total = 0;
+    if (rank == 0)
+        qq__prefix_size((uint32_t)size, &prefix);
+    MPI_Bcast(&prefix, 1, MPI_UINT64_T, 0, qq_comm);
+    MPI_Exscan(&o.size, &before, 1, MPI_UINT64_T, MPI_SUM, qq_comm);
+    if (rank == 0)
+        before = 0; /* MPI_Exscan leaves rank 0's result undefined */
+    MPI_Allreduce(&o.size, &total, 1, MPI_UINT64_T, MPI_SUM, qq_comm);
+    uint64_t off = prefix + before;
+    qq__node_out_place(&o, off);
+
+    struct qq__node_rec *recs = NULL;
+    if (rank == 0)
+        recs = calloc((size_t)size, sizeof *recs);
+    MPI_Gather(&o.rec, (int)sizeof o.rec, MPI_BYTE, recs, (int)sizeof o.rec,
+               MPI_BYTE, 0, qq_comm);
+    struct qq__buf pre = {0};
+    bad = 0;
+    if (rank == 0)
+        bad = !recs || qq__prefix_encode(&pre, (uint32_t)size, recs,
+                                         prefix + total, 1) != 0 ||
+              pre.len != prefix;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
+
+    /* A temporary name, renamed by rank 0 once every rank's part is in:
+     * a rank that dies leaves no file under the real name. */
+    long pid = (long)getpid();
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, qq_comm);
+    size_t tlen = strlen(path) + 40;
+    char *tmp = malloc(tlen);
+    int rc = 0;
+    if (anybad || !tmp) {
+        rc = qq__out_fail(QQ_ENOMEM, "QQOut: cannot encode the file header");
+    } else {
+        snprintf(tmp, tlen, "%s.tmp.%ld", path, pid);
+        const char *mode = getenv("QQ_MPI_IO");
+        if (mode && !strcmp(mode, "0"))
+            rc = write_gather(tmp, &o, off, &pre, rank, size);
+        else
+            rc = write_mpiio(tmp, &o, off, &pre, rank);
+        int renamed = 0;
+        if (rank == 0) {
+            if (rc == 0)
+                renamed = rename(tmp, path) == 0;
+            if (!renamed)
+                unlink(tmp);
+        }
+        MPI_Bcast(&renamed, 1, MPI_INT, 0, qq_comm);
+        if (rc == 0 && !renamed)
+            rc = qq__out_fail(QQ_EIO, "QQOut: cannot rename %s to %s", tmp, path);
+    }
+    free(tmp);
+    free(recs);
+    qq__buf_free(&pre);
+    qq__node_out_release(&o);
+    *result = rc;
+    return 1;
+}

@@ -1,0 +1,456 @@
+/* qq_out.c - QQOut: encode the key table, node table and entries (docs/FORMAT.md) and write them. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "qq_internal.h"
+
+_Static_assert(sizeof(struct qq_event) == QQ__EVENT_SIZE,
+               "struct qq_event must match the file's 24-byte entry");
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define QQ__HOST_LE 0
+#else
+#define QQ__HOST_LE 1
+#endif
+
+/* ---------------------------------------------------------------------
+ * Buffer and little-endian stores.
+ * --------------------------------------------------------------------- */
+
+int qq__buf_reserve(struct qq__buf *b, size_t more)
+{
+    if (b->cap - b->len >= more)
+        return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < more)
+        cap *= 2;
+    unsigned char *p = realloc(b->p, cap);
+    if (!p)
+        return QQ_ENOMEM;
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+void qq__buf_free(struct qq__buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+void qq__store_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+void qq__store_u64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+int qq__put_u32(struct qq__buf *b, uint32_t v)
+{
+    if (qq__buf_reserve(b, 4))
+        return QQ_ENOMEM;
+    qq__store_u32(b->p + b->len, v);
+    b->len += 4;
+    return 0;
+}
+
+int qq__put_u64(struct qq__buf *b, uint64_t v)
+{
+    if (qq__buf_reserve(b, 8))
+        return QQ_ENOMEM;
+    qq__store_u64(b->p + b->len, v);
+    b->len += 8;
+    return 0;
+}
+
+int qq__put_f64(struct qq__buf *b, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return qq__put_u64(b, u);
+}
+
+int qq__put_bytes(struct qq__buf *b, const void *p, size_t n)
+{
+    if (qq__buf_reserve(b, n))
+        return QQ_ENOMEM;
+    if (n)
+        memcpy(b->p + b->len, p, n);
+    b->len += n;
+    return 0;
+}
+
+int qq__put_pad8(struct qq__buf *b)
+{
+    static const unsigned char zero[8];
+    return qq__put_bytes(b, zero, (8 - b->len % 8) % 8);
+}
+
+/* Start a section: returns its position so end_section can fill the length. */
+static int begin_section(struct qq__buf *b, uint32_t tag, uint32_t node,
+                         size_t *at)
+{
+    *at = b->len;
+    int rc = qq__put_u32(b, tag);
+    rc = rc ? rc : qq__put_u32(b, node);
+    return rc ? rc : qq__put_u64(b, 0);
+}
+
+static int end_section(struct qq__buf *b, size_t at)
+{
+    int rc = qq__put_pad8(b);
+    if (rc == 0)
+        qq__store_u64(b->p + at + 8, b->len - at - QQ__SECTION_HEAD);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------
+ * Errors of the output path.
+ * --------------------------------------------------------------------- */
+
+static char out_errmsg[512];
+
+int qq__out_fail(int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out_errmsg, sizeof out_errmsg, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+const char *qq_out_errmsg(void) { return out_errmsg; }
+
+const char *qq__out_path(const char *name)
+{
+    const char *env = getenv(QQ_OUTPUT_ENV);
+    return env && *env ? env : name;
+}
+
+/* ---------------------------------------------------------------------
+ * The prefix: header, META, KEYS, NODE.
+ * --------------------------------------------------------------------- */
+
+static void command_line(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *fp = fopen("/proc/self/cmdline", "rb");
+    if (!fp)
+        return;
+    size_t n = fread(buf, 1, len - 1, fp);
+    fclose(fp);
+    while (n > 0 && buf[n - 1] == '\0')
+        n--;
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == '\0')
+            buf[i] = ' ';
+    buf[n] = '\0';
+}
+
+static int put_pair(struct qq__buf *b, const char *name, const char *value)
+{
+    int rc = qq__put_u32(b, (uint32_t)strlen(name));
+    rc = rc ? rc : qq__put_bytes(b, name, strlen(name));
+    rc = rc ? rc : qq__put_u32(b, (uint32_t)strlen(value));
+    return rc ? rc : qq__put_bytes(b, value, strlen(value));
+}
+
+/* The metadata is computed once per process, so every call (and the size
+ * computation of the MPI writer) sees the same bytes. */
+static int encode_meta(struct qq__buf *b)
+{
+    static char host[256], cmd[4096], date[64], mhz[64];
+    static int ready;
+    if (!ready) {
+        if (gethostname(host, sizeof host) != 0)
+            strcpy(host, "unknown");
+        host[sizeof host - 1] = '\0';
+        command_line(cmd, sizeof cmd);
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        snprintf(mhz, sizeof mhz, "%.3f", qq__mhz);
+        ready = 1;
+    }
+    size_t at;
+    int rc = begin_section(b, QQ__TAG_META, QQ__FILE_LEVEL, &at);
+    rc = rc ? rc : put_pair(b, "host", host);
+    rc = rc ? rc : put_pair(b, "command", cmd);
+    rc = rc ? rc : put_pair(b, "date", date);
+    rc = rc ? rc : put_pair(b, "tick_source", QQ_TICK_SOURCE);
+    rc = rc ? rc : put_pair(b, "tick_invariant", qq__tsc_invariant ? "yes" : "no");
+    rc = rc ? rc : put_pair(b, "writer", "libqq " QQ__WRITER_VERSION);
+    return rc ? rc : end_section(b, at);
+}
+
+static int encode_keys(struct qq__buf *b)
+{
+    size_t at;
+    int rc = begin_section(b, QQ__TAG_KEYS, QQ__FILE_LEVEL, &at);
+    for (uint32_t i = 0; rc == 0 && i < qq__keytab.n; i++) {
+        const char *name = qq__keytab.v[i].name;
+        rc = qq__put_u32(b, i);
+        rc = rc ? rc : qq__put_u32(b, qq__keytab.v[i].type);
+        rc = rc ? rc : qq__put_u32(b, (uint32_t)strlen(name));
+        rc = rc ? rc : qq__put_bytes(b, name, strlen(name));
+        rc = rc ? rc : qq__put_pad8(b);
+    }
+    return rc ? rc : end_section(b, at);
+}
+
+static int encode_node_record(struct qq__buf *b, const struct qq__node_rec *r)
+{
+    int rc = qq__put_u32(b, r->node);
+    rc = rc ? rc : qq__put_u32(b, r->flags);
+    rc = rc ? rc : qq__put_u64(b, r->offset);
+    rc = rc ? rc : qq__put_u64(b, r->entries);
+    rc = rc ? rc : qq__put_u64(b, r->base_tick);
+    rc = rc ? rc : qq__put_f64(b, r->mhz);
+    rc = rc ? rc : qq__put_u64(b, r->dropped);
+    rc = rc ? rc : qq__put_u64(b, (uint64_t)r->tick_offset);
+    return rc ? rc : qq__put_f64(b, r->offset_error);
+}
+
+int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes,
+                      const struct qq__node_rec *recs, uint64_t file_size,
+                      int complete)
+{
+    int rc = qq__buf_reserve(b, QQ__HEADER_SIZE);
+    if (rc)
+        return rc;
+    unsigned char *h = b->p + b->len;
+    memset(h, 0, QQ__HEADER_SIZE);
+    memcpy(h, QQ__MAGIC, 8);
+    h[8] = QQ__VERSION_MAJOR;
+    h[10] = QQ__VERSION_MINOR;
+    qq__store_u32(h + 12, QQ__HEADER_SIZE);
+    qq__store_u32(h + 16, complete ? QQ__FLAG_COMPLETE : 0);
+    qq__store_u32(h + 20, qq__keytab.n);
+    qq__store_u32(h + 24, nnodes);
+    qq__store_u64(h + 32, file_size);
+    b->len += QQ__HEADER_SIZE;
+
+    rc = encode_meta(b);
+    rc = rc ? rc : encode_keys(b);
+    size_t at;
+    rc = rc ? rc : begin_section(b, QQ__TAG_NODE, QQ__FILE_LEVEL, &at);
+    for (uint32_t i = 0; rc == 0 && i < nnodes; i++) {
+        static const struct qq__node_rec zero;
+        rc = encode_node_record(b, recs ? &recs[i] : &zero);
+    }
+    return rc ? rc : end_section(b, at);
+}
+
+int qq__prefix_size(uint32_t nnodes, uint64_t *size)
+{
+    struct qq__buf b = {0};
+    int rc = qq__prefix_encode(&b, nnodes, NULL, 0, 0);
+    *size = b.len;
+    qq__buf_free(&b);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------
+ * This process's node chunk: EVTS, then MEMT when memory keys were used.
+ * --------------------------------------------------------------------- */
+
+static int encode_memt(struct qq__buf *b, uint32_t node)
+{
+    struct qq__mem_snapshot s = {0};
+    int rc = qq__mem_snapshot(&s);
+    if (rc <= 0)
+        return rc;
+    size_t at;
+    rc = begin_section(b, QQ__TAG_MEMT, node, &at);
+    rc = rc ? rc : qq__put_u32(b, s.nrows);
+    rc = rc ? rc : qq__put_u32(b, 0);
+    rc = rc ? rc : qq__put_u64(b, s.foreign_frees);
+    rc = rc ? rc : qq__put_u64(b, s.process_bytes);
+    for (uint32_t i = 0; rc == 0 && i < s.nrows; i++) {
+        const struct qq_mem_row *r = &s.rows[i];
+        const uint64_t v[] = {r->obj_size,    r->created, r->deleted,
+                              r->obj_bytes,   r->alloc_bytes,
+                              r->peak_bytes,  r->allocs,  r->frees,
+                              r->double_frees};
+        for (size_t k = 0; rc == 0 && k < sizeof v / sizeof v[0]; k++)
+            rc = qq__put_u64(b, v[k]);
+        const char *name = r->name ? r->name : "";
+        rc = rc ? rc : qq__put_u32(b, (uint32_t)strlen(name));
+        rc = rc ? rc : qq__put_bytes(b, name, strlen(name));
+        rc = rc ? rc : qq__put_pad8(b);
+    }
+    rc = rc ? rc : end_section(b, at);
+    qq__mem_snapshot_free(&s);
+    return rc;
+}
+
+static void *swapped_events; /* big-endian hosts: a little-endian copy */
+
+int qq__node_out_prepare(struct qq__node_out *o, uint32_t node)
+{
+    memset(o, 0, sizeof *o);
+    uint64_t n = qq__recorded();
+    o->rec.node = node;
+    o->rec.flags = (qq__tsc_invariant ? QQ_NODE_TSC_INVARIANT : 0) |
+                   (qq__offset_valid ? QQ_NODE_OFFSET_VALID : 0);
+    o->rec.entries = n;
+    o->rec.base_tick = qq__base_tick;
+    o->rec.mhz = qq__mhz;
+    o->rec.dropped = qq_dropped();
+    o->rec.tick_offset = qq__tick_offset;
+    o->rec.offset_error = qq__offset_error;
+    o->events = qq__buf_start;
+    o->events_bytes = (size_t)n * QQ__EVENT_SIZE;
+    if (!QQ__HOST_LE && n > 0) {
+        struct qq__buf c = {0};
+        for (uint64_t i = 0; i < n; i++) {
+            const struct qq_event *e = &qq__buf_start[i];
+            if (qq__put_u32(&c, e->key) || qq__put_u32(&c, 0) ||
+                qq__put_u64(&c, (uint64_t)e->info.i) || qq__put_u64(&c, e->tick)) {
+                qq__buf_free(&c);
+                return QQ_ENOMEM;
+            }
+        }
+        swapped_events = c.p;
+        o->events = c.p;
+    }
+    qq__store_u32(o->head, QQ__TAG_EVTS);
+    qq__store_u32(o->head + 4, node);
+    qq__store_u64(o->head + 8, o->events_bytes);
+    int rc = encode_memt(&o->tail, node);
+    if (rc < 0) {
+        qq__node_out_release(o);
+        return rc;
+    }
+    o->size = QQ__SECTION_HEAD + o->events_bytes + o->tail.len;
+    return 0;
+}
+
+void qq__node_out_place(struct qq__node_out *o, uint64_t file_offset)
+{
+    o->rec.offset = file_offset + QQ__SECTION_HEAD;
+}
+
+void qq__node_out_release(struct qq__node_out *o)
+{
+    qq__buf_free(&o->tail);
+    free(swapped_events);
+    swapped_events = NULL;
+}
+
+int qq__pwrite_all(int fd, const void *buf, size_t len, uint64_t offset)
+{
+    const unsigned char *p = buf;
+    while (len > 0) {
+        ssize_t w = pwrite(fd, p, len, (off_t)offset);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return QQ_EIO;
+        p += w;
+        len -= (size_t)w;
+        offset += (uint64_t)w;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The serial writer: the whole file to a temporary name, then rename, so
+ * a reader never sees a half-written file under the real name.
+ * --------------------------------------------------------------------- */
+
+static int write_serial(const char *path, uint32_t node)
+{
+    struct qq__node_out o;
+    int rc = qq__node_out_prepare(&o, node);
+    if (rc)
+        return qq__out_fail(rc, "%s: cannot encode node %u: %s", path, node,
+                            qq_strerror(rc));
+    uint64_t prefix;
+    struct qq__buf b = {0};
+    rc = qq__prefix_size(1, &prefix);
+    if (rc == 0) {
+        qq__node_out_place(&o, prefix);
+        rc = qq__prefix_encode(&b, 1, &o.rec, prefix + o.size, 1);
+    }
+    if (rc) {
+        qq__buf_free(&b);
+        qq__node_out_release(&o);
+        return qq__out_fail(rc, "%s: cannot encode: %s", path, qq_strerror(rc));
+    }
+
+    size_t tlen = strlen(path) + 32;
+    char *tmp = malloc(tlen);
+    if (!tmp) {
+        qq__buf_free(&b);
+        qq__node_out_release(&o);
+        return qq__out_fail(QQ_ENOMEM, "%s: out of memory", path);
+    }
+    snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        rc = qq__out_fail(QQ_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    } else {
+        uint64_t off = 0;
+        rc = qq__pwrite_all(fd, b.p, b.len, off);
+        off += b.len;
+        if (rc == 0)
+            rc = qq__pwrite_all(fd, o.head, sizeof o.head, off);
+        off += sizeof o.head;
+        if (rc == 0)
+            rc = qq__pwrite_all(fd, o.events, o.events_bytes, off);
+        off += o.events_bytes;
+        if (rc == 0)
+            rc = qq__pwrite_all(fd, o.tail.p, o.tail.len, off);
+        if (rc)
+            qq__out_fail(rc, "%s: write failed: %s", tmp, strerror(errno));
+        if (close(fd) != 0 && rc == 0)
+            rc = qq__out_fail(QQ_EIO, "%s: close failed: %s", tmp, strerror(errno));
+        if (rc == 0 && rename(tmp, path) != 0)
+            rc = qq__out_fail(QQ_EIO, "%s: cannot rename from %s: %s", path,
+                              tmp, strerror(errno));
+        if (rc)
+            unlink(tmp);
+    }
+    free(tmp);
+    qq__buf_free(&b);
+    qq__node_out_release(&o);
+    return rc;
+}
+
+int qq_out(const char *filename, int node, int nodes)
+{
+    out_errmsg[0] = '\0';
+    const char *path = qq__out_path(filename);
+    if (!path || !*path)
+        return qq__out_fail(QQ_EINVAL, "QQOut: no file name (and %s unset)",
+                            QQ_OUTPUT_ENV);
+    if (nodes < 1 || node < 0 || node >= nodes)
+        return qq__out_fail(QQ_EINVAL,
+                            "QQOut: node %d of %d nodes is out of range", node,
+                            nodes);
+#if defined(QQ__MPI) && QQ__MPI
+    int result;
+    if (qq__mpi_out(path, node, nodes, &result))
+        return result;
+#endif
+    return write_serial(path, (uint32_t)node);
+}
+
+void QQOut(const char *filename, int node, int nodes)
+{
+    (void)qq_out(filename, node, nodes);
+}
