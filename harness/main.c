@@ -11,6 +11,8 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
+    {"run", cmd_run, "run a YAML suite, compare with the baseline, give verdicts"},
+    {"compare", cmd_compare, "compare two .qq files key by key"},
     {"st", cmd_st, "summarise a .qq file (the paper's st program)"},
 };
 

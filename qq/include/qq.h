@@ -72,6 +72,11 @@ QQ_API const char *qq_strerror(int err);
 /* The name of an error code ("QQ_ETRUNCATED"). */
 QQ_API const char *qq_err_name(int err);
 
+/* Measure the tick counter's frequency in MHz (about 20 ms), and whether it
+ * runs at a constant rate (1) or not (0). Library functions, on or off. */
+QQ_API double qq_tick_mhz(void);
+QQ_API int qq_tick_invariant(void);
+
 /* Environment variable naming the output file; overrides QQOut's argument. */
 #define QQ_OUTPUT_ENV "QQ_OUTPUT"
 

@@ -108,17 +108,54 @@ static uint64_t keys_hash(void)
     return h;
 }
 
+/* FNV-1a of the output path: every rank must write the same file. */
+static uint64_t path_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The last step before the rename: set the header's COMPLETE flag. The
+ * prefix is written with the flag clear, so a temporary left behind by a
+ * rank that died half-way is refused by the reader (QQ_EINCOMPLETE). */
+static int mark_complete(const char *tmp)
+{
+    int fd = open(tmp, O_WRONLY);
+    if (fd < 0)
+        return -1;
+    unsigned char flags[4];
+    qq__store_u32(flags, QQ__FLAG_COMPLETE);
+    int rc = qq__pwrite_all(fd, flags, sizeof flags, 16);
+    if (close(fd) != 0)
+        rc = -1;
+    return rc;
+}
+
 /* Write with MPI-IO: every rank its own chunk at its offset, collectively. */
 static int write_mpiio(const char *tmp, const struct qq__node_out *o,
-                       uint64_t off, const struct qq__buf *prefix, int rank)
+                       uint64_t off, const struct qq__buf *prefix, int rank,
+                       uint64_t total)
 {
-    MPI_File fh;
+    MPI_File fh = MPI_FILE_NULL;
     int mrc = MPI_File_open(qq_comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY,
                             MPI_INFO_NULL, &fh);
-    if (mrc != MPI_SUCCESS)
-        return mpi_fail(mrc, "MPI_File_open");
+    /* The open is collective, but may fail on some ranks only: agree before
+     * any collective write, or the ranks that opened would wait forever. */
+    int bad = mrc != MPI_SUCCESS, anybad = 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
+    if (anybad) {
+        if (mrc == MPI_SUCCESS)
+            MPI_File_close(&fh);
+        return mrc != MPI_SUCCESS ? mpi_fail(mrc, "MPI_File_open")
+                                  : qq__out_fail(QQ_EMPI, "QQOut: MPI_File_open"
+                                                 " of %s failed on another rank",
+                                                 tmp);
+    }
     MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
-    int bad = 0;
+    /* A stale temporary of the same name may be longer: cut it to size. */
+    bad |= MPI_File_set_size(fh, (MPI_Offset)total) != MPI_SUCCESS;
     if (rank == 0)
         bad |= MPI_File_write_at(fh, 0, prefix->p, (int)prefix->len, MPI_BYTE,
                                  MPI_STATUS_IGNORE) != MPI_SUCCESS;
@@ -139,18 +176,61 @@ static int write_mpiio(const char *tmp, const struct qq__node_out *o,
                                  MPI_STATUS_IGNORE) != MPI_SUCCESS;
     mrc = MPI_File_close(&fh);
     bad |= mrc != MPI_SUCCESS;
-    int anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
     return anybad ? qq__out_fail(QQ_EIO, "QQOut: MPI-IO write of %s failed", tmp)
                   : 0;
 }
 
-/* Without MPI-IO: rank 0 receives every chunk in turn and writes it. */
+/* Without MPI-IO: rank 0 receives every chunk in turn and writes it. A chunk
+ * travels as its three parts (EVTS head, events, tail), each cut into
+ * messages of at most STEP bytes, straight from where they lie: the sender
+ * copies nothing, and both sides cut the parts the same way. */
+#define STEP ((size_t)1 << 30)
+
+static int recv_part(int fd, int r, uint64_t at, uint64_t len,
+                     unsigned char **buf, size_t *cap)
+{
+    int bad = 0;
+    for (uint64_t done = 0; done < len; done += STEP) {
+        size_t n = len - done < STEP ? (size_t)(len - done) : STEP;
+        if (n > *cap) {
+            unsigned char *c = realloc(*buf, n);
+            if (c) {
+                *buf = c;
+                *cap = n;
+            }
+        }
+        if (n > *cap) {
+            /* Out of memory: still match the message (a truncated receive
+             * completes with an error), so the sender is never left
+             * blocked; the file is marked bad. */
+            MPI_Recv(NULL, 0, MPI_BYTE, r, 4, qq_comm, MPI_STATUS_IGNORE);
+            bad = 1;
+            continue;
+        }
+        bad |= MPI_Recv(*buf, (int)n, MPI_BYTE, r, 4, qq_comm,
+                        MPI_STATUS_IGNORE) != MPI_SUCCESS;
+        if (fd >= 0)
+            bad |= qq__pwrite_all(fd, *buf, n, at + done) != 0;
+    }
+    return bad;
+}
+
+static int send_part(const void *p, uint64_t len)
+{
+    int bad = 0;
+    for (uint64_t done = 0; done < len; done += STEP) {
+        size_t n = len - done < STEP ? (size_t)(len - done) : STEP;
+        bad |= MPI_Send((const unsigned char *)p + done, (int)n, MPI_BYTE, 0, 4,
+                        qq_comm) != MPI_SUCCESS;
+    }
+    return bad;
+}
+
 static int write_gather(const char *tmp, const struct qq__node_out *o,
                         uint64_t off, const struct qq__buf *prefix, int rank,
                         int size)
 {
-    const size_t step = (size_t)1 << 30;
     int bad = 0;
     if (rank == 0) {
         int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -163,47 +243,26 @@ static int write_gather(const char *tmp, const struct qq__node_out *o,
             bad |= qq__pwrite_all(fd, o->tail.p, o->tail.len,
                                   off + QQ__SECTION_HEAD + o->events_bytes) != 0;
         }
-        unsigned char *chunk = NULL;
+        unsigned char *buf = NULL;
+        size_t cap = 0;
         for (int r = 1; r < size; r++) {
-            uint64_t meta[2]; /* offset, size */
-            MPI_Recv(meta, 2, MPI_UINT64_T, r, 3, qq_comm, MPI_STATUS_IGNORE);
-            for (uint64_t done = 0; done < meta[1]; done += step) {
-                size_t n = meta[1] - done < step ? (size_t)(meta[1] - done) : step;
-                unsigned char *c = realloc(chunk, n);
-                if (c)
-                    chunk = c;
-                /* Receive even when memory ran out, so the sender is never
-                 * left blocked; the file is then marked bad. */
-                if (!c) {
-                    bad = 1;
-                    MPI_Recv(NULL, 0, MPI_BYTE, r, 4, qq_comm, MPI_STATUS_IGNORE);
-                    continue;
-                }
-                MPI_Recv(chunk, (int)n, MPI_BYTE, r, 4, qq_comm, MPI_STATUS_IGNORE);
-                if (fd >= 0)
-                    bad |= qq__pwrite_all(fd, chunk, n, meta[0] + done) != 0;
-            }
+            uint64_t meta[3]; /* offset, events bytes, tail bytes */
+            bad |= MPI_Recv(meta, 3, MPI_UINT64_T, r, 3, qq_comm,
+                            MPI_STATUS_IGNORE) != MPI_SUCCESS;
+            bad |= recv_part(fd, r, meta[0], QQ__SECTION_HEAD, &buf, &cap);
+            bad |= recv_part(fd, r, meta[0] + QQ__SECTION_HEAD, meta[1], &buf, &cap);
+            bad |= recv_part(fd, r, meta[0] + QQ__SECTION_HEAD + meta[1], meta[2],
+                             &buf, &cap);
         }
-        free(chunk);
+        free(buf);
         if (fd >= 0)
             bad |= close(fd) != 0;
     } else {
-        uint64_t meta[2] = {off, o->size};
-        MPI_Send(meta, 2, MPI_UINT64_T, 0, 3, qq_comm);
-        /* Send the chunk as one contiguous stream cut at `step` bytes. */
-        unsigned char *all = malloc(o->size ? o->size : 1);
-        if (all) {
-            memcpy(all, o->head, QQ__SECTION_HEAD);
-            memcpy(all + QQ__SECTION_HEAD, o->events, o->events_bytes);
-            memcpy(all + QQ__SECTION_HEAD + o->events_bytes, o->tail.p, o->tail.len);
-        }
-        for (uint64_t done = 0; done < o->size; done += step) {
-            size_t n = o->size - done < step ? (size_t)(o->size - done) : step;
-            MPI_Send(all ? all + done : NULL, all ? (int)n : 0, MPI_BYTE, 0, 4,
-                     qq_comm);
-        }
-        bad = !all;
-        free(all);
+        uint64_t meta[3] = {off, o->events_bytes, o->tail.len};
+        bad |= MPI_Send(meta, 3, MPI_UINT64_T, 0, 3, qq_comm) != MPI_SUCCESS;
+        bad |= send_part(o->head, QQ__SECTION_HEAD);
+        bad |= send_part(o->events, o->events_bytes);
+        bad |= send_part(o->tail.p, o->tail.len);
     }
     int anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
@@ -224,11 +283,11 @@ int qq__mpi_out(const char *path, int node, int nodes, int *result)
 
     /* Agree on the arguments and the key table before anything is written:
      * a wrong call on one rank fails every rank, and no file appears. */
-    uint64_t h = keys_hash();
-    uint64_t mine[3] = {(uint64_t)(node != rank), (uint64_t)(nodes != size), h};
-    uint64_t lo[3], hi[3];
-    MPI_Allreduce(mine, lo, 3, MPI_UINT64_T, MPI_MIN, qq_comm);
-    MPI_Allreduce(mine, hi, 3, MPI_UINT64_T, MPI_MAX, qq_comm);
+    uint64_t mine[4] = {(uint64_t)(node != rank), (uint64_t)(nodes != size),
+                        keys_hash(), path_hash(path)};
+    uint64_t lo[4], hi[4];
+    MPI_Allreduce(mine, lo, 4, MPI_UINT64_T, MPI_MIN, qq_comm);
+    MPI_Allreduce(mine, hi, 4, MPI_UINT64_T, MPI_MAX, qq_comm);
     if (hi[0] || hi[1]) {
         *result = node != rank || nodes != size
                       ? qq__out_fail(QQ_EINVAL,
@@ -243,6 +302,11 @@ int qq__mpi_out(const char *path, int node, int nodes, int *result)
     if (lo[2] != hi[2]) {
         *result = qq__out_fail(QQ_EINVAL, "QQOut: ranks registered different "
                                "keys (QQAdd* calls must match on every rank)");
+        return 1;
+    }
+    if (lo[3] != hi[3]) {
+        *result = qq__out_fail(QQ_EINVAL, "QQOut: ranks passed different file "
+                               "names (this rank: %s); no file written", path);
         return 1;
     }
 
@@ -280,7 +344,7 @@ int qq__mpi_out(const char *path, int node, int nodes, int *result)
     bad = 0;
     if (rank == 0)
         bad = !recs || qq__prefix_encode(&pre, (uint32_t)size, recs,
-                                         prefix + total, 1) != 0 ||
+                                         prefix + total, 0) != 0 ||
               pre.len != prefix;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
 
@@ -299,17 +363,18 @@ int qq__mpi_out(const char *path, int node, int nodes, int *result)
         if (mode && !strcmp(mode, "0"))
             rc = write_gather(tmp, &o, off, &pre, rank, size);
         else
-            rc = write_mpiio(tmp, &o, off, &pre, rank);
+            rc = write_mpiio(tmp, &o, off, &pre, rank, prefix + total);
         int renamed = 0;
         if (rank == 0) {
             if (rc == 0)
-                renamed = rename(tmp, path) == 0;
+                renamed = mark_complete(tmp) == 0 && rename(tmp, path) == 0;
             if (!renamed)
                 unlink(tmp);
         }
         MPI_Bcast(&renamed, 1, MPI_INT, 0, qq_comm);
         if (rc == 0 && !renamed)
-            rc = qq__out_fail(QQ_EIO, "QQOut: cannot rename %s to %s", tmp, path);
+            rc = qq__out_fail(QQ_EIO, "QQOut: cannot complete %s and rename it to %s",
+                              tmp, path);
     }
     free(tmp);
     free(recs);

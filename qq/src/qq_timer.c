@@ -40,7 +40,7 @@ int qq__counter_invariant(void)
     unsigned a, b, c, d;
     /* CPUID 0x80000007 EDX bit 8: invariant TSC (constant rate in all
      * P-, C- and T-states). */
-    if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000007u &&
+    if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000007u &&
         __get_cpuid(0x80000007u, &a, &b, &c, &d))
         return (d >> 8) & 1;
     return 0;
@@ -82,3 +82,6 @@ double qq__measure_mhz(void)
     return (double)(tk1 - tk0) * 1000.0 / (double)(ns1 - ns0);
 #endif
 }
+
+double qq_tick_mhz(void) { return qq__measure_mhz(); }
+int qq_tick_invariant(void) { return qq__counter_invariant(); }

@@ -1,0 +1,220 @@
+/* cmd_compare.c - qqbench compare A.qq B.qq: two files key by key (hits, cycles per hit, memory). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "qq_file.h"
+
+static void compare_usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: qqbench compare [--all] A.qq B.qq\n\n"
+            "Compare two QQ files key by key, summed over nodes: hits, cycles in\n"
+            "each state, cycles per hit (ticks in the state / completed intervals)\n"
+            "and the change from A to B; then memory per key (live and peak bytes,\n"
+            "objects). One file per side is one launch: there is no statistics\n"
+            "here. For verdicts with intervals, run both versions through\n"
+            "'qqbench run' (variants or a baseline).\n\n"
+            "  --all    also list keys whose numbers did not change\n\n"
+            "Exit: 0, or 2 when a file is missing or damaged.\n");
+}
+
+struct side {
+    struct qq_file *f;
+    uint32_t nk;
+    struct qq_key_summary *sum; /* per key, summed over nodes */
+    double mhz;
+};
+
+static int load(const char *path, struct side *s)
+{
+    if (qq_file_open(path, &s->f) != 0) {
+        fprintf(stderr, "qqbench compare: error: %s\n", qq_file_errmsg(s->f));
+        return -1;
+    }
+    s->nk = qq_file_nkeys(s->f);
+    s->sum = calloc(s->nk + 1, sizeof *s->sum);
+    struct qq_key_summary *tmp = calloc(s->nk + 1, sizeof *tmp);
+    if (!s->sum || !tmp) {
+        free(tmp);
+        fprintf(stderr, "qqbench compare: error: out of memory\n");
+        return -1;
+    }
+    s->mhz = qq_file_nnodes(s->f) ? qq_file_node(s->f, 0)->mhz : 0;
+    for (uint32_t n = 0; n < qq_file_nnodes(s->f); n++) {
+        struct qq_node_summary ns;
+        qq_file_summarize(s->f, n, &ns, tmp);
+        for (uint32_t k = 0; k < s->nk; k++) {
+            s->sum[k].hits += tmp[k].hits;
+            s->sum[k].intervals += tmp[k].intervals;
+            s->sum[k].state_ticks += tmp[k].state_ticks;
+            s->sum[k].isum += tmp[k].isum;
+            s->sum[k].dsum += tmp[k].dsum;
+        }
+    }
+    free(tmp);
+    return 0;
+}
+
+static long find_key(const struct side *s, const char *name, uint32_t type)
+{
+    for (uint32_t k = 0; k < s->nk; k++) {
+        const struct qq_key_info *ki = qq_file_key(s->f, k);
+        if (ki->type == type && !strcmp(ki->name, name))
+            return k;
+    }
+    return -1;
+}
+
+static const char *type_name(uint32_t t)
+{
+    static const char *const n[] = {"?", "state", "mark", "count", "value"};
+    return t <= 4 ? n[t] : "?";
+}
+
+static void print_keys(const struct side *a, const struct side *b, int all)
+{
+    printf("%-24s %-6s %10s %10s %14s %14s %9s\n", "key", "type", "hits A", "hits B",
+           "cyc/hit A", "cyc/hit B", "change");
+    for (int pass = 0; pass < 2; pass++) {
+        const struct side *x = pass ? b : a, *y = pass ? a : b;
+        for (uint32_t k = 0; k < x->nk; k++) {
+            const struct qq_key_info *ki = qq_file_key(x->f, k);
+            long o = find_key(y, ki->name, ki->type);
+            if (pass == 1 && o >= 0)
+                continue; /* listed in the first pass */
+            const struct qq_key_summary *sa = pass ? NULL : &x->sum[k];
+            const struct qq_key_summary *sb =
+                pass ? &x->sum[k] : (o >= 0 ? &y->sum[o] : NULL);
+            char ha[24] = "-", hb[24] = "-", ca[32] = "", cb[32] = "", ch[24] = "";
+            if (sa)
+                snprintf(ha, sizeof ha, "%" PRIu64, sa->hits);
+            if (sb)
+                snprintf(hb, sizeof hb, "%" PRIu64, sb->hits);
+            double pa = NAN, pb = NAN;
+            if (ki->type == QQ_TYPE_STATE) {
+                if (sa && sa->intervals)
+                    pa = (double)sa->state_ticks / (double)sa->intervals;
+                if (sb && sb->intervals)
+                    pb = (double)sb->state_ticks / (double)sb->intervals;
+                if (!isnan(pa))
+                    snprintf(ca, sizeof ca, "%.1f", pa);
+                if (!isnan(pb))
+                    snprintf(cb, sizeof cb, "%.1f", pb);
+                if (!isnan(pa) && !isnan(pb) && pa > 0)
+                    snprintf(ch, sizeof ch, "%+.2f%%", 100.0 * (pb / pa - 1.0));
+            } else if (ki->type == QQ_TYPE_COUNT && sa && sb && sa->isum != sb->isum) {
+                snprintf(ch, sizeof ch, "sum %+" PRId64, sb->isum - sa->isum);
+            }
+            int same = sa && sb && sa->hits == sb->hits && !ch[0];
+            if (same && !all)
+                continue;
+            printf("%-24.24s %-6s %10s %10s %14s %14s %9s%s\n", ki->name,
+                   type_name(ki->type), ha, hb, ca, cb, ch,
+                   !sa ? "  (only in B)" : !sb ? "  (only in A)" : "");
+        }
+    }
+}
+
+static void mem_totals(const struct qq_file *f, const char *key, uint64_t *live,
+                       uint64_t *peak, uint64_t *objs, int *found)
+{
+    *live = *peak = *objs = 0;
+    *found = 0;
+    for (uint32_t n = 0; n < qq_file_nnodes(f); n++) {
+        struct qq_mem_table t;
+        if (!qq_file_mem(f, n, &t))
+            continue;
+        for (uint32_t r = 0; r < t.nrows; r++)
+            if (!strcmp(t.rows[r].name, key)) {
+                *found = 1;
+                *live += t.rows[r].obj_bytes + t.rows[r].alloc_bytes;
+                *peak += t.rows[r].peak_bytes;
+                *objs += t.rows[r].created;
+            }
+    }
+}
+
+static void print_mem(const struct side *a, const struct side *b, int all)
+{
+    int header = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const struct qq_file *x = pass ? b->f : a->f;
+        for (uint32_t n = 0; n < qq_file_nnodes(x); n++) {
+            struct qq_mem_table t;
+            if (!qq_file_mem(x, n, &t))
+                continue;
+            for (uint32_t r = 0; r < t.nrows; r++) {
+                const char *key = t.rows[r].name;
+                uint64_t la, pa, oa, lb, pb, ob;
+                int fa, fb;
+                mem_totals(a->f, key, &la, &pa, &oa, &fa);
+                mem_totals(b->f, key, &lb, &pb, &ob, &fb);
+                /* Each key once: in the first node of A that has it, or of B
+                 * when A has none. */
+                if ((pass == 1 && fa) || n > 0)
+                    continue;
+                if (!all && la == lb && pa == pb && oa == ob && fa && fb)
+                    continue;
+                if (!header) {
+                    printf("\n%-24s %24s %24s %20s\n", "memory key", "live bytes A -> B",
+                           "peak bytes A -> B", "objects A -> B");
+                    header = 1;
+                }
+                char l[48], p[48], o[48];
+                snprintf(l, sizeof l, "%" PRIu64 " -> %" PRIu64, la, lb);
+                snprintf(p, sizeof p, "%" PRIu64 " -> %" PRIu64, pa, pb);
+                snprintf(o, sizeof o, "%" PRIu64 " -> %" PRIu64, oa, ob);
+                printf("%-24.24s %24s %24s %20s\n", key, l, p, o);
+            }
+        }
+    }
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    int all = 0;
+    const char *files[2] = {NULL, NULL};
+    int nf = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            compare_usage(stdout);
+            return QQB_EXIT_OK;
+        } else if (!strcmp(argv[i], "--all")) {
+            all = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "qqbench compare: error: unknown option '%s'; see "
+                    "'qqbench compare --help'\n", argv[i]);
+            return QQB_EXIT_USAGE;
+        } else if (nf < 2) {
+            files[nf++] = argv[i];
+        } else {
+            fprintf(stderr, "qqbench compare: error: two files, not more ('%s')\n",
+                    argv[i]);
+            return QQB_EXIT_USAGE;
+        }
+    }
+    if (nf != 2) {
+        compare_usage(stderr);
+        return QQB_EXIT_USAGE;
+    }
+    struct side a = {0}, b = {0};
+    int rc = QQB_EXIT_USAGE;
+    if (load(files[0], &a) == 0 && load(files[1], &b) == 0) {
+        printf("A: %s (%u nodes, %.3f MHz)\nB: %s (%u nodes, %.3f MHz)\n\n", files[0],
+               qq_file_nnodes(a.f), a.mhz, files[1], qq_file_nnodes(b.f), b.mhz);
+        print_keys(&a, &b, all);
+        print_mem(&a, &b, all);
+        printf("\nOne launch per side: differences below a few percent are within a "
+               "machine's noise;\nuse 'qqbench run' for verdicts.\n");
+        rc = QQB_EXIT_OK;
+    }
+    free(a.sum);
+    free(b.sum);
+    qq_file_close(a.f);
+    qq_file_close(b.f);
+    return rc;
+}

@@ -1,0 +1,400 @@
+/* output.c - print the verdict table; write JSON (jansson) and JUnit XML. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+static double ns_of(double ticks, double mhz) { return mhz > 0 ? ticks * 1000.0 / mhz : NAN; }
+
+/* "1234.5 cyc 587.9 ns" in a fixed width. */
+static void fmt_cyc(char *buf, size_t len, double ticks, double mhz)
+{
+    double ns = ns_of(ticks, mhz);
+    const char *u = "ns";
+    if (ns >= 1e6) {
+        ns /= 1e6;
+        u = "ms";
+    } else if (ns >= 1e3) {
+        ns /= 1e3;
+        u = "us";
+    }
+    if (ticks >= 1e7)
+        snprintf(buf, len, "%.3gM cyc %6.4g %s", ticks / 1e6, ns, u);
+    else
+        snprintf(buf, len, "%.6g cyc %6.4g %s", ticks, ns, u);
+}
+
+static const char *verdict_text(const struct qqb_cmp *c)
+{
+    return qqb_verdict_name(c->verdict);
+}
+
+static size_t max_len(const struct qqb_report *r, int ab, int name)
+{
+    size_t m = name ? 4 : 3;
+    for (size_t i = 0; i < r->ncmp; i++) {
+        if (r->cmp[i].ab != ab)
+            continue;
+        size_t l = strlen(name ? r->cmp[i].case_name : r->cmp[i].key);
+        if (l > m)
+            m = l;
+    }
+    return m > 48 ? 48 : m;
+}
+
+static void print_table(FILE *fp, const struct qqb_report *r, int ab)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncmp; i++)
+        n += r->cmp[i].ab == ab;
+    if (n == 0)
+        return;
+    int wc = (int)max_len(r, ab, 1), wk = (int)max_len(r, ab, 0);
+    if (ab)
+        fprintf(fp, "\nA/B: each variant against the first variant (interleaved, "
+                    "paired launches); cycles per hit\n\n");
+    else
+        fprintf(fp, "\nAgainst the baseline%s; cycles per hit\n\n",
+                r->baseline_other ? " OF ANOTHER MACHINE" : "");
+    fprintf(fp, "%-*s  %-*s  %-24s %-24s %8s  %-19s %s\n", wc, "case", wk, "key",
+            ab ? "reference" : "baseline", "current", "change", "interval", "verdict");
+    for (size_t i = 0; i < r->ncmp; i++) {
+        const struct qqb_cmp *c = &r->cmp[i];
+        if (c->ab != ab)
+            continue;
+        char b[64], cu[64], iv[64], ch[32];
+        fmt_cyc(b, sizeof b, c->base_median, c->base_mhz);
+        fmt_cyc(cu, sizeof cu, c->cur_median, c->mhz);
+        if (c->ch.status == QQB_CHANGE_OK) {
+            snprintf(ch, sizeof ch, "%+.2f%%", c->ch.pct);
+            snprintf(iv, sizeof iv, "[%+.2f, %+.2f]%s", c->ch.lo, c->ch.hi,
+                     c->ch.ci_ok ? "" : "*");
+        } else {
+            snprintf(ch, sizeof ch, "n/a");
+            snprintf(iv, sizeof iv, "(%s)", c->ch.reason ? c->ch.reason : "?");
+        }
+        fprintf(fp, "%-*.*s  %-*.*s  %-24s %-24s %8s  %-19s %s", wc, wc, c->case_name,
+                wk, wk, c->key, b, cu, ch, iv, verdict_text(c));
+        if (c->confirmed == 1)
+            fprintf(fp, " (confirmed: %+.2f%%)", c->confirm_pct);
+        else if (c->confirmed == 0)
+            fprintf(fp, " (regressed, not confirmed: %+.2f%%)", c->confirm_pct);
+        if (c->verdict == QQB_NOISY && c->confirmed < 0)
+            fprintf(fp, " (add repetitions)");
+        fprintf(fp, "\n");
+    }
+}
+
+static void print_mem(FILE *fp, const struct qqb_report *r)
+{
+    if (r->nmem == 0)
+        return;
+    fprintf(fp, "\nMemory per key (bytes live = objects + allocations; peak; objects "
+                "created)\n\n");
+    fprintf(fp, "%-32s %-16s %-26s %-26s %-20s %s\n", "case", "key", "live",
+            "peak", "created", "verdict");
+    for (size_t i = 0; i < r->nmem; i++) {
+        const struct qqb_memcmp *m = &r->mem[i];
+        char live[64], peak[64], cr[64];
+        snprintf(live, sizeof live, "%llu -> %llu",
+                 (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
+                 (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes));
+        snprintf(peak, sizeof peak, "%llu -> %llu",
+                 (unsigned long long)m->base.peak_bytes,
+                 (unsigned long long)m->cur.peak_bytes);
+        snprintf(cr, sizeof cr, "%llu -> %llu", (unsigned long long)m->base.created,
+                 (unsigned long long)m->cur.created);
+        const char *v = m->verdict > 0 ? (m->ab ? "more" : "regressed")
+                        : m->verdict < 0 ? (m->ab ? "less" : "improved")
+                                         : "counts changed";
+        fprintf(fp, "%-32.32s %-16.16s %-26s %-26s %-20s %s%s%s\n", m->case_name,
+                m->key, live, peak, cr, v, m->ab ? " vs " : "",
+                m->ab ? m->ref_name : "");
+    }
+}
+
+void qqb_report_print(FILE *fp, const struct qqb_report *r)
+{
+    const struct qqb_results *res = r->results;
+    fprintf(fp, "\nqqbench: suite %s on %s (%s, %.0f MHz ticks)\n", r->suite,
+            res->fp.id, res->fp.cpu, res->fp.mhz);
+    if (!r->baseline_path)
+        fprintf(fp, "No baseline for this machine: nothing to compare against yet; "
+                    "this run becomes the baseline.\n");
+    print_table(fp, r, 0);
+    print_table(fp, r, 1);
+    print_mem(fp, r);
+
+    size_t counts[4] = {0}, ab[4] = {0};
+    for (size_t i = 0; i < r->ncmp; i++)
+        (r->cmp[i].ab ? ab : counts)[r->cmp[i].verdict]++;
+    size_t memreg = 0, memimp = 0;
+    for (size_t i = 0; i < r->nmem; i++)
+        if (!r->mem[i].ab) {
+            memreg += r->mem[i].verdict > 0;
+            memimp += r->mem[i].verdict < 0;
+        }
+    if (r->kernel_failures) {
+        fprintf(fp, "\nKernel failures:\n");
+        for (size_t i = 0; i < res->ncases; i++)
+            if (res->cases[i].failures)
+                fprintf(fp, "  %s: %s\n", res->cases[i].name, res->cases[i].failure);
+    }
+    fprintf(fp, "\n");
+    if (r->confirmed_run)
+        fprintf(fp, "A confirmation run re-measured the regressed cases; only "
+                    "regressions that held count.\n");
+    fprintf(fp,
+            "qqbench: %zu cases in %.1f s; vs baseline: %zu regressed, %zu improved, "
+            "%zu unchanged, %zu noisy; A/B: %zu slower, %zu faster, %zu same, "
+            "%zu noisy; memory: %zu regressed, %zu improved; %zu kernel failure%s\n",
+            res->ncases, r->elapsed, counts[QQB_REGRESSED], counts[QQB_IMPROVED],
+            counts[QQB_UNCHANGED], counts[QQB_NOISY], ab[QQB_REGRESSED],
+            ab[QQB_IMPROVED], ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp,
+            r->kernel_failures, r->kernel_failures == 1 ? "" : "s");
+}
+
+/* ---------------------------------------------------------------------
+ * JSON.
+ * --------------------------------------------------------------------- */
+
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+static json_t *jstr(const char *s) { return s ? json_string(s) : json_null(); }
+
+static json_t *jarr(const double *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, jnum(v[i]));
+    return a;
+}
+
+static json_t *jmem(const struct qqb_mem *m)
+{
+    return json_pack("{s:s?, s:I, s:I, s:I, s:I, s:I, s:I}", "key", m->key,
+                     "obj_size", (json_int_t)m->obj_size, "created",
+                     (json_int_t)m->created, "deleted", (json_int_t)m->deleted,
+                     "obj_bytes", (json_int_t)m->obj_bytes, "alloc_bytes",
+                     (json_int_t)m->alloc_bytes, "peak_bytes",
+                     (json_int_t)m->peak_bytes);
+}
+
+int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
+                    size_t errlen)
+{
+    const struct qqb_results *res = r->results;
+    json_t *root = json_object();
+    json_object_set_new(root, "suite", jstr(r->suite));
+    json_object_set_new(root, "date", jstr(res->date));
+    json_object_set_new(root, "qqbench_version", jstr(res->version));
+    json_object_set_new(root, "git_commit", jstr(res->commit));
+    json_object_set_new(root, "baseline", jstr(r->baseline_path));
+    json_object_set_new(root, "baseline_other_machine", json_boolean(r->baseline_other));
+    json_object_set_new(root, "fingerprint",
+                        json_pack("{s:s, s:s, s:f, s:b, s:i, s:s, s:s}", "id",
+                                  res->fp.id, "cpu", res->fp.cpu, "tick_mhz",
+                                  res->fp.mhz, "invariant", res->fp.invariant,
+                                  "cores", res->fp.cores, "compiler",
+                                  res->fp.compiler, "flags", res->fp.flags));
+    json_t *cases = json_array();
+    for (size_t i = 0; i < res->ncases; i++) {
+        const struct qqb_case_result *c = &res->cases[i];
+        json_t *jc = json_object();
+        json_object_set_new(jc, "name", jstr(c->name));
+        json_object_set_new(jc, "bench", jstr(c->bench));
+        json_object_set_new(jc, "variant", jstr(c->variant));
+        json_object_set_new(jc, "point", jstr(c->point));
+        json_object_set_new(jc, "nodes", json_integer(c->nodes));
+        json_object_set_new(jc, "tick_mhz", jnum(c->mhz));
+        json_object_set_new(jc, "launches", json_integer((json_int_t)c->launches));
+        json_object_set_new(jc, "failed", json_boolean(c->failures > 0));
+        json_object_set_new(jc, "note", jstr(c->failure));
+        json_t *ms = json_array();
+        for (size_t m = 0; m < c->nmetrics; m++) {
+            const struct qqb_metric *mt = &c->metrics[m];
+            json_t *jm = json_object();
+            json_object_set_new(jm, "key", jstr(mt->key));
+            json_object_set_new(jm, "what", jstr(mt->what));
+            json_object_set_new(jm, "median", jnum(qqb_median(mt->samples, mt->n)));
+            json_object_set_new(jm, "mad", jnum(qqb_mad_scaled(mt->samples, mt->n)));
+            json_object_set_new(jm, "min", jnum(qqb_min(mt->samples, mt->n)));
+            json_object_set_new(jm, "noise_pct", jnum(qqb_noise_pct(mt->samples, mt->n)));
+            json_object_set_new(jm, "samples", jarr(mt->samples, mt->n));
+            json_array_append_new(ms, jm);
+        }
+        json_object_set_new(jc, "metrics", ms);
+        json_t *mem = json_array();
+        for (size_t m = 0; m < c->nmem; m++)
+            json_array_append_new(mem, jmem(&c->mem[m]));
+        json_object_set_new(jc, "memory", mem);
+        json_array_append_new(cases, jc);
+    }
+    json_object_set_new(root, "cases", cases);
+    json_t *cmps = json_array();
+    for (size_t i = 0; i < r->ncmp; i++) {
+        const struct qqb_cmp *c = &r->cmp[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "case", jstr(c->case_name));
+        json_object_set_new(j, "key", jstr(c->key));
+        json_object_set_new(j, "kind", json_string(c->ab ? "ab" : "baseline"));
+        json_object_set_new(j, "reference", jstr(c->ref_name));
+        json_object_set_new(j, "paired", json_boolean(c->paired));
+        json_object_set_new(j, "baseline_cycles_per_hit", jnum(c->base_median));
+        json_object_set_new(j, "current_cycles_per_hit", jnum(c->cur_median));
+        json_object_set_new(j, "baseline_ns_per_hit", jnum(ns_of(c->base_median, c->base_mhz)));
+        json_object_set_new(j, "current_ns_per_hit", jnum(ns_of(c->cur_median, c->mhz)));
+        json_object_set_new(j, "change_pct", jnum(c->ch.pct));
+        json_object_set_new(j, "interval_lo_pct", jnum(c->ch.lo));
+        json_object_set_new(j, "interval_hi_pct", jnum(c->ch.hi));
+        json_object_set_new(j, "interval_ok", json_boolean(c->ch.ci_ok));
+        json_object_set_new(j, "confidence", jnum(c->ch.confidence));
+        json_object_set_new(j, "p_value", jnum(c->ch.p_value));
+        json_object_set_new(j, "threshold_pct", jnum(c->threshold));
+        json_object_set_new(j, "verdict", json_string(verdict_text(c)));
+        json_object_set_new(j, "confirmed", c->confirmed < 0 ? json_null()
+                                                             : json_boolean(c->confirmed));
+        json_array_append_new(cmps, j);
+    }
+    json_object_set_new(root, "comparisons", cmps);
+    json_t *mems = json_array();
+    for (size_t i = 0; i < r->nmem; i++) {
+        const struct qqb_memcmp *m = &r->mem[i];
+        json_array_append_new(
+            mems, json_pack("{s:s, s:s, s:s, s:s?, s:o, s:o, s:i}", "case",
+                            m->case_name, "key", m->key, "kind", m->ab ? "ab" : "baseline",
+                            "reference", m->ref_name, "before", jmem(&m->base), "after",
+                            jmem(&m->cur), "verdict", m->verdict));
+    }
+    json_object_set_new(root, "memory_changes", mems);
+    json_object_set_new(root, "kernel_failures", json_integer((json_int_t)r->kernel_failures));
+    json_object_set_new(root, "exit_code", json_integer(r->exit_code));
+    int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    json_decref(root);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: error: cannot write the JSON report", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * JUnit XML.
+ * --------------------------------------------------------------------- */
+
+static void xml_text(FILE *fp, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", fp); break;
+        case '>': fputs("&gt;", fp); break;
+        case '&': fputs("&amp;", fp); break;
+        case '"': fputs("&quot;", fp); break;
+        case '\'': fputs("&apos;", fp); break;
+        default:
+            /* Control characters are not allowed in XML 1.0. */
+            if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
+                fputc('?', fp);
+            else
+                fputc(*s, fp);
+        }
+    }
+}
+
+int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
+                     size_t errlen)
+{
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+        snprintf(err, errlen, "%s: error: cannot write the JUnit report", path);
+        return -1;
+    }
+    const struct qqb_results *res = r->results;
+    size_t tests = 0, failures = 0;
+    for (size_t i = 0; i < r->ncmp; i++)
+        if (!r->cmp[i].ab) {
+            tests++;
+            failures += r->cmp[i].verdict == QQB_REGRESSED;
+        }
+    for (size_t i = 0; i < r->nmem; i++)
+        if (!r->mem[i].ab) {
+            tests++;
+            failures += r->mem[i].verdict > 0;
+        }
+    tests += r->kernel_failures;
+    fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    fprintf(fp, "  <testsuite name=\"");
+    xml_text(fp, r->suite);
+    fprintf(fp, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
+            tests, failures, r->kernel_failures, r->elapsed);
+    for (size_t i = 0; i < r->ncmp; i++) {
+        const struct qqb_cmp *c = &r->cmp[i];
+        if (c->ab)
+            continue;
+        fprintf(fp, "    <testcase classname=\"");
+        xml_text(fp, r->suite);
+        fputc('.', fp);
+        xml_text(fp, c->case_name);
+        fprintf(fp, "\" name=\"");
+        xml_text(fp, c->key);
+        fprintf(fp, "\">");
+        if (c->verdict == QQB_REGRESSED) {
+            fprintf(fp, "<failure message=\"regressed %+.2f%% [%+.2f, %+.2f] "
+                        "(threshold %.2f%%)\"/>", c->ch.pct, c->ch.lo, c->ch.hi,
+                    c->threshold);
+        } else {
+            fprintf(fp, "<system-out>%s %+.2f%%</system-out>", verdict_text(c),
+                    c->ch.pct);
+        }
+        fprintf(fp, "</testcase>\n");
+    }
+    for (size_t i = 0; i < r->nmem; i++) {
+        const struct qqb_memcmp *m = &r->mem[i];
+        if (m->ab)
+            continue;
+        fprintf(fp, "    <testcase classname=\"");
+        xml_text(fp, r->suite);
+        fputc('.', fp);
+        xml_text(fp, m->case_name);
+        fprintf(fp, "\" name=\"memory:");
+        xml_text(fp, m->key);
+        fprintf(fp, "\">");
+        if (m->verdict > 0)
+            fprintf(fp, "<failure message=\"memory regressed: live %llu -> %llu, "
+                        "peak %llu -> %llu bytes\"/>",
+                    (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
+                    (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes),
+                    (unsigned long long)m->base.peak_bytes,
+                    (unsigned long long)m->cur.peak_bytes);
+        fprintf(fp, "</testcase>\n");
+    }
+    for (size_t i = 0; i < res->ncases; i++) {
+        const struct qqb_case_result *c = &res->cases[i];
+        if (!c->failures)
+            continue;
+        fprintf(fp, "    <testcase classname=\"");
+        xml_text(fp, r->suite);
+        fputc('.', fp);
+        xml_text(fp, c->name);
+        fprintf(fp, "\" name=\"launch\"><error message=\"");
+        xml_text(fp, c->failure);
+        fprintf(fp, "\"/></testcase>\n");
+    }
+    fprintf(fp, "  </testsuite>\n</testsuites>\n");
+    if (fclose(fp) != 0) {
+        snprintf(err, errlen, "%s: error: cannot write the JUnit report", path);
+        return -1;
+    }
+    return 0;
+}
+
+void qqb_report_free(struct qqb_report *r)
+{
+    free(r->cmp);
+    free(r->mem);
+    r->cmp = NULL;
+    r->mem = NULL;
+    r->ncmp = r->nmem = r->capcmp = r->capmem = 0;
+}

@@ -1,0 +1,53 @@
+/* runner.h - launch one kernel run (directly or through a launcher) and turn its .qq file into samples. */
+#ifndef QQB_RUNNER_H
+#define QQB_RUNNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results.h"
+
+enum qqb_launch_status {
+    QQB_LAUNCH_OK = 0,
+    QQB_LAUNCH_SPAWN,   /* could not start the program */
+    QQB_LAUNCH_EXIT,    /* exited with a non-zero status */
+    QQB_LAUNCH_SIGNAL,  /* killed by a signal (crash) */
+    QQB_LAUNCH_TIMEOUT, /* ran past its time limit (its process group was killed) */
+    QQB_LAUNCH_NOFILE,  /* exited 0 but left no .qq file */
+    QQB_LAUNCH_BADFILE  /* left a .qq file the reader refuses */
+};
+
+struct qqb_launch {
+    char *const *argv;     /* program and arguments, NULL-ended */
+    double timeout;        /* seconds */
+    const char *out_path;  /* where QQOut must write (QQ_OUTPUT) */
+    const char *log_path;  /* the program's stdout and stderr go here */
+    int64_t events;        /* QQ_EVENTS for the program, 0: unset */
+};
+
+struct qqb_launch_result {
+    enum qqb_launch_status status;
+    int code;        /* exit status or signal number */
+    double seconds;  /* wall time of the launch */
+    char reason[512];/* one line: what went wrong, with the log's last line */
+};
+
+/* Run L to completion or its timeout. Returns 0 when it ran and exited 0
+ * with a file, -1 otherwise (R says why). The program runs in its own
+ * process group; a timeout kills the whole group (SIGTERM, then SIGKILL). */
+int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r);
+
+/* Read the .qq file at PATH and add one sample per metric of each key (see
+ * results.h) to case C; KEYS (NKEYS > 0) limits the keys. Also fills C's
+ * memory table (summed over nodes) and tick MHz. Returns 0, or -1 with a
+ * one-line reason in ERR. */
+int qqb_collect(const char *path, char *const *keys, size_t nkeys,
+                struct qqb_case_result *c, char *err, size_t errlen);
+
+/* The verdict metric of a key type: states are judged on ticks per hit. */
+#define QQB_VERDICT_METRIC "per_hit"
+
+/* Seconds on a monotonic clock. */
+double qqb_now(void);
+
+#endif /* QQB_RUNNER_H */

@@ -1,0 +1,147 @@
+/* suite.h - suite files (docs/SUITE.md): model, loader, case expansion. */
+#ifndef QQB_SUITE_H
+#define QQB_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ======================================================================
+ * Settings: what `defaults:` holds and what a benchmark may override.
+ * ====================================================================== */
+
+#define QQB_DEFAULT_REPETITIONS 10
+#define QQB_DEFAULT_WARMUP 1
+#define QQB_DEFAULT_TIMEOUT 60.0
+#define QQB_DEFAULT_THRESHOLD 2.0
+#define QQB_DEFAULT_NOISE_MULTIPLE 0.0
+#define QQB_DEFAULT_CONFIDENCE 0.95
+#define QQB_DEFAULT_MEMORY_TOLERANCE 0
+#define QQB_DEFAULT_LAUNCHER "mpirun -np {nodes} --oversubscribe"
+
+/* Bits of qqb_settings.set: which fields the file gave (rather than the
+ * built-in default). */
+enum {
+    QQB_SET_REPETITIONS = 1u << 0,
+    QQB_SET_WARMUP = 1u << 1,
+    QQB_SET_TIMEOUT = 1u << 2,
+    QQB_SET_THRESHOLD = 1u << 3,
+    QQB_SET_NOISE_MULTIPLE = 1u << 4,
+    QQB_SET_CONFIDENCE = 1u << 5,
+    QQB_SET_MEMORY_TOLERANCE = 1u << 6,
+    QQB_SET_LAUNCHER = 1u << 7,
+    QQB_SET_EVENTS = 1u << 8
+};
+
+struct qqb_settings {
+    int repetitions;          /* launches measured per case, >= 2 */
+    int warmup;               /* launches discarded first, >= 0 */
+    double timeout;           /* seconds per launch, > 0 */
+    double threshold;         /* smallest change that counts, percent, > 0 */
+    double noise_multiple;    /* > 0: threshold = k * baseline noise; 0: off */
+    double confidence;        /* 0.5 .. 0.999 */
+    int64_t memory_tolerance; /* bytes of per-key memory difference allowed */
+    int64_t events;           /* QQ_EVENTS buffer hint; 0: not given */
+    char *launcher;           /* template, "{nodes}" substituted; never NULL */
+    unsigned set;             /* QQB_SET_* bits given in the file */
+};
+
+/* ======================================================================
+ * The suite. Every string and array is owned by the suite and freed by
+ * qqb_suite_free(). Positions (line, col) are 1-based, in the suite file.
+ * ====================================================================== */
+
+struct qqb_variant {
+    char *name;
+    char **args; /* extra arguments as written ("{param}" not substituted) */
+    size_t nargs;
+    int line, col;
+};
+
+struct qqb_param {
+    char *name;
+    char **values; /* as written, non-empty, distinct */
+    size_t nvalues;
+    int line, col;
+};
+
+struct qqb_bench {
+    char *name;
+    char *kernel;      /* as written */
+    char *kernel_path; /* resolved absolute path of an executable file */
+    char **args;       /* as written ("{param}" not substituted) */
+    size_t nargs;
+    int *nodes; /* distinct, >= 1; [1] when not given */
+    size_t nnodes;
+    struct qqb_variant *variants; /* in file order; [0] is the reference */
+    size_t nvariants;
+    struct qqb_param *params; /* in file order */
+    size_t nparams;
+    char **keys; /* keys to compare; nkeys == 0: all of them */
+    size_t nkeys;
+    struct qqb_settings s; /* effective: defaults merged with overrides */
+    int line, col;         /* the benchmark's mapping */
+};
+
+struct qqb_suite {
+    char *name;
+    char *description; /* NULL when not given */
+    char *path;        /* as passed to qqb_suite_load() */
+    char *dir;         /* absolute directory of the suite file */
+    struct qqb_settings defaults;
+    size_t nbench;
+    struct qqb_bench *bench;
+};
+
+/*
+ * Load the suite file PATH. Bare kernel names are looked up in KERNEL_DIR
+ * (may be NULL: then only paths are accepted); kernel paths that are
+ * relative are relative to the suite file's directory. Returns 0 and
+ * *OUT, or -1 with ERR holding one line "path:line:column: error: ..."
+ * (1-based; "path: error: ..." when the file cannot be read at all).
+ */
+int qqb_suite_load(const char *path, const char *kernel_dir,
+                   struct qqb_suite **out, char *err, size_t errlen);
+void qqb_suite_free(struct qqb_suite *s);
+
+/* ======================================================================
+ * Cases: one run configuration of a benchmark. Case i of a benchmark is
+ * a point of the parameters' cartesian product (outermost, first param
+ * varying slowest), a node count, then a variant (innermost), so the
+ * variants of one point and node count are adjacent.
+ * ====================================================================== */
+
+struct qqb_case {
+    size_t index;
+    int nodes;
+    int variant;         /* index into variants, -1 when there are none */
+    size_t *point;       /* per param: index into its values (nparams) */
+    const char **values; /* per param: its value (borrowed from the bench) */
+    char **argv;         /* kernel_path, args, variant args; NULL-ended */
+    size_t argc;
+    char *name; /* e.g. "km_channel[direct,size=200]@2" */
+};
+
+size_t qqb_bench_ncases(const struct qqb_bench *b);
+/* Fill *C for case I (0 <= I < ncases). Returns 0, or -1 (I out of
+ * range, out of memory) with *C zeroed. Free with qqb_case_free(). */
+int qqb_bench_case(const struct qqb_bench *b, size_t i, struct qqb_case *c);
+void qqb_case_free(struct qqb_case *c);
+
+/* ======================================================================
+ * Launcher templates and small helpers.
+ * ====================================================================== */
+
+const char *qqb_launcher_default(void);
+/* Split TMPL on blanks and substitute "{nodes}" (also inside a word, as in
+ * "-n{nodes}"). Returns 0 with a NULL-ended *ARGV (free with
+ * qqb_argv_free) and *ARGC, or -1 (empty template, NODES < 1, no memory). */
+int qqb_launcher_argv(const char *tmpl, int nodes, char ***argv, size_t *argc);
+/* Free a NULL-ended array of strings and the strings. */
+void qqb_argv_free(char **argv);
+
+/* The choice nearest to WORD by edit distance (case-insensitive, a
+ * transposition counts one), or NULL when none is close enough to be a
+ * plausible typo. */
+const char *qqb_nearest(const char *word, const char *const *choices, size_t n);
+
+#endif /* QQB_SUITE_H */

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# qq_mpi.sh SCENARIO NP - one MPI test: run qq_mpi_test under real mpirun with
+# NP ranks, then check the outcome from outside (the reader, qqbench st, which
+# files exist). Environment: MPIEXEC (mpirun), QQ_MPI_TEST (the program),
+# QQBENCH (qqbench). Runs in the test's own working directory.
+set -u
+scenario=$1
+np=$2
+: "${MPIEXEC:?}" "${QQ_MPI_TEST:?}" "${QQBENCH:?}"
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# Start clean: files of an earlier run must not make this one pass.
+rm -f ./*.qq ./*.qq.* ./*.out ./*.err
+
+extra=() # more mpirun options
+run() { # run MODE NAME ARGS...: mpirun, output kept and shown
+    "$MPIEXEC" -np "$np" --oversubscribe "${extra[@]}" "$QQ_MPI_TEST" "$@" \
+        >run.out 2>run.err
+    local rc=$?
+    cat run.out
+    cat run.err >&2
+    return $rc
+}
+
+# The merged file must name every node in qqbench st.
+st_shows_nodes() { # FILE
+    "$QQBENCH" st "$1" >st.out 2>st.err || { cat st.err >&2; fail "qqbench st $1 failed"; }
+    cat st.out
+    for ((i = 0; i < np; i++)); do
+        grep -Eq "^Node +$i:" st.out || fail "qqbench st does not show node $i"
+    done
+    local nodes
+    nodes=$(grep -Ec '^Node +[0-9]+:' st.out)
+    [[ $nodes -eq $np ]] || fail "qqbench st shows $nodes nodes, want $np"
+    if ((np > 1)); then # the last rank overflowed on purpose
+        grep -q "DROPPED" st.out || fail "qqbench st does not report the dropped events"
+    fi
+}
+
+no_file() { # NAME: neither the file nor a readable temporary of it
+    [[ ! -e $1 ]] || fail "$1 exists"
+    local t
+    for t in "$1".tmp.*; do
+        [[ -e $t ]] || continue
+        echo "leftover temporary $t:"
+        "$QQ_MPI_TEST" refuse "$t" >refuse.out || fail "the reader accepts the leftover $t"
+        cat refuse.out
+        # MPI-IO sizes the temporary in full at once: only the COMPLETE flag,
+        # set last, tells it from a finished file.
+        if [[ ${QQ_MPI_IO:-1} != 0 ]]; then
+            grep -q QQ_EINCOMPLETE refuse.out || fail "$t is not refused as incomplete"
+        fi
+    done
+}
+
+case $scenario in
+record | gather)
+    # MPI-IO (default) or the gather fallback; memory keys travel too.
+    if [[ $scenario == gather ]]; then export QQ_MPI_IO=0; fi
+    run record merged.qq --mem || fail "mpirun record failed"
+    [[ -f merged.qq ]] || fail "no merged.qq"
+    "$QQ_MPI_TEST" check merged.qq "$np" --mem || fail "the checker rejects merged.qq"
+    st_shows_nodes merged.qq
+    grep -q "rank_buf" st.out || fail "qqbench st shows no memory table"
+    ;;
+same)
+    # One run writes the same events with MPI-IO and with the fallback: the
+    # two files must be the same bytes (same run, so same ticks and META).
+    run twice mpiio.qq gather.qq || fail "mpirun twice failed"
+    cmp mpiio.qq gather.qq || fail "MPI-IO and gather files differ"
+    st_shows_nodes gather.qq
+    ;;
+output_env)
+    # QQ_OUTPUT names the file on every rank (-x exports it to all ranks).
+    extra=(-x QQ_OUTPUT)
+    QQ_OUTPUT=override.qq run record ignored.qq || fail "mpirun failed"
+    [[ -f override.qq ]] || fail "no override.qq"
+    [[ ! -e ignored.qq ]] || fail "ignored.qq written despite QQ_OUTPUT"
+    st_shows_nodes override.qq
+    ;;
+badnode | badcount | badkeys | badname)
+    # The program checks every rank's status and message; here: no files.
+    run "$scenario" bad.qq || fail "mpirun $scenario failed (a rank did not see the error)"
+    no_file bad.qq
+    no_file bad.qq.other
+    [[ -z $(ls -- bad.qq* 2>/dev/null) ]] || fail "files left: $(ls bad.qq*)"
+    grep -q "QQ_EINVAL" run.out || fail "no QQ_EINVAL reported"
+    [[ $(grep -c "QQ_EINVAL" run.out) -eq $np ]] || fail "not every rank reported QQ_EINVAL"
+    ;;
+die | diewrite | diewrite_gather)
+    # Rank 1 dies (before QQOut, or inside its writes): mpirun fails, and
+    # nothing under the real name; a temporary, if any, is refused.
+    if [[ $scenario == diewrite_gather ]]; then
+        export QQ_MPI_IO=0
+        scenario=diewrite
+    fi
+    if run "$scenario" dead.qq; then fail "mpirun succeeded although rank 1 died"; fi
+    grep -q "rank 1: " run.err || fail "rank 1 did not die where it should"
+    no_file dead.qq
+    if [[ $scenario == diewrite ]]; then
+        ls dead.qq.tmp.* >/dev/null 2>&1 || fail "no temporary: rank 1 died before the writes"
+    fi
+    ;;
+*)
+    fail "unknown scenario $scenario"
+    ;;
+esac
+echo "PASS: $scenario with $np ranks"
