@@ -1,0 +1,106 @@
+/* planted.c - a test kernel with a planted amount of extra work, and every way a kernel can fail. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qq.h"
+#include "qq_mem.h"
+
+static volatile unsigned long long sink;
+
+/* A dependent multiply-add chain: its cycles do not depend on the data. */
+static unsigned long long chain(long n, unsigned long long x)
+{
+    for (long i = 0; i < n; i++)
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x;
+}
+
+static void usage(void)
+{
+    printf("usage: planted [--work N] [--extra PERMILLE] [--reps R] [--mem BYTES]\n"
+           "               [--crash | --hang | --exit N | --no-output | --bad-output]\n\n"
+           "State key 'work' wraps a chain of N (default 20000) multiply-adds, plus\n"
+           "PERMILLE/1000 of N more; R (default 200) intervals per run. --mem\n"
+           "allocates BYTES under the memory key 'buffers'. The failure options\n"
+           "make the run crash, hang, exit N, write no file or a damaged one.\n");
+}
+
+int main(int argc, char **argv)
+{
+    long work = 20000, extra = 0, reps = 200, mem = 0, code = 0;
+    int crash = 0, hang = 0, no_output = 0, bad_output = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help")) {
+            usage();
+            return 0;
+        } else if (!strcmp(a, "--work") && v) {
+            work = atol(v), i++;
+        } else if (!strcmp(a, "--extra") && v) {
+            extra = atol(v), i++;
+        } else if (!strcmp(a, "--reps") && v) {
+            reps = atol(v), i++;
+        } else if (!strcmp(a, "--mem") && v) {
+            mem = atol(v), i++;
+        } else if (!strcmp(a, "--exit") && v) {
+            code = atol(v), i++;
+        } else if (!strcmp(a, "--crash")) {
+            crash = 1;
+        } else if (!strcmp(a, "--hang")) {
+            hang = 1;
+        } else if (!strcmp(a, "--no-output")) {
+            no_output = 1;
+        } else if (!strcmp(a, "--bad-output")) {
+            bad_output = 1;
+        } else {
+            fprintf(stderr, "planted: unknown option '%s'\n", a);
+            return 2;
+        }
+    }
+    QQInit((int)(2 * reps + 16));
+    int kwork = QQAddState("work");
+    int kbuf = MemAddKey("buffers");
+    long n = work + work * extra / 1000;
+    unsigned long long x = 1;
+    for (long r = 0; r < reps; r++) {
+        QQStateOn(kwork);
+        x = chain(n, x);
+        QQStateOff(kwork);
+    }
+    sink = x;
+    void *p = mem > 0 ? MemMalloc(kbuf, (size_t)mem) : NULL;
+    if (p)
+        memset(p, 1, (size_t)mem);
+    if (crash) {
+        fprintf(stderr, "planted: crashing on purpose\n");
+        raise(SIGSEGV);
+    }
+    if (hang) {
+        fprintf(stderr, "planted: hanging on purpose\n");
+        for (;;)
+            pause();
+    }
+    if (code) {
+        fprintf(stderr, "planted: exiting with %ld on purpose\n", code);
+        return (int)code;
+    }
+    if (!no_output && qq_out("planted.qq", 0, 1) != 0) {
+        fprintf(stderr, "planted: %s\n", qq_out_errmsg());
+        return 1;
+    }
+    if (bad_output) {
+        const char *path = getenv("QQ_OUTPUT") ? getenv("QQ_OUTPUT") : "planted.qq";
+        FILE *fp = fopen(path, "r+b");
+        if (fp) {
+            fseek(fp, 0, SEEK_SET);
+            fputs("NOTQQ", fp);
+            fclose(fp);
+        }
+    }
+    MemFree(kbuf, p);
+    return 0;
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# A planted 5% of extra work is regressed in every one of 10 tries; a planted 0.3% never, at a 2% threshold (A/B, interleaved).
+set -euo pipefail
+cat > planted.yaml <<YAML
+suite: planted_ab
+defaults:
+  repetitions: 10
+  threshold: 2.0
+benchmarks:
+  - name: planted
+    kernel: $QQ_TEST_KERNELS/planted
+    variants:
+      base: []
+      plus5: ["--extra", "50"]
+      plus03: ["--extra", "3"]
+YAML
+pass=0 fail=0
+for try in $(seq 1 10); do
+    "$QQBENCH" run planted.yaml --quiet --baselines bl > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
+    v5=$(awk '$1=="planted[plus5]@1" && $2=="work" {print $NF}' out.txt | tail -1)
+    v03=$(awk '$1=="planted[plus03]@1" && $2=="work" {print $0}' out.txt | tail -1)
+    line5=$(grep 'planted\[plus5\]@1 *work' out.txt | tail -1)
+    echo "try $try: plus5: ${line5}"
+    echo "try $try: plus03: ${v03}"
+    if [[ "$line5" == *" regressed"* ]]; then pass=$((pass+1)); else echo "FAIL: try $try: +5% not regressed"; fail=$((fail+1)); fi
+    if [[ "$v03" == *" regressed"* ]]; then echo "FAIL: try $try: +0.3% called regressed"; fail=$((fail+1)); else pass=$((pass+1)); fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
