@@ -47,8 +47,12 @@ build-asan: deps
 	cmake -S . -B $(BUILD_ASAN) $(CMAKE_FLAGS) -DQQ_SANITIZE=ON
 	cmake --build $(BUILD_ASAN) -j$(JOBS)
 
+REPORT_DIR ?= reports/latest
+
 run: build
-	$(BUILD)/harness/qqbench run $(SUITE)
+	@mkdir -p $(REPORT_DIR)
+	$(BUILD)/harness/qqbench run $(SUITE) --json $(REPORT_DIR)/$(notdir $(basename $(SUITE))).json \
+	    --junit $(REPORT_DIR)/$(notdir $(basename $(SUITE))).xml
 
 test-plain: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)

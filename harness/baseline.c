@@ -61,6 +61,8 @@ static void one_line(char *s)
 }
 
 static int verr(char *err, size_t errlen, const char *path, int line, int col,
+                const char *fmt, va_list ap) PRINTF_LIKE(6, 0);
+static int verr(char *err, size_t errlen, const char *path, int line, int col,
                 const char *fmt, va_list ap)
 {
     int n;
@@ -833,7 +835,7 @@ static const char *got(struct qbuf *b, const struct rd *r)
         struct qbuf t;
         if (r->ev.data.scalar.length == 0)
             return "an empty value";
-        snprintf(b->s, sizeof b->s, "'%s'", qs(&t, sval(r)));
+        snprintf(b->s, sizeof b->s, "'%.76s'", qs(&t, sval(r)));
         return b->s;
     }
     case YAML_SEQUENCE_START_EVENT:
@@ -1069,7 +1071,7 @@ static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
 {
     yaml_mark_t start;
     unsigned seen = 0;
-    int k, rc;
+    int k = -1, rc;
     uint64_t u = 0;
 
     if (expect(r, YAML_MAPPING_START_EVENT, "a mapping", "fingerprint"))
@@ -1128,7 +1130,7 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
     double *v = NULL, d;
     size_t n = 0, cap = 0;
     unsigned seen = 0;
-    int k, rc;
+    int k = -1, rc;
 
     while ((rc = next_key(r, met_fields, NMET, &seen, &k)) == 1) {
         switch (k) {
@@ -1211,7 +1213,7 @@ static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
     uint64_t *val[NROW] = {NULL, &row.obj_size, &row.created, &row.deleted,
                            &row.obj_bytes, &row.alloc_bytes, &row.peak_bytes};
     unsigned seen = 0;
-    int k, rc;
+    int k = -1, rc;
 
     memset(&row, 0, sizeof row);
     while ((rc = next_key(r, row_fields, NROW, &seen, &k)) == 1) {
@@ -1267,7 +1269,7 @@ static int read_case(struct rd *r, struct qqb_results *out)
     size_t memcap = 0;
     unsigned seen = 0;
     uint64_t u = 0;
-    int k, rc;
+    int k = -1, rc;
 
     memset(&c, 0, sizeof c);
     while ((rc = next_key(r, case_fields, NCASE, &seen, &k)) == 1) {
@@ -1400,7 +1402,7 @@ static int read_doc(struct rd *r, struct qqb_results *out)
     yaml_mark_t start = r->ev.start_mark;
     unsigned seen = 0;
     uint64_t ver;
-    int k, rc;
+    int k = -1, rc;
 
     /* The version comes first, so a future format is named as such rather
      * than reported as whatever field it changed. */

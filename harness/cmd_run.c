@@ -855,15 +855,18 @@ int cmd_run(int argc, char **argv)
         if (o.update || !have_base || o.record)
             fprintf(stderr, "qqbench: a kernel failed: the baseline was not written\n");
     } else if (o.update || (!have_base && !o.baseline_from)) {
-        struct qqb_fingerprint keep = cur.fp;
-        if (qqb_baseline_update(bpath, &cur, err, sizeof err) != 0) {
+        /* The main baseline carries no label: labels name history snapshots. */
+        char *label = cur.label;
+        cur.label = NULL;
+        int urc = qqb_baseline_update(bpath, &cur, err, sizeof err);
+        cur.label = label;
+        if (urc != 0) {
             fprintf(stderr, "%s\n", err);
             exit_code = QQB_EXIT_USAGE;
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: baseline %s %s\n", have_base ? "updated:" : "recorded:",
                     bpath);
         }
-        cur.fp = keep;
     }
     if (o.record && !c.kernel_failures) {
         if (qqb_baseline_write(hpath, &cur, err, sizeof err) != 0) {

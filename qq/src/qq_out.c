@@ -438,15 +438,18 @@ int qq_out(const char *filename, int node, int nodes)
     if (!path || !*path)
         return qq__out_fail(QQ_EINVAL, "QQOut: no file name (and %s unset)",
                             QQ_OUTPUT_ENV);
-    if (nodes < 1 || node < 0 || node >= nodes)
-        return qq__out_fail(QQ_EINVAL,
-                            "QQOut: node %d of %d nodes is out of range", node,
-                            nodes);
 #if defined(QQ__MPI) && QQ__MPI
+    /* Under MPI every rank must reach the collective, wrong arguments
+     * included: it checks them on all ranks together, so all fail alike
+     * instead of the good ranks waiting for the bad one. */
     int result;
     if (qq__mpi_out(path, node, nodes, &result))
         return result;
 #endif
+    if (nodes < 1 || node < 0 || node >= nodes)
+        return qq__out_fail(QQ_EINVAL,
+                            "QQOut: node %d of %d nodes is out of range", node,
+                            nodes);
     return write_serial(path, (uint32_t)node);
 }
 

@@ -39,6 +39,7 @@ qq_mpi_case(badnode 2 4)           # QQOut(node != rank) on one rank
 qq_mpi_case(badcount 1 2)          # QQOut(nodes != size) on rank 0
 qq_mpi_case(badkeys 2 4)           # keys registered in another order
 qq_mpi_case(badname 2)             # one rank names another file
+qq_mpi_case(badrange 2 4)          # one rank passes node >= nodes
 qq_mpi_case(die 2 4)               # rank 1 exits before QQOut
 qq_mpi_case(diewrite 2 4)          # rank 1 exits inside the MPI-IO writes
 qq_mpi_case(diewrite_gather 2)     # rank 1 exits instead of sending its chunk

@@ -82,7 +82,7 @@ output_env)
     [[ ! -e ignored.qq ]] || fail "ignored.qq written despite QQ_OUTPUT"
     st_shows_nodes override.qq
     ;;
-badnode | badcount | badkeys | badname)
+badnode | badcount | badkeys | badname | badrange)
     # The program checks every rank's status and message; here: no files.
     run "$scenario" bad.qq || fail "mpirun $scenario failed (a rank did not see the error)"
     no_file bad.qq

@@ -27,7 +27,7 @@
  *                         then re-reads the merged file and checks it
  *   twice A B             QQOut(A) with MPI-IO, then QQOut(B) with
  *                         QQ_MPI_IO=0 in the same run: byte-identical files
- *   badnode|badcount|badkeys|badname NAME
+ *   badnode|badcount|badkeys|badname|badrange NAME
  *                         a wrong QQOut on one rank: every rank must fail,
  *                         with a message, and no file may appear
  *   die NAME              rank 1 exits after QQInit, before QQOut
@@ -347,12 +347,14 @@ static int run_bad(const char *mode, const char *name, int rank, int size)
         nodes = size + 1; /* in range, but not the size */
     else if (!strcmp(mode, "badname") && rank == size - 1)
         path = other;
+    else if (!strcmp(mode, "badrange") && rank == size - 1)
+        nodes = rank; /* node == nodes: out of range, caught before MPI */
     int rc = qq_out(path, node, nodes);
     printf("rank %d: qq_out(%s, %d, %d) = %d (%s): %s\n", rank, path, node, nodes, rc,
            qq_err_name(rc), qq_out_errmsg());
     EXPECT(rc < 0, "rank %d: qq_out succeeded", rank);
     EXPECT(qq_out_errmsg()[0] != '\0', "rank %d: no error message", rank);
-    if (!strcmp(mode, "badnode") || !strcmp(mode, "badcount"))
+    if (!strcmp(mode, "badnode") || !strcmp(mode, "badcount") || !strcmp(mode, "badrange"))
         EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "node"),
                "rank %d: %s", rank, qq_out_errmsg());
     if (!strcmp(mode, "badkeys"))
