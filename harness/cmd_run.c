@@ -35,6 +35,7 @@ struct ctx {
     const struct qqb_suite *suite;
     char workdir[4096];
     size_t done, total; /* launches, for progress */
+    size_t case_at, ncases; /* the group's first case, of all cases */
     double t0;
     int tty;
     size_t kernel_failures;
@@ -77,18 +78,21 @@ static void run_usage(FILE *fp)
  * Progress on stderr: a rewritten line on a terminal, plain lines elsewhere.
  * --------------------------------------------------------------------- */
 
-static void progress(struct ctx *c, const char *name, int rep, int reps, int warm)
+static void progress(struct ctx *c, size_t j, const char *name, int rep, int reps,
+                     int warm)
 {
     if (c->o->quiet)
         return;
     double el = qqb_now() - c->t0;
     if (c->tty) {
-        fprintf(stderr, "\r\033[K[%zu/%zu launches] %s %s %d/%d  %.1fs", c->done + 1,
-                c->total, name, warm ? "warmup" : "rep", rep + 1, reps, el);
+        fprintf(stderr, "\r\033[Kcase %zu/%zu %s, %s %d/%d, launch %zu/%zu, %.1fs",
+                c->case_at + j + 1, c->ncases, name, warm ? "warmup" : "rep", rep + 1,
+                reps, c->done + 1, c->total, el);
         fflush(stderr);
     } else if (c->o->verbose) {
-        fprintf(stderr, "[%zu/%zu] %s %s %d/%d (%.1fs)\n", c->done + 1, c->total,
-                name, warm ? "warmup" : "rep", rep + 1, reps, el);
+        fprintf(stderr, "qqbench: case %zu/%zu %s %s %d/%d (launch %zu/%zu, %.1fs)\n",
+                c->case_at + j + 1, c->ncases, name, warm ? "warmup" : "rep", rep + 1,
+                reps, c->done + 1, c->total, el);
     }
 }
 
@@ -263,7 +267,7 @@ static int measure_group(struct ctx *c, const struct qqb_bench *b, size_t first,
         for (size_t j = 0; j < nv; j++) {
             if (rs[j]->failures)
                 continue;
-            progress(c, ks[j].name, w, b->s.warmup, 1);
+            progress(c, j, ks[j].name, w, b->s.warmup, 1);
             launch_once(c, b, &ks[j], rs[j], 1);
         }
     for (int rep = 0; rep < reps; rep++)
@@ -271,7 +275,7 @@ static int measure_group(struct ctx *c, const struct qqb_bench *b, size_t first,
             size_t j = (i + (size_t)rep) % nv;
             if (rs[j]->failures)
                 continue;
-            progress(c, ks[j].name, rep, reps, 0);
+            progress(c, j, ks[j].name, rep, reps, 0);
             launch_once(c, b, &ks[j], rs[j], 0);
         }
     for (size_t j = 0; j < nv; j++) {
@@ -279,6 +283,7 @@ static int measure_group(struct ctx *c, const struct qqb_bench *b, size_t first,
         if (rs[j]->failures)
             c->kernel_failures++;
     }
+    c->case_at += nv;
 out:
     for (size_t j = 0; j < nv; j++)
         qqb_case_free(&ks[j]);
@@ -361,7 +366,7 @@ static void compare_one(struct qqb_cmp *row, const struct qqb_metric *base,
                                    b ? b->s.noise_multiple : 0, noise);
     row->paired = paired && base->n == cur->n;
     if (row->paired)
-        qqb_change_paired(base->samples, cur->samples, cur->n, conf, &row->ch);
+        qqb_change_paired_sign(base->samples, cur->samples, cur->n, conf, &row->ch);
     else
         qqb_change(base->samples, base->n, cur->samples, cur->n, conf, 1, &row->ch);
     row->base_median = qqb_median(base->samples, base->n);
@@ -756,6 +761,8 @@ int cmd_run(int argc, char **argv)
     for (size_t i = 0; i < suite->nbench; i++) {
         const struct qqb_bench *b = &suite->bench[i];
         if (bench_selected(&o, b))
+            c.ncases += qqb_bench_ncases(b);
+        if (bench_selected(&o, b))
             c.total += qqb_bench_ncases(b) *
                        (size_t)(b->s.warmup + (o.reps > 0 ? o.reps : b->s.repetitions));
     }
@@ -795,6 +802,29 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "qqbench: %zu regression%s: confirming with a fresh "
                     "interleaved measurement\n", flagged, flagged == 1 ? "" : "s");
         conf.suite = strdup(suite->name);
+        /* Progress of the confirmation counts its own cases and launches. */
+        c.case_at = c.ncases = c.done = c.total = 0;
+        for (size_t i = 0; i < rep.ncmp; i++) {
+            const struct qqb_bench *b;
+            size_t first;
+            int seen = 0;
+            if (rep.cmp[i].ab || rep.cmp[i].verdict != QQB_REGRESSED ||
+                find_group(suite, rep.cmp[i].case_name, &b, &first) != 0)
+                continue;
+            for (size_t k = 0; k < i; k++) {
+                const struct qqb_bench *b2;
+                size_t first2;
+                if (!rep.cmp[k].ab && rep.cmp[k].verdict == QQB_REGRESSED &&
+                    find_group(suite, rep.cmp[k].case_name, &b2, &first2) == 0 &&
+                    b2 == b && first2 == first)
+                    seen = 1;
+            }
+            if (seen)
+                continue;
+            c.ncases += group_size(b);
+            c.total += group_size(b) *
+                       (size_t)(b->s.warmup + (o.reps > 0 ? o.reps : b->s.repetitions));
+        }
         for (size_t i = 0; i < rep.ncmp; i++) {
             struct qqb_cmp *row = &rep.cmp[i];
             if (row->ab || row->verdict != QQB_REGRESSED)

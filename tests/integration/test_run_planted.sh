@@ -4,7 +4,9 @@ set -euo pipefail
 cat > planted.yaml <<YAML
 suite: planted_ab
 defaults:
-  repetitions: 10
+  # 15 pairs: the paired sign-test interval then tolerates three launches
+  # that a slowdown of the machine hit alone (docs/STATISTICS.md).
+  repetitions: 15
   threshold: 2.0
 benchmarks:
   - name: planted

@@ -1031,6 +1031,77 @@ static void test_sim_paired(void)
     CHECK(o.n[QQB_REGRESSED] < 0.02 * more.trials);
 }
 
+/* The sign-test interval of paired ratios: known values, one wild pair,
+ * small n, and a machine whose slowdowns hit single launches. */
+static void test_paired_sign(void)
+{
+    double base[10], cur[10];
+    for (int i = 0; i < 10; i++) {
+        base[i] = 1000.0 + 10.0 * i;
+        cur[i] = base[i] * 1.05;
+    }
+    struct qqb_change c;
+    CHECK_INT_EQ(qqb_change_paired_sign(base, cur, 10, 0.95, &c), 0);
+    CHECK_DBL_NEAR(c.pct, 5.0, 1e-9);
+    CHECK_DBL_NEAR(c.lo, 5.0, 1e-9);
+    CHECK_DBL_NEAR(c.hi, 5.0, 1e-9);
+    CHECK_INT_EQ(c.k, 2);
+    CHECK(c.ci_ok);
+    CHECK_DBL_NEAR(c.achieved, 1.0 - 2.0 * 11.0 / 1024.0, 1e-12);
+    /* One pair whose base launch was slowed 1.7x: the bounds do not move,
+     * while the signed-rank interval's lower bound does. */
+    for (int i = 0; i < 10; i++)
+        cur[i] = base[i] * (1.05 + 0.001 * i);
+    base[3] *= 1.7;
+    CHECK_INT_EQ(qqb_change_paired_sign(base, cur, 10, 0.95, &c), 0);
+    CHECK(c.lo > 4.9 && c.hi < 6.0);
+    CHECK_INT_EQ(qqb_verdict_of(&c, 2.0), QQB_REGRESSED);
+    struct qqb_change w;
+    CHECK_INT_EQ(qqb_change_paired(base, cur, 10, 0.95, &w), 0);
+    printf("  one wild pair: sign [%+.2f, %+.2f], signed-rank [%+.2f, %+.2f]\n", c.lo,
+           c.hi, w.lo, w.hi);
+    /* Too few pairs for 95%: widest interval, no verdict. */
+    CHECK_INT_EQ(qqb_change_paired_sign(base, cur, 5, 0.95, &c), 0);
+    CHECK(!c.ci_ok);
+    CHECK_INT_EQ(qqb_verdict_of(&c, 2.0), QQB_NOISY);
+    CHECK_INT_EQ(qqb_change_paired_sign(base, cur, 1, 0.95, &c), -1);
+
+    /* Simulation: each launch alone slowed 1.3-1.9x with probability 0.1,
+     * noise 0.5%, 10 and 15 pairs, 2000 trials each. */
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 4242);
+    for (size_t n = 10; n <= 15; n += 5) {
+        int reg5 = 0, reg0 = 0, reg03 = 0;
+        double b[15], k[15];
+        for (int t = 0; t < 2000; t++)
+            for (int which = 0; which < 3; which++) {
+                double f = which == 0 ? 1.05 : which == 1 ? 1.0 : 1.003;
+                for (size_t i = 0; i < n; i++) {
+                    double sb = gsl_rng_uniform(r) < 0.1 ? 1.3 + 0.6 * gsl_rng_uniform(r) : 1;
+                    double sc = gsl_rng_uniform(r) < 0.1 ? 1.3 + 0.6 * gsl_rng_uniform(r) : 1;
+                    b[i] = 1000.0 * sb * exp(0.005 * gsl_ran_gaussian(r, 1.0));
+                    k[i] = 1000.0 * f * sc * exp(0.005 * gsl_ran_gaussian(r, 1.0));
+                }
+                qqb_change_paired_sign(b, k, n, 0.95, &c);
+                int reg = qqb_verdict_of(&c, 2.0) == QQB_REGRESSED;
+                if (which == 0)
+                    reg5 += reg;
+                else if (which == 1)
+                    reg0 += reg;
+                else
+                    reg03 += reg;
+            }
+        printf("  %zu pairs, single-launch slowdowns p=0.1: +5%% regressed %.3f, "
+               "A/A %.4f, +0.3%% %.4f\n", n, reg5 / 2000.0, reg0 / 2000.0,
+               reg03 / 2000.0);
+        /* k = 2 of 10 tolerates one wild pair low, k = 4 of 15 three. */
+        CHECK(reg5 >= (n == 10 ? 1400 : 1800));
+        CHECK(reg0 <= 20);
+        CHECK_INT_EQ(reg03, 0);
+    }
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     RUN(test_median);
@@ -1057,5 +1128,6 @@ int main(void)
     RUN(test_paired_small_n_zeros_errors);
     RUN(test_paired_normal_approx_and_guard);
     RUN(test_sim_paired);
+    RUN(test_paired_sign);
     return TEST_DONE();
 }

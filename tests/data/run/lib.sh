@@ -1,0 +1,58 @@
+# lib.sh - shared helpers of the qqbench run/cli integration tests
+# (tests/integration/test_run_*.sh, test_cli_*.sh). Source it after set -euo pipefail.
+: "${QQBENCH:?QQBENCH not set (run through ctest)}"
+: "${QQ_TEST_KERNELS:?QQ_TEST_KERNELS not set (run through ctest)}"
+PLANTED="$QQ_TEST_KERNELS/planted"
+[ -x "$PLANTED" ] || { echo "FAIL: test kernel not built at $PLANTED"; exit 1; }
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+# check DESCRIPTION COMMAND...: one assertion.
+check() {
+    local what="$1"; shift
+    if "$@"; then ok "$what"; else bad "$what"; fi
+}
+# has FILE ERE / hasnt FILE ERE: does FILE hold a line matching ERE?
+has() { grep -Eq -- "$2" "$1"; }
+hasnt() { ! grep -Eq -- "$2" "$1"; }
+# qq OUT ERR ARGS...: run qqbench, exit status in $rc, never stops the script.
+qq() {
+    local out="$1" err="$2"; shift 2
+    rc=0
+    "$QQBENCH" "$@" >"$out" 2>"$err" || rc=$?
+}
+# show FILE...: print files after a failure, for the log.
+show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
+# jq_py FILE JQ_EXPR PY_EXPR: evaluate an expression on a JSON file (d is the
+# document in Python); prints the result (jq -r style). Needs python3 or jq.
+jq_py() {
+    if command -v python3 >/dev/null; then
+        python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+r = eval(sys.argv[2])
+print(r if not isinstance(r, bool) else str(r).lower())' "$1" "$3"
+    elif command -v jq >/dev/null; then
+        jq -r "$2" "$1"
+    else
+        echo "no-json-tool"
+    fi
+}
+# valid_json FILE: the file parses as JSON (python3, else jq; else say so).
+valid_json() {
+    if command -v python3 >/dev/null; then python3 -m json.tool "$1" >/dev/null
+    elif command -v jq >/dev/null; then jq . "$1" >/dev/null
+    else echo "note: neither python3 nor jq: JSON syntax not checked"; grep -q '"comparisons"' "$1"
+    fi
+}
+# valid_xml FILE: well-formed XML (xmllint, else python3).
+valid_xml() {
+    if command -v xmllint >/dev/null; then xmllint --noout "$1"
+    elif command -v python3 >/dev/null; then python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"
+    else echo "note: neither xmllint nor python3: XML syntax not checked"; grep -q '<testsuites>' "$1"
+    fi
+}
+finish() {
+    echo "$pass passed, $fail failed"
+    [ "$fail" = 0 ]
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# qqbench run --update-baseline killed with SIGKILL at random moments (and right in the middle of writing): the baseline always parses, holds every case, and no temp file is taken for a baseline.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+rm -rf bl
+# Many cases make a large baseline (a long write); 'tiny' is what the
+# checking runs measure (--only), the whole file is still read.
+{
+    echo "suite: killme"
+    echo "defaults: {repetitions: 2, warmup: 0}"
+    echo "benchmarks:"
+    echo "  - name: tiny"
+    echo "    kernel: $PLANTED"
+    echo '    args: [--reps, "5"]'
+    echo "  - name: many"
+    echo "    kernel: $PLANTED"
+    echo '    args: [--work, "{n}", --reps, "4"]'
+    echo "    params:"
+    echo "      n: [$(seq -s, 1000 1059)]"
+} > big.yaml
+ncases=61
+qq out.txt err.txt run big.yaml --baselines bl -q
+check "first baseline recorded (exit $rc)" test "$rc" = 0
+bfile=$(echo bl/*/killme.yaml)
+dir=$(dirname "$bfile")
+check "first baseline holds $ncases cases" test "$(grep -c '^- name: ' "$bfile")" = "$ncases"
+
+mid=0 tries=8
+for try in $(seq 1 $tries); do
+    "$QQBENCH" run big.yaml --baselines bl -q --update-baseline >/dev/null 2>&1 &
+    pid=$!
+    how=""
+    if [ $((try % 2)) = 0 ]; then
+        # Kill at the moment its temp file appears: mid-write.
+        while kill -0 "$pid" 2>/dev/null; do
+            if [ -e "$bfile.tmp.$pid" ]; then
+                kill -9 "$pid" 2>/dev/null && how="mid-write"
+                break
+            fi
+        done
+    else
+        # Kill at a random moment of the run.
+        sleep "$((RANDOM % 2)).$((RANDOM % 10))$((RANDOM % 10))"
+        kill -9 "$pid" 2>/dev/null && how="random"
+    fi
+    wait "$pid" 2>/dev/null || true
+    [ "$how" = mid-write ] && mid=$((mid + 1))
+    echo "try $try: killed ${how:-after it finished}; files: $(ls "$dir" | tr '\n' ' ')"
+    check "try $try: the baseline exists" test -f "$bfile"
+    check "try $try: the baseline holds $ncases cases (a whole file)" \
+        test "$(grep -c '^- name: ' "$bfile")" = "$ncases"
+    qq out.txt err.txt run big.yaml --baselines bl --only tiny --repetitions 2
+    check "try $try: the baseline parses (next run exits $rc)" test "$rc" = 0 -o "$rc" = 1
+    [ "$rc" = 0 ] || [ "$rc" = 1 ] || show err.txt
+    check "try $try: the next run compares with it" has out.txt '^tiny@1 +work '
+    check "try $try: no temp file is taken for a baseline" hasnt err.txt 'tmp|baselines exist for other machines|no baseline'
+done
+echo "killed mid-write in $mid of $tries tries"
+check "at least one kill hit the write itself" test "$mid" -ge 1
+
+# The next successful update removes stale temp files.
+qq out.txt err.txt run big.yaml --baselines bl -q --update-baseline --only tiny
+check "a final update succeeds (exit $rc)" test "$rc" = 0 -o "$rc" = 1
+check "no temp files remain after a successful update" test -z "$(find bl -name '*.tmp*')"
+check "the final baseline still holds $ncases cases" test "$(grep -c '^- name: ' "$bfile")" = "$ncases"
+check "only the baseline and its lock file are in the folder" \
+    test "$(ls "$dir" | tr '\n' ' ')" = "killme.yaml killme.yaml.lock "
+finish

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# qqbench run: crash, hang, non-zero exit, no output, damaged output each give exit 3, a reason, and leave the good benchmark's results intact.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+rm -rf bl work out.json
+mkdir work
+# A marker only this run's hanging kernel carries on its command line.
+marker="9$$${RANDOM}7"
+cat > fail.yaml <<YAML
+suite: failures
+defaults:
+  repetitions: 3
+  warmup: 0
+benchmarks:
+  - name: good
+    kernel: $PLANTED
+  - name: crash
+    kernel: $PLANTED
+    args: [--crash]
+  - name: hang
+    kernel: $PLANTED
+    args: [--hang, --work, "$marker"]
+    timeout: 2
+  - name: exit7
+    kernel: $PLANTED
+    args: [--exit, "7"]
+  - name: noout
+    kernel: $PLANTED
+    args: [--no-output]
+  - name: badout
+    kernel: $PLANTED
+    args: [--bad-output]
+YAML
+
+# A baseline of the good benchmark alone, so the failing run has something
+# to compare the good one with.
+qq out0.txt err0.txt run fail.yaml --only good --baselines bl -q
+check "baseline of the good benchmark recorded (exit $rc)" test "$rc" = 0
+bfile=$(ls bl/*/failures.yaml)
+cp "$bfile" baseline.before
+
+# The whole suite, under an outer timeout: a hang not honoured shows as 124.
+rc=0
+timeout 120 "$QQBENCH" run fail.yaml --baselines bl --work work --json out.json > out.txt 2> err.txt || rc=$?
+check "exit 3 when kernels fail (got $rc)" test "$rc" = 3
+[ "$rc" = 3 ] || show out.txt err.txt
+check "the hang was cut at its timeout, not by the outer one" test "$rc" != 124
+check "crash: signal reported" has out.txt '^  crash@1: crashed: killed by signal 11'
+check "hang: timeout reported" has out.txt '^  hang@1: timed out after 2\.0 s'
+check "exit 7: status reported" has out.txt '^  exit7@1: exited with status 7'
+check "exit 7: the kernel's last words quoted" has out.txt 'exiting with 7 on purpose'
+check "no output: reported" has out.txt '^  noout@1: exited 0 but wrote no QQ file'
+check "bad output: reported" has out.txt '^  badout@1: damaged QQ file'
+check "summary counts 5 kernel failures" has out.txt '; 5 kernel failures$'
+check "progress names each failure" test "$(grep -c ': FAILED: ' err.txt)" = 5
+check "the good benchmark is still compared with its baseline" has out.txt '^good@1 +work '
+check "the table has 'Against the baseline'" has out.txt '^Against the baseline'
+check "JSON: good@1 has its 3 launches" test "$(jq_py out.json \
+    '.cases[]|select(.name=="good@1")|.launches' \
+    '[c["launches"] for c in d["cases"] if c["name"]=="good@1"][0]')" = 3
+check "JSON: good@1 not failed" test "$(jq_py out.json \
+    '.cases[]|select(.name=="good@1")|.failed' \
+    '[c["failed"] for c in d["cases"] if c["name"]=="good@1"][0]')" = false
+check "JSON: 5 failed cases" test "$(jq_py out.json \
+    '[.cases[]|select(.failed)]|length' 'len([c for c in d["cases"] if c["failed"]])')" = 5
+check "JSON: exit_code 3" test "$(jq_py out.json '.exit_code' 'd["exit_code"]')" = 3
+check "JSON: a baseline comparison of good@1" test "$(jq_py out.json \
+    '[.comparisons[]|select(.case=="good@1" and .kind=="baseline")]|length' \
+    'len([c for c in d["comparisons"] if c["case"]=="good@1" and c["kind"]=="baseline"])')" -ge 1
+check "the baseline was not touched" cmp -s baseline.before "$bfile"
+check "no launch files left in the work folder" test -z "$(find work -type f)"
+sleep 0.2
+left=$(pgrep -f -- "--work $marker" || true)
+check "no 'planted --hang' process left (pids: ${left:-none})" test -z "$left"
+[ -z "$left" ] || kill -9 $left 2>/dev/null || true
+finish

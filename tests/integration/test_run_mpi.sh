@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# qqbench run through real mpirun: msg_pack on 1, 2 and 4 nodes and sync on 2, each case measured; a hung or crashed MPI kernel is a kernel failure and leaves no rank behind.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+K="${QQ_KERNEL_DIR:?QQ_KERNEL_DIR not set}"
+if [ ! -x "$K/msg_pack" ] || [ ! -x "$K/sync" ]; then
+    echo "skipped: MPI kernels not built (no MPI)"; exit 77
+fi
+command -v mpirun >/dev/null || { echo "skipped: no mpirun"; exit 77; }
+rm -rf bl
+cat > mpi.yaml <<YAML
+suite: mpi
+defaults:
+  repetitions: 2
+  warmup: 0
+  timeout: 120
+benchmarks:
+  - name: msg_pack
+    kernel: $K/msg_pack
+    args: [--steps, "30", --size, "500"]
+    nodes: [1, 2, 4]
+  - name: sync
+    kernel: $K/sync
+    args: [--steps, "50"]
+    nodes: [2]
+YAML
+qq out.txt err.txt run mpi.yaml --baselines bl --json mpi.json
+check "MPI suite: exit 0 (got $rc)" test "$rc" = 0
+[ "$rc" = 0 ] || show out.txt err.txt
+check "JSON is valid" valid_json mpi.json
+for c in msg_pack@1:1 msg_pack@2:2 msg_pack@4:4 sync@2:2; do
+    name=${c%:*} n=${c#*:}
+    got=$(jq_py mpi.json ".cases[]|select(.name==\"$name\")|\"\(.nodes) \(.launches) \(.failed)\"" \
+        "[str(c['nodes'])+' '+str(c['launches'])+' '+str(c['failed']).lower() for c in d['cases'] if c['name']=='$name'][0]" 2>/dev/null || true)
+    check "case $name: $n nodes, 2 launches, not failed (got '$got')" test "$got" = "$n 2 false"
+done
+check "4 cases in the summary" has out.txt '^qqbench: 4 cases in '
+check "progress names every case" test "$(grep -cE '^qqbench: (msg_pack@[124]|sync@2): 2 launches' err.txt)" = 4
+# Per-rank data: on 4 nodes the imbalance metric exists (max/mean over nodes).
+check "msg_pack@4 has an imbalance metric" test "$(jq_py mpi.json \
+    '[.cases[]|select(.name=="msg_pack@4")|.metrics[]|select(.what=="imbalance")]|length' \
+    'len([m for c in d["cases"] if c["name"]=="msg_pack@4" for m in c["metrics"] if m["what"]=="imbalance"])')" -ge 1
+
+# The second run compares with the baseline, case by case.
+qq out.txt err.txt run mpi.yaml --baselines bl --repetitions 2
+check "second MPI run: exit 0 or 1 (got $rc)" test "$rc" = 0 -o "$rc" = 1
+check "second MPI run: msg_pack@4 compared with the baseline" has out.txt '^msg_pack@4 +(pack|send|recv|unpack) '
+
+# A rank that hangs or crashes under mpirun: exit 3, and no rank left.
+marker="8$$${RANDOM}3"
+cat > mpifail.yaml <<YAML
+suite: mpifail
+defaults: {repetitions: 2, warmup: 0}
+benchmarks:
+  - name: hang
+    kernel: $PLANTED
+    args: [--hang, --work, "$marker"]
+    timeout: 3
+    nodes: [2]
+  - name: crash
+    kernel: $PLANTED
+    args: [--crash, --work, "$marker"]
+    nodes: [2]
+YAML
+rc=0
+timeout 120 "$QQBENCH" run mpifail.yaml --baselines bl > out.txt 2> err.txt || rc=$?
+check "MPI hang and crash: exit 3 (got $rc)" test "$rc" = 3
+check "MPI hang: timed out" has out.txt '^  hang@2: timed out after 3\.0 s'
+check "MPI crash: a failure reported" has out.txt '^  crash@2: '
+sleep 0.5
+left=$(pgrep -f -- "--work $marker" || true)
+check "no rank left running (pids: ${left:-none})" test -z "$left"
+[ -z "$left" ] || kill -9 $left 2>/dev/null || true
+finish

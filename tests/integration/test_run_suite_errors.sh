@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# qqbench run: every bad suite and bad command line exits 2 with one 'file:line:column: error:' line, before anything runs.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+rm -rf bl work ran.marker
+mkdir work
+
+# A kernel that leaves a mark when it runs: a suite that fails to load must
+# not launch even its good benchmarks.
+cat > marker.sh <<SH
+#!/bin/sh
+touch "$PWD/ran.marker"
+exec "$PLANTED" "\$@"
+SH
+chmod +x marker.sh
+: > noexec
+chmod -x noexec
+
+# suite NAME BODY: a suite whose first benchmark is good and whose
+# remaining lines are BODY (the error's position is then known).
+suite() {
+    printf 'suite: s\nbenchmarks:\n  - name: good\n    kernel: ./marker.sh\n%s\n' "$2" > "$1.yaml"
+}
+suite syntax   $'  - name: b\n    kernel: ./marker.sh\n   bad: ['
+suite unknown  $'  - name: b\n    kernel: ./marker.sh\n    repetitons: 3'
+suite type     $'  - name: b\n    kernel: ./marker.sh\n    nodes: {a: 1}'
+suite zero     $'  - name: b\n    kernel: ./marker.sh\n    repetitions: 0'
+suite negative $'  - name: b\n    kernel: ./marker.sh\n    timeout: -1'
+suite nodes0   $'  - name: b\n    kernel: ./marker.sh\n    nodes: [0]'
+suite emptyn   $'  - name: b\n    kernel: ./marker.sh\n    nodes: []'
+suite emptyv   $'  - name: b\n    kernel: ./marker.sh\n    variants: {}'
+suite missing  $'  - name: b\n    kernel: ./no-such-kernel'
+suite noexec   $'  - name: b\n    kernel: ./noexec'
+suite quoted   $'  - name: b\n    kernel: ./marker.sh\n    repetitions: "5"'
+printf 'suite: s\ndefaults:\n  repetitons: 3\nbenchmarks:\n  - name: good\n    kernel: ./marker.sh\n' > typo_defaults.yaml
+
+# expect NAME POSITION MESSAGE-ERE
+expect() {
+    local name="$1" pos="$2" msg="$3"
+    qq out.txt err.txt run "$name.yaml" --baselines bl --work work
+    check "$name: exit 2 (got $rc)" test "$rc" = 2
+    check "$name: one line on stderr" test "$(wc -l < err.txt)" = 1
+    check "$name: '$name.yaml:$pos: error: $msg'" has err.txt "^$name\\.yaml:$pos: error: $msg"
+    check "$name: nothing on stdout" test ! -s out.txt
+    [ "$rc" = 2 ] || show out.txt err.txt
+}
+expect syntax        7:4  "invalid YAML: did not find expected '-' indicator"
+expect unknown       7:5  "unknown field 'repetitons'.*did you mean 'repetitions'\\?"
+expect typo_defaults 3:3  "unknown field 'repetitons' in defaults; did you mean 'repetitions'\\?"
+expect type          7:12 "expected a list of integers for 'nodes', got a mapping"
+expect zero          7:18 "expected an integer >= 2 for 'repetitions', got '0'"
+expect negative      7:14 "expected a number of seconds > 0 for 'timeout', got '-1'"
+expect nodes0        7:13 "expected an integer >= 1 in 'nodes', got '0'"
+expect emptyn        7:12 "expected a non-empty list of integers for 'nodes', got an empty list"
+expect emptyv        7:15 "expected a non-empty mapping .*'variants', got an empty mapping"
+expect missing       6:13 "kernel './no-such-kernel' does not exist"
+expect noexec        6:13 "kernel './noexec' is not executable"
+expect quoted        7:18 "expected an integer >= 2 for 'repetitions', got the quoted string '5'"
+
+check "no kernel ran" test ! -e ran.marker
+check "no baselines folder was made" test ! -e bl
+check "no work files were made" test -z "$(ls -A work)"
+
+# The command line.
+printf 'suite: ok\ndefaults: {repetitions: 2, warmup: 0}\nbenchmarks:\n  - name: good\n    kernel: ./marker.sh\n' > ok.yaml
+qq out.txt err.txt run
+check "no suite: exit 2 (got $rc)" test "$rc" = 2
+check "no suite: usage on stderr" has err.txt '^usage: qqbench run'
+qq out.txt err.txt run --bogus ok.yaml --baselines bl
+check "unknown option: exit 2 (got $rc)" test "$rc" = 2
+check "unknown option is named" has err.txt "unknown option '--bogus'"
+qq out.txt err.txt run --repetiton 3 ok.yaml --baselines bl
+check "misspelt option: exit 2 (got $rc)" test "$rc" = 2
+check "misspelt option: did you mean" has err.txt "did you mean '--repetitions'"
+qq out.txt err.txt run --repetitions 1 ok.yaml --baselines bl
+check "--repetitions 1: exit 2 (got $rc)" test "$rc" = 2
+qq out.txt err.txt run ok.yaml --baselines bl --json
+check "--json without a file: exit 2 (got $rc)" test "$rc" = 2
+qq out.txt err.txt run ok.yaml ok.yaml --baselines bl
+check "two suites: exit 2 (got $rc)" test "$rc" = 2
+qq out.txt err.txt run no-such-suite.yaml --baselines bl
+check "missing suite file: exit 2 (got $rc)" test "$rc" = 2
+check "missing suite file: 'path: error: cannot open'" has err.txt '^no-such-suite\.yaml: error: cannot open the suite file'
+qq out.txt err.txt run ok.yaml --only nosuch --baselines bl --work work
+check "--only unknown benchmark: exit 2 (got $rc)" test "$rc" = 2
+check "--only unknown benchmark: named" has err.txt "--only nosuch: no such benchmark"
+check "still no kernel ran" test ! -e ran.marker
+check "still no baselines folder" test ! -e bl
+check "still no work files" test -z "$(ls -A work)"
+finish
