@@ -73,4 +73,18 @@ sleep 0.2
 left=$(pgrep -f -- "--work $marker" || true)
 check "no 'planted --hang' process left (pids: ${left:-none})" test -z "$left"
 [ -z "$left" ] || kill -9 $left 2>/dev/null || true
+
+# --keep: each failed case's launch log is kept, its own (not overwritten
+# by another benchmark's).
+rm -rf work2
+mkdir work2
+qq out.txt err.txt run fail.yaml --baselines bl --work work2 --keep --only crash --only exit7
+check "--keep: exit 3 (got $rc)" test "$rc" = 3
+clog=$(sed -n 's/^qqbench: crash@1: launch log kept in //p' err.txt | head -1)
+elog=$(sed -n 's/^qqbench: exit7@1: launch log kept in //p' err.txt | head -1)
+check "--keep: a log path for each failed case ('$clog', '$elog')" test -n "$clog" -a -n "$elog"
+check "--keep: the two logs are different files" test "$clog" != "$elog"
+check "--keep: crash@1's log holds its message" grep -q 'crashing on purpose' "${clog:-/nonexistent}"
+check "--keep: exit7@1's log holds its message" grep -q 'exiting with 7 on purpose' "${elog:-/nonexistent}"
+check "--keep: the launch files stay in the work folder" test -n "$(find work2 -name '*.log')"
 finish

@@ -61,12 +61,17 @@ benchmarks:
     kernel: $PLANTED
     args: [--crash, --work, "$marker"]
     nodes: [2]
+    timeout: 30
 YAML
 rc=0
 timeout 120 "$QQBENCH" run mpifail.yaml --baselines bl > out.txt 2> err.txt || rc=$?
 check "MPI hang and crash: exit 3 (got $rc)" test "$rc" = 3
 check "MPI hang: timed out" has out.txt '^  hang@2: timed out after 3\.0 s'
 check "MPI crash: a failure reported" has out.txt '^  crash@2: '
+# The reason says what happened to the rank (mpirun's own words or the
+# signal), not a decoration line of mpirun's log.
+check "MPI crash: the reason names the signal" has out.txt '^  crash@2: .*(signal 11|Segmentation fault)'
+check "MPI crash: the reason is not a line of dashes" hasnt out.txt '^  crash@2: .*: -{10,}$'
 sleep 0.5
 left=$(pgrep -f -- "--work $marker" || true)
 check "no rank left running (pids: ${left:-none})" test -z "$left"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# qqbench compare A.qq B.qq compares two planted outputs key by key (work, memory); qqbench st summarises one; missing or damaged files exit 2 with one line.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+rm -f ./*.qq
+# Twice the work in B (--extra 1000): a change far beyond a machine's noise.
+QQ_OUTPUT="$PWD/a.qq" "$PLANTED" --extra 0 --mem 1000
+QQ_OUTPUT="$PWD/b.qq" "$PLANTED" --extra 1000 --mem 3000
+check "planted wrote a.qq and b.qq" test -s a.qq -a -s b.qq
+
+qq out.txt err.txt compare a.qq b.qq
+check "compare: exit 0 (got $rc)" test "$rc" = 0
+check "compare: names both files" has out.txt '^A: a\.qq \(1 nodes' 
+line=$(grep -E '^work +state ' out.txt || true)
+echo "work line: $line"
+check "compare: key 'work' listed with 400 hits on both sides" test -n "$(awk '$1=="work" && $3==400 && $4==400' <<<"$line")"
+check "compare: 'work' has a positive change" has out.txt '^work +state .* \+[0-9]+\.[0-9]+%$'
+check "compare: memory key 'buffers' 1000 -> 3000" has out.txt '^buffers +1000 -> 3000 +1000 -> 3000 '
+qq out.txt err.txt compare b.qq a.qq
+check "compare reversed: 'work' has a negative change" has out.txt '^work +state .* -[0-9]+\.[0-9]+%$'
+qq out.txt err.txt compare a.qq a.qq
+check "compare a file with itself: exit 0" test "$rc" = 0
+check "compare a file with itself: no key listed without --all" hasnt out.txt '^work '
+qq out.txt err.txt compare --all a.qq a.qq
+check "compare --all: 'work' listed, +0.00%" has out.txt '^work +state .* \+0\.00%$'
+
+# Missing and damaged files.
+head -c 100 a.qq > short.qq
+printf 'NOTQQ' | cat - a.qq | head -c "$(stat -c %s a.qq)" > magic.qq
+for f in missing.qq short.qq magic.qq; do
+    qq out.txt err.txt compare a.qq "$f"
+    check "compare a.qq $f: exit 2 (got $rc)" test "$rc" = 2
+    check "compare a.qq $f: one line on stderr naming it" test "$(wc -l < err.txt)" = 1 -a -n "$(grep -F "$f" err.txt)"
+    qq out.txt err.txt st "$f"
+    check "st $f: exit 2 (got $rc)" test "$rc" = 2
+    check "st $f: one line on stderr naming it" test "$(wc -l < err.txt)" = 1 -a -n "$(grep -F "$f" err.txt)"
+done
+
+# st: the paper's summary table.
+qq out.txt err.txt st a.qq
+check "st a.qq: exit 0 (got $rc)" test "$rc" = 0
+check "st: file and node count" has out.txt '^File a\.qq: +1 nodes'
+check "st: the state 'work' with 400 hits" has out.txt "^1: +400 .*'work'$"
+check "st: the memory table has 'buffers'" has out.txt '^buffers '
+qq out.txt err.txt st a.qq b.qq
+check "st of two files: exit 0" test "$rc" = 0
+check "st of two files: both" test "$(grep -c '^File ' out.txt)" = 2
+finish

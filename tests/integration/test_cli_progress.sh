@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# qqbench run progress: plain lines when stderr is not a terminal, a rewritten line on a terminal, none with --quiet, a line per launch with --verbose.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+rm -rf bl
+cat > prog.yaml <<YAML
+suite: progress
+defaults:
+  repetitions: 3
+  warmup: 1
+benchmarks:
+  - name: p
+    kernel: $PLANTED
+    variants:
+      a: []
+      b: [--extra, "10"]
+YAML
+launches=8   # 2 variants x (1 warmup + 3 repetitions); a case reports its 3 measured ones
+qq out.txt err.txt run prog.yaml --baselines bl
+check "first run: exit 0 (got $rc)" test "$rc" = 0
+
+# Not a terminal: plain lines, no carriage returns or escapes.
+qq out.txt err.txt run prog.yaml --baselines bl
+check "plain: exit 0 or 1 (got $rc)" test "$rc" = 0 -o "$rc" = 1
+check "plain: the suite line" has err.txt "^qqbench: suite 'progress': $launches launches on "
+check "plain: a line per case" test "$(grep -cE '^qqbench: p\[(a|b)\]@1: 3 launches \(' err.txt)" = 2
+check "plain: no carriage return" bash -c "! grep -q \$'\\r' err.txt"
+check "plain: no escape sequences" bash -c "! grep -q \$'\\033' err.txt"
+check "plain: the table goes to stdout" has out.txt '^qqbench: 2 cases in '
+check "plain: no table on stderr" hasnt err.txt '^Against the baseline'
+
+# --quiet: no progress at all.
+qq out.txt err.txt run prog.yaml --baselines bl --quiet
+check "--quiet: exit 0 or 1 (got $rc)" test "$rc" = 0 -o "$rc" = 1
+check "--quiet: no progress lines" hasnt err.txt 'launches|^\['
+check "--quiet: the table is still printed" has out.txt '^qqbench: 2 cases in '
+qq out.txt err.txt run prog.yaml --baselines bl -q
+check "-q: no progress lines" hasnt err.txt 'launches|^\['
+
+# --verbose: a line per launch.
+qq out.txt err.txt run prog.yaml --baselines bl --verbose
+check "--verbose: exit 0 or 1 (got $rc)" test "$rc" = 0 -o "$rc" = 1
+n=$(grep -cE '^\[[0-9]+/'"$launches"'\] p\[(a|b)\]@1 (warmup|rep) [0-9]+/[0-9]+ ' err.txt || true)
+check "--verbose: a line per launch ($n of $launches)" test "$n" = "$launches"
+check "--verbose: warmups are named" test "$(grep -cE '\] p\[(a|b)\]@1 warmup 1/1 ' err.txt)" = 2
+check "--verbose: numbered 1 to $launches" has err.txt "^\\[$launches/$launches\\] "
+qq out.txt err.txt run prog.yaml --baselines bl -v
+check "-v: a line per launch" test "$(grep -cE '^\[[0-9]+/'"$launches"'\] ' err.txt)" = "$launches"
+
+# A terminal: the progress line is rewritten in place (\r and erase-line).
+if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
+    rc=0
+    script -qec "'$QQBENCH' run prog.yaml --baselines bl 2>tty.err >tty.out; echo \$? > tty.rc; '$QQBENCH' run prog.yaml --baselines bl > tty2.out" tty.log > /dev/null 2>&1 </dev/null || rc=$?
+    # stderr to a file inside the terminal is not a terminal: plain lines.
+    check "terminal, stderr to a file: plain lines" test "$(grep -cE '^qqbench: p\[(a|b)\]@1: 3 launches' tty.err)" = 2
+    check "terminal: the progress line is rewritten" bash -c "grep -q \$'\\r\\033\\[K\\[[0-9]*/$launches launches\\] p' tty.log"
+    check "terminal: counts up to $launches/$launches" bash -c "grep -q '\\[$launches/$launches launches\\]' tty.log"
+    check "terminal: no plain per-case lines" bash -c "! grep -qE '^qqbench: p\\[(a|b)\\]@1: 3 launches' tty.log"
+    check "terminal: the table is printed" has tty2.out '^qqbench: 2 cases in '
+else
+    echo "note: no usable 'script' (util-linux): the terminal check is not run"
+fi
+finish
