@@ -269,7 +269,7 @@ static int write_gather(const char *tmp, const struct qq__node_out *o,
     return anybad ? qq__out_fail(QQ_EIO, "QQOut: writing %s failed", tmp) : 0;
 }
 
-int qq__mpi_out(const char *path, int node, int nodes, int *result)
+static int mpi_out(const char *path, int node, int nodes, int *result)
 {
     if (!mpi_active())
         return 0;
@@ -382,4 +382,16 @@ int qq__mpi_out(const char *path, int node, int nodes, int *result)
     qq__node_out_release(&o);
     *result = rc;
     return 1;
+}
+
+/* QQOut under MPI; the private communicator is released afterwards (it is
+ * made again by the next QQInit or QQOut), so nothing of QQ's outlives the
+ * output, and MPI_Finalize finds nothing of ours left. */
+int qq__mpi_out(const char *path, int node, int nodes, int *result)
+{
+    int handled = mpi_out(path, node, nodes, result);
+    if (qq_comm != MPI_COMM_NULL && mpi_active())
+        MPI_Comm_free(&qq_comm);
+    qq_comm = MPI_COMM_NULL;
+    return handled;
 }

@@ -52,16 +52,16 @@ cat > mpifail.yaml <<YAML
 suite: mpifail
 defaults: {repetitions: 2, warmup: 0}
 benchmarks:
-  - name: hang
-    kernel: $PLANTED
-    args: [--hang, --work, "$marker"]
-    timeout: 3
-    nodes: [2]
   - name: crash
     kernel: $PLANTED
     args: [--crash, --work, "$marker"]
     nodes: [2]
     timeout: 30
+  - name: hang
+    kernel: $PLANTED
+    args: [--hang, --work, "$marker"]
+    timeout: 3
+    nodes: [2]
 YAML
 rc=0
 timeout 120 "$QQBENCH" run mpifail.yaml --baselines bl > out.txt 2> err.txt || rc=$?
