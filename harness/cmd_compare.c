@@ -109,7 +109,11 @@ static void print_keys(const struct side *a, const struct side *b, int all)
             } else if (ki->type == QQ_TYPE_COUNT && sa && sb && sa->isum != sb->isum) {
                 snprintf(ch, sizeof ch, "sum %+" PRId64, sb->isum - sa->isum);
             }
-            int same = sa && sb && sa->hits == sb->hits && !ch[0];
+            int same = sa && sb && sa->hits == sb->hits &&
+                       (ki->type == QQ_TYPE_STATE
+                            ? sa->intervals == sb->intervals &&
+                                  sa->state_ticks == sb->state_ticks
+                            : !ch[0]);
             if (same && !all)
                 continue;
             printf("%-24.24s %-6s %10s %10s %14s %14s %9s%s\n", ki->name,

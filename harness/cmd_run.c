@@ -36,6 +36,7 @@ struct ctx {
     char workdir[4096];
     size_t done, total; /* launches, for progress */
     size_t case_at, ncases; /* the group's first case, of all cases */
+    size_t files;           /* launch files are run<N>.qq/.log, N < files */
     double t0;
     int tty;
     size_t kernel_failures;
@@ -150,11 +151,12 @@ static char **launch_argv(const struct qqb_bench *b, const struct qqb_case *k)
 
 /* One launch of case K; on success its samples go into R (unless WARM). */
 static int launch_once(struct ctx *c, const struct qqb_bench *b,
-                       const struct qqb_case *k, struct qqb_case_result *r, int warm)
+                       const struct qqb_case *k, size_t file,
+                       struct qqb_case_result *r, int warm)
 {
     char out[4200], log[4200];
-    snprintf(out, sizeof out, "%s/case%zu.qq", c->workdir, k->index);
-    snprintf(log, sizeof log, "%s/case%zu.log", c->workdir, k->index);
+    snprintf(out, sizeof out, "%s/run%zu.qq", c->workdir, file);
+    snprintf(log, sizeof log, "%s/run%zu.log", c->workdir, file);
     char **argv = launch_argv(b, k);
     if (!argv) {
         free(r->failure);
@@ -239,6 +241,10 @@ static int measure_group(struct ctx *c, const struct qqb_bench *b, size_t first,
         free(rs);
         return -1;
     }
+    /* Each case of the run has its own launch files, so --keep keeps one
+     * log per case (the last launch's), confirmations included. */
+    size_t file0 = c->files;
+    c->files += nv;
     for (size_t j = 0; j < nv; j++) {
         if (qqb_bench_case(b, first + j, &ks[j]) != 0) {
             rc = -1;
@@ -268,7 +274,7 @@ static int measure_group(struct ctx *c, const struct qqb_bench *b, size_t first,
             if (rs[j]->failures)
                 continue;
             progress(c, j, ks[j].name, w, b->s.warmup, 1);
-            launch_once(c, b, &ks[j], rs[j], 1);
+            launch_once(c, b, &ks[j], file0 + j, rs[j], 1);
         }
     for (int rep = 0; rep < reps; rep++)
         for (size_t i = 0; i < nv; i++) {
@@ -276,7 +282,7 @@ static int measure_group(struct ctx *c, const struct qqb_bench *b, size_t first,
             if (rs[j]->failures)
                 continue;
             progress(c, j, ks[j].name, rep, reps, 0);
-            launch_once(c, b, &ks[j], rs[j], 0);
+            launch_once(c, b, &ks[j], file0 + j, rs[j], 0);
         }
     for (size_t j = 0; j < nv; j++) {
         progress_case_done(c, rs[j]);
@@ -643,17 +649,15 @@ static void utc_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void remove_workdir(const char *dir)
+static void remove_workdir(const char *dir, size_t files)
 {
     char path[4300];
-    /* Only the files this run made: caseN.qq, caseN.log. */
-    for (size_t i = 0; i < 100000; i++) {
-        snprintf(path, sizeof path, "%s/case%zu.log", dir, i);
-        int gone = unlink(path) != 0;
-        snprintf(path, sizeof path, "%s/case%zu.qq", dir, i);
-        gone &= unlink(path) != 0;
-        if (gone && i > 1000)
-            break;
+    /* Only the files this run made: run<N>.qq, run<N>.log. */
+    for (size_t i = 0; i < files; i++) {
+        snprintf(path, sizeof path, "%s/run%zu.log", dir, i);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/run%zu.qq", dir, i);
+        unlink(path);
     }
     rmdir(dir);
 }
@@ -694,11 +698,12 @@ int cmd_run(int argc, char **argv)
     /* The baseline: this machine's, or another's when asked. */
     qqb_fingerprint_this(&cur.fp);
     const char *bdir = o.baselines_dir ? o.baselines_dir : "baselines";
-    char bpath[4096], hpath[4096];
+    char bpath[4096], hpath[4096], own[4096];
     struct qqb_fingerprint from = cur.fp;
     if (o.baseline_from)
         snprintf(from.id, sizeof from.id, "%s", o.baseline_from);
     if (qqb_baseline_path(bdir, suite->name, &from, NULL, bpath, sizeof bpath) != 0 ||
+        qqb_baseline_path(bdir, suite->name, &cur.fp, NULL, own, sizeof own) != 0 ||
         (o.record && qqb_baseline_path(bdir, suite->name, &cur.fp, o.record, hpath,
                                        sizeof hpath) != 0)) {
         fprintf(stderr, "qqbench run: error: cannot make a baseline path for "
@@ -888,14 +893,17 @@ int cmd_run(int argc, char **argv)
         /* The main baseline carries no label: labels name history snapshots. */
         char *label = cur.label;
         cur.label = NULL;
-        int urc = qqb_baseline_update(bpath, &cur, err, sizeof err);
+        /* Always this machine's own file: --baseline-from only chooses what
+         * to compare against, it never writes another machine's baseline. */
+        int own_exists = access(own, F_OK) == 0;
+        int urc = qqb_baseline_update(own, &cur, err, sizeof err);
         cur.label = label;
         if (urc != 0) {
             fprintf(stderr, "%s\n", err);
             exit_code = QQB_EXIT_USAGE;
         } else if (!o.quiet) {
-            fprintf(stderr, "qqbench: baseline %s %s\n", have_base ? "updated:" : "recorded:",
-                    bpath);
+            fprintf(stderr, "qqbench: baseline %s %s\n", own_exists ? "updated:" : "recorded:",
+                    own);
         }
     }
     if (o.record && !c.kernel_failures) {
@@ -909,7 +917,7 @@ int cmd_run(int argc, char **argv)
 
 cleanup:
     if (!o.keep)
-        remove_workdir(c.workdir);
+        remove_workdir(c.workdir, c.files);
     else
         fprintf(stderr, "qqbench: launch files kept in %s\n", c.workdir);
 done:

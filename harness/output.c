@@ -116,6 +116,44 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
     }
 }
 
+/* Cases that nothing was compared against: their own numbers, so a first
+ * run (or a run whose other cases failed) still shows what it measured. */
+static void print_measured(FILE *fp, const struct qqb_report *r)
+{
+    const struct qqb_results *res = r->results;
+    int header = 0;
+    for (size_t i = 0; i < res->ncases; i++) {
+        const struct qqb_case_result *c = &res->cases[i];
+        int compared = 0;
+        for (size_t j = 0; j < r->ncmp && !compared; j++)
+            compared = !r->cmp[j].ab && !strcmp(r->cmp[j].case_name, c->name);
+        if (compared || c->launches == 0)
+            continue;
+        for (size_t m = 0; m < c->nmetrics; m++) {
+            const struct qqb_metric *mt = &c->metrics[m];
+            if (strcmp(mt->what, "per_hit"))
+                continue;
+            if (!header) {
+                fprintf(fp, "\nMeasured (no baseline to compare with): median over "
+                            "launches; cycles per hit\n\n");
+                fprintf(fp, "%-32s %-20s %-26s %8s %9s %s\n", "case", "key", "per hit",
+                        "noise", "launches", "hits/launch");
+                header = 1;
+            }
+            const struct qqb_metric *h = qqb_case_find_metric(c, mt->key, "hits");
+            char cyc[64], noise[32];
+            fmt_cyc(cyc, sizeof cyc, qqb_median(mt->samples, mt->n), c->mhz);
+            double nz = qqb_noise_pct(mt->samples, mt->n);
+            if (isfinite(nz))
+                snprintf(noise, sizeof noise, "%.2f%%", nz);
+            else
+                snprintf(noise, sizeof noise, "-");
+            fprintf(fp, "%-32.32s %-20.20s %-26s %8s %9zu %.0f\n", c->name, mt->key, cyc,
+                    noise, mt->n, h ? qqb_median(h->samples, h->n) : 0.0);
+        }
+    }
+}
+
 void qqb_report_print(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_results *res = r->results;
@@ -126,6 +164,7 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                     "this run becomes the baseline.\n");
     print_table(fp, r, 0);
     print_table(fp, r, 1);
+    print_measured(fp, r);
     print_mem(fp, r);
 
     size_t counts[4] = {0}, ab[4] = {0};

@@ -36,7 +36,20 @@ static int is_mpi_launcher(const char *prog)
            !strcmp(base, "orterun");
 }
 
-/* The last non-empty line of the log, to say why a kernel failed. */
+/* A line worth quoting: it has a letter or a digit (launchers end their
+ * reports with rules of dashes). */
+static int has_words(const char *line)
+{
+    for (; *line; line++)
+        if ((*line >= 'a' && *line <= 'z') || (*line >= 'A' && *line <= 'Z') ||
+            (*line >= '0' && *line <= '9'))
+            return 1;
+    return 0;
+}
+
+/* The last line of the log with words in it, to say why a kernel failed;
+ * a launcher's line that names a signal wins, since it says what a rank
+ * died of. */
 static void last_log_line(const char *path, char *out, size_t len)
 {
     out[0] = '\0';
@@ -44,10 +57,18 @@ static void last_log_line(const char *path, char *out, size_t len)
     if (!fp)
         return;
     char line[512];
+    int have_signal = 0;
     while (fgets(line, sizeof line, fp)) {
         line[strcspn(line, "\r\n")] = '\0';
-        if (line[0])
-            snprintf(out, len, "%.200s", line);
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!has_words(p))
+            continue;
+        int sig = strstr(p, "signal") != NULL;
+        if (sig || !have_signal)
+            snprintf(out, len, "%.200s", p);
+        have_signal |= sig;
     }
     fclose(fp);
 }
@@ -147,6 +168,16 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
         r->code = WTERMSIG(status);
         snprintf(r->reason, sizeof r->reason, "crashed: killed by signal %d (%s)%s%s",
                  r->code, strsignal(r->code), sep, last);
+        return -1;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
+        is_mpi_launcher(l->argv[0])) {
+        /* mpirun reports a rank killed by signal N as its own exit 128+N. */
+        r->status = QQB_LAUNCH_SIGNAL;
+        r->code = WEXITSTATUS(status) - 128;
+        snprintf(r->reason, sizeof r->reason,
+                 "crashed: a rank was killed by signal %d (%s)%s%s", r->code,
+                 strsignal(r->code), sep, last);
         return -1;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
@@ -275,8 +306,8 @@ static int cmp_double(const void *a, const void *b)
  * longer than such an interval.
  *
  * The switch: an interval is short when its median is under
- * QQB_SHORT_STEPS counter steps, the step being the shortest interval the
- * launch recorded (a bound on the cost of reading the counter).
+ * QQB_SHORT_STEPS counter steps, the step being the file's "tick_step"
+ * (two back-to-back reads, measured by QQInit).
  */
 #define QQB_SHORT_STEPS 50.0
 #define QQB_TRIM 0.10
@@ -355,8 +386,13 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
                 open_at[k] = 0;
             }
         }
+        /* The counter step the writer measured; files without it: the
+         * shortest interval of the launch, an upper bound of the step. */
         double step = 0;
-        for (uint32_t k = 0; k < nk; k++)
+        const char *ms = qq_file_meta(f, "tick_step");
+        if (ms)
+            step = strtod(ms, NULL);
+        for (uint32_t k = 0; k < nk && !(step > 0); k++)
             for (size_t i = 0; i < iv[k].n; i++)
                 if (iv[k].v[i] > 0 && (step == 0 || iv[k].v[i] < step))
                     step = iv[k].v[i];

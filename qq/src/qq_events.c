@@ -13,6 +13,7 @@ struct qq_event *qq__buf_start;
 uint64_t qq__base_tick;
 double qq__mhz;
 int qq__tsc_invariant;
+uint64_t qq__tick_step;
 int64_t qq__tick_offset;
 double qq__offset_error;
 int qq__offset_valid;
@@ -58,6 +59,7 @@ void QQInit(int nEvents)
     if (qq__mhz == 0.0) {
         qq__mhz = qq__measure_mhz();
         qq__tsc_invariant = qq__counter_invariant();
+        qq__tick_step = qq__measure_step();
     }
 #if defined(QQ__MPI) && QQ__MPI
     qq__mpi_init_sync();

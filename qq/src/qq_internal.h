@@ -116,6 +116,7 @@ extern struct qq_event *qq__buf_start; /* the buffer QQInit made */
 extern uint64_t qq__base_tick;
 extern double qq__mhz;
 extern int qq__tsc_invariant;
+extern uint64_t qq__tick_step;
 extern int64_t qq__tick_offset;    /* set by the MPI sync, else 0 */
 extern double qq__offset_error;
 extern int qq__offset_valid;
@@ -128,6 +129,8 @@ uint64_t qq__recorded(void);
 
 /* Measure the tick frequency in MHz against CLOCK_MONOTONIC_RAW. */
 double qq__measure_mhz(void);
+/* Ticks between two back-to-back counter reads (the resolution seen). */
+uint64_t qq__measure_step(void);
 /* 1 if the counter is known to run at a constant rate, 0 if not. */
 int qq__counter_invariant(void);
 /* Nanoseconds of CLOCK_MONOTONIC_RAW (or CLOCK_MONOTONIC). */

@@ -171,7 +171,7 @@ static int put_pair(struct qq__buf *b, const char *name, const char *value)
  * computation of the MPI writer) sees the same bytes. */
 static int encode_meta(struct qq__buf *b)
 {
-    static char host[256], cmd[4096], date[64], mhz[64];
+    static char host[256], cmd[4096], date[64], mhz[64], step[32];
     static int ready;
     if (!ready) {
         if (gethostname(host, sizeof host) != 0)
@@ -183,6 +183,7 @@ static int encode_meta(struct qq__buf *b)
         gmtime_r(&now, &tm);
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
         snprintf(mhz, sizeof mhz, "%.3f", qq__mhz);
+        snprintf(step, sizeof step, "%llu", (unsigned long long)qq__tick_step);
         ready = 1;
     }
     size_t at;
@@ -192,6 +193,7 @@ static int encode_meta(struct qq__buf *b)
     rc = rc ? rc : put_pair(b, "date", date);
     rc = rc ? rc : put_pair(b, "tick_source", QQ_TICK_SOURCE);
     rc = rc ? rc : put_pair(b, "tick_invariant", qq__tsc_invariant ? "yes" : "no");
+    rc = rc ? rc : put_pair(b, "tick_step", step);
     rc = rc ? rc : put_pair(b, "writer", "libqq " QQ__WRITER_VERSION);
     return rc ? rc : end_section(b, at);
 }

@@ -83,5 +83,20 @@ double qq__measure_mhz(void)
 #endif
 }
 
+uint64_t qq__measure_step(void)
+{
+    /* The smallest non-zero difference of two back-to-back reads with the
+     * record path's unfenced read: the counter's effective resolution, and
+     * the cost floor of any interval QQ records. */
+    uint64_t best = 0;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t t0 = qq_ticks();
+        uint64_t t1 = qq_ticks();
+        if (t1 > t0 && (best == 0 || t1 - t0 < best))
+            best = t1 - t0;
+    }
+    return best;
+}
+
 double qq_tick_mhz(void) { return qq__measure_mhz(); }
 int qq_tick_invariant(void) { return qq__counter_invariant(); }

@@ -4,8 +4,10 @@ set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf bl work out.json
 mkdir work
-# A marker only this run's hanging kernel carries on its command line.
+# A copy of planted with a name only this run's hanging kernel carries.
 marker="9$$${RANDOM}7"
+rm -f planted_*
+cp "$PLANTED" "planted_$marker"
 cat > fail.yaml <<YAML
 suite: failures
 defaults:
@@ -18,8 +20,8 @@ benchmarks:
     kernel: $PLANTED
     args: [--crash]
   - name: hang
-    kernel: $PLANTED
-    args: [--hang, --work, "$marker"]
+    kernel: ./planted_$marker
+    args: [--hang]
     timeout: 2
   - name: exit7
     kernel: $PLANTED
@@ -47,6 +49,7 @@ check "exit 3 when kernels fail (got $rc)" test "$rc" = 3
 check "the hang was cut at its timeout, not by the outer one" test "$rc" != 124
 check "crash: signal reported" has out.txt '^  crash@1: crashed: killed by signal 11'
 check "hang: timeout reported" has out.txt '^  hang@1: timed out after 2\.0 s'
+check "hang: the kernel's last words quoted" has out.txt '^  hang@1: .*hanging on purpose'
 check "exit 7: status reported" has out.txt '^  exit7@1: exited with status 7'
 check "exit 7: the kernel's last words quoted" has out.txt 'exiting with 7 on purpose'
 check "no output: reported" has out.txt '^  noout@1: exited 0 but wrote no QQ file'
@@ -70,7 +73,7 @@ check "JSON: a baseline comparison of good@1" test "$(jq_py out.json \
 check "the baseline was not touched" cmp -s baseline.before "$bfile"
 check "no launch files left in the work folder" test -z "$(find work -type f)"
 sleep 0.2
-left=$(pgrep -f -- "--work $marker" || true)
+left=$(pgrep -f -- "planted_$marker" || true)
 check "no 'planted --hang' process left (pids: ${left:-none})" test -z "$left"
 [ -z "$left" ] || kill -9 $left 2>/dev/null || true
 

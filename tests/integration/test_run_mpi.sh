@@ -47,19 +47,22 @@ check "second MPI run: exit 0 or 1 (got $rc)" test "$rc" = 0 -o "$rc" = 1
 check "second MPI run: msg_pack@4 compared with the baseline" has out.txt '^msg_pack@4 +(pack|send|recv|unpack) '
 
 # A rank that hangs or crashes under mpirun: exit 3, and no rank left.
+# A copy of planted with a name only this run's kernels carry.
 marker="8$$${RANDOM}3"
+rm -f planted_*
+cp "$PLANTED" "planted_$marker"
 cat > mpifail.yaml <<YAML
 suite: mpifail
 defaults: {repetitions: 2, warmup: 0}
 benchmarks:
   - name: crash
-    kernel: $PLANTED
-    args: [--crash, --work, "$marker"]
+    kernel: ./planted_$marker
+    args: [--crash]
     nodes: [2]
     timeout: 30
   - name: hang
-    kernel: $PLANTED
-    args: [--hang, --work, "$marker"]
+    kernel: ./planted_$marker
+    args: [--hang]
     timeout: 3
     nodes: [2]
 YAML
@@ -73,7 +76,7 @@ check "MPI crash: a failure reported" has out.txt '^  crash@2: '
 check "MPI crash: the reason names the signal" has out.txt '^  crash@2: .*(signal 11|Segmentation fault)'
 check "MPI crash: the reason is not a line of dashes" hasnt out.txt '^  crash@2: .*: -{10,}$'
 sleep 0.5
-left=$(pgrep -f -- "--work $marker" || true)
+left=$(pgrep -f -- "planted_$marker" || true)
 check "no rank left running (pids: ${left:-none})" test -z "$left"
 [ -z "$left" ] || kill -9 $left 2>/dev/null || true
 finish
