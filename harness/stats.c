@@ -309,6 +309,20 @@ static double qqb__tie_term(const double *base, size_t nb, const double *cur, si
     return t;
 }
 
+/* The rank k of the interval's bounds from the normal approximation of a
+ * rank statistic with N pairs/averages and null sd SD0: the largest k with
+ * Phi((k - 1/2 - N/2) / sd0) <= alpha/2, or 1 (and ci_ok = 0) when none. */
+static long qqb__normal_k(double n, double sd0, double alpha, struct qqb_change *out)
+{
+    double z = gsl_cdf_ugaussian_Qinv(alpha / 2.0);
+    double kk = floor(n / 2.0 + 0.5 - z * sd0);
+    long k = kk >= 1.0 ? (long)kk : 1;
+    out->ci_ok = kk >= 1.0;
+    out->exact = 0;
+    out->achieved = 1.0 - 2.0 * gsl_cdf_ugaussian_P(((double)k - 0.5 - n / 2.0) / sd0);
+    return k;
+}
+
 int qqb_change(const double *base, size_t nb, const double *cur, size_t nc,
                double confidence, uint64_t seed, struct qqb_change *out)
 {
@@ -403,17 +417,7 @@ int qqb_change(const double *base, size_t nb, const double *cur, size_t nc,
         }
     } else {
         /* P(U <= k-1) ~ Phi((k - 1/2 - N/2) / sd0) <= alpha/2. */
-        double z = gsl_cdf_ugaussian_Qinv(alpha / 2.0);
-        double kk = floor(nn / 2.0 + 0.5 - z * sd0);
-        if (kk >= 1.0) {
-            k = (long)kk;
-            out->ci_ok = 1;
-        } else {
-            k = 1;
-            out->ci_ok = 0;
-        }
-        out->exact = 0;
-        out->achieved = 1.0 - 2.0 * gsl_cdf_ugaussian_P(((double)k - 0.5 - nn / 2.0) / sd0);
+        k = qqb__normal_k(nn, sd0, alpha, out);
     }
     out->k = k;
     out->pct = 100.0 * expm1(hl);
@@ -705,17 +709,7 @@ int qqb_change_paired(const double *base, const double *cur, size_t n,
         /* P(W+ <= k-1) ~ Phi((k - 1/2 - M/2) / sd0) <= alpha/2. */
         double nn = (double)n;
         double sd0 = sqrt(nn * (nn + 1.0) * (2.0 * nn + 1.0) / 24.0);
-        double z = gsl_cdf_ugaussian_Qinv(alpha / 2.0);
-        double kk = floor(mm / 2.0 + 0.5 - z * sd0);
-        if (kk >= 1.0) {
-            k = (long)kk;
-            out->ci_ok = 1;
-        } else {
-            k = 1;
-            out->ci_ok = 0;
-        }
-        out->exact = 0;
-        out->achieved = 1.0 - 2.0 * gsl_cdf_ugaussian_P(((double)k - 0.5 - mm / 2.0) / sd0);
+        k = qqb__normal_k(mm, sd0, alpha, out);
     }
     out->k = k;
     out->pct = 100.0 * expm1(hl);

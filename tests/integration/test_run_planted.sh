@@ -4,9 +4,10 @@ set -euo pipefail
 cat > planted.yaml <<YAML
 suite: planted_ab
 defaults:
-  # 15 pairs: the paired sign-test interval then tolerates three launches
-  # that a slowdown of the machine hit alone (docs/STATISTICS.md).
-  repetitions: 15
+  # 20 pairs: the paired sign-test interval then tolerates five launches
+  # on each side that a slowdown of the machine hit alone (k = 6 at 95%,
+  # docs/STATISTICS.md section 12).
+  repetitions: 20
   threshold: 2.0
 benchmarks:
   - name: planted
