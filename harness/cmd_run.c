@@ -37,6 +37,8 @@ struct ctx {
     size_t done, total; /* launches, for progress */
     size_t case_at, ncases; /* the group's first case, of all cases */
     size_t files;           /* launch files are run<N>.qq/.log, N < files */
+    double ref_scale;       /* QQBENCH_REFERENCE_SCALE: tests pretend the
+                             * machine is that much slower; 1 otherwise */
     double t0;
     int tty;
     size_t kernel_failures;
@@ -166,6 +168,8 @@ static int launch_once(struct ctx *c, const struct qqb_bench *b,
     }
     struct qqb_launch l = {argv, b->s.timeout, out, log, b->s.events};
     struct qqb_launch_result lr;
+    /* The machine's speed just before the launch: the same weather. */
+    double ref = warm ? 0 : qqb_reference_ticks() * c->ref_scale;
     int rc = qqb_launch_run(&l, &lr);
     qqb_argv_free(argv);
     c->done++;
@@ -176,6 +180,10 @@ static int launch_once(struct ctx *c, const struct qqb_bench *b,
             lr.status = QQB_LAUNCH_BADFILE;
             snprintf(lr.reason, sizeof lr.reason, "damaged QQ file: %.480s", err);
         } else {
+            struct qqb_metric *m =
+                qqb_case_metric(r, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
+            if (m)
+                qqb_metric_add(m, ref);
             r->launches++;
         }
     } else if (rc == 0) {
@@ -362,12 +370,63 @@ static const struct qqb_bench *bench_of(const struct qqb_suite *s, const char *n
  * Comparing.
  * --------------------------------------------------------------------- */
 
+/* Samples divided by the machine reference of the same launch. */
+static double *normalized(const struct qqb_metric *m, const struct qqb_metric *ref)
+{
+    if (!ref || ref->n != m->n)
+        return NULL;
+    double *v = malloc((m->n ? m->n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < m->n; i++)
+        v[i] = ref->samples[i] > 0 ? m->samples[i] / ref->samples[i] : 0;
+    return v;
+}
+
+/*
+ * Against a stored baseline there are no pairs: the baseline was measured
+ * minutes or months ago, and this machine's speed moves in steps that last
+ * seconds (measured here: a stretch 5% slower, in which an A/A comparison
+ * and its confirmation both said +5%). So the verdict must also hold for
+ * the samples divided by the machine reference measured just before each
+ * launch; when it does not, the machine moved, not the code: noisy.
+ */
+static void machine_check(struct qqb_cmp *row, const struct qqb_metric *base,
+                          const struct qqb_metric *cur,
+                          const struct qqb_metric *bref,
+                          const struct qqb_metric *cref, double conf)
+{
+    row->machine_pct = NAN;
+    row->norm_pct = NAN;
+    if (!bref || !cref || bref->n < 2 || cref->n < 2)
+        return;
+    row->machine_pct = 100.0 * (qqb_median(cref->samples, cref->n) /
+                                    qqb_median(bref->samples, bref->n) -
+                                1.0);
+    double *nb = normalized(base, bref), *nc = normalized(cur, cref);
+    if (nb && nc) {
+        struct qqb_change ch;
+        if (qqb_change(nb, base->n, nc, cur->n, conf, 1, &ch) == 0) {
+            row->norm_pct = ch.pct;
+            enum qqb_verdict v = qqb_verdict_of(&ch, row->threshold);
+            if ((row->verdict == QQB_REGRESSED || row->verdict == QQB_IMPROVED) &&
+                v != row->verdict) {
+                row->verdict = QQB_NOISY;
+                row->machine_moved = 1;
+            }
+        }
+    }
+    free(nb);
+    free(nc);
+}
+
 static void compare_one(struct qqb_cmp *row, const struct qqb_metric *base,
                         const struct qqb_metric *cur, const struct qqb_bench *b,
                         int paired)
 {
     double conf = b ? b->s.confidence : QQB_DEFAULT_CONFIDENCE;
     double noise = qqb_noise_pct(base->samples, base->n);
+    row->machine_pct = row->norm_pct = NAN;
     row->threshold = qqb_threshold(b ? b->s.threshold : QQB_DEFAULT_THRESHOLD,
                                    b ? b->s.noise_multiple : 0, noise);
     row->paired = paired && base->n == cur->n;
@@ -476,6 +535,10 @@ static int compare_all(const struct qqb_suite *s, const struct qqb_results *base
                 row.base_mhz = bc->mhz;
                 row.confirmed = -1;
                 compare_one(&row, bm, &c->metrics[m], b, 0);
+                machine_check(&row, bm, &c->metrics[m],
+                              qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                              qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                              b ? b->s.confidence : QQB_DEFAULT_CONFIDENCE);
                 if (push_row(rep, &row) != 0)
                     return -1;
             }
@@ -752,6 +815,19 @@ int cmd_run(int argc, char **argv)
     c.o = &o;
     c.suite = suite;
     c.tty = isatty(STDERR_FILENO);
+    c.ref_scale = 1.0;
+    const char *scale = getenv("QQBENCH_REFERENCE_SCALE");
+    if (scale && *scale) {
+        char *end;
+        double v = strtod(scale, &end);
+        if (*end || !(v > 0) || !isfinite(v)) {
+            fprintf(stderr, "qqbench run: error: QQBENCH_REFERENCE_SCALE='%s' is not "
+                    "a positive number\n", scale);
+            exit_code = QQB_EXIT_USAGE;
+            goto done;
+        }
+        c.ref_scale = v;
+    }
     c.t0 = qqb_now();
     snprintf(c.workdir, sizeof c.workdir, "%s/qqbench.XXXXXX",
              o.work_parent ? o.work_parent
@@ -849,7 +925,12 @@ int cmd_run(int argc, char **argv)
             row->confirmed = 0;
             if (cm && bm && !cc->failures) {
                 struct qqb_cmp again = *row;
-                compare_one(&again, bm, cm, bench_of(suite, cc->bench), 0);
+                const struct qqb_bench *cb = bench_of(suite, cc->bench);
+                compare_one(&again, bm, cm, cb, 0);
+                machine_check(&again, bm, cm,
+                              qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                              qqb_case_find_metric(cc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                              cb ? cb->s.confidence : QQB_DEFAULT_CONFIDENCE);
                 row->confirmed = again.verdict == QQB_REGRESSED;
                 row->confirm_pct = again.ch.pct;
             }

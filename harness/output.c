@@ -82,7 +82,10 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
             fprintf(fp, " (confirmed: %+.2f%%)", c->confirm_pct);
         else if (c->confirmed == 0)
             fprintf(fp, " (regressed, not confirmed: %+.2f%%)", c->confirm_pct);
-        if (c->verdict == QQB_NOISY && c->confirmed < 0)
+        if (c->machine_moved)
+            fprintf(fp, " (the machine moved %+.1f%%; relative to it %+.2f%%)",
+                    c->machine_pct, c->norm_pct);
+        else if (c->verdict == QQB_NOISY && c->confirmed < 0)
             fprintf(fp, " (add repetitions)");
         fprintf(fp, "\n");
     }
@@ -292,6 +295,9 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
         json_object_set_new(j, "confidence", jnum(c->ch.confidence));
         json_object_set_new(j, "p_value", jnum(c->ch.p_value));
         json_object_set_new(j, "threshold_pct", jnum(c->threshold));
+        json_object_set_new(j, "machine_change_pct", jnum(c->machine_pct));
+        json_object_set_new(j, "normalized_change_pct", jnum(c->norm_pct));
+        json_object_set_new(j, "machine_moved", json_boolean(c->machine_moved));
         json_object_set_new(j, "verdict", json_string(verdict_text(c)));
         json_object_set_new(j, "confirmed", c->confirmed < 0 ? json_null()
                                                              : json_boolean(c->confirmed));

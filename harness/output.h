@@ -21,6 +21,9 @@ struct qqb_cmp {
     enum qqb_verdict verdict;
     int confirmed;        /* -1 not needed, 0 did not hold, 1 held */
     double confirm_pct;   /* the confirmation's estimate */
+    double machine_pct;   /* baseline rows: change of the machine reference */
+    double norm_pct;      /* the change with samples divided by the reference */
+    int machine_moved;    /* the verdict did not hold for normalised samples */
 };
 
 /* One memory key whose numbers moved (or appeared, or vanished). */

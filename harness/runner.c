@@ -15,6 +15,31 @@
 #include "qq_file.h"
 #include "runner.h"
 
+static volatile uint64_t reference_sink;
+
+double qqb_reference_ticks(void)
+{
+    enum { INTERVALS = 101, CHAIN = 5000 };
+    double t[INTERVALS];
+    uint64_t x = 1;
+    for (int i = 0; i < INTERVALS; i++) {
+        uint64_t t0 = qq_ticks();
+        for (int j = 0; j < CHAIN; j++)
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+        t[i] = (double)(qq_ticks() - t0);
+    }
+    reference_sink = x;
+    /* The median, by partial selection sort of the lower half. */
+    for (int i = 0; i <= INTERVALS / 2; i++)
+        for (int j = i + 1; j < INTERVALS; j++)
+            if (t[j] < t[i]) {
+                double tmp = t[i];
+                t[i] = t[j];
+                t[j] = tmp;
+            }
+    return t[INTERVALS / 2];
+}
+
 double qqb_now(void)
 {
     struct timespec ts;

@@ -47,6 +47,14 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
 /* The verdict metric of a key type: states are judged on ticks per hit. */
 #define QQB_VERDICT_METRIC "per_hit"
 
+/* The machine's speed right now: the median ticks of a fixed dependent
+ * multiply-add loop run in this process (about 1 ms). Stored per launch as
+ * the metric QQB_REFERENCE_WHAT of key QQB_REFERENCE_KEY, so a comparison
+ * with a stored baseline can tell a slower machine from a slower kernel. */
+#define QQB_REFERENCE_KEY "@machine"
+#define QQB_REFERENCE_WHAT "reference"
+double qqb_reference_ticks(void);
+
 /* Seconds on a monotonic clock. */
 double qqb_now(void);
 

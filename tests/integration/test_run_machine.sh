@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Against a stored baseline, a change that the machine reference explains (the machine got slower) is noisy, not regressed; a real one still regresses.
+set -euo pipefail
+suite() { cat > "$1" <<YAML
+suite: machine
+defaults:
+  repetitions: 10
+benchmarks:
+  - name: p
+    kernel: $QQ_TEST_KERNELS/planted
+    args: ["--extra", "$2"]
+YAML
+}
+suite base.yaml 0
+suite slow.yaml 50
+pass=0 fail=0
+check() { if "$@"; then pass=$((pass+1)); else echo "FAIL: $*"; fail=$((fail+1)); fi; }
+"$QQBENCH" run base.yaml --quiet --baselines bl > first.txt 2>&1
+
+# The kernel 5% slower while the reference says the machine is 5% slower
+# too: the machine moved, not the code.
+rc=0
+QQBENCH_REFERENCE_SCALE=1.05 "$QQBENCH" run slow.yaml --quiet --baselines bl --json moved.json > moved.txt 2>&1 || rc=$?
+cat moved.txt
+check test "$rc" = 0
+check grep -q 'the machine moved +5' moved.txt
+check grep -q '"machine_moved": true' moved.json
+
+# The same kernel change on an unchanged machine: regressed, exit 1.
+rc=0
+"$QQBENCH" run slow.yaml --quiet --baselines bl > real.txt 2>&1 || rc=$?
+cat real.txt
+check test "$rc" = 1
+check grep -Eq '^p@1 +work .* regressed \(confirmed' real.txt
+
+# A bad value of the test hook is a usage error.
+rc=0
+QQBENCH_REFERENCE_SCALE=zero "$QQBENCH" run base.yaml --quiet --baselines bl > bad.txt 2>&1 || rc=$?
+check test "$rc" = 2
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
