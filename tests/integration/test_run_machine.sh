@@ -12,15 +12,17 @@ benchmarks:
 YAML
 }
 suite base.yaml 0
-suite slow.yaml 50
+# +20%: far beyond the 2% threshold and the launch-to-launch noise of a
+# stored-baseline comparison on a busy machine (seen: intervals 4.5% wide).
+suite slow.yaml 200
 pass=0 fail=0
 check() { if "$@"; then pass=$((pass+1)); else echo "FAIL: $*"; fail=$((fail+1)); fi; }
 "$QQBENCH" run base.yaml --quiet --baselines bl > first.txt 2>&1
 
-# The kernel 5% slower while the reference says the machine is 5% slower
+# The kernel 20% slower while the reference says the machine is 20% slower
 # too: the machine moved, not the code.
 rc=0
-QQBENCH_REFERENCE_SCALE=1.05 "$QQBENCH" run slow.yaml --quiet --baselines bl --json moved.json > moved.txt 2>&1 || rc=$?
+QQBENCH_REFERENCE_SCALE=1.20 "$QQBENCH" run slow.yaml --quiet --baselines bl --json moved.json > moved.txt 2>&1 || rc=$?
 cat moved.txt
 check test "$rc" = 0
 check grep -Eq 'the machine moved \+[0-9.]+%' moved.txt
