@@ -309,6 +309,20 @@ static double qqb__tie_term(const double *base, size_t nb, const double *cur, si
     return t;
 }
 
+/* The rank k of the interval's bounds from an exact null distribution
+ * (LOW: its lower half): the critical value plus one, or 1 (the widest
+ * interval, ci_ok = 0) when no interval reaches the level. */
+static long qqb__exact_k(const double *low, size_t half, double alpha,
+                         struct qqb_change *out)
+{
+    double cdf = 0.0;
+    long crit = qqb__critical_from_low(low, half, alpha, &cdf);
+    out->exact = 1;
+    out->ci_ok = crit >= 0;
+    out->achieved = 1.0 - 2.0 * (crit >= 0 ? cdf : low[0]);
+    return crit >= 0 ? crit + 1 : 1;
+}
+
 /* The rank k of the interval's bounds from the normal approximation of a
  * rank statistic with N pairs/averages and null sd SD0: the largest k with
  * Phi((k - 1/2 - N/2) / sd0) <= alpha/2, or 1 (and ci_ok = 0) when none. */
@@ -402,19 +416,7 @@ int qqb_change(const double *base, size_t nb, const double *cur, size_t nc,
             free(d);
             return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
         }
-        out->exact = 1;
-        double cdf = 0.0;
-        long crit = qqb__critical_from_low(low, half, alpha, &cdf);
-        if (crit >= 0) {
-            k = crit + 1;
-            out->achieved = 1.0 - 2.0 * cdf;
-            out->ci_ok = 1;
-        } else {
-            /* No interval reaches the level: report the widest one. */
-            k = 1;
-            out->achieved = 1.0 - 2.0 * low[0];
-            out->ci_ok = 0;
-        }
+        k = qqb__exact_k(low, half, alpha, out);
     } else {
         /* P(U <= k-1) ~ Phi((k - 1/2 - N/2) / sd0) <= alpha/2. */
         k = qqb__normal_k(nn, sd0, alpha, out);
@@ -691,19 +693,7 @@ int qqb_change_paired(const double *base, const double *cur, size_t n,
             free(wa);
             return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
         }
-        out->exact = 1;
-        double cdf = 0.0;
-        long crit = qqb__critical_from_low(low, half, alpha, &cdf);
-        if (crit >= 0) {
-            k = crit + 1;
-            out->achieved = 1.0 - 2.0 * cdf;
-            out->ci_ok = 1;
-        } else {
-            /* No interval reaches the level: the widest, [min d, max d]. */
-            k = 1;
-            out->achieved = 1.0 - 2.0 * low[0];
-            out->ci_ok = 0;
-        }
+        k = qqb__exact_k(low, half, alpha, out);
         free(low);
     } else {
         /* P(W+ <= k-1) ~ Phi((k - 1/2 - M/2) / sd0) <= alpha/2. */
