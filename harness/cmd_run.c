@@ -25,7 +25,7 @@ struct run_opts {
     const char *record;
     const char *json, *junit;
     const char *work_parent;
-    int update, quiet, verbose, confirm, keep, reps;
+    int update, quiet, verbose, confirm, keep, reps, max_reps;
     char **only;
     size_t nonly;
 };
@@ -64,6 +64,8 @@ static void run_usage(FILE *fp)
         "                      (default: $QQBENCH_KERNELS, else next to qqbench)\n"
         "  --only NAME         run only this benchmark (repeatable)\n"
         "  --repetitions N     override every benchmark's repetitions\n"
+        "  --max-repetitions N while a variant's A/B comparison is noisy, measure\n"
+        "                      more rounds, up to N (default: no more)\n"
         "  --no-confirm        do not re-measure regressions before failing\n"
         "  --json FILE         write every number as JSON\n"
         "  --junit FILE        write a JUnit XML report (a test case per case and key)\n"
@@ -231,6 +233,32 @@ static char *point_string(const struct qqb_bench *b, const struct qqb_case *k)
     return s;
 }
 
+/* 1 when some variant's per_hit against the first variant is still noisy:
+ * the paired sign-test interval straddles a threshold. */
+static int ab_undecided(const struct qqb_bench *b, struct qqb_case_result **rs,
+                        size_t nv)
+{
+    for (size_t j = 1; j < nv; j++) {
+        if (rs[j]->failures || rs[0]->failures)
+            return 0;
+        for (size_t m = 0; m < rs[j]->nmetrics; m++) {
+            const struct qqb_metric *cm = &rs[j]->metrics[m];
+            if (strcmp(cm->what, QQB_VERDICT_METRIC))
+                continue;
+            const struct qqb_metric *am =
+                qqb_case_find_metric(rs[0], cm->key, QQB_VERDICT_METRIC);
+            struct qqb_change ch;
+            if (!am || am->n != cm->n ||
+                qqb_change_paired_sign(am->samples, cm->samples, cm->n,
+                                       b->s.confidence, &ch) != 0)
+                continue;
+            if (qqb_verdict_of(&ch, b->s.threshold) == QQB_NOISY)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /*
  * Measure one group: the variants of one parameter point and node count
  * (cases FIRST .. FIRST+NV-1), warmups then repetitions, interleaved with a
@@ -284,14 +312,27 @@ static int measure_group(struct ctx *c, const struct qqb_bench *b, size_t first,
             progress(c, j, ks[j].name, w, b->s.warmup, 1);
             launch_once(c, b, &ks[j], file0 + j, rs[j], 1);
         }
-    for (int rep = 0; rep < reps; rep++)
+    /* --max-repetitions: while an A/B comparison is still noisy, measure
+     * more rounds (as many again each time) up to the maximum: a stretch of
+     * machine noise then costs time instead of a verdict. */
+    int upto = reps, most = c->o->max_reps > reps ? c->o->max_reps : reps;
+    for (int rep = 0; rep < upto; rep++) {
         for (size_t i = 0; i < nv; i++) {
             size_t j = (i + (size_t)rep) % nv;
             if (rs[j]->failures)
                 continue;
-            progress(c, j, ks[j].name, rep, reps, 0);
+            progress(c, j, ks[j].name, rep, upto, 0);
             launch_once(c, b, &ks[j], file0 + j, rs[j], 0);
         }
+        if (rep + 1 == upto && upto < most && nv > 1 && ab_undecided(b, rs, nv)) {
+            int more = upto + reps > most ? most - upto : reps;
+            upto += more;
+            c->total += (size_t)more * nv;
+            if (!c->o->quiet && (c->o->verbose || !c->tty))
+                fprintf(stderr, "qqbench: %s: A/B still noisy after %d rounds: "
+                        "%d more\n", b->name, rep + 1, more);
+        }
+    }
     for (size_t j = 0; j < nv; j++) {
         progress_case_done(c, rs[j]);
         if (rs[j]->failures)
@@ -669,6 +710,16 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
                 return -1;
             }
             o->reps = (int)r;
+        } else if (!strcmp(a, "--max-repetitions")) {
+            NEEDS_ARG();
+            char *end;
+            long r = strtol(next, &end, 10);
+            if (*end || r < QQB_MIN_REPS || r > 100000) {
+                fprintf(stderr, "qqbench run: error: --max-repetitions takes a whole "
+                        "number >= %d, not '%s'\n", QQB_MIN_REPS, next);
+                return -1;
+            }
+            o->max_reps = (int)r;
         } else if (!strcmp(a, "--no-confirm")) {
             o->confirm = 0;
         } else if (!strcmp(a, "--keep")) {
@@ -681,7 +732,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             static const char *const known[] = {
                 "--update-baseline", "--record", "--baselines", "--baseline-from",
                 "--kernels", "--json", "--junit", "--work", "--only",
-                "--repetitions", "--no-confirm", "--keep", "--quiet", "--verbose",
+                "--repetitions", "--max-repetitions", "--no-confirm", "--keep",
+                "--quiet", "--verbose",
                 "--help"};
             const char *near = qqb_nearest(a, known, sizeof known / sizeof known[0]);
             fprintf(stderr, "qqbench run: error: unknown option '%s'%s%s%s; see "

@@ -9,9 +9,9 @@
  * Metrics of a key, each one number per launch (the unit of repetition):
  *   ticks      states: ticks spent in the state during the launch (the max
  *              over nodes for MPI runs: the slowest node sets the pace)
- *   per_hit    states: ticks per hit of the launch: the median interval,
- *              or for intervals within 50 counter steps the 10%-trimmed
- *              mean (max over nodes; runner.c says why)
+ *   per_hit    states: ticks per hit of the launch: the 10th percentile
+ *              interval, or for intervals within 50 counter steps the
+ *              10%-trimmed mean (max over nodes; runner.c says why)
  *   mean_hit   states: the mean interval (max over nodes)
  *   hits       every key: events recorded (sum over nodes)
  *   sum        counts: sum of the counts (sum over nodes); values: sum

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A/A: the same kernel compared with itself 20 times, against its baseline and as two identical variants, with default settings: never regressed.
 set -euo pipefail
+rm -rf bl
 cat > aa.yaml <<YAML
 suite: planted_aa
 benchmarks:
