@@ -550,6 +550,17 @@ static int compare_mem(struct qqb_report *rep, const struct qqb_case_result *bas
     return 0;
 }
 
+/* Is KEY judged against the baseline (baseline_keys, default all)? */
+static int baseline_key(const struct qqb_bench *b, const char *key)
+{
+    if (!b || b->nbaseline_keys == 0)
+        return 1;
+    for (size_t i = 0; i < b->nbaseline_keys; i++)
+        if (!strcmp(b->baseline_keys[i], key))
+            return 1;
+    return 0;
+}
+
 static int compare_all(const struct qqb_suite *s, const struct qqb_results *base,
                        const struct qqb_results *cur, struct qqb_report *rep)
 {
@@ -562,7 +573,8 @@ static int compare_all(const struct qqb_suite *s, const struct qqb_results *base
         const struct qqb_case_result *bc = base ? qqb_results_find(base, c->name) : NULL;
         if (bc) {
             for (size_t m = 0; m < c->nmetrics; m++) {
-                if (strcmp(c->metrics[m].what, QQB_VERDICT_METRIC))
+                if (strcmp(c->metrics[m].what, QQB_VERDICT_METRIC) ||
+                    !baseline_key(b, c->metrics[m].key))
                     continue;
                 const struct qqb_metric *bm =
                     qqb_case_find_metric(bc, c->metrics[m].key, QQB_VERDICT_METRIC);

@@ -58,12 +58,14 @@ enum {
     B_VARIANTS,
     B_PARAMS,
     B_KEYS,
+    B_BASELINE_KEYS,
     NBOWN,
     NBENCH = NBOWN + NSET
 };
 static const char *const bench_fields[NBENCH] = {
     "name",       "kernel",           "args",      "nodes",
-    "variants",   "params",           "keys",      "repetitions",
+    "variants",   "params",           "keys",      "baseline_keys",
+    "repetitions",
     "warmup",     "timeout",          "threshold", "noise_multiple",
     "confidence", "memory_tolerance", "launcher",  "events"};
 static const char *const *const set_fields = bench_fields + NBOWN;
@@ -885,44 +887,47 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
     return 0;
 }
 
-/* keys: a non-empty list of distinct names, or one name. */
-static int parse_keys(struct cur *c, struct qqb_bench *b)
+/* keys, baseline_keys: a non-empty list of distinct names, or one name. */
+static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
 {
     struct qbuf q;
     struct pos start;
     size_t i;
+    char where[64], in[64];
 
+    snprintf(where, sizeof where, "for '%s'", field);
+    snprintf(in, sizeof in, "in '%s'", field);
     if (next(c))
         return -1;
     start = here(c);
     if (c->ev.type == YAML_SCALAR_EVENT) {
-        if (check_string(c, "a list of key names", "for 'keys'", 0))
+        if (check_string(c, "a list of key names", where, 0))
             return -1;
-        if (push_str(&b->keys, &b->nkeys, scalar(c), strlen(scalar(c))))
+        if (push_str(list, n, scalar(c), strlen(scalar(c))))
             return oom(c);
         return 0;
     }
     if (c->ev.type != YAML_SEQUENCE_START_EVENT)
-        return mismatch(c, "a list of key names", "for 'keys'");
+        return mismatch(c, "a list of key names", where);
     for (;;) {
         if (next(c))
             return -1;
         if (c->ev.type == YAML_SEQUENCE_END_EVENT)
             break;
-        if (check_string(c, "a key name", "in 'keys'", 0))
+        if (check_string(c, "a key name", in, 0))
             return -1;
-        for (i = 0; i < b->nkeys; i++)
-            if (strcmp(b->keys[i], scalar(c)) == 0)
-                return fail(c, here(c), "duplicate key '%s' in 'keys'",
-                            qs(&q, scalar(c)));
-        if (push_str(&b->keys, &b->nkeys, scalar(c), strlen(scalar(c))))
+        for (i = 0; i < *n; i++)
+            if (strcmp((*list)[i], scalar(c)) == 0)
+                return fail(c, here(c), "duplicate key '%s' in '%s'",
+                            qs(&q, scalar(c)), field);
+        if (push_str(list, n, scalar(c), strlen(scalar(c))))
             return oom(c);
     }
-    if (b->nkeys == 0)
+    if (*n == 0)
         return fail(c, start,
                     "expected a non-empty list of key names for "
-                    "'keys', got an empty list (leave 'keys' out to compare "
-                    "every key)");
+                    "'%s', got an empty list (leave '%s' out for every key)",
+                    field, field);
     return 0;
 }
 
@@ -1270,7 +1275,12 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
                 return -1;
             break;
         case B_KEYS:
-            if (parse_keys(c, b))
+            if (parse_keys(c, "keys", &b->keys, &b->nkeys))
+                return -1;
+            break;
+        case B_BASELINE_KEYS:
+            if (parse_keys(c, "baseline_keys", &b->baseline_keys,
+                           &b->nbaseline_keys))
                 return -1;
             break;
         default:
@@ -1629,6 +1639,7 @@ void qqb_suite_free(struct qqb_suite *s)
         }
         free(b->params);
         free_strs(b->keys, b->nkeys);
+        free_strs(b->baseline_keys, b->nbaseline_keys);
         free_settings(&b->s);
     }
     free(s->bench);

@@ -78,6 +78,10 @@ struct qqb_bench {
     size_t nparams;
     char **keys; /* keys to compare; nkeys == 0: all of them */
     size_t nkeys;
+    /* keys judged against the stored baseline; 0: all compared keys (the
+     * others are still stored and compared between variants) */
+    char **baseline_keys;
+    size_t nbaseline_keys;
     struct qqb_settings s; /* effective: defaults merged with overrides */
     int line, col;         /* the benchmark's mapping */
 };
