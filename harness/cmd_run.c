@@ -233,8 +233,12 @@ static char *point_string(const struct qqb_bench *b, const struct qqb_case *k)
     return s;
 }
 
-/* 1 when some variant's per_hit against the first variant is still noisy:
- * the paired sign-test interval straddles a threshold. */
+static void compare_one(struct qqb_cmp *row, const struct qqb_metric *base,
+                        const struct qqb_metric *cur, const struct qqb_bench *b,
+                        int paired);
+
+/* 1 when some variant's per_hit against the first variant is still noisy,
+ * judged exactly as the A/B rows of the report will be (compare_one). */
 static int ab_undecided(const struct qqb_bench *b, struct qqb_case_result **rs,
                         size_t nv)
 {
@@ -247,12 +251,11 @@ static int ab_undecided(const struct qqb_bench *b, struct qqb_case_result **rs,
                 continue;
             const struct qqb_metric *am =
                 qqb_case_find_metric(rs[0], cm->key, QQB_VERDICT_METRIC);
-            struct qqb_change ch;
-            if (!am || am->n != cm->n ||
-                qqb_change_paired_sign(am->samples, cm->samples, cm->n,
-                                       b->s.confidence, &ch) != 0)
+            if (!am)
                 continue;
-            if (qqb_verdict_of(&ch, b->s.threshold) == QQB_NOISY)
+            struct qqb_cmp row = {0};
+            compare_one(&row, am, cm, b, 1);
+            if (row.ch.status == QQB_CHANGE_OK && row.verdict == QQB_NOISY)
                 return 1;
         }
     }

@@ -17,6 +17,8 @@
  *   sum        counts: sum of the counts (sum over nodes); values: sum
  *   mean       values: mean of the values over all nodes
  *   imbalance  states in MPI runs: max over nodes / mean over nodes of ticks
+ *   reference  key "@machine": the machine reference loop timed by qqbench
+ *              just before the launch (runner.h)
  * Lower is better for the tick metrics; only per_hit decides a timing
  * verdict (runner.c says why); the others are stored and reported.
  */

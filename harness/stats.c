@@ -309,6 +309,37 @@ static double qqb__tie_term(const double *base, size_t nb, const double *cur, si
     return t;
 }
 
+/* The checks both change functions make: a confidence strictly between 0
+ * and 1, every sample finite and positive (they work on logarithms). */
+static int qqb__check_samples(const double *base, size_t nb, const double *cur,
+                              size_t nc, double confidence, struct qqb_change *out)
+{
+    if (!(confidence > 0.0 && confidence < 1.0))
+        return qqb__fail(out, QQB_CHANGE_BAD_CONFIDENCE,
+                         "confidence must be strictly between 0 and 1");
+    for (size_t i = 0; i < nb; i++)
+        if (!(base[i] > 0.0) || !isfinite(base[i]))
+            return qqb__fail(out, QQB_CHANGE_BAD_VALUE,
+                             "a baseline sample is not a finite positive number");
+    for (size_t j = 0; j < nc; j++)
+        if (!(cur[j] > 0.0) || !isfinite(cur[j]))
+            return qqb__fail(out, QQB_CHANGE_BAD_VALUE,
+                             "a current sample is not a finite positive number");
+    return 0;
+}
+
+/* d[i] = log(cur[i] / base[i]) of the correctly rounded quotient: pairs with
+ * the same rational ratio (110/100 and 220/200 cycles) get the same d, so
+ * such ties are seen as ties; exactly 0 when cur[i] == base[i]. If the
+ * quotient overflows or underflows, the difference of the logs. */
+static void qqb__log_ratios(const double *base, const double *cur, size_t n, double *d)
+{
+    for (size_t i = 0; i < n; i++) {
+        double q = cur[i] / base[i];
+        d[i] = q > 0.0 && isfinite(q) ? log(q) : log(cur[i]) - log(base[i]);
+    }
+}
+
 /* The rank k of the interval's bounds from an exact null distribution
  * (LOW: its lower half): the critical value plus one, or 1 (the widest
  * interval, ci_ok = 0) when no interval reaches the level. */
@@ -356,17 +387,8 @@ int qqb_change(const double *base, size_t nb, const double *cur, size_t nc,
     if (!base || !cur || nb < QQB_MIN_REPS || nc < QQB_MIN_REPS)
         return qqb__fail(out, QQB_CHANGE_TOO_FEW,
                          "fewer than 2 launches on a side: no comparison");
-    if (!(confidence > 0.0 && confidence < 1.0))
-        return qqb__fail(out, QQB_CHANGE_BAD_CONFIDENCE,
-                         "confidence must be strictly between 0 and 1");
-    for (size_t i = 0; i < nb; i++)
-        if (!(base[i] > 0.0) || !isfinite(base[i]))
-            return qqb__fail(out, QQB_CHANGE_BAD_VALUE,
-                             "a baseline sample is not a finite positive number");
-    for (size_t j = 0; j < nc; j++)
-        if (!(cur[j] > 0.0) || !isfinite(cur[j]))
-            return qqb__fail(out, QQB_CHANGE_BAD_VALUE,
-                             "a current sample is not a finite positive number");
+    if (qqb__check_samples(base, nb, cur, nc, confidence, out) != 0)
+        return -1;
     if (nb > SIZE_MAX / nc || nb * nc > SIZE_MAX / sizeof(double) ||
         nb * nc / 2 >= (size_t)LONG_MAX / 2)
         return qqb__fail(out, QQB_CHANGE_NOMEM, "too many samples");
@@ -637,17 +659,8 @@ int qqb_change_paired(const double *base, const double *cur, size_t n,
 
     if (!base || !cur || n < QQB_MIN_REPS)
         return qqb__fail(out, QQB_CHANGE_TOO_FEW, "fewer than 2 pairs: no comparison");
-    if (!(confidence > 0.0 && confidence < 1.0))
-        return qqb__fail(out, QQB_CHANGE_BAD_CONFIDENCE,
-                         "confidence must be strictly between 0 and 1");
-    for (size_t i = 0; i < n; i++)
-        if (!(base[i] > 0.0) || !isfinite(base[i]))
-            return qqb__fail(out, QQB_CHANGE_BAD_VALUE,
-                             "a baseline sample is not a finite positive number");
-    for (size_t i = 0; i < n; i++)
-        if (!(cur[i] > 0.0) || !isfinite(cur[i]))
-            return qqb__fail(out, QQB_CHANGE_BAD_VALUE,
-                             "a current sample is not a finite positive number");
+    if (qqb__check_samples(base, n, cur, n, confidence, out) != 0)
+        return -1;
     size_t m = qqb__tri(n);
     if (m == 0 || m > SIZE_MAX / sizeof(double) || m / 2 >= (size_t)LONG_MAX / 2)
         return qqb__fail(out, QQB_CHANGE_NOMEM, "too many samples");
@@ -659,14 +672,7 @@ int qqb_change_paired(const double *base, const double *cur, size_t n,
         free(wa);
         return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
     }
-    /* log of the correctly rounded quotient: pairs with the same rational
-     * ratio (110/100 and 220/200 cycles) get the same d, so such ties are
-     * seen as ties; exactly 0 when cur[i] == base[i]. If the quotient
-     * overflows or underflows, the difference of the logs. */
-    for (size_t i = 0; i < n; i++) {
-        double q = cur[i] / base[i];
-        d[i] = q > 0.0 && isfinite(q) ? log(q) : log(cur[i]) - log(base[i]);
-    }
+    qqb__log_ratios(base, cur, n, d);
 
     /* The test first: it uses wa as scratch. */
     if (qqb__signrank_test(d, n, wa, out) != 0) {
@@ -722,10 +728,7 @@ int qqb_change_paired_sign(const double *base, const double *cur, size_t n,
     double *d = malloc(n * sizeof *d);
     if (!d)
         return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        double q = cur[i] / base[i];
-        d[i] = q > 0.0 && isfinite(q) ? log(q) : log(cur[i]) - log(base[i]);
-    }
+    qqb__log_ratios(base, cur, n, d);
     gsl_sort(d, 1, n);
     /* The distribution-free interval of the median pair ratio: [d(k),
      * d(n+1-k)] covers it with probability 1 - 2 P(X <= k-1), X ~ B(n, 1/2).

@@ -126,7 +126,9 @@ static void test_round_trip(void)
     }
     uint64_t n = qq__recorded();
     CHECK_INT_EQ(qq_out("rt.qq", 0, 1), 0);
-    CHECK(access("rt.qq.tmp.0", F_OK) != 0);
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "rt.qq.tmp.%ld", (long)getpid());
+    CHECK(access(tmp, F_OK) != 0); /* renamed, not left behind */
     struct qq_file *f;
     int rc = qq_file_open("rt.qq", &f);
     CHECK_INT_EQ(rc, 0);
