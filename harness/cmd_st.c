@@ -17,10 +17,45 @@ static void st_usage(FILE *fp)
             "per state key the hits, millions of cycles in the state and the\n"
             "percent of elapsed time; then marks (hits), counts (hits, sum, min,\n"
             "max), values (hits, mean, min, max), dropped events and the memory\n"
-            "table when the program used memory keys.\n\n"
+            "table when the program used memory keys. Under the state table, the\n"
+            "ticks per hit of each state (docs/STATISTICS.md: the mean of short\n"
+            "intervals, the 10th percentile of long ones) and the same net of the\n"
+            "empty-state cost that QQInit calibrated (docs/TIMING.md).\n\n"
             "  --node N   only node N\n"
             "  --help     this text\n\n"
             "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n");
+}
+
+/* Cycles per hit of each state key: the estimator's figure, and net of the
+ * calibrated empty state when the file has a calibration. */
+static void print_per_hit(const struct qq_file *f, uint32_t node,
+                          const struct qq_calib *cal)
+{
+    static const char *const rule[] = {"-", "mean", "p10", "median"};
+    uint32_t nkeys = qq_file_nkeys(f);
+    struct qq_hit_stat *hs = calloc(nkeys ? nkeys : 1, sizeof *hs);
+    if (!hs || qq_file_hit_stats(f, node, hs) != 0) {
+        free(hs);
+        return;
+    }
+    printf("Cycles per hit: ticks per interval%s\n\n",
+           cal ? ", and net of the empty state" : " (no calibration in the file)");
+    printf("      Intervals      Per hit          Net   Figure    Name\n");
+    for (uint32_t k = 0; k < nkeys; k++) {
+        const struct qq_key_info *key = qq_file_key(f, k);
+        const struct qq_hit_stat *h = &hs[k];
+        if (key->type != QQ_TYPE_STATE || h->intervals == 0)
+            continue;
+        printf("%u: %12" PRIu64 " %12.1f %12.1f   %-6s    '%s'", k + 1,
+               h->intervals, h->raw, h->net, rule[h->rule], key->name);
+        if (h->kept < h->intervals)
+            printf("  (%" PRIu64 " outliers left out)", h->intervals - h->kept);
+        if (cal && cal->step > 0 && h->net < 2 * cal->step)
+            printf("  (net within 2 counter steps: not resolved)");
+        printf("\n");
+    }
+    printf("\n");
+    free(hs);
 }
 
 static void print_node(const struct qq_file *f, uint32_t i)
@@ -43,6 +78,13 @@ static void print_node(const struct qq_file *f, uint32_t i)
     if (n->dropped)
         printf("          DROPPED %" PRIu64 " events: the buffer was full "
                "(raise QQInit's size)\n\n", n->dropped);
+    struct qq_calib cal;
+    int have_cal = qq_file_calib(f, i, &cal);
+    if (have_cal)
+        printf("          empty state = %.1f ticks (min %.0f, median %.1f; %u "
+               "timed), counter step %.0f ticks, %s reads\n\n",
+               cal.empty_typical, cal.empty_min, cal.empty_median, cal.samples,
+               cal.step, cal.ordered ? "ordered" : "unordered");
     if (n->flags & QQ_NODE_OFFSET_VALID)
         printf("          tick offset to node 0: %" PRId64 " ticks (+/- %.0f)\n\n",
                n->tick_offset, n->offset_error);
@@ -67,6 +109,7 @@ static void print_node(const struct qq_file *f, uint32_t i)
             printf("\n");
         }
         printf("\n");
+        print_per_hit(f, i, have_cal ? &cal : NULL);
     }
     if (any[QQ_TYPE_MARK]) {
         printf("Mark outputs:\n\n      Hits    Name\n");

@@ -285,83 +285,20 @@ static int collect_mem(const struct qq_file *f, struct qqb_case_result *c)
     return 0;
 }
 
-/* Interval lengths of one state key on one node. */
-struct ivals {
-    double *v;
-    size_t n, cap;
-};
-
-static int ivals_add(struct ivals *iv, double x)
-{
-    if (iv->n == iv->cap) {
-        size_t cap = iv->cap ? 2 * iv->cap : 64;
-        double *v = realloc(iv->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        iv->v = v;
-        iv->cap = cap;
-    }
-    iv->v[iv->n++] = x;
-    return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /*
- * Ticks per hit of one launch, a statistic that suits the interval's length.
- *
- * Long intervals: the 10th PERCENTILE. The time-stamp counter keeps counting
- * while the process is preempted, interrupted, or shares its core with
- * another process, so on a busy machine some intervals are 2-10x longer for
- * reasons that are not the code: measured here, one launch of a 45,300-tick
- * loop had mean 48,739 and median 45,339 ticks, and over 12 launches under
- * load the median varied by 0.2-0.3% (coefficient of variation) while the
- * mean varied by 2-7% and a 10%-trimmed mean by up to 5.7%. That noise is
- * one-sided (interference only adds time), and in the noisiest launches more
- * than half the intervals were slowed, moving the median by 3-6%, while the
- * 10th percentile stayed within 0.1% of the minimum (47,523 / 47,544 /
- * median 47,586 / 90th 96,096 in one such launch). So the low percentile is
- * the cost of the code when the machine leaves it alone; the minimum itself
- * is not used, so one odd reading cannot set it.
- *
- * Short intervals: the 10%-TRIMMED MEAN. Reading the counter takes about 21
- * ticks here and successive reads differ in steps of it, so a 20-cycle
- * line's intervals are 21 or 42 ticks: the Km line with pow is 21 in 74% of
- * hits and 42 in 26% (mean 38.4), without pow 21 in 95% (mean 22.0). Both
- * medians are 21; only a mean sees the change, the steps acting as a dither.
- * Dropping the longest 10% still removes preemptions, which are 10^4 times
- * longer than such an interval.
- *
- * The switch: an interval is short when its median is under
- * QQB_SHORT_STEPS counter steps, the step being the file's "tick_step"
- * (two back-to-back reads, measured by QQInit).
+ * A state's figures per launch come from the reader (qq_file_hit_stats):
+ * one estimator, qq_per_hit, for libqq, st and here; its rule and measured
+ * bias are in qq_file.h and docs/STATISTICS.md. The judged figure is NET:
+ * the calibrated empty-state cost of the launch's own QQInit subtracted.
  */
-#define QQB_SHORT_STEPS 50.0
-#define QQB_TRIM 0.10
 
-static double per_hit_stat(struct ivals *iv, double step, double *mean)
+/* Net figures under half a counter step cannot be told from zero (nor from
+ * each other): they are stored as half a step, so ratios stay finite. The
+ * raw figure is kept beside it (per_hit_raw). */
+static double net_floor(double net, double step)
 {
-    *mean = 0;
-    if (iv->n == 0)
-        return 0;
-    double sum = 0;
-    for (size_t i = 0; i < iv->n; i++)
-        sum += iv->v[i];
-    *mean = sum / (double)iv->n;
-    qsort(iv->v, iv->n, sizeof *iv->v, cmp_double);
-    double med = iv->n % 2 ? iv->v[iv->n / 2]
-                           : (iv->v[iv->n / 2 - 1] + iv->v[iv->n / 2]) / 2;
-    if (!(step > 0) || med >= QQB_SHORT_STEPS * step)
-        return iv->v[iv->n / 10];
-    size_t keep = iv->n - (size_t)((double)iv->n * QQB_TRIM);
-    double t = 0;
-    for (size_t i = 0; i < keep; i++)
-        t += iv->v[i];
-    return keep ? t / (double)keep : med;
+    double floor = step > 0 ? step / 2 : 0.5;
+    return net > floor ? net : floor;
 }
 
 int qqb_collect(const char *path, char *const *keys, size_t nkeys,
@@ -374,13 +311,11 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
         return -1;
     }
     uint32_t nk = qq_file_nkeys(f), nn = qq_file_nnodes(f);
-    struct qq_key_summary *ks = calloc((size_t)nk * (nn ? nn : 1) + 1, sizeof *ks);
-    double *per = calloc((size_t)nk * (nn ? nn : 1) + 1, sizeof *per);
-    double *mean = calloc((size_t)nk * (nn ? nn : 1) + 1, sizeof *mean);
-    struct ivals *iv = calloc((size_t)nk + 1, sizeof *iv);
-    uint64_t *open_at = calloc((size_t)nk + 1, sizeof *open_at);
+    size_t cells = (size_t)nk * (nn ? nn : 1) + 1;
+    struct qq_key_summary *ks = calloc(cells, sizeof *ks);
+    struct qq_hit_stat *hs = calloc(cells, sizeof *hs);
     int rc = 0;
-    if (!ks || !per || !mean || !iv || !open_at) {
+    if (!ks || !hs) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
         goto out;
@@ -388,6 +323,10 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
     for (uint32_t n = 0; n < nn && rc == 0; n++) {
         struct qq_node_summary ns;
         qq_file_summarize(f, n, &ns, ks + (size_t)n * nk);
+        if (qq_file_hit_stats(f, n, hs + (size_t)n * nk) != 0) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+        }
         const struct qq_node_info *ni = qq_file_node(f, n);
         if (ni->dropped > 0 && c->failure == NULL) {
             /* Not a failure, but the numbers undercount: say so once. */
@@ -396,58 +335,37 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
                      "raise QQ_EVENTS)", n, (unsigned long long)ni->dropped);
             c->failure = strdup(buf);
         }
-        /* Interval lengths per state key, as qq_file_summarize pairs them. */
-        const struct qq_event *e = qq_file_entries(f, n);
-        memset(open_at, 0, (size_t)nk * sizeof *open_at);
-        for (uint32_t k = 0; k < nk; k++)
-            iv[k].n = 0;
-        for (uint64_t j = 0; j < ni->entries; j++) {
-            uint32_t k = e[j].key;
-            if (qq_file_key(f, k)->type != QQ_TYPE_STATE)
-                continue;
-            if (e[j].info.i) {
-                if (!open_at[k])
-                    open_at[k] = e[j].tick + 1; /* +1: 0 means closed */
-            } else if (open_at[k]) {
-                if (ivals_add(&iv[k], (double)(e[j].tick - (open_at[k] - 1))) != 0) {
-                    snprintf(err, errlen, "out of memory");
-                    rc = -1;
-                    break;
-                }
-                open_at[k] = 0;
-            }
-        }
-        /* The counter step the writer measured; files without it: the
-         * shortest interval of the launch, an upper bound of the step. */
-        double step = 0;
-        const char *ms = qq_file_meta(f, "tick_step");
-        if (ms)
-            step = strtod(ms, NULL);
-        for (uint32_t k = 0; k < nk && !(step > 0); k++)
-            for (size_t i = 0; i < iv[k].n; i++)
-                if (iv[k].v[i] > 0 && (step == 0 || iv[k].v[i] < step))
-                    step = iv[k].v[i];
-        for (uint32_t k = 0; k < nk; k++)
-            per[(size_t)n * nk + k] = per_hit_stat(&iv[k], step, &mean[(size_t)n * nk + k]);
     }
     c->mhz = qq_file_node(f, 0) ? qq_file_node(f, 0)->mhz : 0;
+    /* Node 0's calibration: the launch's empty-state cost and step. */
+    struct qq_calib cal;
+    if (rc == 0 && nn > 0 && qq_file_calib(f, 0, &cal)) {
+        rc |= add(c, QQB_TIMER_KEY, "empty", cal.empty_typical, err, errlen);
+        rc |= add(c, QQB_TIMER_KEY, "step", cal.step, err, errlen);
+    } else {
+        memset(&cal, 0, sizeof cal);
+    }
     for (uint32_t k = 0; k < nk && rc == 0; k++) {
         const struct qq_key_info *key = qq_file_key(f, k);
         if (!wanted(key->name, keys, nkeys))
             continue;
-        double hits = 0, maxticks = 0, sumticks = 0, maxper = 0, maxmean = 0,
-               sum = 0, dsum = 0;
+        double hits = 0, maxticks = 0, sumticks = 0, maxnet = 0, maxraw = 0,
+               maxmean = 0, sum = 0, dsum = 0;
         for (uint32_t n = 0; n < nn; n++) {
             const struct qq_key_summary *s = &ks[(size_t)n * nk + k];
+            const struct qq_hit_stat *h = &hs[(size_t)n * nk + k];
             hits += (double)s->hits;
             double t = (double)s->state_ticks;
             sumticks += t;
             if (t > maxticks)
                 maxticks = t;
-            if (per[(size_t)n * nk + k] > maxper)
-                maxper = per[(size_t)n * nk + k];
-            if (mean[(size_t)n * nk + k] > maxmean)
-                maxmean = mean[(size_t)n * nk + k];
+            /* The slowest node's figure (the first node sets the start). */
+            if (n == 0 || h->net > maxnet)
+                maxnet = h->net;
+            if (h->raw > maxraw)
+                maxraw = h->raw;
+            if (h->mean > maxmean)
+                maxmean = h->mean;
             sum += (double)s->isum;
             dsum += s->dsum;
         }
@@ -458,7 +376,9 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
              * cycles to compare. */
             if (maxticks > 0) {
                 rc |= add(c, key->name, "ticks", maxticks, err, errlen);
-                rc |= add(c, key->name, "per_hit", maxper, err, errlen);
+                rc |= add(c, key->name, "per_hit", net_floor(maxnet, cal.step),
+                          err, errlen);
+                rc |= add(c, key->name, "per_hit_raw", maxraw, err, errlen);
                 rc |= add(c, key->name, "mean_hit", maxmean, err, errlen);
                 if (nn > 1)
                     rc |= add(c, key->name, "imbalance", maxticks / (sumticks / nn),
@@ -480,13 +400,7 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
         rc = -1;
     }
 out:
-    if (iv)
-        for (uint32_t k = 0; k < nk; k++)
-            free(iv[k].v);
-    free(iv);
-    free(open_at);
-    free(per);
-    free(mean);
+    free(hs);
     free(ks);
     qq_file_close(f);
     return rc ? -1 : 0;

@@ -44,8 +44,16 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r);
 int qqb_collect(const char *path, char *const *keys, size_t nkeys,
                 struct qqb_case_result *c, char *err, size_t errlen);
 
-/* The verdict metric of a key type: states are judged on ticks per hit. */
+/* The verdict metric of a key type: states are judged on net ticks per hit
+ * (qq_per_hit of the intervals minus the launch's calibrated empty-state
+ * cost, floored at half a counter step); "per_hit_raw" keeps the figure
+ * before the subtraction. */
 #define QQB_VERDICT_METRIC "per_hit"
+
+/* QQInit's calibration of each launch (node 0), stored as metrics "empty"
+ * (the empty-state cost, ticks) and "step" (the counter step, ticks) of
+ * this key: what a net figure was computed with, and its resolution. */
+#define QQB_TIMER_KEY "@timer"
 
 /* The machine's speed right now: the median ticks of a fixed dependent
  * multiply-add loop run in this process (about 1 ms). Stored per launch as

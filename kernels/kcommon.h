@@ -118,6 +118,17 @@ static inline int kqq_out(const char *prog, const char *file, int node,
 }
 #endif
 
+/* Make the compiler treat the double X as used and changed here, in its
+ * register (no store): work that computes X cannot be moved past this
+ * point, nor the next use of X before it. */
+#if defined(__x86_64__) || defined(__i386__)
+#define KKEEP(x) __asm__ __volatile__("" : "+x"(x))
+#elif defined(__aarch64__)
+#define KKEEP(x) __asm__ __volatile__("" : "+w"(x))
+#else
+#define KKEEP(x) __asm__ __volatile__("" : "+g"(x))
+#endif
+
 /* Print "PROG: message" to stderr and exit 1. */
 void kdie(const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));

@@ -92,31 +92,70 @@ struct qq__state {
 extern QQ_API struct qq__state qq__st;
 
 /* ======================================================================
- * The tick source: read the time-stamp counter (see qq/src/qq_timer.h).
+ * The tick source: the time-stamp counter, read three ways.
+ *
+ * qq_ticks()        a bare read: marks, counts, values, and states when
+ *                   QQ_ORDERED is 0. The cheapest read, but not ordered
+ *                   with the instructions around it.
+ * qq_ticks_open()   opens a state interval: waits for the work before it
+ *                   to finish and keeps the work after it from starting
+ *                   early (x86-64: lfence; rdtsc; lfence).
+ * qq_ticks_close()  closes a state interval: waits for the work before it
+ *                   to finish (x86-64: rdtscp; lfence).
+ *
+ * The fenced pair is Intel's pattern ("How to Benchmark Code Execution
+ * Times on Intel IA-32 and IA-64", with lfence for cpuid): without it the
+ * closing read can run before the line's result is computed and the cost
+ * spills into the next interval (docs/TIMING.md has both modes measured).
  * ====================================================================== */
 
+/* States use ordered reads unless the program is compiled with
+ * -DQQ_ORDERED=0 (the paper's bare reads, lowest overhead for tracing). */
+#if !defined(QQ_ORDERED)
+#define QQ_ORDERED 1
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
-/* Plain rdtsc with no fence on the record path: a fence would serialise the
- * pipeline around every event and change the timing of the code measured
- * (the paper, section 2.2). Calibration uses fenced reads instead. */
 static inline uint64_t qq_ticks(void)
 {
     uint32_t lo, hi;
     __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
     return ((uint64_t)hi << 32) | lo;
 }
+static inline uint64_t qq_ticks_open(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi)::"memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+static inline uint64_t qq_ticks_close(void)
+{
+    uint32_t lo, hi, aux;
+    __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+    return ((uint64_t)hi << 32) | lo;
+}
 #define QQ_TICK_SOURCE "rdtsc"
 #elif defined(__aarch64__)
+/* isb: every instruction before the read completes first. */
 static inline uint64_t qq_ticks(void)
 {
     uint64_t v;
     __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
     return v;
 }
+static inline uint64_t qq_ticks_open(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("isb; mrs %0, cntvct_el0; isb" : "=r"(v) : : "memory");
+    return v;
+}
+static inline uint64_t qq_ticks_close(void) { return qq_ticks(); }
 #define QQ_TICK_SOURCE "cntvct_el0"
 #else
 QQ_API uint64_t qq__clock_ticks(void); /* CLOCK_MONOTONIC in nanoseconds */
 static inline uint64_t qq_ticks(void) { return qq__clock_ticks(); }
+static inline uint64_t qq_ticks_open(void) { return qq__clock_ticks(); }
+static inline uint64_t qq_ticks_close(void) { return qq__clock_ticks(); }
 #define QQ_TICK_SOURCE "clock_gettime"
 #endif
 
@@ -127,8 +166,10 @@ static inline uint64_t qq_ticks(void) { return qq__clock_ticks(); }
 
 #if defined(QQ_ENABLE)
 
-/* Set-up and output: ordinary functions in the library. */
-QQ_API void QQInit(int nEvents);
+/* Set-up and output: ordinary functions in the library. QQInit passes the
+ * program's QQ_ORDERED so the library calibrates the reads it will use. */
+QQ_API void qq_init(int nEvents, int ordered);
+#define QQInit(nEvents) qq_init((nEvents), QQ_ORDERED)
 QQ_API void qq_base_time(void);
 QQ_API int QQAddState(const char *name);
 QQ_API int QQAddMark(const char *name);
@@ -144,7 +185,13 @@ QQ_API int qq_out(const char *filename, int node, int nodes);
 QQ_API const char *qq_out_errmsg(void);
 QQ_API uint64_t qq_dropped(void);
 
-/* The record path: one test, the tick, the key, the info, the bump. */
+/*
+ * The record path: one test, the key, the info, the bump, the tick. A state
+ * that opens reads the counter last and one that closes reads it first, so
+ * the interval holds as little of QQ as possible; the rest (a load, a
+ * compare, a few stores) is the empty-interval cost QQInit calibrates.
+ * ORDERED is a constant after inlining: no branch is left.
+ */
 static inline void qq__record(int key, int64_t info)
 {
     struct qq_event *e = qq__st.cur;
@@ -158,8 +205,34 @@ static inline void qq__record(int key, int64_t info)
     }
 }
 
-static inline void QQStateOn(int key) { qq__record(key, 1); }
-static inline void QQStateOff(int key) { qq__record(key, 0); }
+static inline void qq__state_on(int key, int ordered)
+{
+    struct qq_event *e = qq__st.cur;
+    if (e < qq__st.end) {
+        e->key = (uint32_t)key;
+        e->info.i = 1;
+        qq__st.cur = e + 1;
+        e->tick = ordered ? qq_ticks_open() : qq_ticks();
+    } else {
+        qq__st.missed++;
+    }
+}
+
+static inline void qq__state_off(int key, int ordered)
+{
+    struct qq_event *e = qq__st.cur;
+    if (e < qq__st.end) {
+        e->tick = ordered ? qq_ticks_close() : qq_ticks();
+        e->key = (uint32_t)key;
+        e->info.i = 0;
+        qq__st.cur = e + 1;
+    } else {
+        qq__st.missed++;
+    }
+}
+
+static inline void QQStateOn(int key) { qq__state_on(key, QQ_ORDERED); }
+static inline void QQStateOff(int key) { qq__state_off(key, QQ_ORDERED); }
 static inline void QQMark(int key) { qq__record(key, 0); }
 static inline void QQCount(int key, int count) { qq__record(key, count); }
 static inline void QQValue(int key, double value)

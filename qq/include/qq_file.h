@@ -101,6 +101,90 @@ QQ_API int qq_file_mem(const struct qq_file *f, uint32_t node,
                        struct qq_mem_table *out);
 
 /* ======================================================================
+ * Calibration of state intervals (the CALB section of each node).
+ *
+ * QQInit times empty states (QQStateOn then QQStateOff, nothing between)
+ * through the program's own record path and mode. Every interval a state
+ * records holds this cost besides its line: net figures subtract
+ * empty_typical. The step is the counter's resolution as intervals see it:
+ * the smallest gap between two distinct empty-interval lengths.
+ * ====================================================================== */
+
+struct qq_calib {
+    uint32_t ordered;     /* 1: states used ordered reads (QQ_ORDERED) */
+    uint32_t samples;     /* empty intervals timed */
+    double empty_min;     /* the shortest, in ticks */
+    double empty_typical; /* qq_per_hit() of them, in ticks */
+    double empty_median;  /* in ticks */
+    double step;          /* ticks; 0 if unseen (every interval equal) */
+};
+
+/* The node's calibration; returns 1 if the file has one, 0 if not (files
+ * from before the section; *out is zeroed). */
+QQ_API int qq_file_calib(const struct qq_file *f, uint32_t node,
+                         struct qq_calib *out);
+
+/* ======================================================================
+ * Ticks per hit of a state: one estimator for the library, st and the
+ * harness (docs/STATISTICS.md, "Ticks per hit", has the rule measured).
+ *
+ *  short intervals (median under SHORT ticks: qq_short_ticks()): the MEAN
+ *      of the intervals no longer than 4 x median + 16 counter steps.
+ *      Quantised intervals a few steps long take few values; with the
+ *      counter's phase random against the code, their mean is unbiased
+ *      where any percentile or median is a quantisation level. So short an
+ *      interval is rarely touched by interference (an interrupt every few
+ *      ms hits about one 1-us interval in 10^4), and the fence drops those
+ *      few: interrupts and preemption cost thousands of ticks.
+ *  long intervals, 10 or more of them: the 10th PERCENTILE (the element at
+ *      n/10 of the sorted intervals). Interference only adds time; on a
+ *      busy machine over half a launch's long intervals can be slowed by a
+ *      few per cent while the low percentile stays at the code's cost.
+ *  long intervals, fewer than 10: the MEDIAN (a 10th percentile of fewer
+ *      than 10 values would be the minimum).
+ * ====================================================================== */
+
+/* The bound between short and long: 1 microsecond of ticks, or 50 counter
+ * steps where the step is coarser (a 50-step interval is still quantised
+ * to 2%). MHZ or STEP may be 0 (unknown): then the other decides; with
+ * both unknown, 0 (every interval is long). */
+#define QQ_SHORT_NS 1000.0
+#define QQ_SHORT_STEPS 50.0
+QQ_API double qq_short_ticks(double mhz, double step);
+
+enum qq_hit_rule {
+    QQ_HIT_NONE = 0,   /* no interval */
+    QQ_HIT_MEAN = 1,   /* short: fenced mean */
+    QQ_HIT_P10 = 2,    /* long: 10th percentile */
+    QQ_HIT_MEDIAN = 3  /* long, fewer than 10 intervals */
+};
+
+/* The estimator on N interval lengths V (sorted in place); SHORT from
+ * qq_short_ticks, STEP the counter step (0 if unknown). RULE and KEPT
+ * (intervals the figure uses) may be NULL. */
+QQ_API double qq_per_hit(double *v, size_t n, double short_ticks, double step,
+                         int *rule, size_t *kept);
+
+/* Per state key of one node. */
+struct qq_hit_stat {
+    uint64_t intervals; /* completed on..off intervals */
+    uint64_t kept;      /* intervals the figure uses (the rest: outliers) */
+    int rule;           /* enum qq_hit_rule */
+    double raw;         /* ticks per hit, qq_per_hit() of the intervals */
+    double net;         /* raw minus the calibrated empty interval */
+    double mean;        /* plain mean of every interval */
+};
+
+/*
+ * Fill OUT (qq_file_nkeys() elements) for NODE: state keys get their
+ * figures, other keys zeros. Intervals pair each on with the next off of
+ * the same key, as qq_file_summarize does. Without a calibration, net ==
+ * raw. Returns 0, QQ_EINVAL for a node out of range, or QQ_ENOMEM.
+ */
+QQ_API int qq_file_hit_stats(const struct qq_file *f, uint32_t node,
+                             struct qq_hit_stat *out);
+
+/* ======================================================================
  * Summaries: per node and key, what st and the harness print.
  * ====================================================================== */
 

@@ -1,4 +1,4 @@
-/* qq_events.c - QQInit, the key table, QQBaseTime and QQRecord. */
+/* qq_events.c - QQInit and its calibration, the key table, QQBaseTime and QQRecord. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,7 @@ uint64_t qq__base_tick;
 double qq__mhz;
 int qq__tsc_invariant;
 uint64_t qq__tick_step;
+struct qq_calib qq__calib;
 int64_t qq__tick_offset;
 double qq__offset_error;
 int qq__offset_valid;
@@ -32,7 +33,69 @@ static void release_buffer(void)
     buf_bytes = 0;
 }
 
-void QQInit(int nEvents)
+/*
+ * Time empty states through the record path the program uses (ORDERED is
+ * its QQ_ORDERED): pairs of QQStateOn/QQStateOff with nothing between, into
+ * a scratch buffer, the user's buffer set aside meanwhile. The first round
+ * warms the caches and branch predictors; the second is kept.
+ */
+#define CALIB_PAIRS 4096
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void calibrate(int ordered)
+{
+    struct qq_event *scratch = calloc(2 * CALIB_PAIRS, sizeof *scratch);
+    uint64_t *d = calloc(CALIB_PAIRS, sizeof *d);
+    double *v = calloc(CALIB_PAIRS, sizeof *v);
+    memset(&qq__calib, 0, sizeof qq__calib);
+    qq__calib.ordered = ordered ? 1 : 0;
+    if (!scratch || !d || !v)
+        goto out;
+    struct qq__state saved = qq__st;
+    for (int round = 0; round < 2; round++) {
+        qq__st.cur = scratch;
+        qq__st.end = scratch + 2 * CALIB_PAIRS;
+        if (ordered) {
+            for (int i = 0; i < CALIB_PAIRS; i++) {
+                qq__state_on(0, 1);
+                qq__state_off(0, 1);
+            }
+        } else {
+            for (int i = 0; i < CALIB_PAIRS; i++) {
+                qq__state_on(0, 0);
+                qq__state_off(0, 0);
+            }
+        }
+    }
+    qq__st = saved;
+    for (int i = 0; i < CALIB_PAIRS; i++)
+        d[i] = scratch[2 * i + 1].tick - scratch[2 * i].tick;
+    qsort(d, CALIB_PAIRS, sizeof *d, cmp_u64);
+    uint64_t step = 0;
+    for (int i = 1; i < CALIB_PAIRS; i++)
+        if (d[i] > d[i - 1] && (step == 0 || d[i] - d[i - 1] < step))
+            step = d[i] - d[i - 1];
+    for (int i = 0; i < CALIB_PAIRS; i++)
+        v[i] = (double)d[i];
+    qq__calib.samples = CALIB_PAIRS;
+    qq__calib.step = (double)step;
+    qq__calib.empty_min = v[0];
+    qq__calib.empty_median = (v[CALIB_PAIRS / 2 - 1] + v[CALIB_PAIRS / 2]) / 2;
+    qq__calib.empty_typical =
+        qq_per_hit(v, CALIB_PAIRS, qq_short_ticks(qq__mhz, qq__calib.step),
+                   qq__calib.step, NULL, NULL);
+out:
+    free(scratch);
+    free(d);
+    free(v);
+}
+
+void qq_init(int nEvents, int ordered)
 {
     release_buffer();
     qq__st.missed = 0;
@@ -61,6 +124,7 @@ void QQInit(int nEvents)
         qq__tsc_invariant = qq__counter_invariant();
         qq__tick_step = qq__measure_step();
     }
+    calibrate(ordered);
 #if defined(QQ__MPI) && QQ__MPI
     qq__mpi_init_sync();
 #endif

@@ -11,6 +11,11 @@ struct qq__meta {
     char *name, *value;
 };
 
+struct qq__nodecal {
+    int present;
+    struct qq_calib c;
+};
+
 struct qq__nodemem {
     int present;
     struct qq_mem_table t;
@@ -30,6 +35,7 @@ struct qq_file {
     struct qq__meta *meta;
     size_t nmeta;
     struct qq__nodemem *mem;
+    struct qq__nodecal *cal;
 };
 
 static uint32_t ld32(const unsigned char *p)
@@ -217,6 +223,39 @@ static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl,
     return 0;
 }
 
+/* A node's calibration: fixed size; a longer section is a later version's
+ * (its extra fields are skipped). Values a writer cannot produce are
+ * refused, so every reader can trust them. */
+static int parse_calb(struct qq_file *f, uint32_t idx, const unsigned char *pl,
+                      uint64_t len)
+{
+    struct qq__nodecal *c = &f->cal[idx];
+    if (c->present)
+        return fail(f, QQ_ECORRUPT, "node %u has two calibrations", idx);
+    if (len < QQ__CALB_SIZE)
+        return fail(f, QQ_ECORRUPT, "calibration of node %u is %llu bytes, "
+                    "at least %d expected", idx, (unsigned long long)len,
+                    QQ__CALB_SIZE);
+    c->c.ordered = ld32(pl);
+    c->c.samples = ld32(pl + 4);
+    c->c.empty_min = ldf64(pl + 8);
+    c->c.empty_typical = ldf64(pl + 16);
+    c->c.empty_median = ldf64(pl + 24);
+    c->c.step = ldf64(pl + 32);
+    const double v[] = {c->c.empty_min, c->c.empty_typical,
+                        c->c.empty_median, c->c.step};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!(v[i] >= 0 && v[i] < 1e12))
+            return fail(f, QQ_ECORRUPT,
+                        "calibration of node %u holds %g ticks", idx, v[i]);
+    if (c->c.ordered > 1 || c->c.empty_min > c->c.empty_typical ||
+        c->c.empty_min > c->c.empty_median)
+        return fail(f, QQ_ECORRUPT, "calibration of node %u is inconsistent",
+                    idx);
+    c->present = 1;
+    return 0;
+}
+
 /* Per-node sections found while walking, matched to the node table after. */
 struct found {
     uint32_t tag, node;
@@ -263,7 +302,8 @@ static int parse(struct qq_file *f)
     f->nodes = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->nodes);
     f->entries = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->entries);
     f->mem = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->mem);
-    if (!f->nodes || !f->entries || !f->mem)
+    f->cal = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->cal);
+    if (!f->nodes || !f->entries || !f->mem || !f->cal)
         return fail(f, QQ_ENOMEM, "out of memory");
 
     struct found *sec = NULL;
@@ -312,7 +352,8 @@ static int parse(struct qq_file *f)
                 goto out;
             }
             node_table = d + at;
-        } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT) {
+        } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT ||
+                   tag == QQ__TAG_CALB) {
             if (nsec == cap) {
                 cap = cap ? 2 * cap : 8;
                 struct found *e = realloc(sec, cap * sizeof *e);
@@ -392,7 +433,7 @@ static int parse(struct qq_file *f)
         f->entries[i] = e;
     }
     for (size_t k = 0; k < nsec; k++) {
-        if (sec[k].tag != QQ__TAG_MEMT)
+        if (sec[k].tag != QQ__TAG_MEMT && sec[k].tag != QQ__TAG_CALB)
             continue;
         uint32_t idx;
         for (idx = 0; idx < f->nnodes; idx++)
@@ -403,7 +444,10 @@ static int parse(struct qq_file *f)
                       "the node table", sec[k].node);
             goto out;
         }
-        if ((rc = parse_memt(f, idx, d + sec[k].at, sec[k].len)))
+        rc = sec[k].tag == QQ__TAG_MEMT
+                 ? parse_memt(f, idx, d + sec[k].at, sec[k].len)
+                 : parse_calb(f, idx, d + sec[k].at, sec[k].len);
+        if (rc)
             goto out;
     }
 out:
@@ -497,6 +541,7 @@ void qq_file_close(struct qq_file *f)
             free(f->mem[i].rows);
         }
     free(f->mem);
+    free(f->cal);
     free(f->meta);
     free(f->keys);
     free(f->nodes);
@@ -550,6 +595,16 @@ int qq_file_mem(const struct qq_file *f, uint32_t node, struct qq_mem_table *out
         return 0;
     }
     *out = f->mem[node].t;
+    return 1;
+}
+
+int qq_file_calib(const struct qq_file *f, uint32_t node, struct qq_calib *out)
+{
+    if (node >= f->nnodes || !f->cal[node].present) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    *out = f->cal[node].c;
     return 1;
 }
 

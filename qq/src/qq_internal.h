@@ -31,6 +31,8 @@
 #define QQ__TAG_NODE QQ__TAG('N', 'O', 'D', 'E')
 #define QQ__TAG_EVTS QQ__TAG('E', 'V', 'T', 'S')
 #define QQ__TAG_MEMT QQ__TAG('M', 'E', 'M', 'T')
+#define QQ__TAG_CALB QQ__TAG('C', 'A', 'L', 'B')
+#define QQ__CALB_SIZE 40
 
 /* ---------------------------------------------------------------------
  * A growable byte buffer and little-endian stores (qq_out.c).
@@ -117,6 +119,7 @@ extern uint64_t qq__base_tick;
 extern double qq__mhz;
 extern int qq__tsc_invariant;
 extern uint64_t qq__tick_step;
+extern struct qq_calib qq__calib; /* QQInit's empty-state timing */
 extern int64_t qq__tick_offset;    /* set by the MPI sync, else 0 */
 extern double qq__offset_error;
 extern int qq__offset_valid;

@@ -299,6 +299,22 @@ static int encode_memt(struct qq__buf *b, uint32_t node)
     return rc;
 }
 
+/* QQInit's empty-state timing (qq_file.h, struct qq_calib). */
+static int encode_calb(struct qq__buf *b, uint32_t node)
+{
+    if (qq__calib.samples == 0)
+        return 0; /* QQInit never ran or had no memory: nothing measured */
+    size_t at;
+    int rc = begin_section(b, QQ__TAG_CALB, node, &at);
+    rc = rc ? rc : qq__put_u32(b, qq__calib.ordered);
+    rc = rc ? rc : qq__put_u32(b, qq__calib.samples);
+    rc = rc ? rc : qq__put_f64(b, qq__calib.empty_min);
+    rc = rc ? rc : qq__put_f64(b, qq__calib.empty_typical);
+    rc = rc ? rc : qq__put_f64(b, qq__calib.empty_median);
+    rc = rc ? rc : qq__put_f64(b, qq__calib.step);
+    return rc ? rc : end_section(b, at);
+}
+
 static void *swapped_events; /* big-endian hosts: a little-endian copy */
 
 int qq__node_out_prepare(struct qq__node_out *o, uint32_t node)
@@ -332,7 +348,8 @@ int qq__node_out_prepare(struct qq__node_out *o, uint32_t node)
     qq__store_u32(o->head, QQ__TAG_EVTS);
     qq__store_u32(o->head + 4, node);
     qq__store_u64(o->head + 8, o->events_bytes);
-    int rc = encode_memt(&o->tail, node);
+    int rc = encode_calb(&o->tail, node);
+    rc = rc < 0 ? rc : encode_memt(&o->tail, node);
     if (rc < 0) {
         qq__node_out_release(o);
         return rc;

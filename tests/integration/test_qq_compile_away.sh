@@ -17,8 +17,8 @@ for opt in -O0 -O2; do
         echo "FAIL: $opt: the QQ-off object references QQ symbols (above)"; fail=1
     fi
     # The test could fail: the QQ-on object must reference QQ.
-    if ! nm -u on$opt.o | grep -q QQInit; then
-        echo "FAIL: $opt: the QQ-on object does not reference QQInit"; fail=1
+    if ! nm -u on$opt.o | grep -q qq_init; then
+        echo "FAIL: $opt: the QQ-on object does not reference qq_init (QQInit)"; fail=1
     fi
     if ! diff <(disasm off$opt.o) <(disasm twin$opt.o) > diff$opt.txt; then
         echo "FAIL: $opt: QQ-off code differs from the twin:"; cat diff$opt.txt; fail=1
