@@ -98,7 +98,7 @@ int main(int argc, char **argv)
     for (long s = 0; s < a.steps; s++) {
         QQStateOn(k_chain);
         x = chain(x, ca, cc, g_ops);
-        KKEEP(x);
+        QQKeep(x);
         QQStateOff(k_chain);
     }
     double per_rep = 0;

@@ -144,11 +144,13 @@ static double channel_currents(struct compartment *c, int direct)
                 QQStateOn(qk_type[CH_KM]);
                 I = ch->unitaryG * ch->strength * ch->m *
                     (ch->reversePot - CmpV);
+                QQKeep(I);
                 QQStateOff(qk_type[CH_KM]);
             } else {
                 QQStateOn(qk_type[CH_KM]);
                 I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) *
                     (ch->reversePot - CmpV);
+                QQKeep(I);
                 QQStateOff(qk_type[CH_KM]);
             }
             break;
@@ -156,12 +158,14 @@ static double channel_currents(struct compartment *c, int direct)
             QQStateOn(qk_type[CH_KA]);
             I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) *
                 pow(ch->h, ch->hPower) * (ch->reversePot - CmpV);
+            QQKeep(I);
             QQStateOff(qk_type[CH_KA]);
             break;
         default: /* CH_KAHP */
             QQStateOn(qk_type[CH_KAHP]);
             I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) *
                 (ch->reversePot - CmpV);
+            QQKeep(I);
             QQStateOff(qk_type[CH_KAHP]);
             break;
         }

@@ -218,11 +218,17 @@ static inline void qq__state_on(int key, int ordered)
     }
 }
 
+/* The closing read comes before the buffer check: loads of the buffer
+ * pointers inside the interval would hold the ordered read back by a load's
+ * latency when the interval is empty, and not when the line's work hides
+ * them, so the calibrated empty cost would not be the one every interval
+ * carries. Recording off (QQRecord(0)) still pays the read. */
 static inline void qq__state_off(int key, int ordered)
 {
+    uint64_t t = ordered ? qq_ticks_close() : qq_ticks();
     struct qq_event *e = qq__st.cur;
     if (e < qq__st.end) {
-        e->tick = ordered ? qq_ticks_close() : qq_ticks();
+        e->tick = t;
         e->key = (uint32_t)key;
         e->info.i = 0;
         qq__st.cur = e + 1;
@@ -250,10 +256,23 @@ static inline void QQValue(int key, double value)
 /* Figure 1 declares QQBaseTime(void); Figure 2 calls QQBaseTime(0). */
 #define QQBaseTime(...) qq_base_time()
 
+/*
+ * QQKeep(v): the value of V is computed here. The ordered reads keep the
+ * processor from moving work across them, and their memory clobber keeps
+ * the compiler from moving loads and stores; but arithmetic whose result
+ * stays in a register may still be moved by the compiler past a closing
+ * read (seen: Km's multiplications after QQStateOff at -O2). Name the
+ * line's result before closing its state when it is not stored:
+ *     I = g * s * m * (E - V); QQKeep(I); QQStateOff(km);
+ * It emits no instruction.
+ */
+#define QQKeep(v) __asm__ __volatile__("" ::"X"(v))
+
 #else /* QQ off: statements vanish, arguments are not evaluated */
 
 #define QQInit(nEvents) ((void)0)             /* off: nothing */
 #define QQBaseTime(...) ((void)0)             /* off: nothing */
+#define QQKeep(v) ((void)0)                   /* off: nothing */
 #define QQAddState(name) (-1)                 /* off: an unused key */
 #define QQAddMark(name) (-1)                  /* off: an unused key */
 #define QQAddCount(name) (-1)                 /* off: an unused key */
