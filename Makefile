@@ -8,7 +8,7 @@ SUITE      ?= configs/ncs.yaml
 CMAKE_FLAGS ?= -DQQ_WERROR=ON
 
 # Debian packages the build, the tests and the reports need.
-PACKAGES = gcc make cmake pkg-config libyaml-dev libjansson-dev libgsl-dev \
+PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-dev \
            libopenmpi-dev openmpi-bin gnuplot-nox valgrind
 
 export OMPI_ALLOW_RUN_AS_ROOT = 1

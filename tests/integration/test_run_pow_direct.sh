@@ -27,6 +27,12 @@ v=$(jq_py pow.json '.comparisons[]|select(.kind=="ab" and .key=="Km" and .case==
     '" ".join(str(c["verdict"])+" "+str(c["change_pct"]) for c in d["comparisons"] if c["kind"]=="ab" and c["key"]=="Km" and c["case"]=="km[direct]@1")')
 echo "A/B Km direct vs pow: $v"
 check "A/B Km: direct is improved over pow (got '$v')" test "${v%% *}" = improved
+# The size, not only the sign: the line without pow costs well under half
+# the line with it, in net ticks per hit (a pow call alone is tens of
+# cycles on any x86-64; the multiplications a few).
+pct="${v#* }"
+check "A/B Km: direct is more than 50% cheaper (got $pct%)" \
+    python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < -50 else 1)' "$pct"
 check "the table shows the A/B row" has out.txt '^km\[direct\]@1 +Km '
 # The mean interval shows it too (independent of the verdict metric).
 mp=$(jq_py pow.json '.cases[]|select(.name=="km[pow]@1")|.metrics[]|select(.key=="Km" and .what=="ticks")|.median' \
