@@ -440,8 +440,10 @@ static int parse(struct qq_file *f)
             if (f->nodes[idx].node == sec[k].node)
                 break;
         if (idx == f->nnodes) {
-            rc = fail(f, QQ_ECORRUPT, "memory table for node %u, which is not in "
-                      "the node table", sec[k].node);
+            rc = fail(f, QQ_ECORRUPT, "%s for node %u, which is not in "
+                      "the node table",
+                      sec[k].tag == QQ__TAG_MEMT ? "memory table" : "calibration",
+                      sec[k].node);
             goto out;
         }
         rc = sec[k].tag == QQ__TAG_MEMT

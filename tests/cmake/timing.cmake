@@ -6,3 +6,14 @@ foreach(t test_run_chain test_run_attribution test_run_pow_direct)
     set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)
   endif()
 endforeach()
+
+# Under ASan the record path's stores carry shadow checks; the tick store
+# of an opening state falls inside the interval, where a line's work hides
+# it but the calibrated empty state does not, so short lines read a few
+# ticks low there (measured: chain N=10 -7.6% against -2% plain). The
+# chain test's 10% agreement is a property of the plain build, so in the
+# sanitizer build it says so and skips; the attribution and pow/direct
+# tests hold in both and run in both.
+if(QQ_SANITIZE AND TEST test_run_chain)
+  set_property(TEST test_run_chain APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
+endif()
