@@ -13,8 +13,10 @@ static void compare_usage(FILE *fp)
     fprintf(fp,
             "usage: qqbench compare [--all] A.qq B.qq\n\n"
             "Compare two QQ files key by key, summed over nodes: hits, cycles in\n"
-            "each state, cycles per hit (ticks in the state / completed intervals)\n"
-            "and the change from A to B; then memory per key (live and peak bytes,\n"
+            "each state, net cycles per hit (the per-hit estimator of\n"
+            "docs/STATISTICS.md minus the empty-state cost QQInit calibrated, the\n"
+            "slowest node's) and the change from A to B (in ticks where a figure\n"
+            "is within 2 counter steps of zero); then memory per key (live and peak bytes,\n"
             "objects). One file per side is one launch: there is no statistics\n"
             "here. For verdicts with intervals, run both versions through\n"
             "'qqbench run' (variants or a baseline).\n\n"
@@ -27,7 +29,38 @@ struct side {
     uint32_t nk;
     struct qq_key_summary *sum; /* per key, summed over nodes */
     double mhz;
+    double *net;  /* per key: net ticks per hit, the slowest node's; NaN if none */
+    double step;  /* node 0's counter step (0 if the file has no calibration) */
 };
+
+/* Net ticks per hit of each state key (qq_file_hit_stats: the estimator of
+ * docs/STATISTICS.md, minus the calibrated empty state), the slowest node's. */
+static int load_hits(struct side *s)
+{
+    s->net = calloc(s->nk + 1, sizeof *s->net);
+    struct qq_hit_stat *h = calloc(s->nk + 1, sizeof *h);
+    if (!s->net || !h) {
+        free(h);
+        fprintf(stderr, "qqbench compare: error: out of memory\n");
+        return -1;
+    }
+    for (uint32_t k = 0; k < s->nk; k++)
+        s->net[k] = NAN;
+    for (uint32_t n = 0; n < qq_file_nnodes(s->f); n++) {
+        if (qq_file_hit_stats(s->f, n, h) != 0) {
+            free(h);
+            fprintf(stderr, "qqbench compare: error: out of memory\n");
+            return -1;
+        }
+        for (uint32_t k = 0; k < s->nk; k++)
+            if (h[k].intervals && (isnan(s->net[k]) || h[k].net > s->net[k]))
+                s->net[k] = h[k].net;
+    }
+    struct qq_calib c;
+    s->step = qq_file_calib(s->f, 0, &c) ? c.step : 0;
+    free(h);
+    return 0;
+}
 
 static int load(const char *path, struct side *s)
 {
@@ -78,7 +111,7 @@ static const char *type_name(uint32_t t)
 static void print_keys(const struct side *a, const struct side *b, int all)
 {
     printf("%-24s %-6s %10s %10s %14s %14s %9s\n", "key", "type", "hits A", "hits B",
-           "cyc/hit A", "cyc/hit B", "change");
+           "net cyc/hit A", "net cyc/hit B", "change");
     for (int pass = 0; pass < 2; pass++) {
         const struct side *x = pass ? b : a, *y = pass ? a : b;
         for (uint32_t k = 0; k < x->nk; k++) {
@@ -95,16 +128,26 @@ static void print_keys(const struct side *a, const struct side *b, int all)
             if (sb)
                 snprintf(hb, sizeof hb, "%" PRIu64, sb->hits);
             double pa = NAN, pb = NAN;
+            const struct side *sda = pass ? NULL : x, *sdb = pass ? x : (o >= 0 ? y : NULL);
+            long ka = pass ? -1 : (long)k, kb = pass ? (long)k : o;
+            int unresolved = 0;
             if (ki->type == QQ_TYPE_STATE) {
-                if (sa && sa->intervals)
-                    pa = (double)sa->state_ticks / (double)sa->intervals;
-                if (sb && sb->intervals)
-                    pb = (double)sb->state_ticks / (double)sb->intervals;
+                if (sda)
+                    pa = sda->net[ka];
+                if (sdb)
+                    pb = sdb->net[kb];
                 if (!isnan(pa))
                     snprintf(ca, sizeof ca, "%.1f", pa);
                 if (!isnan(pb))
                     snprintf(cb, sizeof cb, "%.1f", pb);
-                if (!isnan(pa) && !isnan(pb) && pa > 0)
+                /* Within 2 counter steps of zero a net figure cannot be
+                 * told from zero: no ratio of it means anything. */
+                double step = a->step > b->step ? a->step : b->step;
+                unresolved = !isnan(pa) && !isnan(pb) && step > 0 &&
+                             (pa < 2 * step || pb < 2 * step);
+                if (!isnan(pa) && !isnan(pb) && unresolved)
+                    snprintf(ch, sizeof ch, "%+.1f tk", pb - pa);
+                else if (!isnan(pa) && !isnan(pb) && pa > 0)
                     snprintf(ch, sizeof ch, "%+.2f%%", 100.0 * (pb / pa - 1.0));
             } else if (ki->type == QQ_TYPE_COUNT && sa && sb && sa->isum != sb->isum) {
                 snprintf(ch, sizeof ch, "sum %+" PRId64, sb->isum - sa->isum);
@@ -116,9 +159,10 @@ static void print_keys(const struct side *a, const struct side *b, int all)
                             : !ch[0]);
             if (same && !all)
                 continue;
-            printf("%-24.24s %-6s %10s %10s %14s %14s %9s%s\n", ki->name,
+            printf("%-24.24s %-6s %10s %10s %14s %14s %9s%s%s\n", ki->name,
                    type_name(ki->type), ha, hb, ca, cb, ch,
-                   !sa ? "  (only in B)" : !sb ? "  (only in A)" : "");
+                   !sa ? "  (only in B)" : !sb ? "  (only in A)" : "",
+                   unresolved ? "  (within 2 counter steps: not resolved)" : "");
         }
     }
 }
@@ -207,7 +251,8 @@ int cmd_compare(int argc, char **argv)
     }
     struct side a = {0}, b = {0};
     int rc = QQB_EXIT_USAGE;
-    if (load(files[0], &a) == 0 && load(files[1], &b) == 0) {
+    if (load(files[0], &a) == 0 && load(files[1], &b) == 0 && load_hits(&a) == 0 &&
+        load_hits(&b) == 0) {
         printf("A: %s (%u nodes, %.3f MHz)\nB: %s (%u nodes, %.3f MHz)\n\n", files[0],
                qq_file_nnodes(a.f), a.mhz, files[1], qq_file_nnodes(b.f), b.mhz);
         print_keys(&a, &b, all);
@@ -218,6 +263,8 @@ int cmd_compare(int argc, char **argv)
     }
     free(a.sum);
     free(b.sum);
+    free(a.net);
+    free(b.net);
     qq_file_close(a.f);
     qq_file_close(b.f);
     return rc;

@@ -25,6 +25,26 @@ check "compare a file with itself: no key listed without --all" hasnt out.txt '^
 qq out.txt err.txt compare --all a.qq a.qq
 check "compare --all: 'work' listed, +0.00%" has out.txt '^work +state .* \+0\.00%$'
 
+# The paper's one-line change, one launch per side: compare reports net
+# ticks per hit, so the Km line with pow is several times the line without
+# (raw intervals, QQ's own reads included, would say less than half that).
+KD="${QQ_KERNEL_DIR:?}"
+QQ_OUTPUT="$PWD/pow.qq" "$KD/channel" --variant pow --steps 500
+QQ_OUTPUT="$PWD/direct.qq" "$KD/channel" --variant direct --steps 500
+qq out.txt err.txt compare pow.qq direct.qq
+check "compare pow direct: exit 0 (got $rc)" test "$rc" = 0
+km=$(awk '$1=="Km" {print $7}' out.txt)
+echo "Km change: $km"
+check "compare pow direct: Km more than 50% cheaper in net ticks (got $km)" \
+    python3 -c 'import sys; v=sys.argv[1]; sys.exit(0 if v.endswith("%") and float(v[:-1]) < -50 else 1)' "$km"
+# Two empty chains: both net figures within 2 counter steps of zero, so the
+# change is given in ticks and said to be unresolved, not as a ratio.
+QQ_OUTPUT="$PWD/e1.qq" "$KD/chain" --ops 0
+QQ_OUTPUT="$PWD/e2.qq" "$KD/chain" --ops 0
+qq out.txt err.txt compare --all e1.qq e2.qq
+check "compare empty chains: the change is in ticks, not resolved" \
+    has out.txt '^chain +state .* [-+][0-9.]+ tk  \(within 2 counter steps: not resolved\)$'
+
 # Missing and damaged files.
 head -c 100 a.qq > short.qq
 printf 'NOTQQ' | cat - a.qq | head -c "$(stat -c %s a.qq)" > magic.qq
