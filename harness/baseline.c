@@ -566,10 +566,13 @@ static int take_lock(const char *path, char *err, size_t errlen)
 
     if (snprintf(lp, sizeof lp, "%s.lock", path) >= (int)sizeof lp)
         return ferr(err, errlen, path, "path too long");
-    fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    /* O_NOFOLLOW: a symbolic link here (dangling or not) would make us
+     * create or lock a file somewhere else. */
+    fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0)
         return ferr(err, errlen, lp, "cannot open the lock file: %s",
-                    strerror(errno));
+                    errno == ELOOP ? "it is a symbolic link (not followed)"
+                                   : strerror(errno));
     deadline = now_seconds() + lock_timeout;
     for (;;) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0)

@@ -62,6 +62,19 @@ static int load_hits(struct side *s)
     return 0;
 }
 
+/* Counts summed over nodes saturate at the int64 limits, as the reader's
+ * per-node sums do (qq_file.h): never a signed overflow. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
+static int saturated(int64_t v) { return v == INT64_MAX || v == INT64_MIN; }
+
 static int load(const char *path, struct side *s)
 {
     if (qq_file_open(path, &s->f) != 0) {
@@ -84,7 +97,7 @@ static int load(const char *path, struct side *s)
             s->sum[k].hits += tmp[k].hits;
             s->sum[k].intervals += tmp[k].intervals;
             s->sum[k].state_ticks += tmp[k].state_ticks;
-            s->sum[k].isum += tmp[k].isum;
+            s->sum[k].isum = sat_add(s->sum[k].isum, tmp[k].isum);
             s->sum[k].dsum += tmp[k].dsum;
         }
     }
@@ -122,7 +135,7 @@ static void print_keys(const struct side *a, const struct side *b, int all)
             const struct qq_key_summary *sa = pass ? NULL : &x->sum[k];
             const struct qq_key_summary *sb =
                 pass ? &x->sum[k] : (o >= 0 ? &y->sum[o] : NULL);
-            char ha[24] = "-", hb[24] = "-", ca[32] = "", cb[32] = "", ch[24] = "";
+            char ha[24] = "-", hb[24] = "-", ca[32] = "", cb[32] = "", ch[32] = "";
             if (sa)
                 snprintf(ha, sizeof ha, "%" PRIu64, sa->hits);
             if (sb)
@@ -150,7 +163,14 @@ static void print_keys(const struct side *a, const struct side *b, int all)
                 else if (!isnan(pa) && !isnan(pb) && pa > 0)
                     snprintf(ch, sizeof ch, "%+.2f%%", 100.0 * (pb / pa - 1.0));
             } else if (ki->type == QQ_TYPE_COUNT && sa && sb && sa->isum != sb->isum) {
-                snprintf(ch, sizeof ch, "sum %+" PRId64, sb->isum - sa->isum);
+                if (saturated(sa->isum) || saturated(sb->isum))
+                    snprintf(ch, sizeof ch, "sum saturated");
+                else if (!saturated(sat_add(sb->isum, -sa->isum)))
+                    snprintf(ch, sizeof ch, "sum %+" PRId64,
+                             sat_add(sb->isum, -sa->isum));
+                else /* the change itself is beyond 64 bits */
+                    snprintf(ch, sizeof ch, "sum %+.4g",
+                             (double)sb->isum - (double)sa->isum);
             }
             int same = sa && sb && sa->hits == sb->hits &&
                        (ki->type == QQ_TYPE_STATE

@@ -124,9 +124,12 @@ static void print_node(const struct qq_file *f, uint32_t i)
         for (uint32_t k = 0; k < nkeys; k++)
             if (qq_file_key(f, k)->type == QQ_TYPE_COUNT)
                 printf("%u: %6" PRIu64 " %14" PRId64 " %12" PRId64 " %12" PRId64
-                       "    '%s'\n",
+                       "    '%s'%s\n",
                        k + 1, ks[k].hits, ks[k].isum, ks[k].imin, ks[k].imax,
-                       qq_file_key(f, k)->name);
+                       qq_file_key(f, k)->name,
+                       ks[k].isum == INT64_MAX || ks[k].isum == INT64_MIN
+                           ? "  (sum saturated: beyond 64 bits)"
+                           : "");
         printf("\n");
     }
     if (any[QQ_TYPE_VALUE]) {

@@ -22,7 +22,10 @@ struct qq_file;
  * Open and validate PATH. Returns 0, or a negative QQ_E* code. On failure
  * *out still holds a file object (unless memory ran out, then NULL) whose
  * qq_file_errmsg() says what is wrong and where ("node 2: entry 17 has key
- * 12, but the file has 9 keys"); close it either way.
+ * 12, but the file has 9 keys"); close it either way. Only a regular file
+ * is read (a directory, FIFO or device is refused without waiting on it),
+ * and only once its 64-byte header checks out. A file is refused when two
+ * nodes claim one entry section, or a value entry is NaN or infinite.
  */
 QQ_API int qq_file_open(const char *path, struct qq_file **out);
 /* The same, from a buffer the caller keeps alive while the file is open. */
@@ -194,7 +197,10 @@ struct qq_key_summary {
     uint64_t intervals;  /* completed on..off intervals */
     uint64_t state_ticks; /* ticks spent on, summed over intervals */
     uint64_t unbalanced; /* on while on, off while off, on at the end */
-    /* counts (integer) and values (double) */
+    /* counts (integer) and values (double). isum is exact whenever the
+     * true sum fits in int64; otherwise it saturates at INT64_MAX or
+     * INT64_MIN (so a sum at either limit means "at least"/"at most").
+     * dsum likewise saturates at +-DBL_MAX instead of becoming infinite. */
     int64_t isum, imin, imax;
     double dsum, dmin, dmax;
 };

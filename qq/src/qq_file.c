@@ -1,9 +1,13 @@
 /* qq_file.c - the .qq reader: validate everything once at open, then hand out checked views. */
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "qq_internal.h"
 
@@ -262,17 +266,17 @@ struct found {
     uint64_t at, len; /* payload offset and length */
 };
 
-static int parse(struct qq_file *f)
+/* The header's checks: D holds the first AVAIL bytes of a file of SIZE
+ * bytes. qq_file_open runs them on the first 64 bytes before it reads the
+ * rest, so a big file that is not a QQ file is never read whole. */
+static int check_header(struct qq_file *f, const unsigned char *d, size_t avail,
+                        uint64_t size)
 {
-    const unsigned char *d = f->data;
-    size_t size = f->size;
-    char tb[8];
-
-    if (size < 8 || memcmp(d, QQ__MAGIC, 8) != 0)
+    if (avail < 8 || memcmp(d, QQ__MAGIC, 8) != 0)
         return fail(f, QQ_EMAGIC, "not a QQ file (bad magic)");
-    if (size < QQ__HEADER_SIZE)
+    if (avail < QQ__HEADER_SIZE)
         return fail(f, QQ_ETRUNCATED, "truncated: %zu bytes, the header alone is %d",
-                    size, QQ__HEADER_SIZE);
+                    avail, QQ__HEADER_SIZE);
     unsigned major = d[8] | d[9] << 8, minor = d[10] | d[11] << 8;
     if (major != QQ__VERSION_MAJOR)
         return fail(f, QQ_EVERSION, "format version %u.%u, this reader reads %d.x",
@@ -286,11 +290,24 @@ static int parse(struct qq_file *f)
                     "incomplete: the writer did not finish this file");
     if (fsize > size)
         return fail(f, QQ_ETRUNCATED,
-                    "truncated: %zu bytes, the header says %llu", size,
-                    (unsigned long long)fsize);
+                    "truncated: %llu bytes, the header says %llu",
+                    (unsigned long long)size, (unsigned long long)fsize);
     if (fsize < size)
-        return fail(f, QQ_ECORRUPT, "%zu bytes, the header says %llu", size,
-                    (unsigned long long)fsize);
+        return fail(f, QQ_ECORRUPT, "%llu bytes, the header says %llu",
+                    (unsigned long long)size, (unsigned long long)fsize);
+    return 0;
+}
+
+static int parse(struct qq_file *f)
+{
+    const unsigned char *d = f->data;
+    size_t size = f->size;
+    char tb[8];
+
+    int hrc = check_header(f, d, size, size);
+    if (hrc)
+        return hrc;
+    uint32_t hsize = ld32(d + 12);
     f->nkeys = ld32(d + 20);
     f->nnodes = ld32(d + 24);
     /* Every key takes at least 16 bytes and every node 64+16: refuse counts
@@ -307,6 +324,7 @@ static int parse(struct qq_file *f)
         return fail(f, QQ_ENOMEM, "out of memory");
 
     struct found *sec = NULL;
+    unsigned char *used = NULL; /* per section: claimed by a node already */
     size_t nsec = 0, cap = 0;
     const unsigned char *node_table = NULL;
     int have_keys = 0, rc = 0;
@@ -375,6 +393,11 @@ static int parse(struct qq_file *f)
         rc = fail(f, QQ_ECORRUPT, "no node table");
         goto out;
     }
+    used = calloc(nsec ? nsec : 1, 1);
+    if (!used) {
+        rc = fail(f, QQ_ENOMEM, "out of memory");
+        goto out;
+    }
 
     for (uint32_t i = 0; i < f->nnodes; i++) {
         const unsigned char *r = node_table + (size_t)i * QQ__NODE_RECORD;
@@ -413,6 +436,15 @@ static int parse(struct qq_file *f)
                       (unsigned long long)n->entries);
             goto out;
         }
+        /* One entry section per node: nodes sharing one would let a small
+         * file stand for any number of entries (and any length of output). */
+        if (used[k]) {
+            rc = fail(f, QQ_ECORRUPT,
+                      "node %u: its entries at byte %llu belong to another node",
+                      i, (unsigned long long)n->offset);
+            goto out;
+        }
+        used[k] = 1;
         const struct qq_event *e = (const struct qq_event *)(d + n->offset);
         for (uint64_t j = 0; j < n->entries; j++) {
             if (e[j].key >= f->nkeys) {
@@ -427,6 +459,16 @@ static int parse(struct qq_file *f)
                           "node %u: entry %llu sets state '%s' to %lld (not 0 or 1)",
                           i, (unsigned long long)j, f->keys[e[j].key].name,
                           (long long)e[j].info.i);
+                goto out;
+            }
+            /* Non-finite values are refused here, once, for every tool:
+             * a NaN would poison every mean, comparison and baseline. */
+            if (f->keys[e[j].key].type == QQ_TYPE_VALUE && !isfinite(e[j].info.d)) {
+                rc = fail(f, QQ_ECORRUPT,
+                          "node %u: entry %llu gives value key '%s' the value %g "
+                          "(QQValue takes finite numbers only)",
+                          i, (unsigned long long)j, f->keys[e[j].key].name,
+                          e[j].info.d);
                 goto out;
             }
         }
@@ -453,6 +495,7 @@ static int parse(struct qq_file *f)
             goto out;
     }
 out:
+    free(used);
     free(sec);
     return rc;
 }
@@ -485,37 +528,91 @@ int qq_file_open_mem(const void *data, size_t size, const char *name,
     return parse(f);
 }
 
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+/* Read LEN bytes at OFFSET; returns the count read (short at end of file)
+ * or -1. */
+static ssize_t pread_full(int fd, unsigned char *p, size_t len, off_t offset)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t r = pread(fd, p + done, len - done, offset + (off_t)done);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        done += (size_t)r;
+    }
+    return (ssize_t)done;
+}
+
+/*
+ * Only a regular file is read: a directory, a FIFO or a device is refused
+ * by its type before a byte is read (O_NONBLOCK: opening a FIFO that has no
+ * writer does not wait for one). Then the header alone is read and checked
+ * (magic, version, completeness, its size against the file's), and only a
+ * file that passes is read whole.
+ */
 int qq_file_open(const char *path, struct qq_file **out)
 {
     struct qq_file *f = new_file(path);
     *out = f;
     if (!f)
         return QQ_ENOMEM;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return fail(f, QQ_EIO, "cannot open: %s", strerror(errno));
-    if (fseek(fp, 0, SEEK_END) != 0) {
-        fclose(fp);
-        return fail(f, QQ_EIO, "cannot seek: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return fail(f, QQ_EIO, "cannot stat: %s", strerror(e));
     }
-    long end = ftell(fp);
-    rewind(fp);
-    if (end < 0) {
-        fclose(fp);
-        return fail(f, QQ_EIO, "cannot tell the size: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail(f, QQ_EIO, "is %s, not a QQ file", file_kind(st.st_mode));
     }
-    f->owned = malloc(end ? (size_t)end : 1);
+    uint64_t size = (uint64_t)st.st_size;
+    unsigned char head[QQ__HEADER_SIZE];
+    ssize_t got = pread_full(fd, head, sizeof head, 0);
+    if (got < 0) {
+        int e = errno;
+        close(fd);
+        return fail(f, QQ_EIO, "read error: %s", strerror(e));
+    }
+    int rc = check_header(f, head, (size_t)got, size);
+    if (rc) {
+        close(fd);
+        return rc;
+    }
+    if (size > (uint64_t)SIZE_MAX / 2) {
+        close(fd);
+        return fail(f, QQ_ENOMEM, "%llu bytes: too big to read here",
+                    (unsigned long long)size);
+    }
+    f->owned = malloc((size_t)size);
     if (!f->owned) {
-        fclose(fp);
-        return fail(f, QQ_ENOMEM, "out of memory for %ld bytes", end);
+        close(fd);
+        return fail(f, QQ_ENOMEM, "out of memory for %llu bytes",
+                    (unsigned long long)size);
     }
-    size_t got = fread(f->owned, 1, (size_t)end, fp);
-    int err = ferror(fp);
-    fclose(fp);
-    if (err || got != (size_t)end)
-        return fail(f, QQ_EIO, "read error");
+    got = pread_full(fd, f->owned, (size_t)size, 0);
+    int e = errno;
+    close(fd);
+    if (got < 0)
+        return fail(f, QQ_EIO, "read error: %s", strerror(e));
     f->data = f->owned;
-    f->size = got;
+    f->size = (size_t)got; /* shorter when the file shrank: parse says so */
     return parse(f);
 }
 
@@ -610,6 +707,29 @@ int qq_file_calib(const struct qq_file *f, uint32_t node, struct qq_calib *out)
     return 1;
 }
 
+/* A 128-bit two's-complement sum of int64 counts: exact for any number of
+ * entries a file can hold (fewer than 2^63), then clamped to int64. */
+struct wide {
+    uint64_t lo;
+    int64_t hi;
+};
+
+static void wide_add(struct wide *w, int64_t v)
+{
+    uint64_t lo = w->lo + (uint64_t)v;
+    w->hi += (int64_t)(lo < w->lo) - (int64_t)(v < 0);
+    w->lo = lo;
+}
+
+static int64_t wide_clamp(const struct wide *w)
+{
+    if (w->hi == 0 && w->lo <= (uint64_t)INT64_MAX)
+        return (int64_t)w->lo;
+    if (w->hi == -1 && w->lo > (uint64_t)INT64_MAX)
+        return -(int64_t)~w->lo - 1; /* lo - 2^64, without overflow */
+    return w->hi < 0 ? INT64_MIN : INT64_MAX;
+}
+
 int qq_file_summarize(const struct qq_file *f, uint32_t node,
                       struct qq_node_summary *ns, struct qq_key_summary *keys)
 {
@@ -619,9 +739,11 @@ int qq_file_summarize(const struct qq_file *f, uint32_t node,
     const struct qq_event *e = f->entries[node];
     uint64_t *open = calloc(f->nkeys ? f->nkeys : 1, sizeof *open);
     unsigned char *on = calloc(f->nkeys ? f->nkeys : 1, 1);
-    if (!open || !on) {
+    struct wide *isum = calloc(f->nkeys ? f->nkeys : 1, sizeof *isum);
+    if (!open || !on || !isum) {
         free(open);
         free(on);
+        free(isum);
         return QQ_ENOMEM;
     }
     memset(ns, 0, sizeof *ns);
@@ -658,7 +780,7 @@ int qq_file_summarize(const struct qq_file *f, uint32_t node,
             }
             break;
         case QQ_TYPE_COUNT:
-            s->isum += e[j].info.i;
+            wide_add(&isum[k], e[j].info.i);
             if (e[j].info.i < s->imin)
                 s->imin = e[j].info.i;
             if (e[j].info.i > s->imax)
@@ -682,10 +804,14 @@ int qq_file_summarize(const struct qq_file *f, uint32_t node,
             keys[k].imin = keys[k].imax = 0;
         if (keys[k].hits == 0 || f->keys[k].type != QQ_TYPE_VALUE)
             keys[k].dmin = keys[k].dmax = 0;
+        keys[k].isum = wide_clamp(&isum[k]);
+        if (isinf(keys[k].dsum)) /* finite values whose sum overflowed */
+            keys[k].dsum = keys[k].dsum > 0 ? DBL_MAX : -DBL_MAX;
     }
     if (n->entries > 0 && ns->last_tick >= n->base_tick)
         ns->elapsed_sec = (double)(ns->last_tick - n->base_tick) / (n->mhz * 1e6);
     free(open);
     free(on);
+    free(isum);
     return 0;
 }

@@ -100,6 +100,10 @@ int qq__out_fail(int err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The output path: $QQ_OUTPUT if set, else NAME. */
 const char *qq__out_path(const char *name);
+/* 0 when PATH is a regular file or does not exist; otherwise QQ_EINVAL (or
+ * QQ_EIO when it cannot be checked) with the message set: the writer renames
+ * a temporary over PATH, which would replace /dev/null, a FIFO or a device. */
+int qq__out_check_target(const char *path);
 
 /* ---------------------------------------------------------------------
  * Events state (qq_events.c).

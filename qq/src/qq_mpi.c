@@ -310,6 +310,21 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
         return 1;
     }
 
+    /* Rank 0 renames the file into place, so rank 0 decides whether PATH may
+     * be replaced (a regular file or a new name); every rank gets its word. */
+    struct {
+        int rc;
+        char msg[480];
+    } target = {0, ""};
+    if (rank == 0 && (target.rc = qq__out_check_target(path)) != 0)
+        snprintf(target.msg, sizeof target.msg, "%s", qq_out_errmsg());
+    MPI_Bcast(&target, (int)sizeof target, MPI_BYTE, 0, qq_comm);
+    if (target.rc) {
+        *result = qq__out_fail(target.rc, "%s%s", target.msg,
+                               rank ? " (checked on rank 0)" : "");
+        return 1;
+    }
+
     struct qq__node_out o;
     int prc = qq__node_out_prepare(&o, (uint32_t)rank);
     int anybad = 0, bad = prc != 0;

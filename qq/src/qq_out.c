@@ -139,6 +139,35 @@ const char *qq__out_path(const char *name)
     return env && *env ? env : name;
 }
 
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+/* stat, not lstat: a link to /dev/null is refused too. A dangling link is
+ * a name that does not exist (the rename replaces the link itself). */
+int qq__out_check_target(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return qq__out_fail(QQ_EIO, "%s: cannot check the output file: %s", path,
+                            strerror(errno));
+    }
+    if (S_ISREG(st.st_mode))
+        return 0;
+    return qq__out_fail(QQ_EINVAL,
+                        "%s is %s: QQOut writes only to a regular file or a new "
+                        "name, and will not replace it",
+                        path, file_kind(st.st_mode));
+}
+
 /* ---------------------------------------------------------------------
  * The prefix: header, META, KEYS, NODE.
  * --------------------------------------------------------------------- */
@@ -393,8 +422,11 @@ int qq__pwrite_all(int fd, const void *buf, size_t len, uint64_t offset)
 
 static int write_serial(const char *path, uint32_t node)
 {
+    int rc = qq__out_check_target(path);
+    if (rc)
+        return rc;
     struct qq__node_out o;
-    int rc = qq__node_out_prepare(&o, node);
+    rc = qq__node_out_prepare(&o, node);
     if (rc)
         return qq__out_fail(rc, "%s: cannot encode node %u: %s", path, node,
                             qq_strerror(rc));

@@ -91,6 +91,29 @@ badnode | badcount | badkeys | badname | badrange)
     grep -q "QQ_EINVAL" run.out || fail "no QQ_EINVAL reported"
     [[ $(grep -c "QQ_EINVAL" run.out) -eq $np ]] || fail "not every rank reported QQ_EINVAL"
     ;;
+special | special_gather)
+    # QQ_OUTPUT names a FIFO, then a device node of the test's own (root
+    # only): every rank is refused and the node is still there, unreplaced.
+    if [[ $scenario == special_gather ]]; then export QQ_MPI_IO=0; fi
+    rm -f out.fifo null.dev
+    mkfifo out.fifo || fail "cannot make a FIFO"
+    extra=(-x QQ_OUTPUT)
+    QQ_OUTPUT=out.fifo run special out.fifo || fail "mpirun special (FIFO) failed"
+    [[ -p out.fifo ]] || fail "out.fifo is no longer a FIFO"
+    [[ $(grep -c "a FIFO.*will not replace" run.out) -eq $np ]] ||
+        fail "not every rank reported the FIFO"
+    if mknod null.dev c 1 3 2>/dev/null; then
+        QQ_OUTPUT=null.dev run special null.dev || fail "mpirun special (device) failed"
+        [[ -c null.dev ]] || fail "null.dev is no longer a character device"
+        [[ $(stat -c %t,%T null.dev) == 1,3 ]] || fail "null.dev changed its numbers"
+        [[ $(grep -c "a character device.*will not replace" run.out) -eq $np ]] ||
+            fail "not every rank reported the device"
+    else
+        echo "note: cannot make a device node here: FIFO only"
+    fi
+    [[ -z $(ls -- out.fifo.tmp.* null.dev.tmp.* 2>/dev/null) ]] || fail "temporaries left"
+    rm -f out.fifo null.dev
+    ;;
 die | diewrite | diewrite_gather)
     # Rank 1 dies (before QQOut, or inside its writes): mpirun fails, and
     # nothing under the real name; a temporary, if any, is refused.

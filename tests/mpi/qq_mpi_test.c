@@ -448,6 +448,21 @@ static int run_mpi(int argc, char **argv)
             }
             rc = all_ok() ? 0 : 1;
         }
+    } else if (!strcmp(mode, "special")) {
+        /* NAME is a FIFO or a device node: every rank is refused, with the
+         * message rank 0 made; NAME stays what it was (the script checks). */
+        QQInit(BIG_CAP);
+        add_keys(0);
+        record_pattern(rank);
+        int orc = qq_out(name, rank, size);
+        printf("rank %d: qq_out(%s) = %d (%s): %s\n", rank, name, orc,
+               qq_err_name(orc), qq_out_errmsg());
+        EXPECT(orc == QQ_EINVAL, "rank %d: qq_out returned %d", rank, orc);
+        EXPECT(strstr(qq_out_errmsg(), "will not replace") != NULL,
+               "rank %d: message '%s'", rank, qq_out_errmsg());
+        MPI_Barrier(MPI_COMM_WORLD);
+        EXPECT(temporaries(name) == 0, "temporaries of %s left", name);
+        rc = all_ok() ? 0 : 1;
     } else if (!strncmp(mode, "bad", 3)) {
         rc = run_bad(mode, name, rank, size);
     } else if (!strcmp(mode, "die") || !strcmp(mode, "diewrite")) {

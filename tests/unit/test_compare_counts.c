@@ -1,0 +1,99 @@
+/* test_compare_counts.c - qqbench compare sums counts over nodes without signed overflow, and says when a sum saturated. */
+#define QQ_ENABLE 1
+#include <fcntl.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "craft.h"
+#include "qq.h"
+#include "test.h"
+
+static int kc;
+
+/* A file of NNODES nodes, node i holding one count entry V[i]. */
+static void counts_file(const char *name, const int64_t *v, uint32_t nnodes)
+{
+    struct qq_event ev[4];
+    const struct qq_event *evs[4];
+    uint64_t n[4];
+    memset(ev, 0, sizeof ev);
+    for (uint32_t i = 0; i < nnodes; i++) {
+        ev[i].key = (uint32_t)kc;
+        ev[i].info.i = v[i];
+        evs[i] = &ev[i];
+        n[i] = 1;
+    }
+    size_t len = 0;
+    unsigned char *p = craft(nnodes, evs, n, 0, &len);
+    CHECK(p != NULL);
+    FILE *fp = fopen(name, "wb");
+    CHECK(fp && p && fwrite(p, 1, len, fp) == len);
+    if (fp)
+        fclose(fp);
+    free(p);
+}
+
+/* Run `qqbench compare A B` with stdout into OUT; returns its exit status. */
+static int compare(const char *a, const char *b, char *out, size_t outlen)
+{
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    int fd = open("compare.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, STDOUT_FILENO);
+    close(fd);
+    char *argv[] = {"compare", "--all", (char *)a, (char *)b, NULL};
+    int rc = cmd_compare(4, argv);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    FILE *fp = fopen("compare.out", "r");
+    size_t got = fp ? fread(out, 1, outlen - 1, fp) : 0;
+    out[got] = '\0';
+    if (fp)
+        fclose(fp);
+    return rc;
+}
+
+static void test_sum_over_nodes_saturates(void)
+{
+    const int64_t a[] = {INT64_MAX, INT64_MAX, 7}; /* beyond 64 bits over nodes */
+    const int64_t b[] = {-5};
+    counts_file("a.qq", a, 3);
+    counts_file("b.qq", b, 1);
+    char out[8192];
+    CHECK_INT_EQ(compare("a.qq", "b.qq", out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "sum saturated");
+}
+
+static void test_change_beyond_64_bits(void)
+{
+    const int64_t a[] = {INT64_MIN + 10};
+    const int64_t b[] = {INT64_MAX - 10};
+    counts_file("a.qq", a, 1);
+    counts_file("b.qq", b, 1);
+    char out[8192];
+    CHECK_INT_EQ(compare("a.qq", "b.qq", out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "sum +1.845e+19");
+}
+
+static void test_ordinary_change(void)
+{
+    const int64_t a[] = {40, 2};
+    const int64_t b[] = {-8};
+    counts_file("a.qq", a, 2);
+    counts_file("b.qq", b, 1);
+    char out[8192];
+    CHECK_INT_EQ(compare("a.qq", "b.qq", out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "sum -50");
+}
+
+int main(void)
+{
+    QQInit(10);
+    kc = QQAddCount("c");
+    RUN(test_sum_over_nodes_saturates);
+    RUN(test_change_beyond_64_bits);
+    RUN(test_ordinary_change);
+    return TEST_DONE();
+}
