@@ -3,6 +3,8 @@
 #   make test   build, run every CTest test, then again under ASan+UBSan
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 600
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SUITE      ?= configs/ncs.yaml
 CMAKE_FLAGS ?= -DQQ_WERROR=ON
@@ -14,7 +16,7 @@ PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-d
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all deps build build-asan run test test-plain test-asan install clean help
+.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz fuzz install clean help
 
 all: build
 
@@ -22,6 +24,7 @@ help:
 	@echo "make run    build, run $(SUITE), print the verdicts"
 	@echo "make test   build, run all tests, then again under ASan+UBSan"
 	@echo "make deps   install missing Debian packages (as root)"
+	@echo "make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each (needs clang)"
 	@echo "make clean  remove the build folders"
 
 deps:
@@ -60,10 +63,30 @@ test-plain: build
 test-asan: build-asan
 	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS) -LE valgrind
 
-test: test-plain test-asan
+# Fuzz targets (tests/fuzz): a short run of each in 'make test' when clang
+# is installed; 'make fuzz' installs clang and runs them long.
+build-fuzz:
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DQQ_FUZZ=ON -DQQ_BUILD_TESTS=OFF \
+	    -DQQ_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build $(BUILD_FUZZ) -j$(JOBS)
+
+test-fuzz: deps
+	@if command -v clang >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory build-fuzz FUZZ_SECONDS=20 && \
+	  ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz; \
+	else \
+	  echo "test-fuzz: clang is not installed, the fuzz targets did not run ('make fuzz' installs it)"; \
+	fi
+
+fuzz: deps
+	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang; }
+	$(MAKE) --no-print-directory build-fuzz
+	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
+
+test: test-plain test-asan test-fuzz
 
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
