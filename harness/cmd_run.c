@@ -906,6 +906,7 @@ int cmd_run(int argc, char **argv)
         exit_code = QQB_EXIT_USAGE;
         goto done;
     }
+    qqb_runner_trap_signals(o.keep ? NULL : c.workdir); /* SIGINT & co: clean up */
     for (size_t i = 0; i < suite->nbench; i++) {
         const struct qqb_bench *b = &suite->bench[i];
         if (bench_selected(&o, b))
@@ -1069,6 +1070,7 @@ cleanup:
     else
         fprintf(stderr, "qqbench: launch files kept in %s\n", c.workdir);
 done:
+    qqb_runner_untrap_signals();
     qqb_report_free(&rep);
     qqb_results_free(&cur);
     qqb_results_free(&base);

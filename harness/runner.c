@@ -2,11 +2,13 @@
 #define _DEFAULT_SOURCE /* setenv, kill on process groups */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -63,44 +65,243 @@ static int is_mpi_launcher(const char *prog)
 
 /* A line worth quoting: it has a letter or a digit (launchers end their
  * reports with rules of dashes). */
-static int has_words(const char *line)
+static int has_words(const char *line, size_t len)
 {
-    for (; *line; line++)
-        if ((*line >= 'a' && *line <= 'z') || (*line >= 'A' && *line <= 'Z') ||
-            (*line >= '0' && *line <= '9'))
+    for (size_t i = 0; i < len; i++) {
+        char c = line[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
             return 1;
+    }
     return 0;
 }
 
-/* The last line of the log with words in it, to say why a kernel failed;
- * a launcher's line that names a signal wins, since it says what a rank
- * died of. */
-static void last_log_line(const char *path, char *out, size_t len)
+/* The last line of the output's tail with words in it, to say why a kernel
+ * failed; a launcher's line that names a signal wins, since it says what a
+ * rank died of. */
+static void last_line(const char *buf, size_t len, char *out, size_t outlen)
 {
     out[0] = '\0';
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return;
-    char line[512];
     int have_signal = 0;
-    while (fgets(line, sizeof line, fp)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!has_words(p))
+    size_t at = 0;
+    while (at < len) {
+        const char *line = buf + at;
+        const char *nl = memchr(line, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - line) : len - at;
+        at += n + 1;
+        while (n > 0 && (line[0] == ' ' || line[0] == '\t')) {
+            line++;
+            n--;
+        }
+        while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == '\n'))
+            n--;
+        if (!has_words(line, n))
             continue;
-        int sig = strstr(p, "signal") != NULL;
+        char probe[201];
+        size_t pn = n < 200 ? n : 200;
+        memcpy(probe, line, pn);
+        probe[pn] = '\0';
+        int sig = strstr(probe, "signal") != NULL;
         if (sig || !have_signal)
-            snprintf(out, len, "%.200s", p);
+            snprintf(out, outlen, "%s", probe);
         have_signal |= sig;
     }
-    fclose(fp);
 }
 
-static void child(const struct qqb_launch *l)
+/* ---------------------------------------------------------------------
+ * The program's output: a bounded tail.
+ *
+ * The program writes into a pipe that qqbench drains while it waits; only
+ * the last QQB_TAIL bytes are kept (a ring), and those alone are written to
+ * the launch's log when it ends. A kernel printing gigabytes costs the time
+ * to read them once, never memory, disk, or a re-scan.
+ * --------------------------------------------------------------------- */
+
+#define QQB_TAIL ((size_t)64 * 1024)
+
+struct tail {
+    char buf[QQB_TAIL];
+    size_t pos;      /* next write position in buf */
+    uint64_t total;  /* bytes seen */
+};
+
+static void tail_add(struct tail *t, const char *p, size_t n)
+{
+    t->total += n;
+    if (n > QQB_TAIL) {
+        p += n - QQB_TAIL;
+        n = QQB_TAIL;
+    }
+    while (n > 0) {
+        size_t k = QQB_TAIL - t->pos < n ? QQB_TAIL - t->pos : n;
+        memcpy(t->buf + t->pos, p, k);
+        t->pos = (t->pos + k) % QQB_TAIL;
+        p += k;
+        n -= k;
+    }
+}
+
+/* The kept bytes in order, in OUT (QQB_TAIL bytes); returns their count. A
+ * cut tail starts after its first newline, so it holds whole lines. */
+static size_t tail_get(const struct tail *t, char *out)
+{
+    if (t->total <= QQB_TAIL) {
+        memcpy(out, t->buf, (size_t)t->total);
+        return (size_t)t->total;
+    }
+    memcpy(out, t->buf + t->pos, QQB_TAIL - t->pos);
+    memcpy(out + (QQB_TAIL - t->pos), t->buf, t->pos);
+    char *nl = memchr(out, '\n', QQB_TAIL);
+    size_t skip = nl && nl < out + QQB_TAIL - 1 ? (size_t)(nl - out) + 1 : 0;
+    memmove(out, out + skip, QQB_TAIL - skip);
+    return QQB_TAIL - skip;
+}
+
+/* Read what the pipe holds now (it is non-blocking). Returns 1 at end of
+ * file (every writer closed it), 0 otherwise. */
+static int drain(int fd, struct tail *t)
+{
+    char chunk[16384];
+    for (;;) {
+        ssize_t r = read(fd, chunk, sizeof chunk);
+        if (r > 0) {
+            tail_add(t, chunk, (size_t)r);
+            continue;
+        }
+        if (r < 0 && errno == EINTR)
+            continue;
+        return r == 0;
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Signals that end a run. SIGINT, SIGTERM and SIGHUP to qqbench kill the
+ * running launch's process group (an mpirun and its ranks with it),
+ * remove the work folder, and end qqbench by the same signal (a shell sees
+ * 128+N). The handler uses async-signal-safe calls only.
+ * --------------------------------------------------------------------- */
+
+static const int trap_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+#define NTRAP (sizeof trap_sigs / sizeof trap_sigs[0])
+static struct sigaction trap_old[NTRAP];
+static int trap_on;
+static char trap_dir[4096];            /* the work folder, "" to keep it */
+static volatile sig_atomic_t running;  /* process group of the launch, 0 */
+
+/* Every entry of DIR (flat: the launches' logs, files and temporaries). */
+static void empty_dir(const char *dir)
+{
+#if defined(__linux__) && defined(SYS_getdents64)
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char buf[4096] __attribute__((aligned(8)));
+    for (int pass = 0; pass < 1000; pass++) {
+        long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+        if (n <= 0)
+            break;
+        for (long at = 0; at < n;) {
+            /* struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name */
+            unsigned short reclen;
+            memcpy(&reclen, buf + at + 16, sizeof reclen);
+            const char *name = buf + at + 19;
+            if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+                unlinkat(fd, name, 0);
+            at += reclen;
+        }
+    }
+    close(fd);
+#else
+    (void)dir;
+#endif
+}
+
+/* Stop process group G: SIGTERM first (mpirun then stops its ranks and
+ * cleans up), SIGKILL after 2 s for whatever is left. */
+static void stop_group(pid_t g)
+{
+    kill(-g, SIGTERM);
+    for (int i = 0; i < 200; i++) {
+        while (waitpid(-g, NULL, WNOHANG) > 0)
+            ;
+        if (kill(-g, 0) != 0 && errno == ESRCH)
+            return;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    kill(-g, SIGKILL);
+    while (waitpid(-g, NULL, 0) > 0)
+        ;
+}
+
+static void on_trap(int sig)
+{
+    int saved = errno;
+    pid_t g = (pid_t)running;
+    if (g > 0)
+        stop_group(g);
+    if (trap_dir[0]) {
+        empty_dir(trap_dir);
+        rmdir(trap_dir);
+    }
+    /* End by the signal itself, so the shell and CI see 128+N. */
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    errno = saved;
+    _exit(128 + sig);
+}
+
+int qqb_runner_trap_signals(const char *workdir)
+{
+    if (workdir && strlen(workdir) >= sizeof trap_dir)
+        return -1;
+    snprintf(trap_dir, sizeof trap_dir, "%s", workdir ? workdir : "");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_trap;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NTRAP; i++)
+        sigaddset(&sa.sa_mask, trap_sigs[i]);
+    for (size_t i = 0; i < NTRAP; i++)
+        if (sigaction(trap_sigs[i], &sa, trap_on ? NULL : &trap_old[i]) != 0)
+            return -1;
+    trap_on = 1;
+    return 0;
+}
+
+void qqb_runner_untrap_signals(void)
+{
+    if (!trap_on)
+        return;
+    for (size_t i = 0; i < NTRAP; i++)
+        sigaction(trap_sigs[i], &trap_old[i], NULL);
+    trap_on = 0;
+    trap_dir[0] = '\0';
+}
+
+static void block_traps(int how, sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < NTRAP; i++)
+        sigaddset(&set, trap_sigs[i]);
+    sigprocmask(how, &set, old);
+}
+
+/* ---------------------------------------------------------------------
+ * One launch.
+ * --------------------------------------------------------------------- */
+
+static void child(const struct qqb_launch *l, int out_fd, const sigset_t *mask)
 {
     setpgid(0, 0);
+    /* qqbench's handlers are not the program's; then the mask it had. */
+    for (size_t i = 0; i < NTRAP; i++)
+        signal(trap_sigs[i], SIG_DFL);
+    sigprocmask(SIG_SETMASK, mask, NULL);
     if (l->out_path)
         setenv("QQ_OUTPUT", l->out_path, 1);
     if (l->events > 0) {
@@ -112,12 +313,12 @@ static void child(const struct qqb_launch *l)
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
     }
-    int fd = open(l->log_path ? l->log_path : "/dev/null",
-                  O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd = out_fd >= 0 ? out_fd : open("/dev/null", O_WRONLY);
     if (fd >= 0) {
         dup2(fd, STDOUT_FILENO);
         dup2(fd, STDERR_FILENO);
-        close(fd);
+        if (fd != STDOUT_FILENO && fd != STDERR_FILENO)
+            close(fd);
     }
     int in = open("/dev/null", O_RDONLY);
     if (in >= 0) {
@@ -129,22 +330,68 @@ static void child(const struct qqb_launch *l)
     _exit(127);
 }
 
+/* The kept tail goes to the launch's log, with a first line saying how
+ * much came before it. */
+static void write_log(const char *path, const struct tail *t, const char *kept,
+                      size_t n)
+{
+    if (!path)
+        return;
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return;
+    if (t->total > n)
+        fprintf(fp, "[qqbench: the first %llu of %llu bytes of output were not kept]\n",
+                (unsigned long long)(t->total - n), (unsigned long long)t->total);
+    fwrite(kept, 1, n, fp);
+    fclose(fp);
+}
+
 int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
 {
     memset(r, 0, sizeof *r);
     if (l->out_path)
         unlink(l->out_path);
-    double t0 = qqb_now();
-    pid_t pid = fork();
-    if (pid < 0) {
+    struct tail *t = calloc(1, sizeof *t);
+    char *kept = malloc(QQB_TAIL);
+    int pfd[2] = {-1, -1};
+    if (!t || !kept || pipe(pfd) != 0) {
         r->status = QQB_LAUNCH_SPAWN;
-        snprintf(r->reason, sizeof r->reason, "cannot fork: %s", strerror(errno));
+        snprintf(r->reason, sizeof r->reason, "cannot start: %s",
+                 !t || !kept ? "out of memory" : strerror(errno));
+        free(t);
+        free(kept);
         return -1;
     }
-    if (pid == 0)
-        child(l);
-    setpgid(pid, pid); /* also here: whichever runs first wins the race */
+    fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
+    fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 
+    double t0 = qqb_now();
+    /* Signals wait until the group is known to the handler. */
+    sigset_t mask;
+    block_traps(SIG_BLOCK, &mask);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pfd[0]);
+        child(l, pfd[1], &mask);
+    }
+    int fork_errno = errno;
+    if (pid > 0) {
+        setpgid(pid, pid); /* also here: whichever runs first wins the race */
+        running = pid;
+    }
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    close(pfd[1]);
+    if (pid < 0) {
+        close(pfd[0]);
+        free(t);
+        free(kept);
+        r->status = QQB_LAUNCH_SPAWN;
+        snprintf(r->reason, sizeof r->reason, "cannot fork: %s", strerror(fork_errno));
+        return -1;
+    }
+
+    int rfd = pfd[0];
     int status = 0, timed_out = 0;
     long wait_ms = 1;
     for (;;) {
@@ -165,22 +412,43 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
                     waitpid(pid, &status, 0);
                     break;
                 }
+                if (rfd >= 0)
+                    drain(rfd, t);
                 sleep_ms(10);
             }
             break;
         }
-        /* Poll quickly at first (most kernels are short), then back off. */
-        sleep_ms(wait_ms);
+        /* Wait for output or the next look at the child: quickly at first
+         * (most kernels are short), then backing off. */
+        if (rfd >= 0) {
+            struct pollfd pf = {rfd, POLLIN, 0};
+            if (poll(&pf, 1, (int)wait_ms) > 0 && drain(rfd, t)) {
+                close(rfd);
+                rfd = -1;
+            }
+        } else {
+            sleep_ms(wait_ms);
+        }
         if (wait_ms < 20)
             wait_ms++;
     }
-    /* Whatever the program left running in its group (ranks of a launcher
-     * that died) goes too. */
+    /* What the program wrote before it ended (ranks that still hold the
+     * pipe are not waited for). Whatever it left running in its group
+     * (ranks of a launcher that died) goes too. */
+    if (rfd >= 0) {
+        drain(rfd, t);
+        close(rfd);
+    }
     kill(-pid, SIGKILL);
+    running = 0;
     r->seconds = qqb_now() - t0;
 
+    size_t n = tail_get(t, kept);
+    write_log(l->log_path, t, kept, n);
     char last[256];
-    last_log_line(l->log_path ? l->log_path : "/dev/null", last, sizeof last);
+    last_line(kept, n, last, sizeof last);
+    free(kept);
+    free(t);
     const char *sep = last[0] ? ": " : "";
     if (timed_out) {
         r->status = QQB_LAUNCH_TIMEOUT;

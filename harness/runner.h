@@ -21,7 +21,7 @@ struct qqb_launch {
     char *const *argv;     /* program and arguments, NULL-ended */
     double timeout;        /* seconds */
     const char *out_path;  /* where QQOut must write (QQ_OUTPUT) */
-    const char *log_path;  /* the program's stdout and stderr go here */
+    const char *log_path;  /* the last 64 KiB of the program's stdout and stderr */
     int64_t events;        /* QQ_EVENTS for the program, 0: unset */
 };
 
@@ -36,6 +36,16 @@ struct qqb_launch_result {
  * with a file, -1 otherwise (R says why). The program runs in its own
  * process group; a timeout kills the whole group (SIGTERM, then SIGKILL). */
 int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r);
+
+/* From now on SIGINT, SIGTERM and SIGHUP end qqbench cleanly: the running
+ * launch's process group is stopped (SIGTERM, then SIGKILL after 2 s), the
+ * files in WORKDIR and WORKDIR itself are removed (NULL: kept), and qqbench
+ * ends by the same signal (exit status 128+N in a shell). A baseline is
+ * never half-written by this: baselines are renamed into place whole.
+ * Returns 0 or -1. */
+int qqb_runner_trap_signals(const char *workdir);
+/* Back to the dispositions before qqb_runner_trap_signals. */
+void qqb_runner_untrap_signals(void);
 
 /* Read the .qq file at PATH and add one sample per metric of each key (see
  * results.h) to case C; KEYS (NKEYS > 0) limits the keys. Also fills C's

@@ -1,4 +1,5 @@
 /* planted.c - a test kernel with a planted amount of extra work, and every way a kernel can fail. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ static unsigned long long chain(long n, unsigned long long x)
 static void usage(void)
 {
     printf("usage: planted [--work N] [--extra PERMILLE] [--reps R] [--mem BYTES]\n"
-           "               [--crash | --hang | --exit N | --no-output | --bad-output]\n\n"
+           "               [--crash | --hang | --exit N | --no-output | --bad-output | --nan]\n\n"
            "State key 'work' wraps a chain of N (default 20000) multiply-adds, plus\n"
            "PERMILLE/1000 of N more; R (default 200) intervals per run. --mem\n"
            "allocates BYTES under the memory key 'buffers'. The failure options\n"
@@ -31,7 +32,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     long work = 20000, extra = 0, reps = 200, mem = 0, code = 0;
-    int crash = 0, hang = 0, no_output = 0, bad_output = 0;
+    int crash = 0, hang = 0, no_output = 0, bad_output = 0, nan_value = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -56,6 +57,8 @@ int main(int argc, char **argv)
             no_output = 1;
         } else if (!strcmp(a, "--bad-output")) {
             bad_output = 1;
+        } else if (!strcmp(a, "--nan")) {
+            nan_value = 1;
         } else {
             fprintf(stderr, "planted: unknown option '%s'\n", a);
             return 2;
@@ -64,6 +67,8 @@ int main(int argc, char **argv)
     QQInit((int)(2 * reps + 16));
     int kwork = QQAddState("work");
     int kbuf = MemAddKey("buffers");
+    if (nan_value) /* one value that is not a number */
+        QQValue(QQAddValue("ratio"), NAN);
     long n = work + work * extra / 1000;
     unsigned long long x = 1;
     for (long r = 0; r < reps; r++) {
