@@ -440,7 +440,7 @@ static int write_script(struct view *v, char *err, size_t errsz)
     if (offsets)
         fprintf(gp, ".'; clocks aligned to node 0 (offset error bound under each node)'");
     fprintf(gp, "\n");
-    fprintf(gp, "set xlabel 'time since the run''s start (%s)'\n", v->unit);
+    fprintf(gp, "set xlabel 'time since the run''s start (%s)' offset 0,0.4\n", v->unit);
     fprintf(gp, "set xrange [%.10g:%.10g]\n", v->t0 * v->scale, v->t1 * v->scale);
     fprintf(gp, "set yrange [-0.55:%g]\n", (double)v->nrows - 0.45);
     fprintf(gp, "unset grid\nset grid xtics back lc rgb '%s'\n", QQB_PLOT_FAINT);
@@ -499,12 +499,13 @@ static int write_script(struct view *v, char *err, size_t errsz)
             continue;
         if (type == QQ_TYPE_MARK)
             fprintf(gp, ", \\\n     'view-events.dat' index %d using 1:3:(0):(0.08) "
-                        "with vectors nohead lc rgb '%s' lw 1 title ",
+                        "with vectors nohead lc rgb '%s' lw 2 title ",
                     block++, kp->color);
-        else
+        else /* few points: show each, a line of one point is invisible */
             fprintf(gp, ", \\\n     'view-events.dat' index %d using 1:3 "
-                        "with lines lc rgb '%s' lw 1.5 title ",
-                    block++, kp->color);
+                        "with %s lc rgb '%s' lw 1.5 title ",
+                    block++, kp->npts <= 40u * v->nrows ? "linespoints pt 7 ps 0.5" : "lines",
+                    kp->color);
         key_title(gp, v, k);
     }
     fprintf(gp, "\n");
@@ -738,7 +739,7 @@ int cmd_view(int argc, char **argv)
         }
     }
     if (!v.file) {
-        view_usage(stderr);
+        fprintf(stderr, "qqbench view: error: no .qq file given; see 'qqbench view --help'\n");
         return QQB_EXIT_USAGE;
     }
     if (!v.out) {
