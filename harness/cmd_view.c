@@ -440,7 +440,7 @@ static int write_script(struct view *v, char *err, size_t errsz)
     if (offsets)
         fprintf(gp, ".'; clocks aligned to node 0 (offset error bound under each node)'");
     fprintf(gp, "\n");
-    fprintf(gp, "set xlabel 'time since the run''s start (%s)' offset 0,0.4\n", v->unit);
+    fprintf(gp, "set xlabel 'time since the run''s start (%s)'\n", v->unit);
     fprintf(gp, "set xrange [%.10g:%.10g]\n", v->t0 * v->scale, v->t1 * v->scale);
     fprintf(gp, "set yrange [-0.55:%g]\n", (double)v->nrows - 0.45);
     fprintf(gp, "unset grid\nset grid xtics back lc rgb '%s'\n", QQB_PLOT_FAINT);
@@ -454,7 +454,7 @@ static int write_script(struct view *v, char *err, size_t errsz)
                     100.0 * v->idle_sec[r] / (v->t1 - v->t0), strip_y(v, r));
         fprintf(gp, ")\n");
     }
-    fprintf(gp, "set key outside below center horizontal Left reverse samplen 2 width 2 maxrows 2\n");
+    fprintf(gp, "set key outside below center horizontal Left reverse samplen 2 width 2 height 1 maxrows 2\n");
     fprintf(gp, "set lmargin 12\nset rmargin %d\n", v->any_idle ? 16 : 4);
     qqb_plot_svg(gp, "view", width, height);
 
