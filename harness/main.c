@@ -14,6 +14,8 @@ static const struct cmd commands[] = {
     {"run", cmd_run, "run a YAML suite, compare with the baseline, give verdicts"},
     {"compare", cmd_compare, "compare two .qq files key by key"},
     {"st", cmd_st, "summarise a .qq file (the paper's st program)"},
+    {"view", cmd_view, "draw a .qq file's per-node timeline (the paper's Figure 6)"},
+    {"export", cmd_export, "write a .qq file as Chrome trace JSON (Perfetto) or CSV"},
 };
 
 static void usage(FILE *fp)

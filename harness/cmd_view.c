@@ -1,0 +1,778 @@
+/* cmd_view.c - qqbench view: the paper's Figure 6, a strip per node coloured by state, marks as ticks, values as lines. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "plot.h"
+#include "trace.h"
+
+#define MICRO "\xc2\xb5" /* U+00B5 in UTF-8 */
+#define PIXELS 1500      /* time steps per picture width: finer detail is merged */
+#define MAX_DEPTH 3      /* nesting shown by insets; deeper states share the last */
+
+static void view_usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: qqbench view FILE.qq [--nodes 0-3] [--keys K1,K2] [--from S] [--to S]\n"
+            "                    [--idle K1,K2] [--out DIR] [--no-plot]\n\n"
+            "Draw the per-node timeline of a QQ file (the QQ paper's Figure 6): a\n"
+            "strip per node, each state key a colour, states nested in others drawn\n"
+            "over them; marks as ticks above the strip, counts and values as a line\n"
+            "(scaled to the key's range over the nodes shown). Time is seconds (or\n"
+            "ms, " MICRO "s) since the run's start on node 0's clock: each node's tick\n"
+            "offset is applied, and its error bound is printed under the node.\n"
+            "Waiting keys (names with sync, wait, barrier or idle, or --idle) are\n"
+            "vermillion, and the share of the time shown each node spends in them\n"
+            "is printed at the right of its strip and on stdout.\n\n"
+            "  --nodes LIST   nodes to draw: 0-3, 5, 0,2,6-7 (default all)\n"
+            "  --keys LIST    keys to draw, by name, comma-separated (default all)\n"
+            "  --from S       start of the window, seconds since the run's start\n"
+            "  --to S         end of the window (default: the last event)\n"
+            "  --idle LIST    the waiting keys, instead of guessing from the names\n"
+            "  --out DIR      folder for view.gp, its data, view.svg and view.png\n"
+            "                 (default: FILE's name without .qq, plus -view)\n"
+            "  --no-plot      write the data and view.gp but do not run gnuplot\n\n"
+            "Exit: 0; 2 for a missing or damaged file, a bad option, a node or key\n"
+            "the file does not have, or gnuplot failing (one line on stderr).\n");
+}
+
+/* ---------------------------------------------------------------------- */
+
+struct span {
+    double a, b; /* seconds since the run's start */
+    uint32_t row, depth;
+};
+
+struct pt {
+    double t, v;
+    uint32_t row;
+};
+
+struct keyplot {
+    struct span *spans;
+    size_t nspans, capspans;
+    struct pt *pts;
+    size_t npts, cappts;
+    double vmin, vmax; /* counts and values: range over the points shown */
+    const char *color;
+    int idle;
+};
+
+struct view {
+    struct qqb_trace tr;
+    const char *file, *out, *idle_spec;
+    double from, to;
+    int has_from, has_to, no_plot;
+    uint32_t *rows; /* node index of each strip, top to bottom */
+    uint32_t nrows;
+    struct keyplot *kp;
+    double *idle_sec; /* per strip: seconds in waiting keys, in the window */
+    double t0, t1, px; /* the window in seconds; one picture column */
+    double scale;      /* seconds to the axis unit */
+    const char *unit;
+    int any_marks, any_lines, any_idle;
+};
+
+static int push_span(struct keyplot *k, struct span s)
+{
+    if (k->nspans == k->capspans) {
+        size_t cap = k->capspans ? 2 * k->capspans : 64;
+        struct span *p = realloc(k->spans, cap * sizeof *p);
+        if (!p)
+            return -1;
+        k->spans = p, k->capspans = cap;
+    }
+    k->spans[k->nspans++] = s;
+    return 0;
+}
+
+static int push_pt(struct keyplot *k, struct pt p)
+{
+    if (k->npts == k->cappts) {
+        size_t cap = k->cappts ? 2 * k->cappts : 64;
+        struct pt *q = realloc(k->pts, cap * sizeof *q);
+        if (!q)
+            return -1;
+        k->pts = q, k->cappts = cap;
+    }
+    k->pts[k->npts++] = p;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Collect: one pass over each shown node's entries.                      */
+
+/* Per key while walking one node. */
+struct walk {
+    int open;       /* the state is on */
+    double on;      /* since */
+    uint32_t depth; /* selected states open when it went on */
+    int pending;    /* an interval waiting to be merged with the next */
+    struct span p;
+    long last_col;  /* marks, lines: picture column of the last point */
+    int have_lo;    /* lines: the column's lowest and highest points */
+    struct pt lo, hi;
+};
+
+/* An interval of key K: clipped to the window; one that starts within a
+ * picture column of the previous one's end (same depth) extends it, so
+ * the data stays proportional to the picture, not to the run. */
+static int emit_span(struct view *v, struct walk *w, struct keyplot *k, uint32_t row,
+                     double a, double b, uint32_t depth)
+{
+    if (b < v->t0 || a > v->t1)
+        return 0;
+    if (a < v->t0)
+        a = v->t0;
+    if (b > v->t1)
+        b = v->t1;
+    if (k->idle)
+        v->idle_sec[row] += b - a;
+    if (w->pending && w->p.depth == depth && a - w->p.b <= v->px) {
+        if (b > w->p.b)
+            w->p.b = b;
+        return 0;
+    }
+    if (w->pending && push_span(k, w->p) != 0)
+        return -1;
+    w->pending = 1;
+    w->p = (struct span){a, b, row, depth};
+    return 0;
+}
+
+/* A count or value: per picture column its lowest and highest points, in
+ * time order, keep the line's envelope. */
+static int flush_line(struct keyplot *k, struct walk *w)
+{
+    if (!w->have_lo)
+        return 0;
+    w->have_lo = 0;
+    const struct pt *first = w->lo.t <= w->hi.t ? &w->lo : &w->hi;
+    const struct pt *second = first == &w->lo ? &w->hi : &w->lo;
+    if (push_pt(k, *first) != 0)
+        return -1;
+    if (second->t != first->t || second->v != first->v)
+        return push_pt(k, *second);
+    return 0;
+}
+
+static int collect_node(struct view *v, uint32_t row, struct walk *w)
+{
+    uint32_t n = v->rows[row];
+    const struct qq_node_info *ni = qq_file_node(v->tr.f, n);
+    const struct qq_event *e = qq_file_entries(v->tr.f, n);
+    uint32_t nk = v->tr.nkeys, open = 0;
+    double last = 0;
+    memset(w, 0, nk * sizeof *w);
+    for (uint32_t k = 0; k < nk; k++)
+        w[k].last_col = -1;
+    for (uint64_t i = 0; i < ni->entries; i++) {
+        uint32_t key = e[i].key;
+        double t = qqb_trace_sec(&v->tr, n, e[i].tick);
+        last = t;
+        if (!v->tr.key_on[key])
+            continue;
+        struct walk *kw = &w[key];
+        struct keyplot *kp = &v->kp[key];
+        uint32_t type = qq_file_key(v->tr.f, key)->type;
+        if (type == QQ_TYPE_STATE) {
+            if (e[i].info.i && !kw->open) {
+                kw->open = 1, kw->on = t, kw->depth = open++;
+            } else if (!e[i].info.i && kw->open) {
+                kw->open = 0, open--;
+                if (emit_span(v, kw, kp, row, kw->on, t, kw->depth) != 0)
+                    return -1;
+            }
+            continue;
+        }
+        if (t < v->t0 || t > v->t1)
+            continue;
+        long col = (long)((t - v->t0) / v->px);
+        if (type == QQ_TYPE_MARK) {
+            if (col != kw->last_col && push_pt(kp, (struct pt){t, 0, row}) != 0)
+                return -1;
+            kw->last_col = col;
+            continue;
+        }
+        struct pt p = {t, type == QQ_TYPE_COUNT ? (double)e[i].info.i : e[i].info.d, row};
+        if (!isfinite(p.v))
+            continue;
+        if (col != kw->last_col && flush_line(kp, kw) != 0)
+            return -1;
+        kw->last_col = col;
+        if (!kw->have_lo) {
+            kw->have_lo = 1, kw->lo = kw->hi = p;
+        } else if (p.v < kw->lo.v) {
+            kw->lo = p;
+        } else if (p.v > kw->hi.v) {
+            kw->hi = p;
+        }
+    }
+    for (uint32_t k = 0; k < nk; k++) {
+        /* A state still on at the end runs to the node's last entry. */
+        if (w[k].open && emit_span(v, &w[k], &v->kp[k], row, w[k].on, last, w[k].depth) != 0)
+            return -1;
+        if (w[k].pending && push_span(&v->kp[k], w[k].p) != 0)
+            return -1;
+        if (flush_line(&v->kp[k], &w[k]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Layout: strip R is centred on y = nrows - 1 - R (node order top down). */
+
+static double strip_y(const struct view *v, uint32_t row)
+{
+    return (double)(v->nrows - 1 - row);
+}
+
+/* The state band of a strip, and a nested state's inset from its bottom. */
+static void state_band(const struct view *v, uint32_t row, uint32_t depth, double *lo,
+                       double *hi)
+{
+    double y = strip_y(v, row);
+    double top = v->any_marks || v->any_lines ? 0.08 : 0.42;
+    double inset = 0.13 * (depth < MAX_DEPTH ? depth : MAX_DEPTH);
+    *lo = y - 0.42 + inset * (top + 0.42);
+    *hi = y + top;
+}
+
+static void mark_band(const struct view *v, uint32_t row, double *lo, double *hi)
+{
+    double y = strip_y(v, row);
+    *lo = y + 0.11;
+    *hi = y + 0.19;
+}
+
+static void line_band(const struct view *v, uint32_t row, double *lo, double *hi)
+{
+    double y = strip_y(v, row);
+    *lo = y + (v->any_marks ? 0.23 : 0.12);
+    *hi = y + 0.44;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Output.                                                                */
+
+/* A name in a data file's comment: control characters would end it. */
+static void comment_name(FILE *fp, const char *s)
+{
+    for (; *s; s++)
+        fputc(iscntrl((unsigned char)*s) ? '?' : *s, fp);
+}
+
+static int close_file(FILE *fp, const char *name, char *err, size_t errsz)
+{
+    int bad = ferror(fp);
+    if (fclose(fp) != 0 || bad) {
+        snprintf(err, errsz, "cannot write %s: %s", name, strerror(errno ? errno : EIO));
+        return -1;
+    }
+    return 0;
+}
+
+static int write_data(struct view *v, char *err, size_t errsz)
+{
+    uint32_t nk = v->tr.nkeys;
+    double s = v->scale;
+    FILE *fp = qqb_plot_create(v->out, "view-nodes.dat", err, errsz);
+    if (!fp)
+        return -1;
+    fprintf(fp, "# qqbench view of %s: one strip per node (the background band)\n"
+                "# from_%s to_%s y_low y_high node\n",
+            v->file, v->unit, v->unit);
+    for (uint32_t r = 0; r < v->nrows; r++) {
+        double lo, hi;
+        state_band(v, r, 0, &lo, &hi);
+        fprintf(fp, "%.10g %.10g %.4f %.4f %u\n", v->t0 * s, v->t1 * s, lo, hi,
+                qq_file_node(v->tr.f, v->rows[r])->node);
+    }
+    if (close_file(fp, "view-nodes.dat", err, errsz) != 0)
+        return -1;
+
+    fp = qqb_plot_create(v->out, "view-states.dat", err, errsz);
+    if (!fp)
+        return -1;
+    int blocks = 0;
+    fprintf(fp, "# qqbench view of %s: state intervals, one block per key and nesting\n"
+                "# depth (outer states first); intervals closer than 1/%d of the\n"
+                "# window are merged. Time in %s since the run's start, offsets applied.\n"
+                "# on off y_low y_high node\n",
+            v->file, PIXELS, v->unit);
+    for (uint32_t d = 0; d <= MAX_DEPTH; d++)
+        for (uint32_t k = 0; k < nk; k++) {
+            struct keyplot *kp = &v->kp[k];
+            int any = 0;
+            for (size_t i = 0; i < kp->nspans; i++) {
+                const struct span *sp = &kp->spans[i];
+                if ((sp->depth < MAX_DEPTH ? sp->depth : MAX_DEPTH) != d)
+                    continue;
+                if (!any) {
+                    fprintf(fp, "%s# key '", blocks++ ? "\n\n" : "");
+                    comment_name(fp, qq_file_key(v->tr.f, k)->name);
+                    fprintf(fp, "' depth %u\n", d);
+                    any = 1;
+                }
+                double lo, hi;
+                state_band(v, sp->row, sp->depth, &lo, &hi);
+                fprintf(fp, "%.10g %.10g %.4f %.4f %u\n", sp->a * s, sp->b * s, lo, hi,
+                        qq_file_node(v->tr.f, v->rows[sp->row])->node);
+            }
+        }
+    if (close_file(fp, "view-states.dat", err, errsz) != 0)
+        return -1;
+
+    fp = qqb_plot_create(v->out, "view-events.dat", err, errsz);
+    if (!fp)
+        return -1;
+    blocks = 0;
+    fprintf(fp, "# qqbench view of %s: marks (one block per key; at most one per\n"
+                "# picture column) and counts and values (per column the lowest and\n"
+                "# highest point; y is the value scaled into the strip's top band).\n"
+                "# time_%s value y node\n",
+            v->file, v->unit);
+    for (uint32_t k = 0; k < nk; k++) {
+        struct keyplot *kp = &v->kp[k];
+        uint32_t type = qq_file_key(v->tr.f, k)->type;
+        if (type == QQ_TYPE_STATE || !kp->npts)
+            continue;
+        fprintf(fp, "%s# %s '", blocks++ ? "\n\n" : "", qqb_trace_type_name(type));
+        comment_name(fp, qq_file_key(v->tr.f, k)->name);
+        fprintf(fp, "'\n");
+        double range = kp->vmax - kp->vmin;
+        for (size_t i = 0; i < kp->npts; i++) {
+            const struct pt *p = &kp->pts[i];
+            double lo, hi, y;
+            if (type == QQ_TYPE_MARK) {
+                mark_band(v, p->row, &lo, &hi);
+                y = lo;
+            } else {
+                line_band(v, p->row, &lo, &hi);
+                y = range > 0 ? lo + (p->v - kp->vmin) / range * (hi - lo) : (lo + hi) / 2;
+                /* A new node starts a new line. */
+                if (i > 0 && kp->pts[i - 1].row != p->row)
+                    fprintf(fp, "\n");
+            }
+            fprintf(fp, "%.10g %.10g %.4f %u\n", p->t * s, p->v, y,
+                    qq_file_node(v->tr.f, v->rows[p->row])->node);
+        }
+    }
+    return close_file(fp, "view-events.dat", err, errsz);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+static void write_ytics(FILE *gp, const struct view *v, int detail)
+{
+    fprintf(gp, "set ytics scale 0 (");
+    for (uint32_t r = 0; r < v->nrows; r++) {
+        uint32_t n = v->rows[r];
+        const struct qq_node_info *ni = qq_file_node(v->tr.f, n);
+        fprintf(gp, "%s\"node %u", r ? ", " : "", ni->node);
+        double e = qqb_trace_offset_error_sec(&v->tr, n);
+        if (detail && n != 0 && e >= 0) {
+            if (e < 1e-3)
+                fprintf(gp, "\\n\xc2\xb1%.2g " MICRO "s", e * 1e6);
+            else
+                fprintf(gp, "\\n\xc2\xb1%.3g ms", e * 1e3);
+        }
+        if (detail && ni->dropped)
+            fprintf(gp, "\\n%llu dropped", (unsigned long long)ni->dropped);
+        fprintf(gp, "\" %g", strip_y(v, r));
+    }
+    fprintf(gp, ")\n");
+}
+
+/* The legend text of key K. */
+static void key_title(FILE *gp, const struct view *v, uint32_t k)
+{
+    const struct qq_key_info *ki = qq_file_key(v->tr.f, k);
+    const struct keyplot *kp = &v->kp[k];
+    qqb_plot_quote(gp, ki->name);
+    if (ki->type == QQ_TYPE_STATE && kp->idle)
+        fprintf(gp, ".' (waiting)'");
+    else if (ki->type == QQ_TYPE_MARK)
+        fprintf(gp, ".' (mark)'");
+    else if (ki->type == QQ_TYPE_COUNT || ki->type == QQ_TYPE_VALUE)
+        fprintf(gp, ".' (%s %.4g to %.4g)'", qqb_trace_type_name(ki->type), kp->vmin,
+                kp->vmax);
+}
+
+static int write_script(struct view *v, char *err, size_t errsz)
+{
+    FILE *gp = qqb_plot_create(v->out, "view.gp", err, errsz);
+    if (!gp)
+        return -1;
+    uint32_t nk = v->tr.nkeys;
+    int strip_px = v->nrows <= 4 ? 90 : v->nrows <= 8 ? 70 : 560 / (int)v->nrows;
+    if (strip_px < 16)
+        strip_px = 16;
+    int nlegend = 0;
+    for (uint32_t k = 0; k < nk; k++)
+        nlegend += v->kp[k].nspans || v->kp[k].npts;
+    int width = 1200, height = 150 + (int)v->nrows * strip_px + 22 * ((nlegend + 3) / 4);
+
+    qqb_plot_begin(gp, "qqbench view: per-node timeline of states (the QQ paper's Figure 6)");
+    const char *host = qq_file_meta(v->tr.f, "host");
+    const char *date = qq_file_meta(v->tr.f, "date");
+    int offsets = 0;
+    for (uint32_t r = 0; r < v->nrows; r++)
+        offsets |= v->rows[r] != 0 && qqb_trace_offset_error_sec(&v->tr, v->rows[r]) >= 0;
+    fprintf(gp, "set title ");
+    qqb_plot_quote(gp, base_name(v->file));
+    fprintf(gp, ".': states per node over time'");
+    if (host || date) {
+        fprintf(gp, ".\"\\n\".");
+        qqb_plot_quote(gp, host ? host : "");
+        fprintf(gp, ".' '.");
+        qqb_plot_quote(gp, date ? date : "");
+    }
+    if (offsets)
+        fprintf(gp, ".'; clocks aligned to node 0 (offset error bound under each node)'");
+    fprintf(gp, "\n");
+    fprintf(gp, "set xlabel 'time since the run''s start (%s)'\n", v->unit);
+    fprintf(gp, "set xrange [%.10g:%.10g]\n", v->t0 * v->scale, v->t1 * v->scale);
+    fprintf(gp, "set yrange [-0.55:%g]\n", (double)v->nrows - 0.45);
+    fprintf(gp, "unset grid\nset grid xtics back lc rgb '%s'\n", QQB_PLOT_FAINT);
+    write_ytics(gp, v, strip_px >= 40);
+    if (v->any_idle) {
+        /* The share of the window each node waits, beside its strip. */
+        fprintf(gp, "set y2range [-0.55:%g]\n", (double)v->nrows - 0.45);
+        fprintf(gp, "set y2tics scale 0 textcolor rgb '%s' (", QQB_PLOT_ALERT);
+        for (uint32_t r = 0; r < v->nrows; r++)
+            fprintf(gp, "%s\"%.0f%%%% waiting\" %g", r ? ", " : "",
+                    100.0 * v->idle_sec[r] / (v->t1 - v->t0), strip_y(v, r));
+        fprintf(gp, ")\n");
+    }
+    fprintf(gp, "set key outside below center horizontal Left reverse samplen 2 width 2 height 1 maxrows 2\n");
+    fprintf(gp, "set lmargin 12\nset rmargin %d\n", v->any_idle ? 16 : 4);
+    qqb_plot_svg(gp, "view", width, height);
+
+    /* Background strips, then states outer first (nested ones drawn over
+     * them), then marks and lines on top: the blocks of the data files in
+     * the order write_data wrote them. */
+    fprintf(gp, "plot 'view-nodes.dat' using (($1+$2)/2):(($3+$4)/2):1:2:3:4 "
+                "with boxxyerror fc rgb '%s' notitle",
+            QQB_PLOT_FAINT);
+    int block = 0;
+    unsigned char *titled = calloc(nk + 1u, 1);
+    if (!titled) {
+        fclose(gp);
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    for (uint32_t d = 0; d <= MAX_DEPTH; d++)
+        for (uint32_t k = 0; k < nk; k++) {
+            const struct keyplot *kp = &v->kp[k];
+            int any = 0;
+            for (size_t i = 0; i < kp->nspans && !any; i++)
+                any = (kp->spans[i].depth < MAX_DEPTH ? kp->spans[i].depth : MAX_DEPTH) == d;
+            if (!any)
+                continue;
+            fprintf(gp, ", \\\n     'view-states.dat' index %d using (($1+$2)/2):(($3+$4)/2)"
+                        ":1:2:3:4 with boxxyerror fc rgb '%s' ",
+                    block++, kp->color);
+            if (titled[k]) {
+                fprintf(gp, "notitle");
+            } else {
+                fprintf(gp, "title ");
+                key_title(gp, v, k);
+                titled[k] = 1;
+            }
+        }
+    free(titled);
+    block = 0;
+    for (uint32_t k = 0; k < nk; k++) {
+        const struct keyplot *kp = &v->kp[k];
+        uint32_t type = qq_file_key(v->tr.f, k)->type;
+        if (type == QQ_TYPE_STATE || !kp->npts)
+            continue;
+        if (type == QQ_TYPE_MARK)
+            fprintf(gp, ", \\\n     'view-events.dat' index %d using 1:3:(0):(0.08) "
+                        "with vectors nohead lc rgb '%s' lw 2 title ",
+                    block++, kp->color);
+        else /* few points: show each, a line of one point is invisible */
+            fprintf(gp, ", \\\n     'view-events.dat' index %d using 1:3 "
+                        "with %s lc rgb '%s' lw 1.5 title ",
+                    block++, kp->npts <= 40u * v->nrows ? "linespoints pt 7 ps 0.5" : "lines",
+                    kp->color);
+        key_title(gp, v, k);
+    }
+    fprintf(gp, "\n");
+    qqb_plot_png_replot(gp, "view", width, height);
+    return close_file(gp, "view.gp", err, errsz);
+}
+
+/* ---------------------------------------------------------------------- */
+
+/* Is NAME a waiting key? --idle's list, or a guess from the name. */
+static int is_idle(const char *name, const char *spec)
+{
+    if (spec) {
+        size_t len = strlen(name);
+        for (const char *p = spec;;) {
+            const char *c = strchr(p, ',');
+            size_t l = c ? (size_t)(c - p) : strlen(p);
+            if (l == len && !memcmp(p, name, l))
+                return 1;
+            if (!c)
+                return 0;
+            p = c + 1;
+        }
+    }
+    static const char *const words[] = {"sync", "wait", "barrier", "idle"};
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        for (const char *p = name; *p; p++) {
+            size_t i = 0;
+            while (words[w][i] && tolower((unsigned char)p[i]) == words[w][i])
+                i++;
+            if (!words[w][i])
+                return 1;
+        }
+    return 0;
+}
+
+static int parse_sec(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(*out)) {
+        fprintf(stderr, "qqbench view: error: %s takes seconds (a number), not '%s'\n", opt,
+                s);
+        return -1;
+    }
+    return 0;
+}
+
+static int setup(struct view *v, const char *nodes, const char *keys, char *err,
+                 size_t errsz)
+{
+    struct qqb_trace *tr = &v->tr;
+    if (qqb_trace_open(tr, v->file, err, errsz) != 0)
+        return -1;
+    if (tr->nnodes == 0) {
+        snprintf(err, errsz, "%s has no nodes", v->file);
+        return -1;
+    }
+    if (nodes && qqb_trace_select_nodes(tr, nodes, err, errsz) != 0)
+        return -1;
+    if (keys && qqb_trace_select_keys(tr, keys, err, errsz) != 0)
+        return -1;
+    if (v->idle_spec) {
+        /* Every --idle name must be a key of the file. */
+        struct qqb_trace probe = *tr;
+        unsigned char *saved = malloc(tr->nkeys + 1u);
+        if (!saved) {
+            snprintf(err, errsz, "out of memory");
+            return -1;
+        }
+        memcpy(saved, tr->key_on, tr->nkeys + 1u);
+        int rc = qqb_trace_select_keys(&probe, v->idle_spec, err, errsz);
+        memcpy(tr->key_on, saved, tr->nkeys + 1u);
+        free(saved);
+        if (rc != 0) {
+            memcpy(err, "--idle", 6); /* the message starts "--keys:" */
+            return -1;
+        }
+    }
+    v->rows = malloc(tr->nnodes * sizeof *v->rows);
+    v->idle_sec = calloc(tr->nnodes, sizeof *v->idle_sec);
+    v->kp = calloc(tr->nkeys + 1u, sizeof *v->kp);
+    if (!v->rows || !v->idle_sec || !v->kp) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    for (uint32_t n = 0; n < tr->nnodes; n++)
+        if (tr->node_on[n])
+            v->rows[v->nrows++] = n;
+    size_t c = 0;
+    for (uint32_t k = 0; k < tr->nkeys; k++) {
+        const struct qq_key_info *ki = qq_file_key(tr->f, k);
+        struct keyplot *kp = &v->kp[k];
+        kp->idle = ki->type == QQ_TYPE_STATE && is_idle(ki->name, v->idle_spec);
+        kp->color = kp->idle ? QQB_PLOT_ALERT : qqb_plot_color(c++);
+        kp->vmin = INFINITY, kp->vmax = -INFINITY;
+    }
+
+    /* The window: --from/--to, else the run's start to the last event. */
+    double last = 0;
+    for (uint32_t r = 0; r < v->nrows; r++) {
+        const struct qq_node_info *ni = qq_file_node(tr->f, v->rows[r]);
+        if (ni->entries) {
+            const struct qq_event *e = qq_file_entries(tr->f, v->rows[r]);
+            double t = qqb_trace_sec(tr, v->rows[r], e[ni->entries - 1].tick);
+            if (t > last)
+                last = t;
+        }
+    }
+    v->t0 = v->has_from ? v->from : 0;
+    v->t1 = v->has_to ? v->to : last;
+    if (v->t1 <= v->t0) {
+        if (v->has_to) {
+            snprintf(err, errsz, "--to %g must be after --from %g", v->t1, v->t0);
+            return -1;
+        }
+        v->t1 = v->t0 + 1e-6;
+    }
+    double span = v->t1 - v->t0;
+    v->px = span / PIXELS;
+    if (span >= 2)
+        v->scale = 1, v->unit = "s";
+    else if (span >= 2e-3)
+        v->scale = 1e3, v->unit = "ms";
+    else
+        v->scale = 1e6, v->unit = MICRO "s";
+    return 0;
+}
+
+static int collect(struct view *v, char *err, size_t errsz)
+{
+    uint32_t nk = v->tr.nkeys;
+    struct walk *w = calloc(nk + 1u, sizeof *w);
+    if (!w) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    for (uint32_t r = 0; r < v->nrows; r++)
+        if (collect_node(v, r, w) != 0) {
+            free(w);
+            snprintf(err, errsz, "out of memory");
+            return -1;
+        }
+    free(w);
+    for (uint32_t k = 0; k < nk; k++) {
+        struct keyplot *kp = &v->kp[k];
+        uint32_t type = qq_file_key(v->tr.f, k)->type;
+        for (size_t i = 0; i < kp->npts; i++) {
+            if (kp->pts[i].v < kp->vmin)
+                kp->vmin = kp->pts[i].v;
+            if (kp->pts[i].v > kp->vmax)
+                kp->vmax = kp->pts[i].v;
+        }
+        v->any_marks |= type == QQ_TYPE_MARK && kp->npts;
+        v->any_lines |= (type == QQ_TYPE_COUNT || type == QQ_TYPE_VALUE) && kp->npts;
+        v->any_idle |= kp->idle && v->tr.key_on[k];
+    }
+    return 0;
+}
+
+static void report(const struct view *v)
+{
+    printf("qqbench view: %s: %u node%s, %.6g to %.6g s since the run's start\n", v->file,
+           v->nrows, v->nrows == 1 ? "" : "s", v->t0, v->t1);
+    if (v->any_idle)
+        for (uint32_t r = 0; r < v->nrows; r++)
+            printf("  node %u: %5.1f%% of the window waiting\n",
+                   qq_file_node(v->tr.f, v->rows[r])->node,
+                   100.0 * v->idle_sec[r] / (v->t1 - v->t0));
+    if (v->no_plot)
+        printf("wrote %s/view.gp and its data (not drawn: --no-plot)\n", v->out);
+    else
+        printf("wrote %s/view.svg and %s/view.png (script %s/view.gp)\n", v->out, v->out,
+               v->out);
+}
+
+int cmd_view(int argc, char **argv)
+{
+    struct view v;
+    memset(&v, 0, sizeof v);
+    const char *nodes = NULL, *keys = NULL;
+    char *out_alloc = NULL;
+    int a;
+    for (a = 1; a < argc; a++) {
+        const char *o = argv[a];
+        const char *val = a + 1 < argc ? argv[a + 1] : NULL;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            view_usage(stdout);
+            return QQB_EXIT_OK;
+        } else if (!strcmp(o, "--no-plot")) {
+            v.no_plot = 1;
+            continue;
+        } else if (o[0] != '-' || !strcmp(o, "-")) {
+            if (v.file) {
+                fprintf(stderr, "qqbench view: error: one file at a time ('%s' and '%s')\n",
+                        v.file, o);
+                return QQB_EXIT_USAGE;
+            }
+            v.file = o;
+            continue;
+        }
+        if (!val) {
+            fprintf(stderr, "qqbench view: error: unknown option or missing value '%s'; "
+                            "see 'qqbench view --help'\n",
+                    o);
+            return QQB_EXIT_USAGE;
+        }
+        a++;
+        if (!strcmp(o, "--nodes")) {
+            nodes = val;
+        } else if (!strcmp(o, "--keys")) {
+            keys = val;
+        } else if (!strcmp(o, "--idle")) {
+            v.idle_spec = val;
+        } else if (!strcmp(o, "--out")) {
+            v.out = val;
+        } else if (!strcmp(o, "--from")) {
+            if (parse_sec(o, val, &v.from) != 0)
+                return QQB_EXIT_USAGE;
+            v.has_from = 1;
+        } else if (!strcmp(o, "--to")) {
+            if (parse_sec(o, val, &v.to) != 0)
+                return QQB_EXIT_USAGE;
+            v.has_to = 1;
+        } else {
+            fprintf(stderr, "qqbench view: error: unknown option '%s'; see 'qqbench view "
+                            "--help'\n",
+                    o);
+            return QQB_EXIT_USAGE;
+        }
+    }
+    if (!v.file) {
+        fprintf(stderr, "qqbench view: error: no .qq file given; see 'qqbench view --help'\n");
+        return QQB_EXIT_USAGE;
+    }
+    if (!v.out) {
+        /* FILE's name without .qq, plus -view, in the current folder. */
+        const char *b = base_name(v.file);
+        size_t len = strlen(b);
+        if (len > 3 && !strcmp(b + len - 3, ".qq"))
+            len -= 3;
+        out_alloc = malloc(len + 6);
+        if (!out_alloc)
+            return QQB_EXIT_USAGE;
+        snprintf(out_alloc, len + 6, "%.*s-view", (int)len, b);
+        v.out = out_alloc;
+    }
+    char err[1024] = "";
+    int rc = QQB_EXIT_USAGE;
+    if (setup(&v, nodes, keys, err, sizeof err) != 0 || collect(&v, err, sizeof err) != 0 ||
+        qqb_plot_mkdir(v.out, err, sizeof err) != 0 || write_data(&v, err, sizeof err) != 0 ||
+        write_script(&v, err, sizeof err) != 0 ||
+        (!v.no_plot && qqb_plot_run(v.out, "view.gp", err, sizeof err) != 0)) {
+        fprintf(stderr, "qqbench view: error: %s\n", err);
+    } else {
+        report(&v);
+        rc = QQB_EXIT_OK;
+    }
+    for (uint32_t k = 0; v.kp && k < v.tr.nkeys; k++) {
+        free(v.kp[k].spans);
+        free(v.kp[k].pts);
+    }
+    free(v.kp);
+    free(v.rows);
+    free(v.idle_sec);
+    qqb_trace_close(&v.tr);
+    free(out_alloc);
+    return rc;
+}

@@ -1,0 +1,218 @@
+/* plot.c - gnuplot pictures: folders, data files, .gp scripts with the house theme, running gnuplot. */
+#include "plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Okabe & Ito (2008), vermillion kept apart as the alert colour; yellow
+ * last because thin yellow lines are hard to see on white. */
+static const char *const cycle[] = {"#0072B2", "#009E73", "#E69F00", "#CC79A7",
+                                    "#56B4E9", "#000000", "#F0E442"};
+
+const char *qqb_plot_color(size_t i)
+{
+    return cycle[i % (sizeof cycle / sizeof cycle[0])];
+}
+
+int qqb_plot_mkdir(const char *dir, char *err, size_t errsz)
+{
+    size_t len = strlen(dir);
+    char *p = malloc(len + 1);
+    if (!p) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    memcpy(p, dir, len + 1);
+    /* Each prefix ending before a '/', then the whole path. */
+    for (size_t i = 1; i <= len; i++) {
+        if (p[i] != '/' && p[i] != '\0')
+            continue;
+        char c = p[i];
+        p[i] = '\0';
+        struct stat st;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            snprintf(err, errsz, "cannot create folder %s: %s", p, strerror(errno));
+            free(p);
+            return -1;
+        }
+        if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            snprintf(err, errsz, "%s is not a folder", p);
+            free(p);
+            return -1;
+        }
+        p[i] = c;
+    }
+    free(p);
+    return 0;
+}
+
+FILE *qqb_plot_create(const char *dir, const char *name, char *err, size_t errsz)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    if (!path) {
+        snprintf(err, errsz, "out of memory");
+        return NULL;
+    }
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
+    free(path);
+    return fp;
+}
+
+void qqb_plot_quote(FILE *gp, const char *s)
+{
+    fputc('\'', gp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', gp);
+        /* A newline would end the command; the rest of the text is kept. */
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, gp);
+    }
+    fputc('\'', gp);
+}
+
+void qqb_plot_begin(FILE *gp, const char *what)
+{
+    fprintf(gp, "# %s\n", what);
+    fprintf(gp, "# Written by qqbench %s. Re-draw from this folder with: gnuplot THIS.gp\n",
+            QQB_VERSION);
+    fprintf(gp, "reset\n"
+                "set encoding utf8\n"
+                "# Light theme: dark text and axes, faint grid behind the data.\n"
+                "set border 3 front lc rgb '%s' lw 1\n"
+                "set tics nomirror out textcolor rgb '%s'\n"
+                "set grid back lc rgb '%s' lw 1 dt solid\n"
+                "set key textcolor rgb '%s' noautotitle\n"
+                "set title textcolor rgb '%s'\n"
+                "set xlabel textcolor rgb '%s'\n"
+                "set ylabel textcolor rgb '%s'\n"
+                "set style fill solid 1.0 noborder\n",
+            QQB_PLOT_INK, QQB_PLOT_INK, QQB_PLOT_FAINT, QQB_PLOT_INK, QQB_PLOT_INK,
+            QQB_PLOT_INK, QQB_PLOT_INK);
+}
+
+void qqb_plot_svg(FILE *gp, const char *stem, int width, int height)
+{
+    fprintf(gp,
+            "set terminal svg size %d,%d dynamic noenhanced font 'DejaVu Sans,12' "
+            "background rgb 'white'\n",
+            width, height);
+    fprintf(gp, "set output ");
+    qqb_plot_quote(gp, stem);
+    fprintf(gp, ".'.svg'\n");
+}
+
+void qqb_plot_png_replot(FILE *gp, const char *stem, int width, int height)
+{
+    fprintf(gp,
+            "set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,10' "
+            "background rgb 'white'\n",
+            width, height);
+    fprintf(gp, "set output ");
+    qqb_plot_quote(gp, stem);
+    fprintf(gp, ".'.png'\nreplot\nunset output\n");
+}
+
+/* Read everything from FD into BUF (keeping the first SZ-1 bytes). */
+static size_t drain(int fd, char *buf, size_t sz)
+{
+    size_t have = 0;
+    char tmp[4096];
+    for (;;) {
+        ssize_t r = read(fd, tmp, sizeof tmp);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        size_t take = (size_t)r;
+        if (have + take > sz - 1)
+            take = sz - 1 - have;
+        memcpy(buf + have, tmp, take);
+        have += take;
+    }
+    buf[have] = '\0';
+    return have;
+}
+
+int qqb_plot_run(const char *dir, const char *script, char *err, size_t errsz)
+{
+    const char *prog = getenv("QQB_GNUPLOT");
+    if (!prog || !*prog)
+        prog = "gnuplot";
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        snprintf(err, errsz, "cannot run %s: pipe: %s", prog, strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errsz, "cannot run %s: fork: %s", prog, strerror(errno));
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* Child: stdout to /dev/null, stderr to the pipe, no stdin. */
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, STDIN_FILENO);
+            dup2(null, STDOUT_FILENO);
+            close(null);
+        }
+        dup2(pipefd[1], STDERR_FILENO);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        if (chdir(dir) != 0)
+            _exit(126);
+        char *argv[] = {(char *)prog, (char *)script, NULL};
+        execvp(prog, argv);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    char out[2048];
+    size_t n = drain(pipefd[0], out, sizeof out);
+    close(pipefd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            snprintf(err, errsz, "cannot run %s: waitpid: %s", prog, strerror(errno));
+            return -1;
+        }
+    if (WIFSIGNALED(status)) {
+        snprintf(err, errsz, "%s %s was killed by signal %d", prog, script,
+                 WTERMSIG(status));
+        return -1;
+    }
+    int code = WEXITSTATUS(status);
+    if (code == 126 || code == 127) {
+        snprintf(err, errsz, "cannot run %s in %s (%s): install gnuplot (Debian: gnuplot-nox)",
+                 prog, dir, code == 127 ? "not found" : "cannot enter the folder");
+        return -1;
+    }
+    /* gnuplot echoes the failing command and a caret first; its message
+     * ("x.gp" line 3: undefined variable: foo) is the last line. */
+    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' ' || out[n - 1] == '\r'))
+        out[--n] = '\0';
+    char *line = strrchr(out, '\n');
+    line = line ? line + 1 : out;
+    if (code != 0) {
+        snprintf(err, errsz, "%s %s failed (exit %d)%s%s", prog, script, code,
+                 *line ? ": " : "", line);
+        return -1;
+    }
+    if (n > 0 && *line) {
+        snprintf(err, errsz, "%s %s wrote on stderr: %s", prog, script, line);
+        return -1;
+    }
+    return 0;
+}

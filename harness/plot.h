@@ -1,0 +1,70 @@
+/* plot.h - gnuplot pictures: folders, data files, .gp scripts with the house theme, running gnuplot. */
+#ifndef QQB_PLOT_H
+#define QQB_PLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* ======================================================================
+ * The palette: Okabe & Ito's eight colours, safe for colour-blind
+ * readers. Vermillion is kept for what must stand out (waiting, a
+ * regression); the others cycle for everything else.
+ * ====================================================================== */
+
+#define QQB_PLOT_ALERT "#D55E00" /* vermillion */
+#define QQB_PLOT_INK "#333333"   /* text, axes */
+#define QQB_PLOT_FAINT "#EBEBEB" /* background bands, grid */
+
+/* The I-th colour of the cycle (blue, bluish green, orange, reddish
+ * purple, sky blue, black, yellow; vermillion left out), as "#RRGGBB". */
+const char *qqb_plot_color(size_t i);
+
+/* ======================================================================
+ * Files. Every picture is a folder's worth: data files, the script that
+ * draws them, the SVG and the PNG. Scripts name their files relative to
+ * the folder, so 'gnuplot NAME.gp' re-draws them from there.
+ * ====================================================================== */
+
+/* mkdir -p DIR. Returns 0, or -1 with the reason in ERR. */
+int qqb_plot_mkdir(const char *dir, char *err, size_t errsz);
+
+/* Open DIR/NAME for writing ("w"). Returns the stream, or NULL with the
+ * reason in ERR. */
+FILE *qqb_plot_create(const char *dir, const char *name, char *err, size_t errsz);
+
+/* Write S as a gnuplot single-quoted string ('' stands for '). */
+void qqb_plot_quote(FILE *gp, const char *s);
+
+/* ======================================================================
+ * Scripts.
+ * ====================================================================== */
+
+/* The opening of a script: a comment saying what it draws and how to
+ * re-run it, UTF-8, and the light theme (white page, grey grid behind the
+ * data, dark text, no enhanced-text markup so key names print as they
+ * are: 'bytes_sent', 'MessageBus::Sync'). */
+void qqb_plot_begin(FILE *gp, const char *what);
+
+/* Select the SVG terminal (W x H pixels) and the output STEM.svg. The
+ * caller's plot command follows. */
+void qqb_plot_svg(FILE *gp, const char *stem, int width, int height);
+
+/* After the plot command: the PNG terminal (pngcairo, W x H), output
+ * STEM.png, 'replot', and the output closed. The plot must be a single
+ * 'plot' (not multiplot), which replot repeats. */
+void qqb_plot_png_replot(FILE *gp, const char *stem, int width, int height);
+
+/* ======================================================================
+ * Running gnuplot.
+ * ====================================================================== */
+
+/*
+ * Run 'gnuplot SCRIPT' in DIR (fork + execvp, no shell; $QQB_GNUPLOT names
+ * another program). Succeeds only when gnuplot exits 0 and writes nothing
+ * on stderr: gnuplot reports many mistakes as warnings and exits 0.
+ * Returns 0, or -1 with one line in ERR (gnuplot not found, its exit
+ * status, or the first line it wrote on stderr).
+ */
+int qqb_plot_run(const char *dir, const char *script, char *err, size_t errsz);
+
+#endif /* QQB_PLOT_H */
