@@ -9,7 +9,7 @@ rm -rf bl
 cat > km.yaml <<YAML
 suite: attribution
 defaults:
-  repetitions: 12
+  repetitions: 20
   warmup: 1
   # Ka and Kahp are lines of ~50-80 net ticks: 2% (the default) is about
   # one counter read's jitter; "unchanged" here means within 5%.
@@ -23,7 +23,7 @@ benchmarks:
       pow: [--variant, pow]
       direct: [--variant, direct]
 YAML
-qq out.txt err.txt run km.yaml --baselines bl --json km.json --max-repetitions 40 -q
+qq out.txt err.txt run km.yaml --baselines bl --json km.json --max-repetitions 60 -q
 check "exit 0 (got $rc)" test "$rc" = 0
 check "JSON is valid" valid_json km.json
 if python3 "$QQ_TEST_DATA/timing/deltas.py" km.json km > deltas.txt; then ok "Km attributed to Km alone"; else bad "Km attributed to Km alone"; fi
