@@ -16,7 +16,7 @@ PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-d
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz fuzz install clean help
+.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz fuzz lint install clean help
 
 all: build
 
@@ -70,13 +70,33 @@ build-fuzz:
 	    -DQQ_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	cmake --build $(BUILD_FUZZ) -j$(JOBS)
 
-test-fuzz: deps
+test-# Static analysers on the library and the harness, with the checked-in
+# configurations (.clang-tidy; cppcheck's options here, suppressions inline).
+LINT_DIRS = qq harness
+lint: deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	clang-tidy -p $(BUILD) --quiet $(wildcard $(addsuffix /src/*.c,qq) harness/*.c)
+	cppcheck --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
+	    --inline-suppr --quiet -D__x86_64__ -DQQ_ENABLE -D_POSIX_C_SOURCE=200809L \
+	    -Iqq/include -Iqq/src -Iharness $(LINT_DIRS)
+
+fuzz: deps
 	@if command -v clang >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory build-fuzz FUZZ_SECONDS=20 && \
 	  ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz; \
 	else \
 	  echo "test-fuzz: clang is not installed, the fuzz targets did not run ('make fuzz' installs it)"; \
 	fi
+
+# Static analysers on the library and the harness, with the checked-in
+# configurations (.clang-tidy; cppcheck's options here, suppressions inline).
+LINT_DIRS = qq harness
+lint: deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	clang-tidy -p $(BUILD) --quiet $(wildcard $(addsuffix /src/*.c,qq) harness/*.c)
+	cppcheck --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
+	    --inline-suppr --quiet -D__x86_64__ -DQQ_ENABLE -D_POSIX_C_SOURCE=200809L \
+	    -Iqq/include -Iqq/src -Iharness $(LINT_DIRS)
 
 fuzz: deps
 	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang; }

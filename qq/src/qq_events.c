@@ -39,7 +39,7 @@ static void release_buffer(void)
  * a scratch buffer, the user's buffer set aside meanwhile. The first round
  * warms the caches and branch predictors; the second is kept.
  */
-#define CALIB_PAIRS 4096
+#define CALIB_PAIRS ((size_t)4096)
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -61,26 +61,26 @@ static void calibrate(int ordered)
         qq__st.cur = scratch;
         qq__st.end = scratch + 2 * CALIB_PAIRS;
         if (ordered) {
-            for (int i = 0; i < CALIB_PAIRS; i++) {
+            for (size_t i = 0; i < CALIB_PAIRS; i++) {
                 qq__state_on(0, 1);
                 qq__state_off(0, 1);
             }
         } else {
-            for (int i = 0; i < CALIB_PAIRS; i++) {
+            for (size_t i = 0; i < CALIB_PAIRS; i++) {
                 qq__state_on(0, 0);
                 qq__state_off(0, 0);
             }
         }
     }
     qq__st = saved;
-    for (int i = 0; i < CALIB_PAIRS; i++)
+    for (size_t i = 0; i < CALIB_PAIRS; i++)
         d[i] = scratch[2 * i + 1].tick - scratch[2 * i].tick;
     qsort(d, CALIB_PAIRS, sizeof *d, cmp_u64);
     uint64_t step = 0;
-    for (int i = 1; i < CALIB_PAIRS; i++)
+    for (size_t i = 1; i < CALIB_PAIRS; i++)
         if (d[i] > d[i - 1] && (step == 0 || d[i] - d[i - 1] < step))
             step = d[i] - d[i - 1];
-    for (int i = 0; i < CALIB_PAIRS; i++)
+    for (size_t i = 0; i < CALIB_PAIRS; i++)
         v[i] = (double)d[i];
     qq__calib.samples = CALIB_PAIRS;
     qq__calib.step = (double)step;

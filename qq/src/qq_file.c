@@ -219,7 +219,7 @@ static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl,
                               &row->peak_bytes,  &row->allocs,  &row->frees,
                               &row->double_frees};
         for (int k = 0; k < 9; k++)
-            *fields[k] = ld64(v + 8 * k);
+            *fields[k] = ld64(v + (size_t)8 * (size_t)k);
         row->name = dupn(name, ld32(nl));
         if (!row->name)
             return fail(f, QQ_ENOMEM, "out of memory");
@@ -317,7 +317,8 @@ static int parse(struct qq_file *f)
                     f->nkeys, f->nnodes, size);
 
     f->nodes = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->nodes);
-    f->entries = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->entries);
+    /* An array of pointers, one per node. */
+    f->entries = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->entries); /* NOLINT(bugprone-sizeof-expression) */
     f->mem = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->mem);
     f->cal = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->cal);
     if (!f->nodes || !f->entries || !f->mem || !f->cal)

@@ -336,7 +336,8 @@ void *MemCalloc(int key, size_t count, size_t size)
         errno = ENOMEM;
         return NULL;
     }
-    void *p = calloc(count, size);
+    /* A zero size is the program's, passed on as calloc allows it. */
+    void *p = calloc(count, size); /* NOLINT(clang-analyzer-optin.portability.UnixAPI) */
     if (p)
         record_alloc(key, p, count * size);
     return p;

@@ -166,12 +166,13 @@ static int write_mpiio(const char *tmp, const struct qq__node_out *o,
     MPI_Datatype ev;
     MPI_Type_contiguous(QQ__EVENT_SIZE, MPI_BYTE, &ev);
     MPI_Type_commit(&ev);
-    bad |= MPI_File_write_at_all(fh, (MPI_Offset)(off + QQ__SECTION_HEAD),
+    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD,
                                  o->events, (int)(o->events_bytes / QQ__EVENT_SIZE),
                                  ev, MPI_STATUS_IGNORE) != MPI_SUCCESS;
     MPI_Type_free(&ev);
     bad |= MPI_File_write_at_all(fh,
-                                 (MPI_Offset)(off + QQ__SECTION_HEAD + o->events_bytes),
+                                 (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD +
+                                     (MPI_Offset)o->events_bytes,
                                  o->tail.p, (int)o->tail.len, MPI_BYTE,
                                  MPI_STATUS_IGNORE) != MPI_SUCCESS;
     mrc = MPI_File_close(&fh);
