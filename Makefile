@@ -70,17 +70,7 @@ build-fuzz:
 	    -DQQ_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	cmake --build $(BUILD_FUZZ) -j$(JOBS)
 
-test-# Static analysers on the library and the harness, with the checked-in
-# configurations (.clang-tidy; cppcheck's options here, suppressions inline).
-LINT_DIRS = qq harness
-lint: deps
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-	clang-tidy -p $(BUILD) --quiet $(wildcard $(addsuffix /src/*.c,qq) harness/*.c)
-	cppcheck --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-	    --inline-suppr --quiet -D__x86_64__ -DQQ_ENABLE -D_POSIX_C_SOURCE=200809L \
-	    -Iqq/include -Iqq/src -Iharness $(LINT_DIRS)
-
-fuzz: deps
+test-fuzz: deps
 	@if command -v clang >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory build-fuzz FUZZ_SECONDS=20 && \
 	  ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz; \
