@@ -197,7 +197,8 @@ static const char *const variants[] = {"pow", "direct", NULL};
 
 /*
  * The Km line timed in bulk, with no QQ in it: REPS repetitions between two
- * ordered reads, as ticks per repetition. The independent check of the Km
+ * ordered reads (one block of --bulk's KBULK_BLOCKS, interleaved with the
+ * timesteps; the median block is recorded), as ticks per repetition. The independent check of the Km
  * state's net figure (tests/integration/test_run_attribution.sh).
  *
  * Each repetition's inputs (m, g, s, V) are made from the previous result,
@@ -208,7 +209,8 @@ static const char *const variants[] = {"pow", "direct", NULL};
  * by one multiply). The carry adds the same multiply and add to both
  * variants; it cancels in their difference.
  */
-static double km_bulk(const struct channel *ch, double V0, int direct, long reps)
+static double km_bulk(const struct channel *ch, double V0, int direct,
+                            long reps)
 {
     const double g0 = ch->unitaryG, s0 = ch->strength, m0 = ch->m,
                  E = ch->reversePot, mp = ch->mPower;
@@ -288,6 +290,8 @@ int main(int argc, char **argv)
     QQBaseTime();
 
     uint64_t digest = KDIGEST_INIT;
+    double block[KBULK_BLOCKS];
+    size_t nblocks = 0;
     for (long step = 0; step < a.steps; step++) {
         int spikes = 0;
         int slot = (int)(step % (SYN_DELAY + 1));
@@ -315,11 +319,16 @@ int main(int argc, char **argv)
         QQValue(qk_v1, pairs[0].cell[0].V);
         QQCount(qk_spikes, spikes);
         QQStateOff(qk_step);
+        /* One bulk block after every KBULK_BLOCKS-th of the steps. */
+        if (bulk > 0 && nblocks < KBULK_BLOCKS &&
+            (step + 1) * KBULK_BLOCKS >= (long)(nblocks + 1) * a.steps)
+            block[nblocks++] =
+                km_bulk(&pairs[0].cell[0].ch[CH_KM], pairs[0].cell[0].V, direct,
+                        bulk / KBULK_BLOCKS > 0 ? bulk / KBULK_BLOCKS : 1);
     }
 
     if (bulk > 0)
-        QQValue(qk_bulk, km_bulk(&pairs[0].cell[0].ch[CH_KM], pairs[0].cell[0].V,
-                                 direct, bulk));
+        QQValue(qk_bulk, kmedian(block, nblocks));
 
     int rc = kqq_out(PROG, "channel.qq", 0, 1);
 

@@ -313,3 +313,17 @@ void *kxcalloc(const char *prog, size_t n, size_t size)
 }
 
 void kxfree(void *p) { free(p); }
+
+static int kcmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double kmedian(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, kcmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}

@@ -129,6 +129,17 @@ static inline int kqq_out(const char *prog, const char *file, int node,
 #define KKEEP(x) __asm__ __volatile__("" : "+g"(x))
 #endif
 
+/* Bulk timings (--bulk R) run R repetitions in this many blocks, each
+ * between two ordered reads, interleaved with the states they check, and
+ * report the median block per repetition: one 40 ms interval at the end of
+ * a launch was slowed by up to 60% on a loaded machine (preemption, and the
+ * core's clock moving with the load on the other core) while the states
+ * measured earlier were not. */
+#define KBULK_BLOCKS 20
+
+/* The median of N values (V is sorted in place); 0 for N = 0. */
+double kmedian(double *v, size_t n);
+
 /* Print "PROG: message" to stderr and exit 1. */
 void kdie(const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
