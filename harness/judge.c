@@ -67,12 +67,12 @@ static int push_mem(struct qqb_judgement *j, const struct qqb_memcmp *m)
  * --------------------------------------------------------------------- */
 
 /* max(fixed, min(bound, max(multiple x noise, run bound))), and whence. */
-static void set_threshold(struct qqb_cmp *row, const struct qqb_bench *b,
+static void set_threshold(struct qqb_cmp *row, const struct qqb_settings *s,
                           double noise_pct, double run_bound_pct)
 {
-    double fixed = b->s.threshold > 0 ? b->s.threshold : 0;
-    double noise = b->s.noise_multiple > 0 && isfinite(noise_pct)
-                       ? b->s.noise_multiple * noise_pct : 0;
+    double fixed = s->threshold > 0 ? s->threshold : 0;
+    double noise = s->noise_multiple > 0 && isfinite(noise_pct)
+                       ? s->noise_multiple * noise_pct : 0;
     double runs = isfinite(run_bound_pct) ? run_bound_pct : 0;
     double want = noise > runs ? noise : runs;
     double bound = fixed > QQB_THRESHOLD_BOUND ? fixed : QQB_THRESHOLD_BOUND;
@@ -201,6 +201,28 @@ static int baseline_key(const struct qqb_bench *b, const char *key)
     return 0;
 }
 
+int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
+                     const struct qqb_metric *cm, double level, struct qqb_cmp *row)
+{
+    uint32_t *runs = runs_of(bm);
+    struct qqb_runs rs;
+    if (!runs)
+        return -1;
+    if (qqb_run_spread(bm->samples, runs, bm->n, s->confidence, &rs) != 0)
+        rs.within_pct = rs.between_pct = rs.bound_pct = NAN;
+    free(runs);
+    row->run_pct = rs.between_pct;
+    row->run_bound_pct = rs.bound_pct;
+    set_threshold(row, s, isfinite(rs.within_pct) ? rs.within_pct
+                                                  : qqb_noise_pct(bm->samples, bm->n),
+                  rs.bound_pct);
+    row->base_median = qqb_median(bm->samples, bm->n);
+    row->cur_median = qqb_median(cm->samples, cm->n);
+    judge_unpaired(row, bm, cm, level);
+    row->alone = row->verdict;
+    return 0;
+}
+
 static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
                         const struct qqb_case_result *c,
                         const struct qqb_case_result *bc, struct qqb_cmp *row)
@@ -224,23 +246,7 @@ static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
     row->noise_from = "baseline";
     if (!bm)
         return 0;
-    uint32_t *runs = runs_of(bm);
-    struct qqb_runs rs;
-    if (!runs)
-        return -1;
-    if (qqb_run_spread(bm->samples, runs, bm->n, b->s.confidence, &rs) != 0)
-        rs.within_pct = rs.between_pct = rs.bound_pct = NAN;
-    free(runs);
-    row->run_pct = rs.between_pct;
-    row->run_bound_pct = rs.bound_pct;
-    set_threshold(row, b, isfinite(rs.within_pct) ? rs.within_pct
-                                                  : qqb_noise_pct(bm->samples, bm->n),
-                  rs.bound_pct);
-    row->base_median = qqb_median(bm->samples, bm->n);
-    row->cur_median = qqb_median(cm->samples, cm->n);
-    judge_unpaired(row, bm, cm, b->s.confidence);
-    row->alone = row->verdict;
-    return 1;
+    return qqb_judge_metric(&b->s, bm, cm, b->s.confidence, row) == 0 ? 1 : -1;
 }
 
 /* ---------------------------------------------------------------------
@@ -349,7 +355,7 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
         noise = pair_noise(rm, cm);
         row->noise_from = "current pairs";
     }
-    set_threshold(row, b, noise, NAN);
+    set_threshold(row, &b->s, noise, NAN);
     double *pa, *pb;
     size_t n;
     if (pairs_of(rm, cm, &pa, &pb, &n) != 0)

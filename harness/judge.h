@@ -90,6 +90,16 @@ struct qqb_judgement {
     size_t mem_regressed;
 };
 
+/* One key against the baseline, the rule every baseline row follows: the
+ * threshold from S (the floor), noise_multiple x BM's pooled launch noise
+ * and the run-to-run bound of BM's runs, bounded; the Hodges-Lehmann /
+ * Mann-Whitney interval of CM against BM at LEVEL; the symmetric verdict.
+ * Fills ROW's threshold, noise, run and change fields, verdict and alone.
+ * 0 or -1 (out of memory). Pure: the simulations in tests/unit/test_judge.c
+ * call it. */
+int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
+                     const struct qqb_metric *cm, double level, struct qqb_cmp *row);
+
 /* Judge CUR (the plan's cases, measured) against BASE (may be NULL) and
  * between variants. 0, or -1 on out of memory. */
 int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
