@@ -413,6 +413,31 @@ static void emit_metric(struct em *m, const struct qqb_metric *x)
     for (size_t i = 0; i < x->n; i++)
         e_num(m, x->samples[i]);
     e_seq_end(m);
+    /* Where each sample came from, written only when it is not the
+     * default (run 0; launches 0, 1, 2, ... within each run). */
+    int any_run = 0, odd_launch = 0;
+    uint32_t next_launch[64] = {0};
+    for (size_t i = 0; i < x->n; i++) {
+        uint32_t run, launch;
+        qqb__stamp_of(x, i, &run, &launch);
+        any_run |= run != 0;
+        if (run >= 64 || launch != next_launch[run])
+            odd_launch = 1;
+        else
+            next_launch[run]++;
+    }
+    for (int which = 0; which < 2; which++) {
+        if (which == 0 ? !any_run : !odd_launch)
+            continue;
+        e_key(m, which == 0 ? "run" : "launch");
+        e_seq(m, 1);
+        for (size_t i = 0; i < x->n; i++) {
+            uint32_t run, launch;
+            qqb__stamp_of(x, i, &run, &launch);
+            e_u64(m, which == 0 ? run : launch);
+        }
+        e_seq_end(m);
+    }
     e_map_end(m);
 }
 
@@ -426,6 +451,14 @@ static void emit_case(struct em *m, const struct qqb_case_result *c)
     if (c->point)
         kv_str(m, "point", c->point);
     kv_u64(m, "nodes", (uint64_t)c->nodes);
+    if (c->command) {
+        e_key(m, "command");
+        e_seq(m, 1);
+        for (size_t i = 0; c->command[i]; i++)
+            e_str(m, c->command[i]);
+        e_seq_end(m);
+    }
+    kv_u64(m, "runs", c->runs ? c->runs : 1);
     kv_num(m, "tick_mhz", c->mhz);
     kv_u64(m, "launches", c->launches);
     if (c->failures)
@@ -488,7 +521,7 @@ static void emit_results(struct em *m, const struct qqb_results *r,
     e_key(m, "cases");
     e_seq(m, 0);
     for (size_t i = 0; i < r->ncases; i++)
-        emit_case(m, &r->cases[i]);
+        emit_case(m, r->cases[i]);
     e_seq_end(m);
     e_map_end(m);
     /* An explicit "..." ends the document: a file cut at a line boundary is
@@ -511,7 +544,7 @@ static int check_results(const char *path, const struct qqb_results *r,
                     "cannot write a baseline: invalid fingerprint id '%s'",
                     qs(&b, r->fp.id));
     for (size_t i = 0; i < r->ncases; i++) {
-        const struct qqb_case_result *c = &r->cases[i];
+        const struct qqb_case_result *c = r->cases[i];
         if (!c->name || !c->bench)
             return ferr(err, errlen, path,
                         "cannot write a baseline: case %zu has no %s", i + 1,
@@ -713,7 +746,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
 
 /* Validate, mkdir -p, lock; then either write R or (MERGE) read-merge-write. */
 static int store(const char *path, const struct qqb_results *r, int merge,
-                 char *err, size_t errlen)
+                 size_t keep_runs, char *err, size_t errlen)
 {
     char dir[PATH_MAX];
     const char *base;
@@ -734,7 +767,7 @@ static int store(const char *path, const struct qqb_results *r, int merge,
         struct qqb_results old;
         rc = qqb_baseline_read(path, &old, err, errlen);
         if (rc == 0) {
-            if (qqb_baseline_merge(&old, r) != 0)
+            if (qqb_baseline_merge(&old, r, keep_runs) != 0)
                 rc = ferr(err, errlen, path,
                           "cannot merge: the stored baseline is for another "
                           "suite or machine (or out of memory)");
@@ -752,13 +785,13 @@ static int store(const char *path, const struct qqb_results *r, int merge,
 int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err,
                        size_t errlen)
 {
-    return store(path, r, 0, err, errlen);
+    return store(path, r, 0, 1, err, errlen);
 }
 
 int qqb_baseline_update(const char *path, const struct qqb_results *cur,
-                        char *err, size_t errlen)
+                        size_t keep_runs, char *err, size_t errlen)
 {
-    return store(path, cur, 1, err, errlen);
+    return store(path, cur, 1, keep_runs, err, errlen);
 }
 
 /* ======================================================================
@@ -1122,16 +1155,47 @@ static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
 
 /* ---- metrics ---- */
 
-enum { M_KEY, M_WHAT, M_MEDIAN, M_MAD, M_NOISE, M_MIN, M_SAMPLES, NMET };
+enum { M_KEY, M_WHAT, M_MEDIAN, M_MAD, M_NOISE, M_MIN, M_SAMPLES, M_RUN,
+       M_LAUNCH, NMET };
 static const char *const met_fields[NMET] = {"key", "what",  "median", "mad",
-                                             "noise_pct", "min", "samples"};
+                                             "noise_pct", "min", "samples",
+                                             "run", "launch"};
+
+/* A flow list of unsigned 32-bit integers (a metric's run or launch). */
+static int read_u32_list(struct rd *r, const char *field, uint32_t **v,
+                         size_t *n)
+{
+    size_t cap = 0;
+    int rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of whole numbers",
+                    field);
+    while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
+        const char *s = r->ev.type == YAML_SCALAR_EVENT ? sval(r) : "";
+        char *end;
+        unsigned long long u = strtoull(s, &end, 10);
+        if (r->ev.type != YAML_SCALAR_EVENT ||
+            r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s ||
+            *end || !isdigit((unsigned char)s[0]) || u > UINT32_MAX)
+            return mismatch(r, "a whole number", field);
+        if (*n == cap) {
+            size_t nc = cap ? 2 * cap : 16;
+            uint32_t *nv = realloc(*v, nc * sizeof *nv);
+            if (!nv)
+                return rfail(r, here(r), "out of memory");
+            *v = nv;
+            cap = nc;
+        }
+        (*v)[(*n)++] = (uint32_t)u;
+    }
+    return rc;
+}
 
 static int read_metric(struct rd *r, struct qqb_case_result *c)
 {
     yaml_mark_t start = r->ev.start_mark;
     char *key = NULL, *what = NULL;
     double *v = NULL, d;
-    size_t n = 0, cap = 0;
+    uint32_t *run = NULL, *launch = NULL;
+    size_t n = 0, cap = 0, nrun = 0, nlaunch = 0;
     unsigned seen = 0;
     int k = -1, rc;
 
@@ -1171,6 +1235,12 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
                 v[n++] = d;
             }
             break;
+        case M_RUN:
+            rc = read_u32_list(r, "run", &run, &nrun);
+            break;
+        case M_LAUNCH:
+            rc = read_u32_list(r, "launch", &launch, &nlaunch);
+            break;
         default:
             rc = next(r) || skip_node(r);
             break;
@@ -1182,6 +1252,10 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
         rc = check_required(r, &start, met_fields, NMET,
                             1u << M_KEY | 1u << M_WHAT | 1u << M_SAMPLES, seen,
                             "the metric");
+    if (rc == 0 && ((run && nrun != n) || (launch && nlaunch != n)))
+        rc = rfail(r, &start, "the metric's '%s' has %zu entries for %zu "
+                   "samples", run && nrun != n ? "run" : "launch",
+                   run && nrun != n ? nrun : nlaunch, n);
     if (rc == 0 && qqb_case_find_metric(c, key, what)) {
         struct qbuf b;
         rc = rfail(r, &start, "metric '%s' (%s) is given twice", qs(&b, key),
@@ -1189,15 +1263,24 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
     }
     if (rc == 0) {
         struct qqb_metric *m = qqb_case_metric(c, key, what);
+        uint32_t count[64] = {0};
         if (!m)
             rc = rfail(r, &start, "out of memory");
-        for (size_t i = 0; m && i < n && rc == 0; i++)
-            if (qqb_metric_add(m, v[i]))
+        for (size_t i = 0; m && i < n && rc == 0; i++) {
+            /* Defaults: run 0; launches counted within each run. */
+            uint32_t ru = run ? run[i] : 0;
+            uint32_t la = launch ? launch[i] : ru < 64 ? count[ru] : 0;
+            if (ru < 64)
+                count[ru]++;
+            if (qqb_metric_add_at(m, v[i], ru, la))
                 rc = rfail(r, &start, "out of memory");
+        }
     }
     free(key);
     free(what);
     free(v);
+    free(run);
+    free(launch);
     return rc ? -1 : 0;
 }
 
@@ -1259,10 +1342,47 @@ static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
 /* ---- cases ---- */
 
 enum { C_NAME, C_BENCH, C_VARIANT, C_POINT, C_NODES, C_MHZ, C_LAUNCHES,
-       C_FAILURES, C_FAILURE, C_METRICS, C_MEMORY, NCASE };
+       C_FAILURES, C_FAILURE, C_METRICS, C_MEMORY, C_COMMAND, C_RUNS, NCASE };
 static const char *const case_fields[NCASE] = {
-    "name",     "bench",    "variant", "point",   "nodes", "tick_mhz",
-    "launches", "failures", "failure", "metrics", "memory"};
+    "name",     "bench",    "variant", "point",   "nodes",   "tick_mhz",
+    "launches", "failures", "failure", "metrics", "memory",  "command",
+    "runs"};
+
+/* A flow list of strings, NULL-ended, into *DST. */
+static int read_strv(struct rd *r, const char *field, char ***dst)
+{
+    size_t n = 0;
+    char **v = calloc(1, sizeof *v);
+    int rc = v ? expect(r, YAML_SEQUENCE_START_EVENT, "a list of strings", field)
+               : rfail(r, here(r), "out of memory");
+    while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
+        if (r->ev.type != YAML_SCALAR_EVENT) {
+            rc = mismatch(r, "a string", field);
+            break;
+        }
+        char **nv = realloc(v, (n + 2) * sizeof *nv);
+        if (!nv) {
+            rc = rfail(r, here(r), "out of memory");
+            break;
+        }
+        v = nv;
+        v[n] = strdup(sval(r));
+        v[n + 1] = NULL;
+        if (!v[n]) {
+            rc = rfail(r, here(r), "out of memory");
+            break;
+        }
+        n++;
+    }
+    if (rc) {
+        for (size_t i = 0; v && i < n; i++)
+            free(v[i]);
+        free(v);
+        return -1;
+    }
+    *dst = v;
+    return 0;
+}
 
 /* One case (its mapping start is current), moved into OUT when whole. */
 static int read_case(struct rd *r, struct qqb_results *out)
@@ -1275,6 +1395,7 @@ static int read_case(struct rd *r, struct qqb_results *out)
     int k = -1, rc;
 
     memset(&c, 0, sizeof c);
+    c.runs = 1;
     while ((rc = next_key(r, case_fields, NCASE, &seen, &k)) == 1) {
         switch (k) {
         case C_NAME:
@@ -1327,6 +1448,15 @@ static int read_case(struct rd *r, struct qqb_results *out)
                          ? mismatch(r, "a memory row (a mapping)", "memory")
                          : read_mem(r, &c, &memcap);
             break;
+        case C_COMMAND:
+            rc = read_strv(r, "command", &c.command);
+            break;
+        case C_RUNS:
+            rc = v_u64(r, "runs", 1u << 16, &u);
+            if (!rc && u == 0)
+                rc = rfail(r, here(r), "'runs' must be at least 1");
+            c.runs = (size_t)u;
+            break;
         default:
             rc = next(r) || skip_node(r);
             break;
@@ -1343,6 +1473,15 @@ static int read_case(struct rd *r, struct qqb_results *out)
         struct qbuf b;
         rc = rfail(r, &start, "case '%s' is given twice", qs(&b, c.name));
     }
+    for (size_t i = 0; rc == 0 && i < c.nmetrics; i++)
+        for (size_t j = 0; rc == 0 && j < c.metrics[i].n; j++)
+            if (c.metrics[i].run[j] >= c.runs) {
+                struct qbuf b;
+                rc = rfail(r, &start, "metric '%s' (%s) has a sample of run %u "
+                           "but the case holds %zu run%s", qs(&b, c.metrics[i].key),
+                           c.metrics[i].what, (unsigned)c.metrics[i].run[j],
+                           c.runs, c.runs == 1 ? "" : "s");
+            }
     if (rc == 0) {
         /* qqb_results_case makes a slot holding only the name: take it. */
         struct qqb_case_result *slot = qqb_results_case(out, c.name);
@@ -1422,11 +1561,12 @@ static int read_doc(struct rd *r, struct qqb_results *out)
         strspn(sval(r), "0123456789") != strlen(sval(r)) || !*sval(r))
         return mismatch(r, "a version number", "qqbench_baseline");
     ver = strtoull(sval(r), NULL, 10);
-    if (ver != QQB_BASELINE_VERSION) {
+    if (ver < QQB_BASELINE_VERSION_MIN || ver > QQB_BASELINE_VERSION) {
         struct qbuf b;
         return rfail(r, here(r), "unsupported baseline version %s (this "
-                     "qqbench reads version %d); a newer qqbench wrote it?",
-                     qs(&b, sval(r)), QQB_BASELINE_VERSION);
+                     "qqbench reads versions %d to %d); a newer qqbench wrote it?",
+                     qs(&b, sval(r)), QQB_BASELINE_VERSION_MIN,
+                     QQB_BASELINE_VERSION);
     }
 
     while ((rc = next_key(r, top_fields, NTOP, &seen, &k)) == 1) {
@@ -1534,18 +1674,22 @@ static int copy_case(struct qqb_case_result *d, const struct qqb_case_result *s)
     d->mhz = s->mhz;
     d->launches = s->launches;
     d->failures = s->failures;
+    d->runs = s->runs ? s->runs : 1;
     if (dup_opt(&d->name, s->name) || dup_opt(&d->bench, s->bench) ||
         dup_opt(&d->variant, s->variant) || dup_opt(&d->point, s->point) ||
-        dup_opt(&d->failure, s->failure))
+        dup_opt(&d->failure, s->failure) || qqb_strv_dup(s->command, &d->command))
         goto fail;
     for (size_t i = 0; i < s->nmetrics; i++) {
         const struct qqb_metric *sm = &s->metrics[i];
         struct qqb_metric *dm = qqb_case_metric(d, sm->key, sm->what);
         if (!dm)
             goto fail;
-        for (size_t j = 0; j < sm->n; j++)
-            if (qqb_metric_add(dm, sm->samples[j]))
+        for (size_t j = 0; j < sm->n; j++) {
+            uint32_t run, launch;
+            qqb__stamp_of(sm, j, &run, &launch);
+            if (qqb_metric_add_at(dm, sm->samples[j], run, launch))
                 goto fail;
+        }
     }
     if (s->nmem) {
         d->mem = calloc(s->nmem, sizeof *d->mem);
@@ -1565,13 +1709,86 @@ fail:
     return -1;
 }
 
-int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur)
+/*
+ * D := OLD's runs (the newest KEEP - 1 of them) followed by NEW's samples as
+ * one more run; everything else (memory, command, tick MHz, failures) from
+ * NEW. Metrics OLD has and NEW lacks keep their older runs.
+ */
+static int append_run(struct qqb_case_result *d, const struct qqb_case_result *old,
+                      const struct qqb_case_result *new, size_t keep)
+{
+    size_t runs = (old->runs ? old->runs : 1) + 1;
+    uint32_t drop = (uint32_t)(runs > keep ? runs - keep : 0);
+    uint32_t fresh = (uint32_t)(runs - 1 - drop);
+    if (copy_case(d, new))
+        return -1;
+    d->runs = runs - drop;
+    /* NEW's samples become run FRESH: restamp them. */
+    for (size_t i = 0; i < d->nmetrics; i++)
+        for (size_t j = 0; j < d->metrics[i].n; j++)
+            d->metrics[i].run[j] = fresh;
+    /* Then OLD's kept runs, in front of them. */
+    for (size_t i = 0; i < old->nmetrics; i++) {
+        const struct qqb_metric *om = &old->metrics[i];
+        struct qqb_metric *dm = qqb_case_metric(d, om->key, om->what);
+        if (!dm)
+            goto fail;
+        size_t keepn = 0;
+        for (size_t j = 0; j < om->n; j++) {
+            uint32_t run, launch;
+            qqb__stamp_of(om, j, &run, &launch);
+            keepn += run >= drop;
+        }
+        size_t n0 = dm->n, total = n0 + keepn;
+        double *v = malloc((total ? total : 1) * sizeof *v);
+        uint32_t *ru = malloc((total ? total : 1) * sizeof *ru);
+        uint32_t *la = malloc((total ? total : 1) * sizeof *la);
+        if (!v || !ru || !la) {
+            free(v);
+            free(ru);
+            free(la);
+            goto fail;
+        }
+        size_t k = 0;
+        for (size_t j = 0; j < om->n; j++) {
+            uint32_t run, launch;
+            qqb__stamp_of(om, j, &run, &launch);
+            if (run < drop)
+                continue;
+            v[k] = om->samples[j];
+            ru[k] = run - drop;
+            la[k++] = launch;
+        }
+        for (size_t j = 0; j < n0; j++, k++) {
+            v[k] = dm->samples[j];
+            ru[k] = dm->run[j];
+            la[k] = dm->launch[j];
+        }
+        free(dm->samples);
+        free(dm->run);
+        free(dm->launch);
+        dm->samples = v;
+        dm->run = ru;
+        dm->launch = la;
+        dm->n = dm->nstamped = total;
+        dm->cap = dm->capstamp = total ? total : 1;
+    }
+    return 0;
+fail:
+    qqb_case_result_free(d);
+    return -1;
+}
+
+int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur,
+                       size_t keep_runs)
 {
     struct qqb_case_result *copies;
     char *label = NULL, *date = NULL, *version = NULL, *commit = NULL,
          *suite = NULL;
     size_t added = 0, i;
 
+    if (keep_runs < 1)
+        keep_runs = 1;
     if (base->suite && cur->suite && strcmp(base->suite, cur->suite))
         return -1;
     if (base->fp.id[0] && cur->fp.id[0] && strcmp(base->fp.id, cur->fp.id))
@@ -1581,9 +1798,20 @@ int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur)
     if (!copies)
         return -1;
     for (i = 0; i < cur->ncases; i++) {
-        if (copy_case(&copies[i], &cur->cases[i]))
-            goto fail;
-        if (!qqb_results_find(base, cur->cases[i].name))
+        const struct qqb_case_result *old = qqb_results_find(base, cur->cases[i]->name);
+        /* Another command line measured something else: start afresh. */
+        int same = old && (!old->command || !cur->cases[i]->command ||
+                           qqb_strv_equal(old->command, cur->cases[i]->command));
+        int rc = same && keep_runs > 1
+                     ? append_run(&copies[i], old, cur->cases[i], keep_runs)
+                     : copy_case(&copies[i], cur->cases[i]);
+        if (rc) {
+            while (i-- > 0)
+                qqb_case_result_free(&copies[i]);
+            free(copies);
+            return -1;
+        }
+        if (!old)
             added++;
     }
     if (dup_opt(&label, cur->label) || dup_opt(&date, cur->date) ||
@@ -1592,20 +1820,33 @@ int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur)
         goto fail;
     if (base->ncases + added > base->capcases) {
         size_t cap = base->ncases + added;
-        struct qqb_case_result *v = realloc(base->cases, cap * sizeof *v);
+        struct qqb_case_result **v = realloc(base->cases, cap * sizeof *v);
         if (!v)
             goto fail;
         base->cases = v;
         base->capcases = cap;
     }
+    /* Slots for the new cases first, so nothing below can fail. */
+    struct qqb_case_result **slots = calloc(added ? added : 1, sizeof *slots);
+    if (!slots)
+        goto fail;
+    for (i = 0; i < added; i++)
+        if (!(slots[i] = calloc(1, sizeof **slots))) {
+            while (i-- > 0)
+                free(slots[i]);
+            free(slots);
+            goto fail;
+        }
+    size_t used = 0;
     for (i = 0; i < cur->ncases; i++) {
         struct qqb_case_result *slot = qqb_results_find(base, copies[i].name);
         if (slot)
             qqb_case_result_free(slot);
         else
-            slot = &base->cases[base->ncases++];
+            slot = base->cases[base->ncases++] = slots[used++];
         *slot = copies[i];
     }
+    free(slots);
     free(copies);
     free(base->label);
     free(base->date);
@@ -1862,129 +2103,4 @@ int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id,
     else
         *labels = NULL;
     return rc;
-}
-
-/* ======================================================================
- * The git commit, without git.
- * ====================================================================== */
-
-/* First line of FILE into BUF, without the newline. */
-static int read_line(const char *file, char *buf, size_t len)
-{
-    FILE *f = fopen(file, "r");
-    int ok;
-    if (!f)
-        return -1;
-    ok = fgets(buf, (int)len, f) != NULL;
-    fclose(f);
-    if (!ok)
-        return -1;
-    buf[strcspn(buf, "\r\n")] = '\0';
-    return 0;
-}
-
-static int is_hash(const char *s)
-{
-    size_t n = strlen(s);
-    return (n == 40 || n == 64) && strspn(s, "0123456789abcdef") == n;
-}
-
-/* Resolve REF ("refs/heads/main") in GITDIR, then COMMON, then packed-refs. */
-static int resolve_ref(const char *gitdir, const char *common, const char *ref,
-                       char *hash, size_t len, int depth)
-{
-    char p[PATH_MAX], line[PATH_MAX + 100];
-    const char *dirs[2] = {gitdir, common};
-
-    if (depth > 5 || strncmp(ref, "refs/", 5) || strstr(ref, ".."))
-        return -1;
-    for (int i = 0; i < 2; i++) {
-        if (snprintf(p, sizeof p, "%s/%s", dirs[i], ref) >= (int)sizeof p)
-            return -1;
-        if (read_line(p, line, sizeof line) == 0) {
-            if (!strncmp(line, "ref: ", 5))
-                return resolve_ref(gitdir, common, line + 5, hash, len,
-                                   depth + 1);
-            if (!is_hash(line) || strlen(line) >= len)
-                return -1;
-            memcpy(hash, line, strlen(line) + 1);
-            return 0;
-        }
-    }
-    if (snprintf(p, sizeof p, "%s/packed-refs", common) >= (int)sizeof p)
-        return -1;
-    FILE *f = fopen(p, "r");
-    if (!f)
-        return -1;
-    int rc = -1;
-    while (fgets(line, sizeof line, f)) {
-        char *sp;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '#' || line[0] == '^' || !(sp = strchr(line, ' ')))
-            continue;
-        *sp = '\0';
-        if (!strcmp(sp + 1, ref) && is_hash(line) && strlen(line) < len) {
-            memcpy(hash, line, strlen(line) + 1);
-            rc = 0;
-            break;
-        }
-    }
-    fclose(f);
-    return rc;
-}
-
-int qqb_git_commit(const char *repo_dir, char *out, size_t len)
-{
-    char dir[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX], p[PATH_MAX],
-        line[PATH_MAX];
-    struct stat st;
-
-    if (!repo_dir || !out || len == 0 || !realpath(repo_dir, dir))
-        return -1;
-    /* The checkout holding REPO_DIR: the nearest parent with .git. */
-    for (;;) {
-        if (snprintf(gitdir, sizeof gitdir, "%s/.git", dir) >= (int)sizeof gitdir)
-            return -1;
-        if (stat(gitdir, &st) == 0)
-            break;
-        char *slash = strrchr(dir, '/');
-        if (!slash || slash == dir) {
-            if (strcmp(dir, "/") == 0)
-                return -1;
-            strcpy(dir, "/");
-        } else {
-            *slash = '\0';
-        }
-    }
-    if (S_ISREG(st.st_mode)) {
-        /* Worktrees and submodules: ".git" holds "gitdir: PATH". */
-        if (read_line(gitdir, line, sizeof line) || strncmp(line, "gitdir: ", 8))
-            return -1;
-        if (line[8] == '/')
-            snprintf(gitdir, sizeof gitdir, "%s", line + 8);
-        else if (snprintf(gitdir, sizeof gitdir, "%s/%s", strcmp(dir, "/") ? dir : "",
-                          line + 8) >= (int)sizeof gitdir)
-            return -1;
-    } else if (!S_ISDIR(st.st_mode)) {
-        return -1;
-    }
-    /* A linked worktree keeps its branches in the main repository. */
-    snprintf(common, sizeof common, "%s", gitdir);
-    if (snprintf(p, sizeof p, "%s/commondir", gitdir) < (int)sizeof p &&
-        read_line(p, line, sizeof line) == 0) {
-        if (line[0] == '/')
-            snprintf(common, sizeof common, "%s", line);
-        else if (snprintf(common, sizeof common, "%s/%s", gitdir, line) >=
-                 (int)sizeof common)
-            return -1;
-    }
-    if (snprintf(p, sizeof p, "%s/HEAD", gitdir) >= (int)sizeof p ||
-        read_line(p, line, sizeof line))
-        return -1;
-    if (!strncmp(line, "ref: ", 5))
-        return resolve_ref(gitdir, common, line + 5, out, len, 0);
-    if (!is_hash(line) || strlen(line) >= len)
-        return -1;
-    memcpy(out, line, strlen(line) + 1);
-    return 0;
 }

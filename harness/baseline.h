@@ -6,8 +6,14 @@
 
 #include "results.h"
 
-/* The file format version this code writes and the only one it reads. */
-#define QQB_BASELINE_VERSION 1
+/* The file format version this code writes, and the oldest it reads
+ * (version 1 has no command, runs, run or launch: one run, launches in
+ * order). */
+#define QQB_BASELINE_VERSION 2
+#define QQB_BASELINE_VERSION_MIN 1
+
+/* Runs of qqbench a baseline keeps per case by default (--keep-runs). */
+#define QQB_BASELINE_KEEP_RUNS 5
 
 /* How long qqb_baseline_write waits for another writer's lock by default. */
 #define QQB_BASELINE_LOCK_SECONDS 30.0
@@ -31,12 +37,12 @@ int qqb_baseline_path(const char *dir, const char *suite,
 int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err,
                        size_t errlen);
 
-/* Read-merge-write under one lock (--update-baseline with only some cases
- * run): if PATH exists, its cases not in CUR are kept (qqb_baseline_merge),
+/* Read-merge-write under one lock (--update-baseline): if PATH exists, CUR
+ * is merged into it (qqb_baseline_merge, keeping KEEP_RUNS runs per case)
  * and the result is written as qqb_baseline_write does. Two concurrent
  * updates of different cases both survive. Returns 0 or -1 with ERR. */
 int qqb_baseline_update(const char *path, const struct qqb_results *cur,
-                        char *err, size_t errlen);
+                        size_t keep_runs, char *err, size_t errlen);
 
 /* Parse PATH into OUT (which needs no initialisation; free it with
  * qqb_results_free). Returns 0, or -1 with "PATH:LINE:COLUMN: error: ..."
@@ -44,12 +50,17 @@ int qqb_baseline_update(const char *path, const struct qqb_results *cur,
 int qqb_baseline_read(const char *path, struct qqb_results *out, char *err,
                       size_t errlen);
 
-/* Cases of CUR replace the cases of BASE with the same name (in place);
- * CUR's other cases are appended. The header (label, date, version, commit,
- * fingerprint) becomes CUR's, since the merged result is what gets written
- * now. Returns 0, or -1 (BASE unchanged) when the suites or the fingerprint
- * ids differ (both set) or memory runs out. */
-int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur);
+/* Each case of CUR (one run) is added to the case of BASE with the same
+ * name as its newest run, and runs beyond the newest KEEP_RUNS are dropped
+ * (KEEP_RUNS 1: CUR's case replaces BASE's); memory, command, tick MHz and
+ * failures become CUR's. When the stored command differs from CUR's (both
+ * known), the old runs measured another program: CUR's case replaces them.
+ * CUR's other cases are appended; BASE's cases not in CUR stay. The header
+ * (label, date, version, commit, fingerprint) becomes CUR's. Returns 0, or
+ * -1 (BASE unchanged) when the suites or the fingerprint ids differ (both
+ * set) or memory runs out. */
+int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur,
+                       size_t keep_runs);
 
 /* Fingerprint ids other than EXCEPT_ID (may be NULL) with a baseline of
  * SUITE under DIR, sorted by name. *IDS is a malloc'd array of malloc'd
@@ -72,12 +83,5 @@ void qqb_baseline_free_list(char **list, size_t n);
 /* Change the lock wait of qqb_baseline_write/update (seconds, > 0); for
  * tests and impatient callers. Not thread-safe; set it before writing. */
 void qqb_baseline_set_lock_timeout(double seconds);
-
-/* The commit checked out in the git working tree holding REPO_DIR (REPO_DIR
- * or a parent with .git), read from .git/HEAD and the ref file or
- * packed-refs without running git; .git files (worktrees, submodules) are
- * followed. OUT gets the full hex hash. Returns 0, or -1 when not a git
- * checkout, the ref cannot be resolved, or LEN is too small. */
-int qqb_git_commit(const char *repo_dir, char *out, size_t len);
 
 #endif /* QQB_BASELINE_H */

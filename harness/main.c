@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "suite.h"
 
 struct cmd {
     const char *name;
@@ -48,7 +49,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "qqbench: '%s' is not a command; see 'qqbench --help'\n",
-            argv[1]);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    const char *near = qqb_nearest(argv[1], names, sizeof names / sizeof names[0]);
+    fprintf(stderr, "qqbench: '%s' is not a command%s%s%s; see 'qqbench --help'\n",
+            argv[1], near ? " (did you mean '" : "", near ? near : "",
+            near ? "'?)" : "");
     return QQB_EXIT_USAGE;
 }

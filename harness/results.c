@@ -1,40 +1,69 @@
-/* results.c - building and freeing run results; this machine's fingerprint. */
+/* results.c - building and freeing run results: cases that never move, stamped samples. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "qq.h"
 #include "results.h"
+
+long qqb_results_index(const struct qqb_results *r, const char *name)
+{
+    for (size_t i = 0; i < r->ncases; i++)
+        if (strcmp(r->cases[i]->name, name) == 0)
+            return (long)i;
+    return -1;
+}
 
 struct qqb_case_result *qqb_results_find(const struct qqb_results *r, const char *name)
 {
-    for (size_t i = 0; i < r->ncases; i++)
-        if (strcmp(r->cases[i].name, name) == 0)
-            return &r->cases[i];
-    return NULL;
+    long i = qqb_results_index(r, name);
+    return i < 0 ? NULL : r->cases[i];
 }
 
-struct qqb_case_result *qqb_results_case(struct qqb_results *r, const char *name)
+/* A new empty case at the end; the array of pointers grows, the cases
+ * themselves never move. */
+static struct qqb_case_result *append(struct qqb_results *r, const char *name)
 {
-    struct qqb_case_result *c = qqb_results_find(r, name);
-    if (c)
-        return c;
     if (r->ncases == r->capcases) {
         size_t cap = r->capcases ? 2 * r->capcases : 8;
-        struct qqb_case_result *v = realloc(r->cases, cap * sizeof *v);
+        struct qqb_case_result **v = realloc(r->cases, cap * sizeof *v);
         if (!v)
             return NULL;
         r->cases = v;
         r->capcases = cap;
     }
-    c = &r->cases[r->ncases];
-    memset(c, 0, sizeof *c);
-    c->name = strdup(name);
-    if (!c->name)
+    struct qqb_case_result *c = calloc(1, sizeof *c);
+    if (!c)
         return NULL;
-    r->ncases++;
+    c->name = strdup(name);
+    if (!c->name) {
+        free(c);
+        return NULL;
+    }
+    c->runs = 1;
+    r->cases[r->ncases++] = c;
     return c;
+}
+
+struct qqb_case_result *qqb_results_case(struct qqb_results *r, const char *name)
+{
+    struct qqb_case_result *c = qqb_results_find(r, name);
+    return c ? c : append(r, name);
+}
+
+int qqb_results_init(struct qqb_results *r, const char *const *names, size_t n)
+{
+    if (n > r->capcases) {
+        struct qqb_case_result **v = realloc(r->cases, n * sizeof *v);
+        if (!v)
+            return -1;
+        r->cases = v;
+        r->capcases = n;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!append(r, names[i]))
+            return -1;
+    return 0;
 }
 
 const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c,
@@ -87,12 +116,118 @@ int qqb_metric_add(struct qqb_metric *m, double sample)
     return 0;
 }
 
+static int stamp_room(struct qqb_metric *m, size_t need)
+{
+    if (need <= m->capstamp)
+        return 0;
+    size_t cap = m->capstamp ? 2 * m->capstamp : 16;
+    while (cap < need)
+        cap *= 2;
+    uint32_t *r = realloc(m->run, cap * sizeof *r);
+    if (!r)
+        return -1;
+    m->run = r;
+    uint32_t *l = realloc(m->launch, cap * sizeof *l);
+    if (!l)
+        return -1;
+    m->launch = l;
+    m->capstamp = cap;
+    return 0;
+}
+
+int qqb_case_stamp(struct qqb_case_result *c, uint32_t run, uint32_t launch)
+{
+    for (size_t i = 0; i < c->nmetrics; i++) {
+        struct qqb_metric *m = &c->metrics[i];
+        if (m->nstamped >= m->n)
+            continue;
+        if (stamp_room(m, m->n) != 0)
+            return -1;
+        for (size_t j = m->nstamped; j < m->n; j++) {
+            m->run[j] = run;
+            m->launch[j] = launch;
+        }
+        m->nstamped = m->n;
+    }
+    return 0;
+}
+
+int qqb_metric_add_at(struct qqb_metric *m, double sample, uint32_t run,
+                      uint32_t launch)
+{
+    if (m->nstamped != m->n || stamp_room(m, m->n + 1) != 0 ||
+        qqb_metric_add(m, sample) != 0)
+        return -1;
+    m->run[m->nstamped] = run;
+    m->launch[m->nstamped] = launch;
+    m->nstamped++;
+    return 0;
+}
+
+void qqb__stamp_of(const struct qqb_metric *m, size_t i, uint32_t *run,
+                   uint32_t *launch)
+{
+    if (i < m->nstamped) {
+        *run = m->run[i];
+        *launch = m->launch[i];
+    } else {
+        *run = 0;
+        *launch = (uint32_t)i;
+    }
+}
+
+long qqb_metric_at(const struct qqb_metric *m, uint32_t run, uint32_t launch)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        uint32_t r, l;
+        qqb__stamp_of(m, i, &r, &l);
+        if (r == run && l == launch)
+            return (long)i;
+    }
+    return -1;
+}
+
+int qqb_strv_dup(char *const *src, char ***dst)
+{
+    *dst = NULL;
+    if (!src)
+        return 0;
+    size_t n = 0;
+    while (src[n])
+        n++;
+    char **v = calloc(n + 1, sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] = strdup(src[i]))) {
+            for (size_t j = 0; j < i; j++)
+                free(v[j]);
+            free(v);
+            return -1;
+        }
+    *dst = v;
+    return 0;
+}
+
+int qqb_strv_equal(char *const *a, char *const *b)
+{
+    if (!a || !b)
+        return a == b;
+    size_t i = 0;
+    for (; a[i] && b[i]; i++)
+        if (strcmp(a[i], b[i]))
+            return 0;
+    return !a[i] && !b[i];
+}
+
 void qqb_case_result_free(struct qqb_case_result *c)
 {
     for (size_t i = 0; i < c->nmetrics; i++) {
         free(c->metrics[i].key);
         free(c->metrics[i].what);
         free(c->metrics[i].samples);
+        free(c->metrics[i].run);
+        free(c->metrics[i].launch);
     }
     for (size_t i = 0; i < c->nmem; i++)
         free(c->mem[i].key);
@@ -103,13 +238,19 @@ void qqb_case_result_free(struct qqb_case_result *c)
     free(c->variant);
     free(c->point);
     free(c->failure);
+    if (c->command)
+        for (size_t i = 0; c->command[i]; i++)
+            free(c->command[i]);
+    free(c->command);
     memset(c, 0, sizeof *c);
 }
 
 void qqb_results_free(struct qqb_results *r)
 {
-    for (size_t i = 0; i < r->ncases; i++)
-        qqb_case_result_free(&r->cases[i]);
+    for (size_t i = 0; i < r->ncases; i++) {
+        qqb_case_result_free(r->cases[i]);
+        free(r->cases[i]);
+    }
     free(r->cases);
     free(r->suite);
     free(r->label);
@@ -119,54 +260,3 @@ void qqb_results_free(struct qqb_results *r)
     memset(r, 0, sizeof *r);
 }
 
-static void cpu_model(char *out, size_t len)
-{
-    snprintf(out, len, "unknown");
-    FILE *fp = fopen("/proc/cpuinfo", "r");
-    if (!fp)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, fp)) {
-        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "CPU part", 8) == 0) {
-            char *v = strchr(line, ':');
-            if (v) {
-                v++;
-                while (*v == ' ' || *v == '\t')
-                    v++;
-                v[strcspn(v, "\n")] = '\0';
-                snprintf(out, len, "%s", v);
-            }
-            break;
-        }
-    }
-    fclose(fp);
-}
-
-void qqb_fingerprint_this(struct qqb_fingerprint *fp)
-{
-    memset(fp, 0, sizeof *fp);
-    cpu_model(fp->cpu, sizeof fp->cpu);
-    /* Rounded to 10 MHz: calibration scatters by well under that, a
-     * different machine differs by more. */
-    double mhz = qq_tick_mhz();
-    fp->mhz = 10.0 * (double)(long)(mhz / 10.0 + 0.5);
-    fp->invariant = qq_tick_invariant();
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    fp->cores = n > 0 ? (int)n : 1;
-    snprintf(fp->compiler, sizeof fp->compiler, "%s", QQB_C_COMPILER);
-    snprintf(fp->flags, sizeof fp->flags, "%s", QQB_C_FLAGS);
-    char desc[512];
-    snprintf(desc, sizeof desc, "%s|%.0f|%d|%d|%s|%s", fp->cpu, fp->mhz,
-             fp->invariant, fp->cores, fp->compiler, fp->flags);
-    uint32_t h = 2166136261u;
-    for (const char *s = desc; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-#if defined(__x86_64__)
-    const char *arch = "x86_64";
-#elif defined(__aarch64__)
-    const char *arch = "aarch64";
-#else
-    const char *arch = "other";
-#endif
-    snprintf(fp->id, sizeof fp->id, "%s-%dcpu-%08x", arch, fp->cores, h);
-}

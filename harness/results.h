@@ -25,9 +25,18 @@
 struct qqb_metric {
     char *key;  /* the QQ key's name */
     char *what; /* "ticks", "per_hit", "mean_hit", "hits", "sum", "mean",
-                   "imbalance" */
+                   "imbalance", ... (more may come: consumers look up the
+                   ones they use and ignore the others) */
     double *samples;
     size_t n, cap;
+    /* Where each sample came from, filled by qqb_case_stamp: the run of
+     * qqbench (0 = the oldest a baseline holds; always 0 in a current run)
+     * and the launch within that run (for a measured case: the round of
+     * the interleaved design). Comparisons pair and normalise samples by
+     * (run, launch), never by position: a key missing from one launch
+     * shifts positions, not stamps. */
+    uint32_t *run, *launch;
+    size_t nstamped, capstamp;
 };
 
 /* One memory key of a case (from the .qq file's MEMT section of node 0, or
@@ -51,6 +60,11 @@ struct qqb_case_result {
     size_t nmetrics, capmetrics;
     struct qqb_mem *mem;
     size_t nmem;
+    /* The kernel's command line as the suite gives it (kernel name as
+     * written, then its arguments), without the launcher; NULL-ended, or
+     * NULL when unknown (baselines written before it was stored). */
+    char **command;
+    size_t runs;   /* runs of qqbench whose samples this case holds (>= 1) */
 };
 
 /* The machine a result was measured on: what must match for timings to be
@@ -72,23 +86,49 @@ struct qqb_results {
     char *version;     /* qqbench version */
     char *commit;      /* git commit of the working tree, or NULL */
     struct qqb_fingerprint fp;
-    struct qqb_case_result *cases;
+    /* Each case is its own allocation and never moves: a pointer to a case
+     * stays valid while the list grows (until qqb_results_free). */
+    struct qqb_case_result **cases;
     size_t ncases, capcases;
 };
 
-/* Construction helpers (results.c). All return 0 or -1 on out of memory. */
+/* Construction helpers (results.c). */
+
+/* Size R for N cases named NAMES[i] (the plan's cases, in plan order), all
+ * empty: case i of the results is case i of the plan. 0 or -1. */
+int qqb_results_init(struct qqb_results *r, const char *const *names, size_t n);
+/* The case named NAME, made (empty) when missing; NULL on out of memory.
+ * The pointer stays valid until qqb_results_free. */
 struct qqb_case_result *qqb_results_case(struct qqb_results *r, const char *name);
+/* Index of the case named NAME, or -1. */
+long qqb_results_index(const struct qqb_results *r, const char *name);
 struct qqb_case_result *qqb_results_find(const struct qqb_results *r, const char *name);
+/* The metric (KEY, WHAT) of C, made when missing; NULL on out of memory.
+ * The pointer is into C's metric array: valid until the next
+ * qqb_case_metric on C (use it at once, keep the index otherwise). */
 struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key,
                                    const char *what);
 const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c,
                                               const char *key, const char *what);
 int qqb_metric_add(struct qqb_metric *m, double sample);
+/* Stamp every sample of C not stamped yet with (RUN, LAUNCH). Called once
+ * after each launch is collected. 0 or -1 on out of memory. */
+int qqb_case_stamp(struct qqb_case_result *c, uint32_t run, uint32_t launch);
+/* Append one stamped sample; 0 or -1. */
+int qqb_metric_add_at(struct qqb_metric *m, double sample, uint32_t run,
+                      uint32_t launch);
+/* The stamp of sample I of M; a sample never stamped counts as run 0,
+ * launch I (results built by hand). */
+void qqb__stamp_of(const struct qqb_metric *m, size_t i, uint32_t *run,
+                   uint32_t *launch);
+/* The index of the sample of M stamped (RUN, LAUNCH), or -1. */
+long qqb_metric_at(const struct qqb_metric *m, uint32_t run, uint32_t launch);
+/* A deep copy of a NULL-ended string array (NULL gives NULL); -1 on out of
+ * memory. */
+int qqb_strv_dup(char *const *src, char ***dst);
+/* 1 when two NULL-ended string arrays hold the same strings. */
+int qqb_strv_equal(char *const *a, char *const *b);
 void qqb_case_result_free(struct qqb_case_result *c);
 void qqb_results_free(struct qqb_results *r);
-
-/* Fill FP for this machine (CPU model from /proc/cpuinfo, tick MHz from a
- * QQ calibration, invariance, cores, compiler and build flags). */
-void qqb_fingerprint_this(struct qqb_fingerprint *fp);
 
 #endif /* QQB_RESULTS_H */

@@ -849,3 +849,87 @@ int qqb_mem_verdict(uint64_t base, uint64_t cur, uint64_t tolerance)
         return -1;
     return 0;
 }
+
+/* ---------------------------------------------------------------------
+ * Symmetric verdicts, run-to-run spread, pair noise.
+ * --------------------------------------------------------------------- */
+
+enum qqb_verdict qqb_verdict_sym(const struct qqb_change *c, double threshold_pct)
+{
+    if (!c || c->status != QQB_CHANGE_OK || !c->ci_ok || isnan(c->lo) ||
+        isnan(c->hi) || isnan(threshold_pct))
+        return QQB_NOISY;
+    double t = fabs(threshold_pct);
+    double down = 100.0 * (1.0 / (1.0 + t / 100.0) - 1.0);
+    if (c->lo > t)
+        return QQB_REGRESSED;
+    if (c->hi < down)
+        return QQB_IMPROVED;
+    if (c->lo >= down && c->hi <= t)
+        return QQB_UNCHANGED;
+    return QQB_NOISY;
+}
+
+int qqb_run_spread(const double *x, const uint32_t *run, size_t n,
+                   double confidence, struct qqb_runs *out)
+{
+    out->nruns = 0;
+    out->within_pct = out->between_sd = out->between_pct = out->bound_pct = NAN;
+    if (!x || !run || n == 0 || !(confidence > 0 && confidence < 1))
+        return -1;
+    uint32_t maxrun = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(x[i] > 0) || !isfinite(x[i]))
+            return -1;
+        if (run[i] > maxrun)
+            maxrun = run[i];
+    }
+    size_t nr = (size_t)maxrun + 1;
+    double *med = malloc(nr * sizeof *med);
+    double *buf = malloc(n * sizeof *buf);
+    double *dev = malloc(n * sizeof *dev);
+    if (!med || !buf || !dev) {
+        free(med);
+        free(buf);
+        free(dev);
+        return -1;
+    }
+    size_t ndev = 0, used = 0;
+    for (size_t r = 0; r < nr; r++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (run[i] == r)
+                buf[k++] = log(x[i]);
+        if (k == 0)
+            continue;
+        double m = qqb_median(buf, k);
+        med[used++] = m;
+        if (k >= 2)
+            for (size_t i = 0; i < k; i++)
+                dev[ndev++] = fabs(buf[i] - m);
+    }
+    out->nruns = used;
+    if (ndev >= 2)
+        out->within_pct = 100.0 * QQB_MAD_SCALE * qqb_median(dev, ndev);
+    if (used >= 2) {
+        double mean = qqb_mean(med, used), ss = 0;
+        for (size_t r = 0; r < used; r++)
+            ss += (med[r] - mean) * (med[r] - mean);
+        double sd = sqrt(ss / (double)(used - 1));
+        double t = gsl_cdf_tdist_Pinv((1.0 + confidence) / 2.0, (double)(used - 1));
+        out->between_sd = sd;
+        out->between_pct = 100.0 * (exp(sd) - 1.0);
+        out->bound_pct = 100.0 * (exp(t * sd * sqrt(1.0 + 1.0 / (double)used)) - 1.0);
+    }
+    free(med);
+    free(buf);
+    free(dev);
+    return 0;
+}
+
+double qqb_pair_noise_pct(const double *d, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    return 100.0 * qqb_mad_scaled(d, n);
+}

@@ -1275,6 +1275,8 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
                 return -1;
             break;
         case B_KEYS:
+            b->keys_line = here(c).line;
+            b->keys_col = here(c).col;
             if (parse_keys(c, "keys", &b->keys, &b->nkeys))
                 return -1;
             break;

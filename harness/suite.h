@@ -78,6 +78,7 @@ struct qqb_bench {
     size_t nparams;
     char **keys; /* keys to compare; nkeys == 0: all of them */
     size_t nkeys;
+    int keys_line, keys_col; /* where `keys:` is (its field name) */
     /* keys judged against the stored baseline; 0: all compared keys (the
      * others are still stored and compared between variants) */
     char **baseline_keys;

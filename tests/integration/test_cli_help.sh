@@ -39,6 +39,9 @@ qq out.txt err.txt nosuch
 check "unknown command: exit 2 (got $rc)" test "$rc" = 2
 check "unknown command: one line naming it" test "$(wc -l < err.txt)" = 1
 check "unknown command: named" has err.txt "'nosuch' is not a command"
+qq out.txt err.txt comapre a.qq b.qq
+check "comapre: exit 2 (got $rc)" test "$rc" = 2
+check "comapre: did you mean compare" has err.txt "'comapre' is not a command \(did you mean 'compare'\?\)"
 qq out.txt err.txt compare --bogus a b
 check "compare --bogus: exit 2 (got $rc)" test "$rc" = 2
 qq out.txt err.txt compare only-one.qq

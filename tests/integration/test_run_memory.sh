@@ -44,7 +44,7 @@ check "same memory: no memory table" hasnt out.txt '^Memory per key'
 mk 2000
 qq out.txt err.txt run mem.yaml --baselines bl -q --json more.json
 check "2000 bytes against 1000: exit 1 (got $rc)" test "$rc" = 1
-check "the memory table lists buffers as regressed" has out.txt '^alloc@1 +buffers +1000 -> 2000 +1000 -> 2000 .* regressed$'
+check "the memory table lists buffers as regressed" has out.txt '^alloc@1 +buffers +1000 -> 2000 +1000 -> 2000 .* regressed \(\+1000 bytes live, \+100\.0%\)$'
 check "the summary counts 1 memory regression" has out.txt 'memory: 1 regressed, 0 improved'
 check "JSON: buffers regressed" test "$(mem_changes more.json buffers 1)" = 1
 check "JSON: the memory change has before/after bytes" test "$(jq_py more.json \
@@ -75,7 +75,7 @@ check "beyond memory_tolerance: buffers regressed" test "$(mem_changes tol2.json
 # Less memory: improved, not a failure.
 mk 500
 qq out.txt err.txt run mem.yaml --baselines bl -q --json less.json
-check "less memory: listed as improved" has out.txt '^alloc@1 +buffers +1000 -> 500 .* improved$'
+check "less memory: listed as improved" has out.txt '^alloc@1 +buffers +1000 -> 500 .* improved \(-500 bytes live, -50\.0%\)$'
 check "less memory: JSON verdict -1" test "$(mem_changes less.json buffers -1)" = 1
 if [ "$rc" = 1 ] && timing_regressed less.json; then
     ok "less memory: exit 1 only for timing"
@@ -96,7 +96,7 @@ benchmarks:
 YAML
 qq out.txt err.txt run ab.yaml --baselines bl -q --json ab.json
 check "A/B memory: first run exits 0 (got $rc)" test "$rc" = 0
-check "A/B memory: 'more vs' the reference variant" has out.txt '^alloc\[big\]@1 +buffers +1000 -> 3000 .* more vs alloc\[small\]@1$'
+check "A/B memory: 'more vs' the reference variant" has out.txt '^alloc\[big\]@1 +buffers +1000 -> 3000 .* more \(\+2000 bytes live, \+200\.0%\) vs alloc\[small\]@1$'
 check "A/B memory: JSON memory change of kind ab" test "$(jq_py ab.json \
     '[.memory_changes[]|select(.kind=="ab" and .key=="buffers" and .verdict==1)]|length' \
     'len([m for m in d["memory_changes"] if m["kind"]=="ab" and m["key"]=="buffers" and m["verdict"]==1])')" = 1

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "git.h"
 #include "test.h"
 
 static char root[64]; /* this run's scratch directory (mkdtemp in the cwd) */
@@ -118,13 +119,14 @@ static int same_results(const struct qqb_results *a, const struct qqb_results *b
         a->ncases != b->ncases)
         return 0;
     for (size_t i = 0; i < a->ncases; i++) {
-        const struct qqb_case_result *x = &a->cases[i], *y = &b->cases[i];
+        const struct qqb_case_result *x = a->cases[i], *y = b->cases[i];
         if (!same_str(x->name, y->name) || !same_str(x->bench, y->bench) ||
             !same_str(x->variant, y->variant) || !same_str(x->point, y->point) ||
             x->nodes != y->nodes || !same_dbl(x->mhz, y->mhz) ||
             x->launches != y->launches || x->failures != y->failures ||
             !same_str(x->failure, y->failure) || x->nmetrics != y->nmetrics ||
-            x->nmem != y->nmem)
+            x->nmem != y->nmem || x->runs != y->runs ||
+            !qqb_strv_equal(x->command, y->command))
             return 0;
         for (size_t j = 0; j < x->nmetrics; j++) {
             const struct qqb_metric *p = &x->metrics[j], *q = &y->metrics[j];
@@ -132,6 +134,13 @@ static int same_results(const struct qqb_results *a, const struct qqb_results *b
                 return 0;
             if (p->n && memcmp(p->samples, q->samples, p->n * sizeof *p->samples))
                 return 0;
+            for (size_t k = 0; k < p->n; k++) {
+                uint32_t r1, l1, r2, l2;
+                qqb__stamp_of(p, k, &r1, &l1);
+                qqb__stamp_of(q, k, &r2, &l2);
+                if (r1 != r2 || l1 != l2)
+                    return 0;
+            }
         }
         for (size_t j = 0; j < x->nmem; j++) {
             const struct qqb_mem *p = &x->mem[j], *q = &y->mem[j];
@@ -230,21 +239,21 @@ static void test_round_trip(void)
     CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
     CHECK_STR_EQ(err, "");
     CHECK(same_results(&r, &back));
-    CHECK_DBL_NEAR(back.cases[0].metrics[0].samples[1], 1e-300, 0);
-    CHECK_DBL_NEAR(back.cases[0].metrics[0].samples[2], 123456789.123, 0);
-    CHECK(signbit(back.cases[0].metrics[0].samples[6]));
-    CHECK_STR_EQ(back.cases[0].name, "a: b");
-    CHECK_STR_EQ(back.cases[0].bench, "\"q\"");
-    CHECK_STR_EQ(back.cases[0].variant, "#x");
-    CHECK_STR_EQ(back.cases[1].variant, "");
-    CHECK(back.cases[1].point == NULL);
-    CHECK_U64_EQ(back.cases[0].mem[1].obj_size, UINT64_MAX);
+    CHECK_DBL_NEAR(back.cases[0]->metrics[0].samples[1], 1e-300, 0);
+    CHECK_DBL_NEAR(back.cases[0]->metrics[0].samples[2], 123456789.123, 0);
+    CHECK(signbit(back.cases[0]->metrics[0].samples[6]));
+    CHECK_STR_EQ(back.cases[0]->name, "a: b");
+    CHECK_STR_EQ(back.cases[0]->bench, "\"q\"");
+    CHECK_STR_EQ(back.cases[0]->variant, "#x");
+    CHECK_STR_EQ(back.cases[1]->variant, "");
+    CHECK(back.cases[1]->point == NULL);
+    CHECK_U64_EQ(back.cases[0]->mem[1].obj_size, UINT64_MAX);
 
     /* Human-readable, the documented layout. */
     text = slurp(path);
     CHECK(text != NULL);
     if (text) {
-        CHECK_STR_CONTAINS(text, "qqbench_baseline: 1\nsuite: ncs\n");
+        CHECK_STR_CONTAINS(text, "qqbench_baseline: 2\nsuite: ncs\n");
         CHECK_STR_CONTAINS(text, "id: x86_64-2cpu-1a2b3c4d\n");
         CHECK_STR_CONTAINS(text, "tick_mhz: 2096.014\n");
         CHECK_STR_CONTAINS(text, "- key: Km\n");
@@ -291,7 +300,7 @@ static void test_write_refuses(void)
 
     make_awkward(&r);
     snprintf(path, sizeof path, "%s/refuse/ncs.yaml", root);
-    qqb_metric_add(qqb_case_metric(&r.cases[1], "k", "ticks"), NAN);
+    qqb_metric_add(qqb_case_metric(r.cases[1], "k", "ticks"), NAN);
     CHECK_INT_EQ(qqb_baseline_write(path, &r, err, sizeof err), -1);
     CHECK_STR_CONTAINS(err, "refuse/ncs.yaml: error: ");
     CHECK_STR_CONTAINS(err, "not a finite number");
@@ -299,7 +308,7 @@ static void test_write_refuses(void)
     qqb_results_free(&r);
 
     make_awkward(&r);
-    str_set(&r.cases[0].point, "bad \xff utf-8");
+    str_set(&r.cases[0]->point, "bad \xff utf-8");
     CHECK_INT_EQ(qqb_baseline_write(path, &r, err, sizeof err), -1);
     CHECK_STR_CONTAINS(err, "not valid UTF-8");
     CHECK(stat(path, &st) != 0);
@@ -413,10 +422,10 @@ static void test_bad_files(void)
     }
     qqb_results_free(&r);
 
-    bad("version.yaml", "qqbench_baseline: 2\nsuite: ncs\n...\n", ":1:19:",
-        "unsupported baseline version 2");
+    bad("version.yaml", "qqbench_baseline: 3\nsuite: ncs\n...\n", ":1:19:",
+        "unsupported baseline version 3");
     bad("noversion.yaml", "suite: ncs\nqqbench_baseline: 1\n...\n", ":1:1:",
-        "expected 'qqbench_baseline: 1' as the first field");
+        "expected 'qqbench_baseline: 2' as the first field");
     bad("missing_suite.yaml",
         "# comment\nqqbench_baseline: 1\ndate: x\nqqbench_version: y\n"
         "fingerprint: {id: a, cpu: b, tick_mhz: 1, invariant: false, cores: 1,"
@@ -486,9 +495,9 @@ static void test_bad_files(void)
     CHECK_STR_EQ(err, "");
     CHECK_INT_EQ(back.ncases, 1);
     if (back.ncases == 1) {
-        CHECK_INT_EQ(back.cases[0].nmetrics, 1);
-        CHECK_INT_EQ(back.cases[0].metrics[0].n, 3);
-        CHECK_DBL_NEAR(back.cases[0].metrics[0].samples[1], 2.5, 0);
+        CHECK_INT_EQ(back.cases[0]->nmetrics, 1);
+        CHECK_INT_EQ(back.cases[0]->metrics[0].n, 3);
+        CHECK_DBL_NEAR(back.cases[0]->metrics[0].samples[1], 2.5, 0);
     }
     qqb_results_free(&back);
 
@@ -516,29 +525,29 @@ static void test_merge(void)
     c->nodes = 1;
     qqb_metric_add(qqb_case_metric(c, "k", "ticks"), 6);
 
-    CHECK_INT_EQ(qqb_baseline_merge(&base, &cur), 0);
+    CHECK_INT_EQ(qqb_baseline_merge(&base, &cur, 1), 0);
     CHECK_INT_EQ(base.ncases, 4);
-    CHECK_STR_EQ(base.cases[0].name, "bench0[v]@1");
-    CHECK_STR_EQ(base.cases[1].name, "bench1[v]@2"); /* in place */
-    CHECK_INT_EQ(base.cases[1].nmetrics, 1);
-    CHECK_STR_EQ(base.cases[1].metrics[0].key, "new");
-    CHECK_INT_EQ(base.cases[1].launches, 2);
-    CHECK_STR_EQ(base.cases[2].name, "bench2[v]@3");
-    CHECK_INT_EQ(base.cases[2].nmetrics, 2);          /* untouched */
-    CHECK_STR_EQ(base.cases[3].name, "added");
+    CHECK_STR_EQ(base.cases[0]->name, "bench0[v]@1");
+    CHECK_STR_EQ(base.cases[1]->name, "bench1[v]@2"); /* in place */
+    CHECK_INT_EQ(base.cases[1]->nmetrics, 1);
+    CHECK_STR_EQ(base.cases[1]->metrics[0].key, "new");
+    CHECK_INT_EQ(base.cases[1]->launches, 2);
+    CHECK_STR_EQ(base.cases[2]->name, "bench2[v]@3");
+    CHECK_INT_EQ(base.cases[2]->nmetrics, 2);          /* untouched */
+    CHECK_STR_EQ(base.cases[3]->name, "added");
     CHECK_STR_EQ(base.date, "2027-01-01T00:00:00Z");
     CHECK_STR_EQ(base.commit, "feed");
     /* cur is a copy source only. */
     CHECK_INT_EQ(cur.ncases, 2);
-    CHECK_STR_EQ(cur.cases[0].metrics[0].key, "new");
+    CHECK_STR_EQ(cur.cases[0]->metrics[0].key, "new");
 
     /* Another suite or machine: refused, base unchanged. */
     make_big(&other, 1, 1, 1, 0);
     str_set(&other.suite, "other");
-    CHECK_INT_EQ(qqb_baseline_merge(&base, &other), -1);
+    CHECK_INT_EQ(qqb_baseline_merge(&base, &other, 1), -1);
     str_set(&other.suite, "big");
     snprintf(other.fp.id, sizeof other.fp.id, "aarch64-8cpu-00000000");
-    CHECK_INT_EQ(qqb_baseline_merge(&base, &other), -1);
+    CHECK_INT_EQ(qqb_baseline_merge(&base, &other, 1), -1);
     CHECK_INT_EQ(base.ncases, 4);
 
     qqb_results_free(&base);
@@ -778,7 +787,7 @@ static void test_update(void)
                 str_set(&c->bench, "b");
                 c->nodes = 1;
                 qqb_metric_add(qqb_case_metric(c, "k", "ticks"), k + 1.0);
-                if (qqb_baseline_update(path, &r, e, sizeof e))
+                if (qqb_baseline_update(path, &r, 1, e, sizeof e))
                     _exit(3);
             }
             qqb_results_free(&r);
@@ -800,7 +809,7 @@ static void test_update(void)
     /* A damaged stored baseline is reported, not overwritten. */
     put(path, "qqbench_baseline: [", 19);
     make_big(&back, 1, 1, 1, 0);
-    CHECK_INT_EQ(qqb_baseline_update(path, &back, err, sizeof err), -1);
+    CHECK_INT_EQ(qqb_baseline_update(path, &back, 1, err, sizeof err), -1);
     CHECK_STR_CONTAINS(err, "upd/x/ncs.yaml:1:");
     qqb_results_free(&back);
 }
@@ -950,6 +959,141 @@ static void remove_tree(const char *path)
     }
 }
 
+/* One run of case "c" with command CMD: per_hit samples V at launches L
+ * (N of them) and a machine reference at launches 0..N_REF-1. */
+static void one_run(struct qqb_results *r, const char *const *cmd, const double *v,
+                    const uint32_t *l, size_t n, size_t n_ref)
+{
+    memset(r, 0, sizeof *r);
+    str_set(&r->suite, "runs");
+    str_set(&r->date, "2027-01-01T00:00:00Z");
+    str_set(&r->version, "0.1.0");
+    fp_fill(&r->fp);
+    struct qqb_case_result *c = qqb_results_case(r, "c");
+    str_set(&c->bench, "c");
+    c->nodes = 1;
+    c->launches = n_ref;
+    qqb_strv_dup((char *const *)cmd, &c->command);
+    for (size_t i = 0; i < n; i++)
+        qqb_metric_add_at(qqb_case_metric(c, "work", "per_hit"), v[i], 0, l[i]);
+    for (size_t i = 0; i < n_ref; i++)
+        qqb_metric_add_at(qqb_case_metric(c, "@machine", "reference"), 100 + i, 0,
+                          (uint32_t)i);
+}
+
+/* Baselines accumulate runs (keep the last K), keep each sample's run and
+ * launch, store the command and start afresh when it changes; version 1
+ * files still read as one run. */
+static void test_runs(void)
+{
+    static const char *const cmd[] = {"planted", "--reps", "5", NULL};
+    static const char *const cmd2[] = {"planted", "--reps", "20", NULL};
+    static const uint32_t gap[] = {0, 2, 3}; /* the key missed launch 1 */
+    char path[256], err[512];
+    struct qqb_results base, cur, back;
+
+    memset(&base, 0, sizeof base);
+    for (int run = 0; run < 4; run++) {
+        double v[3] = {10.0 + run, 20.0 + run, 30.0 + run};
+        one_run(&cur, cmd, v, gap, 3, 4);
+        CHECK_INT_EQ(qqb_baseline_merge(&base, &cur, 3), 0);
+        qqb_results_free(&cur);
+    }
+    CHECK_INT_EQ(base.ncases, 1);
+    const struct qqb_case_result *c = base.cases[0];
+    CHECK_INT_EQ(c->runs, 3); /* 4 runs, the oldest dropped */
+    const struct qqb_metric *m = qqb_case_find_metric(c, "work", "per_hit");
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_INT_EQ(m->n, 9);
+        CHECK_DBL_NEAR(m->samples[0], 11.0, 0); /* run 1 of 4 is now run 0 */
+        CHECK_DBL_NEAR(m->samples[8], 33.0, 0);
+        uint32_t r, l;
+        qqb__stamp_of(m, 4, &r, &l);
+        CHECK_INT_EQ(r, 1);
+        CHECK_INT_EQ(l, 2);
+        CHECK_INT_EQ(qqb_metric_at(m, 2, 1), -1); /* launch 1 had no sample */
+        CHECK_INT_EQ(qqb_metric_at(m, 2, 3), 8);
+    }
+
+    snprintf(path, sizeof path, "%s/runs.yaml", root);
+    CHECK_INT_EQ(qqb_baseline_write(path, &base, err, sizeof err), 0);
+    char *text = slurp(path);
+    if (text) {
+        CHECK_STR_CONTAINS(text, "command: [planted, \"--reps\", \"5\"]");
+        CHECK_STR_CONTAINS(text, "runs: 3\n");
+        CHECK_STR_CONTAINS(text, "run: [0, 0, 0, 1, 1, 1, 2, 2, 2]");
+        CHECK_STR_CONTAINS(text, "launch: [0, 2, 3, 0, 2, 3, 0, 2, 3]");
+        free(text);
+    }
+    CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
+    CHECK(same_results(&base, &back));
+    qqb_results_free(&back);
+
+    /* Through the locked update, too. */
+    {
+        double v[3] = {40, 41, 42};
+        one_run(&cur, cmd, v, gap, 3, 4);
+        CHECK_INT_EQ(qqb_baseline_update(path, &cur, 3, err, sizeof err), 0);
+        qqb_results_free(&cur);
+        CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
+        CHECK_INT_EQ(back.ncases ? back.cases[0]->runs : 0, 3);
+        m = back.ncases ? qqb_case_find_metric(back.cases[0], "work", "per_hit") : NULL;
+        CHECK(m && m->n == 9 && m->samples[8] == 42);
+        qqb_results_free(&back);
+    }
+
+    /* Another command line: the old runs measured something else. */
+    {
+        double v[3] = {50, 51, 52};
+        one_run(&cur, cmd2, v, gap, 3, 4);
+        CHECK_INT_EQ(qqb_baseline_merge(&base, &cur, 3), 0);
+        qqb_results_free(&cur);
+        CHECK_INT_EQ(base.cases[0]->runs, 1);
+        CHECK(qqb_strv_equal(base.cases[0]->command, (char *const *)cmd2));
+        m = qqb_case_find_metric(base.cases[0], "work", "per_hit");
+        CHECK(m && m->n == 3);
+    }
+    qqb_results_free(&base);
+
+    /* Version 1: one run, launches in order, no command. */
+    snprintf(path, sizeof path, "%s/v1.yaml", root);
+    static const char v1[] =
+        "qqbench_baseline: 1\nsuite: ncs\ndate: \"2026-11-22T22:47:01Z\"\n"
+        "qqbench_version: \"0.1.0\"\nfingerprint:\n  id: x86_64-2cpu-1a2b3c4d\n"
+        "  cpu: x\n  tick_mhz: 2100\n  invariant: true\n  cores: 2\n"
+        "  compiler: gcc\n  flags: Release\ncases:\n- name: c\n  bench: c\n"
+        "  nodes: 1\n  tick_mhz: 2100\n  launches: 3\n  metrics:\n"
+        "  - {key: work, what: per_hit, samples: [1, 2, 3]}\n...\n";
+    put(path, v1, strlen(v1));
+    CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
+    if (back.ncases == 1) {
+        CHECK_INT_EQ(back.cases[0]->runs, 1);
+        CHECK(back.cases[0]->command == NULL);
+        m = qqb_case_find_metric(back.cases[0], "work", "per_hit");
+        CHECK(m && qqb_metric_at(m, 0, 2) == 2);
+    }
+    qqb_results_free(&back);
+
+    /* Stamps that do not fit are refused with the position. */
+    bad("stamps.yaml",
+        "qqbench_baseline: 2\nsuite: ncs\ndate: \"2026-11-22T22:47:01Z\"\n"
+        "qqbench_version: \"0.1.0\"\nfingerprint:\n  id: x86_64-2cpu-1a2b3c4d\n"
+        "  cpu: x\n  tick_mhz: 2100\n  invariant: true\n  cores: 2\n"
+        "  compiler: gcc\n  flags: Release\ncases:\n- name: c\n  bench: c\n"
+        "  nodes: 1\n  tick_mhz: 2100\n  launches: 3\n  metrics:\n"
+        "  - {key: work, what: per_hit, samples: [1, 2, 3], run: [0, 0]}\n...\n",
+        ":20:5:", "the metric's 'run' has 2 entries for 3 samples");
+    bad("stamps2.yaml",
+        "qqbench_baseline: 2\nsuite: ncs\ndate: \"2026-11-22T22:47:01Z\"\n"
+        "qqbench_version: \"0.1.0\"\nfingerprint:\n  id: x86_64-2cpu-1a2b3c4d\n"
+        "  cpu: x\n  tick_mhz: 2100\n  invariant: true\n  cores: 2\n"
+        "  compiler: gcc\n  flags: Release\ncases:\n- name: c\n  bench: c\n"
+        "  nodes: 1\n  tick_mhz: 2100\n  launches: 3\n  metrics:\n"
+        "  - {key: work, what: per_hit, samples: [1, 2, 3], run: [0, 1, 1]}\n...\n",
+        ":14:3:", "has a sample of run 1 but the case holds 1 run");
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "baseline-XXXXXX");
@@ -962,6 +1106,7 @@ int main(void)
     RUN(test_write_refuses);
     RUN(test_bad_files);
     RUN(test_merge);
+    RUN(test_runs);
     RUN(test_find_others);
     RUN(test_history);
     RUN(test_lock_timeout);

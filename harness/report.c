@@ -1,17 +1,34 @@
-/* output.c - print the verdict table; write JSON (jansson) and JUnit XML. */
+/* report.c - report: print the verdict table; write JSON (jansson) and JUnit XML. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "report.h"
+#include "runner.h"
 
 static double ns_of(double ticks, double mhz) { return mhz > 0 ? ticks * 1000.0 / mhz : NAN; }
 
-/* "1234.5 cyc 587.9 ns" in a fixed width. */
+void qqb_fmt_count(char *buf, size_t len, double v)
+{
+    static const char *const suffix[] = {"", "k", "M", "G", "T"};
+    int i = 0;
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    while (fabs(v) >= 999.95 && i < 4) {
+        v /= 1000.0;
+        i++;
+    }
+    snprintf(buf, len, "%.1f%s", v, suffix[i]);
+}
+
+/* "45.3k cyc 21.6 us": the same format in every row of a column. */
 static void fmt_cyc(char *buf, size_t len, double ticks, double mhz)
 {
+    char c[32];
     double ns = ns_of(ticks, mhz);
     const char *u = "ns";
     if (ns >= 1e6) {
@@ -21,10 +38,11 @@ static void fmt_cyc(char *buf, size_t len, double ticks, double mhz)
         ns /= 1e3;
         u = "us";
     }
-    if (ticks >= 1e7)
-        snprintf(buf, len, "%.3gM cyc %6.4g %s", ticks / 1e6, ns, u);
+    qqb_fmt_count(c, sizeof c, ticks);
+    if (isfinite(ns))
+        snprintf(buf, len, "%7s cyc %6.1f %s", c, ns, u);
     else
-        snprintf(buf, len, "%.6g cyc %6.4g %s", ticks, ns, u);
+        snprintf(buf, len, "%7s cyc", c);
 }
 
 static const char *verdict_text(const struct qqb_cmp *c)
@@ -32,13 +50,13 @@ static const char *verdict_text(const struct qqb_cmp *c)
     return qqb_verdict_name(c->verdict);
 }
 
-static size_t max_len(const struct qqb_report *r, int ab, int name)
+static size_t max_len(const struct qqb_judgement *j, int ab, int name)
 {
     size_t m = name ? 4 : 3;
-    for (size_t i = 0; i < r->ncmp; i++) {
-        if (r->cmp[i].ab != ab)
+    for (size_t i = 0; i < j->ncmp; i++) {
+        if (j->cmp[i].ab != ab)
             continue;
-        size_t l = strlen(name ? r->cmp[i].case_name : r->cmp[i].key);
+        size_t l = strlen(name ? j->cmp[i].case_name : j->cmp[i].key);
         if (l > m)
             m = l;
     }
@@ -47,25 +65,27 @@ static size_t max_len(const struct qqb_report *r, int ab, int name)
 
 static void print_table(FILE *fp, const struct qqb_report *r, int ab)
 {
+    const struct qqb_judgement *j = r->j;
     size_t n = 0;
-    for (size_t i = 0; i < r->ncmp; i++)
-        n += r->cmp[i].ab == ab;
+    for (size_t i = 0; i < j->ncmp; i++)
+        n += j->cmp[i].ab == ab;
     if (n == 0)
         return;
-    int wc = (int)max_len(r, ab, 1), wk = (int)max_len(r, ab, 0);
+    int wc = (int)max_len(j, ab, 1), wk = (int)max_len(j, ab, 0);
     if (ab)
         fprintf(fp, "\nA/B: each variant against the first variant (interleaved, "
-                    "paired launches); cycles per hit\n\n");
+                    "paired by round); cycles per interval\n\n");
     else
-        fprintf(fp, "\nAgainst the baseline%s; cycles per hit\n\n",
+        fprintf(fp, "\nAgainst the baseline%s; cycles per interval\n\n",
                 r->baseline_other ? " OF ANOTHER MACHINE" : "");
-    fprintf(fp, "%-*s  %-*s  %-24s %-24s %8s  %-19s %s\n", wc, "case", wk, "key",
-            ab ? "reference" : "baseline", "current", "change", "interval", "verdict");
-    for (size_t i = 0; i < r->ncmp; i++) {
-        const struct qqb_cmp *c = &r->cmp[i];
+    fprintf(fp, "%-*s  %-*s  %-22s %-22s %8s  %-19s %9s  %s\n", wc, "case", wk, "key",
+            ab ? "reference" : "baseline", "current", "change", "interval",
+            "threshold", "verdict");
+    for (size_t i = 0; i < j->ncmp; i++) {
+        const struct qqb_cmp *c = &j->cmp[i];
         if (c->ab != ab)
             continue;
-        char b[64], cu[64], iv[64], ch[32];
+        char b[64], cu[64], iv[64], ch[32], th[32];
         fmt_cyc(b, sizeof b, c->base_median, c->base_mhz);
         fmt_cyc(cu, sizeof cu, c->cur_median, c->mhz);
         if (c->ch.status == QQB_CHANGE_OK) {
@@ -74,48 +94,83 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
                      c->ch.ci_ok ? "" : "*");
         } else {
             snprintf(ch, sizeof ch, "n/a");
-            snprintf(iv, sizeof iv, "(%s)", c->ch.reason ? c->ch.reason : "?");
+            snprintf(iv, sizeof iv, "(too few)");
         }
-        fprintf(fp, "%-*.*s  %-*.*s  %-24s %-24s %8s  %-19s %s", wc, wc, c->case_name,
-                wk, wk, c->key, b, cu, ch, iv, verdict_text(c));
+        snprintf(th, sizeof th, "%.1f%%%s", c->threshold,
+                 c->threshold_from == QQB_THR_BOUNDED ? "^"
+                 : c->threshold_from == QQB_THR_RUNS  ? "r"
+                 : c->threshold_from == QQB_THR_NOISE ? "n" : " ");
+        fprintf(fp, "%-*.*s  %-*.*s  %-22s %-22s %8s  %-19s %9s  %s", wc, wc,
+                c->case_name, wk, wk, c->key, b, cu, ch, iv, th, verdict_text(c));
         if (c->confirmed == 1)
             fprintf(fp, " (confirmed: %+.2f%%)", c->confirm_pct);
-        else if (c->confirmed == 0)
-            fprintf(fp, " (regressed, not confirmed: %+.2f%%)", c->confirm_pct);
-        if (c->machine_moved)
-            fprintf(fp, " (the machine moved %+.1f%%; relative to it %+.2f%%)",
-                    c->machine_pct, c->norm_pct);
-        else if (c->verdict == QQB_NOISY && c->confirmed < 0)
-            fprintf(fp, " (add repetitions)");
+        else if (c->why[0])
+            fprintf(fp, " (%s)", c->why);
+        if (c->machine == QQB_MC_SKIPPED)
+            fprintf(fp, " [machine check skipped: %s]", c->machine_why);
+        if (c->ab && c->npairs < c->rounds)
+            fprintf(fp, " [%zu of %zu rounds paired]", c->npairs, c->rounds);
+        if (c->command_differs)
+            fprintf(fp, " [command line differs from the baseline's]");
         fprintf(fp, "\n");
     }
 }
 
+static void print_legend(FILE *fp, const struct qqb_report *r)
+{
+    const struct qqb_judgement *j = r->j;
+    if (j->ncmp == 0)
+        return;
+    double conf = j->ncmp ? j->cmp[0].ch.confidence : 0.95;
+    fprintf(fp, "\nchange: Hodges-Lehmann estimate (A/B: median pair ratio); interval: "
+                "%.0f%% confidence", 100.0 * (isfinite(conf) ? conf : 0.95));
+    if (j->family > 1)
+        fprintf(fp, " per comparison; a baseline verdict must also hold after Holm's "
+                    "correction over the %zu baseline comparisons (family-wise %.0f%%)",
+                j->family, 100.0 * (1.0 - j->family_alpha));
+    fprintf(fp, ".\n* = too few launches for that confidence: the widest interval, "
+                "always noisy.\nthreshold: n = noise_multiple x the key's "
+                "launch-to-launch noise, r = the baseline's run-to-run bound, "
+                "^ = held at the %.0f%% bound; blank = the benchmark's threshold.\n"
+                "noisy: the interval straddles a threshold; the note says by how much "
+                "and how many launches would decide.\n", QQB_THRESHOLD_BOUND);
+}
+
 static void print_mem(FILE *fp, const struct qqb_report *r)
 {
-    if (r->nmem == 0)
+    const struct qqb_judgement *j = r->j;
+    if (j->nmem == 0)
         return;
-    fprintf(fp, "\nMemory per key (bytes live = objects + allocations; peak; objects "
-                "created)\n\n");
-    fprintf(fp, "%-32s %-16s %-26s %-26s %-20s %s\n", "case", "key", "live",
-            "peak", "created", "verdict");
-    for (size_t i = 0; i < r->nmem; i++) {
-        const struct qqb_memcmp *m = &r->mem[i];
-        char live[64], peak[64], cr[64];
-        snprintf(live, sizeof live, "%llu -> %llu",
-                 (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
-                 (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes));
+    fprintf(fp, "\nMemory per key (bytes live = objects + allocations; peak; "
+                "object size; objects created)\n\n");
+    fprintf(fp, "%-32s %-16s %-24s %-24s %-14s %-20s %s\n", "case", "key", "live",
+            "peak", "object size", "created", "verdict");
+    for (size_t i = 0; i < j->nmem; i++) {
+        const struct qqb_memcmp *m = &j->mem[i];
+        char live[64], peak[64], cr[64], sz[48];
+        unsigned long long bl = (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
+                           cl = (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes);
+        snprintf(live, sizeof live, "%llu -> %llu", bl, cl);
         snprintf(peak, sizeof peak, "%llu -> %llu",
                  (unsigned long long)m->base.peak_bytes,
                  (unsigned long long)m->cur.peak_bytes);
+        snprintf(sz, sizeof sz, "%llu -> %llu", (unsigned long long)m->base.obj_size,
+                 (unsigned long long)m->cur.obj_size);
         snprintf(cr, sizeof cr, "%llu -> %llu", (unsigned long long)m->base.created,
                  (unsigned long long)m->cur.created);
         const char *v = m->verdict > 0 ? (m->ab ? "more" : "regressed")
                         : m->verdict < 0 ? (m->ab ? "less" : "improved")
                                          : "counts changed";
-        fprintf(fp, "%-32.32s %-16.16s %-26s %-26s %-20s %s%s%s\n", m->case_name,
-                m->key, live, peak, cr, v, m->ab ? " vs " : "",
-                m->ab ? m->ref_name : "");
+        fprintf(fp, "%-32.32s %-16.16s %-24s %-24s %-14s %-20s %s", m->case_name,
+                m->key, live, peak, sz, cr, v);
+        if (cl != bl)
+            fprintf(fp, " (%+lld bytes live%s", (long long)(cl - bl),
+                    bl ? "" : ")");
+        if (cl != bl && bl)
+            fprintf(fp, ", %+.1f%%)", 100.0 * ((double)cl / (double)bl - 1.0));
+        if (m->ab)
+            fprintf(fp, " vs %s", m->ref_name);
+        fprintf(fp, "\n");
     }
 }
 
@@ -124,35 +179,37 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
 static void print_measured(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_results *res = r->results;
+    const struct qqb_judgement *j = r->j;
     int header = 0;
     for (size_t i = 0; i < res->ncases; i++) {
-        const struct qqb_case_result *c = &res->cases[i];
+        const struct qqb_case_result *c = res->cases[i];
         int compared = 0;
-        for (size_t j = 0; j < r->ncmp && !compared; j++)
-            compared = !r->cmp[j].ab && !strcmp(r->cmp[j].case_name, c->name);
+        for (size_t k = 0; k < j->ncmp && !compared; k++)
+            compared = !j->cmp[k].ab && j->cmp[k].case_idx == i;
         if (compared || c->launches == 0)
             continue;
         for (size_t m = 0; m < c->nmetrics; m++) {
             const struct qqb_metric *mt = &c->metrics[m];
-            if (strcmp(mt->what, "per_hit"))
+            if (strcmp(mt->what, QQB_VERDICT_METRIC))
                 continue;
             if (!header) {
                 fprintf(fp, "\nMeasured (no baseline to compare with): median over "
-                            "launches; cycles per hit\n\n");
-                fprintf(fp, "%-32s %-20s %-26s %8s %9s %s\n", "case", "key", "per hit",
-                        "noise", "launches", "hits/launch");
+                            "launches\n\n");
+                fprintf(fp, "%-32s %-20s %-22s %8s %9s %s\n", "case", "key",
+                        "cycles per interval", "noise", "launches", "events/launch");
                 header = 1;
             }
             const struct qqb_metric *h = qqb_case_find_metric(c, mt->key, "hits");
-            char cyc[64], noise[32];
+            char cyc[64], noise[32], ev[32];
             fmt_cyc(cyc, sizeof cyc, qqb_median(mt->samples, mt->n), c->mhz);
             double nz = qqb_noise_pct(mt->samples, mt->n);
             if (isfinite(nz))
                 snprintf(noise, sizeof noise, "%.2f%%", nz);
             else
                 snprintf(noise, sizeof noise, "-");
-            fprintf(fp, "%-32.32s %-20.20s %-26s %8s %9zu %.0f\n", c->name, mt->key, cyc,
-                    noise, mt->n, h ? qqb_median(h->samples, h->n) : 0.0);
+            qqb_fmt_count(ev, sizeof ev, h ? qqb_median(h->samples, h->n) : NAN);
+            fprintf(fp, "%-32.32s %-20.20s %-22s %8s %9zu %s\n", c->name, mt->key,
+                    cyc, noise, mt->n, ev);
         }
     }
 }
@@ -160,6 +217,7 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
 void qqb_report_print(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_results *res = r->results;
+    const struct qqb_judgement *j = r->j;
     fprintf(fp, "\nqqbench: suite %s on %s (%s, %.0f MHz ticks)\n", r->suite,
             res->fp.id, res->fp.cpu, res->fp.mhz);
     if (!r->baseline_path)
@@ -167,28 +225,46 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                     "this run becomes the baseline.\n");
     print_table(fp, r, 0);
     print_table(fp, r, 1);
+    print_legend(fp, r);
     print_measured(fp, r);
     print_mem(fp, r);
 
     size_t counts[4] = {0}, ab[4] = {0};
-    for (size_t i = 0; i < r->ncmp; i++)
-        (r->cmp[i].ab ? ab : counts)[r->cmp[i].verdict]++;
+    for (size_t i = 0; i < j->ncmp; i++)
+        (j->cmp[i].ab ? ab : counts)[j->cmp[i].verdict]++;
     size_t memreg = 0, memimp = 0;
-    for (size_t i = 0; i < r->nmem; i++)
-        if (!r->mem[i].ab) {
-            memreg += r->mem[i].verdict > 0;
-            memimp += r->mem[i].verdict < 0;
+    for (size_t i = 0; i < j->nmem; i++)
+        if (!j->mem[i].ab) {
+            memreg += j->mem[i].verdict > 0;
+            memimp += j->mem[i].verdict < 0;
         }
     if (r->kernel_failures) {
         fprintf(fp, "\nKernel failures:\n");
         for (size_t i = 0; i < res->ncases; i++)
-            if (res->cases[i].failures)
-                fprintf(fp, "  %s: %s\n", res->cases[i].name, res->cases[i].failure);
+            if (res->cases[i]->failures)
+                fprintf(fp, "  %s: %s\n", res->cases[i]->name, res->cases[i]->failure);
     }
     fprintf(fp, "\n");
+    if (r->baseline_path && j->one_run_cases)
+        fprintf(fp, "WARNING: the baseline holds one run for %zu case%s: its "
+                    "run-to-run noise is unknown, so a slow or fast period during that "
+                    "one run reads as a change. Add runs with --update-baseline.\n",
+                j->one_run_cases, j->one_run_cases == 1 ? "" : "s");
+    if (j->missing_ref)
+        fprintf(fp, "NOTE: the machine check was skipped for %zu comparison%s "
+                    "(see the rows).\n", j->missing_ref, j->missing_ref == 1 ? "" : "s");
+    if (j->command_changed)
+        fprintf(fp, "WARNING: %zu case%s ran another command line than the baseline's: "
+                    "those comparisons are not like for like.\n",
+                j->command_changed, j->command_changed == 1 ? "" : "s");
     if (r->confirmed_run)
         fprintf(fp, "A confirmation run re-measured the regressed cases; only "
                     "regressions that held count.\n");
+    if (counts[QQB_NOISY])
+        fprintf(fp, "%zu baseline comparison%s noisy: %s.\n", counts[QQB_NOISY],
+                counts[QQB_NOISY] == 1 ? " is" : "s are",
+                r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
+                                 : "they pass; --fail-on-noisy makes them fail");
     fprintf(fp,
             "qqbench: %zu cases in %.1f s; vs baseline: %zu regressed, %zu improved, "
             "%zu unchanged, %zu noisy; A/B: %zu slower, %zu faster, %zu same, "
@@ -243,7 +319,7 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
                                   res->fp.compiler, "flags", res->fp.flags));
     json_t *cases = json_array();
     for (size_t i = 0; i < res->ncases; i++) {
-        const struct qqb_case_result *c = &res->cases[i];
+        const struct qqb_case_result *c = res->cases[i];
         json_t *jc = json_object();
         json_object_set_new(jc, "name", jstr(c->name));
         json_object_set_new(jc, "bench", jstr(c->bench));
@@ -252,6 +328,10 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
         json_object_set_new(jc, "nodes", json_integer(c->nodes));
         json_object_set_new(jc, "tick_mhz", jnum(c->mhz));
         json_object_set_new(jc, "launches", json_integer((json_int_t)c->launches));
+        json_t *cmd = json_array();
+        for (size_t k = 0; c->command && c->command[k]; k++)
+            json_array_append_new(cmd, json_string(c->command[k]));
+        json_object_set_new(jc, "command", cmd);
         json_object_set_new(jc, "failed", json_boolean(c->failures > 0));
         json_object_set_new(jc, "note", jstr(c->failure));
         json_t *ms = json_array();
@@ -276,8 +356,9 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
     }
     json_object_set_new(root, "cases", cases);
     json_t *cmps = json_array();
-    for (size_t i = 0; i < r->ncmp; i++) {
-        const struct qqb_cmp *c = &r->cmp[i];
+    const struct qqb_judgement *jd = r->j;
+    for (size_t i = 0; i < jd->ncmp; i++) {
+        const struct qqb_cmp *c = &jd->cmp[i];
         json_t *j = json_object();
         json_object_set_new(j, "case", jstr(c->case_name));
         json_object_set_new(j, "key", jstr(c->key));
@@ -295,9 +376,27 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
         json_object_set_new(j, "confidence", jnum(c->ch.confidence));
         json_object_set_new(j, "p_value", jnum(c->ch.p_value));
         json_object_set_new(j, "threshold_pct", jnum(c->threshold));
+        json_object_set_new(j, "threshold_from",
+                            json_string(qqb_threshold_from_name(c->threshold_from)));
+        json_object_set_new(j, "noise_pct", jnum(c->noise_pct));
+        json_object_set_new(j, "noise_from", jstr(c->noise_from));
+        json_object_set_new(j, "baseline_runs", json_integer((json_int_t)c->base_runs));
+        json_object_set_new(j, "run_to_run_pct", jnum(c->run_pct));
+        json_object_set_new(j, "run_bound_pct", jnum(c->run_bound_pct));
+        json_object_set_new(j, "pairs", json_integer((json_int_t)c->npairs));
+        json_object_set_new(j, "rounds", json_integer((json_int_t)c->rounds));
+        json_object_set_new(j, "verdict_alone", json_string(qqb_verdict_name(c->alone)));
+        json_object_set_new(j, "level", jnum(c->level));
+        json_object_set_new(j, "holm", c->holm_held < 0 ? json_null()
+                                                        : json_boolean(c->holm_held));
+        json_object_set_new(j, "machine_check",
+                            json_string(qqb_machine_check_name(c->machine)));
+        json_object_set_new(j, "machine_check_note", jstr(c->machine_why));
+        json_object_set_new(j, "command_differs", json_boolean(c->command_differs));
+        json_object_set_new(j, "why", c->why[0] ? json_string(c->why) : json_null());
         json_object_set_new(j, "machine_change_pct", jnum(c->machine_pct));
         json_object_set_new(j, "normalized_change_pct", jnum(c->norm_pct));
-        json_object_set_new(j, "machine_moved", json_boolean(c->machine_moved));
+        json_object_set_new(j, "machine_moved", json_boolean(c->machine == QQB_MC_MOVED));
         json_object_set_new(j, "verdict", json_string(verdict_text(c)));
         json_object_set_new(j, "confirmed", c->confirmed < 0 ? json_null()
                                                              : json_boolean(c->confirmed));
@@ -305,8 +404,8 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
     }
     json_object_set_new(root, "comparisons", cmps);
     json_t *mems = json_array();
-    for (size_t i = 0; i < r->nmem; i++) {
-        const struct qqb_memcmp *m = &r->mem[i];
+    for (size_t i = 0; i < jd->nmem; i++) {
+        const struct qqb_memcmp *m = &jd->mem[i];
         json_array_append_new(
             mems, json_pack("{s:s, s:s, s:s, s:s?, s:o, s:o, s:i}", "case",
                             m->case_name, "key", m->key, "kind", m->ab ? "ab" : "baseline",
@@ -315,6 +414,8 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
     }
     json_object_set_new(root, "memory_changes", mems);
     json_object_set_new(root, "kernel_failures", json_integer((json_int_t)r->kernel_failures));
+    json_object_set_new(root, "family_size", json_integer((json_int_t)jd->family));
+    json_object_set_new(root, "round_order_seed", json_integer((json_int_t)(r->seed & 0x7fffffffffffffffull)));
     json_object_set_new(root, "exit_code", json_integer(r->exit_code));
     int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(root);
@@ -357,16 +458,18 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
         return -1;
     }
     const struct qqb_results *res = r->results;
+    const struct qqb_judgement *jd = r->j;
     size_t tests = 0, failures = 0;
-    for (size_t i = 0; i < r->ncmp; i++)
-        if (!r->cmp[i].ab) {
+    for (size_t i = 0; i < jd->ncmp; i++)
+        if (!jd->cmp[i].ab) {
             tests++;
-            failures += r->cmp[i].verdict == QQB_REGRESSED;
+            failures += jd->cmp[i].verdict == QQB_REGRESSED ||
+                        (r->fail_on_noisy && jd->cmp[i].verdict == QQB_NOISY);
         }
-    for (size_t i = 0; i < r->nmem; i++)
-        if (!r->mem[i].ab) {
+    for (size_t i = 0; i < jd->nmem; i++)
+        if (!jd->mem[i].ab) {
             tests++;
-            failures += r->mem[i].verdict > 0;
+            failures += jd->mem[i].verdict > 0;
         }
     tests += r->kernel_failures;
     fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
@@ -374,8 +477,8 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
     xml_text(fp, r->suite);
     fprintf(fp, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
             tests, failures, r->kernel_failures, r->elapsed);
-    for (size_t i = 0; i < r->ncmp; i++) {
-        const struct qqb_cmp *c = &r->cmp[i];
+    for (size_t i = 0; i < jd->ncmp; i++) {
+        const struct qqb_cmp *c = &jd->cmp[i];
         if (c->ab)
             continue;
         fprintf(fp, "    <testcase classname=\"");
@@ -389,14 +492,18 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
             fprintf(fp, "<failure message=\"regressed %+.2f%% [%+.2f, %+.2f] "
                         "(threshold %.2f%%)\"/>", c->ch.pct, c->ch.lo, c->ch.hi,
                     c->threshold);
+        } else if (r->fail_on_noisy && c->verdict == QQB_NOISY) {
+            fprintf(fp, "<failure message=\"noisy (--fail-on-noisy): ");
+            xml_text(fp, c->why);
+            fprintf(fp, "\"/>");
         } else {
             fprintf(fp, "<system-out>%s %+.2f%%</system-out>", verdict_text(c),
                     c->ch.pct);
         }
         fprintf(fp, "</testcase>\n");
     }
-    for (size_t i = 0; i < r->nmem; i++) {
-        const struct qqb_memcmp *m = &r->mem[i];
+    for (size_t i = 0; i < jd->nmem; i++) {
+        const struct qqb_memcmp *m = &jd->mem[i];
         if (m->ab)
             continue;
         fprintf(fp, "    <testcase classname=\"");
@@ -416,7 +523,7 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
         fprintf(fp, "</testcase>\n");
     }
     for (size_t i = 0; i < res->ncases; i++) {
-        const struct qqb_case_result *c = &res->cases[i];
+        const struct qqb_case_result *c = res->cases[i];
         if (!c->failures)
             continue;
         fprintf(fp, "    <testcase classname=\"");
@@ -433,13 +540,4 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
         return -1;
     }
     return 0;
-}
-
-void qqb_report_free(struct qqb_report *r)
-{
-    free(r->cmp);
-    free(r->mem);
-    r->cmp = NULL;
-    r->mem = NULL;
-    r->ncmp = r->nmem = r->capcmp = r->capmem = 0;
 }

@@ -1,0 +1,14 @@
+/* git.h - the commit a measurement came from (docs/BASELINES.md, "The git commit"). */
+#ifndef QQB_GIT_H
+#define QQB_GIT_H
+
+#include <stddef.h>
+
+/* The commit checked out in the git working tree holding REPO_DIR (REPO_DIR
+ * or a parent with .git), read from .git/HEAD and the ref file or
+ * packed-refs without running git; .git files (worktrees, submodules) are
+ * followed. OUT gets the full hex hash. Returns 0, or -1 when not a git
+ * checkout, the ref cannot be resolved, or LEN is too small. */
+int qqb_git_commit(const char *repo_dir, char *out, size_t len);
+
+#endif /* QQB_GIT_H */

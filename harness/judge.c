@@ -1,0 +1,694 @@
+/* judge.c - judge: samples + baseline -> comparisons and verdicts, with the machine check, family-wise control and the reasons. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+#include "runner.h"
+
+const char *qqb_threshold_from_name(enum qqb_threshold_from f)
+{
+    switch (f) {
+    case QQB_THR_FIXED: return "fixed";
+    case QQB_THR_NOISE: return "noise";
+    case QQB_THR_RUNS: return "runs";
+    case QQB_THR_BOUNDED: return "bounded";
+    }
+    return "?";
+}
+
+const char *qqb_machine_check_name(enum qqb_machine_check m)
+{
+    switch (m) {
+    case QQB_MC_NOT_NEEDED: return "not needed";
+    case QQB_MC_HELD: return "held";
+    case QQB_MC_MOVED: return "machine moved";
+    case QQB_MC_SKIPPED: return "skipped";
+    }
+    return "?";
+}
+
+static const struct qqb_bench *bench_of(const struct qqb_plan *p, size_t ci)
+{
+    return &p->suite->bench[p->cases[ci].bench];
+}
+
+static int push_row(struct qqb_judgement *j, const struct qqb_cmp *row)
+{
+    if (j->ncmp == j->capcmp) {
+        size_t cap = j->capcmp ? 2 * j->capcmp : 32;
+        struct qqb_cmp *v = realloc(j->cmp, cap * sizeof *v);
+        if (!v)
+            return -1;
+        j->cmp = v;
+        j->capcmp = cap;
+    }
+    j->cmp[j->ncmp++] = *row;
+    return 0;
+}
+
+static int push_mem(struct qqb_judgement *j, const struct qqb_memcmp *m)
+{
+    if (j->nmem == j->capmem) {
+        size_t cap = j->capmem ? 2 * j->capmem : 32;
+        struct qqb_memcmp *v = realloc(j->mem, cap * sizeof *v);
+        if (!v)
+            return -1;
+        j->mem = v;
+        j->capmem = cap;
+    }
+    j->mem[j->nmem++] = *m;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Thresholds.
+ * --------------------------------------------------------------------- */
+
+/* max(fixed, min(bound, max(multiple x noise, run bound))), and whence. */
+static void set_threshold(struct qqb_cmp *row, const struct qqb_settings *s,
+                          double noise_pct, double run_bound_pct)
+{
+    double fixed = s->threshold > 0 ? s->threshold : 0;
+    double noise = s->noise_multiple > 0 && isfinite(noise_pct)
+                       ? s->noise_multiple * noise_pct : 0;
+    double runs = isfinite(run_bound_pct) ? run_bound_pct : 0;
+    double want = noise > runs ? noise : runs;
+    double bound = fixed > QQB_THRESHOLD_BOUND ? fixed : QQB_THRESHOLD_BOUND;
+    row->noise_pct = noise_pct;
+    if (want <= fixed) {
+        row->threshold = fixed;
+        row->threshold_from = QQB_THR_FIXED;
+    } else if (want > bound) {
+        row->threshold = bound;
+        row->threshold_from = QQB_THR_BOUNDED;
+    } else {
+        row->threshold = want;
+        row->threshold_from = noise >= runs ? QQB_THR_NOISE : QQB_THR_RUNS;
+    }
+}
+
+/* The run stamps of M as an array (NULL on out of memory). */
+static uint32_t *runs_of(const struct qqb_metric *m)
+{
+    uint32_t *r = malloc((m->n ? m->n : 1) * sizeof *r);
+    if (!r)
+        return NULL;
+    for (size_t i = 0; i < m->n; i++) {
+        uint32_t l;
+        qqb__stamp_of(m, i, &r[i], &l);
+    }
+    return r;
+}
+
+/* ---------------------------------------------------------------------
+ * Against the baseline.
+ * --------------------------------------------------------------------- */
+
+static void judge_unpaired(struct qqb_cmp *row, const struct qqb_metric *bm,
+                           const struct qqb_metric *cm, double level)
+{
+    qqb_change(bm->samples, bm->n, cm->samples, cm->n, level, 1, &row->ch);
+    row->level = level;
+    row->verdict = qqb_verdict_sym(&row->ch, row->threshold);
+}
+
+/* Samples of M divided by the machine reference REF of the same (run,
+ * launch); samples without one are left out. *N the count. */
+static double *normalized(const struct qqb_metric *m, const struct qqb_metric *ref,
+                          size_t *n)
+{
+    double *v = malloc((m->n ? m->n : 1) * sizeof *v);
+    *n = 0;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < m->n; i++) {
+        uint32_t run, launch;
+        qqb__stamp_of(m, i, &run, &launch);
+        long k = qqb_metric_at(ref, run, launch);
+        if (k >= 0 && ref->samples[k] > 0)
+            v[(*n)++] = m->samples[i] / ref->samples[k];
+    }
+    return v;
+}
+
+/*
+ * Against a stored baseline there are no pairs: the baseline was measured
+ * minutes or months ago, and this machine's speed moves in steps that last
+ * seconds. So a regressed or improved verdict must also hold for the
+ * samples divided by the machine reference measured just before each
+ * launch (matched by launch, not by position); when it does not, the
+ * machine moved, not the code: noisy. When the check cannot be made, the
+ * row says so.
+ */
+static void machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
+                          const struct qqb_metric *cm,
+                          const struct qqb_metric *bref,
+                          const struct qqb_metric *cref)
+{
+    row->machine_pct = row->norm_pct = NAN;
+    row->machine_why = NULL;
+    if (bref && cref && bref->n >= 1 && cref->n >= 1)
+        row->machine_pct = 100.0 * (qqb_median(cref->samples, cref->n) /
+                                        qqb_median(bref->samples, bref->n) - 1.0);
+    if (row->verdict != QQB_REGRESSED && row->verdict != QQB_IMPROVED) {
+        row->machine = QQB_MC_NOT_NEEDED;
+        return;
+    }
+    row->machine = QQB_MC_SKIPPED;
+    if (!bref) {
+        row->machine_why = "the baseline has no machine reference (@machine)";
+        return;
+    }
+    if (!cref) {
+        row->machine_why = "this run has no machine reference";
+        return;
+    }
+    size_t nb, nc;
+    double *vb = normalized(bm, bref, &nb), *vc = normalized(cm, cref, &nc);
+    if (!vb || !vc) {
+        row->machine_why = "out of memory";
+    } else if (nb < QQB_MIN_REPS || nc < QQB_MIN_REPS) {
+        row->machine_why = "fewer than 2 launches have both the key and a machine "
+                           "reference";
+    } else {
+        struct qqb_change ch;
+        if (qqb_change(vb, nb, vc, nc, row->level, 1, &ch) == 0) {
+            row->norm_pct = ch.pct;
+            if (qqb_verdict_sym(&ch, row->threshold) == row->verdict) {
+                row->machine = QQB_MC_HELD;
+            } else {
+                row->machine = QQB_MC_MOVED;
+                row->verdict = QQB_NOISY;
+            }
+        } else {
+            row->machine_why = ch.reason;
+        }
+    }
+    free(vb);
+    free(vc);
+}
+
+/* Is KEY judged against the baseline (baseline_keys, default all)? */
+static int baseline_key(const struct qqb_bench *b, const char *key)
+{
+    if (b->nbaseline_keys == 0)
+        return 1;
+    for (size_t i = 0; i < b->nbaseline_keys; i++)
+        if (!strcmp(b->baseline_keys[i], key))
+            return 1;
+    return 0;
+}
+
+int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
+                     const struct qqb_metric *cm, double level, struct qqb_cmp *row)
+{
+    uint32_t *runs = runs_of(bm);
+    struct qqb_runs rs;
+    if (!runs)
+        return -1;
+    if (qqb_run_spread(bm->samples, runs, bm->n, s->confidence, &rs) != 0)
+        rs.within_pct = rs.between_pct = rs.bound_pct = NAN;
+    free(runs);
+    row->run_pct = rs.between_pct;
+    row->run_bound_pct = rs.bound_pct;
+    set_threshold(row, s, isfinite(rs.within_pct) ? rs.within_pct
+                                                  : qqb_noise_pct(bm->samples, bm->n),
+                  rs.bound_pct);
+    row->base_median = qqb_median(bm->samples, bm->n);
+    row->cur_median = qqb_median(cm->samples, cm->n);
+    judge_unpaired(row, bm, cm, level);
+    row->alone = row->verdict;
+    return 0;
+}
+
+static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
+                        const struct qqb_case_result *c,
+                        const struct qqb_case_result *bc, struct qqb_cmp *row)
+{
+    const struct qqb_bench *b = bench_of(p, ci);
+    const struct qqb_metric *cm = &c->metrics[mi];
+    const struct qqb_metric *bm = qqb_case_find_metric(bc, cm->key, cm->what);
+    memset(row, 0, sizeof *row);
+    row->case_idx = ci;
+    row->metric = mi;
+    row->case_name = c->name;
+    row->key = cm->key;
+    row->mhz = c->mhz;
+    row->base_mhz = bc->mhz;
+    row->confirmed = -1;
+    row->holm_held = -1;
+    row->machine_pct = row->norm_pct = NAN;
+    row->base_runs = bc->runs ? bc->runs : 1;
+    row->command_differs =
+        bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
+    row->noise_from = "baseline";
+    if (!bm)
+        return 0;
+    return qqb_judge_metric(&b->s, bm, cm, b->s.confidence, row) == 0 ? 1 : -1;
+}
+
+/* ---------------------------------------------------------------------
+ * Between variants: pairs of one round.
+ * --------------------------------------------------------------------- */
+
+/* The pairs (A, B) of two metrics with the same (run, launch), in B's
+ * order; *N the count. */
+static int pairs_of(const struct qqb_metric *a, const struct qqb_metric *bm,
+                    double **pa, double **pb, size_t *n)
+{
+    *pa = malloc((bm->n ? bm->n : 1) * sizeof **pa);
+    *pb = malloc((bm->n ? bm->n : 1) * sizeof **pb);
+    *n = 0;
+    if (!*pa || !*pb) {
+        free(*pa);
+        free(*pb);
+        *pa = *pb = NULL;
+        return -1;
+    }
+    for (size_t i = 0; i < bm->n; i++) {
+        uint32_t run, launch;
+        qqb__stamp_of(bm, i, &run, &launch);
+        long k = qqb_metric_at(a, run, launch);
+        if (k >= 0) {
+            (*pa)[*n] = a->samples[k];
+            (*pb)[*n] = bm->samples[i];
+            (*n)++;
+        }
+    }
+    return 0;
+}
+
+/* 100 x 1.4826 x MAD of the log ratios of the pairs of A and B; NaN with
+ * fewer than 2 pairs. */
+static double pair_noise(const struct qqb_metric *a, const struct qqb_metric *b)
+{
+    double *pa, *pb;
+    size_t n;
+    if (pairs_of(a, b, &pa, &pb, &n) != 0)
+        return NAN;
+    double noise = NAN;
+    if (n >= 2) {
+        int ok = 1;
+        for (size_t i = 0; i < n; i++) {
+            ok &= pa[i] > 0 && pb[i] > 0;
+            pa[i] = ok ? log(pb[i] / pa[i]) : 0;
+        }
+        if (ok)
+            noise = qqb_pair_noise_pct(pa, n);
+    }
+    free(pa);
+    free(pb);
+    return noise;
+}
+
+/* Distinct launches (rounds) in which either metric has a sample. */
+static size_t rounds_of(const struct qqb_metric *a, const struct qqb_metric *b)
+{
+    size_t n = a->n;
+    for (size_t i = 0; i < b->n; i++) {
+        uint32_t run, launch;
+        qqb__stamp_of(b, i, &run, &launch);
+        n += qqb_metric_at(a, run, launch) < 0;
+    }
+    return n;
+}
+
+static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
+                  const struct qqb_case_result *c, const struct qqb_case_result *ref,
+                  const struct qqb_results *base, struct qqb_cmp *row)
+{
+    const struct qqb_bench *b = bench_of(p, ci);
+    const struct qqb_metric *cm = &c->metrics[mi];
+    const struct qqb_metric *rm = qqb_case_find_metric(ref, cm->key, cm->what);
+    if (!rm)
+        return 0;
+    memset(row, 0, sizeof *row);
+    row->case_idx = ci;
+    row->ref_idx = ri;
+    row->metric = mi;
+    row->case_name = c->name;
+    row->key = cm->key;
+    row->ref_name = ref->name;
+    row->ab = 1;
+    row->mhz = c->mhz;
+    row->base_mhz = ref->mhz;
+    row->confirmed = -1;
+    row->holm_held = -1;
+    row->machine = QQB_MC_NOT_NEEDED;
+    row->machine_pct = row->norm_pct = row->run_pct = row->run_bound_pct = NAN;
+    /* The threshold's noise: the spread of the pair ratios in the stored
+     * baseline (both cases, paired by run and launch), so it does not move
+     * with the run under test; without one, this run's pairs. */
+    double noise = NAN;
+    const struct qqb_case_result *bc = base ? qqb_results_find(base, c->name) : NULL;
+    const struct qqb_case_result *br = base ? qqb_results_find(base, ref->name) : NULL;
+    if (bc && br) {
+        const struct qqb_metric *x = qqb_case_find_metric(br, cm->key, cm->what);
+        const struct qqb_metric *y = qqb_case_find_metric(bc, cm->key, cm->what);
+        if (x && y)
+            noise = pair_noise(x, y);
+        row->noise_from = "baseline pairs";
+    }
+    if (!isfinite(noise)) {
+        noise = pair_noise(rm, cm);
+        row->noise_from = "current pairs";
+    }
+    set_threshold(row, &b->s, noise, NAN);
+    double *pa, *pb;
+    size_t n;
+    if (pairs_of(rm, cm, &pa, &pb, &n) != 0)
+        return -1;
+    row->paired = 1;
+    row->npairs = n;
+    row->rounds = rounds_of(rm, cm);
+    qqb_change_paired_sign(pa, pb, n, b->s.confidence, &row->ch);
+    free(pa);
+    free(pb);
+    row->level = b->s.confidence;
+    row->base_median = qqb_median(rm->samples, rm->n);
+    row->cur_median = qqb_median(cm->samples, cm->n);
+    row->verdict = row->alone = qqb_verdict_sym(&row->ch, row->threshold);
+    return 1;
+}
+
+/* ---------------------------------------------------------------------
+ * Memory.
+ * --------------------------------------------------------------------- */
+
+static const struct qqb_mem *mem_find(const struct qqb_case_result *c, const char *k)
+{
+    for (size_t i = 0; i < c->nmem; i++)
+        if (!strcmp(c->mem[i].key, k))
+            return &c->mem[i];
+    return NULL;
+}
+
+/* Memory of CUR against BASE (the same case in the baseline, or the
+ * reference variant); every key whose live or peak bytes moved beyond the
+ * tolerance, or that appeared or vanished. */
+static int compare_mem(struct qqb_judgement *j, size_t ci,
+                       const struct qqb_case_result *base,
+                       const struct qqb_case_result *cur, int ab, uint64_t tol)
+{
+    static const struct qqb_mem none;
+    for (int pass = 0; pass < 2; pass++) {
+        const struct qqb_case_result *a = pass ? cur : base, *o = pass ? base : cur;
+        for (size_t i = 0; i < a->nmem; i++) {
+            const struct qqb_mem *m = mem_find(o, a->mem[i].key);
+            if (pass == 1 && m)
+                continue; /* seen in the first pass */
+            const struct qqb_mem *bm = pass ? (m ? m : &none) : &a->mem[i];
+            const struct qqb_mem *cm = pass ? &a->mem[i] : (m ? m : &none);
+            uint64_t bl = bm->obj_bytes + bm->alloc_bytes,
+                     cl = cm->obj_bytes + cm->alloc_bytes;
+            int vl = qqb_mem_verdict(bl, cl, tol),
+                vp = qqb_mem_verdict(bm->peak_bytes, cm->peak_bytes, tol),
+                vo = qqb_mem_verdict(bm->created, cm->created, 0),
+                vs = qqb_mem_verdict(bm->obj_size, cm->obj_size, 0);
+            struct qqb_memcmp mc = {ci, cur->name, a->mem[i].key, ab, base->name,
+                                    *bm, *cm,
+                                    vl > 0 || vp > 0 ? 1 : (vl < 0 || vp < 0 ? -1 : 0)};
+            if (mc.verdict == 0 && vo == 0 && vs == 0 && m)
+                continue;
+            if (mc.verdict == 0)
+                mc.verdict = vo > 0 ? 1 : (vo < 0 ? -1 : 0);
+            if (push_mem(j, &mc) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Family-wise control: Holm's step-down over the baseline rows.
+ * --------------------------------------------------------------------- */
+
+/*
+ * Each baseline row is a test at level alpha = 1 - confidence. Holm: with m
+ * rows, a row's decision stands when it is still decisive at alpha / m; with
+ * r rows standing, the others are judged again at alpha / (m - r), until no
+ * more stand. Since the interval at a smaller alpha contains the one at a
+ * larger, "decisive at alpha'" is "p <= alpha'", and this is Holm's procedure
+ * with the intervals' own p-values. A row decisive alone that does not stand
+ * becomes noisy and says so.
+ */
+static void holm(const struct qqb_plan *p, const struct qqb_results *cur,
+                 const struct qqb_results *base, struct qqb_judgement *j)
+{
+    size_t m = 0, stood = 0;
+    for (size_t i = 0; i < j->ncmp; i++)
+        m += !j->cmp[i].ab && j->cmp[i].ch.status == QQB_CHANGE_OK;
+    j->family = m;
+    if (m == 0)
+        return;
+    for (size_t i = 0; i < j->ncmp; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        if (!row->ab && (row->alone == QQB_REGRESSED || row->alone == QQB_IMPROVED))
+            row->holm_held = 0;
+    }
+    for (;;) {
+        size_t newly = 0;
+        for (size_t i = 0; i < j->ncmp; i++) {
+            struct qqb_cmp *row = &j->cmp[i];
+            if (row->ab || row->holm_held != 0)
+                continue;
+            const struct qqb_case_result *c = cur->cases[row->case_idx];
+            const struct qqb_case_result *bc = qqb_results_find(base, c->name);
+            const struct qqb_metric *cm = &c->metrics[row->metric];
+            const struct qqb_metric *bm = qqb_case_find_metric(bc, cm->key, cm->what);
+            double alpha = 1.0 - bench_of(p, row->case_idx)->s.confidence;
+            struct qqb_cmp t = *row;
+            judge_unpaired(&t, bm, cm, 1.0 - alpha / (double)(m - stood));
+            if (t.verdict == row->alone) {
+                row->holm_held = 1;
+                row->level = t.level;
+                newly++;
+            }
+        }
+        if (newly == 0)
+            break;
+        stood += newly;
+    }
+    for (size_t i = 0; i < j->ncmp; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        if (row->ab)
+            continue;
+        if (row->holm_held == 0)
+            row->verdict = QQB_NOISY;
+        if (j->family_alpha == 0)
+            j->family_alpha = 1.0 - bench_of(p, row->case_idx)->s.confidence;
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Why a row is noisy, and what would decide it.
+ * --------------------------------------------------------------------- */
+
+static void explain(struct qqb_cmp *row, size_t family)
+{
+    const struct qqb_change *ch = &row->ch;
+    char *w = row->why;
+    size_t len = sizeof row->why;
+    w[0] = '\0';
+    if (row->verdict != QQB_NOISY)
+        return;
+    if (row->machine == QQB_MC_MOVED) {
+        snprintf(w, len, "the machine moved %+.1f%%; relative to it %+.2f%%",
+                 row->machine_pct, row->norm_pct);
+        return;
+    }
+    if (row->holm_held == 0) {
+        snprintf(w, len, "%s at %.0f%% alone, not after Holm over %zu comparisons",
+                 qqb_verdict_name(row->alone), 100.0 * ch->confidence, family);
+        return;
+    }
+    if (ch->status != QQB_CHANGE_OK) {
+        snprintf(w, len, "%s", ch->reason ? ch->reason : "no valid change");
+        return;
+    }
+    if (!ch->ci_ok) {
+        snprintf(w, len, "too few %s for %.0f%% (%zu); add repetitions",
+                 row->paired ? "pairs" : "launches", 100.0 * ch->confidence,
+                 row->paired ? row->npairs : (ch->nb < ch->nc ? ch->nb : ch->nc));
+        return;
+    }
+    /* The interval must fit on one side of a threshold: estimate how many
+     * launches would shrink it enough (width ~ 1/sqrt(n)). */
+    double t = row->threshold, half = (ch->hi - ch->lo) / 2, est = ch->pct;
+    double room = fabs(est) < t ? t - fabs(est) : fabs(est) - t;
+    size_t n = row->paired ? row->npairs : (ch->nb < ch->nc ? ch->nb : ch->nc);
+    double need = room > 0 ? (double)n * (half / room) * (half / room) : INFINITY;
+    int k = snprintf(w, len, "interval +/-%.1f%% against a threshold of %.1f%%", half, t);
+    if (k < 0 || (size_t)k >= len)
+        return;
+    if (need > 1000)
+        snprintf(w + k, len - (size_t)k, "; the change is at the threshold");
+    else
+        snprintf(w + k, len - (size_t)k, "; about %.0f %s would decide", ceil(need),
+                 row->paired ? "pairs" : "launches a side");
+}
+
+/* ---------------------------------------------------------------------
+ * The whole judgement.
+ * --------------------------------------------------------------------- */
+
+int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
+              const struct qqb_results *base, struct qqb_judgement *j)
+{
+    memset(j, 0, sizeof *j);
+    for (size_t ci = 0; ci < p->ncases; ci++) {
+        const struct qqb_case_result *c = cur->cases[ci];
+        const struct qqb_bench *b = bench_of(p, ci);
+        if (c->failures || c->launches == 0)
+            continue;
+        const struct qqb_case_result *bc = base ? qqb_results_find(base, c->name) : NULL;
+        if (bc) {
+            j->one_run_cases += bc->runs <= 1;
+            int differs = bc->command && c->command &&
+                          !qqb_strv_equal(bc->command, c->command);
+            j->command_changed += differs;
+            for (size_t mi = 0; mi < c->nmetrics; mi++) {
+                if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC) ||
+                    !baseline_key(b, c->metrics[mi].key))
+                    continue;
+                struct qqb_cmp row;
+                int rc = baseline_row(p, ci, mi, c, bc, &row);
+                if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
+                    return -1;
+            }
+            if (compare_mem(j, ci, bc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
+                return -1;
+        }
+        /* Against the reference variant of the group: an index, not a name. */
+        size_t ri = p->groups[p->cases[ci].group].first;
+        const struct qqb_case_result *ref = cur->cases[ri];
+        if (ri != ci && !ref->failures && ref->launches > 0) {
+            for (size_t mi = 0; mi < c->nmetrics; mi++) {
+                if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
+                    continue;
+                struct qqb_cmp row;
+                int rc = ab_row(p, ci, ri, mi, c, ref, base, &row);
+                if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
+                    return -1;
+            }
+            if (compare_mem(j, ci, ref, c, 1, 0) != 0)
+                return -1;
+        }
+    }
+    if (base)
+        holm(p, cur, base, j);
+    for (size_t i = 0; i < j->ncmp; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        if (row->ab)
+            continue;
+        const struct qqb_case_result *c = cur->cases[row->case_idx];
+        const struct qqb_case_result *bc = qqb_results_find(base, c->name);
+        const struct qqb_metric *cm = &c->metrics[row->metric];
+        machine_check(row, qqb_case_find_metric(bc, cm->key, cm->what), cm,
+                      qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                      qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT));
+        j->missing_ref += row->machine == QQB_MC_SKIPPED;
+    }
+    for (size_t i = 0; i < j->ncmp; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        explain(row, j->family);
+        if (!row->ab) {
+            j->regressed += row->verdict == QQB_REGRESSED;
+            j->noisy += row->verdict == QQB_NOISY;
+        }
+    }
+    for (size_t i = 0; i < j->nmem; i++)
+        j->mem_regressed += !j->mem[i].ab && j->mem[i].verdict > 0;
+    return 0;
+}
+
+int qqb_judge_flagged_groups(const struct qqb_plan *p, const struct qqb_judgement *j,
+                             size_t **groups, size_t *n)
+{
+    char *flag = calloc(p->ngroups ? p->ngroups : 1, 1);
+    *groups = malloc((p->ngroups ? p->ngroups : 1) * sizeof **groups);
+    *n = 0;
+    if (!flag || !*groups) {
+        free(flag);
+        free(*groups);
+        *groups = NULL;
+        return -1;
+    }
+    for (size_t i = 0; i < j->ncmp; i++)
+        if (!j->cmp[i].ab && j->cmp[i].verdict == QQB_REGRESSED)
+            flag[p->cases[j->cmp[i].case_idx].group] = 1;
+    for (size_t g = 0; g < p->ngroups; g++)
+        if (flag[g])
+            (*groups)[(*n)++] = g;
+    free(flag);
+    return 0;
+}
+
+void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
+                       const struct qqb_results *base, struct qqb_judgement *j)
+{
+    (void)p;
+    for (size_t i = 0; i < j->ncmp; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        if (row->ab || row->verdict != QQB_REGRESSED)
+            continue;
+        const struct qqb_case_result *cc = conf->cases[row->case_idx];
+        const struct qqb_case_result *bc = qqb_results_find(base, cc->name);
+        const struct qqb_metric *cm = cc->failures ? NULL
+            : qqb_case_find_metric(cc, row->key, QQB_VERDICT_METRIC);
+        const struct qqb_metric *bm =
+            bc ? qqb_case_find_metric(bc, row->key, QQB_VERDICT_METRIC) : NULL;
+        row->confirmed = 0;
+        row->confirm_pct = NAN;
+        if (cm && bm) {
+            struct qqb_cmp again = *row;
+            judge_unpaired(&again, bm, cm, row->level);
+            machine_check(&again, bm, cm,
+                          qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                          qqb_case_find_metric(cc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT));
+            row->confirmed = again.verdict == QQB_REGRESSED;
+            row->confirm_pct = again.ch.pct;
+        }
+        if (!row->confirmed) {
+            row->verdict = QQB_NOISY; /* did not hold: not a verdict */
+            j->regressed--;
+            j->noisy++;
+            snprintf(row->why, sizeof row->why, "regressed, not confirmed: %+.2f%%",
+                     row->confirm_pct);
+        }
+    }
+}
+
+int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g,
+                           const struct qqb_results *cur,
+                           const struct qqb_results *base)
+{
+    const struct qqb_plan_group *gr = &p->groups[g];
+    const struct qqb_case_result *ref = cur->cases[gr->first];
+    if (ref->failures)
+        return 0;
+    for (size_t k = 1; k < gr->n; k++) {
+        size_t ci = gr->first + k;
+        const struct qqb_case_result *c = cur->cases[ci];
+        if (c->failures)
+            continue;
+        for (size_t mi = 0; mi < c->nmetrics; mi++) {
+            if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
+                continue;
+            struct qqb_cmp row;
+            if (ab_row(p, ci, gr->first, mi, c, ref, base, &row) > 0 &&
+                row.ch.status == QQB_CHANGE_OK && row.verdict == QQB_NOISY)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+void qqb_judgement_free(struct qqb_judgement *j)
+{
+    free(j->cmp);
+    free(j->mem);
+    memset(j, 0, sizeof *j);
+}

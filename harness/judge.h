@@ -1,0 +1,130 @@
+/* judge.h - judge: samples + baseline -> comparisons and verdicts (docs/STATISTICS.md, docs/RUNNING.md). */
+#ifndef QQB_JUDGE_H
+#define QQB_JUDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+#include "results.h"
+#include "stats.h"
+
+/* A threshold derived from noise is bounded by this many percent (or the
+ * benchmark's fixed threshold when that is larger): a key whose noise asks
+ * for more can still be found 2x slower, and `improved` stays possible. */
+#define QQB_THRESHOLD_BOUND 30.0
+
+/* Where a row's threshold came from. */
+enum qqb_threshold_from {
+    QQB_THR_FIXED,   /* the benchmark's threshold (the floor) */
+    QQB_THR_NOISE,   /* noise_multiple x the launch-to-launch noise */
+    QQB_THR_RUNS,    /* the run-to-run bound of the baseline's runs */
+    QQB_THR_BOUNDED  /* the noise asked for more: held at the bound */
+};
+
+/* The machine-reference check of a baseline row (docs/RUNNING.md). */
+enum qqb_machine_check {
+    QQB_MC_NOT_NEEDED, /* the verdict is not regressed or improved */
+    QQB_MC_HELD,       /* the verdict holds relative to the machine */
+    QQB_MC_MOVED,      /* it does not: the machine moved; now noisy */
+    QQB_MC_SKIPPED     /* could not be done: machine_why says why */
+};
+
+/* One timing comparison: a key of a case against the baseline (ab = 0) or
+ * against the reference variant of its group (ab = 1). Indices are into
+ * the plan (= the current results); names are borrowed from the results. */
+struct qqb_cmp {
+    size_t case_idx;      /* plan case */
+    size_t ref_idx;       /* A/B: the plan case of the reference variant */
+    size_t metric;        /* index of the metric in the current case */
+    const char *case_name, *key;
+    const char *ref_name; /* A/B: the reference case */
+    int ab;
+    int paired;           /* the interval is from pairs of one round */
+    size_t npairs, rounds;/* A/B: pairs used, rounds that ran */
+    double base_median, cur_median; /* ticks per interval */
+    double base_mhz, mhz;
+    double threshold;     /* percent */
+    enum qqb_threshold_from threshold_from;
+    double noise_pct;     /* the launch-to-launch (or pair) noise behind it */
+    const char *noise_from; /* "baseline", "baseline pairs", "current pairs" */
+    size_t base_runs;     /* runs the baseline holds for this case */
+    double run_pct;       /* their run-to-run spread (NaN with one run) */
+    double run_bound_pct; /* the prediction bound it gives (NaN: one run) */
+    struct qqb_change ch;
+    enum qqb_verdict verdict;
+    enum qqb_verdict alone; /* the verdict before family-wise control */
+    double level;         /* confidence the final verdict was judged at */
+    int holm_held;        /* -1 not tested (not decisive alone), 0 lost, 1 held */
+    int confirmed;        /* -1 not needed, 0 did not hold, 1 held */
+    double confirm_pct;   /* the confirmation's estimate */
+    enum qqb_machine_check machine;
+    const char *machine_why; /* QQB_MC_SKIPPED: why (static text) */
+    double machine_pct;   /* baseline rows: change of the machine reference */
+    double norm_pct;      /* the change with samples divided by the reference */
+    int command_differs;  /* the baseline measured another command line */
+    char why[200];        /* a noisy row: why, and what would decide it */
+};
+
+/* One memory key whose numbers moved (or appeared, or vanished). */
+struct qqb_memcmp {
+    size_t case_idx;
+    const char *case_name, *key;
+    int ab;
+    const char *ref_name;
+    struct qqb_mem base, cur;
+    int verdict; /* +1 more memory, -1 less, 0 only counts moved */
+};
+
+struct qqb_judgement {
+    struct qqb_cmp *cmp;
+    size_t ncmp, capcmp;
+    struct qqb_memcmp *mem;
+    size_t nmem, capmem;
+    size_t family;       /* baseline timing rows under family-wise control */
+    double family_alpha; /* the family-wise error rate (1 - confidence) */
+    size_t one_run_cases;/* cases whose baseline holds one run */
+    size_t missing_ref;  /* baseline rows with the machine check skipped */
+    size_t command_changed; /* cases whose command differs from the baseline's */
+    size_t regressed, noisy; /* final baseline timing verdicts */
+    size_t mem_regressed;
+};
+
+/* One key against the baseline, the rule every baseline row follows: the
+ * threshold from S (the floor), noise_multiple x BM's pooled launch noise
+ * and the run-to-run bound of BM's runs, bounded; the Hodges-Lehmann /
+ * Mann-Whitney interval of CM against BM at LEVEL; the symmetric verdict.
+ * Fills ROW's threshold, noise, run and change fields, verdict and alone.
+ * 0 or -1 (out of memory). Pure: the simulations in tests/unit/test_judge.c
+ * call it. */
+int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
+                     const struct qqb_metric *cm, double level, struct qqb_cmp *row);
+
+/* Judge CUR (the plan's cases, measured) against BASE (may be NULL) and
+ * between variants. 0, or -1 on out of memory. */
+int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
+              const struct qqb_results *base, struct qqb_judgement *out);
+
+/* The plan groups holding a `regressed` baseline row, each once, in plan
+ * order: *GROUPS malloc'd. 0 or -1. */
+int qqb_judge_flagged_groups(const struct qqb_plan *p, const struct qqb_judgement *j,
+                             size_t **groups, size_t *n);
+
+/* Confirmation: every `regressed` baseline row is judged again on CONF (the
+ * flagged groups measured afresh, sized from the plan), at the level the row
+ * was decided at, with the machine check; one that does not hold again
+ * becomes noisy. */
+void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
+                       const struct qqb_results *base, struct qqb_judgement *j);
+
+/* 1 when some A/B row of group G in CUR is still noisy (--max-repetitions). */
+int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g,
+                           const struct qqb_results *cur,
+                           const struct qqb_results *base);
+
+void qqb_judgement_free(struct qqb_judgement *j);
+
+const char *qqb_threshold_from_name(enum qqb_threshold_from f);
+const char *qqb_machine_check_name(enum qqb_machine_check m);
+
+#endif /* QQB_JUDGE_H */

@@ -1,0 +1,208 @@
+/* plan.c - expand a suite once into cases and groups; the round order of interleaved variants. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+static int bench_selected(char *const *only, size_t nonly, const struct qqb_bench *b)
+{
+    if (nonly == 0)
+        return 1;
+    for (size_t i = 0; i < nonly; i++)
+        if (!strcmp(only[i], b->name))
+            return 1;
+    return 0;
+}
+
+static size_t group_size(const struct qqb_bench *b)
+{
+    return b->nvariants ? b->nvariants : 1;
+}
+
+static char *point_string(const struct qqb_bench *b, const struct qqb_case *k)
+{
+    if (b->nparams == 0)
+        return NULL;
+    size_t len = 1;
+    for (size_t i = 0; i < b->nparams; i++)
+        len += strlen(b->params[i].name) + strlen(k->values[i]) + 2;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (size_t i = 0; i < b->nparams; i++) {
+        if (i)
+            strcat(s, ",");
+        strcat(s, b->params[i].name);
+        strcat(s, "=");
+        strcat(s, k->values[i]);
+    }
+    return s;
+}
+
+/* LAUNCHER (when given) then ARGV: one NULL-ended array; ARGV[0] replaced by
+ * FIRST when FIRST is not NULL. */
+static char **join_argv(char **launcher, size_t nl, char *const *argv, size_t argc,
+                        const char *first)
+{
+    char **v = calloc(nl + argc + 1, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t n = 0;
+    int bad = 0;
+    for (size_t i = 0; i < nl; i++)
+        bad |= !(v[n++] = strdup(launcher[i]));
+    for (size_t i = 0; i < argc; i++)
+        bad |= !(v[n++] = strdup(i == 0 && first ? first : argv[i]));
+    if (bad) {
+        qqb_argv_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+static int fill_case(const struct qqb_bench *b, size_t bi, size_t k, size_t group,
+                     struct qqb_plan_case *pc)
+{
+    struct qqb_case cs;
+    if (qqb_bench_case(b, k, &cs) != 0)
+        return -1;
+    char **pre = NULL;
+    size_t npre = 0;
+    int rc = 0;
+    if (cs.nodes > 1 && qqb_launcher_argv(b->s.launcher, cs.nodes, &pre, &npre) != 0)
+        rc = -1;
+    pc->bench = bi;
+    pc->group = group;
+    pc->in_bench = k;
+    pc->variant = cs.variant;
+    pc->nodes = cs.nodes;
+    if (rc == 0) {
+        pc->name = strdup(cs.name);
+        pc->point = point_string(b, &cs);
+        pc->argv = join_argv(pre, npre, cs.argv, cs.argc, NULL);
+        pc->command = join_argv(NULL, 0, cs.argv, cs.argc, b->kernel);
+        if (!pc->name || (b->nparams && !pc->point) || !pc->argv || !pc->command)
+            rc = -1;
+    }
+    qqb_argv_free(pre);
+    qqb_case_free(&cs);
+    return rc;
+}
+
+int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly,
+                  int reps, struct qqb_plan *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->suite = suite;
+    for (size_t i = 0; i < nonly; i++) {
+        size_t j = 0;
+        while (j < suite->nbench && strcmp(suite->bench[j].name, only[i]))
+            j++;
+        if (j == suite->nbench) {
+            snprintf(err, errlen, "qqbench run: error: --only %s: no such benchmark "
+                     "in %s", only[i], suite->path);
+            return -1;
+        }
+    }
+    /* Sizes first: the arrays never grow afterwards. */
+    size_t ncases = 0, ngroups = 0;
+    for (size_t i = 0; i < suite->nbench; i++) {
+        const struct qqb_bench *b = &suite->bench[i];
+        if (!bench_selected(only, nonly, b))
+            continue;
+        ncases += qqb_bench_ncases(b);
+        ngroups += qqb_bench_ncases(b) / group_size(b);
+    }
+    out->cases = calloc(ncases ? ncases : 1, sizeof *out->cases);
+    out->groups = calloc(ngroups ? ngroups : 1, sizeof *out->groups);
+    if (!out->cases || !out->groups)
+        goto nomem;
+    for (size_t i = 0; i < suite->nbench; i++) {
+        const struct qqb_bench *b = &suite->bench[i];
+        if (!bench_selected(only, nonly, b))
+            continue;
+        size_t n = qqb_bench_ncases(b), nv = group_size(b);
+        int r = reps > 0 ? reps : b->s.repetitions;
+        for (size_t first = 0; first < n; first += nv) {
+            struct qqb_plan_group *g = &out->groups[out->ngroups];
+            g->bench = i;
+            g->first = out->ncases;
+            g->n = nv;
+            g->reps = r;
+            g->warmup = b->s.warmup;
+            for (size_t j = 0; j < nv; j++) {
+                if (fill_case(b, i, first + j, out->ngroups, &out->cases[out->ncases]) != 0)
+                    goto nomem;
+                out->ncases++;
+            }
+            out->ngroups++;
+            out->launches += nv * (size_t)(r + b->s.warmup);
+        }
+    }
+    return 0;
+nomem:
+    qqb_plan_free(out);
+    snprintf(err, errlen, "qqbench run: error: out of memory expanding the suite");
+    return -1;
+}
+
+void qqb_plan_free(struct qqb_plan *p)
+{
+    for (size_t i = 0; p->cases && i < p->ncases; i++) {
+        free(p->cases[i].name);
+        free(p->cases[i].point);
+        qqb_argv_free(p->cases[i].argv);
+        qqb_argv_free(p->cases[i].command);
+    }
+    free(p->cases);
+    free(p->groups);
+    memset(p, 0, sizeof *p);
+}
+
+const char **qqb_plan_names(const struct qqb_plan *p)
+{
+    const char **v = malloc((p->ncases ? p->ncases : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < p->ncases; i++)
+        v[i] = p->cases[i].name;
+    return v;
+}
+
+/* splitmix64: a small, well-mixed generator for the shuffle. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void qqb_round_order(size_t nv, size_t round, uint64_t seed, size_t *order)
+{
+    if (nv == 0)
+        return;
+    /* The leads of this block of NV rounds: a Fisher-Yates shuffle of
+     * 0..NV-1 seeded by (seed, block). NV is a group's variant count
+     * (small); larger groups fall back to a rotation. */
+    enum { MAXV = 64 };
+    size_t lead = round % nv;
+    if (nv <= MAXV) {
+        size_t perm[MAXV];
+        uint64_t s = mix(seed ^ mix((uint64_t)(round / nv) + 1));
+        for (size_t i = 0; i < nv; i++)
+            perm[i] = i;
+        for (size_t i = nv - 1; i > 0; i--) {
+            s = mix(s);
+            size_t j = (size_t)(s % (i + 1));
+            size_t t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        lead = perm[round % nv];
+    }
+    for (size_t i = 0; i < nv; i++)
+        order[i] = (lead + i) % nv;
+}

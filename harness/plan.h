@@ -1,0 +1,67 @@
+/* plan.h - the plan: a suite expanded once into groups of cases, with the launch order of every round. */
+#ifndef QQB_PLAN_H
+#define QQB_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "suite.h"
+
+/* One case: benchmark x variant x node count x parameter point. */
+struct qqb_plan_case {
+    size_t bench;    /* index into suite->bench */
+    size_t group;    /* index into plan->groups */
+    size_t in_bench; /* the case's index in its benchmark (qqb_bench_case) */
+    int variant;     /* index into the bench's variants, -1 when none */
+    int nodes;
+    char *name;      /* e.g. "km[direct,size=200]@2" */
+    char *point;     /* "size=200,steps=10", NULL without parameters */
+    char **argv;     /* the launch: launcher (for nodes > 1), kernel path,
+                      * arguments; NULL-ended */
+    char **command;  /* what a baseline stores: the kernel as the suite
+                      * names it, then its arguments; NULL-ended */
+};
+
+/* The variants of one point and node count: cases FIRST .. FIRST+N-1,
+ * FIRST being the reference variant (the bench's first). */
+struct qqb_plan_group {
+    size_t bench;
+    size_t first, n;
+    int reps, warmup;
+};
+
+struct qqb_plan {
+    const struct qqb_suite *suite;
+    struct qqb_plan_case *cases;
+    size_t ncases;
+    struct qqb_plan_group *groups;
+    size_t ngroups;
+    size_t launches; /* warmups and repetitions of every case */
+};
+
+/*
+ * Expand SUITE (the benchmarks named in ONLY, all when NONLY is 0) once.
+ * REPS > 0 overrides every benchmark's repetitions. Returns 0, or -1 with
+ * ERR (a name in ONLY that is no benchmark, out of memory). The plan
+ * borrows SUITE, which must outlive it.
+ */
+int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly,
+                  int reps, struct qqb_plan *out, char *err, size_t errlen);
+void qqb_plan_free(struct qqb_plan *p);
+
+/* The cases' names in plan order (borrowed), for qqb_results_init. NULL on
+ * out of memory; free() the array. */
+const char **qqb_plan_names(const struct qqb_plan *p);
+
+/*
+ * The order of round ROUND of a group of NV variants: ORDER[0..NV-1] is a
+ * rotation of 0..NV-1 starting at the round's lead. The leads are balanced
+ * in blocks of NV rounds (each variant leads once per block) and shuffled
+ * within each block from SEED, so no periodic slowdown of the machine (every
+ * second launch, every fourth, ...) keeps falling on the same variant, as it
+ * does with a fixed rotation (docs/RUNNING.md). Deterministic in (NV, ROUND,
+ * SEED).
+ */
+void qqb_round_order(size_t nv, size_t round, uint64_t seed, size_t *order);
+
+#endif /* QQB_PLAN_H */

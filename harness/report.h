@@ -1,0 +1,37 @@
+/* report.h - report: the verdict table in the terminal, JSON and JUnit XML. */
+#ifndef QQB_REPORT_H
+#define QQB_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "judge.h"
+#include "results.h"
+
+struct qqb_report {
+    const char *suite;
+    const char *baseline_path; /* NULL: no baseline to compare */
+    int baseline_other;        /* the baseline is another machine's */
+    const struct qqb_results *results;
+    const struct qqb_judgement *j;
+    size_t kernel_failures;
+    int confirmed_run;
+    int fail_on_noisy;
+    uint64_t seed;             /* of the round order */
+    double elapsed;
+    int exit_code;
+};
+
+/* The verdict tables with thresholds and reasons, a legend, memory changes,
+ * failures and a one-line summary. */
+void qqb_report_print(FILE *fp, const struct qqb_report *r);
+/* Every number as JSON (jansson) / a JUnit XML file. 0 or -1 with ERR. */
+int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
+                    size_t errlen);
+int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
+                     size_t errlen);
+
+/* "14.5M" / "123.4" / "5.55k": one format for a column of cycles. */
+void qqb_fmt_count(char *buf, size_t len, double v);
+
+#endif /* QQB_REPORT_H */

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What a newcomer tripped over: an unknown key in `keys:` is an error with "did you mean"; a changed command line is said; --update-baseline accepts a regression with exit 0 and says so; --fail-on-noisy fails noisy rows; the table has a legend and a threshold per row; the baseline accumulates runs and warns while it holds one.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+rm -rf bl ./*.json
+mk() { # mk KEYS EXTRA REPS
+    cat > nc.yaml <<YAML
+suite: newcomer
+defaults:
+  repetitions: 6
+  warmup: 0
+  threshold: 2
+benchmarks:
+  - name: mine
+    kernel: $PLANTED
+    keys: [$1]
+    args: [--reps, "$3", --extra, "$2"]
+YAML
+}
+
+# keys: [wrok]: no launch recorded it.
+mk wrok 0 50
+qq out.txt err.txt run nc.yaml --baselines bl -q
+check "unknown key: exit 2 (got $rc)" test "$rc" = 2
+check "unknown key: file:line:column and did you mean" has err.txt \
+    "nc\.yaml:9:5: error: key 'wrok' in 'keys' of benchmark 'mine' was recorded by none of its launches \(did you mean 'work'\?\)"
+check "unknown key: no baseline written" test ! -e bl
+[ "$rc" = 2 ] || show out.txt err.txt
+
+# A first run records the baseline (one run): later runs warn about it.
+mk work 0 50
+qq out.txt err.txt run nc.yaml --baselines bl -q
+check "first run: exit 0 (got $rc)" test "$rc" = 0
+base=$(ls bl/*/newcomer.yaml)
+check "the baseline stores the command line" has "$base" 'command: \[.*planted.*--reps.*50'
+check "the baseline says it holds 1 run" has "$base" '^  runs: 1$'
+qq out.txt err.txt run nc.yaml --baselines bl -q
+check "second run: exit 0 (got $rc)" test "$rc" = 0
+check "one-run warning" has out.txt 'WARNING: the baseline holds one run for 1 case'
+qq out.txt err.txt run nc.yaml --baselines bl -q --update-baseline
+check "--update-baseline: exit 0 (got $rc)" test "$rc" = 0
+check "the baseline now holds 2 runs" has "$base" '^  runs: 2$'
+check "and samples of 2 runs" has "$base" 'run: \[0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1\]'
+qq out.txt err.txt run nc.yaml --baselines bl -q
+check "two runs: no one-run warning" hasnt out.txt 'WARNING: the baseline holds one run'
+check "threshold column" has out.txt ' threshold +verdict'
+check "legend: confidence" has out.txt '^change: Hodges-Lehmann.*95% confidence'
+check "legend: star" has out.txt '^\* = too few launches'
+
+# Another argument: said, not silently compared.
+mk work 0 60
+qq out.txt err.txt run nc.yaml --baselines bl -q --no-confirm
+check "changed command: row note" has out.txt '\[command line differs from the baseline'"'"'s\]'
+check "changed command: warning" has out.txt 'WARNING: 1 case ran another command line'
+
+# +30%: regressed (exit 1), and --update-baseline accepts it with exit 0.
+mk work 300 50
+qq out.txt err.txt run nc.yaml --baselines bl -q --no-confirm
+check "+30%: exit 1 (got $rc)" test "$rc" = 1
+qq out.txt err.txt run nc.yaml --baselines bl -q --update-baseline
+check "--update-baseline with a regression: exit 0 (got $rc)" test "$rc" = 0
+check "--update-baseline says what it accepted" has out.txt '^Accepted as the new baseline: 1 regressed'
+check "another command line starts the runs afresh" has "$base" '^  runs: 1$'
+
+# --fail-on-noisy: 2 repetitions can only be noisy (too few for 95%).
+qq out.txt err.txt run nc.yaml --baselines bl -q --repetitions 2
+check "2 repetitions: noisy passes (got $rc)" test "$rc" = 0
+check "noisy count with the hint" has out.txt 'baseline comparison is noisy: they pass; --fail-on-noisy makes them fail'
+check "why noisy: too few launches" has out.txt 'noisy \(too few launches for 95%'
+qq out.txt err.txt run nc.yaml --baselines bl -q --repetitions 2 --fail-on-noisy --junit nc.xml
+check "--fail-on-noisy: exit 1 (got $rc)" test "$rc" = 1
+check "--fail-on-noisy: a JUnit failure" has nc.xml '<failure message="noisy \(--fail-on-noisy\)'
+finish
