@@ -99,32 +99,32 @@ int main(int argc, char **argv)
     int k_bulk = QQAddValue("bulk");
     QQBaseTime();
 
-    /* The intervals in KBULK_BLOCKS batches, each followed by one bulk
-     * block, so both see the same machine: on a loaded machine the clock
-     * of the core moved by 20% between the two halves of one launch. */
-    double block[KBULK_BLOCKS];
+    /* The intervals in KBULK_POINTS batches, each followed by a burst of
+     * bulk blocks, so both see the same machine (kcommon.h). */
+    static double block[KBULK_BLOCKS];
     long per_block = g_bulk / KBULK_BLOCKS > 0 ? g_bulk / KBULK_BLOCKS : 1;
-    for (int b = 0; b < KBULK_BLOCKS; b++) {
-        long from = a.steps * b / KBULK_BLOCKS, to = a.steps * (b + 1) / KBULK_BLOCKS;
+    size_t nblocks = 0;
+    for (int p = 0; p < KBULK_POINTS; p++) {
+        long from = a.steps * p / KBULK_POINTS, to = a.steps * (p + 1) / KBULK_POINTS;
         for (long s = from; s < to; s++) {
             QQStateOn(k_chain);
             x = chain(x, ca, cc, ops);
             QQKeep(x);
             QQStateOff(k_chain);
         }
-        if (g_bulk > 0) {
+        for (int b = 0; g_bulk > 0 && b < KBULK_BLOCKS / KBULK_POINTS; b++) {
             uint64_t t0 = qq_ticks_open();
             for (long r = 0; r < per_block; r++) {
                 x = chain(x, ca, cc, ops);
                 KKEEP(x);
             }
             uint64_t t1 = qq_ticks_close();
-            block[b] = (double)(t1 - t0) / (double)per_block;
+            block[nblocks++] = (double)(t1 - t0) / (double)per_block;
         }
     }
     double per_rep = 0;
     if (g_bulk > 0) {
-        per_rep = kmedian(block, KBULK_BLOCKS);
+        per_rep = kmedian(block, nblocks);
         QQValue(k_bulk, per_rep);
     }
 

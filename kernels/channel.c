@@ -197,8 +197,9 @@ static const char *const variants[] = {"pow", "direct", NULL};
 
 /*
  * The Km line timed in bulk, with no QQ in it: REPS repetitions between two
- * ordered reads (one block of --bulk's KBULK_BLOCKS, interleaved with the
- * timesteps; the median block is recorded), as ticks per repetition. The independent check of the Km
+ * ordered reads (one of --bulk's KBULK_BLOCKS short blocks, in bursts
+ * interleaved with the timesteps; the median block is recorded), as ticks
+ * per repetition. The independent check of the Km
  * state's net figure (tests/integration/test_run_attribution.sh).
  *
  * Each repetition's inputs (m, g, s, V) are made from the previous result,
@@ -290,7 +291,7 @@ int main(int argc, char **argv)
     QQBaseTime();
 
     uint64_t digest = KDIGEST_INIT;
-    double block[KBULK_BLOCKS];
+    static double block[KBULK_BLOCKS];
     size_t nblocks = 0;
     for (long step = 0; step < a.steps; step++) {
         int spikes = 0;
@@ -319,12 +320,14 @@ int main(int argc, char **argv)
         QQValue(qk_v1, pairs[0].cell[0].V);
         QQCount(qk_spikes, spikes);
         QQStateOff(qk_step);
-        /* One bulk block after every KBULK_BLOCKS-th of the steps. */
-        if (bulk > 0 && nblocks < KBULK_BLOCKS &&
-            (step + 1) * KBULK_BLOCKS >= (long)(nblocks + 1) * a.steps)
-            block[nblocks++] =
-                km_bulk(&pairs[0].cell[0].ch[CH_KM], pairs[0].cell[0].V, direct,
-                        bulk / KBULK_BLOCKS > 0 ? bulk / KBULK_BLOCKS : 1);
+        /* A burst of bulk blocks after every KBULK_POINTS-th of the steps. */
+        while (bulk > 0 && nblocks < KBULK_BLOCKS &&
+               (step + 1) * KBULK_POINTS >=
+                   (long)(nblocks / (KBULK_BLOCKS / KBULK_POINTS) + 1) * a.steps)
+            for (int b = 0; b < KBULK_BLOCKS / KBULK_POINTS; b++)
+                block[nblocks++] =
+                    km_bulk(&pairs[0].cell[0].ch[CH_KM], pairs[0].cell[0].V, direct,
+                            bulk / KBULK_BLOCKS > 0 ? bulk / KBULK_BLOCKS : 1);
     }
 
     if (bulk > 0)

@@ -129,13 +129,15 @@ static inline int kqq_out(const char *prog, const char *file, int node,
 #define KKEEP(x) __asm__ __volatile__("" : "+g"(x))
 #endif
 
-/* Bulk timings (--bulk R) run R repetitions in this many blocks, each
- * between two ordered reads, interleaved with the states they check, and
- * report the median block per repetition: one 40 ms interval at the end of
- * a launch was slowed by up to 60% on a loaded machine (preemption, and the
- * core's clock moving with the load on the other core) while the states
- * measured earlier were not. */
-#define KBULK_BLOCKS 20
+/* Bulk timings (--bulk R) run R repetitions in KBULK_BLOCKS blocks, each
+ * between two ordered reads, in KBULK_POINTS bursts interleaved with the
+ * states they check, and report the median block per repetition. Blocks
+ * are short (R = 10^6: 500 repetitions, 10-200 us) so that preemption and
+ * interrupts touch few of them: one 40 ms interval at the end of a launch
+ * was slowed by up to 60% on a loaded machine, and 5 ms blocks by 50%,
+ * while the states of the same launch were not. */
+#define KBULK_POINTS 20
+#define KBULK_BLOCKS 2000
 
 /* The median of N values (V is sorted in place); 0 for N = 0. */
 double kmedian(double *v, size_t n);
