@@ -223,6 +223,32 @@ int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
     return 0;
 }
 
+/* The counter step of a case: the median of its launches' calibrated
+ * steps (runner.h, QQB_TIMER_KEY); 0 when unknown. */
+static double step_of(const struct qqb_case_result *c)
+{
+    const struct qqb_metric *m = c ? qqb_case_find_metric(c, QQB_TIMER_KEY, "step") : NULL;
+    double s = m && m->n ? qqb_median(m->samples, m->n) : 0;
+    return s > 0 ? s : 0;
+}
+
+/* Net figures near zero: both within QQB_RESOLVE_STEPS counter steps make
+ * the row unresolved (no ratio of them means anything); one of them is
+ * noted, its verdict stands (70 -> 1.5 ticks is still an improvement, of
+ * at least 70 - 2 steps). */
+static void resolution(struct qqb_cmp *row, const struct qqb_case_result *a,
+                       const struct qqb_case_result *b)
+{
+    double sa = step_of(a), sb = step_of(b);
+    row->step = sa > sb ? sa : sb;
+    if (!(row->step > 0) || strcmp(a->metrics[row->metric].what, QQB_VERDICT_METRIC))
+        return;
+    double lim = QQB_RESOLVE_STEPS * row->step;
+    row->below_step = (row->base_median < lim) + (row->cur_median < lim);
+    if (row->below_step == 2)
+        row->verdict = row->alone = QQB_UNRESOLVED;
+}
+
 static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
                         const struct qqb_case_result *c,
                         const struct qqb_case_result *bc, struct qqb_cmp *row)
@@ -246,7 +272,10 @@ static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
     row->noise_from = "baseline";
     if (!bm)
         return 0;
-    return qqb_judge_metric(&b->s, bm, cm, b->s.confidence, row) == 0 ? 1 : -1;
+    if (qqb_judge_metric(&b->s, bm, cm, b->s.confidence, row) != 0)
+        return -1;
+    resolution(row, c, bc);
+    return 1;
 }
 
 /* ---------------------------------------------------------------------
@@ -370,6 +399,7 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->base_median = qqb_median(rm->samples, rm->n);
     row->cur_median = qqb_median(cm->samples, cm->n);
     row->verdict = row->alone = qqb_verdict_sym(&row->ch, row->threshold);
+    resolution(row, c, ref);
     return 1;
 }
 
@@ -492,6 +522,17 @@ static void explain(struct qqb_cmp *row, size_t family)
     char *w = row->why;
     size_t len = sizeof row->why;
     w[0] = '\0';
+    if (row->below_step == 2) {
+        snprintf(w, len, "both within %.0f counter steps (%.0f ticks) of zero: "
+                 "cannot be resolved", QQB_RESOLVE_STEPS, QQB_RESOLVE_STEPS * row->step);
+        return;
+    }
+    if (row->below_step == 1 && row->verdict != QQB_NOISY) {
+        snprintf(w, len, "one figure within %.0f counter steps (%.0f ticks) of "
+                 "zero: the change's size is a bound", QQB_RESOLVE_STEPS,
+                 QQB_RESOLVE_STEPS * row->step);
+        return;
+    }
     if (row->verdict != QQB_NOISY)
         return;
     if (row->machine == QQB_MC_MOVED) {

@@ -14,6 +14,10 @@
  * for more can still be found 2x slower, and `improved` stays possible. */
 #define QQB_THRESHOLD_BOUND 30.0
 
+/* A net ticks-per-hit figure within this many counter steps of zero cannot
+ * be resolved (docs/TIMING.md, "Calibration"). */
+#define QQB_RESOLVE_STEPS 2.0
+
 /* Where a row's threshold came from. */
 enum qqb_threshold_from {
     QQB_THR_FIXED,   /* the benchmark's threshold (the floor) */
@@ -63,6 +67,10 @@ struct qqb_cmp {
     double machine_pct;   /* baseline rows: change of the machine reference */
     double norm_pct;      /* the change with samples divided by the reference */
     int command_differs;  /* the baseline measured another command line */
+    double step;          /* the counter step of the two cases (ticks; 0 unknown) */
+    int below_step;       /* figures within QQB_RESOLVE_STEPS steps of zero:
+                             0 none, 1 one of the two (its size is a bound),
+                             2 both (verdict unresolved) */
     char why[200];        /* a noisy row: why, and what would decide it */
 };
 

@@ -133,7 +133,11 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
                 "launch-to-launch noise, r = the baseline's run-to-run bound, "
                 "^ = held at the %.0f%% bound; blank = the benchmark's threshold.\n"
                 "noisy: the interval straddles a threshold; the note says by how much "
-                "and how many launches would decide.\n", QQB_THRESHOLD_BOUND);
+                "and how many launches would decide.\n"
+                "cycles are net of QQ's own reads (the empty state each launch "
+                "calibrates); unresolved: both figures within %.0f counter steps of "
+                "zero, where no change can be seen.\n",
+            QQB_THRESHOLD_BOUND, QQB_RESOLVE_STEPS);
 }
 
 static void print_mem(FILE *fp, const struct qqb_report *r)
@@ -229,7 +233,7 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     print_measured(fp, r);
     print_mem(fp, r);
 
-    size_t counts[4] = {0}, ab[4] = {0};
+    size_t counts[QQB_NVERDICTS] = {0}, ab[QQB_NVERDICTS] = {0};
     for (size_t i = 0; i < j->ncmp; i++)
         (j->cmp[i].ab ? ab : counts)[j->cmp[i].verdict]++;
     size_t memreg = 0, memimp = 0;
@@ -265,6 +269,12 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 counts[QQB_NOISY] == 1 ? " is" : "s are",
                 r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
                                  : "they pass; --fail-on-noisy makes them fail");
+    if (counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED])
+        fprintf(fp, "%zu comparison%s unresolved: net figures within %.0f counter steps "
+                    "of zero; they pass.\n",
+                counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED],
+                counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED] == 1 ? "" : "s",
+                QQB_RESOLVE_STEPS);
     fprintf(fp,
             "qqbench: %zu cases in %.1f s; vs baseline: %zu regressed, %zu improved, "
             "%zu unchanged, %zu noisy; A/B: %zu slower, %zu faster, %zu same, "
@@ -394,6 +404,9 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
         json_object_set_new(j, "machine_check_note", jstr(c->machine_why));
         json_object_set_new(j, "command_differs", json_boolean(c->command_differs));
         json_object_set_new(j, "why", c->why[0] ? json_string(c->why) : json_null());
+        json_object_set_new(j, "counter_step_ticks", c->step > 0 ? json_real(c->step)
+                                                                 : json_null());
+        json_object_set_new(j, "figures_below_resolution", json_integer(c->below_step));
         json_object_set_new(j, "machine_change_pct", jnum(c->machine_pct));
         json_object_set_new(j, "normalized_change_pct", jnum(c->norm_pct));
         json_object_set_new(j, "machine_moved", json_boolean(c->machine == QQB_MC_MOVED));

@@ -801,6 +801,10 @@ const char *qqb_verdict_name(enum qqb_verdict v)
         return "regressed";
     case QQB_NOISY:
         return "noisy";
+    case QQB_UNRESOLVED:
+        return "unresolved";
+    case QQB_NVERDICTS:
+        break;
     }
     return "?";
 }

@@ -214,9 +214,15 @@ double qqb_pair_level_shift(const double *base, const double *cur, size_t n);
  * --------------------------------------------------------------------- */
 
 /* Lower is better: more cycles = regressed. */
-enum qqb_verdict { QQB_UNCHANGED, QQB_IMPROVED, QQB_REGRESSED, QQB_NOISY };
+/* UNRESOLVED: both figures are within QQB_RESOLVE_STEPS counter steps of
+ * zero (net ticks per hit of a state around almost nothing): neither can be
+ * told from zero, so no change between them means anything. Set by the
+ * judge, never by qqb_verdict_of; like unchanged, it fails nothing. */
+enum qqb_verdict { QQB_UNCHANGED, QQB_IMPROVED, QQB_REGRESSED, QQB_NOISY,
+                   QQB_UNRESOLVED, QQB_NVERDICTS };
 
-/* "unchanged", "improved", "regressed", "noisy"; "?" for other values. */
+/* "unchanged", "improved", "regressed", "noisy", "unresolved"; "?" for
+ * other values. */
 const char *qqb_verdict_name(enum qqb_verdict v);
 
 /* With t = |threshold_pct|:
