@@ -12,6 +12,9 @@ CMAKE_FLAGS ?= -DQQ_WERROR=ON
 # Debian packages the build, the tests and the reports need.
 PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-dev \
            libopenmpi-dev openmpi-bin gnuplot-nox valgrind
+# Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
+# is built only when these are there; make deps tries them, and goes on without.
+OPTIONAL_PACKAGES = g++ libbenchmark-dev
 
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
@@ -37,6 +40,16 @@ deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	  else \
 	    echo "missing Debian packages: $$missing (run 'sudo make deps')" >&2; exit 2; \
+	  fi; \
+	fi
+	@missing=$$(for p in $(OPTIONAL_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && apt-get update -qq && \
+	     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; then :; \
+	  else \
+	    echo "note: optional packages not installed: $$missing (tools/gbench_km is skipped)" >&2; \
 	  fi; \
 	fi
 
