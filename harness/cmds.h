@@ -13,5 +13,6 @@ enum qqb_exit {
 int cmd_st(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 
 #endif /* QQB_CMDS_H */
