@@ -14,6 +14,7 @@ static const struct cmd commands[] = {
     {"run", cmd_run, "run a YAML suite, compare with the baseline, give verdicts"},
     {"compare", cmd_compare, "compare two .qq files key by key"},
     {"st", cmd_st, "summarise a .qq file (the paper's st program)"},
+    {"whatif", cmd_whatif, "predict a run with one key's intervals faster or slower"},
     {"model", cmd_model, "fit a performance model to a params sweep or BigSim lines"},
 };
 
