@@ -15,5 +15,8 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 #endif /* QQB_CMDS_H */

@@ -17,6 +17,9 @@ static const struct cmd commands[] = {
     {"st", cmd_st, "summarise a .qq file (the paper's st program)"},
     {"view", cmd_view, "draw a .qq file's per-node timeline (the paper's Figure 6)"},
     {"export", cmd_export, "write a .qq file as Chrome trace JSON (Perfetto) or CSV"},
+    {"whatif", cmd_whatif, "predict a run with one key's intervals faster or slower"},
+    {"profile-machine", cmd_profile, "measure this machine's rates into profile.yaml"},
+    {"model", cmd_model, "fit a performance model to a params sweep or BigSim lines"},
 };
 
 static void usage(FILE *fp)
@@ -25,7 +28,7 @@ static void usage(FILE *fp)
                 "Benchmark-regression harness for QQ-instrumented programs.\n\n"
                 "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(fp, "  %-16s %s\n", commands[i].name, commands[i].summary);
     fprintf(fp, "\n'qqbench <command> --help' describes a command.\n"
                 "Exit codes: 0 all good, 1 a regression, 2 bad input or usage,\n"
                 "3 a kernel failed.\n");

@@ -1,0 +1,720 @@
+/* cmd_model.c - qqbench model: fit a formula to a params sweep (or BigSim lines), predict, flag growth changes. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "bigsim.h"
+#include "cmds.h"
+#include "model.h"
+
+static void model_usage(FILE *fp)
+{
+    fprintf(fp,
+        "usage: qqbench model --model FORMULA [options] RESULT.json\n"
+        "       qqbench model --model FORMULA --baseline OLD.json [options] NEW.json\n"
+        "       qqbench model --model FORMULA --bigsim FILE [options]\n\n"
+        "Fit a performance model by weighted linear least squares (GSL) to the\n"
+        "cases of a params sweep ('qqbench run --json') or to BigSim's\n"
+        "TRACEBIGSIM lines, per benchmark, variant and key (per event name for\n"
+        "BigSim), and print coefficients with standard errors, chi2 and R2.\n\n"
+        "FORMULA is a sum of terms: 1, a parameter (n), a power (n^2), a product\n"
+        "(n*m), log(n) (base 2), n*log(n); 'nodes' is the node count; BigSim's\n"
+        "parameters are p1..p20 by position: \"1 + p1 + p1^2 + p2\".\n\n"
+        "options:\n"
+        "  --model F          the formula (required)\n"
+        "  --metric M         per_hit (default: net ticks per hit), ticks (ticks\n"
+        "                     in the state, slowest node) or mean_hit\n"
+        "  --key K            fit only this key (repeatable; default all state keys)\n"
+        "  --bench B          fit only this benchmark (repeatable)\n"
+        "  --predict P=V,...  predict at this point (repeatable)\n"
+        "  --confidence C     of the prediction intervals (default 0.95)\n"
+        "  --baseline OLD     also fit OLD.json and flag a change of growth\n"
+        "  --sigmas K         a coefficient 'grew' when it rose by more than K\n"
+        "                     combined standard errors (default 3)\n"
+        "  --threshold PCT    a lower-order term must also change the largest\n"
+        "                     measured point by PCT%% (default 2)\n"
+        "  --bigsim FILE      read TRACEBIGSIM lines instead of a JSON report\n"
+        "  --dilation F       multiply every duration by F (BigSim's model 1:\n"
+        "                     a target machine F times slower)\n"
+        "  --unweighted       ordinary least squares\n\n"
+        "Points: every launch of a case (every BigSim record) is one observation;\n"
+        "observations at the same parameter point form a point, its value their\n"
+        "mean and its weight 1/sigma^2 with sigma the spread of the mean\n"
+        "(sd/sqrt(k), at least 0.1%% of the mean). A point with a single\n"
+        "observation makes the fit unweighted. Standard errors are scaled by\n"
+        "max(1, chi2/dof).\n\n"
+        "Exit: 0; 1 a growth regression (with --baseline); 2 bad input or a\n"
+        "series that cannot be fitted.\n");
+}
+
+/* ---------------------------------------------------------------- data */
+
+struct obs {
+    double x[QQB_MODEL_MAX_PARAMS];
+    double y;
+};
+
+struct series {
+    char label[256];
+    size_t n, cap;
+    struct obs *o;
+};
+
+struct dataset {
+    size_t n, cap;
+    struct series *s;
+};
+
+static void dataset_free(struct dataset *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->s[i].o);
+    free(d->s);
+    memset(d, 0, sizeof *d);
+}
+
+/* The series LABEL, created if new; NULL when memory ran out. */
+static struct series *series_get(struct dataset *d, const char *label)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->s[i].label, label))
+            return &d->s[i];
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 8;
+        struct series *s = realloc(d->s, cap * sizeof *s);
+        if (!s)
+            return NULL;
+        d->s = s;
+        d->cap = cap;
+    }
+    struct series *s = &d->s[d->n++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->label, sizeof s->label, "%s", label);
+    return s;
+}
+
+static int series_add(struct series *s, const double *x, int nx, double y)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        struct obs *o = realloc(s->o, cap * sizeof *o);
+        if (!o)
+            return -1;
+        s->o = o;
+        s->cap = cap;
+    }
+    struct obs *o = &s->o[s->n++];
+    memset(o, 0, sizeof *o);
+    memcpy(o->x, x, (size_t)nx * sizeof *x);
+    o->y = y;
+    return 0;
+}
+
+/* A number that must be all of TEXT; -1 if not. */
+static int parse_num(const char *text, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(text, &end);
+    return end != text && *end == '\0' && errno == 0 && isfinite(*v) ? 0 : -1;
+}
+
+struct opts {
+    const char *formula, *metric, *baseline, *bigsim;
+    const char *keys[32], *benches[32], *predict[32];
+    int nkeys, nbenches, npredict;
+    double confidence, sigmas, threshold, dilation;
+    int unweighted;
+};
+
+static int listed(const char *const *list, int n, const char *s)
+{
+    if (n == 0)
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(list[i], s))
+            return 1;
+    return 0;
+}
+
+/*
+ * Load a `qqbench run --json` report into series: one per benchmark,
+ * variant, key, node count (unless the model uses 'nodes') and value of
+ * every point parameter the model does not use.
+ */
+static int load_json(const char *path, const struct qqb_model *m,
+                     const struct opts *o, struct dataset *d)
+{
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root) {
+        fprintf(stderr, "%s:%d:%d: error: %s\n", path, je.line > 0 ? je.line : 1,
+                je.column > 0 ? je.column : 1, je.text);
+        return -1;
+    }
+    json_t *cases = json_object_get(root, "cases");
+    if (!json_is_array(cases)) {
+        fprintf(stderr, "%s:1:1: error: no \"cases\" array: not a 'qqbench run "
+                        "--json' report\n", path);
+        json_decref(root);
+        return -1;
+    }
+    int rc = 0;
+    int use_nodes = qqb_model_param(m, "nodes") >= 0;
+    size_t ci;
+    json_t *c;
+    json_array_foreach(cases, ci, c) {
+        const char *name = json_string_value(json_object_get(c, "name"));
+        const char *bench = json_string_value(json_object_get(c, "bench"));
+        const char *variant = json_string_value(json_object_get(c, "variant"));
+        const char *point = json_string_value(json_object_get(c, "point"));
+        json_int_t nodes = json_integer_value(json_object_get(c, "nodes"));
+        if (!name || !bench)
+            continue;
+        if (!listed(o->benches, o->nbenches, bench))
+            continue;
+        double x[QQB_MODEL_MAX_PARAMS];
+        int have[QQB_MODEL_MAX_PARAMS] = {0};
+        char rest[128] = "";
+        if (use_nodes) {
+            x[qqb_model_param(m, "nodes")] = (double)nodes;
+            have[qqb_model_param(m, "nodes")] = 1;
+        }
+        /* "size=100,steps=10" */
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", point ? point : "");
+        for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv;
+             kv = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(kv, '=');
+            if (!eq)
+                continue;
+            *eq = '\0';
+            int pi = qqb_model_param(m, kv);
+            if (pi < 0) {
+                size_t k = strlen(rest);
+                snprintf(rest + k, sizeof rest - k, "%s%s=%s", k ? "," : "",
+                         kv, eq + 1);
+                continue;
+            }
+            if (parse_num(eq + 1, &x[pi]) < 0) {
+                fprintf(stderr, "%s: error: case %s: parameter %s is '%s', "
+                        "not a number\n", path, name, kv, eq + 1);
+                rc = -1;
+                goto done;
+            }
+            have[pi] = 1;
+        }
+        for (int pi = 0; pi < m->nparams; pi++)
+            if (!have[pi]) {
+                fprintf(stderr, "%s: error: case %s has no parameter '%s' "
+                        "(its point: %s)\n", path, name, m->params[pi],
+                        point && *point ? point : "none");
+                rc = -1;
+                goto done;
+            }
+        json_t *metrics = json_object_get(c, "metrics"), *mt;
+        size_t mi;
+        json_array_foreach(metrics, mi, mt) {
+            const char *key = json_string_value(json_object_get(mt, "key"));
+            const char *what = json_string_value(json_object_get(mt, "what"));
+            if (!key || !what || key[0] == '@' || strcmp(what, o->metric) ||
+                !listed(o->keys, o->nkeys, key))
+                continue;
+            char label[256], nd[32] = "";
+            if (!use_nodes)
+                snprintf(nd, sizeof nd, "@%lld", (long long)nodes);
+            snprintf(label, sizeof label, "%s%s%s%s%s%s%s%s %s", bench,
+                     variant ? "[" : "", variant ? variant : "",
+                     variant ? "]" : "", *rest ? "{" : "", rest,
+                     *rest ? "}" : "", nd, key);
+            struct series *s = series_get(d, label);
+            json_t *samples = json_object_get(mt, "samples"), *sv;
+            size_t si;
+            json_array_foreach(samples, si, sv) {
+                if (!json_is_number(sv))
+                    continue;
+                if (!s || series_add(s, x, m->nparams,
+                                     json_number_value(sv) * o->dilation) < 0) {
+                    fprintf(stderr, "qqbench model: error: out of memory\n");
+                    rc = -1;
+                    goto done;
+                }
+            }
+        }
+    }
+    if (d->n == 0) {
+        fprintf(stderr, "%s: error: no case has metric '%s'%s\n", path,
+                o->metric, o->nkeys || o->nbenches ? " for the keys and "
+                                                     "benchmarks asked for" : "");
+        rc = -1;
+    }
+done:
+    json_decref(root);
+    return rc;
+}
+
+/* BigSim lines, one series per event name; p1..pN by position. */
+static int load_bigsim(const char *path, const struct qqb_model *m,
+                       const struct opts *o, struct dataset *d)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        fprintf(stderr, "qqbench model: error: cannot open %s: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    int pos[QQB_MODEL_MAX_PARAMS];
+    for (int i = 0; i < m->nparams; i++) {
+        const char *nm = m->params[i];
+        char *end;
+        long k = nm[0] == 'p' ? strtol(nm + 1, &end, 10) : 0;
+        if (nm[0] != 'p' || end == nm + 1 || *end || k < 1 ||
+            k > QQB_BIGSIM_MAX_PARAMS) {
+            fprintf(stderr, "qqbench model: error: with --bigsim the "
+                    "parameters are p1..p%d by position, not '%s'\n",
+                    QQB_BIGSIM_MAX_PARAMS, nm);
+            fclose(fp);
+            return -1;
+        }
+        pos[i] = (int)k - 1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0, records = 0;
+    int rc = 0;
+    while (getline(&line, &cap, fp) > 0) {
+        lineno++;
+        struct qqb_bigsim_rec r;
+        char err[200];
+        int col = 0;
+        int st = qqb_bigsim_parse_line(line, &r, &col, err, sizeof err);
+        if (st < 0) {
+            fprintf(stderr, "%s:%ld:%d: error: %s\n", path, lineno, col, err);
+            rc = -1;
+            continue; /* report every bad line */
+        }
+        if (st == 0)
+            continue;
+        records++;
+        double x[QQB_MODEL_MAX_PARAMS];
+        int ok = 1;
+        for (int i = 0; i < m->nparams; i++) {
+            if (pos[i] >= r.nparams) {
+                fprintf(stderr, "%s:%ld:1: error: event %s has %d parameters; "
+                        "the model uses %s\n", path, lineno, r.event,
+                        r.nparams, m->params[i]);
+                rc = -1;
+                ok = 0;
+                break;
+            }
+            x[i] = r.p[pos[i]];
+        }
+        if (!ok || !listed(o->keys, o->nkeys, r.event))
+            continue;
+        struct series *s = series_get(d, r.event);
+        if (!s || series_add(s, x, m->nparams, r.time * o->dilation) < 0) {
+            fprintf(stderr, "qqbench model: error: out of memory\n");
+            rc = -1;
+            break;
+        }
+    }
+    free(line);
+    fclose(fp);
+    if (rc == 0 && d->n == 0) {
+        fprintf(stderr, "%s:%ld:1: error: no TRACEBIGSIM records%s\n", path,
+                lineno ? lineno : 1, records ? " for the events asked for" : "");
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------- fitting */
+
+struct pts {
+    size_t n;
+    double *x, *y, *sigma; /* sigma NULL: unweighted */
+    double *xmax;          /* the largest point: the first-parameter-largest */
+    size_t nobs;
+};
+
+static void pts_free(struct pts *p)
+{
+    free(p->x);
+    free(p->y);
+    free(p->sigma);
+    free(p->xmax);
+}
+
+/* Group observations at equal parameters into points (mean, spread). */
+static int make_points(const struct qqb_model *m, const struct series *s,
+                       int unweighted, struct pts *p)
+{
+    size_t np = (size_t)(m->nparams ? m->nparams : 1);
+    memset(p, 0, sizeof *p);
+    p->nobs = s->n;
+    p->x = calloc(s->n * np, sizeof *p->x);
+    p->y = calloc(s->n, sizeof *p->y);
+    double *ss = calloc(s->n, sizeof *ss);
+    size_t *k = calloc(s->n, sizeof *k);
+    p->xmax = calloc(np, sizeof *p->xmax);
+    if (!p->x || !p->y || !ss || !k || !p->xmax) {
+        free(ss);
+        free(k);
+        return -1;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        size_t j;
+        for (j = 0; j < p->n; j++)
+            if (!memcmp(p->x + j * np, s->o[i].x, (size_t)m->nparams *
+                        sizeof(double)))
+                break;
+        if (j == p->n) {
+            memcpy(p->x + j * np, s->o[i].x, (size_t)m->nparams * sizeof(double));
+            p->n++;
+        }
+        /* Welford */
+        k[j]++;
+        double dlt = s->o[i].y - p->y[j];
+        p->y[j] += dlt / (double)k[j];
+        ss[j] += dlt * (s->o[i].y - p->y[j]);
+    }
+    int weighted = !unweighted;
+    for (size_t j = 0; j < p->n; j++)
+        if (k[j] < 2)
+            weighted = 0;
+    if (weighted) {
+        p->sigma = calloc(p->n, sizeof *p->sigma);
+        if (!p->sigma) {
+            free(ss);
+            free(k);
+            return -1;
+        }
+        for (size_t j = 0; j < p->n; j++) {
+            double sd = sqrt(ss[j] / (double)(k[j] - 1));
+            double se = sd / sqrt((double)k[j]);
+            double floor_ = 1e-3 * fabs(p->y[j]);
+            p->sigma[j] = se > floor_ ? se : floor_;
+            if (!(p->sigma[j] > 0))
+                p->sigma[j] = 1e-12;
+        }
+    } else if (p->n < s->n) {
+        /* unweighted: every observation is a point of its own */
+        p->n = s->n;
+        for (size_t i = 0; i < s->n; i++) {
+            memcpy(p->x + i * np, s->o[i].x, (size_t)m->nparams * sizeof(double));
+            p->y[i] = s->o[i].y;
+        }
+    }
+    /* the largest point: by the sum of the parameters, a rough "largest" */
+    double best = -INFINITY;
+    for (size_t j = 0; j < p->n; j++) {
+        double sum = 0;
+        for (int i = 0; i < m->nparams; i++)
+            sum += p->x[j * np + (size_t)i];
+        if (sum > best) {
+            best = sum;
+            memcpy(p->xmax, p->x + j * np, (size_t)m->nparams * sizeof(double));
+        }
+    }
+    free(ss);
+    free(k);
+    return 0;
+}
+
+/* "n=1000,m=5" into X (every model parameter); -1 with a message. */
+static int parse_point(const struct qqb_model *m, const char *text, double *x)
+{
+    int have[QQB_MODEL_MAX_PARAMS] = {0};
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv;
+         kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        int pi;
+        if (!eq) {
+            fprintf(stderr, "qqbench model: error: --predict '%s': expected "
+                    "NAME=VALUE, found '%s'\n", text, kv);
+            return -1;
+        }
+        *eq = '\0';
+        if ((pi = qqb_model_param(m, kv)) < 0) {
+            fprintf(stderr, "qqbench model: error: --predict '%s': the model "
+                    "has no parameter '%s'\n", text, kv);
+            return -1;
+        }
+        if (parse_num(eq + 1, &x[pi]) < 0) {
+            fprintf(stderr, "qqbench model: error: --predict '%s': '%s' is "
+                    "not a number\n", text, eq + 1);
+            return -1;
+        }
+        have[pi] = 1;
+    }
+    for (int i = 0; i < m->nparams; i++)
+        if (!have[i]) {
+            fprintf(stderr, "qqbench model: error: --predict '%s' gives no "
+                    "value for '%s'\n", text, m->params[i]);
+            return -1;
+        }
+    return 0;
+}
+
+static void fmt_point(const struct qqb_model *m, const double *x, char *buf,
+                      size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < m->nparams && k < len; i++) {
+        int w = snprintf(buf + k, len - k, "%s%s=%g", i ? "," : "",
+                         m->params[i], x[i]);
+        if (w < 0)
+            break;
+        k += (size_t)w;
+    }
+    if (m->nparams == 0)
+        snprintf(buf, len, "-");
+}
+
+static void print_fit(const struct qqb_model *m, const struct series *s,
+                      const struct pts *p, const struct qqb_fit *f,
+                      const char *unit)
+{
+    size_t np = (size_t)(m->nparams ? m->nparams : 1);
+    printf("%s: %zu points, %zu observations, %s\n", s->label, p->n, p->nobs,
+           f->weighted ? "weighted by the spread at each point" : "unweighted");
+    printf("  %-16s %14s %12s %8s\n", "term", "coefficient", "std.err", "t");
+    for (int t = 0; t < m->nterms; t++)
+        printf("  %-16s %14.6g %12.4g %8.2f\n", m->t[t].text, f->c[t], f->se[t],
+               f->se[t] > 0 ? f->c[t] / f->se[t] : INFINITY);
+    printf("  chi2 %.4g on %.0f dof (chi2/dof %.3g), R2 %.6f\n", f->chisq,
+           f->dof, f->dof > 0 ? f->chisq / f->dof : NAN, f->r2);
+    printf("  %-24s %14s %12s %14s %9s\n", "point", "measured", "+-", "fitted",
+           "residual");
+    for (size_t j = 0; j < p->n; j++) {
+        char pt[128];
+        fmt_point(m, p->x + j * np, pt, sizeof pt);
+        double fy = qqb_model_predict(m, f, p->x + j * np, 0.95, NULL);
+        char sg[32] = "-";
+        if (p->sigma)
+            snprintf(sg, sizeof sg, "%.4g", p->sigma[j]);
+        printf("  %-24s %14.6g %12s %14.6g %8.2f%%\n", pt, p->y[j], sg, fy,
+               p->y[j] != 0 ? 100 * (p->y[j] - fy) / fabs(p->y[j]) : NAN);
+    }
+    (void)unit;
+}
+
+/* ------------------------------------------------------------------ command */
+
+static int parse_double_opt(const char *opt, const char *v, double lo,
+                            double *out)
+{
+    if (!v || parse_num(v, out) < 0 || !(*out > lo)) {
+        fprintf(stderr, "qqbench model: error: %s needs a number above %g\n",
+                opt, lo);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_model(int argc, char **argv)
+{
+    struct opts o = {0};
+    o.metric = "per_hit";
+    o.confidence = 0.95;
+    o.sigmas = 3;
+    o.threshold = 2;
+    o.dilation = 1;
+    const char *input = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            model_usage(stdout);
+            return QQB_EXIT_OK;
+        } else if (!strcmp(a, "--unweighted")) {
+            o.unweighted = 1;
+            takes = 0;
+        } else if (a[0] == '-' && a[1] == '-' && !v) {
+            fprintf(stderr, "qqbench model: error: %s needs a value\n", a);
+            return QQB_EXIT_USAGE;
+        } else if (!strcmp(a, "--model")) {
+            o.formula = v;
+        } else if (!strcmp(a, "--metric")) {
+            if (strcmp(v, "per_hit") && strcmp(v, "ticks") &&
+                strcmp(v, "mean_hit")) {
+                fprintf(stderr, "qqbench model: error: --metric is per_hit, "
+                        "ticks or mean_hit, not '%s'\n", v);
+                return QQB_EXIT_USAGE;
+            }
+            o.metric = v;
+        } else if (!strcmp(a, "--key") || !strcmp(a, "--bench") ||
+                   !strcmp(a, "--predict")) {
+            const char **list = a[2] == 'k' ? o.keys
+                                : a[2] == 'b' ? o.benches : o.predict;
+            int *n = a[2] == 'k' ? &o.nkeys : a[2] == 'b' ? &o.nbenches
+                                                          : &o.npredict;
+            if (*n == 32) {
+                fprintf(stderr, "qqbench model: error: more than 32 %s\n", a);
+                return QQB_EXIT_USAGE;
+            }
+            list[(*n)++] = v;
+        } else if (!strcmp(a, "--baseline")) {
+            o.baseline = v;
+        } else if (!strcmp(a, "--bigsim")) {
+            o.bigsim = v;
+        } else if (!strcmp(a, "--confidence")) {
+            if (parse_double_opt(a, v, 0, &o.confidence) < 0 ||
+                o.confidence >= 1) {
+                fprintf(stderr, "qqbench model: error: --confidence is in (0, 1)\n");
+                return QQB_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--sigmas")) {
+            if (parse_double_opt(a, v, 0, &o.sigmas) < 0)
+                return QQB_EXIT_USAGE;
+        } else if (!strcmp(a, "--threshold")) {
+            if (parse_double_opt(a, v, -1e-300, &o.threshold) < 0)
+                return QQB_EXIT_USAGE;
+        } else if (!strcmp(a, "--dilation")) {
+            if (parse_double_opt(a, v, 0, &o.dilation) < 0)
+                return QQB_EXIT_USAGE;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "qqbench model: error: unknown option '%s'; see "
+                    "'qqbench model --help'\n", a);
+            return QQB_EXIT_USAGE;
+        } else {
+            if (input) {
+                fprintf(stderr, "qqbench model: error: one result file, not "
+                        "'%s' and '%s'\n", input, a);
+                return QQB_EXIT_USAGE;
+            }
+            input = a;
+            takes = 0;
+        }
+        i += takes;
+    }
+    if (!o.formula) {
+        fprintf(stderr, "qqbench model: error: --model FORMULA is required; "
+                "see 'qqbench model --help'\n");
+        return QQB_EXIT_USAGE;
+    }
+    if (o.bigsim ? (input || o.baseline) : !input) {
+        fprintf(stderr, "qqbench model: error: give a RESULT.json, or "
+                "--bigsim FILE alone\n");
+        return QQB_EXIT_USAGE;
+    }
+    struct qqb_model m;
+    char err[256];
+    int col;
+    if (qqb_model_parse(o.formula, &m, err, sizeof err, &col) < 0) {
+        fprintf(stderr, "--model:1:%d: error: %s\n  %s\n  %*s^\n", col,
+                err + (strchr(err, ':') ? strchr(err, ':') - err + 2 : 0),
+                o.formula, col - 1, "");
+        return QQB_EXIT_USAGE;
+    }
+    double px[32][QQB_MODEL_MAX_PARAMS];
+    for (int i = 0; i < o.npredict; i++)
+        if (parse_point(&m, o.predict[i], px[i]) < 0)
+            return QQB_EXIT_USAGE;
+
+    struct dataset cur = {0}, old = {0};
+    int rc = QQB_EXIT_OK;
+    if (o.bigsim ? load_bigsim(o.bigsim, &m, &o, &cur) < 0
+                 : load_json(input, &m, &o, &cur) < 0) {
+        rc = QQB_EXIT_USAGE;
+        goto out;
+    }
+    if (o.baseline && load_json(o.baseline, &m, &o, &old) < 0) {
+        rc = QQB_EXIT_USAGE;
+        goto out;
+    }
+    const char *unit = o.bigsim ? "time units of the file"
+                       : !strcmp(o.metric, "per_hit") ? "net ticks per hit"
+                       : !strcmp(o.metric, "ticks") ? "ticks in the state"
+                                                    : "mean ticks per interval";
+    printf("model: %s\nmetric: %s (%s)%s\n\n", o.formula,
+           o.bigsim ? "time" : o.metric, unit,
+           o.dilation != 1 ? ", durations multiplied by the --dilation" : "");
+    int regressions = 0;
+    for (size_t si = 0; si < cur.n; si++) {
+        const struct series *s = &cur.s[si];
+        struct pts p;
+        struct qqb_fit f;
+        if (make_points(&m, s, o.unweighted, &p) < 0) {
+            pts_free(&p);
+            fprintf(stderr, "qqbench model: error: out of memory\n");
+            rc = QQB_EXIT_USAGE;
+            break;
+        }
+        if (qqb_model_fit(&m, p.n, p.x, p.y, p.sigma, &f, err, sizeof err) < 0) {
+            fprintf(stderr, "qqbench model: error: %s: %s\n", s->label, err);
+            rc = QQB_EXIT_USAGE;
+            pts_free(&p);
+            continue;
+        }
+        print_fit(&m, s, &p, &f, unit);
+        for (int i = 0; i < o.npredict; i++) {
+            double half;
+            double y = qqb_model_predict(&m, &f, px[i], o.confidence, &half);
+            printf("  predicted at %s: %.6g +- %.3g (%g%% interval of the "
+                   "fitted curve; a wrong model is not in it)\n", o.predict[i],
+                   y, half, 100 * o.confidence);
+        }
+        if (o.baseline) {
+            const struct series *b = NULL;
+            for (size_t j = 0; j < old.n; j++)
+                if (!strcmp(old.s[j].label, s->label))
+                    b = &old.s[j];
+            struct pts bp;
+            struct qqb_fit bf;
+            if (!b) {
+                printf("  baseline: no such series in %s\n\n", o.baseline);
+                pts_free(&p);
+                continue;
+            }
+            if (make_points(&m, b, o.unweighted, &bp) < 0 ||
+                qqb_model_fit(&m, bp.n, bp.x, bp.y, bp.sigma, &bf, err,
+                              sizeof err) < 0) {
+                fprintf(stderr, "qqbench model: error: %s in %s: %s\n",
+                        s->label, o.baseline, err);
+                rc = QQB_EXIT_USAGE;
+                pts_free(&bp);
+                pts_free(&p);
+                continue;
+            }
+            struct qqb_growth g;
+            qqb_model_growth(&m, &bf, &f, p.xmax, o.sigmas, o.threshold, &g);
+            double p_old = qqb_model_leading_p(&m, bp.n, bp.x, bp.y, bp.sigma);
+            double p_new = qqb_model_leading_p(&m, p.n, p.x, p.y, p.sigma);
+            printf("  growth against %s:\n", o.baseline);
+            printf("  %-16s %14s %14s %8s\n", "term", "baseline", "current", "z");
+            for (int t = 0; t < m.nterms; t++)
+                printf("  %-16s %14.6g %14.6g %8.2f%s\n", m.t[t].text, bf.c[t],
+                       f.c[t], g.z[t], g.flagged[t] ? "  GREW" : "");
+            printf("  leading term needed (F test p): baseline %.3g, current "
+                   "%.3g\n", p_old, p_new);
+            if (g.regressed) {
+                printf("  REGRESSED: the growth changed (a coefficient rose by "
+                       "more than %g combined standard errors)\n", o.sigmas);
+                regressions++;
+            } else {
+                printf("  growth unchanged\n");
+            }
+            pts_free(&bp);
+        }
+        printf("\n");
+        pts_free(&p);
+    }
+    if (o.baseline && rc == QQB_EXIT_OK) {
+        printf("qqbench model: %d growth regression%s\n", regressions,
+               regressions == 1 ? "" : "s");
+        if (regressions)
+            rc = QQB_EXIT_REGRESSION;
+    }
+out:
+    dataset_free(&cur);
+    dataset_free(&old);
+    return rc;
+}

@@ -1,0 +1,418 @@
+/* cmd_profile.c - qqbench profile-machine: this machine's rates (timer, memory, flops, MPI) as profile.yaml. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "qq.h"
+
+extern char **environ;
+
+static void profile_usage(FILE *fp)
+{
+    fprintf(fp,
+        "usage: qqbench profile-machine --out PROFILE.yaml [options]\n\n"
+        "Measure this machine's rates (Snavely's machine profile) and write them\n"
+        "as YAML: the cost of a counter read, memory bandwidth (a streaming sum)\n"
+        "and latency (a dependent pointer chase over a random cycle) over\n"
+        "working sets from 8 KiB to twice the last-level cache (the curve\n"
+        "shows the cache levels), a floating-point rate (independent\n"
+        "multiply-adds), and MPI ping-pong latency and bandwidth between 2 ranks\n"
+        "over message sizes (mpirun --oversubscribe -np 2 qqb_pingpong).\n"
+        "Every figure is the best of several trials: interference only adds time.\n\n"
+        "  --out FILE          where to write (required; '-' for stdout)\n"
+        "  --quick             fewer sizes and trials (about a second)\n"
+        "  --no-mpi            skip the MPI ping-pong\n"
+        "  --mpi-helper PATH   the ping-pong program (default: qqb_pingpong\n"
+        "                      next to qqbench)\n"
+        "  --launcher CMD      default \"mpirun --oversubscribe -np 2\"\n\n"
+        "Exit: 0, 2 for bad usage or an unwritable file, 3 when the MPI\n"
+        "helper fails (the rest of the profile is still written).\n");
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The measurement loops read our own buffers: keep the sanitizer's checks
+ * out of them, or ASan builds measure the shadow memory instead. */
+#if defined(__SANITIZE_ADDRESS__)
+#define QQB_NO_ASAN __attribute__((no_sanitize_address))
+#else
+#define QQB_NO_ASAN
+#endif
+
+static volatile uint64_t sink;
+
+QQB_NO_ASAN static uint64_t sum_pass(const uint64_t *a, size_t n)
+{
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        s0 += a[i];
+        s1 += a[i + 1];
+        s2 += a[i + 2];
+        s3 += a[i + 3];
+        s4 += a[i + 4];
+        s5 += a[i + 5];
+        s6 += a[i + 6];
+        s7 += a[i + 7];
+    }
+    return s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
+}
+
+/* Bytes per second reading a working set of BYTES, best of TRIALS. */
+static double bandwidth(uint64_t *a, size_t bytes, int trials)
+{
+    size_t n = bytes / sizeof *a;
+    size_t passes = (size_t)(64.0 * 1024 * 1024 / (double)bytes) + 1;
+    double best = INFINITY;
+    sink += sum_pass(a, n); /* warm */
+    for (int t = 0; t < trials; t++) {
+        double t0 = now();
+        for (size_t p = 0; p < passes; p++)
+            sink += sum_pass(a, n);
+        double dt = (now() - t0) / (double)passes;
+        if (dt < best)
+            best = dt;
+    }
+    return (double)(n * sizeof *a) / best;
+}
+
+QQB_NO_ASAN static size_t chase(const size_t *next, size_t steps)
+{
+    size_t i = 0;
+    while (steps--)
+        i = next[i];
+    return i;
+}
+
+/* Nanoseconds per dependent load over a random cycle through BYTES. */
+static double latency(size_t *next, size_t bytes, int trials, unsigned *seed)
+{
+    /* one pointer per 64-byte line: every load a new line */
+    size_t stride = 64 / sizeof *next, lines = bytes / 64;
+    if (lines < 2)
+        return NAN;
+    size_t *order = malloc(lines * sizeof *order);
+    if (!order)
+        return NAN;
+    for (size_t i = 0; i < lines; i++)
+        order[i] = i;
+    for (size_t i = lines - 1; i > 0; i--) { /* Fisher-Yates, our own LCG */
+        *seed = *seed * 1103515245u + 12345u;
+        size_t j = ((size_t)*seed << 15 ^ (size_t)(*seed >> 7)) % (i + 1);
+        size_t tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+    }
+    for (size_t i = 0; i < lines; i++)
+        next[order[i] * stride] = order[(i + 1) % lines] * stride;
+    free(order);
+    /* enough loads to leave the warm-up behind, few enough for DRAM's
+     * hundreds of ns: 0.1-0.3 s per trial at most */
+    size_t steps = bytes <= (8u << 20) ? 2000000 : 500000;
+    double best = INFINITY;
+    sink += chase(next, lines);
+    for (int t = 0; t < trials; t++) {
+        double t0 = now();
+        sink += chase(next, steps);
+        double dt = (now() - t0) / (double)steps;
+        if (dt < best)
+            best = dt;
+    }
+    return best * 1e9;
+}
+
+/* Double-precision multiply-adds per second: 8 independent chains. */
+static double flops(int trials)
+{
+    double best = INFINITY;
+    const long n = 20000000;
+    for (int t = 0; t < trials; t++) {
+        volatile double seed = 1.0;
+        double a0 = seed, a1 = seed, a2 = seed, a3 = seed, a4 = seed,
+               a5 = seed, a6 = seed, a7 = seed, m = 0.999999, c = 1e-7;
+        double t0 = now();
+        for (long i = 0; i < n; i++) {
+            a0 = a0 * m + c;
+            a1 = a1 * m + c;
+            a2 = a2 * m + c;
+            a3 = a3 * m + c;
+            a4 = a4 * m + c;
+            a5 = a5 * m + c;
+            a6 = a6 * m + c;
+            a7 = a7 * m + c;
+        }
+        double dt = now() - t0;
+        sink += (uint64_t)(a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7);
+        if (dt < best)
+            best = dt;
+    }
+    return 16.0 * (double)n / best; /* 2 flops x 8 chains */
+}
+
+/* Ticks and nanoseconds per counter read (bare and ordered pair). */
+static void tick_cost(double *ns_bare, double *ticks_bare, double *ns_pair,
+                      double *mhz)
+{
+    const int n = 1000000;
+    double t0 = now();
+    uint64_t k0 = qq_ticks();
+    for (int i = 0; i < n; i++)
+        sink += qq_ticks();
+    uint64_t k1 = qq_ticks();
+    double t1 = now();
+    for (int i = 0; i < n; i++) {
+        sink += qq_ticks_open();
+        sink += qq_ticks_close();
+    }
+    double t2 = now();
+    *ns_bare = (t1 - t0) / n * 1e9;
+    *ticks_bare = (double)(k1 - k0) / n;
+    *ns_pair = (t2 - t1) / n * 1e9;
+    *mhz = (double)(k1 - k0) / (t1 - t0) / 1e6;
+}
+
+struct pp {
+    int n;
+    long size[16];
+    double us[16], mbps[16];
+};
+
+/* Run the launcher + helper, collect its lines; -1 on failure (said why). */
+static int pingpong(const char *launcher, const char *helper, struct pp *out)
+{
+    char *argv[32], buf[512];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", launcher);
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 30;
+         w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc++] = (char *)helper;
+    argv[argc] = NULL;
+    if (geteuid() == 0) { /* Open MPI refuses root without these */
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+    }
+    int fd[2];
+    if (pipe(fd) < 0) {
+        fprintf(stderr, "qqbench profile-machine: error: pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+    pid_t pid;
+    int st = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    close(fd[1]);
+    if (st != 0) {
+        close(fd[0]);
+        fprintf(stderr, "qqbench profile-machine: error: cannot start %s: %s\n",
+                argv[0], strerror(st));
+        return -1;
+    }
+    char text[4096];
+    size_t len = 0;
+    double deadline = now() + 120;
+    for (;;) {
+        struct pollfd p = {fd[0], POLLIN, 0};
+        int left = (int)((deadline - now()) * 1000);
+        if (left <= 0 || poll(&p, 1, left) <= 0) {
+            kill(-pid, SIGKILL);
+            fprintf(stderr, "qqbench profile-machine: error: the MPI helper "
+                    "ran past 120 s; killed\n");
+            break;
+        }
+        ssize_t k = read(fd[0], text + len, sizeof text - 1 - len);
+        if (k <= 0)
+            break;
+        len += (size_t)k;
+        if (len == sizeof text - 1)
+            break;
+    }
+    text[len] = '\0';
+    close(fd[0]);
+    int ws;
+    waitpid(pid, &ws, 0);
+    kill(-pid, SIGKILL); /* anything the launcher left behind */
+    out->n = 0;
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && out->n < 16;
+         l = strtok_r(NULL, "\n", &save))
+        if (sscanf(l, "%ld %lf %lf", &out->size[out->n], &out->us[out->n],
+                   &out->mbps[out->n]) == 3)
+            out->n++;
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || out->n == 0) {
+        fprintf(stderr, "qqbench profile-machine: error: '%s %s' failed "
+                "(%s %d) with %d results\n", launcher, helper,
+                WIFEXITED(ws) ? "exit" : "signal",
+                WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws), out->n);
+        return -1;
+    }
+    return 0;
+}
+
+static long cache_size(int name)
+{
+    long v = sysconf(name);
+    return v > 0 ? v : 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+    const char *out = NULL, *helper = NULL;
+    const char *launcher = "mpirun --oversubscribe -np 2";
+    int quick = 0, mpi = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            profile_usage(stdout);
+            return QQB_EXIT_OK;
+        } else if (!strcmp(a, "--quick")) {
+            quick = 1;
+        } else if (!strcmp(a, "--no-mpi")) {
+            mpi = 0;
+        } else if (!strcmp(a, "--out") && v) {
+            out = v;
+            i++;
+        } else if (!strcmp(a, "--mpi-helper") && v) {
+            helper = v;
+            i++;
+        } else if (!strcmp(a, "--launcher") && v) {
+            launcher = v;
+            i++;
+        } else {
+            fprintf(stderr, "qqbench profile-machine: error: unknown option or "
+                    "missing value '%s'; see 'qqbench profile-machine --help'\n", a);
+            return QQB_EXIT_USAGE;
+        }
+    }
+    if (!out) {
+        fprintf(stderr, "qqbench profile-machine: error: --out FILE is required\n");
+        return QQB_EXIT_USAGE;
+    }
+    /* opened first: an unwritable path fails before a minute of measuring */
+    FILE *fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
+    if (!fp) {
+        fprintf(stderr, "qqbench profile-machine: error: cannot write %s: %s\n",
+                out, strerror(errno));
+        return QQB_EXIT_USAGE;
+    }
+    char helper_buf[PATH_MAX];
+    if (!helper) {
+        ssize_t k = readlink("/proc/self/exe", helper_buf, sizeof helper_buf - 32);
+        if (k > 0) {
+            helper_buf[k] = '\0';
+            char *slash = strrchr(helper_buf, '/');
+            if (slash)
+                strcpy(slash + 1, "qqb_pingpong");
+            helper = helper_buf;
+        } else {
+            helper = "qqb_pingpong";
+        }
+    }
+
+    int trials = quick ? 3 : 5;
+    long l1 = cache_size(_SC_LEVEL1_DCACHE_SIZE), l2 = cache_size(_SC_LEVEL2_CACHE_SIZE),
+         l3 = cache_size(_SC_LEVEL3_CACHE_SIZE);
+    long last = l3 ? l3 : l2 ? l2 : 8L << 20;
+    /* a DRAM-sized set: twice the last-level cache, at least 64 MiB, at most 1 GiB */
+    size_t dram = (size_t)last * 2;
+    if (dram < (64u << 20))
+        dram = 64u << 20;
+    if (dram > (1u << 30))
+        dram = 1u << 30;
+    size_t sizes[32];
+    int ns = 0;
+    if (quick) {
+        sizes[ns++] = 16u << 10;
+        sizes[ns++] = 1u << 20;
+        sizes[ns++] = dram;
+    } else {
+        for (size_t s = 8u << 10; s * 2 < dram && ns < 30; s *= 4)
+            sizes[ns++] = s;
+        sizes[ns++] = dram;
+    }
+    uint64_t *buf = malloc(dram);
+    if (!buf) {
+        fprintf(stderr, "qqbench profile-machine: error: cannot allocate %zu "
+                "bytes\n", dram);
+        if (fp != stdout)
+            fclose(fp);
+        return QQB_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < dram / sizeof *buf; i++)
+        buf[i] = i;
+
+    double ns_bare, ticks_bare, ns_pair, mhz;
+    tick_cost(&ns_bare, &ticks_bare, &ns_pair, &mhz);
+    double bw[32], lat[32];
+    unsigned seed = 12345;
+    for (int i = 0; i < ns; i++) {
+        bw[i] = bandwidth(buf, sizes[i], trials);
+        lat[i] = latency((size_t *)buf, sizes[i], quick ? 2 : 3, &seed);
+    }
+    double fl = flops(trials);
+    free(buf);
+    struct pp pp = {0};
+    int mpi_rc = 0;
+    if (mpi)
+        mpi_rc = pingpong(launcher, helper, &pp);
+
+    char host[256] = "unknown";
+    gethostname(host, sizeof host - 1);
+    time_t t = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    fprintf(fp, "# qqbench machine profile (qqbench profile-machine, docs/MODELS.md)\n"
+                "profile: 1\nhost: \"%s\"\ndate: \"%s\"\nqqbench_version: \"%s\"\n"
+                "quick: %s\n", host, date, QQB_VERSION, quick ? "true" : "false");
+    fprintf(fp, "caches:\n  l1d_bytes: %ld\n  l2_bytes: %ld\n  l3_bytes: %ld\n",
+            l1, l2, l3);
+    fprintf(fp, "timer:\n  tick_mhz: %.3f\n  read_ns: %.3f\n  read_ticks: %.3f\n"
+                "  ordered_pair_ns: %.3f\n", mhz, ns_bare, ticks_bare, ns_pair);
+    fprintf(fp, "memory:\n  # streaming sum of 8-byte words; dependent loads "
+                "over a random cycle of 64-byte lines\n");
+    for (int i = 0; i < ns; i++)
+        fprintf(fp, "  - bytes: %zu\n    bandwidth_gbps: %.3f\n    latency_ns: %.3f\n",
+                sizes[i], bw[i] / 1e9, lat[i]);
+    fprintf(fp, "flops:\n  fma_chains: 8\n  gflops: %.3f\n", fl / 1e9);
+    if (mpi && mpi_rc == 0) {
+        fprintf(fp, "mpi:\n  launcher: \"%s\"\n  ranks: 2\n  pingpong:\n", launcher);
+        for (int i = 0; i < pp.n; i++)
+            fprintf(fp, "    - bytes: %ld\n      latency_us: %.4f\n"
+                        "      bandwidth_mbps: %.2f\n", pp.size[i], pp.us[i], pp.mbps[i]);
+    } else {
+        fprintf(fp, "mpi: null  # %s\n", mpi ? "the helper failed" : "--no-mpi");
+    }
+    if (fp != stdout && fclose(fp) != 0) {
+        fprintf(stderr, "qqbench profile-machine: error: writing %s: %s\n", out,
+                strerror(errno));
+        return QQB_EXIT_USAGE;
+    }
+    fprintf(stderr, "qqbench profile-machine: wrote %s: counter read %.1f ns, "
+            "bandwidth %.1f GB/s (%zu KiB) to %.1f GB/s (%zu MiB), %.2f GFLOP/s%s\n",
+            out, ns_bare, bw[0] / 1e9, sizes[0] >> 10, bw[ns - 1] / 1e9,
+            sizes[ns - 1] >> 20, fl / 1e9, mpi && mpi_rc == 0 ? ", MPI measured" : "");
+    return mpi_rc ? QQB_EXIT_KERNEL : QQB_EXIT_OK;
+}

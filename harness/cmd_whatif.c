@@ -1,0 +1,378 @@
+/* cmd_whatif.c - qqbench whatif: re-lay a recorded timeline with one key's intervals made faster or slower. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "qq_file.h"
+
+static void whatif_usage(FILE *fp)
+{
+    fprintf(fp,
+        "usage: qqbench whatif FILE.qq (--scale KEY=F | --per-hit KEY=T)\n"
+        "                      [--waiting KEY]... [--measured OTHER.qq]\n\n"
+        "Is this line worth optimising? Re-lay each node's recorded timeline\n"
+        "with the intervals of state KEY made F times as costly (--scale\n"
+        "Km=0.5: half the cost), or costing T net ticks per hit (--per-hit\n"
+        "Km=11), keeping the order of events, and print the predicted run time\n"
+        "(first to last event) per node and overall (the slowest node) against\n"
+        "the measured one.\n\n"
+        "A short key (its per-hit figure a fenced mean: docs/STATISTICS.md)\n"
+        "changes each interval by (F - 1) x its net ticks per hit on that node,\n"
+        "not by F x the interval's own length: an interval an interrupt\n"
+        "stretched keeps the interrupt. A long key (10th percentile or median)\n"
+        "has the net part of each interval (its length minus the calibrated\n"
+        "empty state) multiplied by F: long intervals differ for real (load).\n"
+        "Either way QQ's own cost in the interval stays.\n\n"
+        "Waiting states (--waiting, e.g. MessageBus::Sync around a barrier)\n"
+        "absorb or grow: when every node has the same number of intervals of\n"
+        "the waiting key, the k-th of each node is taken as one collective: it\n"
+        "ends, on every node, when the last node arrives (re-laid) plus that\n"
+        "node's measured release latency. Otherwise a wait ends at its measured\n"
+        "time if the node now arrives earlier, at once if later.\n\n"
+        "  --measured OTHER.qq  the run of the changed program: print its run\n"
+        "                       time and the prediction's error\n\n"
+        "Exit: 0, or 2 for bad input.\n");
+}
+
+struct node_plan {
+    const struct qq_event *e;
+    uint64_t n;
+    double delta;   /* short key: ticks added to each interval */
+    double factor;  /* long key: its net part is multiplied by this */
+    double empty;   /* the calibrated empty interval (raw - net) */
+    int proportional; /* 1: the key's intervals are long (p10/median rule) */
+    double net;     /* measured net per hit of the key on this node */
+    uint64_t hits;  /* intervals of the scaled key */
+    double offset;  /* tick_offset: global = tick - offset */
+    uint64_t pos;   /* next event to re-lay */
+    double shift;   /* predicted - measured tick of the current event */
+    double first, last_new, last_old;
+    uint64_t nwait; /* waiting intervals */
+    double sum_key_old, sum_key_new; /* ticks in the scaled key */
+};
+
+static int key_index(const struct qq_file *f, const char *name, uint32_t *k)
+{
+    for (uint32_t i = 0; i < qq_file_nkeys(f); i++)
+        if (!strcmp(qq_file_key(f, i)->name, name)) {
+            if (qq_file_key(f, i)->type != QQ_TYPE_STATE)
+                return -2;
+            *k = i;
+            return 0;
+        }
+    return -1;
+}
+
+/* Measured run time of each node of F (first to last event), and the max. */
+static double run_ticks(const struct qq_file *f, uint32_t node)
+{
+    const struct qq_event *e = qq_file_entries(f, node);
+    uint64_t n = qq_file_node(f, node)->entries;
+    return n ? (double)(e[n - 1].tick - e[0].tick) : 0;
+}
+
+/*
+ * Re-lay node P's events from p->pos up to and including the next "on" of
+ * the waiting key (STOP_AT_WAIT) or to the end. Returns the index of that
+ * on event, or UINT64_MAX at the end.
+ */
+static uint64_t advance(struct node_plan *p, uint32_t key, const uint32_t *wait,
+                        int nwait, int stop_at_wait)
+{
+    int depth_on = 0;
+    double on_tick = 0;
+    for (; p->pos < p->n; p->pos++) {
+        const struct qq_event *e = &p->e[p->pos];
+        if (e->key == key) {
+            if (e->info.i == 1) {
+                on_tick = (double)e->tick;
+                depth_on = 1;
+            } else if (depth_on) {
+                double old = (double)e->tick - on_tick;
+                double grown = p->proportional
+                                   ? (old > p->empty
+                                          ? p->empty + (old - p->empty) * p->factor
+                                          : old)
+                                   : old + p->delta;
+                if (grown < 0)
+                    grown = 0;
+                p->shift += grown - old;
+                p->sum_key_old += old;
+                p->sum_key_new += grown;
+                depth_on = 0;
+            }
+        }
+        p->last_new = (double)e->tick + p->shift;
+        p->last_old = (double)e->tick;
+        if (stop_at_wait && e->info.i == 1)
+            for (int w = 0; w < nwait; w++)
+                if (e->key == wait[w])
+                    return p->pos++;
+    }
+    return UINT64_MAX;
+}
+
+/* Index of the off that closes the waiting interval opened at ON. */
+static uint64_t wait_end(const struct node_plan *p, uint64_t on)
+{
+    uint32_t k = p->e[on].key;
+    for (uint64_t i = on + 1; i < p->n; i++)
+        if (p->e[i].key == k && p->e[i].info.i == 0)
+            return i;
+    return UINT64_MAX;
+}
+
+static int parse_kv(const char *opt, const char *v, char *key, size_t len,
+                    double *val)
+{
+    const char *eq = v ? strrchr(v, '=') : NULL;
+    char *end;
+    if (!eq || eq == v || (size_t)(eq - v) >= len) {
+        fprintf(stderr, "qqbench whatif: error: %s needs KEY=NUMBER\n", opt);
+        return -1;
+    }
+    memcpy(key, v, (size_t)(eq - v));
+    key[eq - v] = '\0';
+    *val = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !isfinite(*val) || *val < 0) {
+        fprintf(stderr, "qqbench whatif: error: %s %s: '%s' is not a number "
+                "0 or above\n", opt, v, eq + 1);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_whatif(int argc, char **argv)
+{
+    const char *path = NULL, *measured = NULL, *waits[16];
+    int nwaits = 0, mode = 0; /* 1 scale, 2 per-hit */
+    char keyname[256] = "";
+    double amount = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            whatif_usage(stdout);
+            return QQB_EXIT_OK;
+        } else if (!strcmp(a, "--scale") || !strcmp(a, "--per-hit")) {
+            if (mode) {
+                fprintf(stderr, "qqbench whatif: error: one --scale or "
+                        "--per-hit\n");
+                return QQB_EXIT_USAGE;
+            }
+            if (parse_kv(a, v, keyname, sizeof keyname, &amount) < 0)
+                return QQB_EXIT_USAGE;
+            mode = a[2] == 's' ? 1 : 2;
+            i++;
+        } else if (!strcmp(a, "--waiting") && v) {
+            if (nwaits == 16) {
+                fprintf(stderr, "qqbench whatif: error: more than 16 "
+                        "--waiting\n");
+                return QQB_EXIT_USAGE;
+            }
+            waits[nwaits++] = v;
+            i++;
+        } else if (!strcmp(a, "--measured") && v) {
+            measured = v;
+            i++;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "qqbench whatif: error: unknown option or missing "
+                    "value '%s'; see 'qqbench whatif --help'\n", a);
+            return QQB_EXIT_USAGE;
+        } else if (path) {
+            fprintf(stderr, "qqbench whatif: error: one file\n");
+            return QQB_EXIT_USAGE;
+        } else {
+            path = a;
+        }
+    }
+    if (!path || !mode) {
+        whatif_usage(stderr);
+        return QQB_EXIT_USAGE;
+    }
+    struct qq_file *f = NULL, *g = NULL;
+    struct node_plan *plan = NULL;
+    struct qq_hit_stat *hs = NULL;
+    int rc = QQB_EXIT_USAGE;
+    int st = qq_file_open(path, &f);
+    if (st != 0) {
+        fprintf(stderr, "%s: error: %s\n", path,
+                f ? qq_file_errmsg(f) : qq_strerror(st));
+        goto out;
+    }
+    if (measured && (st = qq_file_open(measured, &g)) != 0) {
+        fprintf(stderr, "%s: error: %s\n", measured,
+                g ? qq_file_errmsg(g) : qq_strerror(st));
+        goto out;
+    }
+    uint32_t key, wait[16];
+    int kst = key_index(f, keyname, &key);
+    if (kst < 0) {
+        fprintf(stderr, "%s: error: %s '%s'\n", path,
+                kst == -2 ? "not a state key:" : "no key named", keyname);
+        goto out;
+    }
+    for (int w = 0; w < nwaits; w++) {
+        int ws = key_index(f, waits[w], &wait[w]);
+        if (ws < 0) {
+            fprintf(stderr, "%s: error: --waiting: %s '%s'\n", path,
+                    ws == -2 ? "not a state key:" : "no key named", waits[w]);
+            goto out;
+        }
+        if (wait[w] == key) {
+            fprintf(stderr, "qqbench whatif: error: '%s' is both scaled and "
+                    "waiting\n", waits[w]);
+            goto out;
+        }
+    }
+    uint32_t nn = qq_file_nnodes(f), nk = qq_file_nkeys(f);
+    plan = calloc(nn, sizeof *plan);
+    hs = calloc(nk, sizeof *hs);
+    if (!plan || !hs) {
+        fprintf(stderr, "qqbench whatif: error: out of memory\n");
+        goto out;
+    }
+    for (uint32_t r = 0; r < nn; r++) {
+        struct node_plan *p = &plan[r];
+        p->e = qq_file_entries(f, r);
+        p->n = qq_file_node(f, r)->entries;
+        p->offset = (double)qq_file_node(f, r)->tick_offset;
+        if (qq_file_hit_stats(f, r, hs) != 0) {
+            fprintf(stderr, "qqbench whatif: error: out of memory\n");
+            goto out;
+        }
+        p->net = hs[key].net;
+        p->hits = hs[key].intervals;
+        double target = mode == 1 ? amount * p->net : amount;
+        p->delta = target - p->net;
+        p->factor = p->net > 0 ? target / p->net : 1;
+        p->empty = hs[key].raw - hs[key].net;
+        p->proportional = hs[key].rule == QQ_HIT_P10 ||
+                          hs[key].rule == QQ_HIT_MEDIAN;
+        p->first = p->n ? (double)p->e[0].tick : 0;
+        for (uint64_t i = 0; i < p->n; i++)
+            for (int w = 0; w < nwaits; w++)
+                if (p->e[i].key == wait[w] && p->e[i].info.i == 1)
+                    p->nwait++;
+    }
+    int collective = nwaits > 0 && nn > 1;
+    for (uint32_t r = 1; r < nn; r++)
+        if (plan[r].nwait != plan[0].nwait)
+            collective = 0;
+
+    if (collective) {
+        for (uint64_t k = 0; k < plan[0].nwait; k++) {
+            uint64_t on[nn ? nn : 1], off[nn ? nn : 1];
+            double arrive_old = -INFINITY, arrive_new = -INFINITY;
+            int broken = 0;
+            for (uint32_t r = 0; r < nn; r++) {
+                on[r] = advance(&plan[r], key, wait, nwaits, 1);
+                off[r] = on[r] == UINT64_MAX ? UINT64_MAX
+                                             : wait_end(&plan[r], on[r]);
+                if (off[r] == UINT64_MAX) {
+                    broken = 1;
+                    continue;
+                }
+                double t = (double)plan[r].e[on[r]].tick - plan[r].offset;
+                if (t > arrive_old)
+                    arrive_old = t;
+                if (t + plan[r].shift > arrive_new)
+                    arrive_new = t + plan[r].shift;
+            }
+            if (broken)
+                break; /* an unclosed wait: the rest is re-laid per node */
+            for (uint32_t r = 0; r < nn; r++) {
+                struct node_plan *p = &plan[r];
+                double t_on = (double)p->e[on[r]].tick - p->offset;
+                double t_off = (double)p->e[off[r]].tick - p->offset;
+                double release = t_off - arrive_old;
+                if (release < 0)
+                    release = 0; /* clocks a few ticks apart */
+                double new_off = arrive_new + release;
+                if (new_off < t_on + p->shift)
+                    new_off = t_on + p->shift;
+                /* events inside the wait move with its start */
+                while (p->pos < off[r]) {
+                    p->last_new = (double)p->e[p->pos].tick + p->shift;
+                    p->pos++;
+                }
+                p->shift = new_off - t_off;
+            }
+        }
+    } else if (nwaits) {
+        for (uint32_t r = 0; r < nn; r++) {
+            struct node_plan *p = &plan[r];
+            uint64_t on;
+            while ((on = advance(p, key, wait, nwaits, 1)) != UINT64_MAX) {
+                uint64_t off = wait_end(p, on);
+                if (off == UINT64_MAX)
+                    break;
+                double t_on = (double)p->e[on].tick, t_off = (double)p->e[off].tick;
+                double new_off = t_off > t_on + p->shift ? t_off : t_on + p->shift;
+                while (p->pos < off)
+                    p->pos++;
+                p->shift = new_off - t_off;
+            }
+        }
+    }
+    for (uint32_t r = 0; r < nn; r++)
+        advance(&plan[r], key, wait, nwaits, 0);
+
+    double mhz = qq_file_node(f, 0)->mhz;
+    printf("whatif: %s, intervals of '%s' %s", path, keyname,
+           mode == 1 ? "scaled by" : "at");
+    printf(mode == 1 ? " %g of their net cost\n" : " %g net ticks per hit\n",
+           amount);
+    if (nwaits)
+        printf("waiting: %d key%s, %s\n", nwaits, nwaits == 1 ? "" : "s",
+               collective ? "collective (the same number of waits on every "
+                            "node: each ends when the last node arrives)"
+                          : "per node (a wait ends at its measured time, or "
+                            "at once if the node arrives later)");
+    printf("\n%-6s %10s %10s %16s %16s %9s", "node", "net/hit", "new/hit",
+           "measured ticks", "predicted ticks", "change");
+    if (g)
+        printf(" %16s %9s", "other run", "error");
+    printf("\n");
+    double worst_old = 0, worst_new = 0, worst_g = 0;
+    for (uint32_t r = 0; r < nn; r++) {
+        struct node_plan *p = &plan[r];
+        double old = p->n ? p->last_old - p->first : 0;
+        double new_ = p->n ? p->last_new - p->first : 0;
+        if (old > worst_old)
+            worst_old = old;
+        if (new_ > worst_new)
+            worst_new = new_;
+        printf("%-6" PRIu32 " %10.1f %10.1f %16.0f %16.0f %8.2f%%", r, p->net,
+               p->net + p->delta, old, new_, old > 0 ? 100 * (new_ - old) / old : 0);
+        if (g && r < qq_file_nnodes(g)) {
+            double m = run_ticks(g, r);
+            if (m > worst_g)
+                worst_g = m;
+            printf(" %16.0f %8.2f%%", m, m > 0 ? 100 * (new_ - m) / m : 0);
+        }
+        printf("\n");
+    }
+    printf("%-6s %10s %10s %16.0f %16.0f %8.2f%%", "all", "", "", worst_old,
+           worst_new, worst_old > 0 ? 100 * (worst_new - worst_old) / worst_old : 0);
+    if (g)
+        printf(" %16.0f %8.2f%%", worst_g,
+               worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0);
+    printf("\n");
+    if (mhz > 0)
+        printf("\nrun time (slowest node): measured %.3f ms, predicted %.3f ms%s",
+               worst_old / mhz / 1e3, worst_new / mhz / 1e3, g ? "" : "\n");
+    if (g && mhz > 0)
+        printf(", other run %.3f ms (prediction error %+.2f%%)\n",
+               worst_g / mhz / 1e3,
+               worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0);
+    rc = QQB_EXIT_OK;
+out:
+    free(hs);
+    free(plan);
+    qq_file_close(g);
+    qq_file_close(f);
+    return rc;
+}

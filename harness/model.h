@@ -1,0 +1,126 @@
+/* model.h - parametric performance models: formulas, weighted least squares, prediction, growth. */
+#ifndef QQB_MODEL_H
+#define QQB_MODEL_H
+
+#include <stddef.h>
+
+/* ======================================================================
+ * Formulas: a sum of terms, each a product of factors.
+ *
+ *   formula := term ('+' term)*
+ *   term    := '1' | factor ('*' factor)*
+ *   factor  := NAME ['^' INT] | 'log' '(' NAME ')' ['^' INT]
+ *
+ * NAME is a parameter ([A-Za-z_][A-Za-z0-9_]*; BigSim's positional p1..p20
+ * are ordinary names). log is base 2 (as Extra-P's; the base only scales a
+ * coefficient). The fitted function is c1*term1 + c2*term2 + ...
+ * ====================================================================== */
+
+#define QQB_MODEL_MAX_TERMS 20
+#define QQB_MODEL_MAX_FACTORS 4
+#define QQB_MODEL_MAX_PARAMS 20
+#define QQB_MODEL_NAME_MAX 32
+
+struct qqb_factor {
+    int param; /* index into qqb_model.params */
+    int log;   /* 1: log2(param) */
+    int power; /* 1..9 */
+};
+
+struct qqb_term {
+    int nfactors; /* 0: the constant term 1 */
+    struct qqb_factor f[QQB_MODEL_MAX_FACTORS];
+    char text[64]; /* as printed: "n^2", "n*log(n)", "1" */
+};
+
+struct qqb_model {
+    int nterms;
+    struct qqb_term t[QQB_MODEL_MAX_TERMS];
+    int nparams; /* the distinct names the formula uses, in order of appearance */
+    char params[QQB_MODEL_MAX_PARAMS][QQB_MODEL_NAME_MAX];
+};
+
+/* Parse TEXT. Returns 0, or -1 with ERR holding "column C: what" and
+ * *COL the 1-based column of the fault. */
+int qqb_model_parse(const char *text, struct qqb_model *m, char *err,
+                    size_t errlen, int *col);
+
+/* Index of parameter NAME in the model, or -1. */
+int qqb_model_param(const struct qqb_model *m, const char *name);
+
+/* Value of term T at X (X[i] is the value of m->params[i]). A log of a
+ * value <= 0 is NaN: the caller reports the point. */
+double qqb_model_term(const struct qqb_model *m, int t, const double *x);
+
+/* Growth order of a term: sum of powers, logs count 0.1 per power
+ * (1 < log n < n < n log n < n^2). */
+double qqb_model_degree(const struct qqb_model *m, int t);
+
+/* ======================================================================
+ * The fit: weighted linear least squares (gsl_multifit_wlinear).
+ * ====================================================================== */
+
+struct qqb_fit {
+    int p;            /* coefficients (= terms) */
+    size_t n;         /* points */
+    int weighted;     /* 1: weights 1/sigma^2 from the points' spread */
+    double c[QQB_MODEL_MAX_TERMS];
+    double se[QQB_MODEL_MAX_TERMS]; /* standard errors (see scale) */
+    double cov[QQB_MODEL_MAX_TERMS][QQB_MODEL_MAX_TERMS];
+    double chisq;     /* weighted sum of squared residuals */
+    double dof;       /* n - p */
+    double scale;     /* factor applied to the covariance: max(1, chisq/dof)
+                       * when weighted (spreads from a few launches are
+                       * themselves uncertain), chisq/dof when not */
+    double r2;        /* weighted coefficient of determination */
+};
+
+/*
+ * Fit model M to N points: X is N rows of m->nparams values, Y the
+ * durations, SIGMA their standard errors (NULL: unweighted). Returns 0, or
+ * -1 with ERR saying why (too few points, a log of a value <= 0 at point I,
+ * a singular design: "the terms n and n^1 cannot be told apart at these
+ * points").
+ */
+int qqb_model_fit(const struct qqb_model *m, size_t n, const double *x,
+                  const double *y, const double *sigma, struct qqb_fit *fit,
+                  char *err, size_t errlen);
+
+/* Prediction at X: the value, and the half-width of the two-sided
+ * CONFIDENCE interval of the fitted curve there (Student t on dof; INFINITY
+ * with dof 0). NaN when a log of a value <= 0 is asked for. */
+double qqb_model_predict(const struct qqb_model *m, const struct qqb_fit *fit,
+                         const double *x, double confidence, double *half);
+
+/* ======================================================================
+ * Growth change between two fits of the same model.
+ * ====================================================================== */
+
+struct qqb_growth {
+    double delta[QQB_MODEL_MAX_TERMS]; /* new - old coefficient */
+    double z[QQB_MODEL_MAX_TERMS];     /* delta / combined standard error */
+    int flagged[QQB_MODEL_MAX_TERMS];  /* 1: this term grew */
+    int regressed;                     /* some term flagged */
+};
+
+/*
+ * A term is flagged when its coefficient rose by more than SIGMAS combined
+ * standard errors and it is a growth term: the constant term never is; a
+ * leading term (the highest degree in the model) is flagged on the z alone
+ * (its appearance is the change of growth even where it is small at the
+ * measured points); a lower term also needs its change at XMAX (the
+ * largest measured point) to be at least THRESHOLD percent of the old
+ * prediction there, so a tiny but precisely measured drift of a slope
+ * that the per-point verdicts would call unchanged is not a regression.
+ */
+void qqb_model_growth(const struct qqb_model *m, const struct qqb_fit *old_fit,
+                      const struct qqb_fit *new_fit, const double *xmax,
+                      double sigmas, double threshold, struct qqb_growth *g);
+
+/* Nested-model test: is the leading term(s) needed? The F statistic's
+ * p-value for dropping the terms of highest degree (1 when there is
+ * nothing to drop or no dof left). */
+double qqb_model_leading_p(const struct qqb_model *m, size_t n, const double *x,
+                           const double *y, const double *sigma);
+
+#endif /* QQB_MODEL_H */

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# test_cli_profile.sh - qqbench profile-machine: the YAML it writes, and the
+# bandwidth probe: a cache-sized working set reads faster than a DRAM-sized one.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+
+mpi=--no-mpi
+command -v mpirun >/dev/null && [ -x "$(dirname "$QQBENCH")/qqb_pingpong" ] && mpi=
+qq p.out p.err profile-machine --quick --out profile.yaml $mpi
+check "profile-machine: exit 0 (rc $rc)" test "$rc" = 0 || show p.out p.err
+check "summary line" has p.err '^qqbench profile-machine: wrote profile.yaml'
+for k in '^profile: 1$' '^timer:$' '^  read_ns: [0-9.]+$' '^memory:$' '^flops:$' '^  gflops: [0-9.]+$'; do
+    check "yaml has $k" has profile.yaml "$k"
+done
+# bandwidth of the first (16 KiB) and the last (DRAM-sized) working set
+first=$(awk '/bandwidth_gbps/ { print $2; exit }' profile.yaml)
+last=$(awk '/bandwidth_gbps/ { v = $2 } END { print v }' profile.yaml)
+check "cache-sized set reads faster than DRAM-sized ($first vs $last GB/s)" \
+    awk -v a="$first" -v b="$last" 'BEGIN { exit !(a > b && b > 0) }'
+if [ -z "$mpi" ]; then
+    check "mpi ping-pong measured" has profile.yaml '^  pingpong:$'
+    check "mpi sizes from 1 byte" has profile.yaml '^    - bytes: 1$'
+    check "mpi latency positive" awk '/latency_us/ { if ($2 + 0 <= 0) bad = 1; n++ } END { exit bad || !n }' profile.yaml
+else
+    echo "note: no mpirun or helper: MPI part not tested"
+fi
+if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
+    check "valid YAML" python3 -c 'import sys, yaml; d = yaml.safe_load(open("profile.yaml")); assert d["profile"] == 1 and len(d["memory"]) == 3'
+fi
+qq u.out u.err profile-machine
+check "no --out: exit 2 (rc $rc)" test "$rc" = 2
+qq w.out w.err profile-machine --quick --no-mpi --out /nonexistent/dir/p.yaml
+check "unwritable: exit 2 (rc $rc)" test "$rc" = 2
+finish
