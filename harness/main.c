@@ -16,6 +16,7 @@ static const struct cmd commands[] = {
     {"st", cmd_st, "summarise a .qq file (the paper's st program)"},
     {"view", cmd_view, "draw a .qq file's per-node timeline (the paper's Figure 6)"},
     {"export", cmd_export, "write a .qq file as Chrome trace JSON (Perfetto) or CSV"},
+    {"report", cmd_report, "draw a run's pictures and index.html from its --json file"},
 };
 
 static void usage(FILE *fp)
