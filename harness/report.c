@@ -629,7 +629,7 @@ static void ns_axis(const struct rep *r, FILE *gp)
     if (r->mhz > 0)
         fprintf(gp,
                 "set link y2 via y*1000.0/%.6g inverse y*%.6g/1000.0\n"
-                "set y2tics nomirror out textcolor rgb '%s'\n"
+                "set y2tics nomirror out textcolor rgb '%s'\nset format y2 '%%.3g'\n"
                 "set y2label 'ns per hit (%.0f MHz ticks)' textcolor rgb '%s'\n",
                 r->mhz, r->mhz, QQB_PLOT_INK, r->mhz, QQB_PLOT_INK);
     else
@@ -766,9 +766,12 @@ static int pic_change(struct rep *r, const char *kind)
         fprintf(gp, "set logscale x\nset xrange [%.6g:%.6g]\nset xtics (", lo, hi);
         static const double tics[] = {0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1,   1.5,
                                       2,     5,    10,   30,  100, 300, 1000, 10000};
-        int first = 1;
+        int first = 1, wide = hi / lo > 100;
         for (size_t t = 0; t < sizeof tics / sizeof tics[0]; t++) {
             if (tics[t] < lo || tics[t] > hi)
+                continue;
+            /* Over more than two decades, tics closer than 2x would collide. */
+            if (wide && (tics[t] == 1.5 || tics[t] == 0.05 || tics[t] == 300))
                 continue;
             double pc = (tics[t] - 1) * 100;
             fprintf(gp, "%s\"%s%g%%%%\" %g", first ? "" : ", ", pc > 0 ? "+" : "", pc, tics[t]);
@@ -779,7 +782,7 @@ static int pic_change(struct rep *r, const char *kind)
         double pad = (xmax - xmin) * 0.06 + 0.5;
         fprintf(gp, "unset logscale x\nset xrange [%.6g:%.6g]\nset xtics autofreq\n",
                 xmin - pad, xmax + pad);
-        fprintf(gp, "set format x '%%+g%%%%'\n");
+        fprintf(gp, "set format x '%%+g%%%%'\nset xtics add ('0%%%%' 0)\n");
     }
     fprintf(gp, "set arrow 1 from first X(0), graph 0 to first X(0), graph 1 nohead "
                 "lc rgb '%s' lw 1 front\n",
@@ -802,7 +805,7 @@ static int pic_change(struct rep *r, const char *kind)
             rw++;
         }
     }
-    fprintf(gp, "set key outside top center horizontal samplen 1.5\n");
+    fprintf(gp, "set key below horizontal samplen 1.5\n");
     fprintf(gp, "plot '%s' using (X(-$5)):1:(X(-$5)):(X($5)):($1-0.42):($1+0.42):ytic(7):y2tic(8) "
                 "with boxxyerror fc rgb '%s' fs solid 1.0 noborder title ",
             p->data[0], C_BAND);
@@ -988,14 +991,20 @@ static int pic_samples(struct rep *r, const struct bench *b)
     }
     int rows, cols;
     grid(b->nkeys, &rows, &cols);
-    int rotate = b->ncases > 3;
+    size_t chars = 0;
+    for (size_t s = 0; s < b->ncases; s++) {
+        char sn[128];
+        short_name(sn, sizeof sn, &r->cases[b->cases[s]]);
+        chars += strlen(sn) + 2;
+    }
+    int rotate = chars > 60;
     qqb_plot_both_begin(gp, p->stem, 600 * cols, 340 * rows + 90 + (rotate ? 40 * rows : 0));
     char ttl[512];
     snprintf(ttl, sizeof ttl,
-             "%s: cycles per hit of every launch (dots), box = middle half, line = median%s",
+             "%s: cycles per hit of every launch (dots)\nbox = middle half, line = median%s",
              b->name, r->baseline ? ", dashed = baseline median" : "");
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
-    qqb_plot_quote(gp, ttl);
+    dquote(gp, ttl);
     fprintf(gp, "\nunset key\nset boxwidth 0.3 absolute\nset style fill empty\n"
                 "set xrange [0.4:%zu.6]\nset xtics (",
             b->ncases);
@@ -1321,6 +1330,9 @@ static int pic_scaling(struct rep *r, const struct bench *b)
                     five(m ? m->v : NULL, m ? m->n : 0, q5);
                     five(im ? im->v : NULL, im ? im->n : 0, i5);
                     five(tk ? tk->v : NULL, tk ? tk->n : 0, t5);
+                    /* One node is balanced by definition (max = mean). */
+                    if (!im && nd == 1 && isfinite(q5[2]))
+                        i5[2] = 1.0;
                     if (!isfinite(q5[2]) && !isfinite(i5[2]))
                         continue;
                     fprintf(d, "%zu\t%zu\t%ld\t", k, q, nd);
@@ -1354,10 +1366,10 @@ static int pic_scaling(struct rep *r, const struct bench *b)
     grid(b->nkeys, &rows, &cols);
     qqb_plot_both_begin(gp, p->stem, 600 * cols, 340 * rows + 80);
     char ttl[256];
-    snprintf(ttl, sizeof ttl, "%s: median cycles per hit by node count (bars: middle half); "
+    snprintf(ttl, sizeof ttl, "%s: median cycles per hit by node count (bars: middle half)\n"
                               "dashed: imbalance, right axis", b->name);
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
-    qqb_plot_quote(gp, ttl);
+    dquote(gp, ttl);
     fprintf(gp, "\nset logscale x 2\nset xrange [%.6g:%.6g]\nset xtics (", (double)nmin / 1.35,
             (double)nmax * 1.35);
     for (size_t q = 0; q < distinct; q++)
@@ -1369,6 +1381,8 @@ static int pic_scaling(struct rep *r, const struct bench *b)
     for (size_t k = 0; k < b->nkeys; k++) {
         fprintf(gp, "set title ");
         qqb_plot_quote(gp, b->keys[k]);
+        if (k == 1)
+            fprintf(gp, "\nunset key");
         fprintf(gp, "\nplot ");
         const char *sep = "";
         for (size_t q = 0; q < ns; q++) {
@@ -1557,14 +1571,14 @@ static int pic_ab(struct rep *r, const struct bench *b)
     int rows, cols;
     grid(nkeys, &rows, &cols);
     int rotate = nslot > 4;
-    int pw = nslot > 6 ? 700 : 600;
+    int pw = nslot > 6 ? 700 : cols == 1 ? 800 : 600;
     qqb_plot_both_begin(gp, p->stem, pw * cols, 340 * rows + 90 + (rotate ? 40 * rows : 0));
     char ttl[256];
     snprintf(ttl, sizeof ttl, "%s: variants side by side (bars: median, error bars: middle "
-                              "half); change against the first bar of each group above",
+                              "half)\nabove each bar: its change against the first bar of its group",
              b->name);
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
-    qqb_plot_quote(gp, ttl);
+    dquote(gp, ttl);
     fprintf(gp, "\nunset key\nset boxwidth 0.8 absolute\nset style fill solid 0.85 noborder\n"
                 "set xrange [0.3:%.3f]\nset xtics (",
             xmax + 0.7);
@@ -1587,7 +1601,7 @@ static int pic_ab(struct rep *r, const struct bench *b)
             continue;
         }
         fprintf(gp, "'%s' using ($1==%zu ? $2 : NaN):3:6 with boxes lc rgb variable, \\\n"
-                    "     '' using ($1==%zu ? $2 : NaN):3:4:5 with yerrorbars pt -1 lw 1.2 "
+                    "     '' using ($1==%zu ? $2 : NaN):3:4:5 with yerrorbars pt 7 ps 0.4 lw 1.2 "
                     "lc rgb '%s'",
                 p->data[0], k, k, QQB_PLOT_INK);
         for (int v = 0; v < NCLASS; v++)
@@ -1644,7 +1658,7 @@ static void html_cmp_table(struct rep *r, FILE *fp, const char *kind)
                 "<th class=\"n\">%s</th><th class=\"n\">current</th><th class=\"n\">change</th>"
                 "<th class=\"n\">interval</th><th class=\"n\">threshold</th><th>verdict</th>"
                 "</tr></thead>\n<tbody>\n",
-            is_base ? "" : "<th>reference</th>", is_base ? "baseline" : "reference");
+            is_base ? "" : "<th>reference</th>", is_base ? "baseline" : "reference case");
     for (size_t i = 0; i < r->ncmps; i++) {
         const struct rcmp *c = &r->cmps[i];
         if (strcmp(c->kind, kind))
