@@ -629,7 +629,7 @@ static void ns_axis(const struct rep *r, FILE *gp)
     if (r->mhz > 0)
         fprintf(gp,
                 "set link y2 via y*1000.0/%.6g inverse y*%.6g/1000.0\n"
-                "set y2tics nomirror out textcolor rgb '%s'\nset format y2 '%%.3g'\n"
+                "set y2tics nomirror out textcolor rgb '%s'\nset format y2 '%%.4g'\n"
                 "set y2label 'ns per hit (%.0f MHz ticks)' textcolor rgb '%s'\n",
                 r->mhz, r->mhz, QQB_PLOT_INK, r->mhz, QQB_PLOT_INK);
     else
@@ -1580,6 +1580,8 @@ static int pic_ab(struct rep *r, const struct bench *b)
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
     dquote(gp, ttl);
     fprintf(gp, "\nunset key\nset boxwidth 0.8 absolute\nset style fill solid 0.85 noborder\n"
+                "# Labels on a white box, readable over a neighbouring bar.\n"
+                "set style textbox opaque fillcolor rgb 'white' noborder margins 1,1\n"
                 "set xrange [0.3:%.3f]\nset xtics (",
             xmax + 0.7);
     for (size_t s = 0; s < nslot; s++) {
@@ -1607,7 +1609,7 @@ static int pic_ab(struct rep *r, const struct bench *b)
         for (int v = 0; v < NCLASS; v++)
             if (has[k][v])
                 fprintf(gp, ", \\\n     '%s' using ($1==%zu && $4==%d ? $2 : NaN):3:6 with "
-                            "labels center offset 0,0.9 textcolor rgb '%s'",
+                            "labels center offset 0,0.9 boxed textcolor rgb '%s'",
                         p->data[1], k, v, vstyle[v].color);
         fprintf(gp, "\n");
     }
