@@ -999,10 +999,14 @@ static int pic_samples(struct rep *r, const struct bench *b)
     }
     int rotate = chars > 60;
     qqb_plot_both_begin(gp, p->stem, 600 * cols, 340 * rows + 90 + (rotate ? 40 * rows : 0));
+    int anyb = 0, anyl = 0;
+    for (size_t k = 0; k < b->nkeys; k++)
+        anyb |= has[k][0], anyl |= has[k][2];
     char ttl[512];
     snprintf(ttl, sizeof ttl,
-             "%s: cycles per hit of every launch (dots)\nbox = middle half, line = median%s",
-             b->name, r->baseline ? ", dashed = baseline median" : "");
+             "%s: cycles per hit of every launch (dots)\nbox = middle half, line = median%s%s",
+             b->name, anyb ? ", grey = the baseline's launches, blue = this run's" : "",
+             anyl ? ", dashed = baseline median" : "");
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
     dquote(gp, ttl);
     fprintf(gp, "\nunset key\nset boxwidth 0.3 absolute\nset style fill empty\n"
