@@ -11,7 +11,7 @@ CMAKE_FLAGS ?= -DQQ_WERROR=ON
 
 # Debian packages the build, the tests and the reports need.
 PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-dev \
-           libopenmpi-dev openmpi-bin gnuplot-nox valgrind
+           libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell
 
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
