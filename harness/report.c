@@ -1073,6 +1073,7 @@ static int pic_memory(struct rep *r)
         return fail(r, "out of memory");
     size_t nr = 0, nbase = 0;
     double mx[3] = {0, 0, 0};
+    int changed[3] = {0, 0, 0}; /* a "(was ...)" label needs more room */
     for (size_t i = 0; i < r->ncases; i++) {
         const struct rcase *c = &r->cases[i];
         for (size_t k = 0; k < c->nmem; k++) {
@@ -1102,6 +1103,8 @@ static int pic_memory(struct rep *r)
                 if (w.has_base && isfinite(vals[v + 3]) && vals[v + 3] > mx[v])
                     mx[v] = vals[v + 3];
             }
+            for (int v = 0; v < 3 && w.has_base; v++)
+                changed[v] |= vals[v] != vals[v + 3];
             nbase += (size_t)w.has_base;
             rows[nr++] = w;
         }
@@ -1205,7 +1208,8 @@ static int pic_memory(struct rep *r)
     static const char *const unit[3] = {"KB", "KB", "objects"};
     for (int v = 0; v < 3; v++) {
         fprintf(gp, "set title '%s'\nset xlabel '%s'\nset xrange [0:%.6g]\nset ytics (",
-                panel[v], unit[v], mx[v] > 0 ? mx[v] / (v < 2 ? 1024.0 : 1.0) * 1.45 : 1.0);
+                panel[v], unit[v],
+                mx[v] > 0 ? mx[v] / (v < 2 ? 1024.0 : 1.0) * (changed[v] ? 2.1 : 1.45) : 1.0);
         for (size_t i = 0; i < nr; i++) {
             fprintf(gp, "%s", i ? ", " : "");
             if (v == 0) {
