@@ -753,10 +753,12 @@ static int pic_change(struct rep *r, const char *kind)
     fprintf(gp, "set title ");
     dquote(gp, ttl);
     fprintf(gp, "\nset xlabel ");
-    qqb_plot_quote(gp, is_base ? "change of cycles per hit, % (this run against the baseline; "
-                                 "left is faster)"
-                               : "change of cycles per hit, % (against the reference case; "
-                                 "left is faster)");
+    char xl[160];
+    snprintf(xl, sizeof xl, "change of cycles per hit, %% (%s; left is faster)",
+             !strcmp(kind, "baseline") ? "this run against the baseline"
+             : !strcmp(kind, "build")  ? "this build against the reference build"
+                                       : "against the reference case");
+    qqb_plot_quote(gp, xl);
     fprintf(gp, "\nunset ylabel\nset yrange [%zu.5:-0.5]\nset y2range [%zu.5:-0.5]\n",
             row ? row - 1 : 0, row ? row - 1 : 0);
     fprintf(gp, "set ytics scale 0 nomirror\nset y2tics scale 0 nomirror\n"
@@ -805,7 +807,8 @@ static int pic_change(struct rep *r, const char *kind)
             rw++;
         }
     }
-    fprintf(gp, "set key below horizontal samplen 1.5\n");
+    fprintf(gp, "set bmargin 6\nset key at screen 0.5, screen 0.012 center bottom horizontal "
+                "samplen 1.5\n");
     fprintf(gp, "plot '%s' using (X(-$5)):1:(X(-$5)):(X($5)):($1-0.42):($1+0.42):ytic(7):y2tic(8) "
                 "with boxxyerror fc rgb '%s' fs solid 1.0 noborder title ",
             p->data[0], C_BAND);
