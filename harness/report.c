@@ -766,7 +766,7 @@ static int pic_change(struct rep *r, const char *kind)
     if (logx) {
         double lo = rmin * 0.8, hi = rmax * 1.25;
         fprintf(gp, "set logscale x\nset xrange [%.6g:%.6g]\nset xtics (", lo, hi);
-        static const double tics[] = {0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1,   1.5,
+        static const double tics[] = {0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1, 1.5, 3,
                                       2,     5,    10,   30,  100, 300, 1000, 10000};
         int first = 1, wide = hi / lo > 100;
         for (size_t t = 0; t < sizeof tics / sizeof tics[0]; t++) {
