@@ -142,6 +142,13 @@ static double jn(const json_t *o, const char *k)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* An integer field; DFLT when absent, not a number or out of range. */
+static long jl(const json_t *o, const char *k, long dflt)
+{
+    double v = jn(o, k);
+    return isfinite(v) && v >= -1e9 && v <= 1e9 ? (long)v : dflt;
+}
+
 /* 1 true, 0 false, DFLT when absent or not a boolean. */
 static int jb(const json_t *o, const char *k, int dflt)
 {
@@ -401,9 +408,8 @@ static int read_json(struct rep *r)
     r->fp_compiler = js(fp, "compiler");
     r->fp_flags = js(fp, "flags");
     r->mhz = jn(fp, "tick_mhz");
-    r->kernel_failures = isfinite(jn(root, "kernel_failures")) ? (long)jn(root, "kernel_failures")
-                                                               : 0;
-    r->exit_code = isfinite(jn(root, "exit_code")) ? (long)jn(root, "exit_code") : -1;
+    r->kernel_failures = jl(root, "kernel_failures", 0);
+    r->exit_code = jl(root, "exit_code", -1);
 
     r->ncases = json_array_size(cases);
     r->cases = calloc(r->ncases ? r->ncases : 1, sizeof *r->cases);
@@ -421,9 +427,9 @@ static int read_json(struct rep *r)
         c->variant = js(jc, "variant");
         c->point = js(jc, "point");
         c->note = js(jc, "note");
-        c->nodes = isfinite(jn(jc, "nodes")) ? (long)jn(jc, "nodes") : 1;
+        c->nodes = jl(jc, "nodes", 1);
         c->mhz = jn(jc, "tick_mhz");
-        c->launches = isfinite(jn(jc, "launches")) ? (long)jn(jc, "launches") : 0;
+        c->launches = jl(jc, "launches", 0);
         c->failed = jb(jc, "failed", 0);
         if (!(r->mhz > 0) && c->mhz > 0)
             r->mhz = c->mhz;
@@ -506,7 +512,7 @@ static int read_json(struct rep *r)
             k++;
         if (k == r->nkinds) {
             if (r->nkinds == sizeof r->kinds / sizeof r->kinds[0])
-                continue; /* more kinds than any run writes: the table still shows them */
+                continue; /* more kinds than any run writes: left out */
             r->kinds[r->nkinds++] = c->kind;
         }
         r->ncmps++;
@@ -534,7 +540,7 @@ static int read_json(struct rep *r)
                                   jn(b, "obj_bytes") + jn(b, "alloc_bytes"), jn(b, "peak_bytes")};
         m->after = (struct rmem){m->key, jn(a, "created"),
                                  jn(a, "obj_bytes") + jn(a, "alloc_bytes"), jn(a, "peak_bytes")};
-        m->verdict = isfinite(jn(j, "verdict")) ? (long)jn(j, "verdict") : 0;
+        m->verdict = jl(j, "verdict", 0);
         r->nmch++;
     }
     return 0;
@@ -946,7 +952,9 @@ static int pic_samples(struct rep *r, const struct bench *b)
     fprintf(bl, "# panel\tx_from\ty\tx_length\tbaseline median cycles per hit\n");
     /* What each panel holds, so the script plots no empty selection. */
     int(*has)[3] = calloc(b->nkeys, sizeof *has);
-    if (!has) {
+    double(*span)[2] = calloc(b->nkeys, sizeof *span); /* lowest, highest median */
+    if (!has || !span) {
+        free(span);
         fclose(pts), fclose(box), fclose(bl);
         return fail(r, "out of memory");
     }
@@ -974,6 +982,10 @@ static int pic_samples(struct rep *r, const struct bench *b)
                 fprintf(box, "%zu\t%.4f\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%d\t%zu\n", k, cx, q[0],
                         q[1], q[2], q[3], q[4], series, nv);
                 has[k][series] = 1;
+                if (q[2] > 0 && (span[k][0] == 0 || q[2] < span[k][0]))
+                    span[k][0] = q[2];
+                if (q[2] > span[k][1])
+                    span[k][1] = q[2];
             }
             if (bc && isfinite(bc->base) && !two) {
                 fprintf(bl, "%zu\t%.4f\t%.9g\t%.4f\n", k, x - 0.4, bc->base, 0.8);
@@ -985,11 +997,13 @@ static int pic_samples(struct rep *r, const struct bench *b)
               close_file(r, bl, p->data[2]);
     if (bad) {
         free(has);
+        free(span);
         return -1;
     }
     FILE *gp = open_script(r, p);
     if (!gp) {
         free(has);
+        free(span);
         return -1;
     }
     int rows, cols;
@@ -1022,14 +1036,23 @@ static int pic_samples(struct rep *r, const struct bench *b)
         ticlabel(gp, sn);
         fprintf(gp, " %zu", s + 1);
     }
-    fprintf(gp, ") scale 0%s\nset grid ytics noxtics\nset ylabel 'cycles per hit'\n",
-            rotate ? " rotate by -25" : "");
-    ns_axis(r, gp);
+    fprintf(gp, ") scale 0%s\nset grid ytics noxtics\n", rotate ? " rotate by -25" : "");
     const char *dp = p->data[0], *db = p->data[1], *dl = p->data[2];
     for (size_t k = 0; k < b->nkeys; k++) {
         fprintf(gp, "set title ");
         qqb_plot_quote(gp, b->keys[k]);
-        fprintf(gp, "\nplot ");
+        /* Cases 20x apart (chain with 0 and 40 operations): a log axis,
+         * so each case's spread shows at its own scale. */
+        if (span[k][0] > 0 && span[k][1] / span[k][0] > 20) {
+            /* gnuplot: unlink only a linear axis, log only an unlinked one. */
+            fprintf(gp, "\nunset logscale y\nunset link y2\nunset y2tics\nunset y2label\n"
+                        "set logscale y\n"
+                        "set ylabel 'cycles per hit (log scale)'\n");
+        } else {
+            fprintf(gp, "\nunset logscale y\nset ylabel 'cycles per hit'\n");
+            ns_axis(r, gp);
+        }
+        fprintf(gp, "plot ");
         const char *sep = "";
         for (int series = 0; series < 2; series++) {
             if (!has[k][series])
@@ -1053,6 +1076,7 @@ static int pic_samples(struct rep *r, const struct bench *b)
     fprintf(gp, "unset multiplot\n");
     qqb_plot_both_end(gp);
     free(has);
+    free(span);
     return finish_pic(r, p, gp);
 }
 
@@ -1264,6 +1288,11 @@ static int pic_scaling(struct rep *r, const struct bench *b)
     }
     if (distinct < 2 || b->nkeys == 0 || nmin < 1)
         return 0;
+    for (size_t i = 1; i < distinct; i++) /* ascending, for the lines */
+        for (size_t j = i; j > 0 && seen[j - 1] > seen[j]; j--) {
+            long t = seen[j];
+            seen[j] = seen[j - 1], seen[j - 1] = t;
+        }
     /* Series: the variants (and points) of the benchmark. */
     const char *series[32];
     size_t ns = 0;
@@ -1329,8 +1358,9 @@ static int pic_scaling(struct rep *r, const struct bench *b)
     for (size_t k = 0; k < b->nkeys; k++)
         for (size_t q = 0; q < ns; q++) {
             /* Sorted by node count so each series' points are adjacent. */
-            for (long nd = nmin; nd <= nmax; nd++)
+            for (size_t ni = 0; ni < distinct; ni++)
                 for (size_t s = 0; s < b->ncases; s++) {
+                    long nd = seen[ni];
                     const struct rcase *c = &r->cases[b->cases[s]];
                     if (sidx[s] != q + 1 || c->nodes != nd)
                         continue;
@@ -1386,7 +1416,7 @@ static int pic_scaling(struct rep *r, const struct bench *b)
     for (size_t q = 0; q < distinct; q++)
         fprintf(gp, "%s\"%ld\" %ld", q ? ", " : "", seen[q], seen[q]);
     fprintf(gp, ")\nset xlabel 'nodes (MPI ranks)'\nset ylabel 'cycles per hit'\n"
-                "set yrange [0:*]\nset y2range [1:*]\nset y2tics nomirror out\n"
+                "set yrange [0:*]\nset y2range [1:1.5<*]\nset y2tics nomirror out\n"
                 "set y2label 'imbalance (max / mean over nodes)'\n"
                 "set key top left samplen 2\nset grid ytics xtics\n");
     for (size_t k = 0; k < b->nkeys; k++) {

@@ -171,6 +171,23 @@ check "memory: the shrunken Synapse in green, was-text" has syn/memory.dat $'bra
 check "kernel failure listed" has syn/index.html 'chain\[n40\]@1: killed by signal 9 \(timeout\)'
 if python3 "$CHECK" syn > refs2.txt; then ok "synthetic: index.html references only files in the folder"; else bad "synthetic: index references"; cat refs2.txt; fi
 
+# Values of the wrong type or range are drawn as missing, never a crash.
+python3 - second.json odd.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["cases"][0]["nodes"] = 1e300
+d["cases"][1]["metrics"] = "not a list"
+d["cases"][2]["metrics"][0]["samples"] = ["x", None, 1e308, -1e308]
+d["cases"][3]["memory"] = [{"key": 5}, {"key": "k", "created": "many"}]
+d["comparisons"][3]["interval_lo_pct"] = "wide"
+d["exit_code"] = 1e300
+d["fingerprint"] = None
+json.dump(d, open(sys.argv[2], "w"))
+PY
+qq out.txt err.txt report odd.json --out odd
+check "values of the wrong type: exit 0 (got $rc)" test "$rc" = 0
+[ "$rc" = 0 ] || show err.txt
+
 # --- --no-plot ------------------------------------------------------------
 qq out.txt err.txt report second.json --out np --no-plot
 check "--no-plot: exit 0 (got $rc)" test "$rc" = 0
