@@ -1549,7 +1549,7 @@ static int pic_ab(struct rep *r, const struct bench *b)
         x += 0.6; /* a gap between groups */
     }
     double xmax = x - 0.6;
-    int(*has)[NCLASS + 1] = calloc(nkeys, sizeof *has);
+    int(*has)[NCLASS + 2] = calloc(nkeys, sizeof *has); /* + bars, + error bars */
     double *ymax = calloc(nkeys, sizeof *ymax);
     if (!has || !ymax) {
         free(has), free(ymax), free(slots);
@@ -1592,6 +1592,7 @@ static int pic_ab(struct rep *r, const struct bench *b)
             dtext(d, c->name);
             fputc('\n', d);
             has[k][NCLASS] = 1;
+            has[k][NCLASS + 1] |= isfinite(q5[1]) && isfinite(q5[3]);
             double top = fmax(med, isfinite(q5[3]) ? q5[3] : med);
             if (top > ymax[k])
                 ymax[k] = top;
@@ -1643,10 +1644,12 @@ static int pic_ab(struct rep *r, const struct bench *b)
             fprintf(gp, "NaN notitle\n");
             continue;
         }
-        fprintf(gp, "'%s' using ($1==%zu ? $2 : NaN):3:6 with boxes lc rgb variable, \\\n"
-                    "     '' using ($1==%zu ? $2 : NaN):3:4:5 with yerrorbars pt 7 ps 0.4 lw 1.2 "
-                    "lc rgb '%s'",
-                p->data[0], k, k, QQB_PLOT_INK);
+        fprintf(gp, "'%s' using ($1==%zu ? $2 : NaN):3:6 with boxes lc rgb variable", p->data[0],
+                k);
+        if (has[k][NCLASS + 1])
+            fprintf(gp, ", \\\n     '' using ($1==%zu ? $2 : NaN):3:4:5 with yerrorbars pt 7 "
+                        "ps 0.4 lw 1.2 lc rgb '%s'",
+                    k, QQB_PLOT_INK);
         for (int v = 0; v < NCLASS; v++)
             if (has[k][v])
                 fprintf(gp, ", \\\n     '%s' using ($1==%zu && $4==%d ? $2 : NaN):3:6 with "
