@@ -11,7 +11,7 @@ CMAKE_FLAGS ?= -DQQ_WERROR=ON
 
 # Debian packages the build, the tests and the reports need.
 PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-dev \
-           libopenmpi-dev openmpi-bin gnuplot-nox valgrind
+           libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
 # is built only when these are there; make deps tries them, and goes on without.
 OPTIONAL_PACKAGES = g++ libbenchmark-dev

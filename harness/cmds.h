@@ -18,5 +18,6 @@ int cmd_export(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif /* QQB_CMDS_H */

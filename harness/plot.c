@@ -123,6 +123,25 @@ void qqb_plot_png_replot(FILE *gp, const char *stem, int width, int height)
     fprintf(gp, ".'.png'\nreplot\nunset output\n");
 }
 
+void qqb_plot_both_begin(FILE *gp, const char *stem, int width, int height)
+{
+    fprintf(gp, "do for [qqb_terminal = 1:2] {\n"
+                "if (qqb_terminal == 1) {\n    ");
+    qqb_plot_svg(gp, stem, width, height);
+    fprintf(gp, "} else {\n"
+                "    set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,10' "
+                "background rgb 'white'\n"
+                "    set output ",
+            width, height);
+    qqb_plot_quote(gp, stem);
+    fprintf(gp, ".'.png'\n}\n");
+}
+
+void qqb_plot_both_end(FILE *gp)
+{
+    fprintf(gp, "unset output\n}\n");
+}
+
 /* Read everything from FD into BUF (keeping the first SZ-1 bytes). */
 static size_t drain(int fd, char *buf, size_t sz)
 {

@@ -54,6 +54,14 @@ void qqb_plot_svg(FILE *gp, const char *stem, int width, int height);
  * 'plot' (not multiplot), which replot repeats. */
 void qqb_plot_png_replot(FILE *gp, const char *stem, int width, int height);
 
+/* Draw one picture to both terminals when the plot is more than a single
+ * 'plot' (a multiplot, labels set per panel): opens a loop whose body,
+ * written between the two calls, runs once with the SVG terminal (W x H,
+ * STEM.svg) and once with the PNG one (STEM.png), so the script states the
+ * picture once. The body must set everything it relies on. */
+void qqb_plot_both_begin(FILE *gp, const char *stem, int width, int height);
+void qqb_plot_both_end(FILE *gp);
+
 /* ======================================================================
  * Running gnuplot.
  * ====================================================================== */
