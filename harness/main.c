@@ -13,6 +13,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
     {"run", cmd_run, "run a YAML suite, compare with the baseline, give verdicts"},
+    {"ci", cmd_ci, "build a reference revision and run a suite against it"},
     {"compare", cmd_compare, "compare two .qq files key by key"},
     {"st", cmd_st, "summarise a .qq file (the paper's st program)"},
     {"view", cmd_view, "draw a .qq file's per-node timeline (the paper's Figure 6)"},

@@ -1,0 +1,236 @@
+/* cmd_ci.c - qqbench ci: build a reference revision beside the working tree and run a suite against it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+
+static void ci_usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: qqbench ci [--base REV] [--keep] [--jobs N] [SUITE.yaml] [run options]\n\n"
+            "Check a change in one job, on whatever machine the job got: build the\n"
+            "reference revision REV of this git checkout in a temporary folder with\n"
+            "the project's own build (cmake), then run SUITE (default\n"
+            "configs/ci.yaml) with 'qqbench run SUITE --against REFERENCE-KERNELS',\n"
+            "so every case runs from both builds, interleaved and paired by round.\n"
+            "The change build is this qqbench's own build (its kernels are found as\n"
+            "'qqbench run' finds them). Options after the suite go to 'qqbench run'\n"
+            "(--json, --junit, --report, --update-baseline, ...).\n\n"
+            "  --base REV   the reference: a commit, branch or tag (default: the merge\n"
+            "               base of HEAD with origin/main, else with main)\n"
+            "  --keep       keep the reference's folder and its build logs\n"
+            "  --jobs N     parallel build jobs (default 2)\n"
+            "  --help       this text\n\n"
+            "The reference's build log goes to a file (its path is printed), not to\n"
+            "the job's log. Exit: as 'qqbench run' (0, 1 a regression, 3 a kernel\n"
+            "failed), and 2 for bad usage, when REV is not a commit, or when REV\n"
+            "does not build.\n");
+}
+
+/* Run ARGV with stdout and stderr to LOG (appended), or to /dev/null when
+ * LOG is NULL; stdin from /dev/null. Returns the exit status, or -1 when it
+ * could not run or died by a signal. */
+static int run_logged(char *const argv[], const char *log, const char *cwd)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        int out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644)
+                      : open("/dev/null", O_WRONLY);
+        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
+            dup2(out, 2) < 0)
+            _exit(127);
+        if (cwd && chdir(cwd) != 0)
+            _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The first line a command prints, into BUF; 0 on success. */
+static int capture_line(char *const argv[], char *buf, size_t len)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd[1], 1) < 0 || dup2(nul, 2) < 0)
+            _exit(127);
+        close(fd[0]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < len && (r = read(fd[0], buf + n, len - 1 - n)) != 0) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd[0]);
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 && buf[0] ? 0 : -1;
+}
+
+/* The default reference: the merge base of HEAD with origin/main, else main. */
+static int default_base(char *buf, size_t len)
+{
+    static const char *const refs[] = {"origin/main", "main", "origin/master", "master"};
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        char *argv[] = {"git", "merge-base", "HEAD", (char *)refs[i], NULL};
+        if (capture_line(argv, buf, len) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* Remove DIR and everything below it (rm -rf, by argv). */
+static void remove_tree(const char *dir)
+{
+    char *argv[] = {"rm", "-rf", "--", (char *)dir, NULL};
+    run_logged(argv, NULL, NULL);
+}
+
+int cmd_ci(int argc, char **argv)
+{
+    const char *base = NULL, *suite = "configs/ci.yaml", *jobs = "2";
+    int keep = 0, i = 1;
+    for (; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            ci_usage(stdout);
+            return QQB_EXIT_OK;
+        } else if (!strcmp(argv[i], "--base") && i + 1 < argc) {
+            base = argv[++i];
+        } else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
+            jobs = argv[++i];
+            if (strspn(jobs, "0123456789") != strlen(jobs) || atoi(jobs) < 1) {
+                fprintf(stderr, "qqbench ci: --jobs takes a positive number, not '%s'\n",
+                        jobs);
+                return QQB_EXIT_USAGE;
+            }
+        } else if (!strcmp(argv[i], "--keep")) {
+            keep = 1;
+        } else if (argv[i][0] == '-' && strncmp(argv[i], "--", 2) == 0 &&
+                   (!strcmp(argv[i], "--base") || !strcmp(argv[i], "--jobs"))) {
+            fprintf(stderr, "qqbench ci: %s needs a value; see 'qqbench ci --help'\n",
+                    argv[i]);
+            return QQB_EXIT_USAGE;
+        } else {
+            break;
+        }
+    }
+    if (i < argc && argv[i][0] != '-')
+        suite = argv[i++];
+    /* argv[i..] go to 'qqbench run'. */
+
+    char top[4096], rev[128], given[160];
+    char *top_argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
+    if (capture_line(top_argv, top, sizeof top) != 0) {
+        fprintf(stderr, "qqbench ci: error: not in a git checkout (git rev-parse "
+                "--show-toplevel failed); run it from the repository\n");
+        return QQB_EXIT_USAGE;
+    }
+    if (!base) {
+        if (default_base(given, sizeof given) != 0) {
+            fprintf(stderr, "qqbench ci: error: no --base given and no main or "
+                    "origin/main to take the merge base with\n");
+            return QQB_EXIT_USAGE;
+        }
+        base = given;
+    }
+    char spec[200];
+    snprintf(spec, sizeof spec, "%s^{commit}", base);
+    char *rev_argv[] = {"git", "rev-parse", "--verify", "--quiet", spec, NULL};
+    if (capture_line(rev_argv, rev, sizeof rev) != 0) {
+        fprintf(stderr, "qqbench ci: error: --base '%s' is not a commit of this "
+                "repository\n", base);
+        return QQB_EXIT_USAGE;
+    }
+
+    char dir[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/qqbench-ci-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "qqbench ci: error: cannot make a folder in %s: %s\n",
+                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        return QQB_EXIT_USAGE;
+    }
+    char src[4200], bld[4200], log[4200], kernels[4300];
+    snprintf(src, sizeof src, "%s/src", dir);
+    snprintf(bld, sizeof bld, "%s/build", dir);
+    snprintf(log, sizeof log, "%s/build.log", dir);
+    snprintf(kernels, sizeof kernels, "%s/kernels", bld);
+    fprintf(stderr, "qqbench ci: reference %s (%.12s), built in %s (log: %s)\n", base,
+            rev, dir, log);
+
+    /* The reference's sources: a detached worktree shares the object store
+     * (no copy of the history) and is removed afterwards. */
+    char *wt_argv[] = {"git", "-C", top, "worktree", "add", "--detach", "--force",
+                       src, rev, NULL};
+    char *cfg_argv[] = {"cmake", "-S", src, "-B", bld, "-DQQ_BUILD_TESTS=OFF",
+                        "-DCMAKE_BUILD_TYPE=RelWithDebInfo", NULL};
+    char *bld_argv[] = {"cmake", "--build", bld, "-j", (char *)jobs, NULL};
+    int rc;
+    if (run_logged(wt_argv, log, NULL) != 0) {
+        fprintf(stderr, "qqbench ci: error: cannot check out %s (see %s)\n", base, log);
+        rc = QQB_EXIT_USAGE;
+    } else if (run_logged(cfg_argv, log, NULL) != 0 || run_logged(bld_argv, log, NULL) != 0) {
+        fprintf(stderr, "qqbench ci: error: the reference %s does not build (see %s)\n",
+                base, log);
+        keep = 1; /* the log is the evidence */
+        rc = QQB_EXIT_USAGE;
+    } else {
+        /* qqbench run SUITE --against KERNELS [the rest]. */
+        int n = 0;
+        char **rargv = calloc((size_t)(argc - i) + 5, sizeof *rargv);
+        if (!rargv) {
+            fprintf(stderr, "qqbench ci: error: out of memory\n");
+            rc = QQB_EXIT_USAGE;
+        } else {
+            rargv[n++] = "run";
+            rargv[n++] = (char *)suite;
+            rargv[n++] = "--against";
+            rargv[n++] = kernels;
+            for (int j = i; j < argc; j++)
+                rargv[n++] = argv[j];
+            rc = cmd_run(n, rargv);
+            free(rargv);
+        }
+    }
+    char *rm_argv[] = {"git", "-C", top, "worktree", "remove", "--force", src, NULL};
+    if (!keep) {
+        run_logged(rm_argv, NULL, NULL);
+        remove_tree(dir);
+    } else {
+        fprintf(stderr, "qqbench ci: kept %s\n", dir);
+    }
+    return rc;
+}
