@@ -16,6 +16,8 @@
 #include "judge.h"
 #include "measure.h"
 #include "plan.h"
+#include "pictures.h"
+#include "plot.h"
 #include "report.h"
 #include "runner.h"
 #include "stats.h"
@@ -28,6 +30,8 @@ struct run_opts {
     const char *kernel_dir;
     const char *record;
     const char *json, *junit;
+    const char *report_dir; /* --report DIR; NULL: the default folder */
+    int no_report;
     const char *work_parent;
     int update, quiet, verbose, confirm, keep, reps, max_reps, fail_on_noisy;
     int have_seed;
@@ -73,6 +77,10 @@ static void run_usage(FILE *fp)
         "  --seed N            seed of the round order (default: from the clock)\n"
         "  --json FILE         write every number as JSON\n"
         "  --junit FILE        write a JUnit XML report (a test case per case and key)\n"
+        "  --report DIR        write the pictures, their data and .gp scripts, the\n"
+        "                      run's JSON (run.json) and index.html into DIR\n"
+        "                      (default: reports/latest/SUITE, from where qqbench runs)\n"
+        "  --no-report         no report folder\n"
         "  --work DIR          where launches write (default: $TMPDIR)\n"
         "  --keep              keep the launches' files and logs\n"
         "  -q, --quiet         no progress, only the table and summary\n"
@@ -87,6 +95,35 @@ static void run_usage(FILE *fp)
 /* ---------------------------------------------------------------------
  * The command.
  * --------------------------------------------------------------------- */
+
+/* The report folder (docs/REPORTS.md): the run's JSON as DIR/run.json, then
+ * the pictures and index.html drawn from it, exactly as 'qqbench report'
+ * draws them from a --json file anywhere else. The default folder's failure
+ * is a warning; -1 either way. */
+static int write_pictures(const struct run_opts *o, const struct qqb_report *rep,
+                          const char *suite)
+{
+    char dir[4096], json[4200], err[512];
+    if (o->report_dir)
+        snprintf(dir, sizeof dir, "%s", o->report_dir);
+    else
+        snprintf(dir, sizeof dir, "reports/latest/%s", suite);
+    int rc = qqb_plot_mkdir(dir, err, sizeof err);
+    snprintf(json, sizeof json, "%s/run.json", dir);
+    if (rc == 0)
+        rc = qqb_report_json(json, rep, err, sizeof err);
+    if (rc == 0)
+        rc = qqb_report_write(json, dir, 0, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "qqbench run: %s: the report was not written: %s%s\n",
+                o->report_dir ? "error" : "warning", err,
+                o->report_dir ? "" : " (--no-report skips it)");
+        return -1;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "qqbench: report: %s/index.html\n", dir);
+    return 0;
+}
 
 static const char *default_kernel_dir(char *buf, size_t len)
 {
@@ -147,6 +184,11 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         } else if (!strcmp(a, "--junit")) {
             NEEDS_ARG();
             o->junit = next;
+        } else if (!strcmp(a, "--report")) {
+            NEEDS_ARG();
+            o->report_dir = next;
+        } else if (!strcmp(a, "--no-report")) {
+            o->no_report = 1;
         } else if (!strcmp(a, "--work")) {
             NEEDS_ARG();
             o->work_parent = next;
@@ -212,7 +254,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         } else if (a[0] == '-' && a[1]) {
             static const char *const known[] = {
                 "--update-baseline", "--record", "--baselines", "--baseline-from",
-                "--kernels", "--json", "--junit", "--work", "--only",
+                "--kernels", "--json", "--junit", "--report", "--no-report",
+                "--work", "--only",
                 "--repetitions", "--max-repetitions", "--no-confirm", "--keep",
                 "--fail-on-noisy", "--keep-runs", "--seed",
                 "--quiet", "--verbose",
@@ -501,6 +544,8 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         exit_code = QQB_EXIT_USAGE;
     }
+    if (!o.no_report && write_pictures(&o, &rep, suite->name) != 0 && o.report_dir)
+        exit_code = QQB_EXIT_USAGE; /* asked for by name: its failure is an error */
 
     /* Baselines: never touched by a run in which a kernel failed or the
      * suite named keys that do not exist. */
