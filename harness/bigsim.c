@@ -10,6 +10,9 @@
 #include "bigsim.h"
 
 static int fail(const char *line, const char *at, int *col, char *err,
+                size_t len, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static int fail(const char *line, const char *at, int *col, char *err,
                 size_t len, const char *fmt, ...)
 {
     va_list ap;
@@ -128,9 +131,11 @@ int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col,
                                     "negative time");
                     r->time = v;
                 } else {
-                    if (v != floor(v) || v < 0)
+                    /* 2^62: far beyond any sequence, and a long holds it
+                     * (a larger double would overflow the conversion). */
+                    if (v != floor(v) || v < 0 || v > 4611686018427387904.0)
                         return fail(line, p, col, err, errlen,
-                                    "seqno must be a whole number >= 0");
+                                    "seqno must be a whole number from 0 to 2^62");
                     r->seqno = (long)v;
                 }
                 p = blanks(e);

@@ -89,6 +89,11 @@ check "bad number located" has bx.err 'bad_bigsim.txt:3:38: error: expected a nu
 check "missing time located" has bx.err 'bad_bigsim.txt:4:[0-9]+: error: record without time'
 check "unknown field located" has bx.err "bad_bigsim.txt:5:65: error: unknown field 'colour:'"
 check "unclosed brace located" has bx.err "bad_bigsim.txt:6:53: error: '\{' of 'params:' is never closed"
+# Found by fuzz_bigsim: a seqno beyond a long's range was converted (UB).
+qq bz.out bz.err model --bigsim "$QQ_TEST_DATA/fuzz/bigsim-seqno-overflow.txt" --model "1 + p1"
+check "huge seqno: exit 2 (got $rc)" test "$rc" = 2
+check "huge seqno: located and said" has bz.err 'bigsim-seqno-overflow.txt:1:[0-9]+: error: seqno must be a whole number from 0 to 2\^62'
+
 qq bn.out bn.err model --bigsim "$D/bigsim.txt" --model "1 + n"
 check "bigsim names are p1..p20" has bn.err "with --bigsim the parameters are p1..p20"
 
