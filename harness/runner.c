@@ -222,6 +222,7 @@ static void stop_group(pid_t g)
  * --------------------------------------------------------------------- */
 
 #define QQB_MAX_CHILDREN 1024
+#define QQB_LEFTOVER_GRACE 2.0 /* seconds */
 
 /* Append text or a decimal number at P (bounded by END); returns the new P.
  * (snprintf is not async-signal-safe.) */
@@ -408,10 +409,60 @@ struct leftover {
     char comm[32];
 };
 
-/* Kill and reap every child of qqbench, and the children they leave, until
- * none is left (or about 5 s pass: a process stuck in the kernel). LO, if
- * not NULL, is told what was still running (zombies do not count). */
-static void kill_descendants(struct leftover *lo)
+/* An MPI runtime's own daemon: Open MPI's singleton start (a program run
+ * without mpirun calling MPI_Init) forks an orted that ends by itself about
+ * 1.5 s after the program (measured here). It is the runtime's, not the
+ * kernel's: a launch does not wait for it or fail for it; the next launch's
+ * end reaps it, and qqbench waits for it before it exits. */
+static int runtime_daemon(const char *comm)
+{
+    return !strcmp(comm, "orted") || !strcmp(comm, "prted") || !strcmp(comm, "prte") ||
+           !strcmp(comm, "hydra_pmi_proxy");
+}
+
+/* qqbench's children that are still running, zombies reaped first (their
+ * pids into PIDS, at most QQB_MAX_CHILDREN); SPARE leaves out the MPI
+ * runtime's daemons. The first one's name goes into COMM. */
+static size_t live_children(pid_t *pids, int spare, char *comm, size_t commlen)
+{
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
+    size_t n = list_children(pids, QQB_MAX_CHILDREN), live = 0;
+    for (size_t i = 0; i < n; i++) {
+        char state, name[32];
+        pid_t ppid;
+        if (proc_stat(pids[i], &state, &ppid, name, sizeof name) != 0 || state == 'Z' ||
+            state == 'X' || (spare && runtime_daemon(name)))
+            continue;
+        if (live == 0 && comm)
+            put_str(comm, comm + commlen, name);
+        pids[live++] = pids[i];
+    }
+    return live;
+}
+
+/* Give qqbench's children up to GRACE seconds to end by themselves; returns
+ * 1 when none (but, with SPARE, the runtime's daemons) is left running. */
+static int children_gone(double grace, int spare)
+{
+    static pid_t pids[QQB_MAX_CHILDREN];
+    double t0 = qqb_now();
+    long ms = 1;
+    while (live_children(pids, spare, NULL, 0) > 0) {
+        if (qqb_now() - t0 >= grace)
+            return 0;
+        sleep_ms(ms);
+        if (ms < 20)
+            ms *= 2;
+    }
+    return 1;
+}
+
+/* Kill (SIGKILL) and reap every child of qqbench, and the children they
+ * leave, until none is left (or 5000 rounds pass: a process stuck in the
+ * kernel); SPARE leaves the MPI runtime's daemons running. LO, if not NULL,
+ * is told what was killed. */
+static void kill_descendants(struct leftover *lo, int spare)
 {
     static pid_t pids[QQB_MAX_CHILDREN], seen[QQB_MAX_CHILDREN];
     size_t nseen = 0;
@@ -421,36 +472,33 @@ static void kill_descendants(struct leftover *lo)
         lo->comm[0] = '\0';
     }
     for (int round = 0; round < 5000; round++) {
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
-        size_t n = list_children(pids, QQB_MAX_CHILDREN);
+        char comm[32] = "";
+        size_t n = live_children(pids, spare, comm, sizeof comm);
         if (n == 0)
             return;
         for (size_t i = 0; i < n; i++) {
-            char state, comm[32];
-            pid_t ppid;
-            if (proc_stat(pids[i], &state, &ppid, comm, sizeof comm) != 0)
-                continue;
-            if (state == 'Z' || state == 'X')
-                continue; /* dead: reaped on the next round */
             size_t k;
             for (k = 0; k < nseen && seen[k] != pids[i]; k++)
                 ;
             if (k == nseen && nseen < QQB_MAX_CHILDREN) {
                 seen[nseen++] = pids[i];
-                if (lo) {
-                    if (lo->n == 0) {
-                        lo->first = pids[i];
-                        memcpy(lo->comm, comm, sizeof lo->comm);
-                    }
-                    lo->n++;
+                if (lo && lo->n++ == 0) {
+                    lo->first = pids[i];
+                    memcpy(lo->comm, comm, sizeof lo->comm);
                 }
             }
             kill(pids[i], SIGKILL);
         }
-        struct timespec ts = {0, 1000 * 1000};
-        nanosleep(&ts, NULL);
+        sleep_ms(1);
     }
+}
+
+/* At exit: the runtime's daemons of the last launches get their moment to
+ * end, then nothing of the run is left. */
+static void reap_at_exit(void)
+{
+    if (!children_gone(QQB_LEFTOVER_GRACE, 0))
+        kill_descendants(NULL, 0);
 }
 
 /* Once per process: become the subreaper of whatever the launches start. */
@@ -458,8 +506,8 @@ static void become_subreaper(void)
 {
 #if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
     static int done;
-    if (!done)
-        prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    if (!done && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+        atexit(reap_at_exit);
     done = 1;
 #endif
 }
@@ -470,7 +518,7 @@ static void on_trap(int sig)
     pid_t g = (pid_t)running;
     if (g > 0) {
         stop_group(g);
-        kill_descendants(NULL);
+        kill_descendants(NULL, 0);
     }
     if (trap_dir[0]) {
         empty_dir(trap_dir);
@@ -685,8 +733,13 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
         drain(rfd, t);
         close(rfd);
     }
-    struct leftover lo;
-    kill_descendants(&lo);
+    /* What a launch that ended by itself leaves gets a moment to end too;
+     * whatever is still running then fails the launch. */
+    struct leftover lo = {0, 0, ""};
+    if (timed_out || children_gone(QQB_LEFTOVER_GRACE, 1))
+        kill_descendants(NULL, 1);
+    else
+        kill_descendants(&lo, 1);
     kill(-pid, SIGKILL);
     running = 0;
     r->seconds = qqb_now() - t0;
