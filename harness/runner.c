@@ -795,8 +795,8 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
         r->status = QQB_LAUNCH_NOFILE;
         snprintf(r->reason, sizeof r->reason,
                  "exited 0 but wrote no QQ file: either it never calls QQOut, or QQ "
-                 "was compiled out (built without -DQQ_ENABLE: every QQ call is then "
-                 "empty; link QQ::qq or use pkg-config qq, which turn it on)%s%s",
+                 "was compiled out (built without -DQQ_ENABLE, which CMake's QQ::qq "
+                 "and pkg-config qq add)%s%s",
                  sep, last);
         return -1;
     }

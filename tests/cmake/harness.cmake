@@ -24,3 +24,13 @@ if(QQ_SANITIZE)
     endif()
   endforeach()
 endif()
+
+# A program that uses only the paper's API, built with QQ on (the buffer
+# rule of QQ_EVENTS) and off (a build that forgot -DQQ_ENABLE writes no file).
+add_executable(events_on ${QQ_TEST_DATA}/kernels/events.c)
+target_compile_definitions(events_on PRIVATE QQ_ENABLE)
+target_link_libraries(events_on PRIVATE qq)
+add_executable(events_off ${QQ_TEST_DATA}/kernels/events.c)
+target_include_directories(events_off PRIVATE ${PROJECT_SOURCE_DIR}/qq/include)
+set_target_properties(events_on events_off PROPERTIES
+                      RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/kernels)
