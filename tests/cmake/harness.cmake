@@ -17,7 +17,8 @@ endforeach()
 # allocations into a leak report and exit 1, so the tests that launch crashing
 # or MPI kernels let signals through and leave leak detection off.
 if(QQ_SANITIZE)
-  foreach(t test_run_kernel_failures test_run_mpi test_run_reports)
+  foreach(t test_run_kernel_failures test_run_mpi test_run_reports test_run_orphans
+            test_run_odd_paths)
     if(TEST ${t})
       set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
                    "ASAN_OPTIONS=detect_leaks=0:handle_segv=0")
