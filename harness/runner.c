@@ -282,7 +282,9 @@ static int proc_stat(pid_t pid, char *state, pid_t *ppid, char *comm, size_t com
         return -1;
     char *open_paren = strchr(buf, '(');
     char *close_paren = strrchr(buf, ')');
-    if (!open_paren || !close_paren || close_paren < open_paren || close_paren[1] != ' ')
+    /* ") S PPID": the state and the parent must both be there. */
+    if (!open_paren || !close_paren || close_paren < open_paren ||
+        close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
         return -1;
     if (comm && commlen > 0) {
         size_t n = (size_t)(close_paren - open_paren - 1);
@@ -305,7 +307,8 @@ static size_t parse_pids(const char *buf, pid_t *out, size_t n, size_t max)
     long v = -1;
     for (const char *q = buf;; q++) {
         if (*q >= '0' && *q <= '9') {
-            v = (v < 0 ? 0 : v * 10) + (*q - '0');
+            if (v < 100000000) /* pids are below 2^22 on Linux */
+                v = (v < 0 ? 0 : v * 10) + (*q - '0');
         } else {
             if (v > 0 && n < max)
                 out[n++] = (pid_t)v;
