@@ -77,7 +77,7 @@ static void print_node(const struct qq_file *f, uint32_t i)
     printf("          ET = %.6f sec\n\n", ns.elapsed_sec);
     if (n->dropped)
         printf("          DROPPED %" PRIu64 " events: the buffer was full "
-               "(raise QQInit's size)\n\n", n->dropped);
+               "(raise QQInit's size or QQ_EVENTS)\n\n", n->dropped);
     struct qq_calib cal;
     int have_cal = qq_file_calib(f, i, &cal);
     if (have_cal)

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -187,34 +190,6 @@ static int trap_on;
 static char trap_dir[4096];            /* the work folder, "" to keep it */
 static volatile sig_atomic_t running;  /* process group of the launch, 0 */
 
-/* Every entry of DIR (flat: the launches' logs, files and temporaries). */
-static void empty_dir(const char *dir)
-{
-#if defined(__linux__) && defined(SYS_getdents64)
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    char buf[4096] __attribute__((aligned(8)));
-    for (int pass = 0; pass < 1000; pass++) {
-        long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
-        if (n <= 0)
-            break;
-        for (long at = 0; at < n;) {
-            /* struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name */
-            unsigned short reclen;
-            memcpy(&reclen, buf + at + 16, sizeof reclen);
-            const char *name = buf + at + 19;
-            if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
-                unlinkat(fd, name, 0);
-            at += reclen;
-        }
-    }
-    close(fd);
-#else
-    (void)dir;
-#endif
-}
-
 /* Stop process group G: SIGTERM first (mpirun then stops its ranks and
  * cleans up), SIGKILL after 2 s for whatever is left. */
 static void stop_group(pid_t g)
@@ -233,12 +208,321 @@ static void stop_group(pid_t g)
         ;
 }
 
+/* ---------------------------------------------------------------------
+ * Descendants. A kernel can leave processes that its process group does
+ * not hold: a daemon that setsid()s, or MPI ranks (Open MPI puts each rank
+ * in a group of its own) whose mpirun was killed. qqbench makes itself a
+ * child subreaper (Linux PR_SET_CHILD_SUBREAPER), so every orphan of a
+ * launch becomes qqbench's child instead of init's; at the end of each
+ * launch, and when qqbench is stopped by a signal, its children are killed
+ * and reaped until none is left (qqbench runs nothing else meanwhile).
+ * Children are listed from /proc/self/task/T/children, or by scanning
+ * /proc where the kernel lacks that file. Raw system calls and fixed
+ * buffers only: the signal handler uses this too.
+ * --------------------------------------------------------------------- */
+
+#define QQB_MAX_CHILDREN 1024
+#define QQB_LEFTOVER_GRACE 2.0 /* seconds */
+
+/* Append text or a decimal number at P (bounded by END); returns the new P.
+ * (snprintf is not async-signal-safe.) */
+static char *put_str(char *p, char *end, const char *s)
+{
+    while (*s && p < end - 1)
+        *p++ = *s++;
+    *p = '\0';
+    return p;
+}
+
+static char *put_long(char *p, char *end, long v)
+{
+    char digits[24];
+    int n = 0;
+    unsigned long u = v < 0 ? 0 : (unsigned long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u && n < (int)sizeof digits);
+    while (n > 0 && p < end - 1)
+        *p++ = digits[--n];
+    *p = '\0';
+    return p;
+}
+
+/* Read up to N-1 bytes of PATH into BUF, NUL-ended; returns the count or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t n)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t got = 0;
+    while (got < n - 1) {
+        ssize_t r = read(fd, buf + got, n - 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[got] = '\0';
+    return (ssize_t)got;
+}
+
+/* From /proc/PID/stat: the state letter, the parent and the command name
+ * (up to COMMLEN-1 bytes; the name may hold spaces and parentheses, so it
+ * ends at the last ')'). Returns 0, or -1 when the process is gone. */
+static int proc_stat(pid_t pid, char *state, pid_t *ppid, char *comm, size_t commlen)
+{
+    char path[64], buf[512];
+    char *p = put_str(path, path + sizeof path, "/proc/");
+    p = put_long(p, path + sizeof path, pid);
+    put_str(p, path + sizeof path, "/stat");
+    if (read_small(path, buf, sizeof buf) <= 0)
+        return -1;
+    char *open_paren = strchr(buf, '(');
+    char *close_paren = strrchr(buf, ')');
+    /* ") S PPID": the state and the parent must both be there. */
+    if (!open_paren || !close_paren || close_paren < open_paren ||
+        close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
+        return -1;
+    if (comm && commlen > 0) {
+        size_t n = (size_t)(close_paren - open_paren - 1);
+        if (n >= commlen)
+            n = commlen - 1;
+        memcpy(comm, open_paren + 1, n);
+        comm[n] = '\0';
+    }
+    *state = close_paren[2];
+    long pp = 0;
+    for (const char *q = close_paren + 4; *q >= '0' && *q <= '9'; q++)
+        pp = pp * 10 + (*q - '0');
+    *ppid = (pid_t)pp;
+    return 0;
+}
+
+/* Parse decimal numbers separated by anything else from BUF into OUT. */
+static size_t parse_pids(const char *buf, pid_t *out, size_t n, size_t max)
+{
+    long v = -1;
+    for (const char *q = buf;; q++) {
+        if (*q >= '0' && *q <= '9') {
+            if (v < 100000000) /* pids are below 2^22 on Linux */
+                v = (v < 0 ? 0 : v * 10) + (*q - '0');
+        } else {
+            if (v > 0 && n < max)
+                out[n++] = (pid_t)v;
+            v = -1;
+            if (!*q)
+                break;
+        }
+    }
+    return n;
+}
+
+/* Call FN(NAME) for each entry of the folder PATH but "." and "..". */
+static void each_entry(const char *path, void (*fn)(int, const char *, void *), void *arg)
+{
+#if defined(__linux__) && defined(SYS_getdents64)
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char buf[4096] __attribute__((aligned(8)));
+    for (;;) {
+        long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+        if (n <= 0)
+            break;
+        for (long at = 0; at < n;) {
+            unsigned short reclen;
+            memcpy(&reclen, buf + at + 16, sizeof reclen);
+            const char *name = buf + at + 19;
+            if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+                fn(fd, name, arg);
+            at += reclen;
+        }
+    }
+    close(fd);
+#else
+    (void)path;
+    (void)fn;
+    (void)arg;
+#endif
+}
+
+static void unlink_entry(int dirfd, const char *name, void *arg)
+{
+    (void)arg;
+    unlinkat(dirfd, name, 0);
+}
+
+/* Every entry of DIR (flat: the launches' logs, files and temporaries). */
+static void empty_dir(const char *dir) { each_entry(dir, unlink_entry, NULL); }
+
+struct child_list {
+    pid_t *pids;
+    size_t n, max;
+    pid_t self;
+    int have_children_file; /* /proc/self/task/T/children exists */
+};
+
+static void add_task_children(int dirfd, const char *tid, void *arg)
+{
+    (void)dirfd;
+    struct child_list *cl = arg;
+    char path[96], buf[4096];
+    char *p = put_str(path, path + sizeof path, "/proc/self/task/");
+    p = put_str(p, path + sizeof path, tid);
+    put_str(p, path + sizeof path, "/children");
+    if (read_small(path, buf, sizeof buf) < 0)
+        return;
+    cl->have_children_file = 1;
+    cl->n = parse_pids(buf, cl->pids, cl->n, cl->max);
+}
+
+static void add_if_child(int dirfd, const char *name, void *arg)
+{
+    (void)dirfd;
+    struct child_list *cl = arg;
+    if (name[0] < '1' || name[0] > '9')
+        return;
+    pid_t pid = 0;
+    if (parse_pids(name, &pid, 0, 1) != 1)
+        return;
+    char state;
+    pid_t ppid;
+    if (proc_stat(pid, &state, &ppid, NULL, 0) == 0 && ppid == cl->self &&
+        cl->n < cl->max)
+        cl->pids[cl->n++] = pid;
+}
+
+/* qqbench's children now, at most MAX. */
+static size_t list_children(pid_t *pids, size_t max)
+{
+    struct child_list cl = {pids, 0, max, getpid(), 0};
+    each_entry("/proc/self/task", add_task_children, &cl);
+    if (!cl.have_children_file)
+        each_entry("/proc", add_if_child, &cl);
+    return cl.n;
+}
+
+/* What was left running: how many, and the first one's pid and name. */
+struct leftover {
+    int n;
+    pid_t first;
+    char comm[32];
+};
+
+/* An MPI runtime's own daemon: Open MPI's singleton start (a program run
+ * without mpirun calling MPI_Init) forks an orted that ends by itself about
+ * 1.5 s after the program (measured here). It is the runtime's, not the
+ * kernel's: a launch does not wait for it or fail for it; the next launch's
+ * end reaps it, and qqbench waits for it before it exits. */
+static int runtime_daemon(const char *comm)
+{
+    return !strcmp(comm, "orted") || !strcmp(comm, "prted") || !strcmp(comm, "prte") ||
+           !strcmp(comm, "hydra_pmi_proxy");
+}
+
+/* qqbench's children that are still running, zombies reaped first (their
+ * pids into PIDS, at most QQB_MAX_CHILDREN); SPARE leaves out the MPI
+ * runtime's daemons. The first one's name goes into COMM. */
+static size_t live_children(pid_t *pids, int spare, char *comm, size_t commlen)
+{
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
+    size_t n = list_children(pids, QQB_MAX_CHILDREN), live = 0;
+    for (size_t i = 0; i < n; i++) {
+        char state, name[32];
+        pid_t ppid;
+        if (proc_stat(pids[i], &state, &ppid, name, sizeof name) != 0 || state == 'Z' ||
+            state == 'X' || (spare && runtime_daemon(name)))
+            continue;
+        if (live == 0 && comm)
+            put_str(comm, comm + commlen, name);
+        pids[live++] = pids[i];
+    }
+    return live;
+}
+
+/* Give qqbench's children up to GRACE seconds to end by themselves; returns
+ * 1 when none (but, with SPARE, the runtime's daemons) is left running. */
+static int children_gone(double grace, int spare)
+{
+    static pid_t pids[QQB_MAX_CHILDREN];
+    double t0 = qqb_now();
+    long ms = 1;
+    while (live_children(pids, spare, NULL, 0) > 0) {
+        if (qqb_now() - t0 >= grace)
+            return 0;
+        sleep_ms(ms);
+        if (ms < 20)
+            ms *= 2;
+    }
+    return 1;
+}
+
+/* Kill (SIGKILL) and reap every child of qqbench, and the children they
+ * leave, until none is left (or 5000 rounds pass: a process stuck in the
+ * kernel); SPARE leaves the MPI runtime's daemons running. LO, if not NULL,
+ * is told what was killed. */
+static void kill_descendants(struct leftover *lo, int spare)
+{
+    static pid_t pids[QQB_MAX_CHILDREN], seen[QQB_MAX_CHILDREN];
+    size_t nseen = 0;
+    if (lo) {
+        lo->n = 0;
+        lo->first = 0;
+        lo->comm[0] = '\0';
+    }
+    for (int round = 0; round < 5000; round++) {
+        char comm[32] = "";
+        size_t n = live_children(pids, spare, comm, sizeof comm);
+        if (n == 0)
+            return;
+        for (size_t i = 0; i < n; i++) {
+            size_t k;
+            for (k = 0; k < nseen && seen[k] != pids[i]; k++)
+                ;
+            if (k == nseen && nseen < QQB_MAX_CHILDREN) {
+                seen[nseen++] = pids[i];
+                if (lo && lo->n++ == 0) {
+                    lo->first = pids[i];
+                    memcpy(lo->comm, comm, sizeof lo->comm);
+                }
+            }
+            kill(pids[i], SIGKILL);
+        }
+        sleep_ms(1);
+    }
+}
+
+/* At exit: the runtime's daemons of the last launches get their moment to
+ * end, then nothing of the run is left. */
+static void reap_at_exit(void)
+{
+    if (!children_gone(QQB_LEFTOVER_GRACE, 0))
+        kill_descendants(NULL, 0);
+}
+
+/* Once per process: become the subreaper of whatever the launches start. */
+static void become_subreaper(void)
+{
+#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
+    static int done;
+    if (!done && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+        atexit(reap_at_exit);
+    done = 1;
+#endif
+}
+
 static void on_trap(int sig)
 {
     int saved = errno;
     pid_t g = (pid_t)running;
-    if (g > 0)
+    if (g > 0) {
         stop_group(g);
+        kill_descendants(NULL, 0);
+    }
     if (trap_dir[0]) {
         empty_dir(trap_dir);
         rmdir(trap_dir);
@@ -295,9 +579,19 @@ static void block_traps(int how, sigset_t *old)
  * One launch.
  * --------------------------------------------------------------------- */
 
-static void child(const struct qqb_launch *l, int out_fd, const sigset_t *mask)
+static void child(const struct qqb_launch *l, int out_fd, const sigset_t *mask,
+                  pid_t parent)
 {
     setpgid(0, 0);
+#if defined(__linux__) && defined(PR_SET_PDEATHSIG)
+    /* Should qqbench die without cleaning up (SIGKILL), the program gets
+     * SIGTERM (mpirun passes it on to its ranks). */
+    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    if (getppid() != parent)
+        _exit(127);
+#else
+    (void)parent;
+#endif
     /* qqbench's handlers are not the program's; then the mask it had. */
     for (size_t i = 0; i < NTRAP; i++)
         signal(trap_sigs[i], SIG_DFL);
@@ -366,14 +660,16 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
     fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 
+    become_subreaper();
     double t0 = qqb_now();
     /* Signals wait until the group is known to the handler. */
     sigset_t mask;
     block_traps(SIG_BLOCK, &mask);
+    pid_t self = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         close(pfd[0]);
-        child(l, pfd[1], &mask);
+        child(l, pfd[1], &mask, self);
     }
     int fork_errno = errno;
     if (pid > 0) {
@@ -433,12 +729,20 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
             wait_ms++;
     }
     /* What the program wrote before it ended (ranks that still hold the
-     * pipe are not waited for). Whatever it left running in its group
-     * (ranks of a launcher that died) goes too. */
+     * pipe are not waited for). Whatever it left running goes too: in its
+     * group, or escaped from it (setsid daemons, ranks of a launcher that
+     * died), all now qqbench's children. */
     if (rfd >= 0) {
         drain(rfd, t);
         close(rfd);
     }
+    /* What a launch that ended by itself leaves gets a moment to end too;
+     * whatever is still running then fails the launch. */
+    struct leftover lo = {0, 0, ""};
+    if (timed_out || children_gone(QQB_LEFTOVER_GRACE, 1))
+        kill_descendants(NULL, 1);
+    else
+        kill_descendants(&lo, 1);
     kill(-pid, SIGKILL);
     running = 0;
     r->seconds = qqb_now() - t0;
@@ -480,11 +784,23 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
                  sep, last);
         return -1;
     }
+    if (lo.n > 0) {
+        r->status = QQB_LAUNCH_LEFTOVER;
+        snprintf(r->reason, sizeof r->reason,
+                 "exited 0 but left %d process%s running after it ended (pid %ld %s%s), "
+                 "killed: a kernel must wait for what it starts",
+                 lo.n, lo.n == 1 ? "" : "es", (long)lo.first, lo.comm,
+                 lo.n > 1 ? ", ..." : "");
+        return -1;
+    }
     struct stat st;
     if (l->out_path && stat(l->out_path, &st) != 0) {
         r->status = QQB_LAUNCH_NOFILE;
         snprintf(r->reason, sizeof r->reason,
-                 "exited 0 but wrote no QQ file (does it call QQOut?)%s%s", sep, last);
+                 "exited 0 but wrote no QQ file: either it never calls QQOut, or QQ "
+                 "was compiled out (built without -DQQ_ENABLE, which CMake's QQ::qq "
+                 "and pkg-config qq add)%s%s",
+                 sep, last);
         return -1;
     }
     return 0;

@@ -14,7 +14,8 @@ enum qqb_launch_status {
     QQB_LAUNCH_SIGNAL,  /* killed by a signal (crash) */
     QQB_LAUNCH_TIMEOUT, /* ran past its time limit (its process group was killed) */
     QQB_LAUNCH_NOFILE,  /* exited 0 but left no .qq file */
-    QQB_LAUNCH_BADFILE  /* left a .qq file the reader refuses */
+    QQB_LAUNCH_BADFILE, /* left a .qq file the reader refuses */
+    QQB_LAUNCH_LEFTOVER /* exited 0 but left processes running (killed) */
 };
 
 struct qqb_launch {
@@ -34,7 +35,10 @@ struct qqb_launch_result {
 
 /* Run L to completion or its timeout. Returns 0 when it ran and exited 0
  * with a file, -1 otherwise (R says why). The program runs in its own
- * process group; a timeout kills the whole group (SIGTERM, then SIGKILL). */
+ * process group; a timeout kills the whole group (SIGTERM, then SIGKILL).
+ * qqbench becomes a child subreaper (Linux) on the first call: whatever a
+ * launch leaves running, in its group or not (setsid), is killed when the
+ * launch ends, and a launch that exited 0 but left processes fails. */
 int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r);
 
 /* From now on SIGINT, SIGTERM and SIGHUP end qqbench cleanly: the running

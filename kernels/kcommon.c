@@ -278,18 +278,20 @@ uint64_t kdigest_double(uint64_t h, double v)
 
 int kqq_events(uint64_t dflt)
 {
-    const char *e = getenv("QQ_EVENTS");
-    if (e && *e) {
-        long v;
-        if (parse_long(e, &v) == 0 && v > 0 && v <= INT_MAX)
-            return (int)v;
-        fprintf(stderr, "warning: ignoring QQ_EVENTS='%s' (not a positive int)\n",
-                e);
-    }
     if (dflt < 1024)
         dflt = 1024;
     if (dflt > (uint64_t)INT_MAX)
         dflt = (uint64_t)INT_MAX;
+    /* QQInit takes the larger of its argument and $QQ_EVENTS (qq.h): the
+     * same rule here, so what a kernel reports is what QQInit maps. */
+    const char *e = getenv("QQ_EVENTS"); /* QQ_EVENTS_ENV of qq.h */
+    if (e && *e) {
+        long v;
+        if (parse_long(e, &v) == 0 && v > 0 && v <= INT_MAX)
+            return (uint64_t)v > dflt ? (int)v : (int)dflt;
+        fprintf(stderr, "warning: ignoring QQ_EVENTS='%s' (not a positive int)\n",
+                e);
+    }
     return (int)dflt;
 }
 

@@ -92,8 +92,9 @@ uint64_t kdigest_double(uint64_t h, double v);
  * QQ helpers.
  * ---------------------------------------------------------------------- */
 
-/* The QQInit size: $QQ_EVENTS if set (a positive integer), else DFLT
- * clamped to [1024, INT_MAX]. */
+/* The QQInit size: DFLT clamped to [1024, INT_MAX], or $QQ_EVENTS if that
+ * is a larger positive integer (QQInit's own rule, qq.h); a QQ_EVENTS that
+ * is not one gets a warning on stderr. */
 int kqq_events(uint64_t dflt);
 
 /* qq_out with a checked status: on failure prints "PROG: cannot write

@@ -80,6 +80,15 @@ QQ_API int qq_tick_invariant(void);
 /* Environment variable naming the output file; overrides QQOut's argument. */
 #define QQ_OUTPUT_ENV "QQ_OUTPUT"
 
+/* Environment variable sizing the event buffer. QQInit(n) makes room for
+ * the larger of n and $QQ_EVENTS (a whole number >= 1; past INT_MAX it
+ * counts as INT_MAX; anything else is ignored). So a suite's `events:` can
+ * raise the buffer of any program, never shrink it below what the program
+ * asked for. Should the larger buffer not fit in memory, QQInit falls back
+ * to n. Size it to the events a run records: every QQStateOn, QQStateOff,
+ * QQMark, QQCount and QQValue is one event of 24 bytes (docs/RUNNING.md). */
+#define QQ_EVENTS_ENV "QQ_EVENTS"
+
 /* ======================================================================
  * The library's state, read by the inline record path. Not for users.
  * ====================================================================== */

@@ -1,5 +1,7 @@
 /* qq_events.c - QQInit and its calibration, the key table, QQBaseTime and QQRecord. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -95,6 +97,41 @@ out:
     free(v);
 }
 
+/* $QQ_EVENTS as an event count: 0 when unset or not a whole number >= 1,
+ * INT_MAX when larger (qq.h states the rule). */
+static int env_events(void)
+{
+    const char *e = getenv(QQ_EVENTS_ENV);
+    if (!e || *e < '0' || *e > '9')
+        return 0;
+    char *end;
+    errno = 0;
+    long long v = strtoll(e, &end, 10);
+    if (*end != '\0' || v <= 0)
+        return 0;
+    if (errno == ERANGE || v > INT_MAX)
+        return INT_MAX;
+    return (int)v;
+}
+
+/* Map room for N events; 1 on success. An anonymous mapping, every page
+ * written now (MAP_POPULATE is only a hint): recording must never take a
+ * first-touch fault, which costs more than the event itself. */
+static int map_buffer(int n)
+{
+    size_t bytes = (size_t)n * sizeof(struct qq_event);
+    if (bytes == 0)
+        return 0;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (p == MAP_FAILED)
+        return 0;
+    memset(p, 0, bytes);
+    qq__buf_start = p;
+    buf_bytes = bytes;
+    return 1;
+}
+
 void qq_init(int nEvents, int ordered)
 {
     release_buffer();
@@ -102,23 +139,17 @@ void qq_init(int nEvents, int ordered)
     recording = 1;
     if (nEvents < 0)
         nEvents = 0;
-    size_t bytes = (size_t)nEvents * sizeof(struct qq_event);
-    if (bytes > 0) {
-        /* An anonymous mapping, every page written now (MAP_POPULATE is
-         * only a hint): recording must never take a first-touch fault,
-         * which costs more than the event itself. */
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-            memset(p, 0, bytes);
-            qq__buf_start = p;
-            buf_bytes = bytes;
-        }
-    }
+    /* The larger of the program's size and $QQ_EVENTS; the program's own
+     * if the larger does not fit. */
+    int want = env_events();
+    if (want < nEvents)
+        want = nEvents;
+    if (!map_buffer(want) && want > nEvents && map_buffer(nEvents))
+        want = nEvents;
     /* Without a buffer (nEvents 0 or no memory) every event is counted as
      * dropped: the file says so instead of the program failing. */
     qq__st.cur = qq__buf_start;
-    qq__st.end = qq__buf_start ? qq__buf_start + nEvents : NULL;
+    qq__st.end = qq__buf_start ? qq__buf_start + want : NULL;
     if (qq__mhz == 0.0) {
         qq__mhz = qq__measure_mhz();
         qq__tsc_invariant = qq__counter_invariant();

@@ -17,10 +17,21 @@ endforeach()
 # allocations into a leak report and exit 1, so the tests that launch crashing
 # or MPI kernels let signals through and leave leak detection off.
 if(QQ_SANITIZE)
-  foreach(t test_run_kernel_failures test_run_mpi test_run_reports)
+  foreach(t test_run_kernel_failures test_run_mpi test_run_reports test_run_orphans
+            test_run_odd_paths)
     if(TEST ${t})
       set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
                    "ASAN_OPTIONS=detect_leaks=0:handle_segv=0")
     endif()
   endforeach()
 endif()
+
+# A program that uses only the paper's API, built with QQ on (the buffer
+# rule of QQ_EVENTS) and off (a build that forgot -DQQ_ENABLE writes no file).
+add_executable(events_on ${QQ_TEST_DATA}/kernels/events.c)
+target_compile_definitions(events_on PRIVATE QQ_ENABLE)
+target_link_libraries(events_on PRIVATE qq)
+add_executable(events_off ${QQ_TEST_DATA}/kernels/events.c)
+target_include_directories(events_off PRIVATE ${PROJECT_SOURCE_DIR}/qq/include)
+set_target_properties(events_on events_off PROPERTIES
+                      RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/kernels)

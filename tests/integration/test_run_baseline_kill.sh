@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# qqbench run --update-baseline killed with SIGKILL at random moments (and right in the middle of writing): the baseline always parses, holds every case, and no temp file is taken for a baseline.
+# qqbench run --update-baseline killed with SIGKILL 50 times at random moments (and right in the middle of writing): the baseline is always the old or a new whole file that parses, holds every case, and no temp file is taken for a baseline.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf bl
@@ -25,26 +25,39 @@ bfile=$(echo bl/*/killme.yaml)
 dir=$(dirname "$bfile")
 check "first baseline holds $ncases cases" test "$(grep -c '^- name: ' "$bfile")" = "$ncases"
 
-mid=0 tries=8
+# 50 kills, three kinds in turn: at the moment the temp file appears
+# (mid-write) of an update measuring only 'tiny' (the whole file is still
+# rewritten: a short run, a full write); at a random moment of such an
+# update; every fifth, at a random moment of an update of everything. After
+# each, the baseline must be the file of before or a new whole one.
+mid=0 tries=50 same=0 changed=0
 for try in $(seq 1 $tries); do
-    "$QQBENCH" run big.yaml --baselines bl -q --update-baseline >/dev/null 2>&1 &
+    cp "$bfile" before.yaml
+    only=(--only tiny)
+    kind=$((try % 3))
+    [ $((try % 5)) = 0 ] && { only=(); kind=full; }
+    "$QQBENCH" run big.yaml --baselines bl -q --update-baseline "${only[@]}" >/dev/null 2>&1 &
     pid=$!
     how=""
-    if [ $((try % 2)) = 0 ]; then
+    case $kind in
+    0)
         # Kill at the moment its temp file appears: mid-write.
         while kill -0 "$pid" 2>/dev/null; do
             if [ -e "$bfile.tmp.$pid" ]; then
                 kill -9 "$pid" 2>/dev/null && how="mid-write"
                 break
             fi
-        done
-    else
-        # Kill at a random moment of the run.
-        sleep "$((RANDOM % 2)).$((RANDOM % 10))$((RANDOM % 10))"
-        kill -9 "$pid" 2>/dev/null && how="random"
-    fi
+        done ;;
+    full)
+        sleep "$((RANDOM % 3)).$((RANDOM % 10))$((RANDOM % 10))"
+        kill -9 "$pid" 2>/dev/null && how="random (full update)" ;;
+    *)
+        sleep "$(printf "0.%03d" $((RANDOM % 150)))"
+        kill -9 "$pid" 2>/dev/null && how="random" ;;
+    esac
     wait "$pid" 2>/dev/null || true
     [ "$how" = mid-write ] && mid=$((mid + 1))
+    if cmp -s before.yaml "$bfile"; then same=$((same + 1)); else changed=$((changed + 1)); fi
     echo "try $try: killed ${how:-after it finished}; files: $(ls "$dir" | tr '\n' ' ')"
     check "try $try: the baseline exists" test -f "$bfile"
     check "try $try: the baseline holds $ncases cases (a whole file)" \
@@ -55,7 +68,7 @@ for try in $(seq 1 $tries); do
     check "try $try: the next run compares with it" has out.txt '^tiny@1 +work '
     check "try $try: no temp file is taken for a baseline" hasnt err.txt 'tmp|baselines exist for other machines|no baseline'
 done
-echo "killed mid-write in $mid of $tries tries"
+echo "killed mid-write in $mid of $tries tries; the baseline was the old file after $same, a new whole file after $changed"
 check "at least one kill hit the write itself" test "$mid" -ge 1
 
 # The next successful update removes stale temp files.

@@ -2,6 +2,8 @@
 #define QQ_ENABLE 1
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,6 +88,68 @@ static void test_zero_buffer(void)
     QQMark(m);
     CHECK_U64_EQ(qq__recorded(), 0);
     CHECK_U64_EQ(qq_dropped(), 1);
+}
+
+/* Room for the larger of QQInit's size and $QQ_EVENTS (qq.h). */
+static uint64_t capacity_with(const char *env, int n)
+{
+    if (env)
+        setenv(QQ_EVENTS_ENV, env, 1);
+    else
+        unsetenv(QQ_EVENTS_ENV);
+    QQInit(n);
+    int m = QQAddMark("cap");
+    for (int i = 0; i < 200; i++)
+        QQMark(m);
+    unsetenv(QQ_EVENTS_ENV);
+    return qq__recorded();
+}
+
+static void test_events_env(void)
+{
+    CHECK_U64_EQ(capacity_with(NULL, 10), 10);
+    CHECK_U64_EQ(capacity_with("50", 10), 50);   /* raised */
+    CHECK_U64_EQ(capacity_with("5", 10), 10);    /* never shrunk */
+    CHECK_U64_EQ(capacity_with("50", 0), 50);    /* QQInit(0) too */
+    CHECK_U64_EQ(capacity_with("", 10), 10);     /* ignored: */
+    CHECK_U64_EQ(capacity_with("0", 10), 10);
+    CHECK_U64_EQ(capacity_with("-50", 10), 10);
+    CHECK_U64_EQ(capacity_with("50x", 10), 10);
+    CHECK_U64_EQ(capacity_with(" 50", 10), 10);
+    CHECK_U64_EQ(capacity_with("0x50", 10), 10);
+    CHECK_U64_EQ(qq_dropped(), 190);
+}
+
+/* A QQ_EVENTS too large for the memory falls back to QQInit's own size
+ * (an address-space limit makes the mapping fail; not under ASan, whose
+ * shadow memory needs the address space). */
+static void test_events_env_too_large(void)
+{
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define QQ_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(QQ_TEST_ASAN)
+    printf("  skipped under ASan\n");
+#else
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = {(rlim_t)4 << 30, (rlim_t)4 << 30}; /* 4 GiB */
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        /* 1e9 events are 24 GB; past INT_MAX counts as INT_MAX (51 GB) */
+        uint64_t a = capacity_with("1000000000", 10);
+        uint64_t b = capacity_with("99999999999999999999", 10);
+        _exit(a == 10 && b == 10 ? 0 : 1);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st));
+    CHECK_INT_EQ(WEXITSTATUS(st), 0);
+#endif
 }
 
 static void test_timer_monotonic_and_frequency(void)
@@ -213,6 +277,8 @@ int main(void)
     RUN(test_record_off_on);
     RUN(test_overflow_counted);
     RUN(test_zero_buffer);
+    RUN(test_events_env);
+    RUN(test_events_env_too_large);
     RUN(test_timer_monotonic_and_frequency);
     RUN(test_round_trip);
     RUN(test_output_env_and_bad_args);
