@@ -17,3 +17,12 @@ endforeach()
 if(QQ_SANITIZE AND TEST test_run_chain)
   set_property(TEST test_run_chain APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
 endif()
+
+# qqbench under valgrind: plain build only (the script says why), labelled
+# valgrind like the kernels' memcheck tests.
+if(TEST test_valgrind_qqbench)
+  set_property(TEST test_valgrind_qqbench APPEND PROPERTY LABELS valgrind)
+  if(QQ_SANITIZE)
+    set_property(TEST test_valgrind_qqbench APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
+  endif()
+endif()
