@@ -131,7 +131,9 @@ int cmd_ci(int argc, char **argv)
             base = argv[++i];
         } else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
             jobs = argv[++i];
-            if (strspn(jobs, "0123456789") != strlen(jobs) || atoi(jobs) < 1) {
+            char *end;
+            long nj = strtol(jobs, &end, 10);
+            if (end == jobs || *end || nj < 1 || nj > 1024) {
                 fprintf(stderr, "qqbench ci: --jobs takes a positive number, not '%s'\n",
                         jobs);
                 return QQB_EXIT_USAGE;
