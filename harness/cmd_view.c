@@ -504,7 +504,7 @@ static int write_script(struct view *v, char *err, size_t errsz)
         else /* few points: show each, a line of one point is invisible */
             fprintf(gp, ", \\\n     'view-events.dat' index %d using 1:3 "
                         "with %s lc rgb '%s' lw 1.5 title ",
-                    block++, kp->npts <= 40u * v->nrows ? "linespoints pt 7 ps 0.5" : "lines",
+                    block++, kp->npts <= (size_t)40 * v->nrows ? "linespoints pt 7 ps 0.5" : "lines",
                     kp->color);
         key_title(gp, v, k);
     }

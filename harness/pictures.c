@@ -954,6 +954,7 @@ static int pic_samples(struct rep *r, const struct bench *b)
     int(*has)[3] = calloc(b->nkeys, sizeof *has);
     double(*span)[2] = calloc(b->nkeys, sizeof *span); /* lowest, highest median */
     if (!has || !span) {
+        free(has);
         free(span);
         fclose(pts), fclose(box), fclose(bl);
         return fail(r, "out of memory");

@@ -26,7 +26,8 @@ static struct qqb_case_result *append(struct qqb_results *r, const char *name)
 {
     if (r->ncases == r->capcases) {
         size_t cap = r->capcases ? 2 * r->capcases : 8;
-        struct qqb_case_result **v = realloc(r->cases, cap * sizeof *v);
+        /* An array of pointers: cases never move (judge.h, plan.h). */
+        struct qqb_case_result **v = realloc(r->cases, cap * sizeof *v); /* NOLINT(bugprone-sizeof-expression) */
         if (!v)
             return NULL;
         r->cases = v;
@@ -54,7 +55,7 @@ struct qqb_case_result *qqb_results_case(struct qqb_results *r, const char *name
 int qqb_results_init(struct qqb_results *r, const char *const *names, size_t n)
 {
     if (n > r->capcases) {
-        struct qqb_case_result **v = realloc(r->cases, n * sizeof *v);
+        struct qqb_case_result **v = realloc(r->cases, n * sizeof *v); /* NOLINT(bugprone-sizeof-expression) */
         if (!v)
             return -1;
         r->cases = v;

@@ -200,7 +200,7 @@ static void stop_group(pid_t g)
             ;
         if (kill(-g, 0) != 0 && errno == ESRCH)
             return;
-        struct timespec ts = {0, 10 * 1000 * 1000};
+        struct timespec ts = {0, 10L * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     kill(-g, SIGKILL);
