@@ -26,6 +26,7 @@ struct run_opts {
     const char *baselines_dir;
     const char *baseline_from;
     const char *kernel_dir;
+    const char *against;
     const char *record;
     const char *json, *junit;
     const char *work_parent;
@@ -64,6 +65,11 @@ static void run_usage(FILE *fp)
         "  --baseline-from ID  compare against another machine's baseline (loud)\n"
         "  --kernels DIR       where bare kernel names are found\n"
         "                      (default: $QQBENCH_KERNELS, else next to qqbench)\n"
+        "  --against DIR       also run every case from a reference build whose\n"
+        "                      kernels are in DIR (same names; a kernel path under\n"
+        "                      --kernels maps to the same path under DIR, any other\n"
+        "                      to its basename in DIR), interleaved and paired by\n"
+        "                      round; a regression vs reference build fails the run\n"
         "  --only NAME         run only this benchmark (repeatable)\n"
         "  --repetitions N     override every benchmark's repetitions\n"
         "  --max-repetitions N while a variant's A/B comparison is noisy, measure\n"
@@ -141,6 +147,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         } else if (!strcmp(a, "--kernels")) {
             NEEDS_ARG();
             o->kernel_dir = next;
+        } else if (!strcmp(a, "--against")) {
+            NEEDS_ARG();
+            o->against = next;
         } else if (!strcmp(a, "--json")) {
             NEEDS_ARG();
             o->json = next;
@@ -212,7 +221,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         } else if (a[0] == '-' && a[1]) {
             static const char *const known[] = {
                 "--update-baseline", "--record", "--baselines", "--baseline-from",
-                "--kernels", "--json", "--junit", "--work", "--only",
+                "--kernels", "--against", "--json", "--junit", "--work", "--only",
                 "--repetitions", "--max-repetitions", "--no-confirm", "--keep",
                 "--fail-on-noisy", "--keep-runs", "--seed",
                 "--quiet", "--verbose",
@@ -342,8 +351,9 @@ static int confirm(struct qqb_measure *m, const struct qqb_plan *plan,
     free(names);
     if (rc == 0 && !m->quiet)
         fprintf(stderr, "qqbench: %zu regression%s: confirming with a fresh "
-                "interleaved measurement of %zu group%s\n", j->regressed,
-                j->regressed == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
+                "interleaved measurement of %zu group%s\n",
+                j->regressed + j->build_regressed,
+                j->regressed + j->build_regressed == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
     /* Progress of the confirmation counts its own cases and launches. */
     m->case_at = m->ncases = m->done = m->total = 0;
     for (size_t i = 0; rc == 0 && i < ng; i++) {
@@ -373,6 +383,14 @@ int cmd_run(int argc, char **argv)
     char kbuf[4096];
     if (!o.kernel_dir)
         o.kernel_dir = default_kernel_dir(kbuf, sizeof kbuf);
+    char *against = NULL; /* --against DIR, absolute */
+    if (o.against && (!is_dir(o.against) || !(against = realpath(o.against, NULL)))) {
+        fprintf(stderr, "qqbench run: error: --against %s: not a folder (expected "
+                "the reference build's kernel folder, e.g. REF/build/kernels)\n",
+                o.against);
+        free(o.only);
+        return QQB_EXIT_USAGE;
+    }
 
     int exit_code = QQB_EXIT_OK, have_base = 0, measured = 0;
     char err[1024];
@@ -387,9 +405,11 @@ int cmd_run(int argc, char **argv)
     if (qqb_suite_load(o.suite_path, o.kernel_dir, &suite, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         free(o.only);
+        free(against);
         return QQB_EXIT_USAGE;
     }
-    if (qqb_plan_make(suite, o.only, o.nonly, o.reps, &plan, err, sizeof err) != 0) {
+    if (qqb_plan_make_against(suite, o.only, o.nonly, o.reps, against, o.kernel_dir,
+                              &plan, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         exit_code = QQB_EXIT_USAGE;
         goto done;
@@ -471,7 +491,7 @@ int cmd_run(int argc, char **argv)
     /* Judge, and confirm what regressed. */
     if (qqb_judge(&plan, &cur, have_base ? &base : NULL, &jd) != 0)
         goto nomem;
-    int confirmed_run = jd.regressed && o.confirm && !o.update;
+    int confirmed_run = (jd.regressed || jd.build_regressed) && o.confirm && !o.update;
     if (confirmed_run && confirm(&m, &plan, &base, &jd) != 0)
         goto nomem;
 
@@ -480,6 +500,7 @@ int cmd_run(int argc, char **argv)
     rep.suite = suite->name;
     rep.baseline_path = have_base ? bpath : NULL;
     rep.baseline_other = o.baseline_from != NULL;
+    rep.against = against;
     rep.results = &cur;
     rep.j = &jd;
     rep.kernel_failures = m.kernel_failures;
@@ -487,7 +508,9 @@ int cmd_run(int argc, char **argv)
     rep.fail_on_noisy = o.fail_on_noisy;
     rep.seed = m.seed;
     rep.elapsed = qqb_now() - m.t0;
-    int failed = jd.regressed || jd.mem_regressed || (o.fail_on_noisy && jd.noisy);
+    int failed = jd.regressed || jd.mem_regressed || jd.build_regressed ||
+                 jd.build_mem_regressed ||
+                 (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
     exit_code = bad_keys ? QQB_EXIT_USAGE
                 : m.kernel_failures ? QQB_EXIT_KERNEL
                 : failed && !o.update ? QQB_EXIT_REGRESSION : QQB_EXIT_OK;
@@ -503,20 +526,35 @@ int cmd_run(int argc, char **argv)
     }
 
     /* Baselines: never touched by a run in which a kernel failed or the
-     * suite named keys that do not exist. */
+     * suite named keys that do not exist. They hold the change build only
+     * (the reference build's cases are for this run's comparison). */
+    struct qqb_results stored = cur;
+    char *keep = NULL;
+    if (plan.reference_cases) {
+        keep = malloc(plan.ncases);
+        if (!keep)
+            goto nomem;
+        for (size_t i = 0; i < plan.ncases; i++)
+            keep[i] = plan.cases[i].build == QQB_BUILD_CHANGE;
+        if (qqb_results_view(&cur, keep, &stored) != 0) {
+            free(keep);
+            goto nomem;
+        }
+    }
+    free(keep);
     if (m.kernel_failures || bad_keys) {
         if (o.update || !have_base || o.record)
             fprintf(stderr, "qqbench: %s: the baseline was not written\n",
                     m.kernel_failures ? "a kernel failed" : "the suite has errors");
     } else if (o.update || (!have_base && !o.baseline_from)) {
         /* The main baseline carries no label: labels name history snapshots. */
-        char *label = cur.label;
-        cur.label = NULL;
+        char *label = stored.label;
+        stored.label = NULL;
         /* Always this machine's own file: --baseline-from only chooses what
          * to compare against, it never writes another machine's baseline. */
         int own_exists = access(own, F_OK) == 0;
-        int urc = qqb_baseline_update(own, &cur, o.keep_runs, err, sizeof err);
-        cur.label = label;
+        int urc = qqb_baseline_update(own, &stored, o.keep_runs, err, sizeof err);
+        stored.label = label;
         if (urc != 0) {
             fprintf(stderr, "%s\n", err);
             exit_code = QQB_EXIT_USAGE;
@@ -532,13 +570,15 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (o.record && !m.kernel_failures && !bad_keys) {
-        if (qqb_baseline_write(hpath, &cur, err, sizeof err) != 0) {
+        if (qqb_baseline_write(hpath, &stored, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             exit_code = QQB_EXIT_USAGE;
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: snapshot '%s' recorded: %s\n", o.record, hpath);
         }
     }
+    if (stored.cases != cur.cases)
+        free(stored.cases);
     goto cleanup;
 
 nomem:
@@ -561,5 +601,6 @@ done:
     qqb_plan_free(&plan);
     qqb_suite_free(suite);
     free(o.only);
+    free(against);
     return exit_code;
 }

@@ -260,3 +260,18 @@ void qqb_results_free(struct qqb_results *r)
     memset(r, 0, sizeof *r);
 }
 
+
+int qqb_results_view(const struct qqb_results *r, const char *keep,
+                     struct qqb_results *view)
+{
+    *view = *r;
+    view->cases = malloc((r->ncases ? r->ncases : 1) * sizeof *view->cases);
+    view->ncases = view->capcases = 0;
+    if (!view->cases)
+        return -1;
+    for (size_t i = 0; i < r->ncases; i++)
+        if (keep[i])
+            view->cases[view->ncases++] = r->cases[i];
+    view->capcases = view->ncases;
+    return 0;
+}
