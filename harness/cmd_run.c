@@ -31,6 +31,7 @@ struct run_opts {
     const char *json, *junit;
     const char *work_parent;
     int update, quiet, verbose, confirm, keep, reps, max_reps, fail_on_noisy;
+    int require_baseline;
     int have_seed;
     uint64_t seed;
     size_t keep_runs;
@@ -61,7 +62,12 @@ static void run_usage(FILE *fp)
         "                      (which keeps the last --keep-runs runs) and exit 0\n"
         "  --keep-runs K       runs a baseline keeps per case (default 5)\n"
         "  --record LABEL      also keep a labelled snapshot (history for reports)\n"
-        "  --baselines DIR     where baselines live (default: baselines)\n"
+        "  --baselines DIR     where baselines live (default: baselines/ at the root\n"
+        "                      of the git checkout holding the suite, else next to\n"
+        "                      the suite file)\n"
+        "  --require-baseline  a run that gates nothing (no timing baseline for\n"
+        "                      this machine and no --against, or no memory\n"
+        "                      baseline) is an error (exit 2), and records nothing\n"
         "  --baseline-from ID  compare against another machine's baseline (loud)\n"
         "  --kernels DIR       where bare kernel names are found\n"
         "                      (default: $QQBENCH_KERNELS, else next to qqbench)\n"
@@ -190,6 +196,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->confirm = 0;
         } else if (!strcmp(a, "--fail-on-noisy")) {
             o->fail_on_noisy = 1;
+        } else if (!strcmp(a, "--require-baseline")) {
+            o->require_baseline = 1;
         } else if (!strcmp(a, "--keep-runs")) {
             NEEDS_ARG();
             char *end;
@@ -223,7 +231,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
                 "--update-baseline", "--record", "--baselines", "--baseline-from",
                 "--kernels", "--against", "--json", "--junit", "--work", "--only",
                 "--repetitions", "--max-repetitions", "--no-confirm", "--keep",
-                "--fail-on-noisy", "--keep-runs", "--seed",
+                "--fail-on-noisy", "--keep-runs", "--seed", "--require-baseline",
                 "--quiet", "--verbose",
                 "--help"};
             const char *near = qqb_nearest(a, known, sizeof known / sizeof known[0]);
@@ -319,12 +327,13 @@ static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite
                 "'%s' (%s)\n", suite->name, o->baseline_from, bpath);
         return -1;
     }
-    if (!o->quiet) {
+    if (!o->quiet && !o->require_baseline) {
         char **ids = NULL;
         size_t nids = 0;
         qqb_baseline_find_others(bdir, suite->name, fp->id, &ids, &nids);
         fprintf(stderr, "qqbench: no baseline of suite '%s' for this machine (%s) "
                 "at %s: this run records one.\n", suite->name, fp->id, bpath);
+        (void)bdir;
         if (nids) {
             fprintf(stderr, "qqbench: baselines exist for other machines:");
             for (size_t i = 0; i < nids; i++)
@@ -392,11 +401,11 @@ int cmd_run(int argc, char **argv)
         return QQB_EXIT_USAGE;
     }
 
-    int exit_code = QQB_EXIT_OK, have_base = 0, measured = 0;
+    int exit_code = QQB_EXIT_OK, have_base = 0, have_mem = 0, measured = 0;
     char err[1024];
     struct qqb_suite *suite = NULL;
     struct qqb_plan plan = {0};
-    struct qqb_results cur = {0}, base = {0};
+    struct qqb_results cur = {0}, base = {0}, membase = {0};
     struct qqb_judgement jd = {0};
     struct qqb_measure m = {0};
     const char **names = NULL;
@@ -417,13 +426,29 @@ int cmd_run(int argc, char **argv)
 
     /* The baseline: this machine's, or another's when asked. */
     qqb_fingerprint_this(&cur.fp);
-    const char *bdir = o.baselines_dir ? o.baselines_dir : "baselines";
-    char bpath[4096], hpath[4096], own[4096];
+    char bdirbuf[4096];
+    const char *bdir = o.baselines_dir;
+    if (!bdir) {
+        /* Of the repository holding the suite, not of the current folder. */
+        if (qqb_git_baselines_dir(suite->dir, bdirbuf, sizeof bdirbuf) != 0) {
+            fprintf(stderr, "qqbench run: error: the suite's folder %s is too long\n",
+                    suite->dir);
+            exit_code = QQB_EXIT_USAGE;
+            goto done;
+        }
+        bdir = bdirbuf;
+    }
+    /* Memory per key: one baseline for every machine. */
+    struct qqb_fingerprint memfp = {0};
+    snprintf(memfp.id, sizeof memfp.id, "%s", QQB_MEMORY_ID);
+    snprintf(memfp.cpu, sizeof memfp.cpu, "any machine");
+    char bpath[4096], hpath[4096], own[4096], mpath[4096];
     struct qqb_fingerprint from = cur.fp;
     if (o.baseline_from)
         snprintf(from.id, sizeof from.id, "%s", o.baseline_from);
     if (qqb_baseline_path(bdir, suite->name, &from, NULL, bpath, sizeof bpath) != 0 ||
         qqb_baseline_path(bdir, suite->name, &cur.fp, NULL, own, sizeof own) != 0 ||
+        qqb_baseline_memory_path(bdir, suite->name, mpath, sizeof mpath) != 0 ||
         (o.record && qqb_baseline_path(bdir, suite->name, &cur.fp, o.record, hpath,
                                        sizeof hpath) != 0)) {
         fprintf(stderr, "qqbench run: error: cannot make a baseline path for "
@@ -436,6 +461,15 @@ int cmd_run(int argc, char **argv)
     if (have_base < 0) {
         exit_code = QQB_EXIT_USAGE;
         goto done;
+    }
+    if (access(mpath, F_OK) == 0) {
+        if (qqb_baseline_read(mpath, &membase, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\nqqbench run: error: the memory baseline is damaged; "
+                    "fix it or remove it (git checkout %s)\n", err, mpath);
+            exit_code = QQB_EXIT_USAGE;
+            goto done;
+        }
+        have_mem = 1;
     }
 
     /* Measure: results sized from the plan, case i = plan case i. */
@@ -489,7 +523,10 @@ int cmd_run(int argc, char **argv)
     size_t bad_keys = qqb_measure_check_keys(&m, &cur, stderr);
 
     /* Judge, and confirm what regressed. */
-    if (qqb_judge(&plan, &cur, have_base ? &base : NULL, &jd) != 0)
+    /* Memory against the memory baseline; without one, against the
+     * machine's baseline (which also holds memory, as before). */
+    if (qqb_judge_with(&plan, &cur, have_base ? &base : NULL,
+                       have_mem ? &membase : have_base ? &base : NULL, &jd) != 0)
         goto nomem;
     int confirmed_run = (jd.regressed || jd.build_regressed) && o.confirm && !o.update;
     if (confirmed_run && confirm(&m, &plan, &base, &jd) != 0)
@@ -501,6 +538,38 @@ int cmd_run(int argc, char **argv)
     rep.baseline_path = have_base ? bpath : NULL;
     rep.baseline_other = o.baseline_from != NULL;
     rep.against = against;
+    rep.memory_baseline_path = have_mem ? mpath : NULL;
+    /* What no baseline leaves ungated (docs/BASELINES.md, "A missing
+     * baseline"): loud in CI, an error with --require-baseline. */
+    int timing_gated = have_base || against, memory_gated = have_mem || have_base || against;
+    char gate_note[4600];
+    const char *ci = getenv("CI");
+    int in_ci = !isatty(STDOUT_FILENO) || (ci && *ci && strcmp(ci, "false") && strcmp(ci, "0"));
+    int ungated = !timing_gated || !memory_gated;
+    if (!timing_gated && !memory_gated)
+        snprintf(gate_note, sizeof gate_note, "no baseline: nothing gated (no timing "
+                 "baseline for %s at %.1400s, no memory baseline at %.1400s, no --against)",
+                 cur.fp.id, bpath, mpath);
+    else if (!timing_gated)
+        snprintf(gate_note, sizeof gate_note, "no timing baseline for this machine "
+                 "(%s at %.1400s) and no --against: timing not gated; memory gated against "
+                 "%.1400s",
+                 cur.fp.id, bpath, mpath);
+    else if (!memory_gated)
+        snprintf(gate_note, sizeof gate_note, "no memory baseline (%.1400s): memory not gated",
+                 mpath);
+    if (ungated) {
+        rep.no_baseline_summary = gate_note;
+        if (o.require_baseline)
+            rep.no_baseline_note = "No baseline and --require-baseline: this run is an "
+                                   "error (exit 2) and records nothing.";
+        if (in_ci && !o.update)
+            fprintf(stderr, "qqbench: WARNING: %s.\nqqbench: WARNING: this run checks "
+                    "less than it seems. Compare against a reference build in the same "
+                    "job (qqbench ci, or run --against; docs/CI.md), commit baselines "
+                    "(--update-baseline), or make this an error with "
+                    "--require-baseline.\n", gate_note);
+    }
     rep.results = &cur;
     rep.j = &jd;
     rep.kernel_failures = m.kernel_failures;
@@ -511,9 +580,11 @@ int cmd_run(int argc, char **argv)
     int failed = jd.regressed || jd.mem_regressed || jd.build_regressed ||
                  jd.build_mem_regressed ||
                  (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
+    int refused = o.require_baseline && ungated && !o.update;
     exit_code = bad_keys ? QQB_EXIT_USAGE
                 : m.kernel_failures ? QQB_EXIT_KERNEL
-                : failed && !o.update ? QQB_EXIT_REGRESSION : QQB_EXIT_OK;
+                : failed && !o.update ? QQB_EXIT_REGRESSION
+                : refused ? QQB_EXIT_USAGE : QQB_EXIT_OK;
     rep.exit_code = exit_code;
     qqb_report_print(stdout, &rep);
     if (o.json && qqb_report_json(o.json, &rep, err, sizeof err) != 0) {
@@ -536,7 +607,7 @@ int cmd_run(int argc, char **argv)
             goto nomem;
         for (size_t i = 0; i < plan.ncases; i++)
             keep[i] = plan.cases[i].build == QQB_BUILD_CHANGE;
-        if (qqb_results_view(&cur, keep, &stored) != 0) {
+        if (qqb_results_view(&cur, keep, 0, &stored) != 0) {
             free(keep);
             goto nomem;
         }
@@ -546,6 +617,8 @@ int cmd_run(int argc, char **argv)
         if (o.update || !have_base || o.record)
             fprintf(stderr, "qqbench: %s: the baseline was not written\n",
                     m.kernel_failures ? "a kernel failed" : "the suite has errors");
+    } else if (refused) {
+        /* --require-baseline: the missing baseline is the error. */
     } else if (o.update || (!have_base && !o.baseline_from)) {
         /* The main baseline carries no label: labels name history snapshots. */
         char *label = stored.label;
@@ -577,6 +650,25 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "qqbench: snapshot '%s' recorded: %s\n", o.record, hpath);
         }
     }
+    /* The memory baseline (every machine's): written with --update-baseline,
+     * or when there is none and nothing regressed. (History snapshots of
+     * --record hold memory too: qqbench history reads every machine's.) */
+    int write_mem = o.update || (!have_mem && !o.baseline_from && !failed);
+    if (!m.kernel_failures && !bad_keys && !refused && write_mem) {
+        struct qqb_results memv;
+        if (qqb_results_view(&stored, NULL, 1, &memv) != 0)
+            goto nomem;
+        memv.fp = memfp;
+        memv.label = NULL;
+        if (qqb_baseline_update(mpath, &memv, 1, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            exit_code = QQB_EXIT_USAGE;
+        } else if (!o.quiet) {
+            fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
+                    have_mem ? "updated:" : "recorded:", mpath);
+        }
+        free(memv.cases);
+    }
     if (stored.cases != cur.cases)
         free(stored.cases);
     goto cleanup;
@@ -598,6 +690,7 @@ done:
     qqb_judgement_free(&jd);
     qqb_results_free(&cur);
     qqb_results_free(&base);
+    qqb_results_free(&membase);
     qqb_plan_free(&plan);
     qqb_suite_free(suite);
     free(o.only);

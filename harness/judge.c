@@ -578,6 +578,13 @@ static void explain(struct qqb_cmp *row, size_t family)
 int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
               const struct qqb_results *base, struct qqb_judgement *j)
 {
+    return qqb_judge_with(p, cur, base, base, j);
+}
+
+int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
+                   const struct qqb_results *base, const struct qqb_results *membase,
+                   struct qqb_judgement *j)
+{
     memset(j, 0, sizeof *j);
     for (size_t ci = 0; ci < p->ncases; ci++) {
         const struct qqb_case_result *c = cur->cases[ci];
@@ -602,9 +609,12 @@ int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
                 if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
                     return -1;
             }
-            if (compare_mem(j, ci, bc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
-                return -1;
         }
+        /* Memory per key: against the memory baseline (any machine's). */
+        const struct qqb_case_result *mc =
+            membase ? qqb_results_find(membase, c->name) : NULL;
+        if (mc && compare_mem(j, ci, mc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
+            return -1;
         /* Against the reference variant of the group, then against the
          * same case of the reference build: indices, not names. */
         for (int kind = QQB_CMP_VARIANT; kind <= QQB_CMP_BUILD; kind++) {

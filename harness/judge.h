@@ -123,6 +123,12 @@ int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
  * between variants. 0, or -1 on out of memory. */
 int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
               const struct qqb_results *base, struct qqb_judgement *out);
+/* The same with memory per key judged against MEMBASE (the machine-
+ * independent memory baseline; may be NULL: no memory rows against a
+ * baseline) instead of BASE's memory. qqb_judge is MEMBASE = BASE. */
+int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
+                   const struct qqb_results *base, const struct qqb_results *membase,
+                   struct qqb_judgement *out);
 
 /* The plan groups holding a `regressed` baseline or reference-build row, each once, in plan
  * order: *GROUPS malloc'd. 0 or -1. */

@@ -353,6 +353,8 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
     json_object_set_new(root, "baseline", jstr(r->baseline_path));
     json_object_set_new(root, "baseline_other_machine", json_boolean(r->baseline_other));
     json_object_set_new(root, "against", jstr(r->against));
+    json_object_set_new(root, "memory_baseline", jstr(r->memory_baseline_path));
+    json_object_set_new(root, "gated_note", jstr(r->no_baseline_summary));
     json_object_set_new(root, "fingerprint",
                         json_pack("{s:s, s:s, s:f, s:b, s:i, s:s, s:s}", "id",
                                   res->fp.id, "cpu", res->fp.cpu, "tick_mhz",
