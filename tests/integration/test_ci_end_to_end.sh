@@ -10,8 +10,10 @@ QQ_TEST_SOURCE=$QQ_SOURCE_DIR
 LIBQQ="$QQ_BINARY_DIR/qq/libqq.a"
 [ -f "$LIBQQ" ] || { echo "FAIL: libqq not built at $LIBQQ"; exit 1; }
 IDENTICAL_RUNS=${QQ_CI_IDENTICAL_RUNS:-10}
-rm -rf tiny bl ./*.txt ./*.json ./*.xml ./*.err
-mkdir tiny
+rm -rf tiny bl tmp ./*.txt ./*.json ./*.xml ./*.err
+# qqbench ci's temporary folders (kept when a base does not build) stay here.
+mkdir tiny tmp
+export TMPDIR=$PWD/tmp
 cd tiny
 git init -q
 git config user.email t@t
