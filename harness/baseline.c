@@ -130,6 +130,15 @@ static int plain_name(const char *s)
     return 1;
 }
 
+int qqb_baseline_memory_path(const char *dir, const char *suite, char *out,
+                             size_t outlen)
+{
+    if (!out || outlen == 0 || !plain_name(suite))
+        return -1;
+    int n = snprintf(out, outlen, "%s/%s.memory.yaml", dir ? dir : "baselines", suite);
+    return n < 0 || (size_t)n >= outlen ? -1 : 0;
+}
+
 int qqb_baseline_path(const char *dir, const char *suite,
                       const struct qqb_fingerprint *fp, const char *label,
                       char *out, size_t outlen)

@@ -12,6 +12,15 @@
 #define QQB_BASELINE_VERSION 2
 #define QQB_BASELINE_VERSION_MIN 1
 
+/* The fingerprint id written into memory baselines, which hold memory per
+ * key only and apply on every machine (docs/BASELINES.md, "Memory
+ * baselines"). */
+#define QQB_MEMORY_ID "any-machine"
+/* Where the memory baseline of SUITE lives: DIR/SUITE.memory.yaml, beside
+ * the per-machine folders (DIR NULL: "baselines"). 0, or -1 as
+ * qqb_baseline_path. */
+int qqb_baseline_memory_path(const char *dir, const char *suite, char *out,
+                             size_t outlen);
 /* Runs of qqbench a baseline keeps per case by default (--keep-runs). */
 #define QQB_BASELINE_KEEP_RUNS 5
 

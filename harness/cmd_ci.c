@@ -13,19 +13,24 @@
 static void ci_usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: qqbench ci [--base REV] [--keep] [--jobs N] [SUITE.yaml] [run options]\n\n"
+            "usage: qqbench ci [--base REV] [--keep] [--jobs N] [--kernels-subdir SUB]\n"
+            "                  [SUITE.yaml] [run options]\n\n"
             "Check a change in one job, on whatever machine the job got: build the\n"
             "reference revision REV of this git checkout in a temporary folder with\n"
             "the project's own build (cmake), then run SUITE (default\n"
             "configs/ci.yaml) with 'qqbench run SUITE --against REFERENCE-KERNELS',\n"
             "so every case runs from both builds, interleaved and paired by round.\n"
             "The change build is this qqbench's own build (its kernels are found as\n"
-            "'qqbench run' finds them). Options after the suite go to 'qqbench run'\n"
-            "(--json, --junit, --report, --update-baseline, ...).\n\n"
+            "'qqbench run' finds them; another project passes --kernels DIR after the\n"
+            "suite). Options after the suite go to 'qqbench run'\n"
+            "(--kernels, --json, --junit, --report, --require-baseline, ...).\n\n"
             "  --base REV   the reference: a commit, branch or tag (default: the merge\n"
             "               base of HEAD with origin/main, else with main)\n"
             "  --keep       keep the reference's folder and its build logs\n"
             "  --jobs N     parallel build jobs (default 2)\n"
+            "  --kernels-subdir SUB  the reference's kernels are BUILD/SUB (default\n"
+            "               kernels: the build folder's kernels/, as this project\n"
+            "               lays them out); bare names are looked up there\n"
             "  --help       this text\n\n"
             "The reference's build log goes to a file (its path is printed), not to\n"
             "the job's log. Exit: as 'qqbench run' (0, 1 a regression, 3 a kernel\n"
@@ -121,7 +126,7 @@ static void remove_tree(const char *dir)
 
 int cmd_ci(int argc, char **argv)
 {
-    const char *base = NULL, *suite = "configs/ci.yaml", *jobs = "2";
+    const char *base = NULL, *suite = "configs/ci.yaml", *jobs = "2", *sub = "kernels";
     int keep = 0, i = 1;
     for (; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -138,10 +143,18 @@ int cmd_ci(int argc, char **argv)
                         jobs);
                 return QQB_EXIT_USAGE;
             }
+        } else if (!strcmp(argv[i], "--kernels-subdir") && i + 1 < argc) {
+            sub = argv[++i];
+            if (!*sub || sub[0] == '/' || strstr(sub, "..")) {
+                fprintf(stderr, "qqbench ci: --kernels-subdir takes a relative folder "
+                        "inside the build, not '%s'\n", sub);
+                return QQB_EXIT_USAGE;
+            }
         } else if (!strcmp(argv[i], "--keep")) {
             keep = 1;
         } else if (argv[i][0] == '-' && strncmp(argv[i], "--", 2) == 0 &&
-                   (!strcmp(argv[i], "--base") || !strcmp(argv[i], "--jobs"))) {
+                   (!strcmp(argv[i], "--base") || !strcmp(argv[i], "--jobs") ||
+                    !strcmp(argv[i], "--kernels-subdir"))) {
             fprintf(stderr, "qqbench ci: %s needs a value; see 'qqbench ci --help'\n",
                     argv[i]);
             return QQB_EXIT_USAGE;
@@ -185,11 +198,11 @@ int cmd_ci(int argc, char **argv)
                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
         return QQB_EXIT_USAGE;
     }
-    char src[4200], bld[4200], log[4200], kernels[4300];
+    char src[4200], bld[4200], log[4200], kernels[4500];
     snprintf(src, sizeof src, "%s/src", dir);
     snprintf(bld, sizeof bld, "%s/build", dir);
     snprintf(log, sizeof log, "%s/build.log", dir);
-    snprintf(kernels, sizeof kernels, "%s/kernels", bld);
+    snprintf(kernels, sizeof kernels, "%s/%.200s", bld, sub);
     fprintf(stderr, "qqbench ci: reference %s (%.12s), built in %s (log: %s)\n", base,
             rev, dir, log);
 
@@ -210,6 +223,9 @@ int cmd_ci(int argc, char **argv)
         keep = 1; /* the log is the evidence */
         rc = QQB_EXIT_USAGE;
     } else {
+        /* A reference without the kernel folder lacks every kernel: the
+         * run says which (exit 3), rather than refusing the folder. */
+        mkdir(kernels, 0755);
         /* qqbench run SUITE --against KERNELS [the rest]. */
         int n = 0;
         char **rargv = calloc((size_t)(argc - i) + 5, sizeof *rargv);

@@ -28,12 +28,14 @@ struct run_opts {
     const char *baselines_dir;
     const char *baseline_from;
     const char *kernel_dir;
+    const char *against;
     const char *record;
     const char *json, *junit;
     const char *report_dir; /* --report DIR; NULL: the default folder */
     int no_report;
     const char *work_parent;
     int update, quiet, verbose, confirm, keep, reps, max_reps, fail_on_noisy;
+    int require_baseline;
     int have_seed;
     uint64_t seed;
     size_t keep_runs;
@@ -64,10 +66,22 @@ static void run_usage(FILE *fp)
         "                      (which keeps the last --keep-runs runs) and exit 0\n"
         "  --keep-runs K       runs a baseline keeps per case (default 5)\n"
         "  --record LABEL      also keep a labelled snapshot (history for reports)\n"
-        "  --baselines DIR     where baselines live (default: baselines)\n"
+        "  --baselines DIR     where baselines live (default: baselines/ at the root\n"
+        "                      of the git checkout holding the suite, else next to\n"
+        "                      the suite file)\n"
+        "  --require-baseline  a run that gates nothing (no timing baseline for\n"
+        "                      this machine and no --against, or no memory\n"
+        "                      baseline) is an error (exit 2), and records nothing\n"
         "  --baseline-from ID  compare against another machine's baseline (loud)\n"
         "  --kernels DIR       where bare kernel names are found\n"
         "                      (default: $QQBENCH_KERNELS, else next to qqbench)\n"
+        "  --against DIR       also run every case from a reference build whose\n"
+        "                      kernels are in DIR (same names; a kernel path under\n"
+        "                      --kernels maps to the same path under DIR, any other\n"
+        "                      to its basename in DIR), interleaved and paired by\n"
+        "                      round; a regression vs reference build fails the run;\n"
+        "                      a noisy one measures up to 4x the rounds (unless\n"
+        "                      --max-repetitions says otherwise)\n"
         "  --only NAME         run only this benchmark (repeatable)\n"
         "  --repetitions N     override every benchmark's repetitions\n"
         "  --max-repetitions N while a variant's A/B comparison is noisy, measure\n"
@@ -178,6 +192,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         } else if (!strcmp(a, "--kernels")) {
             NEEDS_ARG();
             o->kernel_dir = next;
+        } else if (!strcmp(a, "--against")) {
+            NEEDS_ARG();
+            o->against = next;
         } else if (!strcmp(a, "--json")) {
             NEEDS_ARG();
             o->json = next;
@@ -223,6 +240,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->confirm = 0;
         } else if (!strcmp(a, "--fail-on-noisy")) {
             o->fail_on_noisy = 1;
+        } else if (!strcmp(a, "--require-baseline")) {
+            o->require_baseline = 1;
         } else if (!strcmp(a, "--keep-runs")) {
             NEEDS_ARG();
             char *end;
@@ -254,10 +273,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         } else if (a[0] == '-' && a[1]) {
             static const char *const known[] = {
                 "--update-baseline", "--record", "--baselines", "--baseline-from",
-                "--kernels", "--json", "--junit", "--report", "--no-report",
+                "--kernels", "--against", "--json", "--junit", "--report", "--no-report",
                 "--work", "--only",
                 "--repetitions", "--max-repetitions", "--no-confirm", "--keep",
-                "--fail-on-noisy", "--keep-runs", "--seed",
+                "--fail-on-noisy", "--keep-runs", "--seed", "--require-baseline",
                 "--quiet", "--verbose",
                 "--help"};
             const char *near = qqb_nearest(a, known, sizeof known / sizeof known[0]);
@@ -353,12 +372,13 @@ static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite
                 "'%s' (%s)\n", suite->name, o->baseline_from, bpath);
         return -1;
     }
-    if (!o->quiet) {
+    if (!o->quiet && !o->require_baseline) {
         char **ids = NULL;
         size_t nids = 0;
         qqb_baseline_find_others(bdir, suite->name, fp->id, &ids, &nids);
         fprintf(stderr, "qqbench: no baseline of suite '%s' for this machine (%s) "
                 "at %s: this run records one.\n", suite->name, fp->id, bpath);
+        (void)bdir;
         if (nids) {
             fprintf(stderr, "qqbench: baselines exist for other machines:");
             for (size_t i = 0; i < nids; i++)
@@ -385,8 +405,9 @@ static int confirm(struct qqb_measure *m, const struct qqb_plan *plan,
     free(names);
     if (rc == 0 && !m->quiet)
         fprintf(stderr, "qqbench: %zu regression%s: confirming with a fresh "
-                "interleaved measurement of %zu group%s\n", j->regressed,
-                j->regressed == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
+                "interleaved measurement of %zu group%s\n",
+                j->regressed + j->build_regressed,
+                j->regressed + j->build_regressed == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
     /* Progress of the confirmation counts its own cases and launches. */
     m->case_at = m->ncases = m->done = m->total = 0;
     for (size_t i = 0; rc == 0 && i < ng; i++) {
@@ -416,12 +437,20 @@ int cmd_run(int argc, char **argv)
     char kbuf[4096];
     if (!o.kernel_dir)
         o.kernel_dir = default_kernel_dir(kbuf, sizeof kbuf);
+    char *against = NULL; /* --against DIR, absolute */
+    if (o.against && (!is_dir(o.against) || !(against = realpath(o.against, NULL)))) {
+        fprintf(stderr, "qqbench run: error: --against %s: not a folder (expected "
+                "the reference build's kernel folder, e.g. REF/build/kernels)\n",
+                o.against);
+        free(o.only);
+        return QQB_EXIT_USAGE;
+    }
 
-    int exit_code = QQB_EXIT_OK, have_base = 0, measured = 0;
+    int exit_code = QQB_EXIT_OK, have_base = 0, have_mem = 0, measured = 0;
     char err[1024];
     struct qqb_suite *suite = NULL;
     struct qqb_plan plan = {0};
-    struct qqb_results cur = {0}, base = {0};
+    struct qqb_results cur = {0}, base = {0}, membase = {0};
     struct qqb_judgement jd = {0};
     struct qqb_measure m = {0};
     const char **names = NULL;
@@ -430,9 +459,11 @@ int cmd_run(int argc, char **argv)
     if (qqb_suite_load(o.suite_path, o.kernel_dir, &suite, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         free(o.only);
+        free(against);
         return QQB_EXIT_USAGE;
     }
-    if (qqb_plan_make(suite, o.only, o.nonly, o.reps, &plan, err, sizeof err) != 0) {
+    if (qqb_plan_make_against(suite, o.only, o.nonly, o.reps, against, o.kernel_dir,
+                              &plan, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         exit_code = QQB_EXIT_USAGE;
         goto done;
@@ -440,13 +471,29 @@ int cmd_run(int argc, char **argv)
 
     /* The baseline: this machine's, or another's when asked. */
     qqb_fingerprint_this(&cur.fp);
-    const char *bdir = o.baselines_dir ? o.baselines_dir : "baselines";
-    char bpath[4096], hpath[4096], own[4096];
+    char bdirbuf[4096];
+    const char *bdir = o.baselines_dir;
+    if (!bdir) {
+        /* Of the repository holding the suite, not of the current folder. */
+        if (qqb_git_baselines_dir(suite->dir, bdirbuf, sizeof bdirbuf) != 0) {
+            fprintf(stderr, "qqbench run: error: the suite's folder %s is too long\n",
+                    suite->dir);
+            exit_code = QQB_EXIT_USAGE;
+            goto done;
+        }
+        bdir = bdirbuf;
+    }
+    /* Memory per key: one baseline for every machine. */
+    struct qqb_fingerprint memfp = {0};
+    snprintf(memfp.id, sizeof memfp.id, "%s", QQB_MEMORY_ID);
+    snprintf(memfp.cpu, sizeof memfp.cpu, "any machine");
+    char bpath[4096], hpath[4096], own[4096], mpath[4096];
     struct qqb_fingerprint from = cur.fp;
     if (o.baseline_from)
         snprintf(from.id, sizeof from.id, "%s", o.baseline_from);
     if (qqb_baseline_path(bdir, suite->name, &from, NULL, bpath, sizeof bpath) != 0 ||
         qqb_baseline_path(bdir, suite->name, &cur.fp, NULL, own, sizeof own) != 0 ||
+        qqb_baseline_memory_path(bdir, suite->name, mpath, sizeof mpath) != 0 ||
         (o.record && qqb_baseline_path(bdir, suite->name, &cur.fp, o.record, hpath,
                                        sizeof hpath) != 0)) {
         fprintf(stderr, "qqbench run: error: cannot make a baseline path for "
@@ -460,6 +507,15 @@ int cmd_run(int argc, char **argv)
         exit_code = QQB_EXIT_USAGE;
         goto done;
     }
+    if (access(mpath, F_OK) == 0) {
+        if (qqb_baseline_read(mpath, &membase, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\nqqbench run: error: the memory baseline is damaged; "
+                    "fix it or remove it (git checkout %s)\n", err, mpath);
+            exit_code = QQB_EXIT_USAGE;
+            goto done;
+        }
+        have_mem = 1;
+    }
 
     /* Measure: results sized from the plan, case i = plan case i. */
     const void *uctx[2] = {&plan, have_base ? &base : NULL};
@@ -469,6 +525,12 @@ int cmd_run(int argc, char **argv)
     m.keep = o.keep;
     m.tty = isatty(STDERR_FILENO);
     m.max_reps = o.max_reps;
+    /* Against a reference build, a noisy comparison measures more rounds by
+     * default (up to 4x; --max-repetitions sets the maximum): a CI runner
+     * shared with other jobs has slow spells that a few pairs cannot outvote. */
+    for (size_t g = 0; against && !o.max_reps && g < plan.ngroups; g++)
+        if (4 * plan.groups[g].reps > m.max_reps)
+            m.max_reps = 4 * plan.groups[g].reps;
     m.seed = o.have_seed ? o.seed
                          : (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
     m.undecided = undecided;
@@ -512,9 +574,12 @@ int cmd_run(int argc, char **argv)
     size_t bad_keys = qqb_measure_check_keys(&m, &cur, stderr);
 
     /* Judge, and confirm what regressed. */
-    if (qqb_judge(&plan, &cur, have_base ? &base : NULL, &jd) != 0)
+    /* Memory against the memory baseline; without one, against the
+     * machine's baseline (which also holds memory, as before). */
+    if (qqb_judge_with(&plan, &cur, have_base ? &base : NULL,
+                       have_mem ? &membase : have_base ? &base : NULL, &jd) != 0)
         goto nomem;
-    int confirmed_run = jd.regressed && o.confirm && !o.update;
+    int confirmed_run = (jd.regressed || jd.build_regressed) && o.confirm && !o.update;
     if (confirmed_run && confirm(&m, &plan, &base, &jd) != 0)
         goto nomem;
 
@@ -523,6 +588,39 @@ int cmd_run(int argc, char **argv)
     rep.suite = suite->name;
     rep.baseline_path = have_base ? bpath : NULL;
     rep.baseline_other = o.baseline_from != NULL;
+    rep.against = against;
+    rep.memory_baseline_path = have_mem ? mpath : NULL;
+    /* What no baseline leaves ungated (docs/BASELINES.md, "A missing
+     * baseline"): loud in CI, an error with --require-baseline. */
+    int timing_gated = have_base || against, memory_gated = have_mem || have_base || against;
+    char gate_note[4600];
+    const char *ci = getenv("CI");
+    int in_ci = !isatty(STDOUT_FILENO) || (ci && *ci && strcmp(ci, "false") && strcmp(ci, "0"));
+    int ungated = !timing_gated || !memory_gated;
+    if (!timing_gated && !memory_gated)
+        snprintf(gate_note, sizeof gate_note, "no baseline: nothing gated (no timing "
+                 "baseline for %s at %.1400s, no memory baseline at %.1400s, no --against)",
+                 cur.fp.id, bpath, mpath);
+    else if (!timing_gated)
+        snprintf(gate_note, sizeof gate_note, "no timing baseline for this machine "
+                 "(%s at %.1400s) and no --against: timing not gated; memory gated against "
+                 "%.1400s",
+                 cur.fp.id, bpath, mpath);
+    else if (!memory_gated)
+        snprintf(gate_note, sizeof gate_note, "no memory baseline (%.1400s): memory not gated",
+                 mpath);
+    if (ungated) {
+        rep.no_baseline_summary = gate_note;
+        if (o.require_baseline)
+            rep.no_baseline_note = "No baseline and --require-baseline: this run is an "
+                                   "error (exit 2) and records nothing.";
+        if (in_ci && !o.update)
+            fprintf(stderr, "qqbench: WARNING: %s.\nqqbench: WARNING: this run checks "
+                    "less than it seems. Compare against a reference build in the same "
+                    "job (qqbench ci, or run --against; docs/CI.md), commit baselines "
+                    "(--update-baseline), or make this an error with "
+                    "--require-baseline.\n", gate_note);
+    }
     rep.results = &cur;
     rep.j = &jd;
     rep.kernel_failures = m.kernel_failures;
@@ -530,10 +628,14 @@ int cmd_run(int argc, char **argv)
     rep.fail_on_noisy = o.fail_on_noisy;
     rep.seed = m.seed;
     rep.elapsed = qqb_now() - m.t0;
-    int failed = jd.regressed || jd.mem_regressed || (o.fail_on_noisy && jd.noisy);
+    int failed = jd.regressed || jd.mem_regressed || jd.build_regressed ||
+                 jd.build_mem_regressed ||
+                 (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
+    int refused = o.require_baseline && ungated && !o.update;
     exit_code = bad_keys ? QQB_EXIT_USAGE
                 : m.kernel_failures ? QQB_EXIT_KERNEL
-                : failed && !o.update ? QQB_EXIT_REGRESSION : QQB_EXIT_OK;
+                : failed && !o.update ? QQB_EXIT_REGRESSION
+                : refused ? QQB_EXIT_USAGE : QQB_EXIT_OK;
     rep.exit_code = exit_code;
     qqb_report_print(stdout, &rep);
     if (o.json && qqb_report_json(o.json, &rep, err, sizeof err) != 0) {
@@ -548,20 +650,37 @@ int cmd_run(int argc, char **argv)
         exit_code = QQB_EXIT_USAGE; /* asked for by name: its failure is an error */
 
     /* Baselines: never touched by a run in which a kernel failed or the
-     * suite named keys that do not exist. */
+     * suite named keys that do not exist. They hold the change build only
+     * (the reference build's cases are for this run's comparison). */
+    struct qqb_results stored = cur;
+    char *keep = NULL;
+    if (plan.reference_cases) {
+        keep = malloc(plan.ncases);
+        if (!keep)
+            goto nomem;
+        for (size_t i = 0; i < plan.ncases; i++)
+            keep[i] = plan.cases[i].build == QQB_BUILD_CHANGE;
+        if (qqb_results_view(&cur, keep, 0, &stored) != 0) {
+            free(keep);
+            goto nomem;
+        }
+    }
+    free(keep);
     if (m.kernel_failures || bad_keys) {
         if (o.update || !have_base || o.record)
             fprintf(stderr, "qqbench: %s: the baseline was not written\n",
                     m.kernel_failures ? "a kernel failed" : "the suite has errors");
+    } else if (refused) {
+        /* --require-baseline: the missing baseline is the error. */
     } else if (o.update || (!have_base && !o.baseline_from)) {
         /* The main baseline carries no label: labels name history snapshots. */
-        char *label = cur.label;
-        cur.label = NULL;
+        char *label = stored.label;
+        stored.label = NULL;
         /* Always this machine's own file: --baseline-from only chooses what
          * to compare against, it never writes another machine's baseline. */
         int own_exists = access(own, F_OK) == 0;
-        int urc = qqb_baseline_update(own, &cur, o.keep_runs, err, sizeof err);
-        cur.label = label;
+        int urc = qqb_baseline_update(own, &stored, o.keep_runs, err, sizeof err);
+        stored.label = label;
         if (urc != 0) {
             fprintf(stderr, "%s\n", err);
             exit_code = QQB_EXIT_USAGE;
@@ -577,13 +696,34 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (o.record && !m.kernel_failures && !bad_keys) {
-        if (qqb_baseline_write(hpath, &cur, err, sizeof err) != 0) {
+        if (qqb_baseline_write(hpath, &stored, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             exit_code = QQB_EXIT_USAGE;
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: snapshot '%s' recorded: %s\n", o.record, hpath);
         }
     }
+    /* The memory baseline (every machine's): written with --update-baseline,
+     * or when there is none and nothing regressed. (History snapshots of
+     * --record hold memory too: qqbench history reads every machine's.) */
+    int write_mem = o.update || (!have_mem && !o.baseline_from && !failed);
+    if (!m.kernel_failures && !bad_keys && !refused && write_mem) {
+        struct qqb_results memv;
+        if (qqb_results_view(&stored, NULL, 1, &memv) != 0)
+            goto nomem;
+        memv.fp = memfp;
+        memv.label = NULL;
+        if (qqb_baseline_update(mpath, &memv, 1, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            exit_code = QQB_EXIT_USAGE;
+        } else if (!o.quiet) {
+            fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
+                    have_mem ? "updated:" : "recorded:", mpath);
+        }
+        free(memv.cases);
+    }
+    if (stored.cases != cur.cases)
+        free(stored.cases);
     goto cleanup;
 
 nomem:
@@ -603,8 +743,10 @@ done:
     qqb_judgement_free(&jd);
     qqb_results_free(&cur);
     qqb_results_free(&base);
+    qqb_results_free(&membase);
     qqb_plan_free(&plan);
     qqb_suite_free(suite);
     free(o.only);
+    free(against);
     return exit_code;
 }

@@ -1,11 +1,14 @@
-/* git.c - the commit checked out in a git working tree, read from .git without running git. */
+/* git.c - the commit checked out in a git working tree (read from .git without running git); where a suite's baselines live (asking git). */
 /* realpath() is XSI: the build's _POSIX_C_SOURCE alone hides it. */
 #define _DEFAULT_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "git.h"
@@ -137,4 +140,71 @@ int qqb_git_commit(const char *repo_dir, char *out, size_t len)
         return -1;
     memcpy(out, line, strlen(line) + 1);
     return 0;
+}
+
+/* Run git -C DIR ARGS... quietly; its first output line into BUF (may be
+ * NULL). The exit status, or -1 when it could not run. */
+static int git_line(const char *dir, const char *const *args, char *buf, size_t len)
+{
+    char *argv[8];
+    size_t n = 0;
+    argv[n++] = "git";
+    argv[n++] = "-C";
+    argv[n++] = (char *)dir;
+    for (size_t i = 0; args[i] && n < 7; i++)
+        argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd[1], 1) < 0 || dup2(nul, 2) < 0)
+            _exit(127);
+        close(fd[0]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    char tmp[PATH_MAX];
+    size_t got = 0;
+    for (;;) {
+        ssize_t r = read(fd[0], tmp + got, sizeof tmp - 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+        if (got == sizeof tmp - 1)
+            break;
+    }
+    close(fd[0]);
+    tmp[got] = '\0';
+    tmp[strcspn(tmp, "\n")] = '\0';
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (buf && len)
+        snprintf(buf, len, "%s", tmp);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int qqb_git_baselines_dir(const char *suite_dir, char *out, size_t len)
+{
+    char top[PATH_MAX];
+    const char *root = suite_dir;
+    static const char *const toplevel[] = {"rev-parse", "--show-toplevel", NULL};
+    static const char *const ignored[] = {"check-ignore", "-q", ".", NULL};
+    if (git_line(suite_dir, toplevel, top, sizeof top) == 0 && top[0] == '/' &&
+        git_line(suite_dir, ignored, NULL, 0) == 1)
+        root = top; /* in a checkout, and not an ignored (build) folder */
+    int n = snprintf(out, len, "%s/baselines", strcmp(root, "/") ? root : "");
+    return n < 0 || (size_t)n >= len ? -1 : 0;
 }

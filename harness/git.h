@@ -11,4 +11,12 @@
  * checkout, the ref cannot be resolved, or LEN is too small. */
 int qqb_git_commit(const char *repo_dir, char *out, size_t len);
 
+/* Where a suite's baselines live by default (docs/BASELINES.md, "Where the
+ * files live"): the root of the git checkout holding SUITE_DIR (asking
+ * `git rev-parse --show-toplevel`), unless SUITE_DIR is ignored by git (a
+ * build folder: `git check-ignore`) or not in a checkout, or git cannot be
+ * run: then SUITE_DIR itself. OUT gets "ROOT/baselines". 0, or -1 when
+ * LEN is too small. */
+int qqb_git_baselines_dir(const char *suite_dir, char *out, size_t len);
+
 #endif /* QQB_GIT_H */

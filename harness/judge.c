@@ -346,7 +346,7 @@ static size_t rounds_of(const struct qqb_metric *a, const struct qqb_metric *b)
 
 static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
                   const struct qqb_case_result *c, const struct qqb_case_result *ref,
-                  const struct qqb_results *base, struct qqb_cmp *row)
+                  const struct qqb_results *base, int kind, struct qqb_cmp *row)
 {
     const struct qqb_bench *b = bench_of(p, ci);
     const struct qqb_metric *cm = &c->metrics[mi];
@@ -360,7 +360,7 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->case_name = c->name;
     row->key = cm->key;
     row->ref_name = ref->name;
-    row->ab = 1;
+    row->ab = kind;
     row->mhz = c->mhz;
     row->base_mhz = ref->mhz;
     row->confirmed = -1;
@@ -578,11 +578,21 @@ static void explain(struct qqb_cmp *row, size_t family)
 int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
               const struct qqb_results *base, struct qqb_judgement *j)
 {
+    return qqb_judge_with(p, cur, base, base, j);
+}
+
+int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
+                   const struct qqb_results *base, const struct qqb_results *membase,
+                   struct qqb_judgement *j)
+{
     memset(j, 0, sizeof *j);
     for (size_t ci = 0; ci < p->ncases; ci++) {
         const struct qqb_case_result *c = cur->cases[ci];
         const struct qqb_bench *b = bench_of(p, ci);
-        if (c->failures || c->launches == 0)
+        /* The reference build's cases are references only: never judged
+         * against the stored baseline (which holds the change build). */
+        if (c->failures || c->launches == 0 ||
+            p->cases[ci].build == QQB_BUILD_REFERENCE)
             continue;
         const struct qqb_case_result *bc = base ? qqb_results_find(base, c->name) : NULL;
         if (bc) {
@@ -599,22 +609,33 @@ int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
                 if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
                     return -1;
             }
-            if (compare_mem(j, ci, bc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
-                return -1;
         }
-        /* Against the reference variant of the group: an index, not a name. */
-        size_t ri = p->groups[p->cases[ci].group].first;
-        const struct qqb_case_result *ref = cur->cases[ri];
-        if (ri != ci && !ref->failures && ref->launches > 0) {
+        /* Memory per key: against the memory baseline (any machine's). */
+        const struct qqb_case_result *mc =
+            membase ? qqb_results_find(membase, c->name) : NULL;
+        if (mc && compare_mem(j, ci, mc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
+            return -1;
+        /* Against the reference variant of the group, then against the
+         * same case of the reference build: indices, not names. */
+        for (int kind = QQB_CMP_VARIANT; kind <= QQB_CMP_BUILD; kind++) {
+            size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref
+                                                : p->cases[ci].twin;
+            if (ri == ci || ri == QQB_NO_CASE)
+                continue;
+            const struct qqb_case_result *ref = cur->cases[ri];
+            if (ref->failures || ref->launches == 0)
+                continue;
             for (size_t mi = 0; mi < c->nmetrics; mi++) {
                 if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
                     continue;
                 struct qqb_cmp row;
-                int rc = ab_row(p, ci, ri, mi, c, ref, base, &row);
+                int rc = ab_row(p, ci, ri, mi, c, ref, base, kind, &row);
                 if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
                     return -1;
             }
-            if (compare_mem(j, ci, ref, c, 1, 0) != 0)
+            if (compare_mem(j, ci, ref, c, kind,
+                            kind == QQB_CMP_BUILD ? (uint64_t)b->s.memory_tolerance
+                                                  : 0) != 0)
                 return -1;
         }
     }
@@ -638,10 +659,15 @@ int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
         if (!row->ab) {
             j->regressed += row->verdict == QQB_REGRESSED;
             j->noisy += row->verdict == QQB_NOISY;
+        } else if (row->ab == QQB_CMP_BUILD) {
+            j->build_regressed += row->verdict == QQB_REGRESSED;
+            j->build_noisy += row->verdict == QQB_NOISY;
         }
     }
-    for (size_t i = 0; i < j->nmem; i++)
+    for (size_t i = 0; i < j->nmem; i++) {
         j->mem_regressed += !j->mem[i].ab && j->mem[i].verdict > 0;
+        j->build_mem_regressed += j->mem[i].ab == QQB_CMP_BUILD && j->mem[i].verdict > 0;
+    }
     return 0;
 }
 
@@ -658,7 +684,7 @@ int qqb_judge_flagged_groups(const struct qqb_plan *p, const struct qqb_judgemen
         return -1;
     }
     for (size_t i = 0; i < j->ncmp; i++)
-        if (!j->cmp[i].ab && j->cmp[i].verdict == QQB_REGRESSED)
+        if (j->cmp[i].ab != QQB_CMP_VARIANT && j->cmp[i].verdict == QQB_REGRESSED)
             flag[p->cases[j->cmp[i].case_idx].group] = 1;
     for (size_t g = 0; g < p->ngroups; g++)
         if (flag[g])
@@ -667,12 +693,49 @@ int qqb_judge_flagged_groups(const struct qqb_plan *p, const struct qqb_judgemen
     return 0;
 }
 
+/* A regressed row against the reference build, judged again on the fresh
+ * pairs of the two builds in CONF (the same rule, the same threshold). */
+static void confirm_build(const struct qqb_plan *p, const struct qqb_results *conf,
+                          struct qqb_cmp *row, struct qqb_judgement *j)
+{
+    const struct qqb_case_result *cc = conf->cases[row->case_idx];
+    const struct qqb_case_result *rc = conf->cases[row->ref_idx];
+    row->confirmed = 0;
+    row->confirm_pct = NAN;
+    if (!cc->failures && !rc->failures) {
+        for (size_t mi = 0; mi < cc->nmetrics; mi++) {
+            const struct qqb_metric *cm = &cc->metrics[mi];
+            if (strcmp(cm->key, row->key) || strcmp(cm->what, QQB_VERDICT_METRIC))
+                continue;
+            struct qqb_cmp again;
+            if (ab_row(p, row->case_idx, row->ref_idx, mi, cc, rc, NULL,
+                       QQB_CMP_BUILD, &again) > 0) {
+                /* The threshold the row was decided with, not a new one. */
+                again.verdict = qqb_verdict_sym(&again.ch, row->threshold);
+                row->confirmed = again.verdict == QQB_REGRESSED;
+                row->confirm_pct = again.ch.pct;
+            }
+            break;
+        }
+    }
+    if (!row->confirmed) {
+        row->verdict = QQB_NOISY;
+        j->build_regressed--;
+        j->build_noisy++;
+        snprintf(row->why, sizeof row->why, "regressed, not confirmed: %+.2f%%",
+                 row->confirm_pct);
+    }
+}
+
 void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
                        const struct qqb_results *base, struct qqb_judgement *j)
 {
-    (void)p;
     for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
+        if (row->ab == QQB_CMP_BUILD && row->verdict == QQB_REGRESSED) {
+            confirm_build(p, conf, row, j);
+            continue;
+        }
         if (row->ab || row->verdict != QQB_REGRESSED)
             continue;
         const struct qqb_case_result *cc = conf->cases[row->case_idx];
@@ -707,21 +770,25 @@ int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g,
                            const struct qqb_results *base)
 {
     const struct qqb_plan_group *gr = &p->groups[g];
-    const struct qqb_case_result *ref = cur->cases[gr->first];
-    if (ref->failures)
-        return 0;
-    for (size_t k = 1; k < gr->n; k++) {
+    for (size_t k = 0; k < gr->n; k++) {
         size_t ci = gr->first + k;
         const struct qqb_case_result *c = cur->cases[ci];
-        if (c->failures)
+        if (c->failures || p->cases[ci].build == QQB_BUILD_REFERENCE)
             continue;
-        for (size_t mi = 0; mi < c->nmetrics; mi++) {
-            if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
+        for (int kind = QQB_CMP_VARIANT; kind <= QQB_CMP_BUILD; kind++) {
+            size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref
+                                                : p->cases[ci].twin;
+            if (ri == ci || ri == QQB_NO_CASE || cur->cases[ri]->failures)
                 continue;
-            struct qqb_cmp row;
-            if (ab_row(p, ci, gr->first, mi, c, ref, base, &row) > 0 &&
-                row.ch.status == QQB_CHANGE_OK && row.verdict == QQB_NOISY)
-                return 1;
+            const struct qqb_case_result *ref = cur->cases[ri];
+            for (size_t mi = 0; mi < c->nmetrics; mi++) {
+                if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
+                    continue;
+                struct qqb_cmp row;
+                if (ab_row(p, ci, ri, mi, c, ref, base, kind, &row) > 0 &&
+                    row.ch.status == QQB_CHANGE_OK && row.verdict == QQB_NOISY)
+                    return 1;
+            }
         }
     }
     return 0;

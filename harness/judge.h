@@ -34,8 +34,16 @@ enum qqb_machine_check {
     QQB_MC_SKIPPED     /* could not be done: machine_why says why */
 };
 
-/* One timing comparison: a key of a case against the baseline (ab = 0) or
- * against the reference variant of its group (ab = 1). Indices are into
+/* What a comparison row compares with (the `ab` field of the rows). */
+enum {
+    QQB_CMP_BASELINE = 0, /* the stored baseline */
+    QQB_CMP_VARIANT = 1,  /* the reference variant of its group (A/B) */
+    QQB_CMP_BUILD = 2     /* the same case of the reference build (--against) */
+};
+
+/* One timing comparison: a key of a case against the baseline (ab = 0),
+ * against the reference variant of its group (ab = 1) or against its twin
+ * of the reference build (ab = 2: paired by round as variants are). Indices are into
  * the plan (= the current results); names are borrowed from the results. */
 struct qqb_cmp {
     size_t case_idx;      /* plan case */
@@ -43,7 +51,7 @@ struct qqb_cmp {
     size_t metric;        /* index of the metric in the current case */
     const char *case_name, *key;
     const char *ref_name; /* A/B: the reference case */
-    int ab;
+    int ab;               /* QQB_CMP_BASELINE, _VARIANT or _BUILD */
     int paired;           /* the interval is from pairs of one round */
     size_t npairs, rounds;/* A/B: pairs used, rounds that ran */
     double base_median, cur_median; /* ticks per interval */
@@ -96,6 +104,9 @@ struct qqb_judgement {
     size_t command_changed; /* cases whose command differs from the baseline's */
     size_t regressed, noisy; /* final baseline timing verdicts */
     size_t mem_regressed;
+    /* Against the reference build (--against): final timing verdicts and
+     * memory keys that grew; both fail the run as baseline ones do. */
+    size_t build_regressed, build_noisy, build_mem_regressed;
 };
 
 /* One key against the baseline, the rule every baseline row follows: the
@@ -112,16 +123,23 @@ int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
  * between variants. 0, or -1 on out of memory. */
 int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
               const struct qqb_results *base, struct qqb_judgement *out);
+/* The same with memory per key judged against MEMBASE (the machine-
+ * independent memory baseline; may be NULL: no memory rows against a
+ * baseline) instead of BASE's memory. qqb_judge is MEMBASE = BASE. */
+int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
+                   const struct qqb_results *base, const struct qqb_results *membase,
+                   struct qqb_judgement *out);
 
-/* The plan groups holding a `regressed` baseline row, each once, in plan
+/* The plan groups holding a `regressed` baseline or reference-build row, each once, in plan
  * order: *GROUPS malloc'd. 0 or -1. */
 int qqb_judge_flagged_groups(const struct qqb_plan *p, const struct qqb_judgement *j,
                              size_t **groups, size_t *n);
 
 /* Confirmation: every `regressed` baseline row is judged again on CONF (the
  * flagged groups measured afresh, sized from the plan), at the level the row
- * was decided at, with the machine check; one that does not hold again
- * becomes noisy. */
+ * was decided at, with the machine check; every `regressed` row against the
+ * reference build is judged again on CONF's pairs of the two builds. One
+ * that does not hold again becomes noisy. */
 void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
                        const struct qqb_results *base, struct qqb_judgement *j);
 

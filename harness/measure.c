@@ -166,6 +166,14 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
         }
     }
 #define CASE(j) into->cases[gr->first + (j)]
+    /* A reference build without the kernel fails its cases at once, with
+     * the reason; the change build's cases still run. */
+    for (size_t j = 0; j < nv; j++) {
+        char why[600];
+        if (!CASE(j)->failures &&
+            qqb_plan_reference_missing(m->plan, gr->first + j, why, sizeof why))
+            fail_case(CASE(j), why);
+    }
     for (int w = 0; w < gr->warmup; w++)
         for (size_t j = 0; j < nv; j++) {
             if (CASE(j)->failures)

@@ -1,7 +1,12 @@
 /* plan.c - expand a suite once into cases and groups; the round order of interleaved variants. */
+#define _DEFAULT_SOURCE /* realpath */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "plan.h"
 
@@ -62,8 +67,42 @@ static char **join_argv(char **launcher, size_t nl, char *const *argv, size_t ar
     return v;
 }
 
+static char *join_path(const char *dir, const char *rel)
+{
+    size_t n = strlen(dir), m = strlen(rel);
+    char *s = malloc(n + m + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, dir, n);
+    s[n] = '/';
+    memcpy(s + n + 1, rel, m + 1);
+    return s;
+}
+
+/* The reference build's kernel of B (qqb_plan_make_against says how a
+ * name maps); malloc'd, NULL on out of memory. */
+static char *reference_kernel(const struct qqb_bench *b, const char *against,
+                              const char *kernel_dir)
+{
+    if (!strchr(b->kernel, '/'))
+        return join_path(against, b->kernel);
+    char *kd = kernel_dir ? realpath(kernel_dir, NULL) : NULL;
+    char *out = NULL;
+    size_t n = kd ? strlen(kd) : 0;
+    if (kd && b->kernel_path && !strncmp(b->kernel_path, kd, n) &&
+        b->kernel_path[n] == '/')
+        out = join_path(against, b->kernel_path + n + 1);
+    else {
+        const char *path = b->kernel_path ? b->kernel_path : b->kernel;
+        const char *base = strrchr(path, '/');
+        out = join_path(against, base ? base + 1 : path);
+    }
+    free(kd);
+    return out;
+}
+
 static int fill_case(const struct qqb_bench *b, size_t bi, size_t k, size_t group,
-                     struct qqb_plan_case *pc)
+                     const char *refkernel, struct qqb_plan_case *pc)
 {
     struct qqb_case cs;
     if (qqb_bench_case(b, k, &cs) != 0)
@@ -78,12 +117,23 @@ static int fill_case(const struct qqb_bench *b, size_t bi, size_t k, size_t grou
     pc->in_bench = k;
     pc->variant = cs.variant;
     pc->nodes = cs.nodes;
+    pc->build = refkernel ? QQB_BUILD_REFERENCE : QQB_BUILD_CHANGE;
+    pc->twin = QQB_NO_CASE;
     if (rc == 0) {
-        pc->name = strdup(cs.name);
+        static const char suffix[] = " (reference build)";
+        size_t nl = strlen(cs.name);
+        pc->name = malloc(nl + sizeof suffix);
+        if (pc->name) {
+            memcpy(pc->name, cs.name, nl + 1);
+            if (refkernel)
+                memcpy(pc->name + nl, suffix, sizeof suffix);
+        }
         pc->point = point_string(b, &cs);
-        pc->argv = join_argv(pre, npre, cs.argv, cs.argc, NULL);
+        pc->argv = join_argv(pre, npre, cs.argv, cs.argc, refkernel);
         pc->command = join_argv(NULL, 0, cs.argv, cs.argc, b->kernel);
-        if (!pc->name || (b->nparams && !pc->point) || !pc->argv || !pc->command)
+        pc->kernel_path = strdup(refkernel ? refkernel : cs.argv[0]);
+        if (!pc->name || (b->nparams && !pc->point) || !pc->argv || !pc->command ||
+            !pc->kernel_path)
             rc = -1;
     }
     qqb_argv_free(pre);
@@ -94,8 +144,19 @@ static int fill_case(const struct qqb_bench *b, size_t bi, size_t k, size_t grou
 int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly,
                   int reps, struct qqb_plan *out, char *err, size_t errlen)
 {
+    return qqb_plan_make_against(suite, only, nonly, reps, NULL, NULL, out, err,
+                                 errlen);
+}
+
+int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only,
+                          size_t nonly, int reps, const char *against,
+                          const char *kernel_dir, struct qqb_plan *out, char *err,
+                          size_t errlen)
+{
+    size_t builds = against ? 2 : 1;
     memset(out, 0, sizeof *out);
     out->suite = suite;
+    out->against = against;
     for (size_t i = 0; i < nonly; i++) {
         size_t j = 0;
         while (j < suite->nbench && strcmp(suite->bench[j].name, only[i]))
@@ -112,7 +173,7 @@ int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly
         const struct qqb_bench *b = &suite->bench[i];
         if (!bench_selected(only, nonly, b))
             continue;
-        ncases += qqb_bench_ncases(b);
+        ncases += builds * qqb_bench_ncases(b);
         ngroups += qqb_bench_ncases(b) / group_size(b);
     }
     out->cases = calloc(ncases ? ncases : 1, sizeof *out->cases);
@@ -125,21 +186,36 @@ int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly
             continue;
         size_t n = qqb_bench_ncases(b), nv = group_size(b);
         int r = reps > 0 ? reps : b->s.repetitions;
+        char *refk = against ? reference_kernel(b, against, kernel_dir) : NULL;
+        if (against && !refk)
+            goto nomem;
         for (size_t first = 0; first < n; first += nv) {
             struct qqb_plan_group *g = &out->groups[out->ngroups];
             g->bench = i;
             g->first = out->ncases;
-            g->n = nv;
+            g->n = builds * nv;
             g->reps = r;
             g->warmup = b->s.warmup;
-            for (size_t j = 0; j < nv; j++) {
-                if (fill_case(b, i, first + j, out->ngroups, &out->cases[out->ncases]) != 0)
-                    goto nomem;
-                out->ncases++;
-            }
+            for (size_t bu = 0; bu < builds; bu++)
+                for (size_t j = 0; j < nv; j++) {
+                    struct qqb_plan_case *pc = &out->cases[out->ncases];
+                    if (fill_case(b, i, first + j, out->ngroups, bu ? refk : NULL,
+                                  pc) != 0) {
+                        free(refk);
+                        out->ncases++; /* freed with the plan */
+                        goto nomem;
+                    }
+                    pc->variant_ref = g->first + bu * nv;
+                    if (bu) {
+                        out->cases[g->first + j].twin = out->ncases;
+                        out->reference_cases++;
+                    }
+                    out->ncases++;
+                }
             out->ngroups++;
-            out->launches += nv * (size_t)(r + b->s.warmup);
+            out->launches += builds * nv * (size_t)(r + b->s.warmup);
         }
+        free(refk);
     }
     return 0;
 nomem:
@@ -155,10 +231,32 @@ void qqb_plan_free(struct qqb_plan *p)
         free(p->cases[i].point);
         qqb_argv_free(p->cases[i].argv);
         qqb_argv_free(p->cases[i].command);
+        free(p->cases[i].kernel_path);
     }
     free(p->cases);
     free(p->groups);
     memset(p, 0, sizeof *p);
+}
+
+int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why,
+                               size_t len)
+{
+    const struct qqb_plan_case *pc = &p->cases[ci];
+    if (pc->build != QQB_BUILD_REFERENCE)
+        return 0;
+    const char *k = p->suite->bench[pc->bench].kernel;
+    struct stat st;
+    if (stat(pc->kernel_path, &st) != 0) {
+        snprintf(why, len, "the reference build (--against %s) has no kernel '%s' "
+                 "(%s: %s)", p->against, k, pc->kernel_path, strerror(errno));
+        return 1;
+    }
+    if (!S_ISREG(st.st_mode) || access(pc->kernel_path, X_OK) != 0) {
+        snprintf(why, len, "the reference build's kernel '%s' (%s) is not an "
+                 "executable file", k, pc->kernel_path);
+        return 1;
+    }
+    return 0;
 }
 
 const char **qqb_plan_names(const struct qqb_plan *p)

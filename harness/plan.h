@@ -7,7 +7,15 @@
 
 #include "suite.h"
 
-/* One case: benchmark x variant x node count x parameter point. */
+/* Which build a case's kernel comes from: the change (the kernels as the
+ * suite and --kernels find them) or, with --against DIR, the reference
+ * build's kernels under DIR (docs/RUNNING.md, "Against a reference build"). */
+enum qqb_build { QQB_BUILD_CHANGE = 0, QQB_BUILD_REFERENCE = 1 };
+
+/* No such case (plan indices). */
+#define QQB_NO_CASE ((size_t)-1)
+
+/* One case: benchmark x variant x node count x parameter point (x build). */
 struct qqb_plan_case {
     size_t bench;    /* index into suite->bench */
     size_t group;    /* index into plan->groups */
@@ -20,10 +28,19 @@ struct qqb_plan_case {
                       * arguments; NULL-ended */
     char **command;  /* what a baseline stores: the kernel as the suite
                       * names it, then its arguments; NULL-ended */
+    enum qqb_build build;
+    size_t variant_ref; /* the reference variant of the same build (itself
+                         * for the reference variant) */
+    size_t twin;        /* a change-build case under --against: its case of
+                         * the reference build; QQB_NO_CASE otherwise */
+    char *kernel_path;  /* the program launched (reference build: under DIR) */
 };
 
 /* The variants of one point and node count: cases FIRST .. FIRST+N-1,
- * FIRST being the reference variant (the bench's first). */
+ * FIRST being the reference variant (the bench's first). With --against
+ * the group holds both builds, interleaved in every round: the change
+ * build's variants FIRST .. FIRST+N/2-1, then the reference build's in the
+ * same order (each case's twin). */
 struct qqb_plan_group {
     size_t bench;
     size_t first, n;
@@ -37,6 +54,8 @@ struct qqb_plan {
     struct qqb_plan_group *groups;
     size_t ngroups;
     size_t launches; /* warmups and repetitions of every case */
+    const char *against; /* --against DIR (borrowed), NULL without */
+    size_t reference_cases; /* cases of the reference build */
 };
 
 /*
@@ -47,6 +66,24 @@ struct qqb_plan {
  */
 int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly,
                   int reps, struct qqb_plan *out, char *err, size_t errlen);
+/*
+ * The same with a reference build (--against AGAINST, NULL: none): every
+ * case gets a twin launching the reference build's kernel, found in AGAINST
+ * by the same name (a bare kernel name K: AGAINST/K); a kernel given by a
+ * path under KERNEL_DIR (the change build's kernel folder, may be NULL)
+ * maps to the same relative path under AGAINST, any other path to its
+ * basename in AGAINST. The twin is named "NAME (reference build)". A
+ * reference kernel that is missing is not an error here: the measurement
+ * reports it (qqb_plan_reference_missing).
+ */
+int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only,
+                          size_t nonly, int reps, const char *against,
+                          const char *kernel_dir, struct qqb_plan *out, char *err,
+                          size_t errlen);
+/* Why plan case CI (of the reference build) cannot be launched, into WHY
+ * ("the reference build has no kernel 'k' (DIR/k)"); 0 when it can. */
+int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why,
+                               size_t len);
 void qqb_plan_free(struct qqb_plan *p);
 
 /* The cases' names in plan order (borrowed), for qqb_results_init. NULL on

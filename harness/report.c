@@ -72,7 +72,12 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
     if (n == 0)
         return;
     int wc = (int)max_len(j, ab, 1), wk = (int)max_len(j, ab, 0);
-    if (ab)
+    if (ab == QQB_CMP_BUILD)
+        fprintf(fp, "\nAgainst the reference build%s%s: each case against the same case "
+                    "built from the reference (interleaved, paired by round); cycles "
+                    "per interval\n\n", r->against ? " " : "",
+                r->against ? r->against : "");
+    else if (ab)
         fprintf(fp, "\nA/B: each variant against the first variant (interleaved, "
                     "paired by round); cycles per interval\n\n");
     else
@@ -100,8 +105,9 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
                  c->threshold_from == QQB_THR_BOUNDED ? "^"
                  : c->threshold_from == QQB_THR_RUNS  ? "r"
                  : c->threshold_from == QQB_THR_NOISE ? "n" : " ");
-        fprintf(fp, "%-*.*s  %-*.*s  %-22s %-22s %8s  %-19s %9s  %s", wc, wc,
-                c->case_name, wk, wk, c->key, b, cu, ch, iv, th, verdict_text(c));
+        fprintf(fp, "%-*.*s  %-*.*s  %-22s %-22s %8s  %-19s %9s  %s%s", wc, wc,
+                c->case_name, wk, wk, c->key, b, cu, ch, iv, th, verdict_text(c),
+                ab == QQB_CMP_BUILD ? " vs reference build" : "");
         if (c->confirmed == 1)
             fprintf(fp, " (confirmed: %+.2f%%)", c->confirm_pct);
         else if (c->why[0])
@@ -162,8 +168,9 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
                  (unsigned long long)m->cur.obj_size);
         snprintf(cr, sizeof cr, "%llu -> %llu", (unsigned long long)m->base.created,
                  (unsigned long long)m->cur.created);
-        const char *v = m->verdict > 0 ? (m->ab ? "more" : "regressed")
-                        : m->verdict < 0 ? (m->ab ? "less" : "improved")
+        int gate = m->ab != QQB_CMP_VARIANT; /* baseline and build rows gate */
+        const char *v = m->verdict > 0 ? (gate ? "regressed" : "more")
+                        : m->verdict < 0 ? (gate ? "improved" : "less")
                                          : "counts changed";
         fprintf(fp, "%-32.32s %-16.16s %-24s %-24s %-14s %-20s %s", m->case_name,
                 m->key, live, peak, sz, cr, v);
@@ -172,7 +179,9 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
                     bl ? "" : ")");
         if (cl != bl && bl)
             fprintf(fp, ", %+.1f%%)", 100.0 * ((double)cl / (double)bl - 1.0));
-        if (m->ab)
+        if (m->ab == QQB_CMP_BUILD)
+            fprintf(fp, " vs reference build");
+        else if (m->ab)
             fprintf(fp, " vs %s", m->ref_name);
         fprintf(fp, "\n");
     }
@@ -189,7 +198,9 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
         const struct qqb_case_result *c = res->cases[i];
         int compared = 0;
         for (size_t k = 0; k < j->ncmp && !compared; k++)
-            compared = !j->cmp[k].ab && j->cmp[k].case_idx == i;
+            compared = (!j->cmp[k].ab && j->cmp[k].case_idx == i) ||
+                       (j->cmp[k].ab == QQB_CMP_BUILD &&
+                        (j->cmp[k].case_idx == i || j->cmp[k].ref_idx == i));
         if (compared || c->launches == 0)
             continue;
         for (size_t m = 0; m < c->nmetrics; m++) {
@@ -224,21 +235,25 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     const struct qqb_judgement *j = r->j;
     fprintf(fp, "\nqqbench: suite %s on %s (%s, %.0f MHz ticks)\n", r->suite,
             res->fp.id, res->fp.cpu, res->fp.mhz);
-    if (!r->baseline_path)
+    if (!r->baseline_path && r->no_baseline_note)
+        fprintf(fp, "%s\n", r->no_baseline_note);
+    else if (!r->baseline_path)
         fprintf(fp, "No baseline for this machine: nothing to compare against yet; "
                     "this run becomes the baseline.\n");
-    print_table(fp, r, 0);
-    print_table(fp, r, 1);
+    print_table(fp, r, QQB_CMP_BASELINE);
+    print_table(fp, r, QQB_CMP_BUILD);
+    print_table(fp, r, QQB_CMP_VARIANT);
     print_legend(fp, r);
     print_measured(fp, r);
     print_mem(fp, r);
 
-    size_t counts[QQB_NVERDICTS] = {0}, ab[QQB_NVERDICTS] = {0};
+    size_t counts[QQB_NVERDICTS] = {0}, ab[QQB_NVERDICTS] = {0},
+           bu[QQB_NVERDICTS] = {0};
     for (size_t i = 0; i < j->ncmp; i++)
-        (j->cmp[i].ab ? ab : counts)[j->cmp[i].verdict]++;
+        (j->cmp[i].ab == QQB_CMP_BUILD ? bu : j->cmp[i].ab ? ab : counts)[j->cmp[i].verdict]++;
     size_t memreg = 0, memimp = 0;
     for (size_t i = 0; i < j->nmem; i++)
-        if (!j->mem[i].ab) {
+        if (j->mem[i].ab != QQB_CMP_VARIANT) {
             memreg += j->mem[i].verdict > 0;
             memimp += j->mem[i].verdict < 0;
         }
@@ -269,12 +284,23 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 counts[QQB_NOISY] == 1 ? " is" : "s are",
                 r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
                                  : "they pass; --fail-on-noisy makes them fail");
-    if (counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED])
+    if (bu[QQB_NOISY])
+        fprintf(fp, "%zu comparison%s against the reference build %s noisy: %s.\n",
+                bu[QQB_NOISY], bu[QQB_NOISY] == 1 ? "" : "s",
+                bu[QQB_NOISY] == 1 ? "is" : "are",
+                r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
+                                 : "they pass; --fail-on-noisy makes them fail");
+    size_t unres = counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED] + bu[QQB_UNRESOLVED];
+    if (unres)
         fprintf(fp, "%zu comparison%s unresolved: net figures within %.0f counter steps "
-                    "of zero; they pass.\n",
-                counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED],
-                counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED] == 1 ? "" : "s",
+                    "of zero; they pass.\n", unres, unres == 1 ? "" : "s",
                 QQB_RESOLVE_STEPS);
+    if (r->against)
+        fprintf(fp, "qqbench: vs reference build: %zu regressed, %zu improved, "
+                    "%zu unchanged, %zu noisy\n", bu[QQB_REGRESSED], bu[QQB_IMPROVED],
+                bu[QQB_UNCHANGED], bu[QQB_NOISY]);
+    if (r->no_baseline_summary)
+        fprintf(fp, "qqbench: %s\n", r->no_baseline_summary);
     fprintf(fp,
             "qqbench: %zu cases in %.1f s; vs baseline: %zu regressed, %zu improved, "
             "%zu unchanged, %zu noisy; A/B: %zu slower, %zu faster, %zu same, "
@@ -288,6 +314,11 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
 /* ---------------------------------------------------------------------
  * JSON.
  * --------------------------------------------------------------------- */
+
+static const char *kind_name(int ab)
+{
+    return ab == QQB_CMP_BUILD ? "build" : ab ? "ab" : "baseline";
+}
 
 static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *jstr(const char *s) { return s ? json_string(s) : json_null(); }
@@ -321,6 +352,9 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
     json_object_set_new(root, "git_commit", jstr(res->commit));
     json_object_set_new(root, "baseline", jstr(r->baseline_path));
     json_object_set_new(root, "baseline_other_machine", json_boolean(r->baseline_other));
+    json_object_set_new(root, "against", jstr(r->against));
+    json_object_set_new(root, "memory_baseline", jstr(r->memory_baseline_path));
+    json_object_set_new(root, "gated_note", jstr(r->no_baseline_summary));
     json_object_set_new(root, "fingerprint",
                         json_pack("{s:s, s:s, s:f, s:b, s:i, s:s, s:s}", "id",
                                   res->fp.id, "cpu", res->fp.cpu, "tick_mhz",
@@ -372,7 +406,7 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
         json_t *j = json_object();
         json_object_set_new(j, "case", jstr(c->case_name));
         json_object_set_new(j, "key", jstr(c->key));
-        json_object_set_new(j, "kind", json_string(c->ab ? "ab" : "baseline"));
+        json_object_set_new(j, "kind", json_string(kind_name(c->ab)));
         json_object_set_new(j, "reference", jstr(c->ref_name));
         json_object_set_new(j, "paired", json_boolean(c->paired));
         json_object_set_new(j, "baseline_cycles_per_hit", jnum(c->base_median));
@@ -421,7 +455,7 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
         const struct qqb_memcmp *m = &jd->mem[i];
         json_array_append_new(
             mems, json_pack("{s:s, s:s, s:s, s:s?, s:o, s:o, s:i}", "case",
-                            m->case_name, "key", m->key, "kind", m->ab ? "ab" : "baseline",
+                            m->case_name, "key", m->key, "kind", kind_name(m->ab),
                             "reference", m->ref_name, "before", jmem(&m->base), "after",
                             jmem(&m->cur), "verdict", m->verdict));
     }
@@ -474,13 +508,13 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
     const struct qqb_judgement *jd = r->j;
     size_t tests = 0, failures = 0;
     for (size_t i = 0; i < jd->ncmp; i++)
-        if (!jd->cmp[i].ab) {
+        if (jd->cmp[i].ab != QQB_CMP_VARIANT) {
             tests++;
             failures += jd->cmp[i].verdict == QQB_REGRESSED ||
                         (r->fail_on_noisy && jd->cmp[i].verdict == QQB_NOISY);
         }
     for (size_t i = 0; i < jd->nmem; i++)
-        if (!jd->mem[i].ab) {
+        if (jd->mem[i].ab != QQB_CMP_VARIANT) {
             tests++;
             failures += jd->mem[i].verdict > 0;
         }
@@ -492,42 +526,46 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
             tests, failures, r->kernel_failures, r->elapsed);
     for (size_t i = 0; i < jd->ncmp; i++) {
         const struct qqb_cmp *c = &jd->cmp[i];
-        if (c->ab)
+        if (c->ab == QQB_CMP_VARIANT)
             continue;
+        const char *vs = c->ab == QQB_CMP_BUILD ? " vs reference build" : "";
         fprintf(fp, "    <testcase classname=\"");
         xml_text(fp, r->suite);
         fputc('.', fp);
         xml_text(fp, c->case_name);
         fprintf(fp, "\" name=\"");
         xml_text(fp, c->key);
-        fprintf(fp, "\">");
+        fprintf(fp, "%s\">", vs);
         if (c->verdict == QQB_REGRESSED) {
-            fprintf(fp, "<failure message=\"regressed %+.2f%% [%+.2f, %+.2f] "
-                        "(threshold %.2f%%)\"/>", c->ch.pct, c->ch.lo, c->ch.hi,
+            fprintf(fp, "<failure message=\"regressed%s %+.2f%% [%+.2f, %+.2f] "
+                        "(threshold %.2f%%)\"/>", vs, c->ch.pct, c->ch.lo, c->ch.hi,
                     c->threshold);
         } else if (r->fail_on_noisy && c->verdict == QQB_NOISY) {
             fprintf(fp, "<failure message=\"noisy (--fail-on-noisy): ");
             xml_text(fp, c->why);
             fprintf(fp, "\"/>");
         } else {
-            fprintf(fp, "<system-out>%s %+.2f%%</system-out>", verdict_text(c),
+            fprintf(fp, "<system-out>%s%s %+.2f%%</system-out>", verdict_text(c), vs,
                     c->ch.pct);
         }
         fprintf(fp, "</testcase>\n");
     }
     for (size_t i = 0; i < jd->nmem; i++) {
         const struct qqb_memcmp *m = &jd->mem[i];
-        if (m->ab)
+        if (m->ab == QQB_CMP_VARIANT)
             continue;
+        const char *vs = m->ab == QQB_CMP_BUILD ? " vs reference build" : "";
         fprintf(fp, "    <testcase classname=\"");
         xml_text(fp, r->suite);
         fputc('.', fp);
         xml_text(fp, m->case_name);
         fprintf(fp, "\" name=\"memory:");
         xml_text(fp, m->key);
-        fprintf(fp, "\">");
+        fprintf(fp, "%s\">", vs);
         if (m->verdict > 0)
-            fprintf(fp, "<failure message=\"memory regressed: live %llu -> %llu, "
+            fprintf(fp, "<failure message=\"memory regressed%s: live", vs);
+        if (m->verdict > 0)
+            fprintf(fp, " %llu -> %llu, "
                         "peak %llu -> %llu bytes\"/>",
                     (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
                     (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes),

@@ -12,6 +12,11 @@ struct qqb_report {
     const char *suite;
     const char *baseline_path; /* NULL: no baseline to compare */
     int baseline_other;        /* the baseline is another machine's */
+    const char *against;       /* --against DIR, or NULL */
+    const char *memory_baseline_path; /* memory compared with it, or NULL */
+    /* No baseline: the line under the title and the summary's line (NULL:
+     * the defaults; set when the missing baseline is loud, cmd_run.c). */
+    const char *no_baseline_note, *no_baseline_summary;
     const struct qqb_results *results;
     const struct qqb_judgement *j;
     size_t kernel_failures;

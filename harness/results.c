@@ -261,3 +261,31 @@ void qqb_results_free(struct qqb_results *r)
     memset(r, 0, sizeof *r);
 }
 
+
+int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_only,
+                     struct qqb_results *view)
+{
+    size_t n = r->ncases ? r->ncases : 1;
+    *view = *r;
+    /* One block: the pointers, then (MEMORY_ONLY) the shallow copies. */
+    view->cases = malloc(n * sizeof *view->cases +
+                         (memory_only ? n * sizeof(struct qqb_case_result) : 0));
+    view->ncases = view->capcases = 0;
+    if (!view->cases)
+        return -1;
+    struct qqb_case_result *copies = (struct qqb_case_result *)(view->cases + n);
+    for (size_t i = 0; i < r->ncases; i++) {
+        if (keep && !keep[i])
+            continue;
+        struct qqb_case_result *c = r->cases[i];
+        if (memory_only) {
+            copies[view->ncases] = *c;
+            copies[view->ncases].metrics = NULL;
+            copies[view->ncases].nmetrics = copies[view->ncases].capmetrics = 0;
+            c = &copies[view->ncases];
+        }
+        view->cases[view->ncases++] = c;
+    }
+    view->capcases = view->ncases;
+    return 0;
+}

@@ -128,6 +128,12 @@ long qqb_metric_at(const struct qqb_metric *m, uint32_t run, uint32_t launch);
 int qqb_strv_dup(char *const *src, char ***dst);
 /* 1 when two NULL-ended string arrays hold the same strings. */
 int qqb_strv_equal(char *const *a, char *const *b);
+/* A view of R: its header and the cases I with KEEP[I] nonzero (KEEP NULL:
+ * all), borrowed; with MEMORY_ONLY each case without its metrics (memory per
+ * key, names and command only). Free only view->cases (one block), never
+ * with qqb_results_free. 0 or -1. */
+int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_only,
+                     struct qqb_results *view);
 void qqb_case_result_free(struct qqb_case_result *c);
 void qqb_results_free(struct qqb_results *r);
 

@@ -543,8 +543,92 @@ static void test_sim_family(void)
     CHECK(cc <= 0.05);
 }
 
+
+/* --against: the plan doubles every group (change build, then the reference
+ * build in the same order), each change case carries its twin's index; the
+ * judge pairs them by round as variants are, and the reference build's
+ * cases are never judged themselves. */
+static void test_against_build_rows(void)
+{
+    struct qqb_suite *s = suite_of("");
+    struct qqb_plan p;
+    char err[256];
+    struct qqb_results cur;
+    struct qqb_judgement j;
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p,
+                                       err, sizeof err), 0);
+    CHECK_INT_EQ(p.ncases, 4);
+    CHECK_INT_EQ(p.ngroups, 1);
+    CHECK_INT_EQ(p.groups[0].n, 4);
+    CHECK_INT_EQ(p.reference_cases, 2);
+    CHECK(p.cases[0].twin == 2 && p.cases[1].twin == 3);
+    CHECK(p.cases[2].twin == QQB_NO_CASE && p.cases[2].build == QQB_BUILD_REFERENCE);
+    CHECK(p.cases[1].variant_ref == 0 && p.cases[3].variant_ref == 2);
+    CHECK_STR_EQ(p.cases[2].name, "k[a]@1 (reference build)");
+    /* /bin/true by path, outside any kernel folder: its basename in DIR. */
+    CHECK_STR_EQ(p.cases[2].kernel_path, "/nonexistent-ref/true");
+    char why[600];
+    CHECK_INT_EQ(qqb_plan_reference_missing(&p, 0, why, sizeof why), 0);
+    CHECK_INT_EQ(qqb_plan_reference_missing(&p, 2, why, sizeof why), 1);
+    CHECK(strstr(why, "has no kernel '/bin/true'") != NULL);
+    results_for(&p, &cur);
+    /* The change build 5% slower in every round, whatever the weather;
+     * variant b of the change build the same as a. */
+    for (uint32_t r = 0; r < 12; r++) {
+        add(cur.cases[0], "work", 1050 * weather[r], 0, r);
+        add(cur.cases[1], "work", 1050 * weather[r], 0, r);
+        add(cur.cases[2], "work", 1000 * weather[r], 0, r);
+        add(cur.cases[3], "work", 1000 * weather[r], 0, r);
+        for (int k = 0; k < 4; k++)
+            cur.cases[k]->launches++;
+    }
+    CHECK_INT_EQ(qqb_judge(&p, &cur, NULL, &j), 0);
+    const struct qqb_cmp *row = find_row(&j, QQB_CMP_BUILD, "k[a]@1");
+    CHECK(row != NULL);
+    if (row) {
+        CHECK_INT_EQ(row->paired, 1);
+        CHECK_INT_EQ(row->npairs, 12);
+        CHECK_DBL_NEAR(row->ch.pct, 5.0, 1e-9);
+        CHECK_INT_EQ(row->verdict, QQB_REGRESSED);
+        CHECK(row->ref_idx == 2 && row->case_idx == 0);
+    }
+    CHECK_INT_EQ(j.build_regressed, 2);
+    CHECK_INT_EQ(j.regressed, 0);
+    const struct qqb_cmp *ab = find_row(&j, QQB_CMP_VARIANT, "k[b]@1");
+    CHECK(ab != NULL && ab->ref_idx == 0 && ab->verdict == QQB_UNCHANGED);
+    CHECK(find_row(&j, QQB_CMP_VARIANT, "k[b]@1 (reference build)") == NULL);
+    CHECK(find_row(&j, QQB_CMP_BUILD, "k[a]@1 (reference build)") == NULL);
+    size_t *groups, ng;
+    CHECK_INT_EQ(qqb_judge_flagged_groups(&p, &j, &groups, &ng), 0);
+    CHECK_INT_EQ(ng, 1);
+    free(groups);
+    /* Confirmation on a fresh measurement where the builds are equal:
+     * the regression does not hold and becomes noisy. */
+    struct qqb_results conf;
+    results_for(&p, &conf);
+    for (uint32_t r = 0; r < 12; r++)
+        for (int k = 0; k < 4; k++) {
+            add(conf.cases[k], "work", 1000 * weather[r], 0, r);
+            conf.cases[k]->launches++;
+        }
+    qqb_judge_confirm(&p, &conf, NULL, &j);
+    row = find_row(&j, QQB_CMP_BUILD, "k[a]@1");
+    CHECK(row && row->confirmed == 0 && row->verdict == QQB_NOISY);
+    CHECK_INT_EQ(j.build_regressed, 0);
+    CHECK_INT_EQ(j.build_noisy, 2);
+    qqb_results_free(&conf);
+    qqb_judgement_free(&j);
+    qqb_results_free(&cur);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 int main(void)
 {
+    RUN(test_against_build_rows);
     RUN(test_ab_pairs_by_round);
     RUN(test_ab_threshold_from_pairs);
     RUN(test_machine_check_visible);

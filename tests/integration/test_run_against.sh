@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# qqbench run --against DIR: every case from both builds, paired by round; vs reference build in table, JSON, JUnit; exit 1/0/3/2; path mapping; baseline holds the change build only.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+rm -rf chg ref same crashref emptyref bl bl2 sub other ./*.json ./*.xml ./*.txt
+# The change build: planted with 5% more work (a later --extra wins);
+# the reference build: planted as it is. Kernels found by the same name.
+mkdir -p chg/sub ref/sub same crashref emptyref other
+printf '#!/bin/sh\nexec "%s" "$@" --extra 50\n' "$PLANTED" > chg/planted
+cp chg/planted chg/sub/planted
+cp chg/planted other/planted
+ln -s "$PLANTED" ref/planted
+ln -s "$PLANTED" ref/sub/planted
+cp chg/planted same/planted
+printf '#!/bin/sh\nexec "%s" "$@" --crash\n' "$PLANTED" > crashref/planted
+chmod +x chg/planted chg/sub/planted other/planted same/planted crashref/planted
+cat > s.yaml <<YAML
+suite: against
+defaults:
+  repetitions: 12
+  threshold: 2.0
+benchmarks:
+  - name: p
+    kernel: planted
+    variants:
+      a: []
+      b: ["--reps", "150"]
+YAML
+
+# 1. +5% in the change build: regressed vs reference build, confirmed, exit 1.
+qq out.txt err.txt run s.yaml --kernels chg --against ref --baselines bl --quiet \
+   --json r.json --junit r.xml
+check "+5%: exit 1 (got $rc)" test "$rc" = 1
+check "+5%: the table says 'regressed vs reference build'" \
+    has out.txt '^p\[a\]@1 +work .*regressed vs reference build'
+check "+5%: confirmed" has out.txt 'regressed vs reference build \(confirmed'
+check "+5%: the table has its own section" has out.txt '^Against the reference build'
+check "+5%: variants still compared (A/B row)" has out.txt '^A/B: each variant'
+check "JSON valid" valid_json r.json
+check "JSON: kind build, reference = the reference case" test \
+    "$(jq_py r.json '[.comparisons[]|select(.kind=="build")|.reference][0]' \
+        '[c["reference"] for c in d["comparisons"] if c["kind"]=="build"][0]')" = "p[a]@1 (reference build)"
+check "JSON: build rows regressed" test \
+    "$(jq_py r.json '[.comparisons[]|select(.kind=="build" and .verdict=="regressed")]|length' \
+        'len([c for c in d["comparisons"] if c["kind"]=="build" and c["verdict"]=="regressed"])')" = 2
+check "JSON: against" test "$(jq_py r.json '.against' 'd["against"]')" = "$PWD/ref"
+check "JUnit valid" valid_xml r.xml
+check "JUnit: a failing test case vs reference build" \
+    has r.xml 'name="work vs reference build"><failure message="regressed vs reference build'
+check "the stored baseline holds the change build only" \
+    hasnt bl/*/against.yaml 'reference build'
+check "the stored baseline holds the change build's cases" has bl/*/against.yaml 'p\[a\]@1'
+[ "$fail" = 0 ] || show out.txt err.txt
+
+# 2. The same build on both sides: nothing regressed vs the reference build;
+#    the stored baseline is compared alongside.
+qq out2.txt err2.txt run s.yaml --kernels chg --against same --baselines bl --quiet
+check "same build: exit 0 (got $rc)" test "$rc" = 0
+check "same build: nothing regressed" hasnt out2.txt 'regressed vs reference build'
+check "same build: rows vs reference build" has out2.txt 'vs reference build$'
+check "the baseline is compared alongside" has out2.txt '^Against the baseline'
+[ "$rc" = 0 ] || show out2.txt err2.txt
+
+# 3. The change build faster than the reference: improved, exit 0.
+qq out3.txt err3.txt run s.yaml --kernels ref --against chg --baselines bl2 --quiet
+check "-5%: exit 0 (got $rc)" test "$rc" = 0
+check "-5%: improved vs reference build" has out3.txt 'improved vs reference build'
+
+# 4. A reference kernel that crashes, or is missing: exit 3 with the reason.
+qq out4.txt err4.txt run s.yaml --kernels chg --against crashref --baselines bl2 --quiet
+check "crashing reference: exit 3 (got $rc)" test "$rc" = 3
+check "crashing reference: the reason" has out4.txt '\(reference build\): crashed'
+qq out5.txt err5.txt run s.yaml --kernels chg --against emptyref --baselines bl2 --quiet
+check "missing reference kernel: exit 3 (got $rc)" test "$rc" = 3
+check "missing reference kernel: the reason" \
+    has out5.txt "the reference build \(--against .*emptyref\) has no kernel 'planted'"
+qq out6.txt err6.txt run s.yaml --kernels chg --against nowhere --baselines bl2 --quiet
+check "--against not a folder: exit 2 (got $rc)" test "$rc" = 2
+check "--against not a folder: says so" has err6.txt 'against nowhere: not a folder'
+
+# 5. Kernels given by path: under --kernels -> the same relative path under
+#    DIR; elsewhere -> the basename in DIR. Shown by which reference ran.
+rm -f ref/planted
+cat > paths.yaml <<YAML
+suite: paths
+defaults:
+  repetitions: 4
+benchmarks:
+  - name: undersub
+    kernel: chg/sub/planted
+  - name: elsewhere
+    kernel: other/planted
+YAML
+qq out7.txt err7.txt run paths.yaml --kernels chg --against ref --baselines bl2 --quiet --no-confirm
+check "path under --kernels maps to DIR/sub/planted (ran)" has out7.txt '^undersub@1 +work .*vs reference build'
+check "path elsewhere maps to DIR/planted (missing: exit 3, $rc)" test "$rc" = 3
+check "path elsewhere: the reason names DIR/planted" has out7.txt "elsewhere@1 \(reference build\): .*$PWD/ref/planted"
+finish
