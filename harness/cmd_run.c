@@ -139,29 +139,6 @@ static int write_pictures(const struct run_opts *o, const struct qqb_report *rep
     return 0;
 }
 
-static const char *default_kernel_dir(char *buf, size_t len)
-{
-    const char *env = getenv("QQBENCH_KERNELS");
-    if (env && *env)
-        return env;
-    /* Next to the program: build/harness/qqbench -> build/kernels, or an
-     * installed bin/qqbench -> libexec/qqbench/kernels. */
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return NULL;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
-    snprintf(buf, len, "%.3900s/../kernels", exe);
-    if (is_dir(buf))
-        return buf;
-    snprintf(buf, len, "%.3900s/../libexec/qqbench/kernels", exe);
-    return is_dir(buf) ? buf : NULL;
-}
-
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
     for (int i = 1; i < argc; i++) {
@@ -436,7 +413,7 @@ int cmd_run(int argc, char **argv)
     }
     char kbuf[4096];
     if (!o.kernel_dir)
-        o.kernel_dir = default_kernel_dir(kbuf, sizeof kbuf);
+        o.kernel_dir = qqb_default_kernel_dir(kbuf, sizeof kbuf);
     char *against = NULL; /* --against DIR, absolute */
     if (o.against && (!is_dir(o.against) || !(against = realpath(o.against, NULL)))) {
         fprintf(stderr, "qqbench run: error: --against %s: not a folder (expected "

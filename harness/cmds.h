@@ -13,6 +13,7 @@ enum qqb_exit {
 int cmd_st(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_export(int argc, char **argv);

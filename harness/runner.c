@@ -989,3 +989,27 @@ out:
     qq_file_close(f);
     return rc ? -1 : 0;
 }
+
+const char *qqb_default_kernel_dir(char *buf, size_t len)
+{
+    const char *env = getenv("QQBENCH_KERNELS");
+    if (env && *env)
+        return env;
+    /* Next to the program: build/harness/qqbench -> build/kernels, or an
+     * installed bin/qqbench -> libexec/qqbench/kernels. */
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    snprintf(buf, len, "%.3900s/../kernels", exe);
+    struct stat st;
+    if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+        return buf;
+    snprintf(buf, len, "%.3900s/../libexec/qqbench/kernels", exe);
+    return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
+}

@@ -77,6 +77,12 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
 #define QQB_REFERENCE_WHAT "reference"
 double qqb_reference_ticks(void);
 
+/* Where bare kernel names are found by default: $QQBENCH_KERNELS, else the
+ * kernels folder next to this qqbench (build/harness/qqbench ->
+ * build/kernels; bin/qqbench -> libexec/qqbench/kernels), in BUF; NULL
+ * when none exists. */
+const char *qqb_default_kernel_dir(char *buf, size_t len);
+
 /* Seconds on a monotonic clock. */
 double qqb_now(void);
 

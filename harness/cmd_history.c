@@ -1,0 +1,280 @@
+/* cmd_history.c - qqbench history: a suite's labelled snapshots (--record) as series per case and key. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "cmds.h"
+#include "fingerprint.h"
+#include "git.h"
+#include "results.h"
+#include "runner.h"
+#include "stats.h"
+#include "suite.h"
+
+static void history_usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: qqbench history SUITE.yaml|SUITE [--baselines DIR] [--key K]\n"
+            "                       [--machine ID]\n\n"
+            "Print, per case and key, the series across the labelled snapshots that\n"
+            "'qqbench run --record LABEL' kept (oldest first): net cycles per interval\n"
+            "(the median over launches) measured on this machine (or --machine ID),\n"
+            "and memory per key (live and peak bytes, objects created) from the\n"
+            "snapshots of every machine, since memory does not depend on it. A '*'\n"
+            "marks a change from the label before (cycles: beyond the larger of the\n"
+            "two labels' noise; memory: any change).\n\n"
+            "  --baselines DIR   where baselines live (default: as 'qqbench run')\n"
+            "  --key K           only this key\n"
+            "  --machine ID      cycles of this machine fingerprint (default: this one)\n"
+            "  --help            this text\n\n"
+            "Exit: 0; 2 for bad usage, or when there is no snapshot at all.\n");
+}
+
+/* One snapshot: its label and what it holds. */
+struct snap {
+    char *label;
+    char *machine;
+    struct qqb_results r;
+};
+
+static int load_snaps(const char *dir, const char *suite, const char *id,
+                      struct snap **out, size_t *n)
+{
+    char **labels = NULL;
+    size_t nl = 0;
+    struct qqb_fingerprint fp;
+    memset(&fp, 0, sizeof fp);
+    snprintf(fp.id, sizeof fp.id, "%s", id);
+    if (qqb_baseline_history(dir, suite, id, &labels, &nl) != 0)
+        return -1;
+    struct snap *s = realloc(*out, (*n + nl + 1) * sizeof *s);
+    if (!s) {
+        qqb_baseline_free_list(labels, nl);
+        return -1;
+    }
+    *out = s;
+    for (size_t i = 0; i < nl; i++) {
+        char path[4096], err[512];
+        if (qqb_baseline_path(dir, suite, &fp, labels[i], path, sizeof path) != 0)
+            continue;
+        struct snap *t = &s[*n];
+        if (qqb_baseline_read(path, &t->r, err, sizeof err) != 0) {
+            fprintf(stderr, "qqbench history: warning: %s\n", err);
+            continue;
+        }
+        t->label = strdup(labels[i]);
+        t->machine = strdup(id);
+        (*n)++;
+    }
+    qqb_baseline_free_list(labels, nl);
+    return 0;
+}
+
+/* Oldest first across machines, by the date each snapshot stores (ISO 8601
+ * UTC to the second, so the text order is the time order), then by label,
+ * as qqb_baseline_history orders one machine's. */
+static int by_date(const void *a, const void *b)
+{
+    const struct snap *x = a, *y = b;
+    const char *dx = x->r.date ? x->r.date : "", *dy = y->r.date ? y->r.date : "";
+    int c = strcmp(dx, dy);
+    return c ? c : strcmp(x->label, y->label);
+}
+
+static void print_cycles(const struct snap *s, size_t n, const char *machine,
+                         const char *only)
+{
+    printf("Cycles per interval (net, median over launches) on %s\n\n", machine);
+    int any = 0;
+    /* Every (case, key) any snapshot of this machine holds, in first-seen order. */
+    for (size_t a = 0; a < n; a++) {
+        if (strcmp(s[a].machine, machine))
+            continue;
+        for (size_t ci = 0; ci < s[a].r.ncases; ci++) {
+            const struct qqb_case_result *c = s[a].r.cases[ci];
+            for (size_t mi = 0; mi < c->nmetrics; mi++) {
+                const struct qqb_metric *m = &c->metrics[mi];
+                if (strcmp(m->what, QQB_VERDICT_METRIC) || (only && strcmp(m->key, only)))
+                    continue;
+                /* Listed already from an earlier snapshot? */
+                int seen = 0;
+                for (size_t b = 0; b < a && !seen; b++) {
+                    const struct qqb_case_result *o =
+                        strcmp(s[b].machine, machine) ? NULL : qqb_results_find(&s[b].r, c->name);
+                    seen = o && qqb_case_find_metric(o, m->key, m->what) != NULL;
+                }
+                if (seen)
+                    continue;
+                any = 1;
+                printf("%s  %s\n", c->name, m->key);
+                double prev = NAN, prev_noise = NAN;
+                for (size_t b = 0; b < n; b++) {
+                    if (strcmp(s[b].machine, machine))
+                        continue;
+                    const struct qqb_case_result *o = qqb_results_find(&s[b].r, c->name);
+                    const struct qqb_metric *om =
+                        o ? qqb_case_find_metric(o, m->key, m->what) : NULL;
+                    if (!om || om->n == 0) {
+                        printf("    %-20s %12s\n", s[b].label, "-");
+                        continue;
+                    }
+                    double med = qqb_median(om->samples, om->n);
+                    double noise = qqb_noise_pct(om->samples, om->n);
+                    double lim = fmax(isfinite(noise) ? noise : 0,
+                                      isfinite(prev_noise) ? prev_noise : 0);
+                    int moved = isfinite(prev) && prev > 0 &&
+                                fabs(100.0 * (med / prev - 1.0)) > fmax(lim, 1.0);
+                    printf("    %-20s %12.1f cyc", s[b].label, med);
+                    if (isfinite(prev) && prev > 0)
+                        printf("  %+7.2f%%%s", 100.0 * (med / prev - 1.0), moved ? " *" : "");
+                    printf("\n");
+                    prev = med;
+                    prev_noise = noise;
+                }
+            }
+        }
+    }
+    if (!any)
+        printf("    (no snapshot of this machine)\n");
+}
+
+static void print_memory(const struct snap *s, size_t n, const char *only)
+{
+    printf("\nMemory per key (live bytes, peak bytes, objects created), every machine\n\n");
+    int any = 0;
+    for (size_t a = 0; a < n; a++) {
+        for (size_t ci = 0; ci < s[a].r.ncases; ci++) {
+            const struct qqb_case_result *c = s[a].r.cases[ci];
+            for (size_t k = 0; k < c->nmem; k++) {
+                const struct qqb_mem *m = &c->mem[k];
+                if (only && strcmp(m->key, only))
+                    continue;
+                int seen = 0;
+                for (size_t b = 0; b < a && !seen; b++) {
+                    const struct qqb_case_result *o = qqb_results_find(&s[b].r, c->name);
+                    for (size_t j = 0; o && j < o->nmem && !seen; j++)
+                        seen = !strcmp(o->mem[j].key, m->key);
+                }
+                for (size_t j = 0; j < k && !seen; j++)
+                    seen = !strcmp(c->mem[j].key, m->key);
+                if (seen)
+                    continue;
+                any = 1;
+                printf("%s  %s\n", c->name, m->key);
+                const struct qqb_mem *prev = NULL;
+                for (size_t b = 0; b < n; b++) {
+                    const struct qqb_case_result *o = qqb_results_find(&s[b].r, c->name);
+                    const struct qqb_mem *om = NULL;
+                    for (size_t j = 0; o && j < o->nmem && !om; j++)
+                        if (!strcmp(o->mem[j].key, m->key))
+                            om = &o->mem[j];
+                    if (!om)
+                        continue;
+                    unsigned long long live = (unsigned long long)om->obj_bytes +
+                                              (unsigned long long)om->alloc_bytes;
+                    int moved = prev && (prev->obj_bytes + prev->alloc_bytes !=
+                                             om->obj_bytes + om->alloc_bytes ||
+                                         prev->peak_bytes != om->peak_bytes ||
+                                         prev->created != om->created);
+                    printf("    %-20s %12llu %12llu %10llu  (%s)%s\n", s[b].label, live,
+                           (unsigned long long)om->peak_bytes,
+                           (unsigned long long)om->created, s[b].machine, moved ? " *" : "");
+                    prev = om;
+                }
+            }
+        }
+    }
+    if (!any)
+        printf("    (no memory keys in the snapshots)\n");
+}
+
+int cmd_history(int argc, char **argv)
+{
+    const char *arg = NULL, *bdir = NULL, *only = NULL, *machine = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            history_usage(stdout);
+            return QQB_EXIT_OK;
+        } else if (!strcmp(a, "--baselines") && i + 1 < argc) {
+            bdir = argv[++i];
+        } else if (!strcmp(a, "--key") && i + 1 < argc) {
+            only = argv[++i];
+        } else if (!strcmp(a, "--machine") && i + 1 < argc) {
+            machine = argv[++i];
+        } else if (a[0] == '-') {
+            fprintf(stderr, "qqbench history: error: unknown option or missing value "
+                    "'%s'; see 'qqbench history --help'\n", a);
+            return QQB_EXIT_USAGE;
+        } else if (!arg) {
+            arg = a;
+        } else {
+            fprintf(stderr, "qqbench history: error: one suite, not also '%s'\n", a);
+            return QQB_EXIT_USAGE;
+        }
+    }
+    if (!arg) {
+        history_usage(stderr);
+        return QQB_EXIT_USAGE;
+    }
+    /* A suite file names the suite and where its baselines are; a bare name
+     * needs --baselines or the current checkout's. */
+    char name[256], dirbuf[4096];
+    size_t len = strlen(arg);
+    if (len > 5 && !strcmp(arg + len - 5, ".yaml")) {
+        struct qqb_suite *su;
+        char err[1024], kbuf[4096];
+        if (qqb_suite_load(arg, qqb_default_kernel_dir(kbuf, sizeof kbuf), &su, err,
+                           sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return QQB_EXIT_USAGE;
+        }
+        snprintf(name, sizeof name, "%s", su->name);
+        if (!bdir && qqb_git_baselines_dir(su->dir, dirbuf, sizeof dirbuf) == 0)
+            bdir = dirbuf;
+        qqb_suite_free(su);
+    } else {
+        snprintf(name, sizeof name, "%s", arg);
+        if (!bdir && qqb_git_baselines_dir(".", dirbuf, sizeof dirbuf) == 0)
+            bdir = dirbuf;
+    }
+    if (!bdir)
+        bdir = "baselines";
+    struct qqb_fingerprint fp;
+    qqb_fingerprint_this(&fp);
+    if (!machine)
+        machine = fp.id;
+
+    /* Every machine's snapshots (memory), this one's first. */
+    struct snap *s = NULL;
+    size_t n = 0;
+    char **ids = NULL;
+    size_t nids = 0;
+    int rc = load_snaps(bdir, name, machine, &s, &n);
+    if (rc == 0)
+        rc = qqb_baseline_find_others(bdir, name, machine, &ids, &nids);
+    for (size_t i = 0; rc == 0 && i < nids; i++)
+        rc = load_snaps(bdir, name, ids[i], &s, &n);
+    qqb_baseline_free_list(ids, nids);
+    if (rc != 0) {
+        fprintf(stderr, "qqbench history: error: cannot read the snapshots under %s\n", bdir);
+    } else if (n == 0) {
+        fprintf(stderr, "qqbench history: error: no snapshot of suite '%s' under %s "
+                "(make one with 'qqbench run SUITE.yaml --record LABEL')\n", name, bdir);
+        rc = -1;
+    } else {
+        qsort(s, n, sizeof *s, by_date);
+        printf("Suite %s: %zu snapshot%s under %s\n\n", name, n, n == 1 ? "" : "s", bdir);
+        print_cycles(s, n, machine, only);
+        print_memory(s, n, only);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(s[i].label);
+        free(s[i].machine);
+        qqb_results_free(&s[i].r);
+    }
+    free(s);
+    return rc == 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# qqbench history: the --record snapshots as series, cycles of this machine only (a change marked *), memory per key from every machine; no snapshot is an error.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+KD="${QQ_KERNEL_DIR:?}"
+rm -rf bl
+mk() {
+cat > h.yaml <<YAML
+suite: hist
+defaults:
+  repetitions: 3
+  warmup: 0
+benchmarks:
+  - name: chain
+    kernel: $KD/chain
+    args: [--steps, "2000", --ops, "$1"]
+  - name: brain
+    kernel: $KD/brain
+    args: [--steps, "2", --cells, "$2"]
+YAML
+}
+qq out.txt err.txt history h.yaml --baselines bl
+mk 10 4
+qq out.txt err.txt history h.yaml --baselines bl
+check "no snapshot: exit 2 (got $rc)" test "$rc" = 2
+check "no snapshot: says how to make one" has err.txt "no snapshot of suite 'hist'.*--record"
+QQBENCH_FINGERPRINT=machine-a "$QQBENCH" run h.yaml --baselines bl --record v1 --no-report -q >/dev/null 2>&1 || true
+mk 40 8
+QQBENCH_FINGERPRINT=machine-b "$QQBENCH" run h.yaml --baselines bl --record v2 --no-report -q >/dev/null 2>&1 || true  # memory grew: exit 1, still recorded
+QQBENCH_FINGERPRINT=machine-b "$QQBENCH" run h.yaml --baselines bl --record v3 --no-report -q >/dev/null 2>&1 || true
+export QQBENCH_FINGERPRINT=machine-b
+qq out.txt err.txt history h.yaml --baselines bl
+check "exit 0 (got $rc)" test "$rc" = 0
+check "three snapshots" has out.txt '^Suite hist: 3 snapshots'
+check "cycles are this machine's: v2 and v3, not v1" \
+    sh -c "sed -n '/^Cycles/,/^Memory/p' out.txt | grep -q '^    v2 ' && ! sed -n '/^Cycles/,/^Memory/p' out.txt | grep -q '^    v1 '"
+check "memory from every machine: v1 on machine-a" has out.txt '^    v1 .*\(machine-a\)'
+check "memory from every machine: v2 on machine-b, marked changed" has out.txt '^    v2 .*\(machine-b\) \*$'
+export QQBENCH_FINGERPRINT=machine-a
+qq out.txt err.txt history h.yaml --baselines bl --key chain
+unset QQBENCH_FINGERPRINT
+check "--key and the other machine: v1's cycles, no brain" \
+    sh -c "grep -q '^    v1 .* cyc' out.txt && ! grep -q 'brain' out.txt"
+[ "$fail" = 0 ] || show out.txt err.txt
+finish
