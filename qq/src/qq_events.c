@@ -159,10 +159,11 @@ void qq_init(int nEvents, int ordered)
 #if defined(QQ__MPI) && QQ__MPI
     qq__mpi_init_sync();
 #endif
-    qq__base_tick = qq_ticks();
+    /* Ordered: every event after QQInit reads the counter after this. */
+    qq__base_tick = qq_ticks_open();
 }
 
-void qq_base_time(void) { qq__base_tick = qq_ticks(); }
+void qq_base_time(void) { qq__base_tick = qq_ticks_open(); }
 
 static int add_key(const char *name, uint32_t type)
 {
