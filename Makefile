@@ -11,7 +11,7 @@ CMAKE_FLAGS ?= -DQQ_WERROR=ON
 
 # Debian packages the build, the tests and the reports need.
 PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-dev \
-           libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell
+           libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell clang-format
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
 # is built only when these are there; make deps tries them, and goes on without.
 OPTIONAL_PACKAGES = g++ libbenchmark-dev
@@ -19,7 +19,7 @@ OPTIONAL_PACKAGES = g++ libbenchmark-dev
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz fuzz lint install clean help
+.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz fuzz lint format install clean help
 
 all: build
 
@@ -90,6 +90,11 @@ test-fuzz: deps
 	else \
 	  echo "test-fuzz: clang is not installed, the fuzz targets did not run ('make fuzz' installs it)"; \
 	fi
+
+# Rewrite every tracked C/C++ file as .clang-format says (CTest's
+# test_format checks it).
+format:
+	git ls-files '*.c' '*.h' '*.cc' | xargs clang-format -i
 
 # Static analysers on the library and the harness, with the checked-in
 # configurations (.clang-tidy; cppcheck's options here, suppressions inline).

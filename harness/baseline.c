@@ -1,4 +1,5 @@
-/* baseline.c - baselines as YAML files: libyaml emitter out, event parser in, atomic locked writes. */
+/* baseline.c - baselines as YAML files: libyaml emitter out, event parser in, atomic locked writes.
+ */
 /* flock() is BSD, not POSIX: the build's _POSIX_C_SOURCE alone hides it. */
 #define _DEFAULT_SOURCE
 
@@ -60,10 +61,10 @@ static void one_line(char *s)
             *s = ' ';
 }
 
-static int verr(char *err, size_t errlen, const char *path, int line, int col,
-                const char *fmt, va_list ap) PRINTF_LIKE(6, 0);
-static int verr(char *err, size_t errlen, const char *path, int line, int col,
-                const char *fmt, va_list ap)
+static int verr(char *err, size_t errlen, const char *path, int line, int col, const char *fmt,
+                va_list ap) PRINTF_LIKE(6, 0);
+static int verr(char *err, size_t errlen, const char *path, int line, int col, const char *fmt,
+                va_list ap)
 {
     int n;
 
@@ -79,8 +80,7 @@ static int verr(char *err, size_t errlen, const char *path, int line, int col,
     return -1;
 }
 
-static int ferr(char *err, size_t errlen, const char *path, const char *fmt, ...)
-    PRINTF_LIKE(4, 5);
+static int ferr(char *err, size_t errlen, const char *path, const char *fmt, ...) PRINTF_LIKE(4, 5);
 static int ferr(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
     va_list ap;
@@ -130,8 +130,7 @@ static int plain_name(const char *s)
     return 1;
 }
 
-int qqb_baseline_memory_path(const char *dir, const char *suite, char *out,
-                             size_t outlen)
+int qqb_baseline_memory_path(const char *dir, const char *suite, char *out, size_t outlen)
 {
     if (!out || outlen == 0 || !plain_name(suite))
         return -1;
@@ -139,9 +138,8 @@ int qqb_baseline_memory_path(const char *dir, const char *suite, char *out,
     return n < 0 || (size_t)n >= outlen ? -1 : 0;
 }
 
-int qqb_baseline_path(const char *dir, const char *suite,
-                      const struct qqb_fingerprint *fp, const char *label,
-                      char *out, size_t outlen)
+int qqb_baseline_path(const char *dir, const char *suite, const struct qqb_fingerprint *fp,
+                      const char *label, char *out, size_t outlen)
 {
     char safe[MAX_LABEL + 1];
     int n;
@@ -160,8 +158,7 @@ int qqb_baseline_path(const char *dir, const char *suite,
          * '@' before it keeps "." and ".." from being whole names. */
         for (size_t i = 0; i <= len; i++)
             safe[i] = i == len ? '\0' : name_char(label[i]) ? label[i] : '_';
-        n = snprintf(out, outlen, "%s/%s/history/%s@%s.yaml", dir, fp->id,
-                     suite, safe);
+        n = snprintf(out, outlen, "%s/%s/history/%s@%s.yaml", dir, fp->id, suite, safe);
     }
     if (n < 0 || (size_t)n >= outlen)
         return -1;
@@ -169,8 +166,7 @@ int qqb_baseline_path(const char *dir, const char *suite,
 }
 
 /* Split PATH into its directory ("." when none) and base name. */
-static int split_path(const char *path, char *dir, size_t dirlen,
-                      const char **base)
+static int split_path(const char *path, char *dir, size_t dirlen, const char **base)
 {
     const char *slash = strrchr(path, '/');
     if (!slash) {
@@ -198,13 +194,12 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
     if (len >= sizeof buf)
         return ferr(err, errlen, dir, "directory name too long");
     memcpy(buf, dir, len + 1);
-    for (char *p = buf + 1; ; p++) {
+    for (char *p = buf + 1;; p++) {
         if (*p == '/' || *p == '\0') {
             char keep = *p;
             *p = '\0';
             if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return ferr(err, errlen, buf, "cannot create directory: %s",
-                            strerror(errno));
+                return ferr(err, errlen, buf, "cannot create directory: %s", strerror(errno));
             *p = keep;
             if (keep == '\0')
                 break;
@@ -284,8 +279,7 @@ static void emit(struct em *m, yaml_event_t *ev, int init_ok)
     if (!yaml_emitter_emit(&m->e, ev)) {
         m->failed = 1;
         if (m->e.error == YAML_WRITER_ERROR)
-            snprintf(m->why, sizeof m->why, "write failed: %s",
-                     strerror(m->werr ? m->werr : EIO));
+            snprintf(m->why, sizeof m->why, "write failed: %s", strerror(m->werr ? m->werr : EIO));
         else if (m->e.error == YAML_MEMORY_ERROR)
             snprintf(m->why, sizeof m->why, "out of memory");
         else
@@ -298,7 +292,7 @@ static void emit(struct em *m, yaml_event_t *ev, int init_ok)
 static int looks_typed(const char *s)
 {
     static const char *const words[] = {"null", "true", "false", "yes", "no",
-                                        "on", "off", "y", "n"};
+                                        "on",   "off",  "y",     "n"};
     if (!*s || strchr("0123456789+-.~", s[0]))
         return 1;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
@@ -320,14 +314,13 @@ static void e_scalar(struct em *m, const char *s, yaml_scalar_style_t style)
         snprintf(m->why, sizeof m->why, "string too long");
         return;
     }
-    ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (const yaml_char_t *)s,
-                                      (int)len, 1, 1, style);
+    ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (const yaml_char_t *)s, (int)len, 1, 1,
+                                      style);
     if (!ok) {
         struct qbuf b;
         /* libyaml refuses strings that are not UTF-8. */
         m->failed = 1;
-        snprintf(m->why, sizeof m->why, "string '%s' is not valid UTF-8",
-                 qs(&b, s));
+        snprintf(m->why, sizeof m->why, "string '%s' is not valid UTF-8", qs(&b, s));
         return;
     }
     emit(m, &ev, 1);
@@ -337,8 +330,7 @@ static void e_scalar(struct em *m, const char *s, yaml_scalar_style_t style)
  * that look like numbers, booleans or null get double quotes. */
 static void e_str(struct em *m, const char *s)
 {
-    e_scalar(m, s, looks_typed(s) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
-                                  : YAML_ANY_SCALAR_STYLE);
+    e_scalar(m, s, looks_typed(s) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
 }
 
 static void e_key(struct em *m, const char *k)
@@ -363,9 +355,9 @@ static void e_u64(struct em *m, uint64_t v)
 static void e_map(struct em *m, int flow)
 {
     yaml_event_t ev;
-    emit(m, &ev, yaml_mapping_start_event_initialize(
-                     &ev, NULL, NULL, 1,
-                     flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE));
+    emit(m, &ev,
+         yaml_mapping_start_event_initialize(
+             &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE));
 }
 
 static void e_map_end(struct em *m)
@@ -377,9 +369,9 @@ static void e_map_end(struct em *m)
 static void e_seq(struct em *m, int flow)
 {
     yaml_event_t ev;
-    emit(m, &ev, yaml_sequence_start_event_initialize(
-                     &ev, NULL, NULL, 1,
-                     flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE));
+    emit(m, &ev,
+         yaml_sequence_start_event_initialize(
+             &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE));
 }
 
 static void e_seq_end(struct em *m)
@@ -499,8 +491,7 @@ static void emit_case(struct em *m, const struct qqb_case_result *c)
     e_map_end(m);
 }
 
-static void emit_results(struct em *m, const struct qqb_results *r,
-                         const char *date)
+static void emit_results(struct em *m, const struct qqb_results *r, const char *date)
 {
     const struct qqb_fingerprint *fp = &r->fp;
     yaml_event_t ev;
@@ -540,8 +531,7 @@ static void emit_results(struct em *m, const struct qqb_results *r,
 }
 
 /* What the reader would refuse, refused before anything is written. */
-static int check_results(const char *path, const struct qqb_results *r,
-                         char *err, size_t errlen)
+static int check_results(const char *path, const struct qqb_results *r, char *err, size_t errlen)
 {
     struct qbuf b, b2;
 
@@ -549,18 +539,15 @@ static int check_results(const char *path, const struct qqb_results *r,
         return ferr(err, errlen, path, "cannot write a baseline: %s",
                     r->suite ? "invalid suite name" : "no suite name");
     if (!plain_name(r->fp.id))
-        return ferr(err, errlen, path,
-                    "cannot write a baseline: invalid fingerprint id '%s'",
+        return ferr(err, errlen, path, "cannot write a baseline: invalid fingerprint id '%s'",
                     qs(&b, r->fp.id));
     for (size_t i = 0; i < r->ncases; i++) {
         const struct qqb_case_result *c = r->cases[i];
         if (!c->name || !c->bench)
-            return ferr(err, errlen, path,
-                        "cannot write a baseline: case %zu has no %s", i + 1,
+            return ferr(err, errlen, path, "cannot write a baseline: case %zu has no %s", i + 1,
                         c->name ? "benchmark name" : "name");
         if (c->nodes < 1)
-            return ferr(err, errlen, path,
-                        "cannot write a baseline: case '%s' has %d nodes",
+            return ferr(err, errlen, path, "cannot write a baseline: case '%s' has %d nodes",
                         qs(&b, c->name), c->nodes);
         for (size_t j = 0; j < c->nmetrics; j++) {
             const struct qqb_metric *x = &c->metrics[j];
@@ -575,7 +562,8 @@ static int check_results(const char *path, const struct qqb_results *r,
             if (!c->mem[j].key)
                 return ferr(err, errlen, path,
                             "cannot write a baseline: case '%s': memory row "
-                            "%zu has no key", qs(&b, c->name), j + 1);
+                            "%zu has no key",
+                            qs(&b, c->name), j + 1);
     }
     return 0;
 }
@@ -613,8 +601,7 @@ static int take_lock(const char *path, char *err, size_t errlen)
     fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0)
         return ferr(err, errlen, lp, "cannot open the lock file: %s",
-                    errno == ELOOP ? "it is a symbolic link (not followed)"
-                                   : strerror(errno));
+                    errno == ELOOP ? "it is a symbolic link (not followed)" : strerror(errno));
     deadline = now_seconds() + lock_timeout;
     for (;;) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0)
@@ -662,8 +649,7 @@ static void remove_stale(const char *dir, const char *base)
         s += blen + 5;
         if (!*s || strspn(s, "0123456789") != strlen(s))
             continue;
-        if (snprintf(full, sizeof full, "%s/%s", dir, de->d_name) <
-            (int)sizeof full)
+        if (snprintf(full, sizeof full, "%s/%s", dir, de->d_name) < (int)sizeof full)
             unlink(full);
     }
     closedir(d);
@@ -677,8 +663,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
     struct em m;
     int fd, dfd, ok;
 
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >=
-        (int)sizeof tmp)
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
         return ferr(err, errlen, path, "path too long");
     remove_stale(dir, base);
     unlink(tmp);
@@ -711,8 +696,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
     emit_results(&m, r, r->date ? r->date : date);
     if (!m.failed && !yaml_emitter_flush(&m.e)) {
         m.failed = 1;
-        snprintf(m.why, sizeof m.why, "write failed: %s",
-                 strerror(m.werr ? m.werr : EIO));
+        snprintf(m.why, sizeof m.why, "write failed: %s", strerror(m.werr ? m.werr : EIO));
     }
     yaml_emitter_delete(&m.e);
     if (!m.failed && (fflush(m.f) != 0 || ferror(m.f))) {
@@ -736,8 +720,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
     if (rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);
-        return ferr(err, errlen, path, "cannot rename %s into place: %s", tmp,
-                    strerror(e));
+        return ferr(err, errlen, path, "cannot rename %s into place: %s", tmp, strerror(e));
     }
     /* And the rename itself must survive a crash. */
     dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -745,8 +728,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
         if (fsync(dfd) != 0 && errno != EINVAL) {
             int e = errno;
             close(dfd);
-            return ferr(err, errlen, dir, "fsync of the directory failed: %s",
-                        strerror(e));
+            return ferr(err, errlen, dir, "fsync of the directory failed: %s", strerror(e));
         }
         close(dfd);
     }
@@ -754,8 +736,8 @@ static int write_locked(const char *path, const char *dir, const char *base,
 }
 
 /* Validate, mkdir -p, lock; then either write R or (MERGE) read-merge-write. */
-static int store(const char *path, const struct qqb_results *r, int merge,
-                 size_t keep_runs, char *err, size_t errlen)
+static int store(const char *path, const struct qqb_results *r, int merge, size_t keep_runs,
+                 char *err, size_t errlen)
 {
     char dir[PATH_MAX];
     const char *base;
@@ -791,14 +773,13 @@ static int store(const char *path, const struct qqb_results *r, int merge,
     return rc;
 }
 
-int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err,
-                       size_t errlen)
+int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err, size_t errlen)
 {
     return store(path, r, 0, 1, err, errlen);
 }
 
-int qqb_baseline_update(const char *path, const struct qqb_results *cur,
-                        size_t keep_runs, char *err, size_t errlen)
+int qqb_baseline_update(const char *path, const struct qqb_results *cur, size_t keep_runs,
+                        char *err, size_t errlen)
 {
     return store(path, cur, 1, keep_runs, err, errlen);
 }
@@ -816,14 +797,12 @@ struct rd {
     size_t errlen;
 };
 
-static int rfail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...)
-    PRINTF_LIKE(3, 4);
+static int rfail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static int rfail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    verr(r->err, r->errlen, r->path, (int)m->line + 1, (int)m->column + 1, fmt,
-         ap);
+    verr(r->err, r->errlen, r->path, (int)m->line + 1, (int)m->column + 1, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -846,13 +825,13 @@ static int syntax_error(struct rd *r)
     if (ps->error == YAML_MEMORY_ERROR)
         return ferr(r->err, r->errlen, r->path, "out of memory while parsing");
     if (ps->error == YAML_READER_ERROR)
-        return ferr(r->err, r->errlen, r->path,
-                    "invalid YAML: %s at byte %zu; baselines are UTF-8",
+        return ferr(r->err, r->errlen, r->path, "invalid YAML: %s at byte %zu; baselines are UTF-8",
                     problem, ps->problem_offset);
     if (ps->context)
-        return rfail(r, &ps->problem_mark, "invalid YAML: %s (%s at line %d, "
-                     "column %d)", problem, ps->context,
-                     (int)ps->context_mark.line + 1,
+        return rfail(r, &ps->problem_mark,
+                     "invalid YAML: %s (%s at line %d, "
+                     "column %d)",
+                     problem, ps->context, (int)ps->context_mark.line + 1,
                      (int)ps->context_mark.column + 1);
     return rfail(r, &ps->problem_mark, "invalid YAML: %s", problem);
 }
@@ -902,13 +881,11 @@ static int mismatch(struct rd *r, const char *what, const char *field)
 {
     struct qbuf b;
     if (field)
-        return rfail(r, here(r), "expected %s for '%s', got %s", what, field,
-                     got(&b, r));
+        return rfail(r, here(r), "expected %s for '%s', got %s", what, field, got(&b, r));
     return rfail(r, here(r), "expected %s, got %s", what, got(&b, r));
 }
 
-static int expect(struct rd *r, yaml_event_type_t type, const char *what,
-                  const char *field)
+static int expect(struct rd *r, yaml_event_type_t type, const char *what, const char *field)
 {
     if (next(r))
         return -1;
@@ -942,8 +919,7 @@ static int skip_node(struct rd *r)
 /* The next key of a mapping: 1 with the key in *k (an index into FIELDS,
  * or -1 for an unknown key, whose value is then skipped by the caller), 0 at
  * the end of the mapping. A key given twice is an error. */
-static int next_key(struct rd *r, const char *const *fields, int nfields,
-                    unsigned *seen, int *k)
+static int next_key(struct rd *r, const char *const *fields, int nfields, unsigned *seen, int *k)
 {
     if (next(r))
         return -1;
@@ -963,9 +939,8 @@ static int next_key(struct rd *r, const char *const *fields, int nfields,
 }
 
 /* Report the first required field missing from SEEN. */
-static int check_required(struct rd *r, const yaml_mark_t *start,
-                          const char *const *fields, int nfields,
-                          unsigned required, unsigned seen, const char *what)
+static int check_required(struct rd *r, const yaml_mark_t *start, const char *const *fields,
+                          int nfields, unsigned required, unsigned seen, const char *what)
 {
     for (int i = 0; i < nfields; i++)
         if ((required & (1u << i)) && !(seen & (1u << i)))
@@ -979,8 +954,8 @@ static int is_null(const struct rd *r)
 {
     const char *s = sval(r);
     return r->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-           (!*s || !strcmp(s, "~") || !strcmp(s, "null") ||
-            !strcmp(s, "Null") || !strcmp(s, "NULL"));
+           (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+            !strcmp(s, "NULL"));
 }
 
 /* A string; *DST replaced. NULLABLE: a YAML null gives NULL. */
@@ -1015,8 +990,7 @@ static int v_fixed(struct rd *r, const char *field, char *buf, size_t size)
         return -1;
     if (strlen(s) >= size) {
         free(s);
-        return rfail(r, here(r), "'%s' is longer than %zu bytes", field,
-                     size - 1);
+        return rfail(r, here(r), "'%s' is longer than %zu bytes", field, size - 1);
     }
     memcpy(buf, s, strlen(s) + 1);
     free(s);
@@ -1026,14 +1000,12 @@ static int v_fixed(struct rd *r, const char *field, char *buf, size_t size)
 /* The current event as a plain-scalar number. FINITE: refuse .nan/.inf. */
 static int cur_double(struct rd *r, const char *field, int finite, double *v)
 {
-    static const char *const special[] = {".nan", ".NaN", ".NAN", ".inf",
-                                          ".Inf", ".INF", "+.inf", "+.Inf",
-                                          "+.INF", "-.inf", "-.Inf", "-.INF"};
+    static const char *const special[] = {".nan",  ".NaN",  ".NAN",  ".inf",  ".Inf",  ".INF",
+                                          "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
     const char *s;
     char *end;
 
-    if (r->ev.type != YAML_SCALAR_EVENT ||
-        r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+    if (r->ev.type != YAML_SCALAR_EVENT || r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
         r->ev.data.scalar.length == 0)
         return mismatch(r, finite ? "a finite number" : "a number", field);
     s = sval(r);
@@ -1052,8 +1024,7 @@ static int cur_double(struct rd *r, const char *field, int finite, double *v)
     if (end == s || *end)
         return mismatch(r, finite ? "a finite number" : "a number", field);
     if (errno == ERANGE && isinf(*v))
-        return rfail(r, here(r), "number '%s' for '%s' is out of range", s,
-                     field);
+        return rfail(r, here(r), "number '%s' for '%s' is out of range", s, field);
     return 0;
 }
 
@@ -1072,8 +1043,7 @@ static int v_u64(struct rd *r, const char *field, uint64_t max, uint64_t *v)
 
     if (next(r))
         return -1;
-    if (r->ev.type != YAML_SCALAR_EVENT ||
-        r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    if (r->ev.type != YAML_SCALAR_EVENT || r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return mismatch(r, "a whole number", field);
     s = sval(r);
     if (!*s || strspn(s, "0123456789") != strlen(s))
@@ -1081,8 +1051,7 @@ static int v_u64(struct rd *r, const char *field, uint64_t max, uint64_t *v)
     errno = 0;
     x = strtoull(s, &end, 10);
     if (*end || errno == ERANGE || x > max)
-        return rfail(r, here(r), "number '%s' for '%s' is out of range", s,
-                     field);
+        return rfail(r, here(r), "number '%s' for '%s' is out of range", s, field);
     *v = x;
     return 0;
 }
@@ -1091,8 +1060,7 @@ static int v_bool(struct rd *r, const char *field, int *v)
 {
     if (next(r))
         return -1;
-    if (r->ev.type == YAML_SCALAR_EVENT &&
-        r->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+    if (r->ev.type == YAML_SCALAR_EVENT && r->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
         if (!strcmp(sval(r), "true")) {
             *v = 1;
             return 0;
@@ -1108,9 +1076,8 @@ static int v_bool(struct rd *r, const char *field, int *v)
 /* ---- fingerprint ---- */
 
 enum { F_ID, F_CPU, F_MHZ, F_INVARIANT, F_CORES, F_COMPILER, F_FLAGS, NFP };
-static const char *const fp_fields[NFP] = {"id",    "cpu",      "tick_mhz",
-                                           "invariant", "cores", "compiler",
-                                           "flags"};
+static const char *const fp_fields[NFP] = {"id",    "cpu",      "tick_mhz", "invariant",
+                                           "cores", "compiler", "flags"};
 
 static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
 {
@@ -1127,7 +1094,8 @@ static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
         case F_ID:
             rc = v_fixed(r, "id", fp->id, sizeof fp->id);
             if (!rc && !plain_name(fp->id))
-                rc = rfail(r, here(r), "invalid fingerprint id; expected "
+                rc = rfail(r, here(r),
+                           "invalid fingerprint id; expected "
                            "letters, digits, '_', '.' or '-'");
             break;
         case F_CPU:
@@ -1158,32 +1126,26 @@ static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
     }
     if (rc < 0)
         return -1;
-    return check_required(r, &start, fp_fields, NFP, (1u << NFP) - 1, seen,
-                          "the fingerprint");
+    return check_required(r, &start, fp_fields, NFP, (1u << NFP) - 1, seen, "the fingerprint");
 }
 
 /* ---- metrics ---- */
 
-enum { M_KEY, M_WHAT, M_MEDIAN, M_MAD, M_NOISE, M_MIN, M_SAMPLES, M_RUN,
-       M_LAUNCH, NMET };
-static const char *const met_fields[NMET] = {"key", "what",  "median", "mad",
-                                             "noise_pct", "min", "samples",
-                                             "run", "launch"};
+enum { M_KEY, M_WHAT, M_MEDIAN, M_MAD, M_NOISE, M_MIN, M_SAMPLES, M_RUN, M_LAUNCH, NMET };
+static const char *const met_fields[NMET] = {"key", "what",    "median", "mad",   "noise_pct",
+                                             "min", "samples", "run",    "launch"};
 
 /* A flow list of unsigned 32-bit integers (a metric's run or launch). */
-static int read_u32_list(struct rd *r, const char *field, uint32_t **v,
-                         size_t *n)
+static int read_u32_list(struct rd *r, const char *field, uint32_t **v, size_t *n)
 {
     size_t cap = 0;
-    int rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of whole numbers",
-                    field);
+    int rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of whole numbers", field);
     while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
         const char *s = r->ev.type == YAML_SCALAR_EVENT ? sval(r) : "";
         char *end;
         unsigned long long u = strtoull(s, &end, 10);
-        if (r->ev.type != YAML_SCALAR_EVENT ||
-            r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s ||
-            *end || !isdigit((unsigned char)s[0]) || u > UINT32_MAX)
+        if (r->ev.type != YAML_SCALAR_EVENT || r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+            !*s || *end || !isdigit((unsigned char)s[0]) || u > UINT32_MAX)
             return mismatch(r, "a whole number", field);
         if (*n == cap) {
             size_t nc = cap ? 2 * cap : 16;
@@ -1225,10 +1187,8 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
             rc = v_double(r, met_fields[k], 0, &d);
             break;
         case M_SAMPLES:
-            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of numbers",
-                        "samples");
-            while (!rc && !(rc = next(r)) &&
-                   r->ev.type != YAML_SEQUENCE_END_EVENT) {
+            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of numbers", "samples");
+            while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
                 if ((rc = cur_double(r, "samples", 1, &d)))
                     break;
                 if (n == cap) {
@@ -1259,16 +1219,15 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
     }
     if (rc == 0)
         rc = check_required(r, &start, met_fields, NMET,
-                            1u << M_KEY | 1u << M_WHAT | 1u << M_SAMPLES, seen,
-                            "the metric");
+                            1u << M_KEY | 1u << M_WHAT | 1u << M_SAMPLES, seen, "the metric");
     if (rc == 0 && ((run && nrun != n) || (launch && nlaunch != n)))
-        rc = rfail(r, &start, "the metric's '%s' has %zu entries for %zu "
-                   "samples", run && nrun != n ? "run" : "launch",
-                   run && nrun != n ? nrun : nlaunch, n);
+        rc = rfail(r, &start,
+                   "the metric's '%s' has %zu entries for %zu "
+                   "samples",
+                   run && nrun != n ? "run" : "launch", run && nrun != n ? nrun : nlaunch, n);
     if (rc == 0 && qqb_case_find_metric(c, key, what)) {
         struct qbuf b;
-        rc = rfail(r, &start, "metric '%s' (%s) is given twice", qs(&b, key),
-                   what);
+        rc = rfail(r, &start, "metric '%s' (%s) is given twice", qs(&b, key), what);
     }
     if (rc == 0) {
         struct qqb_metric *m = qqb_case_metric(c, key, what);
@@ -1295,17 +1254,15 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
 
 /* ---- memory rows ---- */
 
-enum { R_KEY, R_OBJ_SIZE, R_CREATED, R_DELETED, R_OBJ_BYTES, R_ALLOC, R_PEAK,
-       NROW };
-static const char *const row_fields[NROW] = {
-    "key", "obj_size", "created", "deleted", "obj_bytes", "alloc_bytes",
-    "peak_bytes"};
+enum { R_KEY, R_OBJ_SIZE, R_CREATED, R_DELETED, R_OBJ_BYTES, R_ALLOC, R_PEAK, NROW };
+static const char *const row_fields[NROW] = {"key",       "obj_size",    "created",   "deleted",
+                                             "obj_bytes", "alloc_bytes", "peak_bytes"};
 
 static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
 {
     yaml_mark_t start = r->ev.start_mark;
     struct qqb_mem row;
-    uint64_t *val[NROW] = {NULL, &row.obj_size, &row.created, &row.deleted,
+    uint64_t *val[NROW] = {NULL,           &row.obj_size,    &row.created,   &row.deleted,
                            &row.obj_bytes, &row.alloc_bytes, &row.peak_bytes};
     unsigned seen = 0;
     int k = -1, rc;
@@ -1322,13 +1279,11 @@ static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
             break;
     }
     if (rc == 0)
-        rc = check_required(r, &start, row_fields, NROW, (1u << NROW) - 1,
-                            seen, "the memory row");
+        rc = check_required(r, &start, row_fields, NROW, (1u << NROW) - 1, seen, "the memory row");
     for (size_t i = 0; rc == 0 && i < c->nmem; i++)
         if (!strcmp(c->mem[i].key, row.key)) {
             struct qbuf b;
-            rc = rfail(r, &start, "memory key '%s' is given twice",
-                       qs(&b, row.key));
+            rc = rfail(r, &start, "memory key '%s' is given twice", qs(&b, row.key));
         }
     if (rc == 0 && c->nmem == *cap) {
         size_t nc = *cap ? 2 * *cap : 8;
@@ -1350,12 +1305,25 @@ static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
 
 /* ---- cases ---- */
 
-enum { C_NAME, C_BENCH, C_VARIANT, C_POINT, C_NODES, C_MHZ, C_LAUNCHES,
-       C_FAILURES, C_FAILURE, C_METRICS, C_MEMORY, C_COMMAND, C_RUNS, NCASE };
+enum {
+    C_NAME,
+    C_BENCH,
+    C_VARIANT,
+    C_POINT,
+    C_NODES,
+    C_MHZ,
+    C_LAUNCHES,
+    C_FAILURES,
+    C_FAILURE,
+    C_METRICS,
+    C_MEMORY,
+    C_COMMAND,
+    C_RUNS,
+    NCASE
+};
 static const char *const case_fields[NCASE] = {
-    "name",     "bench",    "variant", "point",   "nodes",   "tick_mhz",
-    "launches", "failures", "failure", "metrics", "memory",  "command",
-    "runs"};
+    "name",     "bench",   "variant", "point",  "nodes",   "tick_mhz", "launches",
+    "failures", "failure", "metrics", "memory", "command", "runs"};
 
 /* A flow list of strings, NULL-ended, into *DST. */
 static int read_strv(struct rd *r, const char *field, char ***dst)
@@ -1440,19 +1408,15 @@ static int read_case(struct rd *r, struct qqb_results *out)
             rc = v_string(r, "failure", &c.failure, 1);
             break;
         case C_METRICS:
-            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of metrics",
-                        "metrics");
-            while (!rc && !(rc = next(r)) &&
-                   r->ev.type != YAML_SEQUENCE_END_EVENT)
+            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of metrics", "metrics");
+            while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT)
                 rc = r->ev.type != YAML_MAPPING_START_EVENT
                          ? mismatch(r, "a metric (a mapping)", "metrics")
                          : read_metric(r, &c);
             break;
         case C_MEMORY:
-            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of memory rows",
-                        "memory");
-            while (!rc && !(rc = next(r)) &&
-                   r->ev.type != YAML_SEQUENCE_END_EVENT)
+            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of memory rows", "memory");
+            while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT)
                 rc = r->ev.type != YAML_MAPPING_START_EVENT
                          ? mismatch(r, "a memory row (a mapping)", "memory")
                          : read_mem(r, &c, &memcap);
@@ -1475,8 +1439,8 @@ static int read_case(struct rd *r, struct qqb_results *out)
     }
     if (rc == 0)
         rc = check_required(r, &start, case_fields, NCASE,
-                            1u << C_NAME | 1u << C_BENCH | 1u << C_NODES |
-                                1u << C_MHZ | 1u << C_LAUNCHES | 1u << C_METRICS,
+                            1u << C_NAME | 1u << C_BENCH | 1u << C_NODES | 1u << C_MHZ |
+                                1u << C_LAUNCHES | 1u << C_METRICS,
                             seen, "the case");
     if (rc == 0 && qqb_results_find(out, c.name)) {
         struct qbuf b;
@@ -1486,10 +1450,11 @@ static int read_case(struct rd *r, struct qqb_results *out)
         for (size_t j = 0; rc == 0 && j < c.metrics[i].n; j++)
             if (c.metrics[i].run[j] >= c.runs) {
                 struct qbuf b;
-                rc = rfail(r, &start, "metric '%s' (%s) has a sample of run %u "
-                           "but the case holds %zu run%s", qs(&b, c.metrics[i].key),
-                           c.metrics[i].what, (unsigned)c.metrics[i].run[j],
-                           c.runs, c.runs == 1 ? "" : "s");
+                rc = rfail(r, &start,
+                           "metric '%s' (%s) has a sample of run %u "
+                           "but the case holds %zu run%s",
+                           qs(&b, c.metrics[i].key), c.metrics[i].what,
+                           (unsigned)c.metrics[i].run[j], c.runs, c.runs == 1 ? "" : "s");
             }
     if (rc == 0) {
         /* qqb_results_case makes a slot holding only the name: take it. */
@@ -1508,19 +1473,17 @@ static int read_case(struct rd *r, struct qqb_results *out)
 
 /* ---- the document ---- */
 
-enum { T_VERSION, T_SUITE, T_LABEL, T_DATE, T_QQB_VERSION, T_COMMIT, T_FP,
-       T_CASES, NTOP };
+enum { T_VERSION, T_SUITE, T_LABEL, T_DATE, T_QQB_VERSION, T_COMMIT, T_FP, T_CASES, NTOP };
 static const char *const top_fields[NTOP] = {
-    "qqbench_baseline", "suite", "label", "date", "qqbench_version",
-    "git_commit", "fingerprint", "cases"};
+    "qqbench_baseline", "suite",      "label",       "date",
+    "qqbench_version",  "git_commit", "fingerprint", "cases"};
 
 /* Open PATH and read up to the top-level mapping's start. */
 static int open_doc(struct rd *r, FILE **f)
 {
     *f = fopen(r->path, "rb");
     if (!*f)
-        return ferr(r->err, r->errlen, r->path, "cannot open: %s",
-                    strerror(errno));
+        return ferr(r->err, r->errlen, r->path, "cannot open: %s", strerror(errno));
     if (!yaml_parser_initialize(&r->p)) {
         fclose(*f);
         *f = NULL;
@@ -1533,8 +1496,7 @@ static int open_doc(struct rd *r, FILE **f)
         return rfail(r, here(r), "empty file; expected a qqbench baseline");
     if (r->ev.type != YAML_DOCUMENT_START_EVENT)
         return mismatch(r, "a YAML document", NULL);
-    return expect(r, YAML_MAPPING_START_EVENT,
-                  "a mapping (a qqbench baseline)", NULL);
+    return expect(r, YAML_MAPPING_START_EVENT, "a mapping (a qqbench baseline)", NULL);
 }
 
 static void close_doc(struct rd *r, FILE *f)
@@ -1560,22 +1522,23 @@ static int read_doc(struct rd *r, struct qqb_results *out)
     if (next(r))
         return -1;
     if (r->ev.type != YAML_SCALAR_EVENT || strcmp(sval(r), "qqbench_baseline"))
-        return rfail(r, here(r), "expected 'qqbench_baseline: %d' as the first "
-                     "field; is this a qqbench baseline?", QQB_BASELINE_VERSION);
+        return rfail(r, here(r),
+                     "expected 'qqbench_baseline: %d' as the first "
+                     "field; is this a qqbench baseline?",
+                     QQB_BASELINE_VERSION);
     seen |= 1u << T_VERSION;
     if (next(r))
         return -1;
-    if (r->ev.type != YAML_SCALAR_EVENT ||
-        r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+    if (r->ev.type != YAML_SCALAR_EVENT || r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
         strspn(sval(r), "0123456789") != strlen(sval(r)) || !*sval(r))
         return mismatch(r, "a version number", "qqbench_baseline");
     ver = strtoull(sval(r), NULL, 10);
     if (ver < QQB_BASELINE_VERSION_MIN || ver > QQB_BASELINE_VERSION) {
         struct qbuf b;
-        return rfail(r, here(r), "unsupported baseline version %s (this "
+        return rfail(r, here(r),
+                     "unsupported baseline version %s (this "
                      "qqbench reads versions %d to %d); a newer qqbench wrote it?",
-                     qs(&b, sval(r)), QQB_BASELINE_VERSION_MIN,
-                     QQB_BASELINE_VERSION);
+                     qs(&b, sval(r)), QQB_BASELINE_VERSION_MIN, QQB_BASELINE_VERSION);
     }
 
     while ((rc = next_key(r, top_fields, NTOP, &seen, &k)) == 1) {
@@ -1586,7 +1549,8 @@ static int read_doc(struct rd *r, struct qqb_results *out)
         case T_SUITE:
             rc = v_string(r, "suite", &out->suite, 0);
             if (!rc && !plain_name(out->suite))
-                rc = rfail(r, here(r), "invalid suite name; expected letters, "
+                rc = rfail(r, here(r),
+                           "invalid suite name; expected letters, "
                            "digits, '_', '.' or '-'");
             break;
         case T_LABEL:
@@ -1605,10 +1569,8 @@ static int read_doc(struct rd *r, struct qqb_results *out)
             rc = read_fp(r, &out->fp);
             break;
         case T_CASES:
-            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of cases",
-                        "cases");
-            while (!rc && !(rc = next(r)) &&
-                   r->ev.type != YAML_SEQUENCE_END_EVENT)
+            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of cases", "cases");
+            while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT)
                 rc = r->ev.type != YAML_MAPPING_START_EVENT
                          ? mismatch(r, "a case (a mapping)", "cases")
                          : read_case(r, out);
@@ -1624,25 +1586,26 @@ static int read_doc(struct rd *r, struct qqb_results *out)
     if (rc < 0)
         return -1;
     if (check_required(r, &start, top_fields, NTOP,
-                       1u << T_SUITE | 1u << T_DATE | 1u << T_QQB_VERSION |
-                           1u << T_FP | 1u << T_CASES,
+                       1u << T_SUITE | 1u << T_DATE | 1u << T_QQB_VERSION | 1u << T_FP |
+                           1u << T_CASES,
                        seen, "the baseline"))
         return -1;
     if (expect(r, YAML_DOCUMENT_END_EVENT, "the end of the document", NULL))
         return -1;
     if (r->ev.data.document_end.implicit)
-        return rfail(r, here(r), "the file is truncated: the end marker '...' "
+        return rfail(r, here(r),
+                     "the file is truncated: the end marker '...' "
                      "that every baseline ends with is missing");
     if (next(r))
         return -1;
     if (r->ev.type != YAML_STREAM_END_EVENT)
-        return rfail(r, here(r), "a second YAML document; a baseline is one "
+        return rfail(r, here(r),
+                     "a second YAML document; a baseline is one "
                      "document");
     return 0;
 }
 
-int qqb_baseline_read(const char *path, struct qqb_results *out, char *err,
-                      size_t errlen)
+int qqb_baseline_read(const char *path, struct qqb_results *out, char *err, size_t errlen)
 {
     struct rd r;
     FILE *f = NULL;
@@ -1788,12 +1751,10 @@ fail:
     return -1;
 }
 
-int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur,
-                       size_t keep_runs)
+int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur, size_t keep_runs)
 {
     struct qqb_case_result *copies;
-    char *label = NULL, *date = NULL, *version = NULL, *commit = NULL,
-         *suite = NULL;
+    char *label = NULL, *date = NULL, *version = NULL, *commit = NULL, *suite = NULL;
     size_t added = 0, i;
 
     if (keep_runs < 1)
@@ -1811,9 +1772,8 @@ int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur,
         /* Another command line measured something else: start afresh. */
         int same = old && (!old->command || !cur->cases[i]->command ||
                            qqb_strv_equal(old->command, cur->cases[i]->command));
-        int rc = same && keep_runs > 1
-                     ? append_run(&copies[i], old, cur->cases[i], keep_runs)
-                     : copy_case(&copies[i], cur->cases[i]);
+        int rc = same && keep_runs > 1 ? append_run(&copies[i], old, cur->cases[i], keep_runs)
+                                       : copy_case(&copies[i], cur->cases[i]);
         if (rc) {
             while (i-- > 0)
                 qqb_case_result_free(&copies[i]);
@@ -1923,8 +1883,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int qqb_baseline_find_others(const char *dir, const char *suite,
-                             const char *except_id, char ***ids, size_t *n)
+int qqb_baseline_find_others(const char *dir, const char *suite, const char *except_id, char ***ids,
+                             size_t *n)
 {
     struct list l = {NULL, 0, 0};
     struct dirent *de;
@@ -1945,8 +1905,7 @@ int qqb_baseline_find_others(const char *dir, const char *suite,
         if (de->d_name[0] == '.' || !plain_name(de->d_name) ||
             (except_id && !strcmp(de->d_name, except_id)))
             continue;
-        if (snprintf(p, sizeof p, "%s/%s/%s.yaml", dir, de->d_name, suite) >=
-            (int)sizeof p)
+        if (snprintf(p, sizeof p, "%s/%s/%s.yaml", dir, de->d_name, suite) >= (int)sizeof p)
             continue;
         if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
@@ -2028,8 +1987,8 @@ static int cmp_snap(const void *a, const void *b)
     return strcmp(x->label, y->label);
 }
 
-int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id,
-                         char ***labels, size_t *n)
+int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id, char ***labels,
+                         size_t *n)
 {
     char hdir[PATH_MAX];
     struct snap *s = NULL;
@@ -2044,8 +2003,7 @@ int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id,
         return -1;
     if (!dir || !*dir)
         dir = "baselines";
-    if (snprintf(hdir, sizeof hdir, "%s/%s/history", dir, fp_id) >=
-        (int)sizeof hdir)
+    if (snprintf(hdir, sizeof hdir, "%s/%s/history", dir, fp_id) >= (int)sizeof hdir)
         return -1;
     d = opendir(hdir);
     if (!d)

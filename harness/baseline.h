@@ -9,7 +9,7 @@
 /* The file format version this code writes, and the oldest it reads
  * (version 1 has no command, runs, run or launch: one run, launches in
  * order). */
-#define QQB_BASELINE_VERSION 2
+#define QQB_BASELINE_VERSION     2
 #define QQB_BASELINE_VERSION_MIN 1
 
 /* The fingerprint id written into memory baselines, which hold memory per
@@ -19,8 +19,7 @@
 /* Where the memory baseline of SUITE lives: DIR/SUITE.memory.yaml, beside
  * the per-machine folders (DIR NULL: "baselines"). 0, or -1 as
  * qqb_baseline_path. */
-int qqb_baseline_memory_path(const char *dir, const char *suite, char *out,
-                             size_t outlen);
+int qqb_baseline_memory_path(const char *dir, const char *suite, char *out, size_t outlen);
 /* Runs of qqbench a baseline keeps per case by default (--keep-runs). */
 #define QQB_BASELINE_KEEP_RUNS 5
 
@@ -33,9 +32,8 @@ int qqb_baseline_memory_path(const char *dir, const char *suite, char *out,
  * "baselines". Only fp->id is used. Returns 0, or -1 when SUITE or fp->id is
  * not a plain name ([A-Za-z0-9._-], not "." or ".."), LABEL is empty or
  * longer than 128 bytes, or OUT is too small. */
-int qqb_baseline_path(const char *dir, const char *suite,
-                      const struct qqb_fingerprint *fp, const char *label,
-                      char *out, size_t outlen);
+int qqb_baseline_path(const char *dir, const char *suite, const struct qqb_fingerprint *fp,
+                      const char *label, char *out, size_t outlen);
 
 /* Write R to PATH atomically: mkdir -p the parent, take the exclusive lock
  * PATH.lock (waiting up to the lock timeout), remove stale PATH.tmp.* files,
@@ -43,21 +41,19 @@ int qqb_baseline_path(const char *dir, const char *suite,
  * r->date is written as the current UTC time, a NULL r->version as this
  * qqbench's. Every sample must be finite. Returns 0, or -1 with a one-line
  * message in ERR (PATH untouched). */
-int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err,
-                       size_t errlen);
+int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err, size_t errlen);
 
 /* Read-merge-write under one lock (--update-baseline): if PATH exists, CUR
  * is merged into it (qqb_baseline_merge, keeping KEEP_RUNS runs per case)
  * and the result is written as qqb_baseline_write does. Two concurrent
  * updates of different cases both survive. Returns 0 or -1 with ERR. */
-int qqb_baseline_update(const char *path, const struct qqb_results *cur,
-                        size_t keep_runs, char *err, size_t errlen);
+int qqb_baseline_update(const char *path, const struct qqb_results *cur, size_t keep_runs,
+                        char *err, size_t errlen);
 
 /* Parse PATH into OUT (which needs no initialisation; free it with
  * qqb_results_free). Returns 0, or -1 with "PATH:LINE:COLUMN: error: ..."
  * (or "PATH: error: ...") in ERR and OUT left empty. */
-int qqb_baseline_read(const char *path, struct qqb_results *out, char *err,
-                      size_t errlen);
+int qqb_baseline_read(const char *path, struct qqb_results *out, char *err, size_t errlen);
 
 /* Each case of CUR (one run) is added to the case of BASE with the same
  * name as its newest run, and runs beyond the newest KEEP_RUNS are dropped
@@ -68,23 +64,22 @@ int qqb_baseline_read(const char *path, struct qqb_results *out, char *err,
  * (label, date, version, commit, fingerprint) becomes CUR's. Returns 0, or
  * -1 (BASE unchanged) when the suites or the fingerprint ids differ (both
  * set) or memory runs out. */
-int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur,
-                       size_t keep_runs);
+int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur, size_t keep_runs);
 
 /* Fingerprint ids other than EXCEPT_ID (may be NULL) with a baseline of
  * SUITE under DIR, sorted by name. *IDS is a malloc'd array of malloc'd
  * strings (free with qqb_baseline_free_list). A missing DIR gives 0 ids.
  * Returns 0 or -1 (read error, out of memory). */
-int qqb_baseline_find_others(const char *dir, const char *suite,
-                             const char *except_id, char ***ids, size_t *n);
+int qqb_baseline_find_others(const char *dir, const char *suite, const char *except_id, char ***ids,
+                             size_t *n);
 
 /* The labels of the history snapshots of SUITE for FP_ID, oldest first (by
  * the date inside each file, then by label; a file whose date cannot be read
  * sorts last). Each label is the one stored in the file (the user's
  * spelling), or the file name's when the file has none; qqb_baseline_path
  * maps it back to the file. Missing history gives 0 labels. Returns 0 or -1. */
-int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id,
-                         char ***labels, size_t *n);
+int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id, char ***labels,
+                         size_t *n);
 
 /* Free a list from qqb_baseline_find_others or qqb_baseline_history. */
 void qqb_baseline_free_list(char **list, size_t n);

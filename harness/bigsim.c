@@ -9,11 +9,11 @@
 
 #include "bigsim.h"
 
-static int fail(const char *line, const char *at, int *col, char *err,
-                size_t len, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int fail(const char *line, const char *at, int *col, char *err, size_t len, const char *fmt,
+                ...) __attribute__((format(printf, 6, 7)));
 
-static int fail(const char *line, const char *at, int *col, char *err,
-                size_t len, const char *fmt, ...)
+static int fail(const char *line, const char *at, int *col, char *err, size_t len, const char *fmt,
+                ...)
 {
     va_list ap;
     *col = (int)(at - line) + 1;
@@ -36,15 +36,14 @@ static int number(const char *p, double *v, const char **end)
     errno = 0;
     char *e;
     *v = strtod(p, &e);
-    if (e == p || errno == ERANGE || !isfinite(*v) ||
-        !(*e == ' ' || *e == '\t' || *e == '}'))
+    if (e == p || errno == ERANGE || !isfinite(*v) || !(*e == ' ' || *e == '\t' || *e == '}'))
         return -1;
     *end = e;
     return 0;
 }
 
-int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col,
-                          char *err, size_t errlen)
+int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col, char *err,
+                          size_t errlen)
 {
     static const char tag[] = "TRACEBIGSIM:";
     const char *p = blanks(line);
@@ -53,8 +52,7 @@ int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col,
     p += sizeof tag - 1;
     memset(r, 0, sizeof *r);
     r->seqno = -1;
-    int have_event = 0, have_time = 0, have_params = 0, have_seq = 0,
-        have_papi = 0;
+    int have_event = 0, have_time = 0, have_params = 0, have_seq = 0, have_papi = 0;
     for (;;) {
         p = blanks(p);
         if (*p == '\0')
@@ -79,21 +77,18 @@ int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col,
         else if (flen == 4 && !strncmp(f, "PAPI", 4))
             seen = &have_papi;
         else
-            return fail(line, f, col, err, errlen, "unknown field '%.*s:'",
-                        (int)flen, f);
+            return fail(line, f, col, err, errlen, "unknown field '%.*s:'", (int)flen, f);
         if (*seen)
-            return fail(line, f, col, err, errlen, "field '%.*s:' twice",
-                        (int)flen, f);
+            return fail(line, f, col, err, errlen, "field '%.*s:' twice", (int)flen, f);
         *seen = 1;
         p = blanks(p + 1);
         if (*p != '{')
-            return fail(line, p, col, err, errlen,
-                        "expected '{' after '%.*s:'", (int)flen, f);
+            return fail(line, p, col, err, errlen, "expected '{' after '%.*s:'", (int)flen, f);
         const char *open = p;
         const char *close = strchr(p, '}');
         if (!close)
-            return fail(line, open, col, err, errlen,
-                        "'{' of '%.*s:' is never closed", (int)flen, f);
+            return fail(line, open, col, err, errlen, "'{' of '%.*s:' is never closed", (int)flen,
+                        f);
         p = blanks(open + 1);
         if (seen == &have_event) {
             const char *e = close;
@@ -102,8 +97,7 @@ int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col,
             if (e == p)
                 return fail(line, p, col, err, errlen, "empty event name");
             if ((size_t)(e - p) >= sizeof r->event)
-                return fail(line, p, col, err, errlen,
-                            "event name longer than %zu characters",
+                return fail(line, p, col, err, errlen, "event name longer than %zu characters",
                             sizeof r->event - 1);
             memcpy(r->event, p, (size_t)(e - p));
         } else if (seen == &have_papi) {
@@ -113,22 +107,19 @@ int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col,
                 double v;
                 const char *e;
                 if (number(p, &v, &e) < 0)
-                    return fail(line, p, col, err, errlen,
-                                "expected a number in '%.*s:'", (int)flen, f);
+                    return fail(line, p, col, err, errlen, "expected a number in '%.*s:'",
+                                (int)flen, f);
                 if (seen == &have_params) {
                     if (r->nparams == QQB_BIGSIM_MAX_PARAMS)
-                        return fail(line, p, col, err, errlen,
-                                    "more than %d parameters",
+                        return fail(line, p, col, err, errlen, "more than %d parameters",
                                     QQB_BIGSIM_MAX_PARAMS);
                     r->p[r->nparams++] = v;
                 } else if (p != blanks(open + 1)) {
-                    return fail(line, p, col, err, errlen,
-                                "one number expected in '%.*s:'", (int)flen,
-                                f);
+                    return fail(line, p, col, err, errlen, "one number expected in '%.*s:'",
+                                (int)flen, f);
                 } else if (seen == &have_time) {
                     if (v < 0)
-                        return fail(line, p, col, err, errlen,
-                                    "negative time");
+                        return fail(line, p, col, err, errlen, "negative time");
                     r->time = v;
                 } else {
                     /* 2^62: far beyond any sequence, and a long holds it
@@ -141,8 +132,7 @@ int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col,
                 p = blanks(e);
             }
             if (seen != &have_params && p == blanks(open + 1))
-                return fail(line, p, col, err, errlen,
-                            "'%.*s:' holds no number", (int)flen, f);
+                return fail(line, p, col, err, errlen, "'%.*s:' holds no number", (int)flen, f);
         }
         p = close + 1;
     }

@@ -8,9 +8,9 @@
 
 struct qqb_bigsim_rec {
     char event[128];
-    double time;  /* the bracketed region's duration, as written (seconds) */
-    long seqno;   /* -1 if absent */
-    int nparams;  /* 0..20: p1..pN */
+    double time; /* the bracketed region's duration, as written (seconds) */
+    long seqno;  /* -1 if absent */
+    int nparams; /* 0..20: p1..pN */
     double p[QQB_BIGSIM_MAX_PARAMS];
 };
 
@@ -22,7 +22,7 @@ struct qqb_bigsim_rec {
  * not a record (its first word is not TRACEBIGSIM:), or -1 with ERR and the
  * 1-based *COL of the fault.
  */
-int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col,
-                          char *err, size_t errlen);
+int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col, char *err,
+                          size_t errlen);
 
 #endif /* QQB_BIGSIM_H */

@@ -1,4 +1,5 @@
-/* cmd_ci.c - qqbench ci: build a reference revision beside the working tree and run a suite against it. */
+/* cmd_ci.c - qqbench ci: build a reference revision beside the working tree and run a suite against
+ * it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,30 +13,29 @@
 
 static void ci_usage(FILE *fp)
 {
-    fprintf(fp,
-            "usage: qqbench ci [--base REV] [--keep] [--jobs N] [--kernels-subdir SUB]\n"
-            "                  [SUITE.yaml] [run options]\n\n"
-            "Check a change in one job, on whatever machine the job got: build the\n"
-            "reference revision REV of this git checkout in a temporary folder with\n"
-            "the project's own build (cmake), then run SUITE (default\n"
-            "configs/ci.yaml) with 'qqbench run SUITE --against REFERENCE-KERNELS',\n"
-            "so every case runs from both builds, interleaved and paired by round.\n"
-            "The change build is this qqbench's own build (its kernels are found as\n"
-            "'qqbench run' finds them; another project passes --kernels DIR after the\n"
-            "suite). Options after the suite go to 'qqbench run'\n"
-            "(--kernels, --json, --junit, --report, --require-baseline, ...).\n\n"
-            "  --base REV   the reference: a commit, branch or tag (default: the merge\n"
-            "               base of HEAD with origin/main, else with main)\n"
-            "  --keep       keep the reference's folder and its build logs\n"
-            "  --jobs N     parallel build jobs (default 2)\n"
-            "  --kernels-subdir SUB  the reference's kernels are BUILD/SUB (default\n"
-            "               kernels: the build folder's kernels/, as this project\n"
-            "               lays them out); bare names are looked up there\n"
-            "  --help       this text\n\n"
-            "The reference's build log goes to a file (its path is printed), not to\n"
-            "the job's log. Exit: as 'qqbench run' (0, 1 a regression, 3 a kernel\n"
-            "failed), and 2 for bad usage, when REV is not a commit, or when REV\n"
-            "does not build.\n");
+    fprintf(fp, "usage: qqbench ci [--base REV] [--keep] [--jobs N] [--kernels-subdir SUB]\n"
+                "                  [SUITE.yaml] [run options]\n\n"
+                "Check a change in one job, on whatever machine the job got: build the\n"
+                "reference revision REV of this git checkout in a temporary folder with\n"
+                "the project's own build (cmake), then run SUITE (default\n"
+                "configs/ci.yaml) with 'qqbench run SUITE --against REFERENCE-KERNELS',\n"
+                "so every case runs from both builds, interleaved and paired by round.\n"
+                "The change build is this qqbench's own build (its kernels are found as\n"
+                "'qqbench run' finds them; another project passes --kernels DIR after the\n"
+                "suite). Options after the suite go to 'qqbench run'\n"
+                "(--kernels, --json, --junit, --report, --require-baseline, ...).\n\n"
+                "  --base REV   the reference: a commit, branch or tag (default: the merge\n"
+                "               base of HEAD with origin/main, else with main)\n"
+                "  --keep       keep the reference's folder and its build logs\n"
+                "  --jobs N     parallel build jobs (default 2)\n"
+                "  --kernels-subdir SUB  the reference's kernels are BUILD/SUB (default\n"
+                "               kernels: the build folder's kernels/, as this project\n"
+                "               lays them out); bare names are looked up there\n"
+                "  --help       this text\n\n"
+                "The reference's build log goes to a file (its path is printed), not to\n"
+                "the job's log. Exit: as 'qqbench run' (0, 1 a regression, 3 a kernel\n"
+                "failed), and 2 for bad usage, when REV is not a commit, or when REV\n"
+                "does not build.\n");
 }
 
 /* Run ARGV with stdout and stderr to LOG (appended), or to /dev/null when
@@ -48,10 +48,9 @@ static int run_logged(char *const argv[], const char *log, const char *cwd)
         return -1;
     if (pid == 0) {
         int in = open("/dev/null", O_RDONLY);
-        int out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644)
-                      : open("/dev/null", O_WRONLY);
-        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-            dup2(out, 2) < 0)
+        int out =
+            log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : open("/dev/null", O_WRONLY);
+        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
             _exit(127);
         if (cwd && chdir(cwd) != 0)
             _exit(127);
@@ -139,15 +138,16 @@ int cmd_ci(int argc, char **argv)
             char *end;
             long nj = strtol(jobs, &end, 10);
             if (end == jobs || *end || nj < 1 || nj > 1024) {
-                fprintf(stderr, "qqbench ci: --jobs takes a positive number, not '%s'\n",
-                        jobs);
+                fprintf(stderr, "qqbench ci: --jobs takes a positive number, not '%s'\n", jobs);
                 return QQB_EXIT_USAGE;
             }
         } else if (!strcmp(argv[i], "--kernels-subdir") && i + 1 < argc) {
             sub = argv[++i];
             if (!*sub || sub[0] == '/' || strstr(sub, "..")) {
-                fprintf(stderr, "qqbench ci: --kernels-subdir takes a relative folder "
-                        "inside the build, not '%s'\n", sub);
+                fprintf(stderr,
+                        "qqbench ci: --kernels-subdir takes a relative folder "
+                        "inside the build, not '%s'\n",
+                        sub);
                 return QQB_EXIT_USAGE;
             }
         } else if (!strcmp(argv[i], "--keep")) {
@@ -155,8 +155,7 @@ int cmd_ci(int argc, char **argv)
         } else if (argv[i][0] == '-' && strncmp(argv[i], "--", 2) == 0 &&
                    (!strcmp(argv[i], "--base") || !strcmp(argv[i], "--jobs") ||
                     !strcmp(argv[i], "--kernels-subdir"))) {
-            fprintf(stderr, "qqbench ci: %s needs a value; see 'qqbench ci --help'\n",
-                    argv[i]);
+            fprintf(stderr, "qqbench ci: %s needs a value; see 'qqbench ci --help'\n", argv[i]);
             return QQB_EXIT_USAGE;
         } else {
             break;
@@ -170,13 +169,13 @@ int cmd_ci(int argc, char **argv)
     char *top_argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
     if (capture_line(top_argv, top, sizeof top) != 0) {
         fprintf(stderr, "qqbench ci: error: not in a git checkout (git rev-parse "
-                "--show-toplevel failed); run it from the repository\n");
+                        "--show-toplevel failed); run it from the repository\n");
         return QQB_EXIT_USAGE;
     }
     if (!base) {
         if (default_base(given, sizeof given) != 0) {
             fprintf(stderr, "qqbench ci: error: no --base given and no main or "
-                    "origin/main to take the merge base with\n");
+                            "origin/main to take the merge base with\n");
             return QQB_EXIT_USAGE;
         }
         base = given;
@@ -185,8 +184,10 @@ int cmd_ci(int argc, char **argv)
     snprintf(spec, sizeof spec, "%s^{commit}", base);
     char *rev_argv[] = {"git", "rev-parse", "--verify", "--quiet", spec, NULL};
     if (capture_line(rev_argv, rev, sizeof rev) != 0) {
-        fprintf(stderr, "qqbench ci: error: --base '%s' is not a commit of this "
-                "repository\n", base);
+        fprintf(stderr,
+                "qqbench ci: error: --base '%s' is not a commit of this "
+                "repository\n",
+                base);
         return QQB_EXIT_USAGE;
     }
 
@@ -203,23 +204,22 @@ int cmd_ci(int argc, char **argv)
     snprintf(bld, sizeof bld, "%s/build", dir);
     snprintf(log, sizeof log, "%s/build.log", dir);
     snprintf(kernels, sizeof kernels, "%s/%.200s", bld, sub);
-    fprintf(stderr, "qqbench ci: reference %s (%.12s), built in %s (log: %s)\n", base,
-            rev, dir, log);
+    fprintf(stderr, "qqbench ci: reference %s (%.12s), built in %s (log: %s)\n", base, rev, dir,
+            log);
 
     /* The reference's sources: a detached worktree shares the object store
      * (no copy of the history) and is removed afterwards. */
-    char *wt_argv[] = {"git", "-C", top, "worktree", "add", "--detach", "--force",
-                       src, rev, NULL};
-    char *cfg_argv[] = {"cmake", "-S", src, "-B", bld, "-DQQ_BUILD_TESTS=OFF",
-                        "-DCMAKE_BUILD_TYPE=RelWithDebInfo", NULL};
+    char *wt_argv[] = {"git", "-C", top, "worktree", "add", "--detach", "--force", src, rev, NULL};
+    char *cfg_argv[] = {
+        "cmake", "-S", src, "-B", bld, "-DQQ_BUILD_TESTS=OFF", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+        NULL};
     char *bld_argv[] = {"cmake", "--build", bld, "-j", (char *)jobs, NULL};
     int rc;
     if (run_logged(wt_argv, log, NULL) != 0) {
         fprintf(stderr, "qqbench ci: error: cannot check out %s (see %s)\n", base, log);
         rc = QQB_EXIT_USAGE;
     } else if (run_logged(cfg_argv, log, NULL) != 0 || run_logged(bld_argv, log, NULL) != 0) {
-        fprintf(stderr, "qqbench ci: error: the reference %s does not build (see %s)\n",
-                base, log);
+        fprintf(stderr, "qqbench ci: error: the reference %s does not build (see %s)\n", base, log);
         keep = 1; /* the log is the evidence */
         rc = QQB_EXIT_USAGE;
     } else {

@@ -1,4 +1,5 @@
-/* cmd_compare.c - qqbench compare A.qq B.qq: two files key by key (hits, cycles per hit, memory). */
+/* cmd_compare.c - qqbench compare A.qq B.qq: two files key by key (hits, cycles per hit, memory).
+ */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,18 +11,17 @@
 
 static void compare_usage(FILE *fp)
 {
-    fprintf(fp,
-            "usage: qqbench compare [--all] A.qq B.qq\n\n"
-            "Compare two QQ files key by key, summed over nodes: hits, cycles in\n"
-            "each state, net cycles per hit (the per-hit estimator of\n"
-            "docs/STATISTICS.md minus the empty-state cost QQInit calibrated, the\n"
-            "slowest node's) and the change from A to B (in ticks where a figure\n"
-            "is within 2 counter steps of zero); then memory per key (live and peak bytes,\n"
-            "objects). One file per side is one launch: there is no statistics\n"
-            "here. For verdicts with intervals, run both versions through\n"
-            "'qqbench run' (variants or a baseline).\n\n"
-            "  --all    also list keys whose numbers did not change\n\n"
-            "Exit: 0, or 2 when a file is missing or damaged.\n");
+    fprintf(fp, "usage: qqbench compare [--all] A.qq B.qq\n\n"
+                "Compare two QQ files key by key, summed over nodes: hits, cycles in\n"
+                "each state, net cycles per hit (the per-hit estimator of\n"
+                "docs/STATISTICS.md minus the empty-state cost QQInit calibrated, the\n"
+                "slowest node's) and the change from A to B (in ticks where a figure\n"
+                "is within 2 counter steps of zero); then memory per key (live and peak bytes,\n"
+                "objects). One file per side is one launch: there is no statistics\n"
+                "here. For verdicts with intervals, run both versions through\n"
+                "'qqbench run' (variants or a baseline).\n\n"
+                "  --all    also list keys whose numbers did not change\n\n"
+                "Exit: 0, or 2 when a file is missing or damaged.\n");
 }
 
 struct side {
@@ -29,8 +29,8 @@ struct side {
     uint32_t nk;
     struct qq_key_summary *sum; /* per key, summed over nodes */
     double mhz;
-    double *net;  /* per key: net ticks per hit, the slowest node's; NaN if none */
-    double step;  /* node 0's counter step (0 if the file has no calibration) */
+    double *net; /* per key: net ticks per hit, the slowest node's; NaN if none */
+    double step; /* node 0's counter step (0 if the file has no calibration) */
 };
 
 /* Net ticks per hit of each state key (qq_file_hit_stats: the estimator of
@@ -73,7 +73,10 @@ static int64_t sat_add(int64_t a, int64_t b)
     return a + b;
 }
 
-static int saturated(int64_t v) { return v == INT64_MAX || v == INT64_MIN; }
+static int saturated(int64_t v)
+{
+    return v == INT64_MAX || v == INT64_MIN;
+}
 
 static int load(const char *path, struct side *s)
 {
@@ -133,8 +136,7 @@ static void print_keys(const struct side *a, const struct side *b, int all)
             if (pass == 1 && o >= 0)
                 continue; /* listed in the first pass */
             const struct qq_key_summary *sa = pass ? NULL : &x->sum[k];
-            const struct qq_key_summary *sb =
-                pass ? &x->sum[k] : (o >= 0 ? &y->sum[o] : NULL);
+            const struct qq_key_summary *sb = pass ? &x->sum[k] : (o >= 0 ? &y->sum[o] : NULL);
             char ha[24] = "-", hb[24] = "-", ca[32] = "", cb[32] = "", ch[32] = "";
             if (sa)
                 snprintf(ha, sizeof ha, "%" PRIu64, sa->hits);
@@ -156,8 +158,8 @@ static void print_keys(const struct side *a, const struct side *b, int all)
                 /* Within 2 counter steps of zero a net figure cannot be
                  * told from zero: no ratio of it means anything. */
                 double step = a->step > b->step ? a->step : b->step;
-                unresolved = !isnan(pa) && !isnan(pb) && step > 0 &&
-                             (pa < 2 * step || pb < 2 * step);
+                unresolved =
+                    !isnan(pa) && !isnan(pb) && step > 0 && (pa < 2 * step || pb < 2 * step);
                 if (!isnan(pa) && !isnan(pb) && unresolved)
                     snprintf(ch, sizeof ch, "%+.1f tk", pb - pa);
                 else if (!isnan(pa) && !isnan(pb) && pa > 0)
@@ -166,29 +168,28 @@ static void print_keys(const struct side *a, const struct side *b, int all)
                 if (saturated(sa->isum) || saturated(sb->isum))
                     snprintf(ch, sizeof ch, "sum saturated");
                 else if (!saturated(sat_add(sb->isum, -sa->isum)))
-                    snprintf(ch, sizeof ch, "sum %+" PRId64,
-                             sat_add(sb->isum, -sa->isum));
+                    snprintf(ch, sizeof ch, "sum %+" PRId64, sat_add(sb->isum, -sa->isum));
                 else /* the change itself is beyond 64 bits */
-                    snprintf(ch, sizeof ch, "sum %+.4g",
-                             (double)sb->isum - (double)sa->isum);
+                    snprintf(ch, sizeof ch, "sum %+.4g", (double)sb->isum - (double)sa->isum);
             }
             int same = sa && sb && sa->hits == sb->hits &&
                        (ki->type == QQ_TYPE_STATE
-                            ? sa->intervals == sb->intervals &&
-                                  sa->state_ticks == sb->state_ticks
+                            ? sa->intervals == sb->intervals && sa->state_ticks == sb->state_ticks
                             : !ch[0]);
             if (same && !all)
                 continue;
-            printf("%-24.24s %-6s %10s %10s %14s %14s %9s%s%s\n", ki->name,
-                   type_name(ki->type), ha, hb, ca, cb, ch,
-                   !sa ? "  (only in B)" : !sb ? "  (only in A)" : "",
+            printf("%-24.24s %-6s %10s %10s %14s %14s %9s%s%s\n", ki->name, type_name(ki->type), ha,
+                   hb, ca, cb, ch,
+                   !sa   ? "  (only in B)"
+                   : !sb ? "  (only in A)"
+                         : "",
                    unresolved ? "  (within 2 counter steps: not resolved)" : "");
         }
     }
 }
 
-static void mem_totals(const struct qq_file *f, const char *key, uint64_t *live,
-                       uint64_t *peak, uint64_t *objs, int *found)
+static void mem_totals(const struct qq_file *f, const char *key, uint64_t *live, uint64_t *peak,
+                       uint64_t *objs, int *found)
 {
     *live = *peak = *objs = 0;
     *found = 0;
@@ -254,14 +255,15 @@ int cmd_compare(int argc, char **argv)
         } else if (!strcmp(argv[i], "--all")) {
             all = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "qqbench compare: error: unknown option '%s'; see "
-                    "'qqbench compare --help'\n", argv[i]);
+            fprintf(stderr,
+                    "qqbench compare: error: unknown option '%s'; see "
+                    "'qqbench compare --help'\n",
+                    argv[i]);
             return QQB_EXIT_USAGE;
         } else if (nf < 2) {
             files[nf++] = argv[i];
         } else {
-            fprintf(stderr, "qqbench compare: error: two files, not more ('%s')\n",
-                    argv[i]);
+            fprintf(stderr, "qqbench compare: error: two files, not more ('%s')\n", argv[i]);
             return QQB_EXIT_USAGE;
         }
     }

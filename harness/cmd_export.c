@@ -1,4 +1,5 @@
-/* cmd_export.c - qqbench export: a .qq file as Chrome trace-event JSON (Perfetto, chrome://tracing) or CSV. */
+/* cmd_export.c - qqbench export: a .qq file as Chrome trace-event JSON (Perfetto, chrome://tracing)
+ * or CSV. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -13,23 +14,22 @@
 
 static void export_usage(FILE *fp)
 {
-    fprintf(fp,
-            "usage: qqbench export FILE.qq --format chrome|csv [--out F] [--nodes LIST]\n"
-            "                      [--keys LIST]\n\n"
-            "  --format chrome  Chrome trace-event JSON, for https://ui.perfetto.dev and\n"
-            "                   chrome://tracing: each node a process, each state key a\n"
-            "                   thread of complete ('X') slices, marks instant ('i')\n"
-            "                   events, counts and values counter ('C') tracks. Times in\n"
-            "                   microseconds since the run's start, the tick offsets\n"
-            "                   applied (each node's error bound is its process label).\n"
-            "  --format csv     one row per event: node,key,type,info,tick,seconds,\n"
-            "                   run_seconds (seconds since the node's base time, and since\n"
-            "                   the run's start with the offset applied)\n"
-            "  --out F          write to F (default: standard output)\n"
-            "  --nodes LIST     only these nodes: 0-3, 5, 0,2,6-7\n"
-            "  --keys LIST      only these keys, by name, comma-separated\n\n"
-            "Exit: 0; 2 for a missing or damaged file, a bad option, a node or key the\n"
-            "file does not have, or an unwritable output (one line on stderr).\n");
+    fprintf(fp, "usage: qqbench export FILE.qq --format chrome|csv [--out F] [--nodes LIST]\n"
+                "                      [--keys LIST]\n\n"
+                "  --format chrome  Chrome trace-event JSON, for https://ui.perfetto.dev and\n"
+                "                   chrome://tracing: each node a process, each state key a\n"
+                "                   thread of complete ('X') slices, marks instant ('i')\n"
+                "                   events, counts and values counter ('C') tracks. Times in\n"
+                "                   microseconds since the run's start, the tick offsets\n"
+                "                   applied (each node's error bound is its process label).\n"
+                "  --format csv     one row per event: node,key,type,info,tick,seconds,\n"
+                "                   run_seconds (seconds since the node's base time, and since\n"
+                "                   the run's start with the offset applied)\n"
+                "  --out F          write to F (default: standard output)\n"
+                "  --nodes LIST     only these nodes: 0-3, 5, 0,2,6-7\n"
+                "  --keys LIST      only these keys, by name, comma-separated\n\n"
+                "Exit: 0; 2 for a missing or damaged file, a bad option, a node or key the\n"
+                "file does not have, or an unwritable output (one line on stderr).\n");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -70,8 +70,8 @@ static void export_csv(const struct qqb_trace *t, FILE *fp)
                 fprintf(fp, "%.17g", e[i].info.d);
             else
                 fprintf(fp, "%" PRId64, e[i].info.i);
-            fprintf(fp, ",%" PRIu64 ",%.9f,%.9f\n", e[i].tick,
-                    qqb_trace_node_sec(t, n, e[i].tick), qqb_trace_sec(t, n, e[i].tick));
+            fprintf(fp, ",%" PRIu64 ",%.9f,%.9f\n", e[i].tick, qqb_trace_node_sec(t, n, e[i].tick),
+                    qqb_trace_sec(t, n, e[i].tick));
         }
     }
 }
@@ -84,9 +84,9 @@ static void export_csv(const struct qqb_trace *t, FILE *fp)
 
 struct chrome {
     FILE *fp;
-    size_t events;   /* trace events written (metadata included) */
-    size_t skipped;  /* values that JSON cannot hold (NaN, infinity) */
-    int failed;      /* out of memory */
+    size_t events;  /* trace events written (metadata included) */
+    size_t skipped; /* values that JSON cannot hold (NaN, infinity) */
+    int failed;     /* out of memory */
 };
 
 /* Write EV (taking the reference) as the next element of traceEvents. */
@@ -109,16 +109,14 @@ static json_t *ts_us(double sec)
     return json_real(round(sec * 1e9) / 1e3);
 }
 
-static void meta(struct chrome *c, const char *what, uint32_t pid, uint32_t tid,
-                 json_t *args)
+static void meta(struct chrome *c, const char *what, uint32_t pid, uint32_t tid, json_t *args)
 {
-    put(c, json_pack("{s:s, s:s, s:I, s:I, s:o}", "name", what, "ph", "M", "pid",
-                     (json_int_t)pid, "tid", (json_int_t)tid, "args", args));
+    put(c, json_pack("{s:s, s:s, s:I, s:I, s:o}", "name", what, "ph", "M", "pid", (json_int_t)pid,
+                     "tid", (json_int_t)tid, "args", args));
 }
 
 /* Thread ids: 0 holds the counters' process; state and mark key K is K + 1. */
-static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
-                        double *on)
+static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n, double *on)
 {
     const struct qq_node_info *ni = qq_file_node(t->f, n);
     const struct qq_event *e = qq_file_entries(t->f, n);
@@ -131,9 +129,9 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
     double err = qqb_trace_offset_error_sec(t, n);
     int len = snprintf(label, sizeof label, "%.3f MHz", ni->mhz);
     if (err >= 0)
-        len += snprintf(label + len, sizeof label - (size_t)len,
-                        ", clock offset %+.3f us +/- %.3f us",
-                        (double)ni->tick_offset / (ni->mhz > 0 ? ni->mhz : 1), err * 1e6);
+        len +=
+            snprintf(label + len, sizeof label - (size_t)len, ", clock offset %+.3f us +/- %.3f us",
+                     (double)ni->tick_offset / (ni->mhz > 0 ? ni->mhz : 1), err * 1e6);
     if (ni->dropped)
         snprintf(label + len, sizeof label - (size_t)len, ", %" PRIu64 " events dropped",
                  ni->dropped);
@@ -144,8 +142,7 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
         if (!t->key_on[k] || (ki->type != QQ_TYPE_STATE && ki->type != QQ_TYPE_MARK))
             continue;
         meta(c, "thread_name", pid, k + 1, json_pack("{s:s}", "name", ki->name));
-        meta(c, "thread_sort_index", pid, k + 1,
-             json_pack("{s:I}", "sort_index", (json_int_t)k));
+        meta(c, "thread_sort_index", pid, k + 1, json_pack("{s:I}", "sort_index", (json_int_t)k));
     }
 
     double last = 0;
@@ -161,42 +158,42 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
             if (e[i].info.i && on[k] < 0) {
                 on[k] = sec;
             } else if (!e[i].info.i && on[k] >= 0) {
-                put(c, json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I}", "name", ki->name,
-                                 "cat", "state", "ph", "X", "ts", ts_us(on[k]), "dur",
+                put(c, json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I}", "name", ki->name, "cat",
+                                 "state", "ph", "X", "ts", ts_us(on[k]), "dur",
                                  json_real(round((sec - on[k]) * 1e9) / 1e3), "pid",
                                  (json_int_t)pid, "tid", (json_int_t)k + 1));
                 on[k] = -1;
             }
             break;
         case QQ_TYPE_MARK:
-            put(c, json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:I}", "name", ki->name, "cat",
-                             "mark", "ph", "i", "s", "t", "ts", ts_us(sec), "pid",
-                             (json_int_t)pid, "tid", (json_int_t)k + 1));
+            put(c, json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:I}", "name", ki->name, "cat", "mark",
+                             "ph", "i", "s", "t", "ts", ts_us(sec), "pid", (json_int_t)pid, "tid",
+                             (json_int_t)k + 1));
             break;
         case QQ_TYPE_COUNT:
-            put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:I}}", "name", ki->name, "cat",
-                             "count", "ph", "C", "ts", ts_us(sec), "pid", (json_int_t)pid,
-                             "args", "value", (json_int_t)e[i].info.i));
+            put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:I}}", "name", ki->name, "cat", "count",
+                             "ph", "C", "ts", ts_us(sec), "pid", (json_int_t)pid, "args", "value",
+                             (json_int_t)e[i].info.i));
             break;
         case QQ_TYPE_VALUE:
             if (!isfinite(e[i].info.d)) {
                 c->skipped++;
                 break;
             }
-            put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:f}}", "name", ki->name, "cat",
-                             "value", "ph", "C", "ts", ts_us(sec), "pid", (json_int_t)pid,
-                             "args", "value", e[i].info.d));
+            put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:f}}", "name", ki->name, "cat", "value",
+                             "ph", "C", "ts", ts_us(sec), "pid", (json_int_t)pid, "args", "value",
+                             e[i].info.d));
             break;
         }
     }
     /* A state still on at the end: a slice to the node's last entry. */
     for (uint32_t k = 0; k < t->nkeys && !c->failed; k++)
         if (on[k] >= 0)
-            put(c, json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:{s:b}}", "name",
-                             qq_file_key(t->f, k)->name, "cat", "state", "ph", "X", "ts",
-                             ts_us(on[k]), "dur", json_real(round((last - on[k]) * 1e9) / 1e3),
-                             "pid", (json_int_t)pid, "tid", (json_int_t)k + 1, "args",
-                             "unbalanced", 1));
+            put(c,
+                json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:{s:b}}", "name",
+                          qq_file_key(t->f, k)->name, "cat", "state", "ph", "X", "ts", ts_us(on[k]),
+                          "dur", json_real(round((last - on[k]) * 1e9) / 1e3), "pid",
+                          (json_int_t)pid, "tid", (json_int_t)k + 1, "args", "unbalanced", 1));
 }
 
 static int export_chrome(const struct qqb_trace *t, FILE *fp, char *err, size_t errsz)
@@ -217,19 +214,18 @@ static int export_chrome(const struct qqb_trace *t, FILE *fp, char *err, size_t 
         export_node(t, &c, n, on);
         const struct qq_node_info *ni = qq_file_node(t->f, n);
         if (json_array_append_new(
-                nodes, json_pack("{s:I, s:f, s:I, s:I, s:f, s:b, s:I}", "node",
-                                 (json_int_t)ni->node, "mhz", ni->mhz, "base_tick",
-                                 (json_int_t)ni->base_tick, "tick_offset",
-                                 (json_int_t)ni->tick_offset, "offset_error_ticks",
-                                 ni->offset_error,
-                                 "offset_measured", (ni->flags & QQ_NODE_OFFSET_VALID) != 0,
-                                 "dropped", (json_int_t)ni->dropped)) != 0)
+                nodes,
+                json_pack("{s:I, s:f, s:I, s:I, s:f, s:b, s:I}", "node", (json_int_t)ni->node,
+                          "mhz", ni->mhz, "base_tick", (json_int_t)ni->base_tick, "tick_offset",
+                          (json_int_t)ni->tick_offset, "offset_error_ticks", ni->offset_error,
+                          "offset_measured", (ni->flags & QQ_NODE_OFFSET_VALID) != 0, "dropped",
+                          (json_int_t)ni->dropped)) != 0)
             c.failed = 1;
     }
     free(on);
     json_t *other = json_pack("{s:s, s:s, s:o, s:I, s:I}", "producer", "qqbench " QQB_VERSION,
-                              "file", t->path, "nodes", nodes, "trace_events",
-                              (json_int_t)c.events, "values_skipped", (json_int_t)c.skipped);
+                              "file", t->path, "nodes", nodes, "trace_events", (json_int_t)c.events,
+                              "values_skipped", (json_int_t)c.skipped);
     for (size_t i = 0; other; i++) {
         const char *name, *value;
         if (qq_file_meta_at(t->f, i, &name, &value) != 0)
@@ -262,15 +258,15 @@ int cmd_export(int argc, char **argv)
         }
         if (o[0] != '-') {
             if (file) {
-                fprintf(stderr, "qqbench export: error: one file at a time ('%s' and '%s')\n",
-                        file, o);
+                fprintf(stderr, "qqbench export: error: one file at a time ('%s' and '%s')\n", file,
+                        o);
                 return QQB_EXIT_USAGE;
             }
             file = o;
             continue;
         }
-        const char **slot = !strcmp(o, "--format") ? &format
-                            : !strcmp(o, "--out")  ? &out
+        const char **slot = !strcmp(o, "--format")  ? &format
+                            : !strcmp(o, "--out")   ? &out
                             : !strcmp(o, "--nodes") ? &nodes
                             : !strcmp(o, "--keys")  ? &keys
                                                     : NULL;
@@ -289,8 +285,7 @@ int cmd_export(int argc, char **argv)
     }
     int chrome = !strcmp(format, "chrome");
     if (!chrome && strcmp(format, "csv") != 0) {
-        fprintf(stderr, "qqbench export: error: --format '%s': expected chrome or csv\n",
-                format);
+        fprintf(stderr, "qqbench export: error: --format '%s': expected chrome or csv\n", format);
         return QQB_EXIT_USAGE;
     }
 

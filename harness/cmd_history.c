@@ -1,4 +1,5 @@
-/* cmd_history.c - qqbench history: a suite's labelled snapshots (--record) as series per case and key. */
+/* cmd_history.c - qqbench history: a suite's labelled snapshots (--record) as series per case and
+ * key. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,21 +16,20 @@
 
 static void history_usage(FILE *fp)
 {
-    fprintf(fp,
-            "usage: qqbench history SUITE.yaml|SUITE [--baselines DIR] [--key K]\n"
-            "                       [--machine ID]\n\n"
-            "Print, per case and key, the series across the labelled snapshots that\n"
-            "'qqbench run --record LABEL' kept (oldest first): net cycles per interval\n"
-            "(the median over launches) measured on this machine (or --machine ID),\n"
-            "and memory per key (live and peak bytes, objects created) from the\n"
-            "snapshots of every machine, since memory does not depend on it. A '*'\n"
-            "marks a change from the label before (cycles: beyond the larger of the\n"
-            "two labels' noise; memory: any change).\n\n"
-            "  --baselines DIR   where baselines live (default: as 'qqbench run')\n"
-            "  --key K           only this key\n"
-            "  --machine ID      cycles of this machine fingerprint (default: this one)\n"
-            "  --help            this text\n\n"
-            "Exit: 0; 2 for bad usage, or when there is no snapshot at all.\n");
+    fprintf(fp, "usage: qqbench history SUITE.yaml|SUITE [--baselines DIR] [--key K]\n"
+                "                       [--machine ID]\n\n"
+                "Print, per case and key, the series across the labelled snapshots that\n"
+                "'qqbench run --record LABEL' kept (oldest first): net cycles per interval\n"
+                "(the median over launches) measured on this machine (or --machine ID),\n"
+                "and memory per key (live and peak bytes, objects created) from the\n"
+                "snapshots of every machine, since memory does not depend on it. A '*'\n"
+                "marks a change from the label before (cycles: beyond the larger of the\n"
+                "two labels' noise; memory: any change).\n\n"
+                "  --baselines DIR   where baselines live (default: as 'qqbench run')\n"
+                "  --key K           only this key\n"
+                "  --machine ID      cycles of this machine fingerprint (default: this one)\n"
+                "  --help            this text\n\n"
+                "Exit: 0; 2 for bad usage, or when there is no snapshot at all.\n");
 }
 
 /* One snapshot: its label and what it holds. */
@@ -39,8 +39,8 @@ struct snap {
     struct qqb_results r;
 };
 
-static int load_snaps(const char *dir, const char *suite, const char *id,
-                      struct snap **out, size_t *n)
+static int load_snaps(const char *dir, const char *suite, const char *id, struct snap **out,
+                      size_t *n)
 {
     char **labels = NULL;
     size_t nl = 0;
@@ -83,8 +83,7 @@ static int by_date(const void *a, const void *b)
     return c ? c : strcmp(x->label, y->label);
 }
 
-static void print_cycles(const struct snap *s, size_t n, const char *machine,
-                         const char *only)
+static void print_cycles(const struct snap *s, size_t n, const char *machine, const char *only)
 {
     printf("Cycles per interval (net, median over launches) on %s\n\n", machine);
     int any = 0;
@@ -122,8 +121,8 @@ static void print_cycles(const struct snap *s, size_t n, const char *machine,
                     }
                     double med = qqb_median(om->samples, om->n);
                     double noise = qqb_noise_pct(om->samples, om->n);
-                    double lim = fmax(isfinite(noise) ? noise : 0,
-                                      isfinite(prev_noise) ? prev_noise : 0);
+                    double lim =
+                        fmax(isfinite(noise) ? noise : 0, isfinite(prev_noise) ? prev_noise : 0);
                     int moved = isfinite(prev) && prev > 0 &&
                                 fabs(100.0 * (med / prev - 1.0)) > fmax(lim, 1.0);
                     printf("    %-20s %12.1f cyc", s[b].label, med);
@@ -172,15 +171,15 @@ static void print_memory(const struct snap *s, size_t n, const char *only)
                             om = &o->mem[j];
                     if (!om)
                         continue;
-                    unsigned long long live = (unsigned long long)om->obj_bytes +
-                                              (unsigned long long)om->alloc_bytes;
-                    int moved = prev && (prev->obj_bytes + prev->alloc_bytes !=
-                                             om->obj_bytes + om->alloc_bytes ||
-                                         prev->peak_bytes != om->peak_bytes ||
-                                         prev->created != om->created);
+                    unsigned long long live =
+                        (unsigned long long)om->obj_bytes + (unsigned long long)om->alloc_bytes;
+                    int moved =
+                        prev &&
+                        (prev->obj_bytes + prev->alloc_bytes != om->obj_bytes + om->alloc_bytes ||
+                         prev->peak_bytes != om->peak_bytes || prev->created != om->created);
                     printf("    %-20s %12llu %12llu %10llu  (%s)%s\n", s[b].label, live,
-                           (unsigned long long)om->peak_bytes,
-                           (unsigned long long)om->created, s[b].machine, moved ? " *" : "");
+                           (unsigned long long)om->peak_bytes, (unsigned long long)om->created,
+                           s[b].machine, moved ? " *" : "");
                     prev = om;
                 }
             }
@@ -205,8 +204,10 @@ int cmd_history(int argc, char **argv)
         } else if (!strcmp(a, "--machine") && i + 1 < argc) {
             machine = argv[++i];
         } else if (a[0] == '-') {
-            fprintf(stderr, "qqbench history: error: unknown option or missing value "
-                    "'%s'; see 'qqbench history --help'\n", a);
+            fprintf(stderr,
+                    "qqbench history: error: unknown option or missing value "
+                    "'%s'; see 'qqbench history --help'\n",
+                    a);
             return QQB_EXIT_USAGE;
         } else if (!arg) {
             arg = a;
@@ -226,8 +227,8 @@ int cmd_history(int argc, char **argv)
     if (len > 5 && !strcmp(arg + len - 5, ".yaml")) {
         struct qqb_suite *su;
         char err[1024], kbuf[4096];
-        if (qqb_suite_load(arg, qqb_default_kernel_dir(kbuf, sizeof kbuf), &su, err,
-                           sizeof err) != 0) {
+        if (qqb_suite_load(arg, qqb_default_kernel_dir(kbuf, sizeof kbuf), &su, err, sizeof err) !=
+            0) {
             fprintf(stderr, "%s\n", err);
             return QQB_EXIT_USAGE;
         }
@@ -261,8 +262,10 @@ int cmd_history(int argc, char **argv)
     if (rc != 0) {
         fprintf(stderr, "qqbench history: error: cannot read the snapshots under %s\n", bdir);
     } else if (n == 0) {
-        fprintf(stderr, "qqbench history: error: no snapshot of suite '%s' under %s "
-                "(make one with 'qqbench run SUITE.yaml --record LABEL')\n", name, bdir);
+        fprintf(stderr,
+                "qqbench history: error: no snapshot of suite '%s' under %s "
+                "(make one with 'qqbench run SUITE.yaml --record LABEL')\n",
+                name, bdir);
         rc = -1;
     } else {
         qsort(s, n, sizeof *s, by_date);

@@ -1,4 +1,5 @@
-/* cmd_model.c - qqbench model: fit a formula to a params sweep (or BigSim lines), predict, flag growth changes. */
+/* cmd_model.c - qqbench model: fit a formula to a params sweep (or BigSim lines), predict, flag
+ * growth changes. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,42 +14,41 @@
 
 static void model_usage(FILE *fp)
 {
-    fprintf(fp,
-        "usage: qqbench model --model FORMULA [options] RESULT.json\n"
-        "       qqbench model --model FORMULA --baseline OLD.json [options] NEW.json\n"
-        "       qqbench model --model FORMULA --bigsim FILE [options]\n\n"
-        "Fit a performance model by weighted linear least squares (GSL) to the\n"
-        "cases of a params sweep ('qqbench run --json') or to BigSim's\n"
-        "TRACEBIGSIM lines, per benchmark, variant and key (per event name for\n"
-        "BigSim), and print coefficients with standard errors, chi2 and R2.\n\n"
-        "FORMULA is a sum of terms: 1, a parameter (n), a power (n^2), a product\n"
-        "(n*m), log(n) (base 2), n*log(n); 'nodes' is the node count; BigSim's\n"
-        "parameters are p1..p20 by position: \"1 + p1 + p1^2 + p2\".\n\n"
-        "options:\n"
-        "  --model F          the formula (required)\n"
-        "  --metric M         per_hit (default: net ticks per hit), ticks (ticks\n"
-        "                     in the state, slowest node) or mean_hit\n"
-        "  --key K            fit only this key (repeatable; default all state keys)\n"
-        "  --bench B          fit only this benchmark (repeatable)\n"
-        "  --predict P=V,...  predict at this point (repeatable)\n"
-        "  --confidence C     of the prediction intervals (default 0.95)\n"
-        "  --baseline OLD     also fit OLD.json and flag a change of growth\n"
-        "  --sigmas K         a coefficient 'grew' when it rose by more than K\n"
-        "                     combined standard errors (default 3)\n"
-        "  --threshold PCT    a lower-order term must also change the largest\n"
-        "                     measured point by PCT%% (default 2)\n"
-        "  --bigsim FILE      read TRACEBIGSIM lines instead of a JSON report\n"
-        "  --dilation F       multiply every duration by F (BigSim's model 1:\n"
-        "                     a target machine F times slower)\n"
-        "  --unweighted       ordinary least squares\n\n"
-        "Points: every launch of a case (every BigSim record) is one observation;\n"
-        "observations at the same parameter point form a point, its value their\n"
-        "mean and its weight 1/sigma^2 with sigma the spread of the mean\n"
-        "(sd/sqrt(k), at least 0.1%% of the mean). A point with a single\n"
-        "observation makes the fit unweighted. Standard errors are scaled by\n"
-        "max(1, chi2/dof).\n\n"
-        "Exit: 0; 1 a growth regression (with --baseline); 2 bad input or a\n"
-        "series that cannot be fitted.\n");
+    fprintf(fp, "usage: qqbench model --model FORMULA [options] RESULT.json\n"
+                "       qqbench model --model FORMULA --baseline OLD.json [options] NEW.json\n"
+                "       qqbench model --model FORMULA --bigsim FILE [options]\n\n"
+                "Fit a performance model by weighted linear least squares (GSL) to the\n"
+                "cases of a params sweep ('qqbench run --json') or to BigSim's\n"
+                "TRACEBIGSIM lines, per benchmark, variant and key (per event name for\n"
+                "BigSim), and print coefficients with standard errors, chi2 and R2.\n\n"
+                "FORMULA is a sum of terms: 1, a parameter (n), a power (n^2), a product\n"
+                "(n*m), log(n) (base 2), n*log(n); 'nodes' is the node count; BigSim's\n"
+                "parameters are p1..p20 by position: \"1 + p1 + p1^2 + p2\".\n\n"
+                "options:\n"
+                "  --model F          the formula (required)\n"
+                "  --metric M         per_hit (default: net ticks per hit), ticks (ticks\n"
+                "                     in the state, slowest node) or mean_hit\n"
+                "  --key K            fit only this key (repeatable; default all state keys)\n"
+                "  --bench B          fit only this benchmark (repeatable)\n"
+                "  --predict P=V,...  predict at this point (repeatable)\n"
+                "  --confidence C     of the prediction intervals (default 0.95)\n"
+                "  --baseline OLD     also fit OLD.json and flag a change of growth\n"
+                "  --sigmas K         a coefficient 'grew' when it rose by more than K\n"
+                "                     combined standard errors (default 3)\n"
+                "  --threshold PCT    a lower-order term must also change the largest\n"
+                "                     measured point by PCT%% (default 2)\n"
+                "  --bigsim FILE      read TRACEBIGSIM lines instead of a JSON report\n"
+                "  --dilation F       multiply every duration by F (BigSim's model 1:\n"
+                "                     a target machine F times slower)\n"
+                "  --unweighted       ordinary least squares\n\n"
+                "Points: every launch of a case (every BigSim record) is one observation;\n"
+                "observations at the same parameter point form a point, its value their\n"
+                "mean and its weight 1/sigma^2 with sigma the spread of the mean\n"
+                "(sd/sqrt(k), at least 0.1%% of the mean). A point with a single\n"
+                "observation makes the fit unweighted. Standard errors are scaled by\n"
+                "max(1, chi2/dof).\n\n"
+                "Exit: 0; 1 a growth regression (with --baseline); 2 bad input or a\n"
+                "series that cannot be fitted.\n");
 }
 
 /* ---------------------------------------------------------------- data */
@@ -146,8 +146,8 @@ static int listed(const char *const *list, int n, const char *s)
  * variant, key, node count (unless the model uses 'nodes') and value of
  * every point parameter the model does not use.
  */
-static int load_json(const char *path, const struct qqb_model *m,
-                     const struct opts *o, struct dataset *d)
+static int load_json(const char *path, const struct qqb_model *m, const struct opts *o,
+                     struct dataset *d)
 {
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -158,8 +158,10 @@ static int load_json(const char *path, const struct qqb_model *m,
     }
     json_t *cases = json_object_get(root, "cases");
     if (!json_is_array(cases)) {
-        fprintf(stderr, "%s:1:1: error: no \"cases\" array: not a 'qqbench run "
-                        "--json' report\n", path);
+        fprintf(stderr,
+                "%s:1:1: error: no \"cases\" array: not a 'qqbench run "
+                "--json' report\n",
+                path);
         json_decref(root);
         return -1;
     }
@@ -167,7 +169,8 @@ static int load_json(const char *path, const struct qqb_model *m,
     int use_nodes = qqb_model_param(m, "nodes") >= 0;
     size_t ci;
     json_t *c;
-    json_array_foreach(cases, ci, c) {
+    json_array_foreach(cases, ci, c)
+    {
         const char *name = json_string_value(json_object_get(c, "name"));
         const char *bench = json_string_value(json_object_get(c, "bench"));
         const char *variant = json_string_value(json_object_get(c, "variant"));
@@ -196,13 +199,14 @@ static int load_json(const char *path, const struct qqb_model *m,
             int pi = qqb_model_param(m, kv);
             if (pi < 0) {
                 size_t k = strlen(rest);
-                snprintf(rest + k, sizeof rest - k, "%s%s=%s", k ? "," : "",
-                         kv, eq + 1);
+                snprintf(rest + k, sizeof rest - k, "%s%s=%s", k ? "," : "", kv, eq + 1);
                 continue;
             }
             if (parse_num(eq + 1, &x[pi]) < 0) {
-                fprintf(stderr, "%s: error: case %s: parameter %s is '%s', "
-                        "not a number\n", path, name, kv, eq + 1);
+                fprintf(stderr,
+                        "%s: error: case %s: parameter %s is '%s', "
+                        "not a number\n",
+                        path, name, kv, eq + 1);
                 rc = -1;
                 goto done;
             }
@@ -210,15 +214,17 @@ static int load_json(const char *path, const struct qqb_model *m,
         }
         for (int pi = 0; pi < m->nparams; pi++)
             if (!have[pi]) {
-                fprintf(stderr, "%s: error: case %s has no parameter '%s' "
-                        "(its point: %s)\n", path, name, m->params[pi],
-                        point && *point ? point : "none");
+                fprintf(stderr,
+                        "%s: error: case %s has no parameter '%s' "
+                        "(its point: %s)\n",
+                        path, name, m->params[pi], point && *point ? point : "none");
                 rc = -1;
                 goto done;
             }
         json_t *metrics = json_object_get(c, "metrics"), *mt;
         size_t mi;
-        json_array_foreach(metrics, mi, mt) {
+        json_array_foreach(metrics, mi, mt)
+        {
             const char *key = json_string_value(json_object_get(mt, "key"));
             const char *what = json_string_value(json_object_get(mt, "what"));
             if (!key || !what || key[0] == '@' || strcmp(what, o->metric) ||
@@ -227,18 +233,17 @@ static int load_json(const char *path, const struct qqb_model *m,
             char label[256], nd[32] = "";
             if (!use_nodes)
                 snprintf(nd, sizeof nd, "@%lld", (long long)nodes);
-            snprintf(label, sizeof label, "%s%s%s%s%s%s%s%s %s", bench,
-                     variant ? "[" : "", variant ? variant : "",
-                     variant ? "]" : "", *rest ? "{" : "", rest,
+            snprintf(label, sizeof label, "%s%s%s%s%s%s%s%s %s", bench, variant ? "[" : "",
+                     variant ? variant : "", variant ? "]" : "", *rest ? "{" : "", rest,
                      *rest ? "}" : "", nd, key);
             struct series *s = series_get(d, label);
             json_t *samples = json_object_get(mt, "samples"), *sv;
             size_t si;
-            json_array_foreach(samples, si, sv) {
+            json_array_foreach(samples, si, sv)
+            {
                 if (!json_is_number(sv))
                     continue;
-                if (!s || series_add(s, x, m->nparams,
-                                     json_number_value(sv) * o->dilation) < 0) {
+                if (!s || series_add(s, x, m->nparams, json_number_value(sv) * o->dilation) < 0) {
                     fprintf(stderr, "qqbench model: error: out of memory\n");
                     rc = -1;
                     goto done;
@@ -247,9 +252,10 @@ static int load_json(const char *path, const struct qqb_model *m,
         }
     }
     if (d->n == 0) {
-        fprintf(stderr, "%s: error: no case has metric '%s'%s\n", path,
-                o->metric, o->nkeys || o->nbenches ? " for the keys and "
-                                                     "benchmarks asked for" : "");
+        fprintf(stderr, "%s: error: no case has metric '%s'%s\n", path, o->metric,
+                o->nkeys || o->nbenches ? " for the keys and "
+                                          "benchmarks asked for"
+                                        : "");
         rc = -1;
     }
 done:
@@ -258,13 +264,12 @@ done:
 }
 
 /* BigSim lines, one series per event name; p1..pN by position. */
-static int load_bigsim(const char *path, const struct qqb_model *m,
-                       const struct opts *o, struct dataset *d)
+static int load_bigsim(const char *path, const struct qqb_model *m, const struct opts *o,
+                       struct dataset *d)
 {
     FILE *fp = fopen(path, "r");
     if (!fp) {
-        fprintf(stderr, "qqbench model: error: cannot open %s: %s\n", path,
-                strerror(errno));
+        fprintf(stderr, "qqbench model: error: cannot open %s: %s\n", path, strerror(errno));
         return -1;
     }
     int pos[QQB_MODEL_MAX_PARAMS];
@@ -272,9 +277,9 @@ static int load_bigsim(const char *path, const struct qqb_model *m,
         const char *nm = m->params[i];
         char *end;
         long k = nm[0] == 'p' ? strtol(nm + 1, &end, 10) : 0;
-        if (nm[0] != 'p' || end == nm + 1 || *end || k < 1 ||
-            k > QQB_BIGSIM_MAX_PARAMS) {
-            fprintf(stderr, "qqbench model: error: with --bigsim the "
+        if (nm[0] != 'p' || end == nm + 1 || *end || k < 1 || k > QQB_BIGSIM_MAX_PARAMS) {
+            fprintf(stderr,
+                    "qqbench model: error: with --bigsim the "
                     "parameters are p1..p%d by position, not '%s'\n",
                     QQB_BIGSIM_MAX_PARAMS, nm);
             fclose(fp);
@@ -304,9 +309,10 @@ static int load_bigsim(const char *path, const struct qqb_model *m,
         int ok = 1;
         for (int i = 0; i < m->nparams; i++) {
             if (pos[i] >= r.nparams) {
-                fprintf(stderr, "%s:%ld:1: error: event %s has %d parameters; "
-                        "the model uses %s\n", path, lineno, r.event,
-                        r.nparams, m->params[i]);
+                fprintf(stderr,
+                        "%s:%ld:1: error: event %s has %d parameters; "
+                        "the model uses %s\n",
+                        path, lineno, r.event, r.nparams, m->params[i]);
                 rc = -1;
                 ok = 0;
                 break;
@@ -325,8 +331,8 @@ static int load_bigsim(const char *path, const struct qqb_model *m,
     free(line);
     fclose(fp);
     if (rc == 0 && d->n == 0) {
-        fprintf(stderr, "%s:%ld:1: error: no TRACEBIGSIM records%s\n", path,
-                lineno ? lineno : 1, records ? " for the events asked for" : "");
+        fprintf(stderr, "%s:%ld:1: error: no TRACEBIGSIM records%s\n", path, lineno ? lineno : 1,
+                records ? " for the events asked for" : "");
         rc = -1;
     }
     return rc;
@@ -350,8 +356,8 @@ static void pts_free(struct pts *p)
 }
 
 /* Group observations at equal parameters into points (mean, spread). */
-static int make_points(const struct qqb_model *m, const struct series *s,
-                       int unweighted, struct pts *p)
+static int make_points(const struct qqb_model *m, const struct series *s, int unweighted,
+                       struct pts *p)
 {
     size_t np = (size_t)(m->nparams ? m->nparams : 1);
     memset(p, 0, sizeof *p);
@@ -369,8 +375,7 @@ static int make_points(const struct qqb_model *m, const struct series *s,
     for (size_t i = 0; i < s->n; i++) {
         size_t j;
         for (j = 0; j < p->n; j++)
-            if (!memcmp(p->x + j * np, s->o[i].x, (size_t)m->nparams *
-                        sizeof(double)))
+            if (!memcmp(p->x + j * np, s->o[i].x, (size_t)m->nparams * sizeof(double)))
                 break;
         if (j == p->n) {
             memcpy(p->x + j * np, s->o[i].x, (size_t)m->nparams * sizeof(double));
@@ -431,45 +436,50 @@ static int parse_point(const struct qqb_model *m, const char *text, double *x)
     int have[QQB_MODEL_MAX_PARAMS] = {0};
     char buf[512];
     snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv;
-         kv = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         int pi;
         if (!eq) {
-            fprintf(stderr, "qqbench model: error: --predict '%s': expected "
-                    "NAME=VALUE, found '%s'\n", text, kv);
+            fprintf(stderr,
+                    "qqbench model: error: --predict '%s': expected "
+                    "NAME=VALUE, found '%s'\n",
+                    text, kv);
             return -1;
         }
         *eq = '\0';
         if ((pi = qqb_model_param(m, kv)) < 0) {
-            fprintf(stderr, "qqbench model: error: --predict '%s': the model "
-                    "has no parameter '%s'\n", text, kv);
+            fprintf(stderr,
+                    "qqbench model: error: --predict '%s': the model "
+                    "has no parameter '%s'\n",
+                    text, kv);
             return -1;
         }
         if (parse_num(eq + 1, &x[pi]) < 0) {
-            fprintf(stderr, "qqbench model: error: --predict '%s': '%s' is "
-                    "not a number\n", text, eq + 1);
+            fprintf(stderr,
+                    "qqbench model: error: --predict '%s': '%s' is "
+                    "not a number\n",
+                    text, eq + 1);
             return -1;
         }
         have[pi] = 1;
     }
     for (int i = 0; i < m->nparams; i++)
         if (!have[i]) {
-            fprintf(stderr, "qqbench model: error: --predict '%s' gives no "
-                    "value for '%s'\n", text, m->params[i]);
+            fprintf(stderr,
+                    "qqbench model: error: --predict '%s' gives no "
+                    "value for '%s'\n",
+                    text, m->params[i]);
             return -1;
         }
     return 0;
 }
 
-static void fmt_point(const struct qqb_model *m, const double *x, char *buf,
-                      size_t len)
+static void fmt_point(const struct qqb_model *m, const double *x, char *buf, size_t len)
 {
     size_t k = 0;
     buf[0] = '\0';
     for (int i = 0; i < m->nparams && k < len; i++) {
-        int w = snprintf(buf + k, len - k, "%s%s=%g", i ? "," : "",
-                         m->params[i], x[i]);
+        int w = snprintf(buf + k, len - k, "%s%s=%g", i ? "," : "", m->params[i], x[i]);
         if (w < 0)
             break;
         k += (size_t)w;
@@ -478,9 +488,8 @@ static void fmt_point(const struct qqb_model *m, const double *x, char *buf,
         snprintf(buf, len, "-");
 }
 
-static void print_fit(const struct qqb_model *m, const struct series *s,
-                      const struct pts *p, const struct qqb_fit *f,
-                      const char *unit)
+static void print_fit(const struct qqb_model *m, const struct series *s, const struct pts *p,
+                      const struct qqb_fit *f, const char *unit)
 {
     size_t np = (size_t)(m->nparams ? m->nparams : 1);
     printf("%s: %zu points, %zu observations, %s\n", s->label, p->n, p->nobs,
@@ -489,10 +498,9 @@ static void print_fit(const struct qqb_model *m, const struct series *s,
     for (int t = 0; t < m->nterms; t++)
         printf("  %-16s %14.6g %12.4g %8.2f\n", m->t[t].text, f->c[t], f->se[t],
                f->se[t] > 0 ? f->c[t] / f->se[t] : INFINITY);
-    printf("  chi2 %.4g on %.0f dof (chi2/dof %.3g), R2 %.6f\n", f->chisq,
-           f->dof, f->dof > 0 ? f->chisq / f->dof : NAN, f->r2);
-    printf("  %-24s %14s %12s %14s %9s\n", "point", "measured", "+-", "fitted",
-           "residual");
+    printf("  chi2 %.4g on %.0f dof (chi2/dof %.3g), R2 %.6f\n", f->chisq, f->dof,
+           f->dof > 0 ? f->chisq / f->dof : NAN, f->r2);
+    printf("  %-24s %14s %12s %14s %9s\n", "point", "measured", "+-", "fitted", "residual");
     for (size_t j = 0; j < p->n; j++) {
         char pt[128];
         fmt_point(m, p->x + j * np, pt, sizeof pt);
@@ -508,12 +516,10 @@ static void print_fit(const struct qqb_model *m, const struct series *s,
 
 /* ------------------------------------------------------------------ command */
 
-static int parse_double_opt(const char *opt, const char *v, double lo,
-                            double *out)
+static int parse_double_opt(const char *opt, const char *v, double lo, double *out)
 {
     if (!v || parse_num(v, out) < 0 || !(*out > lo)) {
-        fprintf(stderr, "qqbench model: error: %s needs a number above %g\n",
-                opt, lo);
+        fprintf(stderr, "qqbench model: error: %s needs a number above %g\n", opt, lo);
         return -1;
     }
     return 0;
@@ -543,19 +549,17 @@ int cmd_model(int argc, char **argv)
         } else if (!strcmp(a, "--model")) {
             o.formula = v;
         } else if (!strcmp(a, "--metric")) {
-            if (strcmp(v, "per_hit") && strcmp(v, "ticks") &&
-                strcmp(v, "mean_hit")) {
-                fprintf(stderr, "qqbench model: error: --metric is per_hit, "
-                        "ticks or mean_hit, not '%s'\n", v);
+            if (strcmp(v, "per_hit") && strcmp(v, "ticks") && strcmp(v, "mean_hit")) {
+                fprintf(stderr,
+                        "qqbench model: error: --metric is per_hit, "
+                        "ticks or mean_hit, not '%s'\n",
+                        v);
                 return QQB_EXIT_USAGE;
             }
             o.metric = v;
-        } else if (!strcmp(a, "--key") || !strcmp(a, "--bench") ||
-                   !strcmp(a, "--predict")) {
-            const char **list = a[2] == 'k' ? o.keys
-                                : a[2] == 'b' ? o.benches : o.predict;
-            int *n = a[2] == 'k' ? &o.nkeys : a[2] == 'b' ? &o.nbenches
-                                                          : &o.npredict;
+        } else if (!strcmp(a, "--key") || !strcmp(a, "--bench") || !strcmp(a, "--predict")) {
+            const char **list = a[2] == 'k' ? o.keys : a[2] == 'b' ? o.benches : o.predict;
+            int *n = a[2] == 'k' ? &o.nkeys : a[2] == 'b' ? &o.nbenches : &o.npredict;
             if (*n == 32) {
                 fprintf(stderr, "qqbench model: error: more than 32 %s\n", a);
                 return QQB_EXIT_USAGE;
@@ -566,8 +570,7 @@ int cmd_model(int argc, char **argv)
         } else if (!strcmp(a, "--bigsim")) {
             o.bigsim = v;
         } else if (!strcmp(a, "--confidence")) {
-            if (parse_double_opt(a, v, 0, &o.confidence) < 0 ||
-                o.confidence >= 1) {
+            if (parse_double_opt(a, v, 0, &o.confidence) < 0 || o.confidence >= 1) {
                 fprintf(stderr, "qqbench model: error: --confidence is in (0, 1)\n");
                 return QQB_EXIT_USAGE;
             }
@@ -581,13 +584,17 @@ int cmd_model(int argc, char **argv)
             if (parse_double_opt(a, v, 0, &o.dilation) < 0)
                 return QQB_EXIT_USAGE;
         } else if (a[0] == '-') {
-            fprintf(stderr, "qqbench model: error: unknown option '%s'; see "
-                    "'qqbench model --help'\n", a);
+            fprintf(stderr,
+                    "qqbench model: error: unknown option '%s'; see "
+                    "'qqbench model --help'\n",
+                    a);
             return QQB_EXIT_USAGE;
         } else {
             if (input) {
-                fprintf(stderr, "qqbench model: error: one result file, not "
-                        "'%s' and '%s'\n", input, a);
+                fprintf(stderr,
+                        "qqbench model: error: one result file, not "
+                        "'%s' and '%s'\n",
+                        input, a);
                 return QQB_EXIT_USAGE;
             }
             input = a;
@@ -597,12 +604,12 @@ int cmd_model(int argc, char **argv)
     }
     if (!o.formula) {
         fprintf(stderr, "qqbench model: error: --model FORMULA is required; "
-                "see 'qqbench model --help'\n");
+                        "see 'qqbench model --help'\n");
         return QQB_EXIT_USAGE;
     }
     if (o.bigsim ? (input || o.baseline) : !input) {
         fprintf(stderr, "qqbench model: error: give a RESULT.json, or "
-                "--bigsim FILE alone\n");
+                        "--bigsim FILE alone\n");
         return QQB_EXIT_USAGE;
     }
     struct qqb_model m;
@@ -610,8 +617,7 @@ int cmd_model(int argc, char **argv)
     int col;
     if (qqb_model_parse(o.formula, &m, err, sizeof err, &col) < 0) {
         fprintf(stderr, "--model:1:%d: error: %s\n  %s\n  %*s^\n", col,
-                err + (strchr(err, ':') ? strchr(err, ':') - err + 2 : 0),
-                o.formula, col - 1, "");
+                err + (strchr(err, ':') ? strchr(err, ':') - err + 2 : 0), o.formula, col - 1, "");
         return QQB_EXIT_USAGE;
     }
     double px[32][QQB_MODEL_MAX_PARAMS];
@@ -621,8 +627,7 @@ int cmd_model(int argc, char **argv)
 
     struct dataset cur = {0}, old = {0};
     int rc = QQB_EXIT_OK;
-    if (o.bigsim ? load_bigsim(o.bigsim, &m, &o, &cur) < 0
-                 : load_json(input, &m, &o, &cur) < 0) {
+    if (o.bigsim ? load_bigsim(o.bigsim, &m, &o, &cur) < 0 : load_json(input, &m, &o, &cur) < 0) {
         rc = QQB_EXIT_USAGE;
         goto out;
     }
@@ -630,12 +635,11 @@ int cmd_model(int argc, char **argv)
         rc = QQB_EXIT_USAGE;
         goto out;
     }
-    const char *unit = o.bigsim ? "time units of the file"
+    const char *unit = o.bigsim                       ? "time units of the file"
                        : !strcmp(o.metric, "per_hit") ? "net ticks per hit"
-                       : !strcmp(o.metric, "ticks") ? "ticks in the state"
-                                                    : "mean ticks per interval";
-    printf("model: %s\nmetric: %s (%s)%s\n\n", o.formula,
-           o.bigsim ? "time" : o.metric, unit,
+                       : !strcmp(o.metric, "ticks")   ? "ticks in the state"
+                                                      : "mean ticks per interval";
+    printf("model: %s\nmetric: %s (%s)%s\n\n", o.formula, o.bigsim ? "time" : o.metric, unit,
            o.dilation != 1 ? ", durations multiplied by the --dilation" : "");
     int regressions = 0;
     for (size_t si = 0; si < cur.n; si++) {
@@ -659,8 +663,8 @@ int cmd_model(int argc, char **argv)
             double half;
             double y = qqb_model_predict(&m, &f, px[i], o.confidence, &half);
             printf("  predicted at %s: %.6g +- %.3g (%g%% interval of the "
-                   "fitted curve; a wrong model is not in it)\n", o.predict[i],
-                   y, half, 100 * o.confidence);
+                   "fitted curve; a wrong model is not in it)\n",
+                   o.predict[i], y, half, 100 * o.confidence);
         }
         if (o.baseline) {
             const struct series *b = NULL;
@@ -675,10 +679,8 @@ int cmd_model(int argc, char **argv)
                 continue;
             }
             if (make_points(&m, b, o.unweighted, &bp) < 0 ||
-                qqb_model_fit(&m, bp.n, bp.x, bp.y, bp.sigma, &bf, err,
-                              sizeof err) < 0) {
-                fprintf(stderr, "qqbench model: error: %s in %s: %s\n",
-                        s->label, o.baseline, err);
+                qqb_model_fit(&m, bp.n, bp.x, bp.y, bp.sigma, &bf, err, sizeof err) < 0) {
+                fprintf(stderr, "qqbench model: error: %s in %s: %s\n", s->label, o.baseline, err);
                 rc = QQB_EXIT_USAGE;
                 pts_free(&bp);
                 pts_free(&p);
@@ -691,13 +693,15 @@ int cmd_model(int argc, char **argv)
             printf("  growth against %s:\n", o.baseline);
             printf("  %-16s %14s %14s %8s\n", "term", "baseline", "current", "z");
             for (int t = 0; t < m.nterms; t++)
-                printf("  %-16s %14.6g %14.6g %8.2f%s\n", m.t[t].text, bf.c[t],
-                       f.c[t], g.z[t], g.flagged[t] ? "  GREW" : "");
+                printf("  %-16s %14.6g %14.6g %8.2f%s\n", m.t[t].text, bf.c[t], f.c[t], g.z[t],
+                       g.flagged[t] ? "  GREW" : "");
             printf("  leading term needed (F test p): baseline %.3g, current "
-                   "%.3g\n", p_old, p_new);
+                   "%.3g\n",
+                   p_old, p_new);
             if (g.regressed) {
                 printf("  REGRESSED: the growth changed (a coefficient rose by "
-                       "more than %g combined standard errors)\n", o.sigmas);
+                       "more than %g combined standard errors)\n",
+                       o.sigmas);
                 regressions++;
             } else {
                 printf("  growth unchanged\n");
@@ -708,8 +712,7 @@ int cmd_model(int argc, char **argv)
         pts_free(&p);
     }
     if (o.baseline && rc == QQB_EXIT_OK) {
-        printf("qqbench model: %d growth regression%s\n", regressions,
-               regressions == 1 ? "" : "s");
+        printf("qqbench model: %d growth regression%s\n", regressions, regressions == 1 ? "" : "s");
         if (regressions)
             rc = QQB_EXIT_REGRESSION;
     }

@@ -1,4 +1,5 @@
-/* cmd_profile.c - qqbench profile-machine: this machine's rates (timer, memory, flops, MPI) as profile.yaml. */
+/* cmd_profile.c - qqbench profile-machine: this machine's rates (timer, memory, flops, MPI) as
+ * profile.yaml. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,24 +22,23 @@ extern char **environ;
 
 static void profile_usage(FILE *fp)
 {
-    fprintf(fp,
-        "usage: qqbench profile-machine --out PROFILE.yaml [options]\n\n"
-        "Measure this machine's rates (Snavely's machine profile) and write them\n"
-        "as YAML: the cost of a counter read, memory bandwidth (a streaming sum)\n"
-        "and latency (a dependent pointer chase over a random cycle) over\n"
-        "working sets from 8 KiB to twice the last-level cache (the curve\n"
-        "shows the cache levels), a floating-point rate (independent\n"
-        "multiply-adds), and MPI ping-pong latency and bandwidth between 2 ranks\n"
-        "over message sizes (mpirun --oversubscribe -np 2 qqb_pingpong).\n"
-        "Every figure is the best of several trials: interference only adds time.\n\n"
-        "  --out FILE          where to write (required; '-' for stdout)\n"
-        "  --quick             fewer sizes and trials (about a second)\n"
-        "  --no-mpi            skip the MPI ping-pong\n"
-        "  --mpi-helper PATH   the ping-pong program (default: qqb_pingpong\n"
-        "                      next to qqbench)\n"
-        "  --launcher CMD      default \"mpirun --oversubscribe -np 2\"\n\n"
-        "Exit: 0, 2 for bad usage or an unwritable file, 3 when the MPI\n"
-        "helper fails (the rest of the profile is still written).\n");
+    fprintf(fp, "usage: qqbench profile-machine --out PROFILE.yaml [options]\n\n"
+                "Measure this machine's rates (Snavely's machine profile) and write them\n"
+                "as YAML: the cost of a counter read, memory bandwidth (a streaming sum)\n"
+                "and latency (a dependent pointer chase over a random cycle) over\n"
+                "working sets from 8 KiB to twice the last-level cache (the curve\n"
+                "shows the cache levels), a floating-point rate (independent\n"
+                "multiply-adds), and MPI ping-pong latency and bandwidth between 2 ranks\n"
+                "over message sizes (mpirun --oversubscribe -np 2 qqb_pingpong).\n"
+                "Every figure is the best of several trials: interference only adds time.\n\n"
+                "  --out FILE          where to write (required; '-' for stdout)\n"
+                "  --quick             fewer sizes and trials (about a second)\n"
+                "  --no-mpi            skip the MPI ping-pong\n"
+                "  --mpi-helper PATH   the ping-pong program (default: qqb_pingpong\n"
+                "                      next to qqbench)\n"
+                "  --launcher CMD      default \"mpirun --oversubscribe -np 2\"\n\n"
+                "Exit: 0, 2 for bad usage or an unwritable file, 3 when the MPI\n"
+                "helper fails (the rest of the profile is still written).\n");
 }
 
 static double now(void)
@@ -144,8 +144,8 @@ static double flops(int trials)
     const long n = 20000000;
     for (int t = 0; t < trials; t++) {
         volatile double seed = 1.0;
-        double a0 = seed, a1 = seed, a2 = seed, a3 = seed, a4 = seed,
-               a5 = seed, a6 = seed, a7 = seed, m = 0.999999, c = 1e-7;
+        double a0 = seed, a1 = seed, a2 = seed, a3 = seed, a4 = seed, a5 = seed, a6 = seed,
+               a7 = seed, m = 0.999999, c = 1e-7;
         double t0 = now();
         for (long i = 0; i < n; i++) {
             a0 = a0 * m + c;
@@ -166,8 +166,7 @@ static double flops(int trials)
 }
 
 /* Ticks and nanoseconds per counter read (bare and ordered pair). */
-static void tick_cost(double *ns_bare, double *ticks_bare, double *ns_pair,
-                      double *mhz)
+static void tick_cost(double *ns_bare, double *ticks_bare, double *ns_pair, double *mhz)
 {
     const int n = 1000000;
     double t0 = now();
@@ -228,8 +227,8 @@ static int pingpong(const char *launcher, const char *helper, struct pp *out)
     close(fd[1]);
     if (st != 0) {
         close(fd[0]);
-        fprintf(stderr, "qqbench profile-machine: error: cannot start %s: %s\n",
-                argv[0], strerror(st));
+        fprintf(stderr, "qqbench profile-machine: error: cannot start %s: %s\n", argv[0],
+                strerror(st));
         return -1;
     }
     char text[4096];
@@ -241,7 +240,7 @@ static int pingpong(const char *launcher, const char *helper, struct pp *out)
         if (left <= 0 || poll(&p, 1, left) <= 0) {
             kill(-pid, SIGKILL);
             fprintf(stderr, "qqbench profile-machine: error: the MPI helper "
-                    "ran past 120 s; killed\n");
+                            "ran past 120 s; killed\n");
             break;
         }
         ssize_t k = read(fd[0], text + len, sizeof text - 1 - len);
@@ -259,13 +258,13 @@ static int pingpong(const char *launcher, const char *helper, struct pp *out)
     out->n = 0;
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && out->n < 16;
          l = strtok_r(NULL, "\n", &save))
-        if (sscanf(l, "%ld %lf %lf", &out->size[out->n], &out->us[out->n],
-                   &out->mbps[out->n]) == 3)
+        if (sscanf(l, "%ld %lf %lf", &out->size[out->n], &out->us[out->n], &out->mbps[out->n]) == 3)
             out->n++;
     if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || out->n == 0) {
-        fprintf(stderr, "qqbench profile-machine: error: '%s %s' failed "
-                "(%s %d) with %d results\n", launcher, helper,
-                WIFEXITED(ws) ? "exit" : "signal",
+        fprintf(stderr,
+                "qqbench profile-machine: error: '%s %s' failed "
+                "(%s %d) with %d results\n",
+                launcher, helper, WIFEXITED(ws) ? "exit" : "signal",
                 WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws), out->n);
         return -1;
     }
@@ -302,8 +301,10 @@ int cmd_profile(int argc, char **argv)
             launcher = v;
             i++;
         } else {
-            fprintf(stderr, "qqbench profile-machine: error: unknown option or "
-                    "missing value '%s'; see 'qqbench profile-machine --help'\n", a);
+            fprintf(stderr,
+                    "qqbench profile-machine: error: unknown option or "
+                    "missing value '%s'; see 'qqbench profile-machine --help'\n",
+                    a);
             return QQB_EXIT_USAGE;
         }
     }
@@ -314,8 +315,8 @@ int cmd_profile(int argc, char **argv)
     /* opened first: an unwritable path fails before a minute of measuring */
     FILE *fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
     if (!fp) {
-        fprintf(stderr, "qqbench profile-machine: error: cannot write %s: %s\n",
-                out, strerror(errno));
+        fprintf(stderr, "qqbench profile-machine: error: cannot write %s: %s\n", out,
+                strerror(errno));
         return QQB_EXIT_USAGE;
     }
     char helper_buf[PATH_MAX];
@@ -355,8 +356,10 @@ int cmd_profile(int argc, char **argv)
     }
     uint64_t *buf = malloc(dram);
     if (!buf) {
-        fprintf(stderr, "qqbench profile-machine: error: cannot allocate %zu "
-                "bytes\n", dram);
+        fprintf(stderr,
+                "qqbench profile-machine: error: cannot allocate %zu "
+                "bytes\n",
+                dram);
         if (fp != stdout)
             fclose(fp);
         return QQB_EXIT_USAGE;
@@ -384,35 +387,40 @@ int cmd_profile(int argc, char **argv)
     time_t t = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-    fprintf(fp, "# qqbench machine profile (qqbench profile-machine, docs/MODELS.md)\n"
-                "profile: 1\nhost: \"%s\"\ndate: \"%s\"\nqqbench_version: \"%s\"\n"
-                "quick: %s\n", host, date, QQB_VERSION, quick ? "true" : "false");
-    fprintf(fp, "caches:\n  l1d_bytes: %ld\n  l2_bytes: %ld\n  l3_bytes: %ld\n",
-            l1, l2, l3);
-    fprintf(fp, "timer:\n  tick_mhz: %.3f\n  read_ns: %.3f\n  read_ticks: %.3f\n"
-                "  ordered_pair_ns: %.3f\n", mhz, ns_bare, ticks_bare, ns_pair);
+    fprintf(fp,
+            "# qqbench machine profile (qqbench profile-machine, docs/MODELS.md)\n"
+            "profile: 1\nhost: \"%s\"\ndate: \"%s\"\nqqbench_version: \"%s\"\n"
+            "quick: %s\n",
+            host, date, QQB_VERSION, quick ? "true" : "false");
+    fprintf(fp, "caches:\n  l1d_bytes: %ld\n  l2_bytes: %ld\n  l3_bytes: %ld\n", l1, l2, l3);
+    fprintf(fp,
+            "timer:\n  tick_mhz: %.3f\n  read_ns: %.3f\n  read_ticks: %.3f\n"
+            "  ordered_pair_ns: %.3f\n",
+            mhz, ns_bare, ticks_bare, ns_pair);
     fprintf(fp, "memory:\n  # streaming sum of 8-byte words; dependent loads "
                 "over a random cycle of 64-byte lines\n");
     for (int i = 0; i < ns; i++)
-        fprintf(fp, "  - bytes: %zu\n    bandwidth_gbps: %.3f\n    latency_ns: %.3f\n",
-                sizes[i], bw[i] / 1e9, lat[i]);
+        fprintf(fp, "  - bytes: %zu\n    bandwidth_gbps: %.3f\n    latency_ns: %.3f\n", sizes[i],
+                bw[i] / 1e9, lat[i]);
     fprintf(fp, "flops:\n  fma_chains: 8\n  gflops: %.3f\n", fl / 1e9);
     if (mpi && mpi_rc == 0) {
         fprintf(fp, "mpi:\n  launcher: \"%s\"\n  ranks: 2\n  pingpong:\n", launcher);
         for (int i = 0; i < pp.n; i++)
-            fprintf(fp, "    - bytes: %ld\n      latency_us: %.4f\n"
-                        "      bandwidth_mbps: %.2f\n", pp.size[i], pp.us[i], pp.mbps[i]);
+            fprintf(fp,
+                    "    - bytes: %ld\n      latency_us: %.4f\n"
+                    "      bandwidth_mbps: %.2f\n",
+                    pp.size[i], pp.us[i], pp.mbps[i]);
     } else {
         fprintf(fp, "mpi: null  # %s\n", mpi ? "the helper failed" : "--no-mpi");
     }
     if (fp != stdout && fclose(fp) != 0) {
-        fprintf(stderr, "qqbench profile-machine: error: writing %s: %s\n", out,
-                strerror(errno));
+        fprintf(stderr, "qqbench profile-machine: error: writing %s: %s\n", out, strerror(errno));
         return QQB_EXIT_USAGE;
     }
-    fprintf(stderr, "qqbench profile-machine: wrote %s: counter read %.1f ns, "
+    fprintf(stderr,
+            "qqbench profile-machine: wrote %s: counter read %.1f ns, "
             "bandwidth %.1f GB/s (%zu KiB) to %.1f GB/s (%zu MiB), %.2f GFLOP/s%s\n",
-            out, ns_bare, bw[0] / 1e9, sizes[0] >> 10, bw[ns - 1] / 1e9,
-            sizes[ns - 1] >> 20, fl / 1e9, mpi && mpi_rc == 0 ? ", MPI measured" : "");
+            out, ns_bare, bw[0] / 1e9, sizes[0] >> 10, bw[ns - 1] / 1e9, sizes[ns - 1] >> 20,
+            fl / 1e9, mpi && mpi_rc == 0 ? ", MPI measured" : "");
     return mpi_rc ? QQB_EXIT_KERNEL : QQB_EXIT_OK;
 }

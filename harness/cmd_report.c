@@ -1,4 +1,5 @@
-/* cmd_report.c - qqbench report: draw the run report (pictures and index.html) from a `qqbench run --json` file. */
+/* cmd_report.c - qqbench report: draw the run report (pictures and index.html) from a `qqbench run
+ * --json` file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,19 +9,18 @@
 
 static void report_usage(FILE *fp)
 {
-    fprintf(fp,
-            "usage: qqbench report RESULT.json [--out DIR] [--no-plot]\n\n"
-            "Draw the report of a run from the file 'qqbench run --json' wrote: a folder\n"
-            "with index.html (the verdict tables and every picture, no network needed)\n"
-            "and, per picture, its data, the gnuplot script that draws it (re-draw with\n"
-            "'gnuplot NAME.gp' in the folder), SVG and PNG. The pictures: change per key\n"
-            "with its interval (per comparison kind), every launch's samples, memory per\n"
-            "object type, scaling over node counts, A/B pairs side by side\n"
-            "(docs/REPORTS.md).\n\n"
-            "  --out DIR    the folder (default: RESULT's name without .json, plus -report)\n"
-            "  --no-plot    write the data, scripts and index.html but do not run gnuplot\n\n"
-            "Exit: 0; 2 for a missing or damaged file, a bad option, or gnuplot failing\n"
-            "(one line on stderr).\n");
+    fprintf(fp, "usage: qqbench report RESULT.json [--out DIR] [--no-plot]\n\n"
+                "Draw the report of a run from the file 'qqbench run --json' wrote: a folder\n"
+                "with index.html (the verdict tables and every picture, no network needed)\n"
+                "and, per picture, its data, the gnuplot script that draws it (re-draw with\n"
+                "'gnuplot NAME.gp' in the folder), SVG and PNG. The pictures: change per key\n"
+                "with its interval (per comparison kind), every launch's samples, memory per\n"
+                "object type, scaling over node counts, A/B pairs side by side\n"
+                "(docs/REPORTS.md).\n\n"
+                "  --out DIR    the folder (default: RESULT's name without .json, plus -report)\n"
+                "  --no-plot    write the data, scripts and index.html but do not run gnuplot\n\n"
+                "Exit: 0; 2 for a missing or damaged file, a bad option, or gnuplot failing\n"
+                "(one line on stderr).\n");
 }
 
 int cmd_report(int argc, char **argv)
@@ -38,14 +38,15 @@ int cmd_report(int argc, char **argv)
             out = argv[++a];
         } else if (o[0] != '-' || !strcmp(o, "-")) {
             if (file) {
-                fprintf(stderr, "qqbench report: error: one file at a time ('%s' and '%s')\n",
-                        file, o);
+                fprintf(stderr, "qqbench report: error: one file at a time ('%s' and '%s')\n", file,
+                        o);
                 return QQB_EXIT_USAGE;
             }
             file = o;
         } else {
-            fprintf(stderr, "qqbench report: error: unknown option or missing value '%s'; "
-                            "see 'qqbench report --help'\n",
+            fprintf(stderr,
+                    "qqbench report: error: unknown option or missing value '%s'; "
+                    "see 'qqbench report --help'\n",
                     o);
             return QQB_EXIT_USAGE;
         }

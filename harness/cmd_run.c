@@ -51,59 +51,58 @@ static int is_dir(const char *p)
 
 static void run_usage(FILE *fp)
 {
-    fprintf(fp,
-        "usage: qqbench run [options] SUITE.yaml\n\n"
-        "Run every benchmark of a suite (docs/SUITE.md): each case (benchmark x\n"
-        "variant x node count x parameter point) is launched `warmup` times, then\n"
-        "`repetitions` rounds, variants interleaved, each round's lead drawn at\n"
-        "random (each variant leads once in every block of rounds). Each\n"
-        "launch is one sample (docs/STATISTICS.md). Compares cycles per hit of\n"
-        "every state key, and memory per key, against this machine's baseline,\n"
-        "and every variant against the first variant; a regression is measured\n"
-        "again before it counts.\n\n"
-        "options:\n"
-        "  --update-baseline   accept this run: add it to this machine's baseline\n"
-        "                      (which keeps the last --keep-runs runs) and exit 0\n"
-        "  --keep-runs K       runs a baseline keeps per case (default 5)\n"
-        "  --record LABEL      also keep a labelled snapshot (history for reports)\n"
-        "  --baselines DIR     where baselines live (default: baselines/ at the root\n"
-        "                      of the git checkout holding the suite, else next to\n"
-        "                      the suite file)\n"
-        "  --require-baseline  a run that gates nothing (no timing baseline for\n"
-        "                      this machine and no --against, or no memory\n"
-        "                      baseline) is an error (exit 2), and records nothing\n"
-        "  --baseline-from ID  compare against another machine's baseline (loud)\n"
-        "  --kernels DIR       where bare kernel names are found\n"
-        "                      (default: $QQBENCH_KERNELS, else next to qqbench)\n"
-        "  --against DIR       also run every case from a reference build whose\n"
-        "                      kernels are in DIR (same names; a kernel path under\n"
-        "                      --kernels maps to the same path under DIR, any other\n"
-        "                      to its basename in DIR), interleaved and paired by\n"
-        "                      round; a regression vs reference build fails the run;\n"
-        "                      a noisy one measures up to 4x the rounds (unless\n"
-        "                      --max-repetitions says otherwise)\n"
-        "  --only NAME         run only this benchmark (repeatable)\n"
-        "  --repetitions N     override every benchmark's repetitions\n"
-        "  --max-repetitions N while a variant's A/B comparison is noisy, measure\n"
-        "                      more rounds, up to N (default: no more)\n"
-        "  --no-confirm        do not re-measure regressions before failing\n"
-        "  --fail-on-noisy     a noisy comparison against the baseline fails too\n"
-        "  --seed N            seed of the round order (default: from the clock)\n"
-        "  --json FILE         write every number as JSON\n"
-        "  --junit FILE        write a JUnit XML report (a test case per case and key)\n"
-        "  --report DIR        write the pictures, their data and .gp scripts, the\n"
-        "                      run's JSON (run.json) and index.html into DIR\n"
-        "                      (default: reports/latest/SUITE, from where qqbench runs)\n"
-        "  --no-report         no report folder\n"
-        "  --work DIR          where launches write (default: $TMPDIR)\n"
-        "  --keep              keep the launches' files and logs\n"
-        "  -q, --quiet         no progress, only the table and summary\n"
-        "  -v, --verbose       a line per launch\n"
-        "  -h, --help          this text\n\n"
-        "Exit: 0 nothing regressed (or --update-baseline accepted the run); 1 a\n"
-        "regression (timing or memory; with --fail-on-noisy also noisy); 2 bad\n"
-        "input or usage; 3 a kernel failed (crash, non-zero exit, timeout, no or\n"
-        "damaged output); the other cases' results are still shown.\n");
+    fprintf(fp, "usage: qqbench run [options] SUITE.yaml\n\n"
+                "Run every benchmark of a suite (docs/SUITE.md): each case (benchmark x\n"
+                "variant x node count x parameter point) is launched `warmup` times, then\n"
+                "`repetitions` rounds, variants interleaved, each round's lead drawn at\n"
+                "random (each variant leads once in every block of rounds). Each\n"
+                "launch is one sample (docs/STATISTICS.md). Compares cycles per hit of\n"
+                "every state key, and memory per key, against this machine's baseline,\n"
+                "and every variant against the first variant; a regression is measured\n"
+                "again before it counts.\n\n"
+                "options:\n"
+                "  --update-baseline   accept this run: add it to this machine's baseline\n"
+                "                      (which keeps the last --keep-runs runs) and exit 0\n"
+                "  --keep-runs K       runs a baseline keeps per case (default 5)\n"
+                "  --record LABEL      also keep a labelled snapshot (history for reports)\n"
+                "  --baselines DIR     where baselines live (default: baselines/ at the root\n"
+                "                      of the git checkout holding the suite, else next to\n"
+                "                      the suite file)\n"
+                "  --require-baseline  a run that gates nothing (no timing baseline for\n"
+                "                      this machine and no --against, or no memory\n"
+                "                      baseline) is an error (exit 2), and records nothing\n"
+                "  --baseline-from ID  compare against another machine's baseline (loud)\n"
+                "  --kernels DIR       where bare kernel names are found\n"
+                "                      (default: $QQBENCH_KERNELS, else next to qqbench)\n"
+                "  --against DIR       also run every case from a reference build whose\n"
+                "                      kernels are in DIR (same names; a kernel path under\n"
+                "                      --kernels maps to the same path under DIR, any other\n"
+                "                      to its basename in DIR), interleaved and paired by\n"
+                "                      round; a regression vs reference build fails the run;\n"
+                "                      a noisy one measures up to 4x the rounds (unless\n"
+                "                      --max-repetitions says otherwise)\n"
+                "  --only NAME         run only this benchmark (repeatable)\n"
+                "  --repetitions N     override every benchmark's repetitions\n"
+                "  --max-repetitions N while a variant's A/B comparison is noisy, measure\n"
+                "                      more rounds, up to N (default: no more)\n"
+                "  --no-confirm        do not re-measure regressions before failing\n"
+                "  --fail-on-noisy     a noisy comparison against the baseline fails too\n"
+                "  --seed N            seed of the round order (default: from the clock)\n"
+                "  --json FILE         write every number as JSON\n"
+                "  --junit FILE        write a JUnit XML report (a test case per case and key)\n"
+                "  --report DIR        write the pictures, their data and .gp scripts, the\n"
+                "                      run's JSON (run.json) and index.html into DIR\n"
+                "                      (default: reports/latest/SUITE, from where qqbench runs)\n"
+                "  --no-report         no report folder\n"
+                "  --work DIR          where launches write (default: $TMPDIR)\n"
+                "  --keep              keep the launches' files and logs\n"
+                "  -q, --quiet         no progress, only the table and summary\n"
+                "  -v, --verbose       a line per launch\n"
+                "  -h, --help          this text\n\n"
+                "Exit: 0 nothing regressed (or --update-baseline accepted the run); 1 a\n"
+                "regression (timing or memory; with --fail-on-noisy also noisy); 2 bad\n"
+                "input or usage; 3 a kernel failed (crash, non-zero exit, timeout, no or\n"
+                "damaged output); the other cases' results are still shown.\n");
 }
 
 /* ---------------------------------------------------------------------
@@ -114,8 +113,7 @@ static void run_usage(FILE *fp)
  * the pictures and index.html drawn from it, exactly as 'qqbench report'
  * draws them from a --json file anywhere else. The default folder's failure
  * is a warning; -1 either way. */
-static int write_pictures(const struct run_opts *o, const struct qqb_report *rep,
-                          const char *suite)
+static int write_pictures(const struct run_opts *o, const struct qqb_report *rep, const char *suite)
 {
     char dir[4096], json[4200], err[512];
     if (o->report_dir)
@@ -144,13 +142,13 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDS_ARG()                                                          \
-    do {                                                                     \
-        if (!next) {                                                         \
-            fprintf(stderr, "qqbench run: error: %s needs an argument\n", a); \
-            return -1;                                                       \
-        }                                                                    \
-        i++;                                                                 \
+#define NEEDS_ARG()                                                                                \
+    do {                                                                                           \
+        if (!next) {                                                                               \
+            fprintf(stderr, "qqbench run: error: %s needs an argument\n", a);                      \
+            return -1;                                                                             \
+        }                                                                                          \
+        i++;                                                                                       \
     } while (0)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             run_usage(stdout);
@@ -198,8 +196,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             char *end;
             long r = strtol(next, &end, 10);
             if (*end || r < QQB_MIN_REPS || r > 100000) {
-                fprintf(stderr, "qqbench run: error: --repetitions takes a whole "
-                        "number >= %d, not '%s'\n", QQB_MIN_REPS, next);
+                fprintf(stderr,
+                        "qqbench run: error: --repetitions takes a whole "
+                        "number >= %d, not '%s'\n",
+                        QQB_MIN_REPS, next);
                 return -1;
             }
             o->reps = (int)r;
@@ -208,8 +208,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             char *end;
             long r = strtol(next, &end, 10);
             if (*end || r < QQB_MIN_REPS || r > 100000) {
-                fprintf(stderr, "qqbench run: error: --max-repetitions takes a whole "
-                        "number >= %d, not '%s'\n", QQB_MIN_REPS, next);
+                fprintf(stderr,
+                        "qqbench run: error: --max-repetitions takes a whole "
+                        "number >= %d, not '%s'\n",
+                        QQB_MIN_REPS, next);
                 return -1;
             }
             o->max_reps = (int)r;
@@ -224,8 +226,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             char *end;
             long r = strtol(next, &end, 10);
             if (*end || r < 1 || r > 1000) {
-                fprintf(stderr, "qqbench run: error: --keep-runs takes a whole "
-                        "number from 1 to 1000, not '%s'\n", next);
+                fprintf(stderr,
+                        "qqbench run: error: --keep-runs takes a whole "
+                        "number from 1 to 1000, not '%s'\n",
+                        next);
                 return -1;
             }
             o->keep_runs = (size_t)r;
@@ -235,8 +239,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             errno = 0;
             unsigned long long v = strtoull(next, &end, 10);
             if (*end || !*next || errno || next[0] == '-') {
-                fprintf(stderr, "qqbench run: error: --seed takes a whole number, "
-                        "not '%s'\n", next);
+                fprintf(stderr,
+                        "qqbench run: error: --seed takes a whole number, "
+                        "not '%s'\n",
+                        next);
                 return -1;
             }
             o->seed = v;
@@ -249,17 +255,17 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->verbose = 1;
         } else if (a[0] == '-' && a[1]) {
             static const char *const known[] = {
-                "--update-baseline", "--record", "--baselines", "--baseline-from",
-                "--kernels", "--against", "--json", "--junit", "--report", "--no-report",
-                "--work", "--only",
-                "--repetitions", "--max-repetitions", "--no-confirm", "--keep",
-                "--fail-on-noisy", "--keep-runs", "--seed", "--require-baseline",
-                "--quiet", "--verbose",
-                "--help"};
+                "--update-baseline", "--record",          "--baselines",  "--baseline-from",
+                "--kernels",         "--against",         "--json",       "--junit",
+                "--report",          "--no-report",       "--work",       "--only",
+                "--repetitions",     "--max-repetitions", "--no-confirm", "--keep",
+                "--fail-on-noisy",   "--keep-runs",       "--seed",       "--require-baseline",
+                "--quiet",           "--verbose",         "--help"};
             const char *near = qqb_nearest(a, known, sizeof known / sizeof known[0]);
-            fprintf(stderr, "qqbench run: error: unknown option '%s'%s%s%s; see "
-                    "'qqbench run --help'\n", a, near ? " (did you mean '" : "",
-                    near ? near : "", near ? "'?)" : "");
+            fprintf(stderr,
+                    "qqbench run: error: unknown option '%s'%s%s%s; see "
+                    "'qqbench run --help'\n",
+                    a, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
             return -1;
         } else if (o->suite_path) {
             fprintf(stderr, "qqbench run: error: one suite at a time ('%s' and '%s')\n",
@@ -314,8 +320,10 @@ static int reference_scale(double *scale)
     char *end;
     double v = strtod(s, &end);
     if (*end || !(v > 0) || !isfinite(v)) {
-        fprintf(stderr, "qqbench run: error: QQBENCH_REFERENCE_SCALE='%s' is not "
-                "a positive number\n", s);
+        fprintf(stderr,
+                "qqbench run: error: QQBENCH_REFERENCE_SCALE='%s' is not "
+                "a positive number\n",
+                s);
         return -1;
     }
     *scale = v;
@@ -324,15 +332,17 @@ static int reference_scale(double *scale)
 
 /* The baseline to compare with: 1 read, 0 none (yet), -1 an error (said). */
 static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite,
-                         const struct qqb_fingerprint *fp, const char *bdir,
-                         const char *bpath, struct qqb_results *base)
+                         const struct qqb_fingerprint *fp, const char *bdir, const char *bpath,
+                         struct qqb_results *base)
 {
     char err[1024];
     if (access(bpath, F_OK) == 0) {
         if (qqb_baseline_read(bpath, base, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
-            fprintf(stderr, "qqbench run: error: the baseline is damaged; fix it or "
-                    "remove it (git checkout %s)\n", bpath);
+            fprintf(stderr,
+                    "qqbench run: error: the baseline is damaged; fix it or "
+                    "remove it (git checkout %s)\n",
+                    bpath);
             return -1;
         }
         if (o->baseline_from)
@@ -345,16 +355,20 @@ static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite
         return 1;
     }
     if (o->baseline_from) {
-        fprintf(stderr, "qqbench run: error: no baseline of suite '%s' for machine "
-                "'%s' (%s)\n", suite->name, o->baseline_from, bpath);
+        fprintf(stderr,
+                "qqbench run: error: no baseline of suite '%s' for machine "
+                "'%s' (%s)\n",
+                suite->name, o->baseline_from, bpath);
         return -1;
     }
     if (!o->quiet && !o->require_baseline) {
         char **ids = NULL;
         size_t nids = 0;
         qqb_baseline_find_others(bdir, suite->name, fp->id, &ids, &nids);
-        fprintf(stderr, "qqbench: no baseline of suite '%s' for this machine (%s) "
-                "at %s: this run records one.\n", suite->name, fp->id, bpath);
+        fprintf(stderr,
+                "qqbench: no baseline of suite '%s' for this machine (%s) "
+                "at %s: this run records one.\n",
+                suite->name, fp->id, bpath);
         (void)bdir;
         if (nids) {
             fprintf(stderr, "qqbench: baselines exist for other machines:");
@@ -381,7 +395,8 @@ static int confirm(struct qqb_measure *m, const struct qqb_plan *plan,
     int rc = names && qqb_results_init(&conf, names, plan->ncases) == 0 ? 0 : -1;
     free(names);
     if (rc == 0 && !m->quiet)
-        fprintf(stderr, "qqbench: %zu regression%s: confirming with a fresh "
+        fprintf(stderr,
+                "qqbench: %zu regression%s: confirming with a fresh "
                 "interleaved measurement of %zu group%s\n",
                 j->regressed + j->build_regressed,
                 j->regressed + j->build_regressed == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
@@ -416,7 +431,8 @@ int cmd_run(int argc, char **argv)
         o.kernel_dir = qqb_default_kernel_dir(kbuf, sizeof kbuf);
     char *against = NULL; /* --against DIR, absolute */
     if (o.against && (!is_dir(o.against) || !(against = realpath(o.against, NULL)))) {
-        fprintf(stderr, "qqbench run: error: --against %s: not a folder (expected "
+        fprintf(stderr,
+                "qqbench run: error: --against %s: not a folder (expected "
                 "the reference build's kernel folder, e.g. REF/build/kernels)\n",
                 o.against);
         free(o.only);
@@ -439,8 +455,8 @@ int cmd_run(int argc, char **argv)
         free(against);
         return QQB_EXIT_USAGE;
     }
-    if (qqb_plan_make_against(suite, o.only, o.nonly, o.reps, against, o.kernel_dir,
-                              &plan, err, sizeof err) != 0) {
+    if (qqb_plan_make_against(suite, o.only, o.nonly, o.reps, against, o.kernel_dir, &plan, err,
+                              sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         exit_code = QQB_EXIT_USAGE;
         goto done;
@@ -453,8 +469,7 @@ int cmd_run(int argc, char **argv)
     if (!bdir) {
         /* Of the repository holding the suite, not of the current folder. */
         if (qqb_git_baselines_dir(suite->dir, bdirbuf, sizeof bdirbuf) != 0) {
-            fprintf(stderr, "qqbench run: error: the suite's folder %s is too long\n",
-                    suite->dir);
+            fprintf(stderr, "qqbench run: error: the suite's folder %s is too long\n", suite->dir);
             exit_code = QQB_EXIT_USAGE;
             goto done;
         }
@@ -471,11 +486,12 @@ int cmd_run(int argc, char **argv)
     if (qqb_baseline_path(bdir, suite->name, &from, NULL, bpath, sizeof bpath) != 0 ||
         qqb_baseline_path(bdir, suite->name, &cur.fp, NULL, own, sizeof own) != 0 ||
         qqb_baseline_memory_path(bdir, suite->name, mpath, sizeof mpath) != 0 ||
-        (o.record && qqb_baseline_path(bdir, suite->name, &cur.fp, o.record, hpath,
-                                       sizeof hpath) != 0)) {
-        fprintf(stderr, "qqbench run: error: cannot make a baseline path for "
-                "suite '%s' (machine '%s'%s%s)\n", suite->name, from.id,
-                o.record ? ", label " : "", o.record ? o.record : "");
+        (o.record &&
+         qqb_baseline_path(bdir, suite->name, &cur.fp, o.record, hpath, sizeof hpath) != 0)) {
+        fprintf(stderr,
+                "qqbench run: error: cannot make a baseline path for "
+                "suite '%s' (machine '%s'%s%s)\n",
+                suite->name, from.id, o.record ? ", label " : "", o.record ? o.record : "");
         exit_code = QQB_EXIT_USAGE;
         goto done;
     }
@@ -486,8 +502,10 @@ int cmd_run(int argc, char **argv)
     }
     if (access(mpath, F_OK) == 0) {
         if (qqb_baseline_read(mpath, &membase, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\nqqbench run: error: the memory baseline is damaged; "
-                    "fix it or remove it (git checkout %s)\n", err, mpath);
+            fprintf(stderr,
+                    "%s\nqqbench run: error: the memory baseline is damaged; "
+                    "fix it or remove it (git checkout %s)\n",
+                    err, mpath);
             exit_code = QQB_EXIT_USAGE;
             goto done;
         }
@@ -508,35 +526,33 @@ int cmd_run(int argc, char **argv)
     for (size_t g = 0; against && !o.max_reps && g < plan.ngroups; g++)
         if (4 * plan.groups[g].reps > m.max_reps)
             m.max_reps = 4 * plan.groups[g].reps;
-    m.seed = o.have_seed ? o.seed
-                         : (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+    m.seed =
+        o.have_seed ? o.seed : (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
     m.undecided = undecided;
     m.ctx = (void *)uctx;
     char workdir[4096];
     m.workdir = workdir;
     snprintf(workdir, sizeof workdir, "%s/qqbench.XXXXXX",
              o.work_parent ? o.work_parent
-                           : (getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
-                                                                     : "/tmp"));
+                           : (getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"));
     if (reference_scale(&m.ref_scale) != 0) {
         exit_code = QQB_EXIT_USAGE;
         goto done;
     }
     if (!mkdtemp(workdir)) {
-        fprintf(stderr, "qqbench run: error: cannot make a work folder %s: %s\n",
-                workdir, strerror(errno));
+        fprintf(stderr, "qqbench run: error: cannot make a work folder %s: %s\n", workdir,
+                strerror(errno));
         exit_code = QQB_EXIT_USAGE;
         goto done;
     }
     qqb_runner_trap_signals(o.keep ? NULL : workdir); /* SIGINT & co: clean up */
     measured = 1;
     names = qqb_plan_names(&plan);
-    if (!names || qqb_results_init(&cur, names, plan.ncases) != 0 ||
-        qqb_measure_init(&m) != 0)
+    if (!names || qqb_results_init(&cur, names, plan.ncases) != 0 || qqb_measure_init(&m) != 0)
         goto nomem;
     if (!o.quiet)
-        fprintf(stderr, "qqbench: suite '%s': %zu launches on %s\n", suite->name,
-                plan.launches, cur.fp.id);
+        fprintf(stderr, "qqbench: suite '%s': %zu launches on %s\n", suite->name, plan.launches,
+                cur.fp.id);
     char date[64];
     utc_now(date, sizeof date);
     cur.suite = strdup(suite->name);
@@ -554,7 +570,10 @@ int cmd_run(int argc, char **argv)
     /* Memory against the memory baseline; without one, against the
      * machine's baseline (which also holds memory, as before). */
     if (qqb_judge_with(&plan, &cur, have_base ? &base : NULL,
-                       have_mem ? &membase : have_base ? &base : NULL, &jd) != 0)
+                       have_mem    ? &membase
+                       : have_base ? &base
+                                   : NULL,
+                       &jd) != 0)
         goto nomem;
     int confirmed_run = (jd.regressed || jd.build_regressed) && o.confirm && !o.update;
     if (confirmed_run && confirm(&m, &plan, &base, &jd) != 0)
@@ -575,11 +594,13 @@ int cmd_run(int argc, char **argv)
     int in_ci = !isatty(STDOUT_FILENO) || (ci && *ci && strcmp(ci, "false") && strcmp(ci, "0"));
     int ungated = !timing_gated || !memory_gated;
     if (!timing_gated && !memory_gated)
-        snprintf(gate_note, sizeof gate_note, "no baseline: nothing gated (no timing "
+        snprintf(gate_note, sizeof gate_note,
+                 "no baseline: nothing gated (no timing "
                  "baseline for %s at %.1400s, no memory baseline at %.1400s, no --against)",
                  cur.fp.id, bpath, mpath);
     else if (!timing_gated)
-        snprintf(gate_note, sizeof gate_note, "no timing baseline for this machine "
+        snprintf(gate_note, sizeof gate_note,
+                 "no timing baseline for this machine "
                  "(%s at %.1400s) and no --against: timing not gated; memory gated against "
                  "%.1400s",
                  cur.fp.id, bpath, mpath);
@@ -592,11 +613,13 @@ int cmd_run(int argc, char **argv)
             rep.no_baseline_note = "No baseline and --require-baseline: this run is an "
                                    "error (exit 2) and records nothing.";
         if (in_ci && !o.update)
-            fprintf(stderr, "qqbench: WARNING: %s.\nqqbench: WARNING: this run checks "
+            fprintf(stderr,
+                    "qqbench: WARNING: %s.\nqqbench: WARNING: this run checks "
                     "less than it seems. Compare against a reference build in the same "
                     "job (qqbench ci, or run --against; docs/CI.md), commit baselines "
                     "(--update-baseline), or make this an error with "
-                    "--require-baseline.\n", gate_note);
+                    "--require-baseline.\n",
+                    gate_note);
     }
     rep.results = &cur;
     rep.j = &jd;
@@ -605,14 +628,14 @@ int cmd_run(int argc, char **argv)
     rep.fail_on_noisy = o.fail_on_noisy;
     rep.seed = m.seed;
     rep.elapsed = qqb_now() - m.t0;
-    int failed = jd.regressed || jd.mem_regressed || jd.build_regressed ||
-                 jd.build_mem_regressed ||
+    int failed = jd.regressed || jd.mem_regressed || jd.build_regressed || jd.build_mem_regressed ||
                  (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
     int refused = o.require_baseline && ungated && !o.update;
-    exit_code = bad_keys ? QQB_EXIT_USAGE
-                : m.kernel_failures ? QQB_EXIT_KERNEL
+    exit_code = bad_keys              ? QQB_EXIT_USAGE
+                : m.kernel_failures   ? QQB_EXIT_KERNEL
                 : failed && !o.update ? QQB_EXIT_REGRESSION
-                : refused ? QQB_EXIT_USAGE : QQB_EXIT_OK;
+                : refused             ? QQB_EXIT_USAGE
+                                      : QQB_EXIT_OK;
     rep.exit_code = exit_code;
     qqb_report_print(stdout, &rep);
     if (o.json && qqb_report_json(o.json, &rep, err, sizeof err) != 0) {
@@ -663,10 +686,11 @@ int cmd_run(int argc, char **argv)
             exit_code = QQB_EXIT_USAGE;
         } else {
             if (o.update && failed)
-                fprintf(stdout, "Accepted as the new baseline: %zu regressed, %zu "
+                fprintf(stdout,
+                        "Accepted as the new baseline: %zu regressed, %zu "
                         "noisy comparison%s and %zu memory regression%s (exit 0).\n",
-                        jd.regressed, jd.noisy, jd.noisy == 1 ? "" : "s",
-                        jd.mem_regressed, jd.mem_regressed == 1 ? "" : "s");
+                        jd.regressed, jd.noisy, jd.noisy == 1 ? "" : "s", jd.mem_regressed,
+                        jd.mem_regressed == 1 ? "" : "s");
             if (!o.quiet)
                 fprintf(stderr, "qqbench: baseline %s %s (keeps the last %zu runs)\n",
                         own_exists ? "updated:" : "recorded:", own, o.keep_runs);

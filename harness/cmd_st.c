@@ -1,4 +1,5 @@
-/* cmd_st.c - qqbench st: the summary table of the paper's Figure 5, plus marks, counts, values, memory. */
+/* cmd_st.c - qqbench st: the summary table of the paper's Figure 5, plus marks, counts, values,
+ * memory. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,26 +11,24 @@
 
 static void st_usage(FILE *fp)
 {
-    fprintf(fp,
-            "usage: qqbench st [--node N] FILE...\n\n"
-            "Summarise QQ output files as the paper's st program does: per node\n"
-            "the tick frequency, keys, state events, tick range and elapsed time;\n"
-            "per state key the hits, millions of cycles in the state and the\n"
-            "percent of elapsed time; then marks (hits), counts (hits, sum, min,\n"
-            "max), values (hits, mean, min, max), dropped events and the memory\n"
-            "table when the program used memory keys. Under the state table, the\n"
-            "ticks per hit of each state (docs/STATISTICS.md: the mean of short\n"
-            "intervals, the 10th percentile of long ones) and the same net of the\n"
-            "empty-state cost that QQInit calibrated (docs/TIMING.md).\n\n"
-            "  --node N   only node N\n"
-            "  --help     this text\n\n"
-            "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n");
+    fprintf(fp, "usage: qqbench st [--node N] FILE...\n\n"
+                "Summarise QQ output files as the paper's st program does: per node\n"
+                "the tick frequency, keys, state events, tick range and elapsed time;\n"
+                "per state key the hits, millions of cycles in the state and the\n"
+                "percent of elapsed time; then marks (hits), counts (hits, sum, min,\n"
+                "max), values (hits, mean, min, max), dropped events and the memory\n"
+                "table when the program used memory keys. Under the state table, the\n"
+                "ticks per hit of each state (docs/STATISTICS.md: the mean of short\n"
+                "intervals, the 10th percentile of long ones) and the same net of the\n"
+                "empty-state cost that QQInit calibrated (docs/TIMING.md).\n\n"
+                "  --node N   only node N\n"
+                "  --help     this text\n\n"
+                "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n");
 }
 
 /* Cycles per hit of each state key: the estimator's figure, and net of the
  * calibrated empty state when the file has a calibration. */
-static void print_per_hit(const struct qq_file *f, uint32_t node,
-                          const struct qq_calib *cal)
+static void print_per_hit(const struct qq_file *f, uint32_t node, const struct qq_calib *cal)
 {
     static const char *const rule[] = {"-", "mean", "p10", "median"};
     uint32_t nkeys = qq_file_nkeys(f);
@@ -46,8 +45,8 @@ static void print_per_hit(const struct qq_file *f, uint32_t node,
         const struct qq_hit_stat *h = &hs[k];
         if (key->type != QQ_TYPE_STATE || h->intervals == 0)
             continue;
-        printf("%u: %12" PRIu64 " %12.1f %12.1f   %-6s    '%s'", k + 1,
-               h->intervals, h->raw, h->net, rule[h->rule], key->name);
+        printf("%u: %12" PRIu64 " %12.1f %12.1f   %-6s    '%s'", k + 1, h->intervals, h->raw,
+               h->net, rule[h->rule], key->name);
         if (h->kept < h->intervals)
             printf("  (%" PRIu64 " outliers left out)", h->intervals - h->kept);
         if (cal && cal->step > 0 && h->net < 2 * cal->step)
@@ -71,23 +70,24 @@ static void print_node(const struct qq_file *f, uint32_t i)
     }
     uint64_t from = ns.first_tick >= n->base_tick ? ns.first_tick - n->base_tick : 0;
     uint64_t to = ns.last_tick >= n->base_tick ? ns.last_tick - n->base_tick : 0;
-    printf("Node %4u:  %.3f MHz, %u keys, %" PRIu64 " states, ticks from %" PRIu64
-           " to %" PRIu64 "\n\n",
+    printf("Node %4u:  %.3f MHz, %u keys, %" PRIu64 " states, ticks from %" PRIu64 " to %" PRIu64
+           "\n\n",
            n->node, n->mhz, nkeys, ns.state_events, from, to);
     printf("          ET = %.6f sec\n\n", ns.elapsed_sec);
     if (n->dropped)
         printf("          DROPPED %" PRIu64 " events: the buffer was full "
-               "(raise QQInit's size or QQ_EVENTS)\n\n", n->dropped);
+               "(raise QQInit's size or QQ_EVENTS)\n\n",
+               n->dropped);
     struct qq_calib cal;
     int have_cal = qq_file_calib(f, i, &cal);
     if (have_cal)
         printf("          empty state = %.1f ticks (min %.0f, median %.1f; %u "
                "timed), counter step %.0f ticks, %s reads\n\n",
-               cal.empty_typical, cal.empty_min, cal.empty_median, cal.samples,
-               cal.step, cal.ordered ? "ordered" : "unordered");
+               cal.empty_typical, cal.empty_min, cal.empty_median, cal.samples, cal.step,
+               cal.ordered ? "ordered" : "unordered");
     if (n->flags & QQ_NODE_OFFSET_VALID)
-        printf("          tick offset to node 0: %" PRId64 " ticks (+/- %.0f)\n\n",
-               n->tick_offset, n->offset_error);
+        printf("          tick offset to node 0: %" PRId64 " ticks (+/- %.0f)\n\n", n->tick_offset,
+               n->offset_error);
 
     double et_ticks = (double)to;
     int any[5] = {0};
@@ -115,16 +115,14 @@ static void print_node(const struct qq_file *f, uint32_t i)
         printf("Mark outputs:\n\n      Hits    Name\n");
         for (uint32_t k = 0; k < nkeys; k++)
             if (qq_file_key(f, k)->type == QQ_TYPE_MARK)
-                printf("%u: %6" PRIu64 "    '%s'\n", k + 1, ks[k].hits,
-                       qq_file_key(f, k)->name);
+                printf("%u: %6" PRIu64 "    '%s'\n", k + 1, ks[k].hits, qq_file_key(f, k)->name);
         printf("\n");
     }
     if (any[QQ_TYPE_COUNT]) {
         printf("Count outputs:\n\n      Hits            Sum          Min          Max    Name\n");
         for (uint32_t k = 0; k < nkeys; k++)
             if (qq_file_key(f, k)->type == QQ_TYPE_COUNT)
-                printf("%u: %6" PRIu64 " %14" PRId64 " %12" PRId64 " %12" PRId64
-                       "    '%s'%s\n",
+                printf("%u: %6" PRIu64 " %14" PRId64 " %12" PRId64 " %12" PRId64 "    '%s'%s\n",
                        k + 1, ks[k].hits, ks[k].isum, ks[k].imin, ks[k].imax,
                        qq_file_key(f, k)->name,
                        ks[k].isum == INT64_MAX || ks[k].isum == INT64_MIN
@@ -133,12 +131,13 @@ static void print_node(const struct qq_file *f, uint32_t i)
         printf("\n");
     }
     if (any[QQ_TYPE_VALUE]) {
-        printf("Value outputs:\n\n      Hits           Mean            Min            Max    Name\n");
+        printf(
+            "Value outputs:\n\n      Hits           Mean            Min            Max    Name\n");
         for (uint32_t k = 0; k < nkeys; k++)
             if (qq_file_key(f, k)->type == QQ_TYPE_VALUE)
-                printf("%u: %6" PRIu64 " %14.6g %14.6g %14.6g    '%s'\n", k + 1,
-                       ks[k].hits, ks[k].hits ? ks[k].dsum / (double)ks[k].hits : 0.0,
-                       ks[k].dmin, ks[k].dmax, qq_file_key(f, k)->name);
+                printf("%u: %6" PRIu64 " %14.6g %14.6g %14.6g    '%s'\n", k + 1, ks[k].hits,
+                       ks[k].hits ? ks[k].dsum / (double)ks[k].hits : 0.0, ks[k].dmin, ks[k].dmax,
+                       qq_file_key(f, k)->name);
         printf("\n");
     }
     struct qq_mem_table mt;
@@ -161,8 +160,7 @@ int cmd_st(int argc, char **argv)
             char *end;
             only = strtol(argv[++first], &end, 10);
             if (*end || only < 0) {
-                fprintf(stderr, "qqbench st: --node takes a node number, not '%s'\n",
-                        argv[first]);
+                fprintf(stderr, "qqbench st: --node takes a node number, not '%s'\n", argv[first]);
                 return QQB_EXIT_USAGE;
             }
         } else if (!strcmp(argv[first], "--")) {
@@ -189,8 +187,7 @@ int cmd_st(int argc, char **argv)
         uint32_t nn = qq_file_nnodes(f);
         printf("File %s:    %u nodes\n\n", argv[a], nn);
         if (only >= 0 && (uint64_t)only >= nn) {
-            fprintf(stderr, "qqbench st: error: %s has %u nodes, no node %ld\n",
-                    argv[a], nn, only);
+            fprintf(stderr, "qqbench st: error: %s has %u nodes, no node %ld\n", argv[a], nn, only);
             qq_file_close(f);
             return QQB_EXIT_USAGE;
         }

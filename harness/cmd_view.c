@@ -1,4 +1,5 @@
-/* cmd_view.c - qqbench view: the paper's Figure 6, a strip per node coloured by state, marks as ticks, values as lines. */
+/* cmd_view.c - qqbench view: the paper's Figure 6, a strip per node coloured by state, marks as
+ * ticks, values as lines. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -10,34 +11,33 @@
 #include "plot.h"
 #include "trace.h"
 
-#define MICRO "\xc2\xb5" /* U+00B5 in UTF-8 */
-#define PIXELS 1500      /* time steps per picture width: finer detail is merged */
-#define MAX_DEPTH 3      /* nesting shown by insets; deeper states share the last */
+#define MICRO     "\xc2\xb5" /* U+00B5 in UTF-8 */
+#define PIXELS    1500       /* time steps per picture width: finer detail is merged */
+#define MAX_DEPTH 3          /* nesting shown by insets; deeper states share the last */
 
 static void view_usage(FILE *fp)
 {
-    fprintf(fp,
-            "usage: qqbench view FILE.qq [--nodes 0-3] [--keys K1,K2] [--from S] [--to S]\n"
-            "                    [--idle K1,K2] [--out DIR] [--no-plot]\n\n"
-            "Draw the per-node timeline of a QQ file (the QQ paper's Figure 6): a\n"
-            "strip per node, each state key a colour, states nested in others drawn\n"
-            "over them; marks as ticks above the strip, counts and values as a line\n"
-            "(scaled to the key's range over the nodes shown). Time is seconds (or\n"
-            "ms, " MICRO "s) since the run's start on node 0's clock: each node's tick\n"
-            "offset is applied, and its error bound is printed under the node.\n"
-            "Waiting keys (names with sync, wait, barrier or idle, or --idle) are\n"
-            "vermillion, and the share of the time shown each node spends in them\n"
-            "is printed at the right of its strip and on stdout.\n\n"
-            "  --nodes LIST   nodes to draw: 0-3, 5, 0,2,6-7 (default all)\n"
-            "  --keys LIST    keys to draw, by name, comma-separated (default all)\n"
-            "  --from S       start of the window, seconds since the run's start\n"
-            "  --to S         end of the window (default: the last event)\n"
-            "  --idle LIST    the waiting keys, instead of guessing from the names\n"
-            "  --out DIR      folder for view.gp, its data, view.svg and view.png\n"
-            "                 (default: FILE's name without .qq, plus -view)\n"
-            "  --no-plot      write the data and view.gp but do not run gnuplot\n\n"
-            "Exit: 0; 2 for a missing or damaged file, a bad option, a node or key\n"
-            "the file does not have, or gnuplot failing (one line on stderr).\n");
+    fprintf(fp, "usage: qqbench view FILE.qq [--nodes 0-3] [--keys K1,K2] [--from S] [--to S]\n"
+                "                    [--idle K1,K2] [--out DIR] [--no-plot]\n\n"
+                "Draw the per-node timeline of a QQ file (the QQ paper's Figure 6): a\n"
+                "strip per node, each state key a colour, states nested in others drawn\n"
+                "over them; marks as ticks above the strip, counts and values as a line\n"
+                "(scaled to the key's range over the nodes shown). Time is seconds (or\n"
+                "ms, " MICRO "s) since the run's start on node 0's clock: each node's tick\n"
+                "offset is applied, and its error bound is printed under the node.\n"
+                "Waiting keys (names with sync, wait, barrier or idle, or --idle) are\n"
+                "vermillion, and the share of the time shown each node spends in them\n"
+                "is printed at the right of its strip and on stdout.\n\n"
+                "  --nodes LIST   nodes to draw: 0-3, 5, 0,2,6-7 (default all)\n"
+                "  --keys LIST    keys to draw, by name, comma-separated (default all)\n"
+                "  --from S       start of the window, seconds since the run's start\n"
+                "  --to S         end of the window (default: the last event)\n"
+                "  --idle LIST    the waiting keys, instead of guessing from the names\n"
+                "  --out DIR      folder for view.gp, its data, view.svg and view.png\n"
+                "                 (default: FILE's name without .qq, plus -view)\n"
+                "  --no-plot      write the data and view.gp but do not run gnuplot\n\n"
+                "Exit: 0; 2 for a missing or damaged file, a bad option, a node or key\n"
+                "the file does not have, or gnuplot failing (one line on stderr).\n");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -70,7 +70,7 @@ struct view {
     uint32_t *rows; /* node index of each strip, top to bottom */
     uint32_t nrows;
     struct keyplot *kp;
-    double *idle_sec; /* per strip: seconds in waiting keys, in the window */
+    double *idle_sec;  /* per strip: seconds in waiting keys, in the window */
     double t0, t1, px; /* the window in seconds; one picture column */
     double scale;      /* seconds to the axis unit */
     const char *unit;
@@ -113,16 +113,16 @@ struct walk {
     uint32_t depth; /* selected states open when it went on */
     int pending;    /* an interval waiting to be merged with the next */
     struct span p;
-    long last_col;  /* marks, lines: picture column of the last point */
-    int have_lo;    /* lines: the column's lowest and highest points */
+    long last_col; /* marks, lines: picture column of the last point */
+    int have_lo;   /* lines: the column's lowest and highest points */
     struct pt lo, hi;
 };
 
 /* An interval of key K: clipped to the window; one that starts within a
  * picture column of the previous one's end (same depth) extends it, so
  * the data stays proportional to the picture, not to the run. */
-static int emit_span(struct view *v, struct walk *w, struct keyplot *k, uint32_t row,
-                     double a, double b, uint32_t depth)
+static int emit_span(struct view *v, struct walk *w, struct keyplot *k, uint32_t row, double a,
+                     double b, uint32_t depth)
 {
     if (b < v->t0 || a > v->t1)
         return 0;
@@ -233,8 +233,7 @@ static double strip_y(const struct view *v, uint32_t row)
 }
 
 /* The state band of a strip, and a nested state's inset from its bottom. */
-static void state_band(const struct view *v, uint32_t row, uint32_t depth, double *lo,
-                       double *hi)
+static void state_band(const struct view *v, uint32_t row, uint32_t depth, double *lo, double *hi)
 {
     double y = strip_y(v, row);
     double top = v->any_marks || v->any_lines ? 0.08 : 0.42;
@@ -284,8 +283,9 @@ static int write_data(struct view *v, char *err, size_t errsz)
     FILE *fp = qqb_plot_create(v->out, "view-nodes.dat", err, errsz);
     if (!fp)
         return -1;
-    fprintf(fp, "# qqbench view of %s: one strip per node (the background band)\n"
-                "# from_%s to_%s y_low y_high node\n",
+    fprintf(fp,
+            "# qqbench view of %s: one strip per node (the background band)\n"
+            "# from_%s to_%s y_low y_high node\n",
             v->file, v->unit, v->unit);
     for (uint32_t r = 0; r < v->nrows; r++) {
         double lo, hi;
@@ -300,10 +300,11 @@ static int write_data(struct view *v, char *err, size_t errsz)
     if (!fp)
         return -1;
     int blocks = 0;
-    fprintf(fp, "# qqbench view of %s: state intervals, one block per key and nesting\n"
-                "# depth (outer states first); intervals closer than 1/%d of the\n"
-                "# window are merged. Time in %s since the run's start, offsets applied.\n"
-                "# on off y_low y_high node\n",
+    fprintf(fp,
+            "# qqbench view of %s: state intervals, one block per key and nesting\n"
+            "# depth (outer states first); intervals closer than 1/%d of the\n"
+            "# window are merged. Time in %s since the run's start, offsets applied.\n"
+            "# on off y_low y_high node\n",
             v->file, PIXELS, v->unit);
     for (uint32_t d = 0; d <= MAX_DEPTH; d++)
         for (uint32_t k = 0; k < nk; k++) {
@@ -332,10 +333,11 @@ static int write_data(struct view *v, char *err, size_t errsz)
     if (!fp)
         return -1;
     blocks = 0;
-    fprintf(fp, "# qqbench view of %s: marks (one block per key; at most one per\n"
-                "# picture column) and counts and values (per column the lowest and\n"
-                "# highest point; y is the value scaled into the strip's top band).\n"
-                "# time_%s value y node\n",
+    fprintf(fp,
+            "# qqbench view of %s: marks (one block per key; at most one per\n"
+            "# picture column) and counts and values (per column the lowest and\n"
+            "# highest point; y is the value scaled into the strip's top band).\n"
+            "# time_%s value y node\n",
             v->file, v->unit);
     for (uint32_t k = 0; k < nk; k++) {
         struct keyplot *kp = &v->kp[k];
@@ -404,8 +406,7 @@ static void key_title(FILE *gp, const struct view *v, uint32_t k)
     else if (ki->type == QQ_TYPE_MARK)
         fprintf(gp, ".' (mark)'");
     else if (ki->type == QQ_TYPE_COUNT || ki->type == QQ_TYPE_VALUE)
-        fprintf(gp, ".' (%s %.4g to %.4g)'", qqb_trace_type_name(ki->type), kp->vmin,
-                kp->vmax);
+        fprintf(gp, ".' (%s %.4g to %.4g)'", qqb_trace_type_name(ki->type), kp->vmin, kp->vmax);
 }
 
 static int write_script(struct view *v, char *err, size_t errsz)
@@ -454,15 +455,17 @@ static int write_script(struct view *v, char *err, size_t errsz)
                     100.0 * v->idle_sec[r] / (v->t1 - v->t0), strip_y(v, r));
         fprintf(gp, ")\n");
     }
-    fprintf(gp, "set key outside below center horizontal Left reverse samplen 2 width 2 height 1 maxrows 2\n");
+    fprintf(gp, "set key outside below center horizontal Left reverse samplen 2 width 2 height 1 "
+                "maxrows 2\n");
     fprintf(gp, "set lmargin 12\nset rmargin %d\n", v->any_idle ? 16 : 4);
     qqb_plot_svg(gp, "view", width, height);
 
     /* Background strips, then states outer first (nested ones drawn over
      * them), then marks and lines on top: the blocks of the data files in
      * the order write_data wrote them. */
-    fprintf(gp, "plot 'view-nodes.dat' using (($1+$2)/2):(($3+$4)/2):1:2:3:4 "
-                "with boxxyerror fc rgb '%s' notitle",
+    fprintf(gp,
+            "plot 'view-nodes.dat' using (($1+$2)/2):(($3+$4)/2):1:2:3:4 "
+            "with boxxyerror fc rgb '%s' notitle",
             QQB_PLOT_FAINT);
     int block = 0;
     unsigned char *titled = calloc(nk + 1u, 1);
@@ -479,8 +482,9 @@ static int write_script(struct view *v, char *err, size_t errsz)
                 any = (kp->spans[i].depth < MAX_DEPTH ? kp->spans[i].depth : MAX_DEPTH) == d;
             if (!any)
                 continue;
-            fprintf(gp, ", \\\n     'view-states.dat' index %d using (($1+$2)/2):(($3+$4)/2)"
-                        ":1:2:3:4 with boxxyerror fc rgb '%s' ",
+            fprintf(gp,
+                    ", \\\n     'view-states.dat' index %d using (($1+$2)/2):(($3+$4)/2)"
+                    ":1:2:3:4 with boxxyerror fc rgb '%s' ",
                     block++, kp->color);
             if (titled[k]) {
                 fprintf(gp, "notitle");
@@ -498,13 +502,16 @@ static int write_script(struct view *v, char *err, size_t errsz)
         if (type == QQ_TYPE_STATE || !kp->npts)
             continue;
         if (type == QQ_TYPE_MARK)
-            fprintf(gp, ", \\\n     'view-events.dat' index %d using 1:3:(0):(0.08) "
-                        "with vectors nohead lc rgb '%s' lw 2 title ",
+            fprintf(gp,
+                    ", \\\n     'view-events.dat' index %d using 1:3:(0):(0.08) "
+                    "with vectors nohead lc rgb '%s' lw 2 title ",
                     block++, kp->color);
         else /* few points: show each, a line of one point is invisible */
-            fprintf(gp, ", \\\n     'view-events.dat' index %d using 1:3 "
-                        "with %s lc rgb '%s' lw 1.5 title ",
-                    block++, kp->npts <= (size_t)40 * v->nrows ? "linespoints pt 7 ps 0.5" : "lines",
+            fprintf(gp,
+                    ", \\\n     'view-events.dat' index %d using 1:3 "
+                    "with %s lc rgb '%s' lw 1.5 title ",
+                    block++,
+                    kp->npts <= (size_t)40 * v->nrows ? "linespoints pt 7 ps 0.5" : "lines",
                     kp->color);
         key_title(gp, v, k);
     }
@@ -548,15 +555,13 @@ static int parse_sec(const char *opt, const char *s, double *out)
     errno = 0;
     *out = strtod(s, &end);
     if (end == s || *end || errno || !isfinite(*out)) {
-        fprintf(stderr, "qqbench view: error: %s takes seconds (a number), not '%s'\n", opt,
-                s);
+        fprintf(stderr, "qqbench view: error: %s takes seconds (a number), not '%s'\n", opt, s);
         return -1;
     }
     return 0;
 }
 
-static int setup(struct view *v, const char *nodes, const char *keys, char *err,
-                 size_t errsz)
+static int setup(struct view *v, const char *nodes, const char *keys, char *err, size_t errsz)
 {
     struct qqb_trace *tr = &v->tr;
     if (qqb_trace_open(tr, v->file, err, errsz) != 0)
@@ -669,8 +674,8 @@ static int collect(struct view *v, char *err, size_t errsz)
 
 static void report(const struct view *v)
 {
-    printf("qqbench view: %s: %u node%s, %.6g to %.6g s since the run's start\n", v->file,
-           v->nrows, v->nrows == 1 ? "" : "s", v->t0, v->t1);
+    printf("qqbench view: %s: %u node%s, %.6g to %.6g s since the run's start\n", v->file, v->nrows,
+           v->nrows == 1 ? "" : "s", v->t0, v->t1);
     if (v->any_idle)
         for (uint32_t r = 0; r < v->nrows; r++)
             printf("  node %u: %5.1f%% of the window waiting\n",
@@ -679,8 +684,7 @@ static void report(const struct view *v)
     if (v->no_plot)
         printf("wrote %s/view.gp and its data (not drawn: --no-plot)\n", v->out);
     else
-        printf("wrote %s/view.svg and %s/view.png (script %s/view.gp)\n", v->out, v->out,
-               v->out);
+        printf("wrote %s/view.svg and %s/view.png (script %s/view.gp)\n", v->out, v->out, v->out);
 }
 
 int cmd_view(int argc, char **argv)
@@ -701,16 +705,17 @@ int cmd_view(int argc, char **argv)
             continue;
         } else if (o[0] != '-' || !strcmp(o, "-")) {
             if (v.file) {
-                fprintf(stderr, "qqbench view: error: one file at a time ('%s' and '%s')\n",
-                        v.file, o);
+                fprintf(stderr, "qqbench view: error: one file at a time ('%s' and '%s')\n", v.file,
+                        o);
                 return QQB_EXIT_USAGE;
             }
             v.file = o;
             continue;
         }
         if (!val) {
-            fprintf(stderr, "qqbench view: error: unknown option or missing value '%s'; "
-                            "see 'qqbench view --help'\n",
+            fprintf(stderr,
+                    "qqbench view: error: unknown option or missing value '%s'; "
+                    "see 'qqbench view --help'\n",
                     o);
             return QQB_EXIT_USAGE;
         }
@@ -732,8 +737,9 @@ int cmd_view(int argc, char **argv)
                 return QQB_EXIT_USAGE;
             v.has_to = 1;
         } else {
-            fprintf(stderr, "qqbench view: error: unknown option '%s'; see 'qqbench view "
-                            "--help'\n",
+            fprintf(stderr,
+                    "qqbench view: error: unknown option '%s'; see 'qqbench view "
+                    "--help'\n",
                     o);
             return QQB_EXIT_USAGE;
         }

@@ -1,4 +1,5 @@
-/* cmd_whatif.c - qqbench whatif: re-lay a recorded timeline with one key's intervals made faster or slower. */
+/* cmd_whatif.c - qqbench whatif: re-lay a recorded timeline with one key's intervals made faster or
+ * slower. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,47 +11,46 @@
 
 static void whatif_usage(FILE *fp)
 {
-    fprintf(fp,
-        "usage: qqbench whatif FILE.qq (--scale KEY=F | --per-hit KEY=T)\n"
-        "                      [--waiting KEY]... [--measured OTHER.qq]\n\n"
-        "Is this line worth optimising? Re-lay each node's recorded timeline\n"
-        "with the intervals of state KEY made F times as costly (--scale\n"
-        "Km=0.5: half the cost), or costing T net ticks per hit (--per-hit\n"
-        "Km=11), keeping the order of events, and print the predicted run time\n"
-        "(first to last event) per node and overall (the slowest node) against\n"
-        "the measured one.\n\n"
-        "A short key (its per-hit figure a fenced mean: docs/STATISTICS.md)\n"
-        "changes each interval by (F - 1) x its net ticks per hit on that node,\n"
-        "not by F x the interval's own length: an interval an interrupt\n"
-        "stretched keeps the interrupt. A long key (10th percentile or median)\n"
-        "has the net part of each interval (its length minus the calibrated\n"
-        "empty state) multiplied by F: long intervals differ for real (load).\n"
-        "Either way QQ's own cost in the interval stays.\n\n"
-        "Waiting states (--waiting, e.g. MessageBus::Sync around a barrier)\n"
-        "absorb or grow: when every node has the same number of intervals of\n"
-        "the waiting key, the k-th of each node is taken as one collective: it\n"
-        "ends, on every node, when the last node arrives (re-laid) plus that\n"
-        "node's measured release latency. Otherwise a wait ends at its measured\n"
-        "time if the node now arrives earlier, at once if later.\n\n"
-        "  --measured OTHER.qq  the run of the changed program: print its run\n"
-        "                       time and the prediction's error\n\n"
-        "Exit: 0, or 2 for bad input.\n");
+    fprintf(fp, "usage: qqbench whatif FILE.qq (--scale KEY=F | --per-hit KEY=T)\n"
+                "                      [--waiting KEY]... [--measured OTHER.qq]\n\n"
+                "Is this line worth optimising? Re-lay each node's recorded timeline\n"
+                "with the intervals of state KEY made F times as costly (--scale\n"
+                "Km=0.5: half the cost), or costing T net ticks per hit (--per-hit\n"
+                "Km=11), keeping the order of events, and print the predicted run time\n"
+                "(first to last event) per node and overall (the slowest node) against\n"
+                "the measured one.\n\n"
+                "A short key (its per-hit figure a fenced mean: docs/STATISTICS.md)\n"
+                "changes each interval by (F - 1) x its net ticks per hit on that node,\n"
+                "not by F x the interval's own length: an interval an interrupt\n"
+                "stretched keeps the interrupt. A long key (10th percentile or median)\n"
+                "has the net part of each interval (its length minus the calibrated\n"
+                "empty state) multiplied by F: long intervals differ for real (load).\n"
+                "Either way QQ's own cost in the interval stays.\n\n"
+                "Waiting states (--waiting, e.g. MessageBus::Sync around a barrier)\n"
+                "absorb or grow: when every node has the same number of intervals of\n"
+                "the waiting key, the k-th of each node is taken as one collective: it\n"
+                "ends, on every node, when the last node arrives (re-laid) plus that\n"
+                "node's measured release latency. Otherwise a wait ends at its measured\n"
+                "time if the node now arrives earlier, at once if later.\n\n"
+                "  --measured OTHER.qq  the run of the changed program: print its run\n"
+                "                       time and the prediction's error\n\n"
+                "Exit: 0, or 2 for bad input.\n");
 }
 
 struct node_plan {
     const struct qq_event *e;
     uint64_t n;
-    double delta;   /* short key: ticks added to each interval */
-    double factor;  /* long key: its net part is multiplied by this */
-    double empty;   /* the calibrated empty interval (raw - net) */
+    double delta;     /* short key: ticks added to each interval */
+    double factor;    /* long key: its net part is multiplied by this */
+    double empty;     /* the calibrated empty interval (raw - net) */
     int proportional; /* 1: the key's intervals are long (p10/median rule) */
-    double net;     /* measured net per hit of the key on this node */
-    uint64_t hits;  /* intervals of the scaled key */
-    double offset;  /* tick_offset: global = tick - offset */
-    uint64_t pos;   /* next event to re-lay */
-    double shift;   /* predicted - measured tick of the current event */
+    double net;       /* measured net per hit of the key on this node */
+    uint64_t hits;    /* intervals of the scaled key */
+    double offset;    /* tick_offset: global = tick - offset */
+    uint64_t pos;     /* next event to re-lay */
+    double shift;     /* predicted - measured tick of the current event */
     double first, last_new, last_old;
-    uint64_t nwait; /* waiting intervals */
+    uint64_t nwait;                  /* waiting intervals */
     double sum_key_old, sum_key_new; /* ticks in the scaled key */
 };
 
@@ -79,8 +79,8 @@ static double run_ticks(const struct qq_file *f, uint32_t node)
  * the waiting key (STOP_AT_WAIT) or to the end. Returns the index of that
  * on event, or UINT64_MAX at the end.
  */
-static uint64_t advance(struct node_plan *p, uint32_t key, const uint32_t *wait,
-                        int nwait, int stop_at_wait)
+static uint64_t advance(struct node_plan *p, uint32_t key, const uint32_t *wait, int nwait,
+                        int stop_at_wait)
 {
     int depth_on = 0;
     double on_tick = 0;
@@ -92,11 +92,10 @@ static uint64_t advance(struct node_plan *p, uint32_t key, const uint32_t *wait,
                 depth_on = 1;
             } else if (depth_on) {
                 double old = (double)e->tick - on_tick;
-                double grown = p->proportional
-                                   ? (old > p->empty
-                                          ? p->empty + (old - p->empty) * p->factor
-                                          : old)
-                                   : old + p->delta;
+                double grown =
+                    p->proportional
+                        ? (old > p->empty ? p->empty + (old - p->empty) * p->factor : old)
+                        : old + p->delta;
                 if (grown < 0)
                     grown = 0;
                 p->shift += grown - old;
@@ -125,8 +124,7 @@ static uint64_t wait_end(const struct node_plan *p, uint64_t on)
     return UINT64_MAX;
 }
 
-static int parse_kv(const char *opt, const char *v, char *key, size_t len,
-                    double *val)
+static int parse_kv(const char *opt, const char *v, char *key, size_t len, double *val)
 {
     const char *eq = v ? strrchr(v, '=') : NULL;
     char *end;
@@ -138,8 +136,10 @@ static int parse_kv(const char *opt, const char *v, char *key, size_t len,
     key[eq - v] = '\0';
     *val = strtod(eq + 1, &end);
     if (end == eq + 1 || *end || !isfinite(*val) || *val < 0) {
-        fprintf(stderr, "qqbench whatif: error: %s %s: '%s' is not a number "
-                "0 or above\n", opt, v, eq + 1);
+        fprintf(stderr,
+                "qqbench whatif: error: %s %s: '%s' is not a number "
+                "0 or above\n",
+                opt, v, eq + 1);
         return -1;
     }
     return 0;
@@ -159,7 +159,7 @@ int cmd_whatif(int argc, char **argv)
         } else if (!strcmp(a, "--scale") || !strcmp(a, "--per-hit")) {
             if (mode) {
                 fprintf(stderr, "qqbench whatif: error: one --scale or "
-                        "--per-hit\n");
+                                "--per-hit\n");
                 return QQB_EXIT_USAGE;
             }
             if (parse_kv(a, v, keyname, sizeof keyname, &amount) < 0)
@@ -169,7 +169,7 @@ int cmd_whatif(int argc, char **argv)
         } else if (!strcmp(a, "--waiting") && v) {
             if (nwaits == 16) {
                 fprintf(stderr, "qqbench whatif: error: more than 16 "
-                        "--waiting\n");
+                                "--waiting\n");
                 return QQB_EXIT_USAGE;
             }
             waits[nwaits++] = v;
@@ -178,8 +178,10 @@ int cmd_whatif(int argc, char **argv)
             measured = v;
             i++;
         } else if (a[0] == '-') {
-            fprintf(stderr, "qqbench whatif: error: unknown option or missing "
-                    "value '%s'; see 'qqbench whatif --help'\n", a);
+            fprintf(stderr,
+                    "qqbench whatif: error: unknown option or missing "
+                    "value '%s'; see 'qqbench whatif --help'\n",
+                    a);
             return QQB_EXIT_USAGE;
         } else if (path) {
             fprintf(stderr, "qqbench whatif: error: one file\n");
@@ -198,13 +200,11 @@ int cmd_whatif(int argc, char **argv)
     int rc = QQB_EXIT_USAGE;
     int st = qq_file_open(path, &f);
     if (st != 0) {
-        fprintf(stderr, "%s: error: %s\n", path,
-                f ? qq_file_errmsg(f) : qq_strerror(st));
+        fprintf(stderr, "%s: error: %s\n", path, f ? qq_file_errmsg(f) : qq_strerror(st));
         goto out;
     }
     if (measured && (st = qq_file_open(measured, &g)) != 0) {
-        fprintf(stderr, "%s: error: %s\n", measured,
-                g ? qq_file_errmsg(g) : qq_strerror(st));
+        fprintf(stderr, "%s: error: %s\n", measured, g ? qq_file_errmsg(g) : qq_strerror(st));
         goto out;
     }
     uint32_t key, wait[16];
@@ -222,8 +222,10 @@ int cmd_whatif(int argc, char **argv)
             goto out;
         }
         if (wait[w] == key) {
-            fprintf(stderr, "qqbench whatif: error: '%s' is both scaled and "
-                    "waiting\n", waits[w]);
+            fprintf(stderr,
+                    "qqbench whatif: error: '%s' is both scaled and "
+                    "waiting\n",
+                    waits[w]);
             goto out;
         }
     }
@@ -249,8 +251,7 @@ int cmd_whatif(int argc, char **argv)
         p->delta = target - p->net;
         p->factor = p->net > 0 ? target / p->net : 1;
         p->empty = hs[key].raw - hs[key].net;
-        p->proportional = hs[key].rule == QQ_HIT_P10 ||
-                          hs[key].rule == QQ_HIT_MEDIAN;
+        p->proportional = hs[key].rule == QQ_HIT_P10 || hs[key].rule == QQ_HIT_MEDIAN;
         p->first = p->n ? (double)p->e[0].tick : 0;
         for (uint64_t i = 0; i < p->n; i++)
             for (int w = 0; w < nwaits; w++)
@@ -269,8 +270,7 @@ int cmd_whatif(int argc, char **argv)
             int broken = 0;
             for (uint32_t r = 0; r < nn; r++) {
                 on[r] = advance(&plan[r], key, wait, nwaits, 1);
-                off[r] = on[r] == UINT64_MAX ? UINT64_MAX
-                                             : wait_end(&plan[r], on[r]);
+                off[r] = on[r] == UINT64_MAX ? UINT64_MAX : wait_end(&plan[r], on[r]);
                 if (off[r] == UINT64_MAX) {
                     broken = 1;
                     continue;
@@ -321,18 +321,16 @@ int cmd_whatif(int argc, char **argv)
         advance(&plan[r], key, wait, nwaits, 0);
 
     double mhz = qq_file_node(f, 0)->mhz;
-    printf("whatif: %s, intervals of '%s' %s", path, keyname,
-           mode == 1 ? "scaled by" : "at");
-    printf(mode == 1 ? " %g of their net cost\n" : " %g net ticks per hit\n",
-           amount);
+    printf("whatif: %s, intervals of '%s' %s", path, keyname, mode == 1 ? "scaled by" : "at");
+    printf(mode == 1 ? " %g of their net cost\n" : " %g net ticks per hit\n", amount);
     if (nwaits)
         printf("waiting: %d key%s, %s\n", nwaits, nwaits == 1 ? "" : "s",
                collective ? "collective (the same number of waits on every "
                             "node: each ends when the last node arrives)"
                           : "per node (a wait ends at its measured time, or "
                             "at once if the node arrives later)");
-    printf("\n%-6s %10s %10s %16s %16s %9s", "node", "net/hit", "new/hit",
-           "measured ticks", "predicted ticks", "change");
+    printf("\n%-6s %10s %10s %16s %16s %9s", "node", "net/hit", "new/hit", "measured ticks",
+           "predicted ticks", "change");
     if (g)
         printf(" %16s %9s", "other run", "error");
     printf("\n");
@@ -345,8 +343,8 @@ int cmd_whatif(int argc, char **argv)
             worst_old = old;
         if (new_ > worst_new)
             worst_new = new_;
-        printf("%-6" PRIu32 " %10.1f %10.1f %16.0f %16.0f %8.2f%%", r, p->net,
-               p->net + p->delta, old, new_, old > 0 ? 100 * (new_ - old) / old : 0);
+        printf("%-6" PRIu32 " %10.1f %10.1f %16.0f %16.0f %8.2f%%", r, p->net, p->net + p->delta,
+               old, new_, old > 0 ? 100 * (new_ - old) / old : 0);
         if (g && r < qq_file_nnodes(g)) {
             double m = run_ticks(g, r);
             if (m > worst_g)
@@ -355,18 +353,16 @@ int cmd_whatif(int argc, char **argv)
         }
         printf("\n");
     }
-    printf("%-6s %10s %10s %16.0f %16.0f %8.2f%%", "all", "", "", worst_old,
-           worst_new, worst_old > 0 ? 100 * (worst_new - worst_old) / worst_old : 0);
+    printf("%-6s %10s %10s %16.0f %16.0f %8.2f%%", "all", "", "", worst_old, worst_new,
+           worst_old > 0 ? 100 * (worst_new - worst_old) / worst_old : 0);
     if (g)
-        printf(" %16.0f %8.2f%%", worst_g,
-               worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0);
+        printf(" %16.0f %8.2f%%", worst_g, worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0);
     printf("\n");
     if (mhz > 0)
         printf("\nrun time (slowest node): measured %.3f ms, predicted %.3f ms%s",
                worst_old / mhz / 1e3, worst_new / mhz / 1e3, g ? "" : "\n");
     if (g && mhz > 0)
-        printf(", other run %.3f ms (prediction error %+.2f%%)\n",
-               worst_g / mhz / 1e3,
+        printf(", other run %.3f ms (prediction error %+.2f%%)\n", worst_g / mhz / 1e3,
                worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0);
     rc = QQB_EXIT_OK;
 out:

@@ -44,8 +44,8 @@ void qqb_fingerprint_this(struct qqb_fingerprint *fp)
     snprintf(fp->compiler, sizeof fp->compiler, "%s", QQB_C_COMPILER);
     snprintf(fp->flags, sizeof fp->flags, "%s", QQB_C_FLAGS);
     char desc[512];
-    snprintf(desc, sizeof desc, "%s|%.0f|%d|%d|%s|%s", fp->cpu, fp->mhz,
-             fp->invariant, fp->cores, fp->compiler, fp->flags);
+    snprintf(desc, sizeof desc, "%s|%.0f|%d|%d|%s|%s", fp->cpu, fp->mhz, fp->invariant, fp->cores,
+             fp->compiler, fp->flags);
     uint32_t h = 2166136261u;
     for (const char *s = desc; *s; s++)
         h = (h ^ (unsigned char)*s) * 16777619u;

@@ -1,4 +1,5 @@
-/* git.c - the commit checked out in a git working tree (read from .git without running git); where a suite's baselines live (asking git). */
+/* git.c - the commit checked out in a git working tree (read from .git without running git); where
+ * a suite's baselines live (asking git). */
 /* realpath() is XSI: the build's _POSIX_C_SOURCE alone hides it. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -43,8 +44,8 @@ static int is_hash(const char *s)
 }
 
 /* Resolve REF ("refs/heads/main") in GITDIR, then COMMON, then packed-refs. */
-static int resolve_ref(const char *gitdir, const char *common, const char *ref,
-                       char *hash, size_t len, int depth)
+static int resolve_ref(const char *gitdir, const char *common, const char *ref, char *hash,
+                       size_t len, int depth)
 {
     char p[PATH_MAX], line[PATH_MAX + 100];
     const char *dirs[2] = {gitdir, common};
@@ -56,8 +57,7 @@ static int resolve_ref(const char *gitdir, const char *common, const char *ref,
             return -1;
         if (read_line(p, line, sizeof line) == 0) {
             if (!strncmp(line, "ref: ", 5))
-                return resolve_ref(gitdir, common, line + 5, hash, len,
-                                   depth + 1);
+                return resolve_ref(gitdir, common, line + 5, hash, len, depth + 1);
             if (!is_hash(line) || strlen(line) >= len)
                 return -1;
             memcpy(hash, line, strlen(line) + 1);
@@ -88,8 +88,7 @@ static int resolve_ref(const char *gitdir, const char *common, const char *ref,
 
 int qqb_git_commit(const char *repo_dir, char *out, size_t len)
 {
-    char dir[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX], p[PATH_MAX],
-        line[PATH_MAX];
+    char dir[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX], p[PATH_MAX], line[PATH_MAX];
     struct stat st;
 
     if (!repo_dir || !out || len == 0 || !realpath(repo_dir, dir))
@@ -115,8 +114,8 @@ int qqb_git_commit(const char *repo_dir, char *out, size_t len)
             return -1;
         if (line[8] == '/')
             snprintf(gitdir, sizeof gitdir, "%s", line + 8);
-        else if (snprintf(gitdir, sizeof gitdir, "%s/%s", strcmp(dir, "/") ? dir : "",
-                          line + 8) >= (int)sizeof gitdir)
+        else if (snprintf(gitdir, sizeof gitdir, "%s/%s", strcmp(dir, "/") ? dir : "", line + 8) >=
+                 (int)sizeof gitdir)
             return -1;
     } else if (!S_ISDIR(st.st_mode)) {
         return -1;
@@ -127,8 +126,7 @@ int qqb_git_commit(const char *repo_dir, char *out, size_t len)
         read_line(p, line, sizeof line) == 0) {
         if (line[0] == '/')
             snprintf(common, sizeof common, "%s", line);
-        else if (snprintf(common, sizeof common, "%s/%s", gitdir, line) >=
-                 (int)sizeof common)
+        else if (snprintf(common, sizeof common, "%s/%s", gitdir, line) >= (int)sizeof common)
             return -1;
     }
     if (snprintf(p, sizeof p, "%s/HEAD", gitdir) >= (int)sizeof p ||

@@ -1,4 +1,5 @@
-/* judge.c - judge: samples + baseline -> comparisons and verdicts, with the machine check, family-wise control and the reasons. */
+/* judge.c - judge: samples + baseline -> comparisons and verdicts, with the machine check,
+ * family-wise control and the reasons. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,14 @@
 const char *qqb_threshold_from_name(enum qqb_threshold_from f)
 {
     switch (f) {
-    case QQB_THR_FIXED: return "fixed";
-    case QQB_THR_NOISE: return "noise";
-    case QQB_THR_RUNS: return "runs";
-    case QQB_THR_BOUNDED: return "bounded";
+    case QQB_THR_FIXED:
+        return "fixed";
+    case QQB_THR_NOISE:
+        return "noise";
+    case QQB_THR_RUNS:
+        return "runs";
+    case QQB_THR_BOUNDED:
+        return "bounded";
     }
     return "?";
 }
@@ -21,10 +26,14 @@ const char *qqb_threshold_from_name(enum qqb_threshold_from f)
 const char *qqb_machine_check_name(enum qqb_machine_check m)
 {
     switch (m) {
-    case QQB_MC_NOT_NEEDED: return "not needed";
-    case QQB_MC_HELD: return "held";
-    case QQB_MC_MOVED: return "machine moved";
-    case QQB_MC_SKIPPED: return "skipped";
+    case QQB_MC_NOT_NEEDED:
+        return "not needed";
+    case QQB_MC_HELD:
+        return "held";
+    case QQB_MC_MOVED:
+        return "machine moved";
+    case QQB_MC_SKIPPED:
+        return "skipped";
     }
     return "?";
 }
@@ -67,12 +76,11 @@ static int push_mem(struct qqb_judgement *j, const struct qqb_memcmp *m)
  * --------------------------------------------------------------------- */
 
 /* max(fixed, min(bound, max(multiple x noise, run bound))), and whence. */
-static void set_threshold(struct qqb_cmp *row, const struct qqb_settings *s,
-                          double noise_pct, double run_bound_pct)
+static void set_threshold(struct qqb_cmp *row, const struct qqb_settings *s, double noise_pct,
+                          double run_bound_pct)
 {
     double fixed = s->threshold > 0 ? s->threshold : 0;
-    double noise = s->noise_multiple > 0 && isfinite(noise_pct)
-                       ? s->noise_multiple * noise_pct : 0;
+    double noise = s->noise_multiple > 0 && isfinite(noise_pct) ? s->noise_multiple * noise_pct : 0;
     double runs = isfinite(run_bound_pct) ? run_bound_pct : 0;
     double want = noise > runs ? noise : runs;
     double bound = fixed > QQB_THRESHOLD_BOUND ? fixed : QQB_THRESHOLD_BOUND;
@@ -116,8 +124,7 @@ static void judge_unpaired(struct qqb_cmp *row, const struct qqb_metric *bm,
 
 /* Samples of M divided by the machine reference REF of the same (run,
  * launch); samples without one are left out. *N the count. */
-static double *normalized(const struct qqb_metric *m, const struct qqb_metric *ref,
-                          size_t *n)
+static double *normalized(const struct qqb_metric *m, const struct qqb_metric *ref, size_t *n)
 {
     double *v = malloc((m->n ? m->n : 1) * sizeof *v);
     *n = 0;
@@ -143,15 +150,14 @@ static double *normalized(const struct qqb_metric *m, const struct qqb_metric *r
  * row says so.
  */
 static void machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
-                          const struct qqb_metric *cm,
-                          const struct qqb_metric *bref,
+                          const struct qqb_metric *cm, const struct qqb_metric *bref,
                           const struct qqb_metric *cref)
 {
     row->machine_pct = row->norm_pct = NAN;
     row->machine_why = NULL;
     if (bref && cref && bref->n >= 1 && cref->n >= 1)
-        row->machine_pct = 100.0 * (qqb_median(cref->samples, cref->n) /
-                                        qqb_median(bref->samples, bref->n) - 1.0);
+        row->machine_pct =
+            100.0 * (qqb_median(cref->samples, cref->n) / qqb_median(bref->samples, bref->n) - 1.0);
     if (row->verdict != QQB_REGRESSED && row->verdict != QQB_IMPROVED) {
         row->machine = QQB_MC_NOT_NEEDED;
         return;
@@ -213,8 +219,8 @@ int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
     free(runs);
     row->run_pct = rs.between_pct;
     row->run_bound_pct = rs.bound_pct;
-    set_threshold(row, s, isfinite(rs.within_pct) ? rs.within_pct
-                                                  : qqb_noise_pct(bm->samples, bm->n),
+    set_threshold(row, s,
+                  isfinite(rs.within_pct) ? rs.within_pct : qqb_noise_pct(bm->samples, bm->n),
                   rs.bound_pct);
     row->base_median = qqb_median(bm->samples, bm->n);
     row->cur_median = qqb_median(cm->samples, cm->n);
@@ -250,8 +256,8 @@ static void resolution(struct qqb_cmp *row, const struct qqb_case_result *a,
 }
 
 static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
-                        const struct qqb_case_result *c,
-                        const struct qqb_case_result *bc, struct qqb_cmp *row)
+                        const struct qqb_case_result *c, const struct qqb_case_result *bc,
+                        struct qqb_cmp *row)
 {
     const struct qqb_bench *b = bench_of(p, ci);
     const struct qqb_metric *cm = &c->metrics[mi];
@@ -267,8 +273,7 @@ static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
     row->holm_held = -1;
     row->machine_pct = row->norm_pct = NAN;
     row->base_runs = bc->runs ? bc->runs : 1;
-    row->command_differs =
-        bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
+    row->command_differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
     row->noise_from = "baseline";
     if (!bm)
         return 0;
@@ -284,8 +289,8 @@ static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
 
 /* The pairs (A, B) of two metrics with the same (run, launch), in B's
  * order; *N the count. */
-static int pairs_of(const struct qqb_metric *a, const struct qqb_metric *bm,
-                    double **pa, double **pb, size_t *n)
+static int pairs_of(const struct qqb_metric *a, const struct qqb_metric *bm, double **pa,
+                    double **pb, size_t *n)
 {
     *pa = malloc((bm->n ? bm->n : 1) * sizeof **pa);
     *pb = malloc((bm->n ? bm->n : 1) * sizeof **pb);
@@ -418,8 +423,7 @@ static const struct qqb_mem *mem_find(const struct qqb_case_result *c, const cha
 /* Memory of CUR against BASE (the same case in the baseline, or the
  * reference variant); every key whose live or peak bytes moved beyond the
  * tolerance, or that appeared or vanished. */
-static int compare_mem(struct qqb_judgement *j, size_t ci,
-                       const struct qqb_case_result *base,
+static int compare_mem(struct qqb_judgement *j, size_t ci, const struct qqb_case_result *base,
                        const struct qqb_case_result *cur, int ab, uint64_t tol)
 {
     static const struct qqb_mem none;
@@ -431,14 +435,18 @@ static int compare_mem(struct qqb_judgement *j, size_t ci,
                 continue; /* seen in the first pass */
             const struct qqb_mem *bm = pass ? (m ? m : &none) : &a->mem[i];
             const struct qqb_mem *cm = pass ? &a->mem[i] : (m ? m : &none);
-            uint64_t bl = bm->obj_bytes + bm->alloc_bytes,
-                     cl = cm->obj_bytes + cm->alloc_bytes;
+            uint64_t bl = bm->obj_bytes + bm->alloc_bytes, cl = cm->obj_bytes + cm->alloc_bytes;
             int vl = qqb_mem_verdict(bl, cl, tol),
                 vp = qqb_mem_verdict(bm->peak_bytes, cm->peak_bytes, tol),
                 vo = qqb_mem_verdict(bm->created, cm->created, 0),
                 vs = qqb_mem_verdict(bm->obj_size, cm->obj_size, 0);
-            struct qqb_memcmp mc = {ci, cur->name, a->mem[i].key, ab, base->name,
-                                    *bm, *cm,
+            struct qqb_memcmp mc = {ci,
+                                    cur->name,
+                                    a->mem[i].key,
+                                    ab,
+                                    base->name,
+                                    *bm,
+                                    *cm,
                                     vl > 0 || vp > 0 ? 1 : (vl < 0 || vp < 0 ? -1 : 0)};
             if (mc.verdict == 0 && vo == 0 && vs == 0 && m)
                 continue;
@@ -523,21 +531,24 @@ static void explain(struct qqb_cmp *row, size_t family)
     size_t len = sizeof row->why;
     w[0] = '\0';
     if (row->below_step == 2) {
-        snprintf(w, len, "both within %.0f counter steps (%.0f ticks) of zero: "
-                 "cannot be resolved", QQB_RESOLVE_STEPS, QQB_RESOLVE_STEPS * row->step);
+        snprintf(w, len,
+                 "both within %.0f counter steps (%.0f ticks) of zero: "
+                 "cannot be resolved",
+                 QQB_RESOLVE_STEPS, QQB_RESOLVE_STEPS * row->step);
         return;
     }
     if (row->below_step == 1 && row->verdict != QQB_NOISY) {
-        snprintf(w, len, "one figure within %.0f counter steps (%.0f ticks) of "
-                 "zero: the change's size is a bound", QQB_RESOLVE_STEPS,
-                 QQB_RESOLVE_STEPS * row->step);
+        snprintf(w, len,
+                 "one figure within %.0f counter steps (%.0f ticks) of "
+                 "zero: the change's size is a bound",
+                 QQB_RESOLVE_STEPS, QQB_RESOLVE_STEPS * row->step);
         return;
     }
     if (row->verdict != QQB_NOISY)
         return;
     if (row->machine == QQB_MC_MOVED) {
-        snprintf(w, len, "the machine moved %+.1f%%; relative to it %+.2f%%",
-                 row->machine_pct, row->norm_pct);
+        snprintf(w, len, "the machine moved %+.1f%%; relative to it %+.2f%%", row->machine_pct,
+                 row->norm_pct);
         return;
     }
     if (row->holm_held == 0) {
@@ -591,14 +602,12 @@ int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
         const struct qqb_bench *b = bench_of(p, ci);
         /* The reference build's cases are references only: never judged
          * against the stored baseline (which holds the change build). */
-        if (c->failures || c->launches == 0 ||
-            p->cases[ci].build == QQB_BUILD_REFERENCE)
+        if (c->failures || c->launches == 0 || p->cases[ci].build == QQB_BUILD_REFERENCE)
             continue;
         const struct qqb_case_result *bc = base ? qqb_results_find(base, c->name) : NULL;
         if (bc) {
             j->one_run_cases += bc->runs <= 1;
-            int differs = bc->command && c->command &&
-                          !qqb_strv_equal(bc->command, c->command);
+            int differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
             j->command_changed += differs;
             for (size_t mi = 0; mi < c->nmetrics; mi++) {
                 if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC) ||
@@ -611,15 +620,13 @@ int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
             }
         }
         /* Memory per key: against the memory baseline (any machine's). */
-        const struct qqb_case_result *mc =
-            membase ? qqb_results_find(membase, c->name) : NULL;
+        const struct qqb_case_result *mc = membase ? qqb_results_find(membase, c->name) : NULL;
         if (mc && compare_mem(j, ci, mc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
             return -1;
         /* Against the reference variant of the group, then against the
          * same case of the reference build: indices, not names. */
         for (int kind = QQB_CMP_VARIANT; kind <= QQB_CMP_BUILD; kind++) {
-            size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref
-                                                : p->cases[ci].twin;
+            size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref : p->cases[ci].twin;
             if (ri == ci || ri == QQB_NO_CASE)
                 continue;
             const struct qqb_case_result *ref = cur->cases[ri];
@@ -634,8 +641,7 @@ int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
                     return -1;
             }
             if (compare_mem(j, ci, ref, c, kind,
-                            kind == QQB_CMP_BUILD ? (uint64_t)b->s.memory_tolerance
-                                                  : 0) != 0)
+                            kind == QQB_CMP_BUILD ? (uint64_t)b->s.memory_tolerance : 0) != 0)
                 return -1;
         }
     }
@@ -708,8 +714,8 @@ static void confirm_build(const struct qqb_plan *p, const struct qqb_results *co
             if (strcmp(cm->key, row->key) || strcmp(cm->what, QQB_VERDICT_METRIC))
                 continue;
             struct qqb_cmp again;
-            if (ab_row(p, row->case_idx, row->ref_idx, mi, cc, rc, NULL,
-                       QQB_CMP_BUILD, &again) > 0) {
+            if (ab_row(p, row->case_idx, row->ref_idx, mi, cc, rc, NULL, QQB_CMP_BUILD, &again) >
+                0) {
                 /* The threshold the row was decided with, not a new one. */
                 again.verdict = qqb_verdict_sym(&again.ch, row->threshold);
                 row->confirmed = again.verdict == QQB_REGRESSED;
@@ -722,8 +728,7 @@ static void confirm_build(const struct qqb_plan *p, const struct qqb_results *co
         row->verdict = QQB_NOISY;
         j->build_regressed--;
         j->build_noisy++;
-        snprintf(row->why, sizeof row->why, "regressed, not confirmed: %+.2f%%",
-                 row->confirm_pct);
+        snprintf(row->why, sizeof row->why, "regressed, not confirmed: %+.2f%%", row->confirm_pct);
     }
 }
 
@@ -740,8 +745,8 @@ void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
             continue;
         const struct qqb_case_result *cc = conf->cases[row->case_idx];
         const struct qqb_case_result *bc = qqb_results_find(base, cc->name);
-        const struct qqb_metric *cm = cc->failures ? NULL
-            : qqb_case_find_metric(cc, row->key, QQB_VERDICT_METRIC);
+        const struct qqb_metric *cm =
+            cc->failures ? NULL : qqb_case_find_metric(cc, row->key, QQB_VERDICT_METRIC);
         const struct qqb_metric *bm =
             bc ? qqb_case_find_metric(bc, row->key, QQB_VERDICT_METRIC) : NULL;
         row->confirmed = 0;
@@ -765,8 +770,7 @@ void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
     }
 }
 
-int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g,
-                           const struct qqb_results *cur,
+int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,
                            const struct qqb_results *base)
 {
     const struct qqb_plan_group *gr = &p->groups[g];
@@ -776,8 +780,7 @@ int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g,
         if (c->failures || p->cases[ci].build == QQB_BUILD_REFERENCE)
             continue;
         for (int kind = QQB_CMP_VARIANT; kind <= QQB_CMP_BUILD; kind++) {
-            size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref
-                                                : p->cases[ci].twin;
+            size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref : p->cases[ci].twin;
             if (ri == ci || ri == QQB_NO_CASE || cur->cases[ri]->failures)
                 continue;
             const struct qqb_case_result *ref = cur->cases[ri];

@@ -1,4 +1,5 @@
-/* judge.h - judge: samples + baseline -> comparisons and verdicts (docs/STATISTICS.md, docs/RUNNING.md). */
+/* judge.h - judge: samples + baseline -> comparisons and verdicts (docs/STATISTICS.md,
+ * docs/RUNNING.md). */
 #ifndef QQB_JUDGE_H
 #define QQB_JUDGE_H
 
@@ -20,10 +21,10 @@
 
 /* Where a row's threshold came from. */
 enum qqb_threshold_from {
-    QQB_THR_FIXED,   /* the benchmark's threshold (the floor) */
-    QQB_THR_NOISE,   /* noise_multiple x the launch-to-launch noise */
-    QQB_THR_RUNS,    /* the run-to-run bound of the baseline's runs */
-    QQB_THR_BOUNDED  /* the noise asked for more: held at the bound */
+    QQB_THR_FIXED,  /* the benchmark's threshold (the floor) */
+    QQB_THR_NOISE,  /* noise_multiple x the launch-to-launch noise */
+    QQB_THR_RUNS,   /* the run-to-run bound of the baseline's runs */
+    QQB_THR_BOUNDED /* the noise asked for more: held at the bound */
 };
 
 /* The machine-reference check of a baseline row (docs/RUNNING.md). */
@@ -46,40 +47,40 @@ enum {
  * of the reference build (ab = 2: paired by round as variants are). Indices are into
  * the plan (= the current results); names are borrowed from the results. */
 struct qqb_cmp {
-    size_t case_idx;      /* plan case */
-    size_t ref_idx;       /* A/B: the plan case of the reference variant */
-    size_t metric;        /* index of the metric in the current case */
+    size_t case_idx; /* plan case */
+    size_t ref_idx;  /* A/B: the plan case of the reference variant */
+    size_t metric;   /* index of the metric in the current case */
     const char *case_name, *key;
-    const char *ref_name; /* A/B: the reference case */
-    int ab;               /* QQB_CMP_BASELINE, _VARIANT or _BUILD */
-    int paired;           /* the interval is from pairs of one round */
-    size_t npairs, rounds;/* A/B: pairs used, rounds that ran */
+    const char *ref_name;           /* A/B: the reference case */
+    int ab;                         /* QQB_CMP_BASELINE, _VARIANT or _BUILD */
+    int paired;                     /* the interval is from pairs of one round */
+    size_t npairs, rounds;          /* A/B: pairs used, rounds that ran */
     double base_median, cur_median; /* ticks per interval */
     double base_mhz, mhz;
-    double threshold;     /* percent */
+    double threshold; /* percent */
     enum qqb_threshold_from threshold_from;
-    double noise_pct;     /* the launch-to-launch (or pair) noise behind it */
+    double noise_pct;       /* the launch-to-launch (or pair) noise behind it */
     const char *noise_from; /* "baseline", "baseline pairs", "current pairs" */
-    size_t base_runs;     /* runs the baseline holds for this case */
-    double run_pct;       /* their run-to-run spread (NaN with one run) */
-    double run_bound_pct; /* the prediction bound it gives (NaN: one run) */
+    size_t base_runs;       /* runs the baseline holds for this case */
+    double run_pct;         /* their run-to-run spread (NaN with one run) */
+    double run_bound_pct;   /* the prediction bound it gives (NaN: one run) */
     struct qqb_change ch;
     enum qqb_verdict verdict;
     enum qqb_verdict alone; /* the verdict before family-wise control */
-    double level;         /* confidence the final verdict was judged at */
-    int holm_held;        /* -1 not tested (not decisive alone), 0 lost, 1 held */
-    int confirmed;        /* -1 not needed, 0 did not hold, 1 held */
-    double confirm_pct;   /* the confirmation's estimate */
+    double level;           /* confidence the final verdict was judged at */
+    int holm_held;          /* -1 not tested (not decisive alone), 0 lost, 1 held */
+    int confirmed;          /* -1 not needed, 0 did not hold, 1 held */
+    double confirm_pct;     /* the confirmation's estimate */
     enum qqb_machine_check machine;
     const char *machine_why; /* QQB_MC_SKIPPED: why (static text) */
-    double machine_pct;   /* baseline rows: change of the machine reference */
-    double norm_pct;      /* the change with samples divided by the reference */
-    int command_differs;  /* the baseline measured another command line */
-    double step;          /* the counter step of the two cases (ticks; 0 unknown) */
-    int below_step;       /* figures within QQB_RESOLVE_STEPS steps of zero:
-                             0 none, 1 one of the two (its size is a bound),
-                             2 both (verdict unresolved) */
-    char why[200];        /* a noisy row: why, and what would decide it */
+    double machine_pct;      /* baseline rows: change of the machine reference */
+    double norm_pct;         /* the change with samples divided by the reference */
+    int command_differs;     /* the baseline measured another command line */
+    double step;             /* the counter step of the two cases (ticks; 0 unknown) */
+    int below_step;          /* figures within QQB_RESOLVE_STEPS steps of zero:
+                                0 none, 1 one of the two (its size is a bound),
+                                2 both (verdict unresolved) */
+    char why[200];           /* a noisy row: why, and what would decide it */
 };
 
 /* One memory key whose numbers moved (or appeared, or vanished). */
@@ -97,11 +98,11 @@ struct qqb_judgement {
     size_t ncmp, capcmp;
     struct qqb_memcmp *mem;
     size_t nmem, capmem;
-    size_t family;       /* baseline timing rows under family-wise control */
-    double family_alpha; /* the family-wise error rate (1 - confidence) */
-    size_t one_run_cases;/* cases whose baseline holds one run */
-    size_t missing_ref;  /* baseline rows with the machine check skipped */
-    size_t command_changed; /* cases whose command differs from the baseline's */
+    size_t family;           /* baseline timing rows under family-wise control */
+    double family_alpha;     /* the family-wise error rate (1 - confidence) */
+    size_t one_run_cases;    /* cases whose baseline holds one run */
+    size_t missing_ref;      /* baseline rows with the machine check skipped */
+    size_t command_changed;  /* cases whose command differs from the baseline's */
     size_t regressed, noisy; /* final baseline timing verdicts */
     size_t mem_regressed;
     /* Against the reference build (--against): final timing verdicts and
@@ -144,8 +145,7 @@ void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
                        const struct qqb_results *base, struct qqb_judgement *j);
 
 /* 1 when some A/B row of group G in CUR is still noisy (--max-repetitions). */
-int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g,
-                           const struct qqb_results *cur,
+int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,
                            const struct qqb_results *base);
 
 void qqb_judgement_free(struct qqb_judgement *j);

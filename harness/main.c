@@ -43,8 +43,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return QQB_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-        !strcmp(argv[1], "help")) {
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return QQB_EXIT_OK;
     }
@@ -59,8 +58,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         names[i] = commands[i].name;
     const char *near = qqb_nearest(argv[1], names, sizeof names / sizeof names[0]);
-    fprintf(stderr, "qqbench: '%s' is not a command%s%s%s; see 'qqbench --help'\n",
-            argv[1], near ? " (did you mean '" : "", near ? near : "",
-            near ? "'?)" : "");
+    fprintf(stderr, "qqbench: '%s' is not a command%s%s%s; see 'qqbench --help'\n", argv[1],
+            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     return QQB_EXIT_USAGE;
 }

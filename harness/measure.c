@@ -1,4 +1,5 @@
-/* measure.c - measure: run the plan's groups, interleaved, and turn each launch into stamped samples. */
+/* measure.c - measure: run the plan's groups, interleaved, and turn each launch into stamped
+ * samples. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,21 +13,20 @@
  * Progress on stderr: a rewritten line on a terminal, plain lines elsewhere.
  * --------------------------------------------------------------------- */
 
-static void progress(struct qqb_measure *m, size_t j, const char *name, int rep,
-                     int reps, int warm)
+static void progress(struct qqb_measure *m, size_t j, const char *name, int rep, int reps, int warm)
 {
     if (m->quiet)
         return;
     double el = qqb_now() - m->t0;
     if (m->tty) {
         fprintf(stderr, "\r\033[Kcase %zu/%zu %s, %s %d/%d, launch %zu/%zu, %.1fs",
-                m->case_at + j + 1, m->ncases, name, warm ? "warmup" : "rep", rep + 1,
-                reps, m->done + 1, m->total, el);
+                m->case_at + j + 1, m->ncases, name, warm ? "warmup" : "rep", rep + 1, reps,
+                m->done + 1, m->total, el);
         fflush(stderr);
     } else if (m->verbose) {
         fprintf(stderr, "qqbench: case %zu/%zu %s %s %d/%d (launch %zu/%zu, %.1fs)\n",
-                m->case_at + j + 1, m->ncases, name, warm ? "warmup" : "rep", rep + 1,
-                reps, m->done + 1, m->total, el);
+                m->case_at + j + 1, m->ncases, name, warm ? "warmup" : "rep", rep + 1, reps,
+                m->done + 1, m->total, el);
     }
 }
 
@@ -37,11 +37,10 @@ static void progress_case_done(struct qqb_measure *m, const struct qqb_case_resu
     if (m->tty)
         fprintf(stderr, "\r\033[K");
     if (r->failures)
-        fprintf(stderr, "qqbench: %s: FAILED: %s\n", r->name,
-                r->failure ? r->failure : "?");
+        fprintf(stderr, "qqbench: %s: FAILED: %s\n", r->name, r->failure ? r->failure : "?");
     else if (!m->tty || m->verbose)
-        fprintf(stderr, "qqbench: %s: %zu launches (%.1fs elapsed)\n", r->name,
-                r->launches, qqb_now() - m->t0);
+        fprintf(stderr, "qqbench: %s: %zu launches (%.1fs elapsed)\n", r->name, r->launches,
+                qqb_now() - m->t0);
 }
 
 int qqb_measure_init(struct qqb_measure *m)
@@ -85,8 +84,8 @@ static void fail_case(struct qqb_case_result *r, const char *why)
 
 /* One launch of plan case CI into R (samples stamped LAUNCH) or, WARM, a
  * warmup whose file must still be readable. */
-static int launch_once(struct qqb_measure *m, size_t ci, size_t file,
-                       struct qqb_case_result *r, int warm, uint32_t launch)
+static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb_case_result *r,
+                       int warm, uint32_t launch)
 {
     const struct qqb_plan_case *pc = &m->plan->cases[ci];
     const struct qqb_bench *b = &m->plan->suite->bench[pc->bench];
@@ -104,8 +103,7 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file,
         if (qq_file_open(out, &f) != 0) {
             rc = -1;
             lr.status = QQB_LAUNCH_BADFILE;
-            snprintf(lr.reason, sizeof lr.reason, "damaged QQ file: %.480s",
-                     qq_file_errmsg(f));
+            snprintf(lr.reason, sizeof lr.reason, "damaged QQ file: %.480s", qq_file_errmsg(f));
         } else {
             note_keys(m, ci, f);
         }
@@ -118,10 +116,8 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file,
             lr.status = QQB_LAUNCH_BADFILE;
             snprintf(lr.reason, sizeof lr.reason, "damaged QQ file: %.480s", err);
         } else {
-            struct qqb_metric *mt =
-                qqb_case_metric(r, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
-            if (!mt || qqb_metric_add(mt, ref) != 0 ||
-                qqb_case_stamp(r, 0, launch) != 0) {
+            struct qqb_metric *mt = qqb_case_metric(r, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
+            if (!mt || qqb_metric_add(mt, ref) != 0 || qqb_case_stamp(r, 0, launch) != 0) {
                 rc = -1;
                 snprintf(lr.reason, sizeof lr.reason, "out of memory");
             } else {
@@ -199,8 +195,10 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
             upto += more;
             m->total += (size_t)more * nv;
             if (!m->quiet && (m->verbose || !m->tty))
-                fprintf(stderr, "qqbench: %s: A/B still noisy after %d rounds: "
-                        "%d more\n", b->name, rep + 1, more);
+                fprintf(stderr,
+                        "qqbench: %s: A/B still noisy after %d rounds: "
+                        "%d more\n",
+                        b->name, rep + 1, more);
         }
     }
     for (size_t j = 0; j < nv; j++) {
@@ -224,8 +222,7 @@ int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into)
     return 0;
 }
 
-size_t qqb_measure_check_keys(const struct qqb_measure *m,
-                              const struct qqb_results *r, FILE *fp)
+size_t qqb_measure_check_keys(const struct qqb_measure *m, const struct qqb_results *r, FILE *fp)
 {
     const struct qqb_plan *p = m->plan;
     const struct qqb_suite *s = p->suite;
@@ -262,9 +259,10 @@ size_t qqb_measure_check_keys(const struct qqb_measure *m,
             if (j < nseen)
                 continue;
             const char *near = qqb_nearest(b->keys[k], seen, nseen);
-            fprintf(fp, "%s:%d:%d: error: key '%s' in 'keys' of benchmark '%s' was "
-                    "recorded by none of its launches%s%s%s\n", s->path,
-                    b->keys_line ? b->keys_line : b->line,
+            fprintf(fp,
+                    "%s:%d:%d: error: key '%s' in 'keys' of benchmark '%s' was "
+                    "recorded by none of its launches%s%s%s\n",
+                    s->path, b->keys_line ? b->keys_line : b->line,
                     b->keys_col ? b->keys_col : b->col, b->keys[k], b->name,
                     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
             if (!near && nseen) {

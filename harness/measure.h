@@ -12,19 +12,19 @@
 struct qqb_measure {
     /* Set by the caller. */
     const struct qqb_plan *plan;
-    const char *workdir;   /* launches write run<N>.qq / run<N>.log here */
+    const char *workdir; /* launches write run<N>.qq / run<N>.log here */
     int quiet, verbose, keep, tty;
-    int max_reps;          /* --max-repetitions, 0: off */
-    double ref_scale;      /* QQBENCH_REFERENCE_SCALE (1: the machine as it is) */
-    uint64_t seed;         /* of the round order (qqb_round_order) */
+    int max_reps;     /* --max-repetitions, 0: off */
+    double ref_scale; /* QQBENCH_REFERENCE_SCALE (1: the machine as it is) */
+    uint64_t seed;    /* of the round order (qqb_round_order) */
     /* --max-repetitions: 1 when group G of R still needs more rounds. */
     int (*undecided)(void *ctx, size_t g, const struct qqb_results *r);
     void *ctx;
     /* Kept by the measurement. */
     double t0;
-    size_t done, total;    /* launches, for progress */
+    size_t done, total; /* launches, for progress */
     size_t case_at, ncases;
-    size_t files;          /* run<N> files made so far */
+    size_t files; /* run<N> files made so far */
     size_t kernel_failures;
     /* Per plan case: the keys its kernel's file named (first good launch),
      * NULL-ended, for checking the suite's `keys:`. */
@@ -47,7 +47,6 @@ int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into);
 /* The suite's `keys:` that no launch of their benchmark recorded: each an
  * error "suite:line:col: error: ..." (with "did you mean") printed to FP.
  * Returns how many. Benchmarks none of whose cases ran are not judged. */
-size_t qqb_measure_check_keys(const struct qqb_measure *m,
-                              const struct qqb_results *r, FILE *fp);
+size_t qqb_measure_check_keys(const struct qqb_measure *m, const struct qqb_results *r, FILE *fp);
 
 #endif /* QQB_MEASURE_H */

@@ -84,8 +84,7 @@ static int parse_power(struct pcur *c, int *power)
     return 0;
 }
 
-static int add_param(struct pcur *c, struct qqb_model *m, const char *name,
-                     const char *at)
+static int add_param(struct pcur *c, struct qqb_model *m, const char *name, const char *at)
 {
     int i = qqb_model_param(m, name);
     if (i >= 0)
@@ -96,21 +95,21 @@ static int add_param(struct pcur *c, struct qqb_model *m, const char *name,
     return m->nparams++;
 }
 
-static int parse_factor(struct pcur *c, struct qqb_model *m,
-                        struct qqb_factor *f)
+static int parse_factor(struct pcur *c, struct qqb_model *m, struct qqb_factor *f)
 {
     char name[QQB_MODEL_NAME_MAX];
     skip(c);
     const char *at = c->p;
     size_t n = name_at(c, name, sizeof name);
     if (n == 0 && *at)
-        return perr(c, at, "expected a parameter name, log(NAME) or 1, "
-                           "found '%c'", *at);
+        return perr(c, at,
+                    "expected a parameter name, log(NAME) or 1, "
+                    "found '%c'",
+                    *at);
     if (n == 0)
         return perr(c, at, "expected a term at the end");
     if (n >= sizeof name)
-        return perr(c, at, "name longer than %d characters",
-                    QQB_MODEL_NAME_MAX - 1);
+        return perr(c, at, "name longer than %d characters", QQB_MODEL_NAME_MAX - 1);
     c->p += n;
     f->log = 0;
     skip(c);
@@ -147,9 +146,8 @@ static void term_text(const struct qqb_model *m, struct qqb_term *t)
         char pw[8] = "";
         if (f->power != 1)
             snprintf(pw, sizeof pw, "^%d", f->power);
-        int w = snprintf(t->text + k, sizeof t->text - k,
-                         f->log ? "%s log(%s)%s" : "%s%s%s", i ? "*" : "",
-                         m->params[f->param], pw);
+        int w = snprintf(t->text + k, sizeof t->text - k, f->log ? "%s log(%s)%s" : "%s%s%s",
+                         i ? "*" : "", m->params[f->param], pw);
         if (w < 0)
             break;
         k += (size_t)w;
@@ -169,8 +167,8 @@ static int same_term(const struct qqb_term *a, const struct qqb_term *b)
     for (int i = 0; i < a->nfactors; i++) {
         int found = 0;
         for (int j = 0; j < b->nfactors && !found; j++)
-            if (!used[j] && a->f[i].param == b->f[j].param &&
-                a->f[i].log == b->f[j].log && a->f[i].power == b->f[j].power)
+            if (!used[j] && a->f[i].param == b->f[j].param && a->f[i].log == b->f[j].log &&
+                a->f[i].power == b->f[j].power)
                 used[j] = found = 1;
         if (!found)
             return 0;
@@ -178,8 +176,7 @@ static int same_term(const struct qqb_term *a, const struct qqb_term *b)
     return 1;
 }
 
-int qqb_model_parse(const char *text, struct qqb_model *m, char *err,
-                    size_t errlen, int *col)
+int qqb_model_parse(const char *text, struct qqb_model *m, char *err, size_t errlen, int *col)
 {
     struct pcur c = {text, text, err, errlen, col};
     memset(m, 0, sizeof *m);
@@ -197,8 +194,7 @@ int qqb_model_parse(const char *text, struct qqb_model *m, char *err,
         } else {
             for (;;) {
                 if (t->nfactors == QQB_MODEL_MAX_FACTORS)
-                    return perr(&c, c.p, "more than %d factors in a term",
-                                QQB_MODEL_MAX_FACTORS);
+                    return perr(&c, c.p, "more than %d factors in a term", QQB_MODEL_MAX_FACTORS);
                 if (parse_factor(&c, m, &t->f[t->nfactors]) < 0)
                     return -1;
                 t->nfactors++;
@@ -259,9 +255,9 @@ static int ferr(char *err, size_t len, const char *fmt, ...)
 }
 
 /* Fit the terms whose USE[t] is set; the others get coefficient 0. */
-static int fit_terms(const struct qqb_model *m, const int *use, size_t n,
-                     const double *x, const double *y, const double *sigma,
-                     struct qqb_fit *fit, char *err, size_t errlen)
+static int fit_terms(const struct qqb_model *m, const int *use, size_t n, const double *x,
+                     const double *y, const double *sigma, struct qqb_fit *fit, char *err,
+                     size_t errlen)
 {
     int map[QQB_MODEL_MAX_TERMS], p = 0;
     for (int t = 0; t < m->nterms; t++)
@@ -296,8 +292,10 @@ static int fit_terms(const struct qqb_model *m, const int *use, size_t n,
         for (int j = 0; j < p; j++) {
             double v = qqb_model_term(m, map[j], x + i * (size_t)m->nparams);
             if (isnan(v)) {
-                ferr(err, errlen, "term %s needs a positive parameter, and "
-                     "point %zu has one <= 0", m->t[map[j]].text, i + 1);
+                ferr(err, errlen,
+                     "term %s needs a positive parameter, and "
+                     "point %zu has one <= 0",
+                     m->t[map[j]].text, i + 1);
                 goto done;
             }
             gsl_matrix_set(X, i, (size_t)j, v);
@@ -310,17 +308,18 @@ static int fit_terms(const struct qqb_model *m, const int *use, size_t n,
     size_t rank = 0;
     double chisq = 0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    int st = gsl_multifit_wlinear_tsvd(X, W, Y, 1e-12, C, COV, &chisq, &rank,
-                                       ws);
+    int st = gsl_multifit_wlinear_tsvd(X, W, Y, 1e-12, C, COV, &chisq, &rank, ws);
     gsl_set_error_handler(old);
     if (st != GSL_SUCCESS) {
         ferr(err, errlen, "the fit failed: %s", gsl_strerror(st));
         goto done;
     }
     if (rank < (size_t)p) {
-        ferr(err, errlen, "the %d terms cannot be told apart at these %zu "
+        ferr(err, errlen,
+             "the %d terms cannot be told apart at these %zu "
              "points (rank %zu): give more distinct parameter values or "
-             "fewer terms", p, n, rank);
+             "fewer terms",
+             p, n, rank);
         goto done;
     }
     fit->chisq = chisq;
@@ -334,8 +333,7 @@ static int fit_terms(const struct qqb_model *m, const int *use, size_t n,
     for (int j = 0; j < p; j++) {
         fit->c[map[j]] = gsl_vector_get(C, (size_t)j);
         for (int k = 0; k < p; k++)
-            fit->cov[map[j]][map[k]] =
-                gsl_matrix_get(COV, (size_t)j, (size_t)k) * fit->scale;
+            fit->cov[map[j]][map[k]] = gsl_matrix_get(COV, (size_t)j, (size_t)k) * fit->scale;
     }
     for (int t = 0; t < m->nterms; t++)
         fit->se[t] = sqrt(fit->cov[t][t]);
@@ -360,9 +358,8 @@ done:
     return rc;
 }
 
-int qqb_model_fit(const struct qqb_model *m, size_t n, const double *x,
-                  const double *y, const double *sigma, struct qqb_fit *fit,
-                  char *err, size_t errlen)
+int qqb_model_fit(const struct qqb_model *m, size_t n, const double *x, const double *y,
+                  const double *sigma, struct qqb_fit *fit, char *err, size_t errlen)
 {
     int use[QQB_MODEL_MAX_TERMS];
     for (int t = 0; t < m->nterms; t++)
@@ -370,8 +367,8 @@ int qqb_model_fit(const struct qqb_model *m, size_t n, const double *x,
     return fit_terms(m, use, n, x, y, sigma, fit, err, errlen);
 }
 
-double qqb_model_predict(const struct qqb_model *m, const struct qqb_fit *fit,
-                         const double *x, double confidence, double *half)
+double qqb_model_predict(const struct qqb_model *m, const struct qqb_fit *fit, const double *x,
+                         double confidence, double *half)
 {
     double v[QQB_MODEL_MAX_TERMS], y = 0, var = 0;
     for (int t = 0; t < m->nterms; t++) {
@@ -390,8 +387,7 @@ double qqb_model_predict(const struct qqb_model *m, const struct qqb_fit *fit,
         if (fit->dof <= 0)
             *half = INFINITY;
         else
-            *half = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, fit->dof) *
-                    sqrt(var > 0 ? var : 0);
+            *half = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, fit->dof) * sqrt(var > 0 ? var : 0);
     }
     return y;
 }
@@ -408,18 +404,16 @@ static double max_degree(const struct qqb_model *m)
 }
 
 void qqb_model_growth(const struct qqb_model *m, const struct qqb_fit *old_fit,
-                      const struct qqb_fit *new_fit, const double *xmax,
-                      double sigmas, double threshold, struct qqb_growth *g)
+                      const struct qqb_fit *new_fit, const double *xmax, double sigmas,
+                      double threshold, struct qqb_growth *g)
 {
     memset(g, 0, sizeof *g);
     double top = max_degree(m);
     double base = qqb_model_predict(m, old_fit, xmax, 0.95, NULL);
     for (int t = 0; t < m->nterms; t++) {
-        double se = sqrt(old_fit->se[t] * old_fit->se[t] +
-                         new_fit->se[t] * new_fit->se[t]);
+        double se = sqrt(old_fit->se[t] * old_fit->se[t] + new_fit->se[t] * new_fit->se[t]);
         g->delta[t] = new_fit->c[t] - old_fit->c[t];
-        g->z[t] = se > 0 ? g->delta[t] / se
-                         : (g->delta[t] > 0 ? INFINITY : 0);
+        g->z[t] = se > 0 ? g->delta[t] / se : (g->delta[t] > 0 ? INFINITY : 0);
         double d = qqb_model_degree(m, t);
         if (d == 0 || !(g->z[t] > sigmas))
             continue;
@@ -433,8 +427,8 @@ void qqb_model_growth(const struct qqb_model *m, const struct qqb_fit *old_fit,
     }
 }
 
-double qqb_model_leading_p(const struct qqb_model *m, size_t n, const double *x,
-                           const double *y, const double *sigma)
+double qqb_model_leading_p(const struct qqb_model *m, size_t n, const double *x, const double *y,
+                           const double *sigma)
 {
     double top = max_degree(m);
     int use[QQB_MODEL_MAX_TERMS], q = 0, dropped = 0;

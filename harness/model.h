@@ -16,10 +16,10 @@
  * coefficient). The fitted function is c1*term1 + c2*term2 + ...
  * ====================================================================== */
 
-#define QQB_MODEL_MAX_TERMS 20
+#define QQB_MODEL_MAX_TERMS   20
 #define QQB_MODEL_MAX_FACTORS 4
-#define QQB_MODEL_MAX_PARAMS 20
-#define QQB_MODEL_NAME_MAX 32
+#define QQB_MODEL_MAX_PARAMS  20
+#define QQB_MODEL_NAME_MAX    32
 
 struct qqb_factor {
     int param; /* index into qqb_model.params */
@@ -42,8 +42,7 @@ struct qqb_model {
 
 /* Parse TEXT. Returns 0, or -1 with ERR holding "column C: what" and
  * *COL the 1-based column of the fault. */
-int qqb_model_parse(const char *text, struct qqb_model *m, char *err,
-                    size_t errlen, int *col);
+int qqb_model_parse(const char *text, struct qqb_model *m, char *err, size_t errlen, int *col);
 
 /* Index of parameter NAME in the model, or -1. */
 int qqb_model_param(const struct qqb_model *m, const char *name);
@@ -61,18 +60,18 @@ double qqb_model_degree(const struct qqb_model *m, int t);
  * ====================================================================== */
 
 struct qqb_fit {
-    int p;            /* coefficients (= terms) */
-    size_t n;         /* points */
-    int weighted;     /* 1: weights 1/sigma^2 from the points' spread */
+    int p;        /* coefficients (= terms) */
+    size_t n;     /* points */
+    int weighted; /* 1: weights 1/sigma^2 from the points' spread */
     double c[QQB_MODEL_MAX_TERMS];
     double se[QQB_MODEL_MAX_TERMS]; /* standard errors (see scale) */
     double cov[QQB_MODEL_MAX_TERMS][QQB_MODEL_MAX_TERMS];
-    double chisq;     /* weighted sum of squared residuals */
-    double dof;       /* n - p */
-    double scale;     /* factor applied to the covariance: max(1, chisq/dof)
-                       * when weighted (spreads from a few launches are
-                       * themselves uncertain), chisq/dof when not */
-    double r2;        /* weighted coefficient of determination */
+    double chisq; /* weighted sum of squared residuals */
+    double dof;   /* n - p */
+    double scale; /* factor applied to the covariance: max(1, chisq/dof)
+                   * when weighted (spreads from a few launches are
+                   * themselves uncertain), chisq/dof when not */
+    double r2;    /* weighted coefficient of determination */
 };
 
 /*
@@ -82,15 +81,14 @@ struct qqb_fit {
  * a singular design: "the terms n and n^1 cannot be told apart at these
  * points").
  */
-int qqb_model_fit(const struct qqb_model *m, size_t n, const double *x,
-                  const double *y, const double *sigma, struct qqb_fit *fit,
-                  char *err, size_t errlen);
+int qqb_model_fit(const struct qqb_model *m, size_t n, const double *x, const double *y,
+                  const double *sigma, struct qqb_fit *fit, char *err, size_t errlen);
 
 /* Prediction at X: the value, and the half-width of the two-sided
  * CONFIDENCE interval of the fitted curve there (Student t on dof; INFINITY
  * with dof 0). NaN when a log of a value <= 0 is asked for. */
-double qqb_model_predict(const struct qqb_model *m, const struct qqb_fit *fit,
-                         const double *x, double confidence, double *half);
+double qqb_model_predict(const struct qqb_model *m, const struct qqb_fit *fit, const double *x,
+                         double confidence, double *half);
 
 /* ======================================================================
  * Growth change between two fits of the same model.
@@ -114,13 +112,13 @@ struct qqb_growth {
  * that the per-point verdicts would call unchanged is not a regression.
  */
 void qqb_model_growth(const struct qqb_model *m, const struct qqb_fit *old_fit,
-                      const struct qqb_fit *new_fit, const double *xmax,
-                      double sigmas, double threshold, struct qqb_growth *g);
+                      const struct qqb_fit *new_fit, const double *xmax, double sigmas,
+                      double threshold, struct qqb_growth *g);
 
 /* Nested-model test: is the leading term(s) needed? The F statistic's
  * p-value for dropping the terms of highest degree (1 when there is
  * nothing to drop or no dof left). */
-double qqb_model_leading_p(const struct qqb_model *m, size_t n, const double *x,
-                           const double *y, const double *sigma);
+double qqb_model_leading_p(const struct qqb_model *m, size_t n, const double *x, const double *y,
+                           const double *sigma);
 
 #endif /* QQB_MODEL_H */

@@ -1,4 +1,5 @@
-/* pictures.c - the run report: pictures (gnuplot) and index.html drawn from a `qqbench run --json` file. */
+/* pictures.c - the run report: pictures (gnuplot) and index.html drawn from a `qqbench run --json`
+ * file. */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -97,16 +98,14 @@ static const struct {
     const char *name, *ab_name, *color;
     int pt;
 } vstyle[NCLASS] = {
-    {"regressed", "slower", QQB_PLOT_ALERT, 9},
-    {"improved", "faster", "#009E73", 11},
-    {"unchanged", "same", "#0072B2", 7},
-    {"noisy", "noisy", "#E69F00", 13},
+    {"regressed", "slower", QQB_PLOT_ALERT, 9}, {"improved", "faster", "#009E73", 11},
+    {"unchanged", "same", "#0072B2", 7},        {"noisy", "noisy", "#E69F00", 13},
     {"other", "other", "#CC79A7", 5},
 };
 
-#define C_CURRENT "#0072B2"  /* blue: this run */
+#define C_CURRENT  "#0072B2" /* blue: this run */
 #define C_BASELINE "#8C8C8C" /* grey: the baseline */
-#define C_BAND "#DCE6EE"     /* the threshold band */
+#define C_BAND     "#DCE6EE" /* the threshold band */
 
 static enum vclass vclass_of(const char *v)
 {
@@ -342,12 +341,10 @@ static long find_case(const struct rep *r, const char *name)
     return -1;
 }
 
-static const struct rmetric *find_metric(const struct rcase *c, const char *key,
-                                         const char *what)
+static const struct rmetric *find_metric(const struct rcase *c, const char *key, const char *what)
 {
     for (size_t i = 0; i < c->nm; i++)
-        if (c->m[i].key && c->m[i].what && !strcmp(c->m[i].key, key) &&
-            !strcmp(c->m[i].what, what))
+        if (c->m[i].key && c->m[i].what && !strcmp(c->m[i].key, key) && !strcmp(c->m[i].what, what))
             return &c->m[i];
     return NULL;
 }
@@ -393,8 +390,9 @@ static int read_json(struct rep *r)
     json_t *root = r->root;
     json_t *cases = json_object_get(root, "cases");
     if (!json_is_object(root) || !json_is_array(cases))
-        return fail(r, "%s: error: not a qqbench run report (expected an object with a "
-                       "\"cases\" array, as 'qqbench run --json' writes)",
+        return fail(r,
+                    "%s: error: not a qqbench run report (expected an object with a "
+                    "\"cases\" array, as 'qqbench run --json' writes)",
                     r->path);
     r->suite = js(root, "suite");
     r->date = js(root, "date");
@@ -673,8 +671,9 @@ static int pic_change(struct rep *r, const char *kind)
     FILE *d = open_data(r, p, NULL);
     if (!d)
         return -1;
-    fprintf(d, "# %s\n# row\tchange_pct\tinterval_lo_pct\tinterval_hi_pct\tthreshold_pct"
-               "\tclass\tlabel\ttext\n",
+    fprintf(d,
+            "# %s\n# row\tchange_pct\tinterval_lo_pct\tinterval_hi_pct\tthreshold_pct"
+            "\tclass\tlabel\ttext\n",
             p->title);
     size_t row = 0, present[NCLASS] = {0}, thr_n = 0;
     double xmin = 0, xmax = 0, thr_first = NAN, conf = NAN;
@@ -751,11 +750,10 @@ static int pic_change(struct rep *r, const char *kind)
     size_t off = 0;
     for (int v = 0; v < NCLASS; v++)
         if (present[v])
-            off += (size_t)snprintf(counts + off, sizeof counts - off, "%s%zu %s",
-                                    off ? ", " : "", present[v],
-                                    is_base ? vstyle[v].name : vstyle[v].ab_name);
-    snprintf(ttl, sizeof ttl, "%s\n%.0f%% intervals; %s", kt,
-             isfinite(conf) ? conf * 100 : 95.0, off ? counts : "no change could be computed");
+            off += (size_t)snprintf(counts + off, sizeof counts - off, "%s%zu %s", off ? ", " : "",
+                                    present[v], is_base ? vstyle[v].name : vstyle[v].ab_name);
+    snprintf(ttl, sizeof ttl, "%s\n%.0f%% intervals; %s", kt, isfinite(conf) ? conf * 100 : 95.0,
+             off ? counts : "no change could be computed");
     fprintf(gp, "set title ");
     dquote(gp, ttl);
     fprintf(gp, "\nset xlabel ");
@@ -772,7 +770,7 @@ static int pic_change(struct rep *r, const char *kind)
     if (logx) {
         double lo = rmin * 0.8, hi = rmax * 1.25;
         fprintf(gp, "set logscale x\nset xrange [%.6g:%.6g]\nset xtics (", lo, hi);
-        static const double tics[] = {0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1, 1.5, 3,
+        static const double tics[] = {0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1,    1.5,  3,
                                       2,     5,    10,   30,  100, 300, 1000, 10000};
         int first = 1, wide = hi / lo > 100;
         for (size_t t = 0; t < sizeof tics / sizeof tics[0]; t++) {
@@ -788,12 +786,13 @@ static int pic_change(struct rep *r, const char *kind)
         fprintf(gp, ")\n");
     } else {
         double pad = (xmax - xmin) * 0.06 + 0.5;
-        fprintf(gp, "unset logscale x\nset xrange [%.6g:%.6g]\nset xtics autofreq\n",
-                xmin - pad, xmax + pad);
+        fprintf(gp, "unset logscale x\nset xrange [%.6g:%.6g]\nset xtics autofreq\n", xmin - pad,
+                xmax + pad);
         fprintf(gp, "set format x '%%+g%%%%'\nset xtics add ('0%%%%' 0)\n");
     }
-    fprintf(gp, "set arrow 1 from first X(0), graph 0 to first X(0), graph 1 nohead "
-                "lc rgb '%s' lw 1 front\n",
+    fprintf(gp,
+            "set arrow 1 from first X(0), graph 0 to first X(0), graph 1 nohead "
+            "lc rgb '%s' lw 1 front\n",
             QQB_PLOT_INK);
     /* A faint line between cases. */
     fprintf(gp, "unset arrow 2\n");
@@ -806,8 +805,9 @@ static int pic_change(struct rep *r, const char *kind)
             if (strcmp(c->kind, kind))
                 continue;
             if (prev && strcmp(prev, c->case_name) && tag < 400)
-                fprintf(gp, "set arrow %d from graph 0, first %zu.5 to graph 1, first %zu.5 "
-                            "nohead lc rgb '#C8C8C8' dt 3 back\n",
+                fprintf(gp,
+                        "set arrow %d from graph 0, first %zu.5 to graph 1, first %zu.5 "
+                        "nohead lc rgb '#C8C8C8' dt 3 back\n",
                         tag++, rw - 1, rw - 1);
             prev = c->case_name;
             rw++;
@@ -815,8 +815,9 @@ static int pic_change(struct rep *r, const char *kind)
     }
     fprintf(gp, "set bmargin 6\nset key at screen 0.5, screen 0.012 center bottom horizontal "
                 "samplen 1.5\n");
-    fprintf(gp, "plot '%s' using (X(-$5)):1:(X(-$5)):(X($5)):($1-0.42):($1+0.42):ytic(7):y2tic(8) "
-                "with boxxyerror fc rgb '%s' fs solid 1.0 noborder title ",
+    fprintf(gp,
+            "plot '%s' using (X(-$5)):1:(X(-$5)):(X($5)):($1-0.42):($1+0.42):ytic(7):y2tic(8) "
+            "with boxxyerror fc rgb '%s' fs solid 1.0 noborder title ",
             p->data[0], C_BAND);
     char band[64];
     if (thr_same && isfinite(thr_first))
@@ -827,8 +828,9 @@ static int pic_change(struct rep *r, const char *kind)
     for (int v = 0; v < NCLASS; v++) {
         if (!present[v])
             continue;
-        fprintf(gp, ", \\\n     '' using ($6==%d ? X($2) : NaN):1:(X($3)):(X($4)) with xerrorbars "
-                    "pt %d ps 1.4 lw 1.6 lc rgb '%s' title '%s'",
+        fprintf(gp,
+                ", \\\n     '' using ($6==%d ? X($2) : NaN):1:(X($3)):(X($4)) with xerrorbars "
+                "pt %d ps 1.4 lw 1.6 lc rgb '%s' title '%s'",
                 v, vstyle[v].pt, vstyle[v].color, is_base ? vstyle[v].name : vstyle[v].ab_name);
     }
     fprintf(gp, "\n");
@@ -1027,8 +1029,9 @@ static int pic_samples(struct rep *r, const struct bench *b)
              anyl ? ", dashed = baseline median" : "");
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
     dquote(gp, ttl);
-    fprintf(gp, "\nunset key\nset boxwidth 0.3 absolute\nset style fill empty\n"
-                "set xrange [0.4:%zu.6]\nset xtics (",
+    fprintf(gp,
+            "\nunset key\nset boxwidth 0.3 absolute\nset style fill empty\n"
+            "set xrange [0.4:%zu.6]\nset xtics (",
             b->ncases);
     for (size_t s = 0; s < b->ncases; s++) {
         char sn[128];
@@ -1059,18 +1062,20 @@ static int pic_samples(struct rep *r, const struct bench *b)
             if (!has[k][series])
                 continue;
             const char *col = series ? C_CURRENT : C_BASELINE;
-            fprintf(gp, "%s'%s' using ($1==%zu && $8==%d ? $2 : NaN):4:3:7:6 with candlesticks "
-                        "whiskerbars 0.5 lc rgb '%s' lw 1.2, \\\n"
-                        "     '' using ($1==%zu && $8==%d ? $2 : NaN):5:5:5:5 with candlesticks "
-                        "lc rgb '%s' lw 2.5, \\\n"
-                        "     '%s' using ($1==%zu && $4==%d ? $2 : NaN):3 with points pt 7 "
-                        "ps 0.55 lc rgb '#50%s'",
+            fprintf(gp,
+                    "%s'%s' using ($1==%zu && $8==%d ? $2 : NaN):4:3:7:6 with candlesticks "
+                    "whiskerbars 0.5 lc rgb '%s' lw 1.2, \\\n"
+                    "     '' using ($1==%zu && $8==%d ? $2 : NaN):5:5:5:5 with candlesticks "
+                    "lc rgb '%s' lw 2.5, \\\n"
+                    "     '%s' using ($1==%zu && $4==%d ? $2 : NaN):3 with points pt 7 "
+                    "ps 0.55 lc rgb '#50%s'",
                     sep, db, k, series, col, k, series, col, dp, k, series, col + 1);
             sep = ", \\\n     ";
         }
         if (has[k][2])
-            fprintf(gp, "%s'%s' using ($1==%zu ? $2 : NaN):3:4:(0) with vectors nohead "
-                        "dt 2 lw 2 lc rgb '%s'",
+            fprintf(gp,
+                    "%s'%s' using ($1==%zu ? $2 : NaN):3:4:(0) with vectors nohead "
+                    "dt 2 lw 2 lc rgb '%s'",
                     sep, dl, k, QQB_PLOT_INK);
         fprintf(gp, "\n");
     }
@@ -1117,8 +1122,8 @@ static int pic_memory(struct rep *r)
              * a compared case with no change recorded had the same. */
             if (!w.has_base && c->vs_baseline && r->baseline)
                 w.base = *m, w.has_base = 1;
-            double vals[6] = {m->live, m->peak, m->created, w.base.live, w.base.peak,
-                              w.base.created};
+            double vals[6] = {m->live,     m->peak,     m->created,
+                              w.base.live, w.base.peak, w.base.created};
             int any = 0;
             for (int v = 0; v < 6; v++)
                 if (isfinite(vals[v]) && vals[v] > 0 && (v < 3 || w.has_base))
@@ -1158,9 +1163,10 @@ static int pic_memory(struct rep *r)
         free(rows);
         return -1;
     }
-    fprintf(d, "# %s (bytes, objects; NaN: no baseline)\n"
-               "# row\tlabel\tlive_base\tlive\tpeak_base\tpeak\tcreated_base\tcreated"
-               "\tcolor_live\tcolor_peak\tcolor_created\ttext_live\ttext_peak\ttext_created\n",
+    fprintf(d,
+            "# %s (bytes, objects; NaN: no baseline)\n"
+            "# row\tlabel\tlive_base\tlive\tpeak_base\tpeak\tcreated_base\tcreated"
+            "\tcolor_live\tcolor_peak\tcolor_created\ttext_live\ttext_peak\ttext_created\n",
             p->title);
     for (size_t i = 0; i < nr; i++) {
         const struct memrow *w = &rows[i];
@@ -1229,14 +1235,15 @@ static int pic_memory(struct rep *r)
     fprintf(gp, "set multiplot layout 1,3 title ");
     qqb_plot_quote(gp, ttl);
     fprintf(gp, " margins %.4f,0.97,%.4f,%.4f spacing 0.035,0\n", lm, bottom, top);
-    fprintf(gp, "unset key\nset yrange [%zu.5:-0.5]\nset grid xtics noytics\n"
-                "set style fill solid 1.0 noborder\n",
+    fprintf(gp,
+            "unset key\nset yrange [%zu.5:-0.5]\nset grid xtics noytics\n"
+            "set style fill solid 1.0 noborder\n",
             nr - 1);
     static const char *const panel[3] = {"live at the end", "peak", "objects created"};
     static const char *const unit[3] = {"KB", "KB", "objects"};
     for (int v = 0; v < 3; v++) {
-        fprintf(gp, "set title '%s'\nset xlabel '%s'\nset xrange [0:%.6g]\nset ytics (",
-                panel[v], unit[v],
+        fprintf(gp, "set title '%s'\nset xlabel '%s'\nset xrange [0:%.6g]\nset ytics (", panel[v],
+                unit[v],
                 mx[v] > 0 ? mx[v] / (v < 2 ? 1024.0 : 1.0) * (changed[v] ? 2.1 : 1.45) : 1.0);
         for (size_t i = 0; i < nr; i++) {
             fprintf(gp, "%s", i ? ", " : "");
@@ -1253,13 +1260,15 @@ static int pic_memory(struct rep *r)
         int bc = 3 + 2 * v, cc = 4 + 2 * v, colc = 9 + v, tc = 12 + v;
         fprintf(gp, ") scale 0\nplot ");
         if (nbase)
-            fprintf(gp, "'%s' using (0):1:(0):%d:($1-0.4):($1-0.02) with boxxyerror "
-                        "fc rgb '%s', \\\n     ",
+            fprintf(gp,
+                    "'%s' using (0):1:(0):%d:($1-0.4):($1-0.02) with boxxyerror "
+                    "fc rgb '%s', \\\n     ",
                     p->data[0], bc, C_BASELINE);
-        fprintf(gp, "'%s' using (0):1:(0):%d:($1+0.02):($1+0.4):%d with boxxyerror "
-                    "fc rgb variable, \\\n"
-                    "     '' using %d:($1+0.2):%d with labels left offset 0.6,0 "
-                    "textcolor rgb '%s'\n",
+        fprintf(gp,
+                "'%s' using (0):1:(0):%d:($1+0.02):($1+0.4):%d with boxxyerror "
+                "fc rgb variable, \\\n"
+                "     '' using %d:($1+0.2):%d with labels left offset 0.6,0 "
+                "textcolor rgb '%s'\n",
                 p->data[0], cc, colc, cc, tc, QQB_PLOT_INK);
     }
     fprintf(gp, "unset multiplot\n");
@@ -1347,8 +1356,9 @@ static int pic_scaling(struct rep *r, const struct bench *b)
         free(sidx);
         return -1;
     }
-    fprintf(d, "# %s\n# panel\tseries\tnodes\tmedian_cycles_per_hit\tq1\tq3\timbalance_median"
-               "\tticks_median\tcase\n",
+    fprintf(d,
+            "# %s\n# panel\tseries\tnodes\tmedian_cycles_per_hit\tq1\tq3\timbalance_median"
+            "\tticks_median\tcase\n",
             p->title);
     int(*has)[2] = calloc(b->nkeys * ns + 1, sizeof *has);
     if (!has) {
@@ -1408,8 +1418,10 @@ static int pic_scaling(struct rep *r, const struct bench *b)
     grid(b->nkeys, &rows, &cols);
     qqb_plot_both_begin(gp, p->stem, 600 * cols, 340 * rows + 80);
     char ttl[256];
-    snprintf(ttl, sizeof ttl, "%s: median cycles per hit by node count (bars: middle half)\n"
-                              "dashed: imbalance, right axis", b->name);
+    snprintf(ttl, sizeof ttl,
+             "%s: median cycles per hit by node count (bars: middle half)\n"
+             "dashed: imbalance, right axis",
+             b->name);
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
     dquote(gp, ttl);
     fprintf(gp, "\nset logscale x 2\nset xrange [%.6g:%.6g]\nset xtics (", (double)nmin / 1.35,
@@ -1430,15 +1442,17 @@ static int pic_scaling(struct rep *r, const struct bench *b)
         for (size_t q = 0; q < ns; q++) {
             const char *col = qqb_plot_color(q);
             if (has[k * ns + q][0]) {
-                fprintf(gp, "%s'%s' using ($1==%zu && $2==%zu ? $3 : NaN):4:5:6 with yerrorlines "
-                            "pt 7 ps 1.1 lw 2 lc rgb '%s' title ",
+                fprintf(gp,
+                        "%s'%s' using ($1==%zu && $2==%zu ? $3 : NaN):4:5:6 with yerrorlines "
+                        "pt 7 ps 1.1 lw 2 lc rgb '%s' title ",
                         sep, p->data[0], k, q, col);
                 qqb_plot_quote(gp, series[q]);
                 sep = ", \\\n     ";
             }
             if (has[k * ns + q][1]) {
-                fprintf(gp, "%s'%s' using ($1==%zu && $2==%zu ? $3 : NaN):7 axes x1y2 with "
-                            "linespoints pt 6 ps 1 dt 2 lw 1.5 lc rgb '%s' title ",
+                fprintf(gp,
+                        "%s'%s' using ($1==%zu && $2==%zu ? $3 : NaN):7 axes x1y2 with "
+                        "linespoints pt 6 ps 1 dt 2 lw 1.5 lc rgb '%s' title ",
                         sep, p->data[0], k, q, col);
                 char it[160];
                 snprintf(it, sizeof it, "%s imbalance", series[q]);
@@ -1575,8 +1589,8 @@ static int pic_ab(struct rep *r, const struct bench *b)
                 med = cm->cur;
             if (!cm) {
                 for (size_t i = 0; i < nsel; i++)
-                    if (r->cmps[sel[i]].ri == slots[s].ci && !strcmp(r->cmps[sel[i]].key, keys[k]) &&
-                        isfinite(r->cmps[sel[i]].base))
+                    if (r->cmps[sel[i]].ri == slots[s].ci &&
+                        !strcmp(r->cmps[sel[i]].key, keys[k]) && isfinite(r->cmps[sel[i]].base))
                         med = r->cmps[sel[i]].base;
             }
             if (!isfinite(med))
@@ -1617,15 +1631,17 @@ static int pic_ab(struct rep *r, const struct bench *b)
     int pw = nslot > 6 ? 700 : cols == 1 ? 800 : 600;
     qqb_plot_both_begin(gp, p->stem, pw * cols, 340 * rows + 90 + (rotate ? 40 * rows : 0));
     char ttl[256];
-    snprintf(ttl, sizeof ttl, "%s: variants side by side (bars: median, error bars: middle "
-                              "half)\nabove each bar: its change against the first bar of its group",
+    snprintf(ttl, sizeof ttl,
+             "%s: variants side by side (bars: median, error bars: middle "
+             "half)\nabove each bar: its change against the first bar of its group",
              b->name);
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
     dquote(gp, ttl);
-    fprintf(gp, "\nunset key\nset boxwidth 0.8 absolute\nset style fill solid 0.85 noborder\n"
-                "# Labels on a white box, readable over a neighbouring bar.\n"
-                "set style textbox opaque fillcolor rgb 'white' noborder margins 1,1\n"
-                "set xrange [0.3:%.3f]\nset xtics (",
+    fprintf(gp,
+            "\nunset key\nset boxwidth 0.8 absolute\nset style fill solid 0.85 noborder\n"
+            "# Labels on a white box, readable over a neighbouring bar.\n"
+            "set style textbox opaque fillcolor rgb 'white' noborder margins 1,1\n"
+            "set xrange [0.3:%.3f]\nset xtics (",
             xmax + 0.7);
     for (size_t s = 0; s < nslot; s++) {
         char sn[128];
@@ -1648,13 +1664,15 @@ static int pic_ab(struct rep *r, const struct bench *b)
         fprintf(gp, "'%s' using ($1==%zu ? $2 : NaN):3:6 with boxes lc rgb variable", p->data[0],
                 k);
         if (has[k][NCLASS + 1])
-            fprintf(gp, ", \\\n     '' using ($1==%zu ? $2 : NaN):3:4:5 with yerrorbars pt 7 "
-                        "ps 0.4 lw 1.2 lc rgb '%s'",
+            fprintf(gp,
+                    ", \\\n     '' using ($1==%zu ? $2 : NaN):3:4:5 with yerrorbars pt 7 "
+                    "ps 0.4 lw 1.2 lc rgb '%s'",
                     k, QQB_PLOT_INK);
         for (int v = 0; v < NCLASS; v++)
             if (has[k][v])
-                fprintf(gp, ", \\\n     '%s' using ($1==%zu && $4==%d ? $2 : NaN):3:6 with "
-                            "labels center offset 0,0.9 boxed textcolor rgb '%s'",
+                fprintf(gp,
+                        ", \\\n     '%s' using ($1==%zu && $4==%d ? $2 : NaN):3:6 with "
+                        "labels center offset 0,0.9 boxed textcolor rgb '%s'",
                         p->data[1], k, v, vstyle[v].color);
         fprintf(gp, "\n");
     }
@@ -1672,12 +1690,23 @@ static void html(FILE *fp, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '<': fputs("&lt;", fp); break;
-        case '>': fputs("&gt;", fp); break;
-        case '&': fputs("&amp;", fp); break;
-        case '"': fputs("&quot;", fp); break;
-        case '\'': fputs("&#39;", fp); break;
-        default: fputc(*s, fp);
+        case '<':
+            fputs("&lt;", fp);
+            break;
+        case '>':
+            fputs("&gt;", fp);
+            break;
+        case '&':
+            fputs("&amp;", fp);
+            break;
+        case '"':
+            fputs("&quot;", fp);
+            break;
+        case '\'':
+            fputs("&#39;", fp);
+            break;
+        default:
+            fputc(*s, fp);
         }
     }
 }
@@ -1701,18 +1730,19 @@ static void html_cmp_table(struct rep *r, FILE *fp, const char *kind)
     int is_base = !strcmp(kind, "baseline") || !strcmp(kind, "build");
     fprintf(fp, "<h3>");
     html(fp, kind_title(kind, kt, sizeof kt));
-    fprintf(fp, "</h3>\n<table>\n<thead><tr><th>case</th><th>key</th>%s"
-                "<th class=\"n\">%s</th><th class=\"n\">current</th><th class=\"n\">change</th>"
-                "<th class=\"n\">interval</th><th class=\"n\">threshold</th><th>verdict</th>"
-                "</tr></thead>\n<tbody>\n",
+    fprintf(fp,
+            "</h3>\n<table>\n<thead><tr><th>case</th><th>key</th>%s"
+            "<th class=\"n\">%s</th><th class=\"n\">current</th><th class=\"n\">change</th>"
+            "<th class=\"n\">interval</th><th class=\"n\">threshold</th><th>verdict</th>"
+            "</tr></thead>\n<tbody>\n",
             is_base ? "" : "<th>reference</th>", is_base ? "baseline" : "reference case");
     for (size_t i = 0; i < r->ncmps; i++) {
         const struct rcmp *c = &r->cmps[i];
         if (strcmp(c->kind, kind))
             continue;
         char b[64], cu[64], ch[32] = "n/a", iv[64] = "", th[32] = "";
-        double bmhz = isfinite(c->base_ns) && c->base_ns > 0 ? c->base * 1000.0 / c->base_ns
-                                                             : r->mhz;
+        double bmhz =
+            isfinite(c->base_ns) && c->base_ns > 0 ? c->base * 1000.0 / c->base_ns : r->mhz;
         double cmhz = isfinite(c->cur_ns) && c->cur_ns > 0 ? c->cur * 1000.0 / c->cur_ns : r->mhz;
         fmt_cyc(b, sizeof b, c->base, bmhz);
         fmt_cyc(cu, sizeof cu, c->cur, cmhz);
@@ -1737,8 +1767,7 @@ static void html_cmp_table(struct rep *r, FILE *fp, const char *kind)
         html(fp, b);
         fprintf(fp, "</td><td class=\"n\">");
         html(fp, cu);
-        fprintf(fp, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">",
-                ch, iv);
+        fprintf(fp, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">", ch, iv);
         html(fp, th);
         fprintf(fp, "</td><td><span class=\"chip\"></span>");
         html(fp, verdict_word(c));
@@ -1792,26 +1821,27 @@ static int write_index(struct rep *r)
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 "<title>qqbench: ");
     html(fp, r->suite ? r->suite : "run");
-    fprintf(fp, "</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>\n"
-                "body{font-family:'DejaVu Sans',Verdana,sans-serif;color:#333;background:#fff;"
-                "margin:1.5em auto;max-width:1300px;padding:0 1em;line-height:1.4}\n"
-                "h1{font-size:1.5em;margin-bottom:0.2em} h2{margin-top:1.6em;border-bottom:1px "
-                "solid #ddd} h3{margin-bottom:0.3em}\n"
-                "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0 1em}\n"
-                "th,td{padding:0.2em 0.6em;border-bottom:1px solid #eee;text-align:left;"
-                "vertical-align:top}\n"
-                "th{background:#f4f4f4} td.n,th.n{text-align:right;white-space:nowrap;"
-                "font-variant-numeric:tabular-nums}\n"
-                ".chip{display:inline-block;width:0.8em;height:0.8em;margin-right:0.4em;"
-                "border-radius:2px;background:%s}\n"
-                "tr.v-regressed .chip{background:%s} tr.v-regressed td{font-weight:bold}\n"
-                "tr.v-improved .chip{background:%s} tr.v-unchanged .chip{background:%s}\n"
-                "tr.v-noisy .chip{background:%s}\n"
-                ".note{color:#666} .meta{color:#555} .alert{color:%s;font-weight:bold}\n"
-                "figure{margin:1em 0 2em} figure img{max-width:100%%;height:auto;"
-                "border:1px solid #eee}\n"
-                "figcaption{max-width:60em;color:#444} .files{font-size:0.85em;color:#666}\n"
-                "</style>\n</head>\n<body>\n<h1>qqbench: suite ",
+    fprintf(fp,
+            "</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>\n"
+            "body{font-family:'DejaVu Sans',Verdana,sans-serif;color:#333;background:#fff;"
+            "margin:1.5em auto;max-width:1300px;padding:0 1em;line-height:1.4}\n"
+            "h1{font-size:1.5em;margin-bottom:0.2em} h2{margin-top:1.6em;border-bottom:1px "
+            "solid #ddd} h3{margin-bottom:0.3em}\n"
+            "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0 1em}\n"
+            "th,td{padding:0.2em 0.6em;border-bottom:1px solid #eee;text-align:left;"
+            "vertical-align:top}\n"
+            "th{background:#f4f4f4} td.n,th.n{text-align:right;white-space:nowrap;"
+            "font-variant-numeric:tabular-nums}\n"
+            ".chip{display:inline-block;width:0.8em;height:0.8em;margin-right:0.4em;"
+            "border-radius:2px;background:%s}\n"
+            "tr.v-regressed .chip{background:%s} tr.v-regressed td{font-weight:bold}\n"
+            "tr.v-improved .chip{background:%s} tr.v-unchanged .chip{background:%s}\n"
+            "tr.v-noisy .chip{background:%s}\n"
+            ".note{color:#666} .meta{color:#555} .alert{color:%s;font-weight:bold}\n"
+            "figure{margin:1em 0 2em} figure img{max-width:100%%;height:auto;"
+            "border:1px solid #eee}\n"
+            "figcaption{max-width:60em;color:#444} .files{font-size:0.85em;color:#666}\n"
+            "</style>\n</head>\n<body>\n<h1>qqbench: suite ",
             vstyle[V_OTHER].color, vstyle[V_REGRESSED].color, vstyle[V_IMPROVED].color,
             vstyle[V_UNCHANGED].color, vstyle[V_NOISY].color, QQB_PLOT_ALERT);
     html(fp, r->suite ? r->suite : "?");
@@ -1868,8 +1898,8 @@ static int write_index(struct rep *r)
                     na++;
             }
         char kt[160];
-        fprintf(fp, "; %s: ", !strcmp(r->kinds[k], "ab") ? "A/B"
-                              : kind_title(r->kinds[k], kt, sizeof kt));
+        fprintf(fp, "; %s: ",
+                !strcmp(r->kinds[k], "ab") ? "A/B" : kind_title(r->kinds[k], kt, sizeof kt));
         const char *sep = "";
         for (int v = 0; v < NCLASS; v++)
             if (cnt[v]) {
@@ -1898,12 +1928,13 @@ static int write_index(struct rep *r)
         for (size_t i = 0; i < r->nmch; i++) {
             const struct rmemchg *m = &r->mch[i];
             int ab = strcmp(m->kind, "baseline") != 0;
-            const char *v = m->verdict > 0 ? (ab ? "more" : "regressed")
+            const char *v = m->verdict > 0   ? (ab ? "more" : "regressed")
                             : m->verdict < 0 ? (ab ? "less" : "improved")
                                              : "counts changed";
-            fprintf(fp, "<tr class=\"v-%s\"><td>", m->verdict > 0 && !ab ? "regressed"
-                                                   : m->verdict < 0 && !ab ? "improved"
-                                                                           : "other");
+            fprintf(fp, "<tr class=\"v-%s\"><td>",
+                    m->verdict > 0 && !ab   ? "regressed"
+                    : m->verdict < 0 && !ab ? "improved"
+                                            : "other");
             html(fp, m->case_name);
             fprintf(fp, "</td><td>");
             html(fp, m->key);

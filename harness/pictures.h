@@ -1,4 +1,5 @@
-/* pictures.h - the run report: pictures (gnuplot) and index.html drawn from a `qqbench run --json` file. */
+/* pictures.h - the run report: pictures (gnuplot) and index.html drawn from a `qqbench run --json`
+ * file. */
 #ifndef QQB_PICTURES_H
 #define QQB_PICTURES_H
 

@@ -89,8 +89,7 @@ static char *reference_kernel(const struct qqb_bench *b, const char *against,
     char *kd = kernel_dir ? realpath(kernel_dir, NULL) : NULL;
     char *out = NULL;
     size_t n = kd ? strlen(kd) : 0;
-    if (kd && b->kernel_path && !strncmp(b->kernel_path, kd, n) &&
-        b->kernel_path[n] == '/')
+    if (kd && b->kernel_path && !strncmp(b->kernel_path, kd, n) && b->kernel_path[n] == '/')
         out = join_path(against, b->kernel_path + n + 1);
     else {
         const char *path = b->kernel_path ? b->kernel_path : b->kernel;
@@ -141,17 +140,15 @@ static int fill_case(const struct qqb_bench *b, size_t bi, size_t k, size_t grou
     return rc;
 }
 
-int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly,
-                  int reps, struct qqb_plan *out, char *err, size_t errlen)
+int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
+                  struct qqb_plan *out, char *err, size_t errlen)
 {
-    return qqb_plan_make_against(suite, only, nonly, reps, NULL, NULL, out, err,
-                                 errlen);
+    return qqb_plan_make_against(suite, only, nonly, reps, NULL, NULL, out, err, errlen);
 }
 
-int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only,
-                          size_t nonly, int reps, const char *against,
-                          const char *kernel_dir, struct qqb_plan *out, char *err,
-                          size_t errlen)
+int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
+                          const char *against, const char *kernel_dir, struct qqb_plan *out,
+                          char *err, size_t errlen)
 {
     size_t builds = against ? 2 : 1;
     memset(out, 0, sizeof *out);
@@ -162,8 +159,10 @@ int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only,
         while (j < suite->nbench && strcmp(suite->bench[j].name, only[i]))
             j++;
         if (j == suite->nbench) {
-            snprintf(err, errlen, "qqbench run: error: --only %s: no such benchmark "
-                     "in %s", only[i], suite->path);
+            snprintf(err, errlen,
+                     "qqbench run: error: --only %s: no such benchmark "
+                     "in %s",
+                     only[i], suite->path);
             return -1;
         }
     }
@@ -199,8 +198,7 @@ int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only,
             for (size_t bu = 0; bu < builds; bu++)
                 for (size_t j = 0; j < nv; j++) {
                     struct qqb_plan_case *pc = &out->cases[out->ncases];
-                    if (fill_case(b, i, first + j, out->ngroups, bu ? refk : NULL,
-                                  pc) != 0) {
+                    if (fill_case(b, i, first + j, out->ngroups, bu ? refk : NULL, pc) != 0) {
                         free(refk);
                         out->ncases++; /* freed with the plan */
                         goto nomem;
@@ -238,8 +236,7 @@ void qqb_plan_free(struct qqb_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why,
-                               size_t len)
+int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why, size_t len)
 {
     const struct qqb_plan_case *pc = &p->cases[ci];
     if (pc->build != QQB_BUILD_REFERENCE)
@@ -247,13 +244,17 @@ int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why,
     const char *k = p->suite->bench[pc->bench].kernel;
     struct stat st;
     if (stat(pc->kernel_path, &st) != 0) {
-        snprintf(why, len, "the reference build (--against %s) has no kernel '%s' "
-                 "(%s: %s)", p->against, k, pc->kernel_path, strerror(errno));
+        snprintf(why, len,
+                 "the reference build (--against %s) has no kernel '%s' "
+                 "(%s: %s)",
+                 p->against, k, pc->kernel_path, strerror(errno));
         return 1;
     }
     if (!S_ISREG(st.st_mode) || access(pc->kernel_path, X_OK) != 0) {
-        snprintf(why, len, "the reference build's kernel '%s' (%s) is not an "
-                 "executable file", k, pc->kernel_path);
+        snprintf(why, len,
+                 "the reference build's kernel '%s' (%s) is not an "
+                 "executable file",
+                 k, pc->kernel_path);
         return 1;
     }
     return 0;

@@ -1,4 +1,5 @@
-/* plan.h - the plan: a suite expanded once into groups of cases, with the launch order of every round. */
+/* plan.h - the plan: a suite expanded once into groups of cases, with the launch order of every
+ * round. */
 #ifndef QQB_PLAN_H
 #define QQB_PLAN_H
 
@@ -22,12 +23,12 @@ struct qqb_plan_case {
     size_t in_bench; /* the case's index in its benchmark (qqb_bench_case) */
     int variant;     /* index into the bench's variants, -1 when none */
     int nodes;
-    char *name;      /* e.g. "km[direct,size=200]@2" */
-    char *point;     /* "size=200,steps=10", NULL without parameters */
-    char **argv;     /* the launch: launcher (for nodes > 1), kernel path,
-                      * arguments; NULL-ended */
-    char **command;  /* what a baseline stores: the kernel as the suite
-                      * names it, then its arguments; NULL-ended */
+    char *name;     /* e.g. "km[direct,size=200]@2" */
+    char *point;    /* "size=200,steps=10", NULL without parameters */
+    char **argv;    /* the launch: launcher (for nodes > 1), kernel path,
+                     * arguments; NULL-ended */
+    char **command; /* what a baseline stores: the kernel as the suite
+                     * names it, then its arguments; NULL-ended */
     enum qqb_build build;
     size_t variant_ref; /* the reference variant of the same build (itself
                          * for the reference variant) */
@@ -53,8 +54,8 @@ struct qqb_plan {
     size_t ncases;
     struct qqb_plan_group *groups;
     size_t ngroups;
-    size_t launches; /* warmups and repetitions of every case */
-    const char *against; /* --against DIR (borrowed), NULL without */
+    size_t launches;        /* warmups and repetitions of every case */
+    const char *against;    /* --against DIR (borrowed), NULL without */
     size_t reference_cases; /* cases of the reference build */
 };
 
@@ -64,8 +65,8 @@ struct qqb_plan {
  * ERR (a name in ONLY that is no benchmark, out of memory). The plan
  * borrows SUITE, which must outlive it.
  */
-int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly,
-                  int reps, struct qqb_plan *out, char *err, size_t errlen);
+int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
+                  struct qqb_plan *out, char *err, size_t errlen);
 /*
  * The same with a reference build (--against AGAINST, NULL: none): every
  * case gets a twin launching the reference build's kernel, found in AGAINST
@@ -76,14 +77,12 @@ int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly
  * reference kernel that is missing is not an error here: the measurement
  * reports it (qqb_plan_reference_missing).
  */
-int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only,
-                          size_t nonly, int reps, const char *against,
-                          const char *kernel_dir, struct qqb_plan *out, char *err,
-                          size_t errlen);
+int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
+                          const char *against, const char *kernel_dir, struct qqb_plan *out,
+                          char *err, size_t errlen);
 /* Why plan case CI (of the reference build) cannot be launched, into WHY
  * ("the reference build has no kernel 'k' (DIR/k)"); 0 when it can. */
-int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why,
-                               size_t len);
+int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why, size_t len);
 void qqb_plan_free(struct qqb_plan *p);
 
 /* The cases' names in plan order (borrowed), for qqb_results_init. NULL on

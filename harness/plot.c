@@ -1,4 +1,5 @@
-/* plot.c - gnuplot pictures: folders, data files, .gp scripts with the house theme, running gnuplot. */
+/* plot.c - gnuplot pictures: folders, data files, .gp scripts with the house theme, running
+ * gnuplot. */
 #include "plot.h"
 
 #include <errno.h>
@@ -86,19 +87,20 @@ void qqb_plot_begin(FILE *gp, const char *what)
     fprintf(gp, "# %s\n", what);
     fprintf(gp, "# Written by qqbench %s. Re-draw from this folder with: gnuplot THIS.gp\n",
             QQB_VERSION);
-    fprintf(gp, "reset\n"
-                "set encoding utf8\n"
-                "# Light theme: dark text and axes, faint grid behind the data.\n"
-                "set border 3 front lc rgb '%s' lw 1\n"
-                "set tics nomirror out textcolor rgb '%s'\n"
-                "set grid back lc rgb '%s' lw 1 dt solid\n"
-                "set key textcolor rgb '%s' noautotitle\n"
-                "set title textcolor rgb '%s'\n"
-                "set xlabel textcolor rgb '%s'\n"
-                "set ylabel textcolor rgb '%s'\n"
-                "set style fill solid 1.0 noborder\n",
-            QQB_PLOT_INK, QQB_PLOT_INK, QQB_PLOT_FAINT, QQB_PLOT_INK, QQB_PLOT_INK,
-            QQB_PLOT_INK, QQB_PLOT_INK);
+    fprintf(gp,
+            "reset\n"
+            "set encoding utf8\n"
+            "# Light theme: dark text and axes, faint grid behind the data.\n"
+            "set border 3 front lc rgb '%s' lw 1\n"
+            "set tics nomirror out textcolor rgb '%s'\n"
+            "set grid back lc rgb '%s' lw 1 dt solid\n"
+            "set key textcolor rgb '%s' noautotitle\n"
+            "set title textcolor rgb '%s'\n"
+            "set xlabel textcolor rgb '%s'\n"
+            "set ylabel textcolor rgb '%s'\n"
+            "set style fill solid 1.0 noborder\n",
+            QQB_PLOT_INK, QQB_PLOT_INK, QQB_PLOT_FAINT, QQB_PLOT_INK, QQB_PLOT_INK, QQB_PLOT_INK,
+            QQB_PLOT_INK);
 }
 
 void qqb_plot_svg(FILE *gp, const char *stem, int width, int height)
@@ -128,10 +130,11 @@ void qqb_plot_both_begin(FILE *gp, const char *stem, int width, int height)
     fprintf(gp, "do for [qqb_terminal = 1:2] {\n"
                 "if (qqb_terminal == 1) {\n    ");
     qqb_plot_svg(gp, stem, width, height);
-    fprintf(gp, "} else {\n"
-                "    set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,10' "
-                "background rgb 'white'\n"
-                "    set output ",
+    fprintf(gp,
+            "} else {\n"
+            "    set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,10' "
+            "background rgb 'white'\n"
+            "    set output ",
             width, height);
     qqb_plot_quote(gp, stem);
     fprintf(gp, ".'.png'\n}\n");
@@ -208,8 +211,7 @@ int qqb_plot_run(const char *dir, const char *script, char *err, size_t errsz)
             return -1;
         }
     if (WIFSIGNALED(status)) {
-        snprintf(err, errsz, "%s %s was killed by signal %d", prog, script,
-                 WTERMSIG(status));
+        snprintf(err, errsz, "%s %s was killed by signal %d", prog, script, WTERMSIG(status));
         return -1;
     }
     int code = WEXITSTATUS(status);
@@ -225,8 +227,8 @@ int qqb_plot_run(const char *dir, const char *script, char *err, size_t errsz)
     char *line = strrchr(out, '\n');
     line = line ? line + 1 : out;
     if (code != 0) {
-        snprintf(err, errsz, "%s %s failed (exit %d)%s%s", prog, script, code,
-                 *line ? ": " : "", line);
+        snprintf(err, errsz, "%s %s failed (exit %d)%s%s", prog, script, code, *line ? ": " : "",
+                 line);
         return -1;
     }
     if (n > 0 && *line) {

@@ -1,4 +1,5 @@
-/* plot.h - gnuplot pictures: folders, data files, .gp scripts with the house theme, running gnuplot. */
+/* plot.h - gnuplot pictures: folders, data files, .gp scripts with the house theme, running
+ * gnuplot. */
 #ifndef QQB_PLOT_H
 #define QQB_PLOT_H
 
@@ -12,7 +13,7 @@
  * ====================================================================== */
 
 #define QQB_PLOT_ALERT "#D55E00" /* vermillion */
-#define QQB_PLOT_INK "#333333"   /* text, axes */
+#define QQB_PLOT_INK   "#333333" /* text, axes */
 #define QQB_PLOT_FAINT "#EBEBEB" /* background bands, grid */
 
 /* The I-th colour of the cycle (blue, bluish green, orange, reddish

@@ -8,7 +8,10 @@
 #include "report.h"
 #include "runner.h"
 
-static double ns_of(double ticks, double mhz) { return mhz > 0 ? ticks * 1000.0 / mhz : NAN; }
+static double ns_of(double ticks, double mhz)
+{
+    return mhz > 0 ? ticks * 1000.0 / mhz : NAN;
+}
 
 void qqb_fmt_count(char *buf, size_t len, double v)
 {
@@ -73,10 +76,11 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         return;
     int wc = (int)max_len(j, ab, 1), wk = (int)max_len(j, ab, 0);
     if (ab == QQB_CMP_BUILD)
-        fprintf(fp, "\nAgainst the reference build%s%s: each case against the same case "
-                    "built from the reference (interleaved, paired by round); cycles "
-                    "per interval\n\n", r->against ? " " : "",
-                r->against ? r->against : "");
+        fprintf(fp,
+                "\nAgainst the reference build%s%s: each case against the same case "
+                "built from the reference (interleaved, paired by round); cycles "
+                "per interval\n\n",
+                r->against ? " " : "", r->against ? r->against : "");
     else if (ab)
         fprintf(fp, "\nA/B: each variant against the first variant (interleaved, "
                     "paired by round); cycles per interval\n\n");
@@ -84,8 +88,7 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         fprintf(fp, "\nAgainst the baseline%s; cycles per interval\n\n",
                 r->baseline_other ? " OF ANOTHER MACHINE" : "");
     fprintf(fp, "%-*s  %-*s  %-22s %-22s %8s  %-19s %9s  %s\n", wc, "case", wk, "key",
-            ab ? "reference" : "baseline", "current", "change", "interval",
-            "threshold", "verdict");
+            ab ? "reference" : "baseline", "current", "change", "interval", "threshold", "verdict");
     for (size_t i = 0; i < j->ncmp; i++) {
         const struct qqb_cmp *c = &j->cmp[i];
         if (c->ab != ab)
@@ -95,8 +98,7 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         fmt_cyc(cu, sizeof cu, c->cur_median, c->mhz);
         if (c->ch.status == QQB_CHANGE_OK) {
             snprintf(ch, sizeof ch, "%+.2f%%", c->ch.pct);
-            snprintf(iv, sizeof iv, "[%+.2f, %+.2f]%s", c->ch.lo, c->ch.hi,
-                     c->ch.ci_ok ? "" : "*");
+            snprintf(iv, sizeof iv, "[%+.2f, %+.2f]%s", c->ch.lo, c->ch.hi, c->ch.ci_ok ? "" : "*");
         } else {
             snprintf(ch, sizeof ch, "n/a");
             snprintf(iv, sizeof iv, "(too few)");
@@ -104,9 +106,10 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         snprintf(th, sizeof th, "%.1f%%%s", c->threshold,
                  c->threshold_from == QQB_THR_BOUNDED ? "^"
                  : c->threshold_from == QQB_THR_RUNS  ? "r"
-                 : c->threshold_from == QQB_THR_NOISE ? "n" : " ");
-        fprintf(fp, "%-*.*s  %-*.*s  %-22s %-22s %8s  %-19s %9s  %s%s", wc, wc,
-                c->case_name, wk, wk, c->key, b, cu, ch, iv, th, verdict_text(c),
+                 : c->threshold_from == QQB_THR_NOISE ? "n"
+                                                      : " ");
+        fprintf(fp, "%-*.*s  %-*.*s  %-22s %-22s %8s  %-19s %9s  %s%s", wc, wc, c->case_name, wk,
+                wk, c->key, b, cu, ch, iv, th, verdict_text(c),
                 ab == QQB_CMP_BUILD ? " vs reference build" : "");
         if (c->confirmed == 1)
             fprintf(fp, " (confirmed: %+.2f%%)", c->confirm_pct);
@@ -128,21 +131,25 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
     if (j->ncmp == 0)
         return;
     double conf = j->ncmp ? j->cmp[0].ch.confidence : 0.95;
-    fprintf(fp, "\nchange: Hodges-Lehmann estimate (A/B: median pair ratio); interval: "
-                "%.0f%% confidence", 100.0 * (isfinite(conf) ? conf : 0.95));
+    fprintf(fp,
+            "\nchange: Hodges-Lehmann estimate (A/B: median pair ratio); interval: "
+            "%.0f%% confidence",
+            100.0 * (isfinite(conf) ? conf : 0.95));
     if (j->family > 1)
-        fprintf(fp, " per comparison; a baseline verdict must also hold after Holm's "
-                    "correction over the %zu baseline comparisons (family-wise %.0f%%)",
+        fprintf(fp,
+                " per comparison; a baseline verdict must also hold after Holm's "
+                "correction over the %zu baseline comparisons (family-wise %.0f%%)",
                 j->family, 100.0 * (1.0 - j->family_alpha));
-    fprintf(fp, ".\n* = too few launches for that confidence: the widest interval, "
-                "always noisy.\nthreshold: n = noise_multiple x the key's "
-                "launch-to-launch noise, r = the baseline's run-to-run bound, "
-                "^ = held at the %.0f%% bound; blank = the benchmark's threshold.\n"
-                "noisy: the interval straddles a threshold; the note says by how much "
-                "and how many launches would decide.\n"
-                "cycles are net of QQ's own reads (the empty state each launch "
-                "calibrates); unresolved: both figures within %.0f counter steps of "
-                "zero, where no change can be seen.\n",
+    fprintf(fp,
+            ".\n* = too few launches for that confidence: the widest interval, "
+            "always noisy.\nthreshold: n = noise_multiple x the key's "
+            "launch-to-launch noise, r = the baseline's run-to-run bound, "
+            "^ = held at the %.0f%% bound; blank = the benchmark's threshold.\n"
+            "noisy: the interval straddles a threshold; the note says by how much "
+            "and how many launches would decide.\n"
+            "cycles are net of QQ's own reads (the empty state each launch "
+            "calibrates); unresolved: both figures within %.0f counter steps of "
+            "zero, where no change can be seen.\n",
             QQB_THRESHOLD_BOUND, QQB_RESOLVE_STEPS);
 }
 
@@ -153,30 +160,28 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
         return;
     fprintf(fp, "\nMemory per key (bytes live = objects + allocations; peak; "
                 "object size; objects created)\n\n");
-    fprintf(fp, "%-32s %-16s %-24s %-24s %-14s %-20s %s\n", "case", "key", "live",
-            "peak", "object size", "created", "verdict");
+    fprintf(fp, "%-32s %-16s %-24s %-24s %-14s %-20s %s\n", "case", "key", "live", "peak",
+            "object size", "created", "verdict");
     for (size_t i = 0; i < j->nmem; i++) {
         const struct qqb_memcmp *m = &j->mem[i];
         char live[64], peak[64], cr[64], sz[48];
         unsigned long long bl = (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
                            cl = (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes);
         snprintf(live, sizeof live, "%llu -> %llu", bl, cl);
-        snprintf(peak, sizeof peak, "%llu -> %llu",
-                 (unsigned long long)m->base.peak_bytes,
+        snprintf(peak, sizeof peak, "%llu -> %llu", (unsigned long long)m->base.peak_bytes,
                  (unsigned long long)m->cur.peak_bytes);
         snprintf(sz, sizeof sz, "%llu -> %llu", (unsigned long long)m->base.obj_size,
                  (unsigned long long)m->cur.obj_size);
         snprintf(cr, sizeof cr, "%llu -> %llu", (unsigned long long)m->base.created,
                  (unsigned long long)m->cur.created);
         int gate = m->ab != QQB_CMP_VARIANT; /* baseline and build rows gate */
-        const char *v = m->verdict > 0 ? (gate ? "regressed" : "more")
+        const char *v = m->verdict > 0   ? (gate ? "regressed" : "more")
                         : m->verdict < 0 ? (gate ? "improved" : "less")
                                          : "counts changed";
-        fprintf(fp, "%-32.32s %-16.16s %-24s %-24s %-14s %-20s %s", m->case_name,
-                m->key, live, peak, sz, cr, v);
+        fprintf(fp, "%-32.32s %-16.16s %-24s %-24s %-14s %-20s %s", m->case_name, m->key, live,
+                peak, sz, cr, v);
         if (cl != bl)
-            fprintf(fp, " (%+lld bytes live%s", (long long)(cl - bl),
-                    bl ? "" : ")");
+            fprintf(fp, " (%+lld bytes live%s", (long long)(cl - bl), bl ? "" : ")");
         if (cl != bl && bl)
             fprintf(fp, ", %+.1f%%)", 100.0 * ((double)cl / (double)bl - 1.0));
         if (m->ab == QQB_CMP_BUILD)
@@ -210,8 +215,8 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
             if (!header) {
                 fprintf(fp, "\nMeasured (no baseline to compare with): median over "
                             "launches\n\n");
-                fprintf(fp, "%-32s %-20s %-22s %8s %9s %s\n", "case", "key",
-                        "cycles per interval", "noise", "launches", "events/launch");
+                fprintf(fp, "%-32s %-20s %-22s %8s %9s %s\n", "case", "key", "cycles per interval",
+                        "noise", "launches", "events/launch");
                 header = 1;
             }
             const struct qqb_metric *h = qqb_case_find_metric(c, mt->key, "hits");
@@ -223,8 +228,8 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
             else
                 snprintf(noise, sizeof noise, "-");
             qqb_fmt_count(ev, sizeof ev, h ? qqb_median(h->samples, h->n) : NAN);
-            fprintf(fp, "%-32.32s %-20.20s %-22s %8s %9zu %s\n", c->name, mt->key,
-                    cyc, noise, mt->n, ev);
+            fprintf(fp, "%-32.32s %-20.20s %-22s %8s %9zu %s\n", c->name, mt->key, cyc, noise,
+                    mt->n, ev);
         }
     }
 }
@@ -233,8 +238,8 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_results *res = r->results;
     const struct qqb_judgement *j = r->j;
-    fprintf(fp, "\nqqbench: suite %s on %s (%s, %.0f MHz ticks)\n", r->suite,
-            res->fp.id, res->fp.cpu, res->fp.mhz);
+    fprintf(fp, "\nqqbench: suite %s on %s (%s, %.0f MHz ticks)\n", r->suite, res->fp.id,
+            res->fp.cpu, res->fp.mhz);
     if (!r->baseline_path && r->no_baseline_note)
         fprintf(fp, "%s\n", r->no_baseline_note);
     else if (!r->baseline_path)
@@ -247,8 +252,7 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     print_measured(fp, r);
     print_mem(fp, r);
 
-    size_t counts[QQB_NVERDICTS] = {0}, ab[QQB_NVERDICTS] = {0},
-           bu[QQB_NVERDICTS] = {0};
+    size_t counts[QQB_NVERDICTS] = {0}, ab[QQB_NVERDICTS] = {0}, bu[QQB_NVERDICTS] = {0};
     for (size_t i = 0; i < j->ncmp; i++)
         (j->cmp[i].ab == QQB_CMP_BUILD ? bu : j->cmp[i].ab ? ab : counts)[j->cmp[i].verdict]++;
     size_t memreg = 0, memimp = 0;
@@ -265,16 +269,20 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     }
     fprintf(fp, "\n");
     if (r->baseline_path && j->one_run_cases)
-        fprintf(fp, "WARNING: the baseline holds one run for %zu case%s: its "
-                    "run-to-run noise is unknown, so a slow or fast period during that "
-                    "one run reads as a change. Add runs with --update-baseline.\n",
+        fprintf(fp,
+                "WARNING: the baseline holds one run for %zu case%s: its "
+                "run-to-run noise is unknown, so a slow or fast period during that "
+                "one run reads as a change. Add runs with --update-baseline.\n",
                 j->one_run_cases, j->one_run_cases == 1 ? "" : "s");
     if (j->missing_ref)
-        fprintf(fp, "NOTE: the machine check was skipped for %zu comparison%s "
-                    "(see the rows).\n", j->missing_ref, j->missing_ref == 1 ? "" : "s");
+        fprintf(fp,
+                "NOTE: the machine check was skipped for %zu comparison%s "
+                "(see the rows).\n",
+                j->missing_ref, j->missing_ref == 1 ? "" : "s");
     if (j->command_changed)
-        fprintf(fp, "WARNING: %zu case%s ran another command line than the baseline's: "
-                    "those comparisons are not like for like.\n",
+        fprintf(fp,
+                "WARNING: %zu case%s ran another command line than the baseline's: "
+                "those comparisons are not like for like.\n",
                 j->command_changed, j->command_changed == 1 ? "" : "s");
     if (r->confirmed_run)
         fprintf(fp, "A confirmation run re-measured the regressed cases; only "
@@ -285,20 +293,21 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
                                  : "they pass; --fail-on-noisy makes them fail");
     if (bu[QQB_NOISY])
-        fprintf(fp, "%zu comparison%s against the reference build %s noisy: %s.\n",
-                bu[QQB_NOISY], bu[QQB_NOISY] == 1 ? "" : "s",
-                bu[QQB_NOISY] == 1 ? "is" : "are",
+        fprintf(fp, "%zu comparison%s against the reference build %s noisy: %s.\n", bu[QQB_NOISY],
+                bu[QQB_NOISY] == 1 ? "" : "s", bu[QQB_NOISY] == 1 ? "is" : "are",
                 r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
                                  : "they pass; --fail-on-noisy makes them fail");
     size_t unres = counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED] + bu[QQB_UNRESOLVED];
     if (unres)
-        fprintf(fp, "%zu comparison%s unresolved: net figures within %.0f counter steps "
-                    "of zero; they pass.\n", unres, unres == 1 ? "" : "s",
-                QQB_RESOLVE_STEPS);
+        fprintf(fp,
+                "%zu comparison%s unresolved: net figures within %.0f counter steps "
+                "of zero; they pass.\n",
+                unres, unres == 1 ? "" : "s", QQB_RESOLVE_STEPS);
     if (r->against)
-        fprintf(fp, "qqbench: vs reference build: %zu regressed, %zu improved, "
-                    "%zu unchanged, %zu noisy\n", bu[QQB_REGRESSED], bu[QQB_IMPROVED],
-                bu[QQB_UNCHANGED], bu[QQB_NOISY]);
+        fprintf(fp,
+                "qqbench: vs reference build: %zu regressed, %zu improved, "
+                "%zu unchanged, %zu noisy\n",
+                bu[QQB_REGRESSED], bu[QQB_IMPROVED], bu[QQB_UNCHANGED], bu[QQB_NOISY]);
     if (r->no_baseline_summary)
         fprintf(fp, "qqbench: %s\n", r->no_baseline_summary);
     fprintf(fp,
@@ -306,9 +315,9 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
             "%zu unchanged, %zu noisy; A/B: %zu slower, %zu faster, %zu same, "
             "%zu noisy; memory: %zu regressed, %zu improved; %zu kernel failure%s\n",
             res->ncases, r->elapsed, counts[QQB_REGRESSED], counts[QQB_IMPROVED],
-            counts[QQB_UNCHANGED], counts[QQB_NOISY], ab[QQB_REGRESSED],
-            ab[QQB_IMPROVED], ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp,
-            r->kernel_failures, r->kernel_failures == 1 ? "" : "s");
+            counts[QQB_UNCHANGED], counts[QQB_NOISY], ab[QQB_REGRESSED], ab[QQB_IMPROVED],
+            ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp, r->kernel_failures,
+            r->kernel_failures == 1 ? "" : "s");
 }
 
 /* ---------------------------------------------------------------------
@@ -320,8 +329,14 @@ static const char *kind_name(int ab)
     return ab == QQB_CMP_BUILD ? "build" : ab ? "ab" : "baseline";
 }
 
-static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-static json_t *jstr(const char *s) { return s ? json_string(s) : json_null(); }
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+static json_t *jstr(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
 
 static json_t *jarr(const double *v, size_t n)
 {
@@ -333,16 +348,13 @@ static json_t *jarr(const double *v, size_t n)
 
 static json_t *jmem(const struct qqb_mem *m)
 {
-    return json_pack("{s:s?, s:I, s:I, s:I, s:I, s:I, s:I}", "key", m->key,
-                     "obj_size", (json_int_t)m->obj_size, "created",
-                     (json_int_t)m->created, "deleted", (json_int_t)m->deleted,
-                     "obj_bytes", (json_int_t)m->obj_bytes, "alloc_bytes",
-                     (json_int_t)m->alloc_bytes, "peak_bytes",
-                     (json_int_t)m->peak_bytes);
+    return json_pack("{s:s?, s:I, s:I, s:I, s:I, s:I, s:I}", "key", m->key, "obj_size",
+                     (json_int_t)m->obj_size, "created", (json_int_t)m->created, "deleted",
+                     (json_int_t)m->deleted, "obj_bytes", (json_int_t)m->obj_bytes, "alloc_bytes",
+                     (json_int_t)m->alloc_bytes, "peak_bytes", (json_int_t)m->peak_bytes);
 }
 
-int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
-                    size_t errlen)
+int qqb_report_json(const char *path, const struct qqb_report *r, char *err, size_t errlen)
 {
     const struct qqb_results *res = r->results;
     json_t *root = json_object();
@@ -356,10 +368,9 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
     json_object_set_new(root, "memory_baseline", jstr(r->memory_baseline_path));
     json_object_set_new(root, "gated_note", jstr(r->no_baseline_summary));
     json_object_set_new(root, "fingerprint",
-                        json_pack("{s:s, s:s, s:f, s:b, s:i, s:s, s:s}", "id",
-                                  res->fp.id, "cpu", res->fp.cpu, "tick_mhz",
-                                  res->fp.mhz, "invariant", res->fp.invariant,
-                                  "cores", res->fp.cores, "compiler",
+                        json_pack("{s:s, s:s, s:f, s:b, s:i, s:s, s:s}", "id", res->fp.id, "cpu",
+                                  res->fp.cpu, "tick_mhz", res->fp.mhz, "invariant",
+                                  res->fp.invariant, "cores", res->fp.cores, "compiler",
                                   res->fp.compiler, "flags", res->fp.flags));
     json_t *cases = json_array();
     for (size_t i = 0; i < res->ncases; i++) {
@@ -431,38 +442,36 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
         json_object_set_new(j, "rounds", json_integer((json_int_t)c->rounds));
         json_object_set_new(j, "verdict_alone", json_string(qqb_verdict_name(c->alone)));
         json_object_set_new(j, "level", jnum(c->level));
-        json_object_set_new(j, "holm", c->holm_held < 0 ? json_null()
-                                                        : json_boolean(c->holm_held));
-        json_object_set_new(j, "machine_check",
-                            json_string(qqb_machine_check_name(c->machine)));
+        json_object_set_new(j, "holm", c->holm_held < 0 ? json_null() : json_boolean(c->holm_held));
+        json_object_set_new(j, "machine_check", json_string(qqb_machine_check_name(c->machine)));
         json_object_set_new(j, "machine_check_note", jstr(c->machine_why));
         json_object_set_new(j, "command_differs", json_boolean(c->command_differs));
         json_object_set_new(j, "why", c->why[0] ? json_string(c->why) : json_null());
-        json_object_set_new(j, "counter_step_ticks", c->step > 0 ? json_real(c->step)
-                                                                 : json_null());
+        json_object_set_new(j, "counter_step_ticks",
+                            c->step > 0 ? json_real(c->step) : json_null());
         json_object_set_new(j, "figures_below_resolution", json_integer(c->below_step));
         json_object_set_new(j, "machine_change_pct", jnum(c->machine_pct));
         json_object_set_new(j, "normalized_change_pct", jnum(c->norm_pct));
         json_object_set_new(j, "machine_moved", json_boolean(c->machine == QQB_MC_MOVED));
         json_object_set_new(j, "verdict", json_string(verdict_text(c)));
-        json_object_set_new(j, "confirmed", c->confirmed < 0 ? json_null()
-                                                             : json_boolean(c->confirmed));
+        json_object_set_new(j, "confirmed",
+                            c->confirmed < 0 ? json_null() : json_boolean(c->confirmed));
         json_array_append_new(cmps, j);
     }
     json_object_set_new(root, "comparisons", cmps);
     json_t *mems = json_array();
     for (size_t i = 0; i < jd->nmem; i++) {
         const struct qqb_memcmp *m = &jd->mem[i];
-        json_array_append_new(
-            mems, json_pack("{s:s, s:s, s:s, s:s?, s:o, s:o, s:i}", "case",
-                            m->case_name, "key", m->key, "kind", kind_name(m->ab),
-                            "reference", m->ref_name, "before", jmem(&m->base), "after",
-                            jmem(&m->cur), "verdict", m->verdict));
+        json_array_append_new(mems, json_pack("{s:s, s:s, s:s, s:s?, s:o, s:o, s:i}", "case",
+                                              m->case_name, "key", m->key, "kind", kind_name(m->ab),
+                                              "reference", m->ref_name, "before", jmem(&m->base),
+                                              "after", jmem(&m->cur), "verdict", m->verdict));
     }
     json_object_set_new(root, "memory_changes", mems);
     json_object_set_new(root, "kernel_failures", json_integer((json_int_t)r->kernel_failures));
     json_object_set_new(root, "family_size", json_integer((json_int_t)jd->family));
-    json_object_set_new(root, "round_order_seed", json_integer((json_int_t)(r->seed & 0x7fffffffffffffffull)));
+    json_object_set_new(root, "round_order_seed",
+                        json_integer((json_int_t)(r->seed & 0x7fffffffffffffffull)));
     json_object_set_new(root, "exit_code", json_integer(r->exit_code));
     int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(root);
@@ -481,11 +490,21 @@ static void xml_text(FILE *fp, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '<': fputs("&lt;", fp); break;
-        case '>': fputs("&gt;", fp); break;
-        case '&': fputs("&amp;", fp); break;
-        case '"': fputs("&quot;", fp); break;
-        case '\'': fputs("&apos;", fp); break;
+        case '<':
+            fputs("&lt;", fp);
+            break;
+        case '>':
+            fputs("&gt;", fp);
+            break;
+        case '&':
+            fputs("&amp;", fp);
+            break;
+        case '"':
+            fputs("&quot;", fp);
+            break;
+        case '\'':
+            fputs("&apos;", fp);
+            break;
         default:
             /* Control characters are not allowed in XML 1.0. */
             if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
@@ -496,8 +515,7 @@ static void xml_text(FILE *fp, const char *s)
     }
 }
 
-int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
-                     size_t errlen)
+int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, size_t errlen)
 {
     FILE *fp = fopen(path, "w");
     if (!fp) {
@@ -522,8 +540,8 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
     fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     fprintf(fp, "  <testsuite name=\"");
     xml_text(fp, r->suite);
-    fprintf(fp, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
-            tests, failures, r->kernel_failures, r->elapsed);
+    fprintf(fp, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n", tests,
+            failures, r->kernel_failures, r->elapsed);
     for (size_t i = 0; i < jd->ncmp; i++) {
         const struct qqb_cmp *c = &jd->cmp[i];
         if (c->ab == QQB_CMP_VARIANT)
@@ -537,16 +555,16 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
         xml_text(fp, c->key);
         fprintf(fp, "%s\">", vs);
         if (c->verdict == QQB_REGRESSED) {
-            fprintf(fp, "<failure message=\"regressed%s %+.2f%% [%+.2f, %+.2f] "
-                        "(threshold %.2f%%)\"/>", vs, c->ch.pct, c->ch.lo, c->ch.hi,
-                    c->threshold);
+            fprintf(fp,
+                    "<failure message=\"regressed%s %+.2f%% [%+.2f, %+.2f] "
+                    "(threshold %.2f%%)\"/>",
+                    vs, c->ch.pct, c->ch.lo, c->ch.hi, c->threshold);
         } else if (r->fail_on_noisy && c->verdict == QQB_NOISY) {
             fprintf(fp, "<failure message=\"noisy (--fail-on-noisy): ");
             xml_text(fp, c->why);
             fprintf(fp, "\"/>");
         } else {
-            fprintf(fp, "<system-out>%s%s %+.2f%%</system-out>", verdict_text(c), vs,
-                    c->ch.pct);
+            fprintf(fp, "<system-out>%s%s %+.2f%%</system-out>", verdict_text(c), vs, c->ch.pct);
         }
         fprintf(fp, "</testcase>\n");
     }
@@ -565,12 +583,12 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
         if (m->verdict > 0)
             fprintf(fp, "<failure message=\"memory regressed%s: live", vs);
         if (m->verdict > 0)
-            fprintf(fp, " %llu -> %llu, "
-                        "peak %llu -> %llu bytes\"/>",
+            fprintf(fp,
+                    " %llu -> %llu, "
+                    "peak %llu -> %llu bytes\"/>",
                     (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
                     (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes),
-                    (unsigned long long)m->base.peak_bytes,
-                    (unsigned long long)m->cur.peak_bytes);
+                    (unsigned long long)m->base.peak_bytes, (unsigned long long)m->cur.peak_bytes);
         fprintf(fp, "</testcase>\n");
     }
     for (size_t i = 0; i < res->ncases; i++) {

@@ -10,9 +10,9 @@
 
 struct qqb_report {
     const char *suite;
-    const char *baseline_path; /* NULL: no baseline to compare */
-    int baseline_other;        /* the baseline is another machine's */
-    const char *against;       /* --against DIR, or NULL */
+    const char *baseline_path;        /* NULL: no baseline to compare */
+    int baseline_other;               /* the baseline is another machine's */
+    const char *against;              /* --against DIR, or NULL */
     const char *memory_baseline_path; /* memory compared with it, or NULL */
     /* No baseline: the line under the title and the summary's line (NULL:
      * the defaults; set when the missing baseline is loud, cmd_run.c). */
@@ -22,7 +22,7 @@ struct qqb_report {
     size_t kernel_failures;
     int confirmed_run;
     int fail_on_noisy;
-    uint64_t seed;             /* of the round order */
+    uint64_t seed; /* of the round order */
     double elapsed;
     int exit_code;
 };
@@ -31,10 +31,8 @@ struct qqb_report {
  * failures and a one-line summary. */
 void qqb_report_print(FILE *fp, const struct qqb_report *r);
 /* Every number as JSON (jansson) / a JUnit XML file. 0 or -1 with ERR. */
-int qqb_report_json(const char *path, const struct qqb_report *r, char *err,
-                    size_t errlen);
-int qqb_report_junit(const char *path, const struct qqb_report *r, char *err,
-                     size_t errlen);
+int qqb_report_json(const char *path, const struct qqb_report *r, char *err, size_t errlen);
+int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, size_t errlen);
 
 /* "14.5M" / "123.4" / "5.55k": one format for a column of cycles. */
 void qqb_fmt_count(char *buf, size_t len, double v);

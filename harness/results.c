@@ -27,7 +27,8 @@ static struct qqb_case_result *append(struct qqb_results *r, const char *name)
     if (r->ncases == r->capcases) {
         size_t cap = r->capcases ? 2 * r->capcases : 8;
         /* An array of pointers: cases never move (judge.h, plan.h). */
-        struct qqb_case_result **v = realloc(r->cases, cap * sizeof *v); /* NOLINT(bugprone-sizeof-expression) */
+        struct qqb_case_result **v =
+            realloc(r->cases, cap * sizeof *v); /* NOLINT(bugprone-sizeof-expression) */
         if (!v)
             return NULL;
         r->cases = v;
@@ -55,7 +56,8 @@ struct qqb_case_result *qqb_results_case(struct qqb_results *r, const char *name
 int qqb_results_init(struct qqb_results *r, const char *const *names, size_t n)
 {
     if (n > r->capcases) {
-        struct qqb_case_result **v = realloc(r->cases, n * sizeof *v); /* NOLINT(bugprone-sizeof-expression) */
+        struct qqb_case_result **v =
+            realloc(r->cases, n * sizeof *v); /* NOLINT(bugprone-sizeof-expression) */
         if (!v)
             return -1;
         r->cases = v;
@@ -67,8 +69,8 @@ int qqb_results_init(struct qqb_results *r, const char *const *names, size_t n)
     return 0;
 }
 
-const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c,
-                                              const char *key, const char *what)
+const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c, const char *key,
+                                              const char *what)
 {
     for (size_t i = 0; i < c->nmetrics; i++)
         if (!strcmp(c->metrics[i].key, key) && !strcmp(c->metrics[i].what, what))
@@ -76,8 +78,7 @@ const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c,
     return NULL;
 }
 
-struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key,
-                                   const char *what)
+struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key, const char *what)
 {
     struct qqb_metric *m = (struct qqb_metric *)qqb_case_find_metric(c, key, what);
     if (m)
@@ -153,11 +154,9 @@ int qqb_case_stamp(struct qqb_case_result *c, uint32_t run, uint32_t launch)
     return 0;
 }
 
-int qqb_metric_add_at(struct qqb_metric *m, double sample, uint32_t run,
-                      uint32_t launch)
+int qqb_metric_add_at(struct qqb_metric *m, double sample, uint32_t run, uint32_t launch)
 {
-    if (m->nstamped != m->n || stamp_room(m, m->n + 1) != 0 ||
-        qqb_metric_add(m, sample) != 0)
+    if (m->nstamped != m->n || stamp_room(m, m->n + 1) != 0 || qqb_metric_add(m, sample) != 0)
         return -1;
     m->run[m->nstamped] = run;
     m->launch[m->nstamped] = launch;
@@ -165,8 +164,7 @@ int qqb_metric_add_at(struct qqb_metric *m, double sample, uint32_t run,
     return 0;
 }
 
-void qqb__stamp_of(const struct qqb_metric *m, size_t i, uint32_t *run,
-                   uint32_t *launch)
+void qqb__stamp_of(const struct qqb_metric *m, size_t i, uint32_t *run, uint32_t *launch)
 {
     if (i < m->nstamped) {
         *run = m->run[i];
@@ -261,15 +259,14 @@ void qqb_results_free(struct qqb_results *r)
     memset(r, 0, sizeof *r);
 }
 
-
 int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_only,
                      struct qqb_results *view)
 {
     size_t n = r->ncases ? r->ncases : 1;
     *view = *r;
     /* One block: the pointers, then (MEMORY_ONLY) the shallow copies. */
-    view->cases = malloc(n * sizeof *view->cases +
-                         (memory_only ? n * sizeof(struct qqb_case_result) : 0));
+    view->cases =
+        malloc(n * sizeof *view->cases + (memory_only ? n * sizeof(struct qqb_case_result) : 0));
     view->ncases = view->capcases = 0;
     if (!view->cases)
         return -1;

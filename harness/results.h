@@ -1,4 +1,5 @@
-/* results.h - what a run measures: per case, per key, one sample per launch; the machine's fingerprint. */
+/* results.h - what a run measures: per case, per key, one sample per launch; the machine's
+ * fingerprint. */
 #ifndef QQB_RESULTS_H
 #define QQB_RESULTS_H
 
@@ -53,7 +54,7 @@ struct qqb_case_result {
     char *variant; /* variant name or NULL */
     char *point;   /* "size=100,steps=10" or NULL */
     int nodes;
-    double mhz;    /* tick frequency of node 0 in the last good launch */
+    double mhz; /* tick frequency of node 0 in the last good launch */
     size_t launches, failures;
     char *failure; /* the reason of the last failed launch, or NULL */
     struct qqb_metric *metrics;
@@ -64,27 +65,27 @@ struct qqb_case_result {
      * written, then its arguments), without the launcher; NULL-ended, or
      * NULL when unknown (baselines written before it was stored). */
     char **command;
-    size_t runs;   /* runs of qqbench whose samples this case holds (>= 1) */
+    size_t runs; /* runs of qqbench whose samples this case holds (>= 1) */
 };
 
 /* The machine a result was measured on: what must match for timings to be
  * comparable. `id` is a short stable hash of the other fields. */
 struct qqb_fingerprint {
     char cpu[128];
-    double mhz;        /* tick MHz, rounded to 10 MHz */
-    int invariant;     /* the counter is invariant */
+    double mhz;    /* tick MHz, rounded to 10 MHz */
+    int invariant; /* the counter is invariant */
     int cores;
     char compiler[128];
     char flags[128];
-    char id[32];       /* e.g. "x86_64-2cpu-1a2b3c4d" */
+    char id[32]; /* e.g. "x86_64-2cpu-1a2b3c4d" */
 };
 
 struct qqb_results {
     char *suite;
-    char *label;       /* --record LABEL, or NULL */
-    char *date;        /* ISO 8601 UTC */
-    char *version;     /* qqbench version */
-    char *commit;      /* git commit of the working tree, or NULL */
+    char *label;   /* --record LABEL, or NULL */
+    char *date;    /* ISO 8601 UTC */
+    char *version; /* qqbench version */
+    char *commit;  /* git commit of the working tree, or NULL */
     struct qqb_fingerprint fp;
     /* Each case is its own allocation and never moves: a pointer to a case
      * stays valid while the list grows (until qqb_results_free). */
@@ -106,21 +107,18 @@ struct qqb_case_result *qqb_results_find(const struct qqb_results *r, const char
 /* The metric (KEY, WHAT) of C, made when missing; NULL on out of memory.
  * The pointer is into C's metric array: valid until the next
  * qqb_case_metric on C (use it at once, keep the index otherwise). */
-struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key,
-                                   const char *what);
-const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c,
-                                              const char *key, const char *what);
+struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key, const char *what);
+const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c, const char *key,
+                                              const char *what);
 int qqb_metric_add(struct qqb_metric *m, double sample);
 /* Stamp every sample of C not stamped yet with (RUN, LAUNCH). Called once
  * after each launch is collected. 0 or -1 on out of memory. */
 int qqb_case_stamp(struct qqb_case_result *c, uint32_t run, uint32_t launch);
 /* Append one stamped sample; 0 or -1. */
-int qqb_metric_add_at(struct qqb_metric *m, double sample, uint32_t run,
-                      uint32_t launch);
+int qqb_metric_add_at(struct qqb_metric *m, double sample, uint32_t run, uint32_t launch);
 /* The stamp of sample I of M; a sample never stamped counts as run 0,
  * launch I (results built by hand). */
-void qqb__stamp_of(const struct qqb_metric *m, size_t i, uint32_t *run,
-                   uint32_t *launch);
+void qqb__stamp_of(const struct qqb_metric *m, size_t i, uint32_t *run, uint32_t *launch);
 /* The index of the sample of M stamped (RUN, LAUNCH), or -1. */
 long qqb_metric_at(const struct qqb_metric *m, uint32_t run, uint32_t launch);
 /* A deep copy of a NULL-ended string array (NULL gives NULL); -1 on out of

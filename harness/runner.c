@@ -62,8 +62,7 @@ static int is_mpi_launcher(const char *prog)
 {
     const char *base = strrchr(prog, '/');
     base = base ? base + 1 : prog;
-    return !strcmp(base, "mpirun") || !strcmp(base, "mpiexec") ||
-           !strcmp(base, "orterun");
+    return !strcmp(base, "mpirun") || !strcmp(base, "mpiexec") || !strcmp(base, "orterun");
 }
 
 /* A line worth quoting: it has a letter or a digit (launchers end their
@@ -123,8 +122,8 @@ static void last_line(const char *buf, size_t len, char *out, size_t outlen)
 
 struct tail {
     char buf[QQB_TAIL];
-    size_t pos;      /* next write position in buf */
-    uint64_t total;  /* bytes seen */
+    size_t pos;     /* next write position in buf */
+    uint64_t total; /* bytes seen */
 };
 
 static void tail_add(struct tail *t, const char *p, size_t n)
@@ -187,8 +186,8 @@ static const int trap_sigs[] = {SIGINT, SIGTERM, SIGHUP};
 #define NTRAP (sizeof trap_sigs / sizeof trap_sigs[0])
 static struct sigaction trap_old[NTRAP];
 static int trap_on;
-static char trap_dir[4096];            /* the work folder, "" to keep it */
-static volatile sig_atomic_t running;  /* process group of the launch, 0 */
+static char trap_dir[4096];           /* the work folder, "" to keep it */
+static volatile sig_atomic_t running; /* process group of the launch, 0 */
 
 /* Stop process group G: SIGTERM first (mpirun then stops its ranks and
  * cleans up), SIGKILL after 2 s for whatever is left. */
@@ -221,7 +220,7 @@ static void stop_group(pid_t g)
  * buffers only: the signal handler uses this too.
  * --------------------------------------------------------------------- */
 
-#define QQB_MAX_CHILDREN 1024
+#define QQB_MAX_CHILDREN   1024
 #define QQB_LEFTOVER_GRACE 2.0 /* seconds */
 
 /* Append text or a decimal number at P (bounded by END); returns the new P.
@@ -283,8 +282,8 @@ static int proc_stat(pid_t pid, char *state, pid_t *ppid, char *comm, size_t com
     char *open_paren = strchr(buf, '(');
     char *close_paren = strrchr(buf, ')');
     /* ") S PPID": the state and the parent must both be there. */
-    if (!open_paren || !close_paren || close_paren < open_paren ||
-        close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
+    if (!open_paren || !close_paren || close_paren < open_paren || close_paren[1] != ' ' ||
+        !close_paren[2] || close_paren[3] != ' ')
         return -1;
     if (comm && commlen > 0) {
         size_t n = (size_t)(close_paren - open_paren - 1);
@@ -356,7 +355,10 @@ static void unlink_entry(int dirfd, const char *name, void *arg)
 }
 
 /* Every entry of DIR (flat: the launches' logs, files and temporaries). */
-static void empty_dir(const char *dir) { each_entry(dir, unlink_entry, NULL); }
+static void empty_dir(const char *dir)
+{
+    each_entry(dir, unlink_entry, NULL);
+}
 
 struct child_list {
     pid_t *pids;
@@ -390,8 +392,7 @@ static void add_if_child(int dirfd, const char *name, void *arg)
         return;
     char state;
     pid_t ppid;
-    if (proc_stat(pid, &state, &ppid, NULL, 0) == 0 && ppid == cl->self &&
-        cl->n < cl->max)
+    if (proc_stat(pid, &state, &ppid, NULL, 0) == 0 && ppid == cl->self && cl->n < cl->max)
         cl->pids[cl->n++] = pid;
 }
 
@@ -579,8 +580,7 @@ static void block_traps(int how, sigset_t *old)
  * One launch.
  * --------------------------------------------------------------------- */
 
-static void child(const struct qqb_launch *l, int out_fd, const sigset_t *mask,
-                  pid_t parent)
+static void child(const struct qqb_launch *l, int out_fd, const sigset_t *mask, pid_t parent)
 {
     setpgid(0, 0);
 #if defined(__linux__) && defined(PR_SET_PDEATHSIG)
@@ -626,8 +626,7 @@ static void child(const struct qqb_launch *l, int out_fd, const sigset_t *mask,
 
 /* The kept tail goes to the launch's log, with a first line saying how
  * much came before it. */
-static void write_log(const char *path, const struct tail *t, const char *kept,
-                      size_t n)
+static void write_log(const char *path, const struct tail *t, const char *kept, size_t n)
 {
     if (!path)
         return;
@@ -756,32 +755,29 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
     const char *sep = last[0] ? ": " : "";
     if (timed_out) {
         r->status = QQB_LAUNCH_TIMEOUT;
-        snprintf(r->reason, sizeof r->reason, "timed out after %.1f s (killed)%s%s",
-                 l->timeout, sep, last);
+        snprintf(r->reason, sizeof r->reason, "timed out after %.1f s (killed)%s%s", l->timeout,
+                 sep, last);
         return -1;
     }
     if (WIFSIGNALED(status)) {
         r->status = QQB_LAUNCH_SIGNAL;
         r->code = WTERMSIG(status);
-        snprintf(r->reason, sizeof r->reason, "crashed: killed by signal %d (%s)%s%s",
-                 r->code, strsignal(r->code), sep, last);
+        snprintf(r->reason, sizeof r->reason, "crashed: killed by signal %d (%s)%s%s", r->code,
+                 strsignal(r->code), sep, last);
         return -1;
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
-        is_mpi_launcher(l->argv[0])) {
+    if (WIFEXITED(status) && WEXITSTATUS(status) > 128 && is_mpi_launcher(l->argv[0])) {
         /* mpirun reports a rank killed by signal N as its own exit 128+N. */
         r->status = QQB_LAUNCH_SIGNAL;
         r->code = WEXITSTATUS(status) - 128;
-        snprintf(r->reason, sizeof r->reason,
-                 "crashed: a rank was killed by signal %d (%s)%s%s", r->code,
-                 strsignal(r->code), sep, last);
+        snprintf(r->reason, sizeof r->reason, "crashed: a rank was killed by signal %d (%s)%s%s",
+                 r->code, strsignal(r->code), sep, last);
         return -1;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         r->status = WEXITSTATUS(status) == 127 ? QQB_LAUNCH_SPAWN : QQB_LAUNCH_EXIT;
         r->code = WEXITSTATUS(status);
-        snprintf(r->reason, sizeof r->reason, "exited with status %d%s%s", r->code,
-                 sep, last);
+        snprintf(r->reason, sizeof r->reason, "exited with status %d%s%s", r->code, sep, last);
         return -1;
     }
     if (lo.n > 0) {
@@ -789,8 +785,7 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
         snprintf(r->reason, sizeof r->reason,
                  "exited 0 but left %d process%s running after it ended (pid %ld %s%s), "
                  "killed: a kernel must wait for what it starts",
-                 lo.n, lo.n == 1 ? "" : "es", (long)lo.first, lo.comm,
-                 lo.n > 1 ? ", ..." : "");
+                 lo.n, lo.n == 1 ? "" : "es", (long)lo.first, lo.comm, lo.n > 1 ? ", ..." : "");
         return -1;
     }
     struct stat st;
@@ -806,8 +801,8 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
     return 0;
 }
 
-static int add(struct qqb_case_result *c, const char *key, const char *what,
-               double v, char *err, size_t errlen)
+static int add(struct qqb_case_result *c, const char *key, const char *what, double v, char *err,
+               size_t errlen)
 {
     struct qqb_metric *m = qqb_case_metric(c, key, what);
     if (!m || qqb_metric_add(m, v) != 0) {
@@ -885,8 +880,8 @@ static double net_floor(double net, double step)
     return net > floor ? net : floor;
 }
 
-int qqb_collect(const char *path, char *const *keys, size_t nkeys,
-                struct qqb_case_result *c, char *err, size_t errlen)
+int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_case_result *c,
+                char *err, size_t errlen)
 {
     struct qq_file *f;
     if (qq_file_open(path, &f) != 0) {
@@ -915,8 +910,10 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
         if (ni->dropped > 0 && c->failure == NULL) {
             /* Not a failure, but the numbers undercount: say so once. */
             char buf[160];
-            snprintf(buf, sizeof buf, "node %u dropped %llu events (buffer full; "
-                     "raise QQ_EVENTS)", n, (unsigned long long)ni->dropped);
+            snprintf(buf, sizeof buf,
+                     "node %u dropped %llu events (buffer full; "
+                     "raise QQ_EVENTS)",
+                     n, (unsigned long long)ni->dropped);
             c->failure = strdup(buf);
         }
     }
@@ -933,8 +930,8 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
         const struct qq_key_info *key = qq_file_key(f, k);
         if (!wanted(key->name, keys, nkeys))
             continue;
-        double hits = 0, maxticks = 0, sumticks = 0, maxnet = 0, maxraw = 0,
-               maxmean = 0, sum = 0, dsum = 0;
+        double hits = 0, maxticks = 0, sumticks = 0, maxnet = 0, maxraw = 0, maxmean = 0, sum = 0,
+               dsum = 0;
         for (uint32_t n = 0; n < nn; n++) {
             const struct qq_key_summary *s = &ks[(size_t)n * nk + k];
             const struct qq_hit_stat *h = &hs[(size_t)n * nk + k];
@@ -960,13 +957,11 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
              * cycles to compare. */
             if (maxticks > 0) {
                 rc |= add(c, key->name, "ticks", maxticks, err, errlen);
-                rc |= add(c, key->name, "per_hit", net_floor(maxnet, cal.step),
-                          err, errlen);
+                rc |= add(c, key->name, "per_hit", net_floor(maxnet, cal.step), err, errlen);
                 rc |= add(c, key->name, "per_hit_raw", maxraw, err, errlen);
                 rc |= add(c, key->name, "mean_hit", maxmean, err, errlen);
                 if (nn > 1)
-                    rc |= add(c, key->name, "imbalance", maxticks / (sumticks / nn),
-                              err, errlen);
+                    rc |= add(c, key->name, "imbalance", maxticks / (sumticks / nn), err, errlen);
             }
             break;
         case QQ_TYPE_COUNT:

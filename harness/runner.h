@@ -1,4 +1,5 @@
-/* runner.h - launch one kernel run (directly or through a launcher) and turn its .qq file into samples. */
+/* runner.h - launch one kernel run (directly or through a launcher) and turn its .qq file into
+ * samples. */
 #ifndef QQB_RUNNER_H
 #define QQB_RUNNER_H
 
@@ -19,18 +20,18 @@ enum qqb_launch_status {
 };
 
 struct qqb_launch {
-    char *const *argv;     /* program and arguments, NULL-ended */
-    double timeout;        /* seconds */
-    const char *out_path;  /* where QQOut must write (QQ_OUTPUT) */
-    const char *log_path;  /* the last 64 KiB of the program's stdout and stderr */
-    int64_t events;        /* QQ_EVENTS for the program, 0: unset */
+    char *const *argv;    /* program and arguments, NULL-ended */
+    double timeout;       /* seconds */
+    const char *out_path; /* where QQOut must write (QQ_OUTPUT) */
+    const char *log_path; /* the last 64 KiB of the program's stdout and stderr */
+    int64_t events;       /* QQ_EVENTS for the program, 0: unset */
 };
 
 struct qqb_launch_result {
     enum qqb_launch_status status;
-    int code;        /* exit status or signal number */
-    double seconds;  /* wall time of the launch */
-    char reason[512];/* one line: what went wrong, with the log's last line */
+    int code;         /* exit status or signal number */
+    double seconds;   /* wall time of the launch */
+    char reason[512]; /* one line: what went wrong, with the log's last line */
 };
 
 /* Run L to completion or its timeout. Returns 0 when it ran and exited 0
@@ -55,8 +56,8 @@ void qqb_runner_untrap_signals(void);
  * results.h) to case C; KEYS (NKEYS > 0) limits the keys. Also fills C's
  * memory table (summed over nodes) and tick MHz. Returns 0, or -1 with a
  * one-line reason in ERR. */
-int qqb_collect(const char *path, char *const *keys, size_t nkeys,
-                struct qqb_case_result *c, char *err, size_t errlen);
+int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_case_result *c,
+                char *err, size_t errlen);
 
 /* The verdict metric of a key type: states are judged on net ticks per hit
  * (qq_per_hit of the intervals minus the launch's calibrated empty-state
@@ -73,7 +74,7 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys,
  * multiply-add loop run in this process (about 1 ms). Stored per launch as
  * the metric QQB_REFERENCE_WHAT of key QQB_REFERENCE_KEY, so a comparison
  * with a stored baseline can tell a slower machine from a slower kernel. */
-#define QQB_REFERENCE_KEY "@machine"
+#define QQB_REFERENCE_KEY  "@machine"
 #define QQB_REFERENCE_WHAT "reference"
 double qqb_reference_ticks(void);
 

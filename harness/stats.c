@@ -214,8 +214,7 @@ static int qqb__mw_low(size_t n1, size_t n2, double *low)
 
 int qqb_mw_pmf(size_t n1, size_t n2, double *pmf)
 {
-    if (!pmf || n1 == 0 || n2 == 0 || n1 > SIZE_MAX / n2 ||
-        n1 * n2 >= SIZE_MAX / sizeof(double))
+    if (!pmf || n1 == 0 || n2 == 0 || n1 > SIZE_MAX / n2 || n1 * n2 >= SIZE_MAX / sizeof(double))
         return -1;
     size_t n = n1 * n2, k = n / 2;
     if (qqb__mw_low(n1, n2, pmf) != 0)
@@ -311,8 +310,8 @@ static double qqb__tie_term(const double *base, size_t nb, const double *cur, si
 
 /* The checks both change functions make: a confidence strictly between 0
  * and 1, every sample finite and positive (they work on logarithms). */
-static int qqb__check_samples(const double *base, size_t nb, const double *cur,
-                              size_t nc, double confidence, struct qqb_change *out)
+static int qqb__check_samples(const double *base, size_t nb, const double *cur, size_t nc,
+                              double confidence, struct qqb_change *out)
 {
     if (!(confidence > 0.0 && confidence < 1.0))
         return qqb__fail(out, QQB_CHANGE_BAD_CONFIDENCE,
@@ -343,8 +342,7 @@ static void qqb__log_ratios(const double *base, const double *cur, size_t n, dou
 /* The rank k of the interval's bounds from an exact null distribution
  * (LOW: its lower half): the critical value plus one, or 1 (the widest
  * interval, ci_ok = 0) when no interval reaches the level. */
-static long qqb__exact_k(const double *low, size_t half, double alpha,
-                         struct qqb_change *out)
+static long qqb__exact_k(const double *low, size_t half, double alpha, struct qqb_change *out)
 {
     double cdf = 0.0;
     long crit = qqb__critical_from_low(low, half, alpha, &cdf);
@@ -368,8 +366,8 @@ static long qqb__normal_k(double n, double sd0, double alpha, struct qqb_change 
     return k;
 }
 
-int qqb_change(const double *base, size_t nb, const double *cur, size_t nc,
-               double confidence, uint64_t seed, struct qqb_change *out)
+int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, double confidence,
+               uint64_t seed, struct qqb_change *out)
 {
     (void)seed; /* the method is deterministic */
     if (!out)
@@ -385,8 +383,7 @@ int qqb_change(const double *base, size_t nb, const double *cur, size_t nc,
     out->reason = "";
 
     if (!base || !cur || nb < QQB_MIN_REPS || nc < QQB_MIN_REPS)
-        return qqb__fail(out, QQB_CHANGE_TOO_FEW,
-                         "fewer than 2 launches on a side: no comparison");
+        return qqb__fail(out, QQB_CHANGE_TOO_FEW, "fewer than 2 launches on a side: no comparison");
     if (qqb__check_samples(base, nb, cur, nc, confidence, out) != 0)
         return -1;
     if (nb > SIZE_MAX / nc || nb * nc > SIZE_MAX / sizeof(double) ||
@@ -642,8 +639,8 @@ static int qqb__signrank_test(const double *d, size_t n, double *a, struct qqb_c
     return 0;
 }
 
-int qqb_change_paired(const double *base, const double *cur, size_t n,
-                      double confidence, struct qqb_change *out)
+int qqb_change_paired(const double *base, const double *cur, size_t n, double confidence,
+                      struct qqb_change *out)
 {
     if (!out)
         return -1;
@@ -718,8 +715,8 @@ int qqb_change_paired(const double *base, const double *cur, size_t n,
     return 0;
 }
 
-int qqb_change_paired_sign(const double *base, const double *cur, size_t n,
-                           double confidence, struct qqb_change *out)
+int qqb_change_paired_sign(const double *base, const double *cur, size_t n, double confidence,
+                           struct qqb_change *out)
 {
     /* The checks, the side summaries and the signed-rank p-value come from
      * qqb_change_paired; the estimate and the interval are replaced. */
@@ -785,7 +782,6 @@ double qqb_pair_level_shift(const double *base, const double *cur, size_t n)
     return v;
 }
 
-
 /* ---------------------------------------------------------------------
  * Verdicts
  * --------------------------------------------------------------------- */
@@ -811,8 +807,8 @@ const char *qqb_verdict_name(enum qqb_verdict v)
 
 enum qqb_verdict qqb_verdict_of(const struct qqb_change *c, double threshold_pct)
 {
-    if (!c || c->status != QQB_CHANGE_OK || !c->ci_ok || isnan(c->lo) ||
-        isnan(c->hi) || isnan(threshold_pct))
+    if (!c || c->status != QQB_CHANGE_OK || !c->ci_ok || isnan(c->lo) || isnan(c->hi) ||
+        isnan(threshold_pct))
         return QQB_NOISY;
     double t = fabs(threshold_pct);
     if (c->lo > t)
@@ -860,8 +856,8 @@ int qqb_mem_verdict(uint64_t base, uint64_t cur, uint64_t tolerance)
 
 enum qqb_verdict qqb_verdict_sym(const struct qqb_change *c, double threshold_pct)
 {
-    if (!c || c->status != QQB_CHANGE_OK || !c->ci_ok || isnan(c->lo) ||
-        isnan(c->hi) || isnan(threshold_pct))
+    if (!c || c->status != QQB_CHANGE_OK || !c->ci_ok || isnan(c->lo) || isnan(c->hi) ||
+        isnan(threshold_pct))
         return QQB_NOISY;
     double t = fabs(threshold_pct);
     double down = 100.0 * (1.0 / (1.0 + t / 100.0) - 1.0);
@@ -874,8 +870,8 @@ enum qqb_verdict qqb_verdict_sym(const struct qqb_change *c, double threshold_pc
     return QQB_NOISY;
 }
 
-int qqb_run_spread(const double *x, const uint32_t *run, size_t n,
-                   double confidence, struct qqb_runs *out)
+int qqb_run_spread(const double *x, const uint32_t *run, size_t n, double confidence,
+                   struct qqb_runs *out)
 {
     out->nruns = 0;
     out->within_pct = out->between_sd = out->between_pct = out->bound_pct = NAN;

@@ -91,39 +91,39 @@ enum qqb_change_status {
 
 struct qqb_change {
     enum qqb_change_status status;
-    const char *reason;   /* static text; "" when status is OK */
-    size_t nb, nc;        /* launches per side */
+    const char *reason; /* static text; "" when status is OK */
+    size_t nb, nc;      /* launches per side */
 
     /* Relative change of cur vs base in percent: +5 means cur is 5% slower
      * (more cycles). pct is the Hodges-Lehmann estimate of the ratio
      * (exp of the median of all log(cur_j) - log(base_i)); [lo, hi] its
      * distribution-free interval from the Mann-Whitney distribution. */
     double pct, lo, hi;
-    double confidence;    /* requested level, e.g. 0.95 */
-    double achieved;      /* coverage of [lo, hi] under the model, >= confidence
-                           * when ci_ok (slightly below it is possible only
-                           * with the normal approximation) */
-    int ci_ok;            /* 0: too few launches for the requested level; [lo, hi]
-                           * is then the widest interval (smallest and largest
-                           * pairwise ratio) and qqb_verdict_of says noisy */
-    long k;               /* [lo, hi] = [D(k), D(N+1-k)] of the N = nb*nc sorted
-                           * pairwise log differences D (1-based) */
-    int exact;            /* 1: k from the exact null distribution (nb*nc <=
-                           * QQB_MW_EXACT_MAX); 0: from the normal approx. */
+    double confidence; /* requested level, e.g. 0.95 */
+    double achieved;   /* coverage of [lo, hi] under the model, >= confidence
+                        * when ci_ok (slightly below it is possible only
+                        * with the normal approximation) */
+    int ci_ok;         /* 0: too few launches for the requested level; [lo, hi]
+                        * is then the widest interval (smallest and largest
+                        * pairwise ratio) and qqb_verdict_of says noisy */
+    long k;            /* [lo, hi] = [D(k), D(N+1-k)] of the N = nb*nc sorted
+                        * pairwise log differences D (1-based) */
+    int exact;         /* 1: k from the exact null distribution (nb*nc <=
+                        * QQB_MW_EXACT_MAX); 0: from the normal approx. */
 
-    double u;             /* Mann-Whitney U: pairs with cur > base, ties count 1/2 */
-    double p_value;       /* two-sided Mann-Whitney p for "no change" (exact when
-                           * exact and no ties; else normal with tie and
-                           * continuity corrections) */
-    int ties;             /* 1 when some cur value equals some base value */
+    double u;       /* Mann-Whitney U: pairs with cur > base, ties count 1/2 */
+    double p_value; /* two-sided Mann-Whitney p for "no change" (exact when
+                     * exact and no ties; else normal with tie and
+                     * continuity corrections) */
+    int ties;       /* 1 when some cur value equals some base value */
 
     double median_base, median_cur;
-    double ratio_pct;     /* 100 * (median_cur / median_base - 1), for reports */
-    double spread;        /* max/min of the pooled samples (>= 1) */
-    double level_shift;   /* max of qqb_level_shift over the two sides */
-    int paired;           /* 1: from qqb_change_paired (then k, exact, u,
-                           * p_value and ties refer to the signed-rank
-                           * method, see there); 0: from qqb_change */
+    double ratio_pct;   /* 100 * (median_cur / median_base - 1), for reports */
+    double spread;      /* max/min of the pooled samples (>= 1) */
+    double level_shift; /* max of qqb_level_shift over the two sides */
+    int paired;         /* 1: from qqb_change_paired (then k, exact, u,
+                         * p_value and ties refer to the signed-rank
+                         * method, see there); 0: from qqb_change */
 };
 
 /* Compute the change of cur against base at the given confidence (e.g. 0.95).
@@ -132,8 +132,8 @@ struct qqb_change {
  * method is deterministic, so the result never depends on it.
  * Returns 0 on success; -1 on error with out->status and out->reason set
  * (and every number NaN). out must not be NULL. */
-int qqb_change(const double *base, size_t nb, const double *cur, size_t nc,
-               double confidence, uint64_t seed, struct qqb_change *out);
+int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, double confidence,
+               uint64_t seed, struct qqb_change *out);
 
 /* ---------------------------------------------------------------------
  * Paired comparison (interleaved A/B: launch i of base and launch i of cur
@@ -186,8 +186,8 @@ long qqb_signrank_critical(size_t n, double alpha);
  * strictly between 0 and 1, or memory runs out. Deterministic.
  * qqb_verdict_guarded does not apply its level-shift rule to a paired
  * result: a level shift that hits both members of a pair cancels in d. */
-int qqb_change_paired(const double *base, const double *cur, size_t n,
-                      double confidence, struct qqb_change *out);
+int qqb_change_paired(const double *base, const double *cur, size_t n, double confidence,
+                      struct qqb_change *out);
 
 /* As qqb_change_paired, but the estimate is the median pair ratio and the
  * interval the sign test's: [d(k), d(n+1-k)] of the sorted log ratios, k the
@@ -198,8 +198,8 @@ int qqb_change_paired(const double *base, const double *cur, size_t n,
  * (measured: +5% planted, one such pair in 10 -> [-27.1, +5.2] signed-rank,
  * sign test unaffected). The harness uses this for interleaved variants. The
  * p-value and u are the signed-rank test's. */
-int qqb_change_paired_sign(const double *base, const double *cur, size_t n,
-                           double confidence, struct qqb_change *out);
+int qqb_change_paired_sign(const double *base, const double *cur, size_t n, double confidence,
+                           struct qqb_change *out);
 
 /* Level-shift indicator of the pair ratios: qqb_level_shift of
  * cur[i]/base[i]. Near 1 when slow periods hit both members of a pair
@@ -218,8 +218,14 @@ double qqb_pair_level_shift(const double *base, const double *cur, size_t n);
  * zero (net ticks per hit of a state around almost nothing): neither can be
  * told from zero, so no change between them means anything. Set by the
  * judge, never by qqb_verdict_of; like unchanged, it fails nothing. */
-enum qqb_verdict { QQB_UNCHANGED, QQB_IMPROVED, QQB_REGRESSED, QQB_NOISY,
-                   QQB_UNRESOLVED, QQB_NVERDICTS };
+enum qqb_verdict {
+    QQB_UNCHANGED,
+    QQB_IMPROVED,
+    QQB_REGRESSED,
+    QQB_NOISY,
+    QQB_UNRESOLVED,
+    QQB_NVERDICTS
+};
 
 /* "unchanged", "improved", "regressed", "noisy", "unresolved"; "?" for
  * other values. */
@@ -280,8 +286,8 @@ struct qqb_runs {
 };
 /* 0, or -1 on invalid input (n = 0, a value not finite and > 0, confidence
  * outside (0, 1)) or out of memory, with OUT's numbers NaN. */
-int qqb_run_spread(const double *x, const uint32_t *run, size_t n,
-                   double confidence, struct qqb_runs *out);
+int qqb_run_spread(const double *x, const uint32_t *run, size_t n, double confidence,
+                   struct qqb_runs *out);
 
 /* Noise of paired log ratios D (d_i = log(cur_i / base_i)): 100 x 1.4826 x
  * MAD(d), the spread that pairing leaves. NaN when n < 2. */

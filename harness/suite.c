@@ -25,7 +25,7 @@
 #endif
 
 /* Beyond this a suite is a mistake (a runaway params product), not a plan. */
-#define MAX_CASES 1000000
+#define MAX_CASES     1000000
 /* Suite files are small; this only stops reading a device by accident. */
 #define MAX_FILE_SIZE (64u << 20)
 
@@ -34,8 +34,7 @@
  * ====================================================================== */
 
 enum { T_SUITE, T_DESCRIPTION, T_DEFAULTS, T_BENCHMARKS, NTOP };
-static const char *const top_fields[NTOP] = {"suite", "description", "defaults",
-                                             "benchmarks"};
+static const char *const top_fields[NTOP] = {"suite", "description", "defaults", "benchmarks"};
 
 enum {
     S_REPETITIONS,
@@ -63,16 +62,14 @@ enum {
     NBENCH = NBOWN + NSET
 };
 static const char *const bench_fields[NBENCH] = {
-    "name",       "kernel",           "args",      "nodes",
-    "variants",   "params",           "keys",      "baseline_keys",
-    "repetitions",
-    "warmup",     "timeout",          "threshold", "noise_multiple",
-    "confidence", "memory_tolerance", "launcher",  "events"};
+    "name",     "kernel",    "args",           "nodes",       "variants",
+    "params",   "keys",      "baseline_keys",  "repetitions", "warmup",
+    "timeout",  "threshold", "noise_multiple", "confidence",  "memory_tolerance",
+    "launcher", "events"};
 static const char *const *const set_fields = bench_fields + NBOWN;
 /* parse_setting() sets bit 1 << S_x for field S_x. */
 _Static_assert(QQB_SET_REPETITIONS == 1u << S_REPETITIONS &&
-                   QQB_SET_CONFIDENCE == 1u << S_CONFIDENCE &&
-                   QQB_SET_EVENTS == 1u << S_EVENTS,
+                   QQB_SET_CONFIDENCE == 1u << S_CONFIDENCE && QQB_SET_EVENTS == 1u << S_EVENTS,
                "QQB_SET_* bits follow the settings' order");
 
 /* ======================================================================
@@ -117,7 +114,10 @@ static struct pos at(const yaml_mark_t *m)
     return p;
 }
 
-static struct pos here(const struct cur *c) { return at(&c->ev.start_mark); }
+static struct pos here(const struct cur *c)
+{
+    return at(&c->ev.start_mark);
+}
 
 static const char *qs(struct qbuf *b, const char *s)
 {
@@ -135,8 +135,7 @@ static const char *qs(struct qbuf *b, const char *s)
     }
     if (*s) {
         /* do not leave half a UTF-8 character before the dots */
-        while (n > 0 && ((unsigned char)*s & 0xC0) == 0x80 &&
-               (unsigned char)b->s[n - 1] >= 0x80) {
+        while (n > 0 && ((unsigned char)*s & 0xC0) == 0x80 && (unsigned char)b->s[n - 1] >= 0x80) {
             n--;
             s--;
         }
@@ -154,8 +153,7 @@ static void one_line(char *s)
             *s = ' ';
 }
 
-static int fail(struct cur *c, struct pos p, const char *fmt, ...)
-    PRINTF_LIKE(3, 4);
+static int fail(struct cur *c, struct pos p, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static int fail(struct cur *c, struct pos p, const char *fmt, ...)
 {
     va_list ap;
@@ -163,8 +161,7 @@ static int fail(struct cur *c, struct pos p, const char *fmt, ...)
 
     if (!c->err || c->errlen == 0)
         return -1;
-    n = snprintf(c->err, c->errlen, "%s:%d:%d: error: ", c->path, p.line,
-                 p.col);
+    n = snprintf(c->err, c->errlen, "%s:%d:%d: error: ", c->path, p.line, p.col);
     if (n >= 0 && (size_t)n < c->errlen) {
         va_start(ap, fmt);
         vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
@@ -174,7 +171,10 @@ static int fail(struct cur *c, struct pos p, const char *fmt, ...)
     return -1;
 }
 
-static int oom(struct cur *c) { return fail(c, here(c), "out of memory"); }
+static int oom(struct cur *c)
+{
+    return fail(c, here(c), "out of memory");
+}
 
 static const char *scalar(const struct cur *c)
 {
@@ -251,14 +251,13 @@ static int syntax_error(struct cur *c)
                         "invalid YAML: %s (byte 0x%02X); suite files "
                         "must be UTF-8",
                         problem, (unsigned)ps->problem_value & 0xFFu);
-        return fail(c, p, "invalid YAML: %s; suite files must be UTF-8",
-                    problem);
+        return fail(c, p, "invalid YAML: %s; suite files must be UTF-8", problem);
     }
     p = at(&ps->problem_mark);
     if (ps->context) {
         struct pos cp = at(&ps->context_mark);
-        return fail(c, p, "invalid YAML: %s (%s at line %d, column %d)",
-                    problem, ps->context, cp.line, cp.col);
+        return fail(c, p, "invalid YAML: %s (%s at line %d, column %d)", problem, ps->context,
+                    cp.line, cp.col);
     }
     return fail(c, p, "invalid YAML: %s", problem);
 }
@@ -303,8 +302,7 @@ static int next(struct cur *c)
 }
 
 /* Next event, which must be of TYPE; WHAT and WHERE say what was wanted. */
-static int expect(struct cur *c, yaml_event_type_t type, const char *what,
-                  const char *where)
+static int expect(struct cur *c, yaml_event_type_t type, const char *what, const char *where)
 {
     if (next(c))
         return -1;
@@ -314,11 +312,9 @@ static int expect(struct cur *c, yaml_event_type_t type, const char *what,
 }
 
 /* A scalar usable as a C string (no NUL inside); empty only if ALLOW_EMPTY. */
-static int check_string(struct cur *c, const char *what, const char *where,
-                        int allow_empty)
+static int check_string(struct cur *c, const char *what, const char *where, int allow_empty)
 {
-    if (c->ev.type != YAML_SCALAR_EVENT ||
-        (!allow_empty && c->ev.data.scalar.length == 0))
+    if (c->ev.type != YAML_SCALAR_EVENT || (!allow_empty && c->ev.data.scalar.length == 0))
         return mismatch(c, what, where);
     if (strlen(scalar(c)) != c->ev.data.scalar.length)
         return fail(c, here(c),
@@ -328,8 +324,7 @@ static int check_string(struct cur *c, const char *what, const char *where,
     return 0;
 }
 
-static int expect_scalar(struct cur *c, const char *what, const char *where,
-                         int allow_empty)
+static int expect_scalar(struct cur *c, const char *what, const char *where, int allow_empty)
 {
     if (next(c))
         return -1;
@@ -350,7 +345,10 @@ static char *dupn(const char *s, size_t n)
     return d;
 }
 
-static char *sdup(const char *s) { return dupn(s, strlen(s)); }
+static char *sdup(const char *s)
+{
+    return dupn(s, strlen(s));
+}
 
 /* Grow *V (elements of SIZE bytes, *N used) by one zeroed element. */
 static void *push(void *v, size_t *n, size_t size)
@@ -419,9 +417,15 @@ static int valid_name(const char *s)
     return 1;
 }
 
-static int is_ident_start(char ch) { return is_alpha(ch) || ch == '_'; }
+static int is_ident_start(char ch)
+{
+    return is_alpha(ch) || ch == '_';
+}
 
-static int is_ident(char ch) { return is_alnum(ch) || ch == '_'; }
+static int is_ident(char ch)
+{
+    return is_alnum(ch) || ch == '_';
+}
 
 static int valid_ident(const char *s)
 {
@@ -488,7 +492,10 @@ static void sb_add(struct sb *b, const char *s, size_t n)
     b->s[b->n] = '\0';
 }
 
-static void sb_str(struct sb *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_str(struct sb *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
 
 static void sb_int(struct sb *b, long long v)
 {
@@ -511,8 +518,7 @@ static char *sb_take(struct sb *b)
 
 /* S with "{nodes}" and, when B is given, each "{param}" replaced by its
  * value at POINT. Other placeholders stay as they are. */
-static char *expand(const char *s, const struct qqb_bench *b,
-                    const size_t *point, int nodes)
+static char *expand(const char *s, const struct qqb_bench *b, const size_t *point, int nodes)
 {
     struct sb out = {0};
     const char *p;
@@ -560,8 +566,8 @@ static int quoted_number(struct cur *c, const char *what, const char *where)
 }
 
 /* An integer in [MIN, MAX] from the current scalar; WHAT/WHERE for errors. */
-static int to_int(struct cur *c, long long min, long long max, const char *what,
-                  const char *where, long long *out)
+static int to_int(struct cur *c, long long min, long long max, const char *what, const char *where,
+                  long long *out)
 {
     const char *s;
     char *end;
@@ -576,8 +582,7 @@ static int to_int(struct cur *c, long long min, long long max, const char *what,
     if (end == s || *end != '\0' || isspace((unsigned char)*s))
         return mismatch(c, what, where);
     if ((errno == ERANGE && v > 0) || v > max)
-        return fail(c, here(c), "expected %s %s, got '%s' (too large)", what,
-                    where, qs(&b, s));
+        return fail(c, here(c), "expected %s %s, got '%s' (too large)", what, where, qs(&b, s));
     if (errno == ERANGE || v < min)
         return mismatch(c, what, where);
     *out = v;
@@ -585,8 +590,8 @@ static int to_int(struct cur *c, long long min, long long max, const char *what,
 }
 
 /* A finite number in the range the flags say; WHAT/WHERE for errors. */
-static int to_num(struct cur *c, double lo, int lo_open, double hi,
-                  const char *what, const char *where, double *out)
+static int to_num(struct cur *c, double lo, int lo_open, double hi, const char *what,
+                  const char *where, double *out)
 {
     const char *s;
     char *end;
@@ -597,9 +602,8 @@ static int to_num(struct cur *c, double lo, int lo_open, double hi,
     s = scalar(c);
     errno = 0;
     v = strtod(s, &end);
-    if (end == s || *end != '\0' || isspace((unsigned char)*s) ||
-        errno == ERANGE || !isfinite(v) || v < lo || (lo_open && v == lo) ||
-        v > hi)
+    if (end == s || *end != '\0' || isspace((unsigned char)*s) || errno == ERANGE || !isfinite(v) ||
+        v < lo || (lo_open && v == lo) || v > hi)
         return mismatch(c, what, where);
     *out = v;
     return 0;
@@ -653,8 +657,7 @@ static int parse_setting(struct cur *c, int f, struct qqb_settings *s)
         s->warmup = (int)v;
         break;
     case S_TIMEOUT:
-        if (to_num(c, 0, 1, HUGE_VAL, "a number of seconds > 0", where,
-                   &s->timeout))
+        if (to_num(c, 0, 1, HUGE_VAL, "a number of seconds > 0", where, &s->timeout))
             return -1;
         break;
     case S_THRESHOLD:
@@ -662,13 +665,11 @@ static int parse_setting(struct cur *c, int f, struct qqb_settings *s)
             return -1;
         break;
     case S_NOISE_MULTIPLE:
-        if (to_num(c, 0, 0, HUGE_VAL, "a number >= 0", where,
-                   &s->noise_multiple))
+        if (to_num(c, 0, 0, HUGE_VAL, "a number >= 0", where, &s->noise_multiple))
             return -1;
         break;
     case S_CONFIDENCE:
-        if (to_num(c, 0.5, 0, 0.999, "a number from 0.5 to 0.999", where,
-                   &s->confidence))
+        if (to_num(c, 0.5, 0, 0.999, "a number from 0.5 to 0.999", where, &s->confidence))
             return -1;
         break;
     case S_MEMORY_TOLERANCE:
@@ -677,8 +678,7 @@ static int parse_setting(struct cur *c, int f, struct qqb_settings *s)
         s->memory_tolerance = v;
         break;
     case S_LAUNCHER:
-        if (check_string(c, "a command template", where, 0) ||
-            check_launcher(c, scalar(c)))
+        if (check_string(c, "a command template", where, 0) || check_launcher(c, scalar(c)))
             return -1;
         free(s->launcher);
         if (!(s->launcher = sdup(scalar(c))))
@@ -712,8 +712,8 @@ static int in_list(const char *w, const char *const *list, size_t n)
  * duplicates (SEEN holds first positions) and unknown names. WHERE says
  * which mapping ("in defaults"). Returns the field's index or -1.
  */
-static int field(struct cur *c, const char *const *fields, size_t n,
-                 struct pos *seen, const char *where)
+static int field(struct cur *c, const char *const *fields, size_t n, struct pos *seen,
+                 const char *where)
 {
     const char *k, *near;
     struct qbuf b;
@@ -751,8 +751,8 @@ static int field(struct cur *c, const char *const *fields, size_t n,
                     qs(&b, k), where);
     near = qqb_nearest(k, fields, n);
     if (near)
-        return fail(c, here(c), "unknown field '%s' %s; did you mean '%s'?",
-                    qs(&b, k), where, near);
+        return fail(c, here(c), "unknown field '%s' %s; did you mean '%s'?", qs(&b, k), where,
+                    near);
     {
         struct sb all = {0};
         int rc;
@@ -764,8 +764,8 @@ static int field(struct cur *c, const char *const *fields, size_t n,
             free(all.s);
             return oom(c);
         }
-        rc = fail(c, here(c), "unknown field '%s' %s; expected one of: %s",
-                  qs(&b, k), where, all.s);
+        rc =
+            fail(c, here(c), "unknown field '%s' %s; expected one of: %s", qs(&b, k), where, all.s);
         free(all.s);
         return rc;
     }
@@ -918,8 +918,7 @@ static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
             return -1;
         for (i = 0; i < *n; i++)
             if (strcmp((*list)[i], scalar(c)) == 0)
-                return fail(c, here(c), "duplicate key '%s' in '%s'",
-                            qs(&q, scalar(c)), field);
+                return fail(c, here(c), "duplicate key '%s' in '%s'", qs(&q, scalar(c)), field);
         if (push_str(list, n, scalar(c), strlen(scalar(c))))
             return oom(c);
     }
@@ -937,8 +936,8 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
     struct qbuf q;
     size_t i;
 
-    if (expect(c, YAML_MAPPING_START_EVENT,
-               "a mapping of variant names to arguments", "for 'variants'"))
+    if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of variant names to arguments",
+               "for 'variants'"))
         return -1;
     start = here(c);
     for (;;) {
@@ -960,8 +959,7 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
                 return fail(c, here(c),
                             "duplicate variant '%s' (first given at line "
                             "%d, column %d)",
-                            qs(&q, scalar(c)), b->variants[i].line,
-                            b->variants[i].col);
+                            qs(&q, scalar(c)), b->variants[i].line, b->variants[i].col);
         if (!(v = push(b->variants, &b->nvariants, sizeof *v)))
             return oom(c);
         b->variants = v;
@@ -987,8 +985,7 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
     struct qbuf q, q2;
     size_t i;
 
-    if (expect(c, YAML_MAPPING_START_EVENT,
-               "a mapping of parameter names to lists of values",
+    if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of parameter names to lists of values",
                "for 'params'"))
         return -1;
     start = here(c);
@@ -1016,8 +1013,7 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
                 return fail(c, here(c),
                             "duplicate parameter '%s' (first given at line "
                             "%d, column %d)",
-                            qs(&q, scalar(c)), b->params[i].line,
-                            b->params[i].col);
+                            qs(&q, scalar(c)), b->params[i].line, b->params[i].col);
         if (!(p = push(b->params, &b->nparams, sizeof *p)))
             return oom(c);
         b->params = p;
@@ -1027,8 +1023,7 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
         if (!(p->name = sdup(scalar(c))))
             return oom(c);
         snprintf(where, sizeof where, "for parameter '%s'", qs(&q, p->name));
-        if (expect(c, YAML_SEQUENCE_START_EVENT, "a non-empty list of values",
-                   where))
+        if (expect(c, YAML_SEQUENCE_START_EVENT, "a non-empty list of values", where))
             return -1;
         list = here(c);
         snprintf(where, sizeof where, "in parameter '%s'", qs(&q, p->name));
@@ -1041,11 +1036,9 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
                 return -1;
             for (i = 0; i < p->nvalues; i++)
                 if (strcmp(p->values[i], scalar(c)) == 0)
-                    return fail(c, here(c),
-                                "duplicate value '%s' in parameter '%s'",
+                    return fail(c, here(c), "duplicate value '%s' in parameter '%s'",
                                 qs(&q, scalar(c)), qs(&q2, p->name));
-            if (push_str(&p->values, &p->nvalues, scalar(c),
-                         c->ev.data.scalar.length))
+            if (push_str(&p->values, &p->nvalues, scalar(c), c->ev.data.scalar.length))
                 return oom(c);
         }
         if (p->nvalues == 0)
@@ -1093,8 +1086,7 @@ static char *absolute(const char *path)
     char *dir = dir_of(path), *real = NULL, *out = NULL;
     const char *slash = strrchr(path, '/');
     if (dir && (real = realpath(dir, NULL)) != NULL)
-        out =
-            join(strcmp(real, "/") == 0 ? "/" : real, slash ? slash + 1 : path);
+        out = join(strcmp(real, "/") == 0 ? "/" : real, slash ? slash + 1 : path);
     free(real);
     free(dir);
     return out;
@@ -1132,8 +1124,7 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
                       "executable program",
                       shown);
         else
-            rc = fail(c, here(c), "kernel %s cannot be accessed: %s", shown,
-                      strerror(errno));
+            rc = fail(c, here(c), "kernel %s cannot be accessed: %s", shown, strerror(errno));
     } else if (!S_ISREG(st.st_mode)) {
         rc = fail(c, here(c),
                   "kernel %s is not a regular file; expected an "
@@ -1142,8 +1133,8 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
     } else if (access(full, X_OK) != 0) {
         rc = fail(c, here(c), "kernel %s is not executable", shown);
     } else if (!(b->kernel_path = absolute(full))) {
-        rc = fail(c, here(c), "kernel %s: cannot resolve its directory: %s",
-                  shown, strerror(errno));
+        rc =
+            fail(c, here(c), "kernel %s: cannot resolve its directory: %s", shown, strerror(errno));
     }
     free(full);
     return rc;
@@ -1167,8 +1158,7 @@ static int check_placeholders(struct cur *c, struct qqb_bench *b)
             for (j = 0; !found && j < b->nparams; j++)
                 found = name_is(b->params[j].name, p + 1, len);
             if (!found) {
-                snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90),
-                         p + 1);
+                snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90), p + 1);
                 names[nn++] = "nodes";
                 for (j = 0; j < b->nparams && nn < 64; j++)
                     names[nn++] = b->params[j].name;
@@ -1245,8 +1235,7 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
                     return fail(c, here(c),
                                 "duplicate benchmark name '%s' (first used "
                                 "at line %d, column %d)",
-                                qs(&q, scalar(c)), s->bench[i].line,
-                                s->bench[i].col);
+                                qs(&q, scalar(c)), s->bench[i].line, s->bench[i].col);
             if (!(b->name = sdup(scalar(c))))
                 return oom(c);
             break;
@@ -1281,8 +1270,7 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
                 return -1;
             break;
         case B_BASELINE_KEYS:
-            if (parse_keys(c, "baseline_keys", &b->baseline_keys,
-                           &b->nbaseline_keys))
+            if (parse_keys(c, "baseline_keys", &b->baseline_keys, &b->nbaseline_keys))
                 return -1;
             break;
         default:
@@ -1330,8 +1318,7 @@ static int parse_benchmarks(struct cur *c, struct qqb_suite *s)
     struct pos start;
     struct qqb_bench *nb;
 
-    if (expect(c, YAML_SEQUENCE_START_EVENT, "a list of benchmarks",
-               "for 'benchmarks'"))
+    if (expect(c, YAML_SEQUENCE_START_EVENT, "a list of benchmarks", "for 'benchmarks'"))
         return -1;
     start = here(c);
     for (;;) {
@@ -1360,8 +1347,7 @@ static int parse_defaults(struct cur *c, struct qqb_suite *s)
     int f;
 
     memset(seen, 0, sizeof seen);
-    if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of settings",
-               "for 'defaults'"))
+    if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of settings", "for 'defaults'"))
         return -1;
     for (;;) {
         if (next(c))
@@ -1455,8 +1441,7 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
     return 0;
 }
 
-static int read_file(const char *path, unsigned char **buf, size_t *len,
-                     char *err, size_t errlen)
+static int read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     unsigned char *p = NULL, *np;
@@ -1465,8 +1450,7 @@ static int read_file(const char *path, unsigned char **buf, size_t *len,
 
     if (!f) {
         e = errno;
-        snprintf(err, errlen, "%s: error: cannot open the suite file: %s", path,
-                 strerror(e));
+        snprintf(err, errlen, "%s: error: cannot open the suite file: %s", path, strerror(e));
         return -1;
     }
     for (;;) {
@@ -1489,8 +1473,7 @@ static int read_file(const char *path, unsigned char **buf, size_t *len,
     fclose(f);
     if (e) {
         free(p);
-        snprintf(err, errlen, "%s: error: cannot read the suite file: %s", path,
-                 strerror(e));
+        snprintf(err, errlen, "%s: error: cannot read the suite file: %s", path, strerror(e));
         return -1;
     }
     *buf = p;
@@ -1511,8 +1494,8 @@ static void init_settings(struct qqb_settings *s)
     s->set = 0;
 }
 
-int qqb_suite_load(const char *path, const char *kernel_dir,
-                   struct qqb_suite **out, char *err, size_t errlen)
+int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **out, char *err,
+                   size_t errlen)
 {
     struct cur c;
     struct qqb_suite *s = NULL;
@@ -1542,8 +1525,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir,
     c.buf = buf;
     c.len = len;
 
-    if (!(s = calloc(1, sizeof *s)) || !(s->path = sdup(path)) ||
-        !(c.shown_dir = dir_of(path))) {
+    if (!(s = calloc(1, sizeof *s)) || !(s->path = sdup(path)) || !(c.shown_dir = dir_of(path))) {
         snprintf(err, errlen, "%s: error: out of memory", path);
         goto done;
     }
@@ -1580,8 +1562,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir,
     if (next(&c)) /* after DOCUMENT-START: the document's root */
         goto done;
     if (c.ev.type != YAML_MAPPING_START_EVENT) {
-        mismatch(&c, "a mapping with 'suite' and 'benchmarks'",
-                 "at the top level");
+        mismatch(&c, "a mapping with 'suite' and 'benchmarks'", "at the top level");
         goto done;
     }
     if (parse_top(&c, s))
@@ -1615,7 +1596,10 @@ done:
     return rc;
 }
 
-static void free_settings(struct qqb_settings *s) { free(s->launcher); }
+static void free_settings(struct qqb_settings *s)
+{
+    free(s->launcher);
+}
 
 void qqb_suite_free(struct qqb_suite *s)
 {
@@ -1713,8 +1697,7 @@ int qqb_bench_case(const struct qqb_bench *b, size_t i, struct qqb_case *c)
         }
     }
 
-    c->argc =
-        1 + b->nargs + (c->variant >= 0 ? b->variants[c->variant].nargs : 0);
+    c->argc = 1 + b->nargs + (c->variant >= 0 ? b->variants[c->variant].nargs : 0);
     if (!(argv = calloc(c->argc + 1, sizeof *argv)))
         goto fail;
     c->argv = argv;
@@ -1764,7 +1747,10 @@ fail:
  * Launcher.
  * ====================================================================== */
 
-const char *qqb_launcher_default(void) { return QQB_DEFAULT_LAUNCHER; }
+const char *qqb_launcher_default(void)
+{
+    return QQB_DEFAULT_LAUNCHER;
+}
 
 void qqb_argv_free(char **argv)
 {

@@ -9,14 +9,14 @@
  * Settings: what `defaults:` holds and what a benchmark may override.
  * ====================================================================== */
 
-#define QQB_DEFAULT_REPETITIONS 10
-#define QQB_DEFAULT_WARMUP 1
-#define QQB_DEFAULT_TIMEOUT 60.0
-#define QQB_DEFAULT_THRESHOLD 2.0
-#define QQB_DEFAULT_NOISE_MULTIPLE 0.0
-#define QQB_DEFAULT_CONFIDENCE 0.95
+#define QQB_DEFAULT_REPETITIONS      10
+#define QQB_DEFAULT_WARMUP           1
+#define QQB_DEFAULT_TIMEOUT          60.0
+#define QQB_DEFAULT_THRESHOLD        2.0
+#define QQB_DEFAULT_NOISE_MULTIPLE   0.0
+#define QQB_DEFAULT_CONFIDENCE       0.95
 #define QQB_DEFAULT_MEMORY_TOLERANCE 0
-#define QQB_DEFAULT_LAUNCHER "mpirun -np {nodes} --oversubscribe"
+#define QQB_DEFAULT_LAUNCHER         "mpirun -np {nodes} --oversubscribe"
 
 /* Bits of qqb_settings.set: which fields the file gave (rather than the
  * built-in default). */
@@ -104,8 +104,8 @@ struct qqb_suite {
  * *OUT, or -1 with ERR holding one line "path:line:column: error: ..."
  * (1-based; "path: error: ..." when the file cannot be read at all).
  */
-int qqb_suite_load(const char *path, const char *kernel_dir,
-                   struct qqb_suite **out, char *err, size_t errlen);
+int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **out, char *err,
+                   size_t errlen);
 void qqb_suite_free(struct qqb_suite *s);
 
 /* ======================================================================

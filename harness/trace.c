@@ -1,4 +1,5 @@
-/* trace.c - a .qq file as one time line: node and key selections, ticks to seconds with the tick offsets applied. */
+/* trace.c - a .qq file as one time line: node and key selections, ticks to seconds with the tick
+ * offsets applied. */
 #include "trace.h"
 
 #include <errno.h>
@@ -55,8 +56,7 @@ static int node_number(const char **p, unsigned long *out)
     return 0;
 }
 
-int qqb_trace_select_nodes(struct qqb_trace *t, const char *spec, char *err,
-                           size_t errsz)
+int qqb_trace_select_nodes(struct qqb_trace *t, const char *spec, char *err, size_t errsz)
 {
     memset(t->node_on, 0, t->nnodes + 1u);
     const char *p = spec;
@@ -73,14 +73,13 @@ int qqb_trace_select_nodes(struct qqb_trace *t, const char *spec, char *err,
         if (*p != ',' && *p != '\0')
             goto bad;
         if (hi < lo) {
-            snprintf(err, errsz, "--nodes '%s': the range %lu-%lu runs backwards", spec,
-                     lo, hi);
+            snprintf(err, errsz, "--nodes '%s': the range %lu-%lu runs backwards", spec, lo, hi);
             return -1;
         }
         if (hi >= t->nnodes) {
-            snprintf(err, errsz, "--nodes '%s': %s has %u node%s (0-%u), no node %lu",
-                     spec, t->path, t->nnodes, t->nnodes == 1 ? "" : "s",
-                     t->nnodes ? t->nnodes - 1 : 0, hi);
+            snprintf(err, errsz, "--nodes '%s': %s has %u node%s (0-%u), no node %lu", spec,
+                     t->path, t->nnodes, t->nnodes == 1 ? "" : "s", t->nnodes ? t->nnodes - 1 : 0,
+                     hi);
             return -1;
         }
         for (unsigned long n = lo; n <= hi; n++)
@@ -90,14 +89,12 @@ int qqb_trace_select_nodes(struct qqb_trace *t, const char *spec, char *err,
         p++;
     }
 bad:
-    snprintf(err, errsz,
-             "--nodes '%s': expected node numbers and ranges such as 0-3 or 0,2,5-7",
+    snprintf(err, errsz, "--nodes '%s': expected node numbers and ranges such as 0-3 or 0,2,5-7",
              spec);
     return -1;
 }
 
-int qqb_trace_select_keys(struct qqb_trace *t, const char *spec, char *err,
-                          size_t errsz)
+int qqb_trace_select_keys(struct qqb_trace *t, const char *spec, char *err, size_t errsz)
 {
     memset(t->key_on, 0, t->nkeys + 1u);
     const char *p = spec;
@@ -112,8 +109,8 @@ int qqb_trace_select_keys(struct qqb_trace *t, const char *spec, char *err,
         }
         if (k == t->nkeys) {
             /* Name the file's keys so the user can correct the spelling. */
-            int w = snprintf(err, errsz, "--keys: %s has no key '%.*s' (keys:", t->path,
-                             (int)len, p);
+            int w =
+                snprintf(err, errsz, "--keys: %s has no key '%.*s' (keys:", t->path, (int)len, p);
             for (uint32_t j = 0; j < t->nkeys && w >= 0 && (size_t)w < errsz; j++)
                 w += snprintf(err + w, errsz - (size_t)w, "%s %s", j ? "," : "",
                               qq_file_key(t->f, j)->name);

@@ -1,4 +1,5 @@
-/* trace.h - a .qq file as one time line: node and key selections, ticks to seconds with the tick offsets applied. */
+/* trace.h - a .qq file as one time line: node and key selections, ticks to seconds with the tick
+ * offsets applied. */
 #ifndef QQB_TRACE_H
 #define QQB_TRACE_H
 
@@ -30,14 +31,12 @@ void qqb_trace_close(struct qqb_trace *t);
 
 /* Select the nodes SPEC names: "0-3", "5", "0,2,6-7" (node numbers as in
  * the file, each in range, ranges low-high). Returns 0, or -1 with ERR. */
-int qqb_trace_select_nodes(struct qqb_trace *t, const char *spec, char *err,
-                           size_t errsz);
+int qqb_trace_select_nodes(struct qqb_trace *t, const char *spec, char *err, size_t errsz);
 
 /* Select the keys SPEC names, separated by commas ("Km,MessageBus::Sync"),
  * each by its exact name. Returns 0, or -1 with ERR naming the unknown key
  * and the file's keys. */
-int qqb_trace_select_keys(struct qqb_trace *t, const char *spec, char *err,
-                          size_t errsz);
+int qqb_trace_select_keys(struct qqb_trace *t, const char *spec, char *err, size_t errsz);
 
 /* Node NODE's tick on the run's time line (node 0's counter). */
 int64_t qqb_trace_tick(const struct qqb_trace *t, uint32_t node, uint64_t tick);

@@ -1,4 +1,5 @@
-/* brain.c - NCS's objects and their memory per type (slides 22-23): a small brain, each type under its own memory key. */
+/* brain.c - NCS's objects and their memory per type (slides 22-23): a small brain, each type under
+ * its own memory key. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,20 +22,20 @@
  * MessageBus is a single static object that records no object, only its
  * packet buffer (slide 23: 0 created, 1 KB allocated).
  */
-static int KEY_BRAIN, KEY_CELLMANAGER, KEY_CELL, KEY_CHANNEL, KEY_COMPARTMENT,
-    KEY_MESSAGEMGR, KEY_MESSAGEBUS, KEY_REPORT, KEY_STIMULUS, KEY_SYNAPSE;
+static int KEY_BRAIN, KEY_CELLMANAGER, KEY_CELL, KEY_CHANNEL, KEY_COMPARTMENT, KEY_MESSAGEMGR,
+    KEY_MESSAGEBUS, KEY_REPORT, KEY_STIMULUS, KEY_SYNAPSE;
 
 static int qk_update, qk_fire, qk_deliver, qk_spikes, qk_firings;
 
-#define DT 0.1
-#define E_LEAK (-65.0)
-#define G_LEAK 0.05
-#define V_THRESH (-50.0)
-#define V_RESET (-70.0)
-#define E_K (-90.0)
-#define E_SYN 0.0
-#define SYN_TAU 3.0
-#define MAX_DELAY 40 /* timesteps */
+#define DT            0.1
+#define E_LEAK        (-65.0)
+#define G_LEAK        0.05
+#define V_THRESH      (-50.0)
+#define V_RESET       (-70.0)
+#define E_K           (-90.0)
+#define E_SYN         0.0
+#define SYN_TAU       3.0
+#define MAX_DELAY     40 /* timesteps */
 #define MSGBUS_PACKET 1024
 
 typedef struct Channel {
@@ -54,11 +55,11 @@ typedef struct Compartment {
 
 typedef struct Synapse {
     int id;
-    int source;               /* presynaptic cell */
+    int source; /* presynaptic cell */
     Compartment *target;
     float weight;
     int delay;
-    int fired;                /* times fired */
+    int fired;                    /* times fired */
     struct SynapseFiring *active; /* dynamic firing states */
 } Synapse;
 
@@ -75,14 +76,14 @@ typedef struct Cell {
     int ncomp;
     Compartment **comps; /* Cell key */
     int nout;
-    Synapse **out;       /* outgoing synapses: Cell key */
+    Synapse **out; /* outgoing synapses: Cell key */
     long spikes;
-    int spiked_now;      /* spiked in the current step */
+    int spiked_now; /* spiked in the current step */
 } Cell;
 
 typedef struct CellManager {
     int ncells;
-    Cell **cells;        /* CellManager key */
+    Cell **cells; /* CellManager key */
 } CellManager;
 
 typedef struct MessageMgr {
@@ -99,13 +100,13 @@ typedef struct MessageBus {
 typedef struct Report {
     int cell;
     long nsamples, cap;
-    float *samples;      /* Report key */
+    float *samples; /* Report key */
 } Report;
 
 typedef struct Stimulus {
     int ncells;
-    int *cells;          /* Stimulus key */
-    double *amplitude;   /* Stimulus key */
+    int *cells;        /* Stimulus key */
+    double *amplitude; /* Stimulus key */
     int start;
 } Stimulus;
 
@@ -134,9 +135,12 @@ static MessageBus the_bus; /* static: no object record */
 static double gate_minf(int type, double v)
 {
     switch (type) {
-    case 0: return 1.0 / (1.0 + exp(-(v + 40.0) / 8.0));
-    case 1: return 1.0 / (1.0 + exp(-(v + 50.0) / 8.0));
-    default: return 1.0 / (1.0 + exp(-(v + 30.0) / 5.0));
+    case 0:
+        return 1.0 / (1.0 + exp(-(v + 40.0) / 8.0));
+    case 1:
+        return 1.0 / (1.0 + exp(-(v + 50.0) / 8.0));
+    default:
+        return 1.0 / (1.0 + exp(-(v + 30.0) / 5.0));
     }
 }
 
@@ -272,8 +276,8 @@ static void cellmanager_delete(CellManager *m)
 #undef MEM_KEY
 #define MEM_KEY KEY_SYNAPSE
 
-static void synapse_init(Synapse *s, int id, int source, Compartment *target,
-                         float weight, int delay)
+static void synapse_init(Synapse *s, int id, int source, Compartment *target, float weight,
+                         int delay)
 {
     MEMADDOBJECT(s, sizeof *s);
     s->id = id;
@@ -285,7 +289,10 @@ static void synapse_init(Synapse *s, int id, int source, Compartment *target,
     s->active = NULL;
 }
 
-static void synapse_fini(Synapse *s) { MEMFREEOBJECT(s, sizeof *s); }
+static void synapse_fini(Synapse *s)
+{
+    MEMFREEOBJECT(s, sizeof *s);
+}
 
 /* A firing: its dynamic state is allocated under the Synapse key. */
 static SynapseFiring *synapse_fire(Synapse *s, int now)
@@ -300,7 +307,10 @@ static SynapseFiring *synapse_fire(Synapse *s, int now)
     return f;
 }
 
-static void synapse_firing_done(SynapseFiring *f) { free(f); }
+static void synapse_firing_done(SynapseFiring *f)
+{
+    free(f);
+}
 
 /* ------------------------------------------------------------------ */
 #undef MEM_KEY
@@ -572,36 +582,32 @@ static void brain_step(Brain *b, int t)
     QQCount(qk_firings, nfire);
 }
 
-static long g_cells = 100, g_channels = 300, g_compartments = 100,
-            g_synapses = 10000;
+static long g_cells = 100, g_channels = 300, g_compartments = 100, g_synapses = 10000;
 static int g_mem;
 
 int main(int argc, char **argv)
 {
     static const struct kopt extra[] = {
         {"cells", KOPT_LONG, &g_cells, 1, "cells (default 100; times --size)"},
-        {"channels", KOPT_LONG, &g_channels, 0,
-         "channels (default 300; times --size)"},
+        {"channels", KOPT_LONG, &g_channels, 0, "channels (default 300; times --size)"},
         {"compartments", KOPT_LONG, &g_compartments, 1,
          "compartments, >= cells (default 100; times --size)"},
-        {"synapses", KOPT_LONG, &g_synapses, 0,
-         "synapses (default 10000; times --size)"},
+        {"synapses", KOPT_LONG, &g_synapses, 0, "synapses (default 10000; times --size)"},
         {"mem", KOPT_FLAG, &g_mem, 0, "print the MemPrint table"},
         {NULL, KOPT_FLAG, NULL, 0, NULL},
     };
     static const char *const variants[] = {"ncs", NULL};
     static const struct kspec spec = {
         .prog = PROG,
-        .summary =
-            "NCS objects and memory per type (slides 22-23): Brain, "
-            "CellManager, Cell, Channel,\nCompartment, MessageMgr, MessageBus, "
-            "Report, Stimulus, Synapse, each under its own\nmemory key "
-            "(MEMADDOBJECT in constructors, malloc of owned arrays). A "
-            "Stimulus drives\na tenth of the cells; spikes fire the cells' "
-            "synapses (< 1% per step), firings are\nqueued by delay and "
-            "delivered into compartment conductances. Counts are the\n"
-            "options times --size. With --print or --mem, MemPrint's table "
-            "(before teardown).",
+        .summary = "NCS objects and memory per type (slides 22-23): Brain, "
+                   "CellManager, Cell, Channel,\nCompartment, MessageMgr, MessageBus, "
+                   "Report, Stimulus, Synapse, each under its own\nmemory key "
+                   "(MEMADDOBJECT in constructors, malloc of owned arrays). A "
+                   "Stimulus drives\na tenth of the cells; spikes fire the cells' "
+                   "synapses (< 1% per step), firings are\nqueued by delay and "
+                   "delivered into compartment conductances. Counts are the\n"
+                   "options times --size. With --print or --mem, MemPrint's table "
+                   "(before teardown).",
         .keys = "  states  update, fire, deliver\n  counts  spikes, firings "
                 "(per step)\n  memory  Brain CellManager Cell Channel "
                 "Compartment MessageMgr MessageBus\n          Report Stimulus "
@@ -613,15 +619,14 @@ int main(int argc, char **argv)
     };
     struct kargs a;
     kargs_parse_or_exit(&spec, argc, argv, &a);
-    struct brain_size z = {g_cells * a.size, g_channels * a.size,
-                           g_compartments * a.size, g_synapses * a.size,
-                           a.steps};
+    struct brain_size z = {g_cells * a.size, g_channels * a.size, g_compartments * a.size,
+                           g_synapses * a.size, a.steps};
     if (z.compartments < z.cells) {
         fprintf(stderr, "%s: --compartments must be >= --cells\n", PROG);
         return 2;
     }
-    if (z.cells > 100000000L || z.compartments > 100000000L ||
-        z.channels > 100000000L || z.synapses > 1000000000L) {
+    if (z.cells > 100000000L || z.compartments > 100000000L || z.channels > 100000000L ||
+        z.synapses > 1000000000L) {
         fprintf(stderr, "%s: sizes too large\n", PROG);
         return 2;
     }
@@ -653,23 +658,20 @@ int main(int argc, char **argv)
      * deleted yet), then tear down so that every object is freed. */
     int rc = kqq_out(PROG, "brain.qq", 0, 1);
     if (a.print) {
-        printf("cells %ld\nchannels %ld\ncompartments %ld\nsynapses %ld\n",
-               z.cells, z.channels, z.compartments, z.synapses);
+        printf("cells %ld\nchannels %ld\ncompartments %ld\nsynapses %ld\n", z.cells, z.channels,
+               z.compartments, z.synapses);
         printf("steps %ld\nseed %llu\n", a.steps, (unsigned long long)a.seed);
         printf("sizeof Brain %zu\nsizeof CellManager %zu\nsizeof Cell %zu\n"
                "sizeof Channel %zu\nsizeof Compartment %zu\n"
                "sizeof MessageMgr %zu\nsizeof Report %zu\n"
                "sizeof Stimulus %zu\nsizeof Synapse %zu\n",
-               sizeof(Brain), sizeof(CellManager), sizeof(Cell),
-               sizeof(Channel), sizeof(Compartment), sizeof(MessageMgr),
-               sizeof(Report), sizeof(Stimulus), sizeof(Synapse));
-        printf("spikes %ld\nfirings %ld\nfiring_fraction %.6f\n", b->spikes,
-               b->firings,
-               z.synapses && a.steps
-                   ? (double)b->firings / ((double)z.synapses * (double)a.steps)
-                   : 0.0);
-        printf("delivered %ld\ndigest %016llx\n", b->mm->delivered,
-               (unsigned long long)b->digest);
+               sizeof(Brain), sizeof(CellManager), sizeof(Cell), sizeof(Channel),
+               sizeof(Compartment), sizeof(MessageMgr), sizeof(Report), sizeof(Stimulus),
+               sizeof(Synapse));
+        printf("spikes %ld\nfirings %ld\nfiring_fraction %.6f\n", b->spikes, b->firings,
+               z.synapses && a.steps ? (double)b->firings / ((double)z.synapses * (double)a.steps)
+                                     : 0.0);
+        printf("delivered %ld\ndigest %016llx\n", b->mm->delivered, (unsigned long long)b->digest);
     }
     if (a.print || g_mem) {
         fflush(stdout);

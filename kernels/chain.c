@@ -1,4 +1,5 @@
-/* chain.c - a known-cost kernel: a dependent chain of N multiply-adds under one state, and the same chain timed in bulk. */
+/* chain.c - a known-cost kernel: a dependent chain of N multiply-adds under one state, and the same
+ * chain timed in bulk. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

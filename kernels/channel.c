@@ -1,4 +1,5 @@
-/* channel.c - NCS ion-channel currents (slides 9-19): two-cell compartments with Km, Ka and Kahp channels, pow vs direct. */
+/* channel.c - NCS ion-channel currents (slides 9-19): two-cell compartments with Km, Ka and Kahp
+ * channels, pow vs direct. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,24 +21,24 @@
  * Units: mV, ms, nA, uS, nF.
  */
 
-#define DT 0.1            /* ms per timestep */
-#define C_M 1.0           /* nF */
-#define G_LEAK 0.05       /* uS: tau_m = 20 ms */
-#define E_LEAK (-65.0)    /* mV */
-#define V_THRESH (-50.0)  /* mV */
-#define V_RESET (-70.0)   /* mV */
-#define E_K (-90.0)       /* mV */
-#define E_SYN 0.0         /* mV, excitatory */
-#define SYN_W 0.09        /* uS per arriving spike */
-#define SYN_TAU 5.0       /* ms */
-#define SYN_DELAY 20      /* timesteps (2 ms) */
-#define STIM_AMP 1.3      /* nA into cell 1 */
-#define STIM_START 100    /* timestep */
-#define BIAS2 0.2         /* nA into cell 2 */
-#define NOISE_AMP 0.1     /* nA, uniform in [-amp/2, amp/2) per step */
-#define CA_PER_SPIKE 0.2  /* Kahp's calcium jump per spike */
-#define CA_TAU 80.0       /* ms */
-#define CA_KD 0.5
+#define DT           0.1     /* ms per timestep */
+#define C_M          1.0     /* nF */
+#define G_LEAK       0.05    /* uS: tau_m = 20 ms */
+#define E_LEAK       (-65.0) /* mV */
+#define V_THRESH     (-50.0) /* mV */
+#define V_RESET      (-70.0) /* mV */
+#define E_K          (-90.0) /* mV */
+#define E_SYN        0.0     /* mV, excitatory */
+#define SYN_W        0.09    /* uS per arriving spike */
+#define SYN_TAU      5.0     /* ms */
+#define SYN_DELAY    20      /* timesteps (2 ms) */
+#define STIM_AMP     1.3     /* nA into cell 1 */
+#define STIM_START   100     /* timestep */
+#define BIAS2        0.2     /* nA into cell 2 */
+#define NOISE_AMP    0.1     /* nA, uniform in [-amp/2, amp/2) per step */
+#define CA_PER_SPIKE 0.2     /* Kahp's calcium jump per spike */
+#define CA_TAU       80.0    /* ms */
+#define CA_KD        0.5
 
 enum chan_type { CH_KM, CH_KA, CH_KAHP, CH_NTYPES };
 
@@ -82,16 +83,24 @@ struct pair {
 };
 
 /* Steady states and time constants of the gates. */
-static double km_minf(double v) { return 1.0 / (1.0 + exp(-(v + 40.0) / 8.0)); }
-static double ka_minf(double v) { return 1.0 / (1.0 + exp(-(v + 50.0) / 8.0)); }
-static double ka_hinf(double v) { return 1.0 / (1.0 + exp((v + 68.0) / 6.0)); }
-#define KM_TAU 60.0  /* ms, slow muscarinic current */
-#define KA_TAU_M 1.0 /* ms */
+static double km_minf(double v)
+{
+    return 1.0 / (1.0 + exp(-(v + 40.0) / 8.0));
+}
+static double ka_minf(double v)
+{
+    return 1.0 / (1.0 + exp(-(v + 50.0) / 8.0));
+}
+static double ka_hinf(double v)
+{
+    return 1.0 / (1.0 + exp((v + 68.0) / 6.0));
+}
+#define KM_TAU   60.0 /* ms, slow muscarinic current */
+#define KA_TAU_M 1.0  /* ms */
 #define KA_TAU_H 25.0
 #define KAHP_TAU 5.0
 
-static void compartment_init(struct compartment *c, struct krng *r,
-                             double stim)
+static void compartment_init(struct compartment *c, struct krng *r, double stim)
 {
     c->V = E_LEAK;
     c->ca = 0.0;
@@ -117,8 +126,7 @@ static void compartment_init(struct compartment *c, struct krng *r,
 static void gates_update(struct compartment *c)
 {
     double v = c->V;
-    struct channel *km = &c->ch[CH_KM], *ka = &c->ch[CH_KA],
-                   *kahp = &c->ch[CH_KAHP];
+    struct channel *km = &c->ch[CH_KM], *ka = &c->ch[CH_KA], *kahp = &c->ch[CH_KAHP];
     km->m += DT * (km_minf(v) - km->m) / KM_TAU;
     ka->m += DT * (ka_minf(v) - ka->m) / KA_TAU_M;
     ka->h += DT * (ka_hinf(v) - ka->h) / KA_TAU_H;
@@ -142,29 +150,26 @@ static double channel_currents(struct compartment *c, int direct)
         case CH_KM:
             if (direct) {
                 QQStateOn(qk_type[CH_KM]);
-                I = ch->unitaryG * ch->strength * ch->m *
-                    (ch->reversePot - CmpV);
+                I = ch->unitaryG * ch->strength * ch->m * (ch->reversePot - CmpV);
                 QQKeep(I);
                 QQStateOff(qk_type[CH_KM]);
             } else {
                 QQStateOn(qk_type[CH_KM]);
-                I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) *
-                    (ch->reversePot - CmpV);
+                I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) * (ch->reversePot - CmpV);
                 QQKeep(I);
                 QQStateOff(qk_type[CH_KM]);
             }
             break;
         case CH_KA:
             QQStateOn(qk_type[CH_KA]);
-            I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) *
-                pow(ch->h, ch->hPower) * (ch->reversePot - CmpV);
+            I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) * pow(ch->h, ch->hPower) *
+                (ch->reversePot - CmpV);
             QQKeep(I);
             QQStateOff(qk_type[CH_KA]);
             break;
         default: /* CH_KAHP */
             QQStateOn(qk_type[CH_KAHP]);
-            I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) *
-                (ch->reversePot - CmpV);
+            I = ch->unitaryG * ch->strength * pow(ch->m, ch->mPower) * (ch->reversePot - CmpV);
             QQKeep(I);
             QQStateOff(qk_type[CH_KAHP]);
             break;
@@ -210,11 +215,10 @@ static const char *const variants[] = {"pow", "direct", NULL};
  * by one multiply). The carry adds the same multiply and add to both
  * variants; it cancels in their difference.
  */
-static double km_bulk(const struct channel *ch, double V0, int direct,
-                            long reps)
+static double km_bulk(const struct channel *ch, double V0, int direct, long reps)
 {
-    const double g0 = ch->unitaryG, s0 = ch->strength, m0 = ch->m,
-                 E = ch->reversePot, mp = ch->mPower;
+    const double g0 = ch->unitaryG, s0 = ch->strength, m0 = ch->m, E = ch->reversePot,
+                 mp = ch->mPower;
     double I = 0.0;
     uint64_t t0 = qq_ticks_open();
     if (direct) {
@@ -246,17 +250,17 @@ int main(int argc, char **argv)
     };
     static const struct kspec spec = {
         .prog = PROG,
-        .summary =
-            "Ion-channel currents of NCS's 2-cell model: per pair of cells, "
-            "a stimulus drives\ncell 1, cell 1 drives cell 2 through a "
-            "delayed synapse; every compartment has\nKm, Ka and Kahp "
-            "potassium channels with HH-style gates, forward Euler at\n"
-            "dt = 0.1 ms. --size = number of cell pairs. Variant pow: "
-            "I = g*s*pow(m, mPower)*(E-V)\nfor every channel; direct: Km "
-            "(mPower 1) uses I = g*s*m*(E-V). Both give identical results.",
-        .keys = "  states  Km, Ka, Kahp (the current line of each channel), "
-                "step (one timestep)\n  value   V1 (cell-1 voltage of pair 0, "
-                "per step); Km_bulk (with --bulk)\n  count   spikes (spikes of all cells in the step)",
+        .summary = "Ion-channel currents of NCS's 2-cell model: per pair of cells, "
+                   "a stimulus drives\ncell 1, cell 1 drives cell 2 through a "
+                   "delayed synapse; every compartment has\nKm, Ka and Kahp "
+                   "potassium channels with HH-style gates, forward Euler at\n"
+                   "dt = 0.1 ms. --size = number of cell pairs. Variant pow: "
+                   "I = g*s*pow(m, mPower)*(E-V)\nfor every channel; direct: Km "
+                   "(mPower 1) uses I = g*s*m*(E-V). Both give identical results.",
+        .keys =
+            "  states  Km, Ka, Kahp (the current line of each channel), "
+            "step (one timestep)\n  value   V1 (cell-1 voltage of pair 0, "
+            "per step); Km_bulk (with --bulk)\n  count   spikes (spikes of all cells in the step)",
         .variants = variants,
         .size_default = 4,
         .steps_default = 2000,
@@ -325,9 +329,8 @@ int main(int argc, char **argv)
                (step + 1) * KBULK_POINTS >=
                    (long)(nblocks / (KBULK_BLOCKS / KBULK_POINTS) + 1) * a.steps)
             for (int b = 0; b < KBULK_BLOCKS / KBULK_POINTS; b++)
-                block[nblocks++] =
-                    km_bulk(&pairs[0].cell[0].ch[CH_KM], pairs[0].cell[0].V, direct,
-                            bulk / KBULK_BLOCKS > 0 ? bulk / KBULK_BLOCKS : 1);
+                block[nblocks++] = km_bulk(&pairs[0].cell[0].ch[CH_KM], pairs[0].cell[0].V, direct,
+                                           bulk / KBULK_BLOCKS > 0 ? bulk / KBULK_BLOCKS : 1);
     }
 
     if (bulk > 0)
@@ -349,10 +352,8 @@ int main(int argc, char **argv)
             s2 += pairs[p].cell[1].spikes;
         }
         printf("variant %s\n", a.variant);
-        printf("pairs %zu\nsteps %ld\nseed %llu\n", npairs, a.steps,
-               (unsigned long long)a.seed);
-        printf("spikes_cell1 %ld\nspikes_cell2 %ld\nspikes %ld\n", s1, s2,
-               s1 + s2);
+        printf("pairs %zu\nsteps %ld\nseed %llu\n", npairs, a.steps, (unsigned long long)a.seed);
+        printf("spikes_cell1 %ld\nspikes_cell2 %ld\nspikes %ld\n", s1, s2, s1 + s2);
         printf("V1_final %.6f\n", pairs[0].cell[0].V);
         printf("digest %016llx\n", (unsigned long long)digest);
     }

@@ -18,8 +18,7 @@ static void print_help(const struct kspec *spec)
     printf("options:\n");
     printf("  --help          this text\n");
     printf("  --size N        problem size (default %ld)\n", spec->size_default);
-    printf("  --steps T       timesteps / rounds (default %ld)\n",
-           spec->steps_default);
+    printf("  --steps T       timesteps / rounds (default %ld)\n", spec->steps_default);
     printf("  --seed S        RNG seed; same seed, same results (default 1)\n");
     printf("  --variant NAME  one of:");
     for (const char *const *v = spec->variants; *v; v++)
@@ -79,8 +78,7 @@ static int arg_error(const struct kspec *spec, int quiet, const char *fmt, ...)
     return KARGS_ERROR;
 }
 
-int kargs_parse(const struct kspec *spec, int argc, char **argv,
-                struct kargs *out, int quiet)
+int kargs_parse(const struct kspec *spec, int argc, char **argv, struct kargs *out, int quiet)
 {
     out->size = spec->size_default;
     out->steps = spec->steps_default;
@@ -100,14 +98,13 @@ int kargs_parse(const struct kspec *spec, int argc, char **argv,
         size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
         const char *val = eq ? eq + 1 : NULL;
 #define IS(s) (nlen == strlen(s) && strncmp(name, (s), nlen) == 0)
-#define NEED_VAL()                                                           \
-    do {                                                                     \
-        if (!val) {                                                          \
-            if (i + 1 >= argc)                                               \
-                return arg_error(spec, quiet, "option --%.*s needs a value", \
-                                 (int)nlen, name);                           \
-            val = argv[++i];                                                 \
-        }                                                                    \
+#define NEED_VAL()                                                                                 \
+    do {                                                                                           \
+        if (!val) {                                                                                \
+            if (i + 1 >= argc)                                                                     \
+                return arg_error(spec, quiet, "option --%.*s needs a value", (int)nlen, name);     \
+            val = argv[++i];                                                                       \
+        }                                                                                          \
     } while (0)
         if (IS("help")) {
             if (!quiet)
@@ -121,8 +118,7 @@ int kargs_parse(const struct kspec *spec, int argc, char **argv,
             long v;
             NEED_VAL();
             if (parse_long(val, &v) != 0 || v < 1)
-                return arg_error(spec, quiet,
-                                 "--%.*s wants a positive integer, not '%s'",
+                return arg_error(spec, quiet, "--%.*s wants a positive integer, not '%s'",
                                  (int)nlen, name, val);
             if (IS("size")) {
                 out->size = v;
@@ -133,9 +129,7 @@ int kargs_parse(const struct kspec *spec, int argc, char **argv,
         } else if (IS("seed")) {
             NEED_VAL();
             if (parse_u64(val, &out->seed) != 0)
-                return arg_error(spec, quiet,
-                                 "--seed wants an unsigned integer, not '%s'",
-                                 val);
+                return arg_error(spec, quiet, "--seed wants an unsigned integer, not '%s'", val);
         } else if (IS("variant")) {
             NEED_VAL();
             int found = -1;
@@ -144,8 +138,7 @@ int kargs_parse(const struct kspec *spec, int argc, char **argv,
                     found = k;
             if (found < 0) {
                 if (!quiet) {
-                    fprintf(stderr, "%s: unknown variant '%s'; valid:",
-                            spec->prog, val);
+                    fprintf(stderr, "%s: unknown variant '%s'; valid:", spec->prog, val);
                     for (const char *const *v = spec->variants; *v; v++)
                         fprintf(stderr, " %s", *v);
                     fprintf(stderr, "\n");
@@ -164,8 +157,7 @@ int kargs_parse(const struct kspec *spec, int argc, char **argv,
                 return arg_error(spec, quiet, "unknown option '%s'", a);
             if (o->type == KOPT_FLAG) {
                 if (val)
-                    return arg_error(spec, quiet, "--%s takes no value",
-                                     o->name);
+                    return arg_error(spec, quiet, "--%s takes no value", o->name);
                 *(int *)o->dst = 1;
                 continue;
             }
@@ -173,18 +165,15 @@ int kargs_parse(const struct kspec *spec, int argc, char **argv,
             if (o->type == KOPT_LONG) {
                 long v;
                 if (parse_long(val, &v) != 0 || v < o->min)
-                    return arg_error(spec, quiet,
-                                     "--%s wants an integer >= %ld, not '%s'",
-                                     o->name, o->min, val);
+                    return arg_error(spec, quiet, "--%s wants an integer >= %ld, not '%s'", o->name,
+                                     o->min, val);
                 *(long *)o->dst = v;
             } else if (o->type == KOPT_DOUBLE) {
                 char *end;
                 errno = 0;
                 double v = strtod(val, &end);
                 if (errno || end == val || *end || !isfinite(v))
-                    return arg_error(spec, quiet,
-                                     "--%s wants a number, not '%s'", o->name,
-                                     val);
+                    return arg_error(spec, quiet, "--%s wants a number, not '%s'", o->name, val);
                 *(double *)o->dst = v;
             } else {
                 *(const char **)o->dst = val;
@@ -196,8 +185,7 @@ int kargs_parse(const struct kspec *spec, int argc, char **argv,
     return KARGS_OK;
 }
 
-void kargs_parse_or_exit(const struct kspec *spec, int argc, char **argv,
-                         struct kargs *out)
+void kargs_parse_or_exit(const struct kspec *spec, int argc, char **argv, struct kargs *out)
 {
     int rc = kargs_parse(spec, argc, argv, out, 0);
     if (rc == KARGS_HELP)
@@ -289,8 +277,7 @@ int kqq_events(uint64_t dflt)
         long v;
         if (parse_long(e, &v) == 0 && v > 0 && v <= INT_MAX)
             return (uint64_t)v > dflt ? (int)v : (int)dflt;
-        fprintf(stderr, "warning: ignoring QQ_EVENTS='%s' (not a positive int)\n",
-                e);
+        fprintf(stderr, "warning: ignoring QQ_EVENTS='%s' (not a positive int)\n", e);
     }
     return (int)dflt;
 }
@@ -314,7 +301,10 @@ void *kxcalloc(const char *prog, size_t n, size_t size)
     return p;
 }
 
-void kxfree(void *p) { free(p); }
+void kxfree(void *p)
+{
+    free(p);
+}
 
 static int kcmp_double(const void *a, const void *b)
 {

@@ -1,4 +1,5 @@
-/* kcommon.h - what every qqbench kernel shares: the command line, a seeded RNG, a digest, QQ set-up and output. */
+/* kcommon.h - what every qqbench kernel shares: the command line, a seeded RNG, a digest, QQ set-up
+ * and output. */
 #ifndef KCOMMON_H
 #define KCOMMON_H
 
@@ -26,13 +27,13 @@ struct kopt {
 };
 
 struct kspec {
-    const char *prog;             /* program name for messages */
-    const char *summary;          /* what it computes (--help, may span lines) */
-    const char *keys;             /* QQ and memory keys it records (--help) */
-    const char *const *variants;  /* NULL-terminated; first is the default */
+    const char *prog;            /* program name for messages */
+    const char *summary;         /* what it computes (--help, may span lines) */
+    const char *keys;            /* QQ and memory keys it records (--help) */
+    const char *const *variants; /* NULL-terminated; first is the default */
     long size_default;
     long steps_default;
-    const struct kopt *extra;     /* kernel options, ended by {NULL} (or NULL) */
+    const struct kopt *extra; /* kernel options, ended by {NULL} (or NULL) */
 };
 
 struct kargs {
@@ -46,8 +47,8 @@ struct kargs {
 };
 
 /* Results of kargs_parse. */
-#define KARGS_OK 0
-#define KARGS_HELP 1  /* --help was printed (when not quiet): exit 0 */
+#define KARGS_OK    0
+#define KARGS_HELP  1 /* --help was printed (when not quiet): exit 0 */
 #define KARGS_ERROR 2 /* a one-line error was printed (when not quiet): exit 2 */
 
 /*
@@ -55,10 +56,8 @@ struct kargs {
  * exits, so MPI kernels can finalize first; kargs_parse_or_exit is the
  * serial convenience.
  */
-int kargs_parse(const struct kspec *spec, int argc, char **argv,
-                struct kargs *out, int quiet);
-void kargs_parse_or_exit(const struct kspec *spec, int argc, char **argv,
-                         struct kargs *out);
+int kargs_parse(const struct kspec *spec, int argc, char **argv, struct kargs *out, int quiet);
+void kargs_parse_or_exit(const struct kspec *spec, int argc, char **argv, struct kargs *out);
 
 /* ----------------------------------------------------------------------
  * Seeded RNG: splitmix64 (one 64-bit word of state, no rand()).
@@ -102,8 +101,7 @@ int kqq_events(uint64_t dflt);
  * is built without libqq (include qq.h before this header to get it). */
 #if defined(QQ_H) && defined(QQ_ENABLE)
 #include <stdio.h>
-static inline int kqq_out(const char *prog, const char *file, int node,
-                          int nodes)
+static inline int kqq_out(const char *prog, const char *file, int node, int nodes)
 {
     int rc = qq_out(file, node, nodes);
     if (rc != 0) {
@@ -113,8 +111,8 @@ static inline int kqq_out(const char *prog, const char *file, int node,
         return 1;
     }
     if (qq_dropped() != 0)
-        fprintf(stderr, "%s: warning: %llu events dropped (buffer full)\n",
-                prog, (unsigned long long)qq_dropped());
+        fprintf(stderr, "%s: warning: %llu events dropped (buffer full)\n", prog,
+                (unsigned long long)qq_dropped());
     return 0;
 }
 #endif
@@ -144,8 +142,7 @@ static inline int kqq_out(const char *prog, const char *file, int node,
 double kmedian(double *v, size_t n);
 
 /* Print "PROG: message" to stderr and exit 1. */
-void kdie(const char *prog, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3), noreturn));
+void kdie(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
 /* calloc that dies on failure. Not redirected by qq_mem.h (kcommon.c never
  * includes it): use it for scaffolding outside the modelled program, and

@@ -1,4 +1,5 @@
-/* mem_overhead.c - the cost of memory keys: malloc+free pairs through MemMalloc/MemFree against plain malloc/free, interleaved in rounds. */
+/* mem_overhead.c - the cost of memory keys: malloc+free pairs through MemMalloc/MemFree against
+ * plain malloc/free, interleaved in rounds. */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -14,7 +15,7 @@
 static int KEY_BENCH;
 #define MEM_KEY KEY_BENCH
 
-#define DEFAULT_SIZE 100000L
+#define DEFAULT_SIZE  100000L
 #define DEFAULT_STEPS 10L
 
 static void usage(FILE *fp)
@@ -32,8 +33,7 @@ static void usage(FILE *fp)
 }
 
 /* "--opt N" or "--opt=N", N in [1, max]. Returns 1 if ARGV[*I] was OPT. */
-static int option(int argc, char **argv, int *i, const char *opt, long max,
-                  long *out)
+static int option(int argc, char **argv, int *i, const char *opt, long max, long *out)
 {
     size_t n = strlen(opt);
     const char *arg = argv[*i];
@@ -53,8 +53,8 @@ static int option(int argc, char **argv, int *i, const char *opt, long max,
     errno = 0;
     long v = strtol(val, &end, 10);
     if (errno != 0 || end == val || *end != '\0' || v < 1 || v > max) {
-        fprintf(stderr, "mem_overhead: %s: expected an integer in 1..%ld, got '%s'\n",
-                opt, max, val);
+        fprintf(stderr, "mem_overhead: %s: expected an integer in 1..%ld, got '%s'\n", opt, max,
+                val);
         exit(2);
     }
     *out = v;
@@ -77,8 +77,8 @@ static void make_sizes(size_t *sizes, long n)
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        sizes[i] = (x & 63) == 0 ? 1024 + (size_t)(x >> 20) % (15 * 1024)
-                                 : 16 + (size_t)(x >> 20) % 1009;
+        sizes[i] =
+            (x & 63) == 0 ? 1024 + (size_t)(x >> 20) % (15 * 1024) : 16 + (size_t)(x >> 20) % 1009;
     }
 }
 
@@ -192,17 +192,16 @@ int main(int argc, char **argv)
         ratios[r] = p ? (double)t / (double)p : 0.0;
     }
     qsort(ratios, (size_t)steps, sizeof *ratios, cmp_double);
-    double median = steps % 2 ? ratios[steps / 2]
-                              : (ratios[steps / 2 - 1] + ratios[steps / 2]) / 2;
+    double median = steps % 2 ? ratios[steps / 2] : (ratios[steps / 2 - 1] + ratios[steps / 2]) / 2;
     double pairs = (double)size * (double)steps;
 
     printf("mem_overhead: %ld rounds of %ld malloc+free pairs, mixed sizes "
            "16 B..16 KB, %d blocks alive\n",
            steps, size, WINDOW);
-    printf("plain   malloc+free: %8.2f ns/pair (best round %.2f)\n",
-           (double)plain_ns / pairs, (double)plain_best / (double)size);
-    printf("tracked malloc+free: %8.2f ns/pair (best round %.2f)\n",
-           (double)tracked_ns / pairs, (double)tracked_best / (double)size);
+    printf("plain   malloc+free: %8.2f ns/pair (best round %.2f)\n", (double)plain_ns / pairs,
+           (double)plain_best / (double)size);
+    printf("tracked malloc+free: %8.2f ns/pair (best round %.2f)\n", (double)tracked_ns / pairs,
+           (double)tracked_best / (double)size);
     printf("ratio tracked/plain: %8.2f (median of rounds %.2f)\n",
            plain_ns ? (double)tracked_ns / (double)plain_ns : 0.0, median);
 

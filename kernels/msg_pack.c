@@ -1,4 +1,5 @@
-/* msg_pack.c - NCS synapse-firing message passing (paper 4.2.1, slide 35): NCS3's 60-byte layered messages vs NCS5's 20-byte packed packets. */
+/* msg_pack.c - NCS synapse-firing message passing (paper 4.2.1, slide 35): NCS3's 60-byte layered
+ * messages vs NCS5's 20-byte packed packets. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,9 +39,9 @@
 static int key_messages, key_packets;
 static int qk_pack, qk_send, qk_recv, qk_unpack, qk_bytes;
 
-#define TAG_COUNT 21
-#define TAG_MSG 22
-#define TAG_PKT 23
+#define TAG_COUNT  21
+#define TAG_MSG    22
+#define TAG_PKT    23
 #define MSG_FIRING 1 /* NCS3's type field: firing (vs stimulus, report) */
 
 /* NCS3's message object: 60 bytes. */
@@ -83,10 +84,10 @@ struct ctx {
     int rank, nranks;
     long nsyn, ncells, steps;
     double rate;
-    struct syn *syn;     /* scaffolding (kxcalloc) */
-    double *cell_input;  /* per local cell */
+    struct syn *syn;    /* scaffolding (kxcalloc) */
+    double *cell_input; /* per local cell */
     struct krng fire_rng;
-    int32_t *firing;     /* this step's firing synapses */
+    int32_t *firing; /* this step's firing synapses */
     long nfiring;
     struct result res;
 };
@@ -114,8 +115,8 @@ static uint64_t firing_hash(int src_rank, int32_t syn, int32_t cell, int32_t ste
 }
 
 /* The receiver's use of a firing: read once, into the cell's input. */
-static void deliver(struct ctx *c, int src_rank, int32_t syn, int32_t cell,
-                    int32_t step, float weight)
+static void deliver(struct ctx *c, int src_rank, int32_t syn, int32_t cell, int32_t step,
+                    float weight)
 {
     if (cell < 0 || cell >= c->ncells)
         kdie(PROG, "rank %d: firing for cell %d out of range", c->rank, (int)cell);
@@ -151,17 +152,17 @@ static void choose_firings(struct ctx *c)
 #define MEM_KEY key_messages
 
 struct ncs3 {
-    struct msg60 *objects;      /* one per synapse, pre-allocated */
-    struct msg60 *mgr_q;        /* MessageMgr queue */
+    struct msg60 *objects; /* one per synapse, pre-allocated */
+    struct msg60 *mgr_q;   /* MessageMgr queue */
     size_t mgr_cap;
-    struct msg60 **bus_q;       /* MessageBus queue per destination */
+    struct msg60 **bus_q; /* MessageBus queue per destination */
     size_t *bus_cap, *bus_len;
-    struct msg60 **send_buf;    /* send buffer per destination */
+    struct msg60 **send_buf; /* send buffer per destination */
     size_t *send_cap;
     int32_t *counts_out, *counts_in;
     struct msg60 *recv_buf;
     size_t recv_cap;
-    struct msg60 *rbus_q;       /* receiving MessageBus queue */
+    struct msg60 *rbus_q; /* receiving MessageBus queue */
     size_t rbus_cap;
     MPI_Request *reqs;
     size_t reqs_cap;
@@ -179,8 +180,8 @@ static void ncs3_init(struct ncs3 *n, const struct ctx *c)
     n->send_cap = calloc(P, sizeof *n->send_cap);
     n->counts_out = calloc(P, sizeof *n->counts_out);
     n->counts_in = calloc(P, sizeof *n->counts_in);
-    if (!n->objects || !n->bus_q || !n->bus_cap || !n->bus_len || !n->send_buf ||
-        !n->send_cap || !n->counts_out || !n->counts_in)
+    if (!n->objects || !n->bus_q || !n->bus_cap || !n->bus_len || !n->send_buf || !n->send_cap ||
+        !n->counts_out || !n->counts_in)
         kdie(PROG, "out of memory");
 }
 
@@ -233,8 +234,8 @@ static void ncs3_step(struct ncs3 *n, struct ctx *c, int32_t step)
         n->bus_len[p] = 0;
     for (long k = 0; k < c->nfiring; k++) {
         int p = n->mgr_q[k].dest_rank;
-        n->bus_q[p] = grow(key_messages, n->bus_q[p], &n->bus_cap[p], n->bus_len[p] + 1,
-                           sizeof **n->bus_q);
+        n->bus_q[p] =
+            grow(key_messages, n->bus_q[p], &n->bus_cap[p], n->bus_len[p] + 1, sizeof **n->bus_q);
         memcpy(&n->bus_q[p][n->bus_len[p]++], &n->mgr_q[k], sizeof(struct msg60));
     }
     /* Layer 4: copies into the send buffers. */
@@ -256,8 +257,8 @@ static void ncs3_step(struct ncs3 *n, struct ctx *c, int32_t step)
         bytes += sizeof(int32_t);
         /* Every message on its own. */
         for (int32_t k = 0; k < n->counts_out[p]; k++) {
-            MPI_Isend(&n->send_buf[p][k], (int)sizeof(struct msg60), MPI_BYTE, p,
-                      TAG_MSG, MPI_COMM_WORLD, &n->reqs[nreq++]);
+            MPI_Isend(&n->send_buf[p][k], (int)sizeof(struct msg60), MPI_BYTE, p, TAG_MSG,
+                      MPI_COMM_WORLD, &n->reqs[nreq++]);
             bytes += sizeof(struct msg60);
         }
     }
@@ -267,13 +268,12 @@ static void ncs3_step(struct ncs3 *n, struct ctx *c, int32_t step)
     QQStateOn(qk_recv);
     size_t total = 0;
     for (int p = 0; p < P; p++) {
-        MPI_Recv(&n->counts_in[p], 1, MPI_INT32_T, p, TAG_COUNT, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        n->recv_buf = grow(key_messages, n->recv_buf, &n->recv_cap, total + (size_t)n->counts_in[p] + 1,
-                           sizeof *n->recv_buf);
+        MPI_Recv(&n->counts_in[p], 1, MPI_INT32_T, p, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        n->recv_buf = grow(key_messages, n->recv_buf, &n->recv_cap,
+                           total + (size_t)n->counts_in[p] + 1, sizeof *n->recv_buf);
         for (int32_t k = 0; k < n->counts_in[p]; k++)
-            MPI_Recv(&n->recv_buf[total++], (int)sizeof(struct msg60), MPI_BYTE, p,
-                     TAG_MSG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&n->recv_buf[total++], (int)sizeof(struct msg60), MPI_BYTE, p, TAG_MSG,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     MPI_Waitall((int)nreq, n->reqs, MPI_STATUSES_IGNORE);
     QQStateOff(qk_recv);
@@ -303,9 +303,9 @@ static void ncs3_step(struct ncs3 *n, struct ctx *c, int32_t step)
 #define MEM_KEY key_packets
 
 struct ncs5 {
-    struct packet *pool;   /* free packets */
-    long npackets;         /* allocated so far */
-    struct packet **cur;   /* per destination: being filled (queue head) */
+    struct packet *pool; /* free packets */
+    long npackets;       /* allocated so far */
+    struct packet **cur; /* per destination: being filled (queue head) */
     struct packet **tail;
     MPI_Request *reqs;
     struct packet **req_pkt;
@@ -400,8 +400,7 @@ static void ncs5_step(struct ncs5 *n, struct ctx *c, int32_t step)
                     kdie(PROG, "out of memory");
             }
             n->req_pkt[nreq] = pk;
-            MPI_Isend(pk, PKT_WIRE(pk), MPI_BYTE, p, TAG_PKT, MPI_COMM_WORLD,
-                      &n->reqs[nreq++]);
+            MPI_Isend(pk, PKT_WIRE(pk), MPI_BYTE, p, TAG_PKT, MPI_COMM_WORLD, &n->reqs[nreq++]);
             bytes += (uint64_t)PKT_WIRE(pk);
         }
     }
@@ -416,7 +415,8 @@ static void ncs5_step(struct ncs5 *n, struct ctx *c, int32_t step)
             struct packet *pk = packet_get(n);
             MPI_Status st;
             int nb;
-            MPI_Recv(pk, (int)offsetof(struct packet, next), MPI_BYTE, p, TAG_PKT, MPI_COMM_WORLD, &st);
+            MPI_Recv(pk, (int)offsetof(struct packet, next), MPI_BYTE, p, TAG_PKT, MPI_COMM_WORLD,
+                     &st);
             MPI_Get_count(&st, MPI_BYTE, &nb);
             if (nb < 8 || pk->count < 0 || pk->count > PACKET_CAP || nb != PKT_WIRE(pk))
                 kdie(PROG, "rank %d: malformed packet from %d", c->rank, p);
@@ -471,15 +471,14 @@ int main(int argc, char **argv)
     };
     static const struct kspec spec = {
         .prog = PROG,
-        .summary =
-            "NCS synapse-firing messages (MPI). Each rank owns --size synapses "
-            "targeting cells on\nother ranks; each step a seeded --rate of them "
-            "fire. ncs3: 60-byte message objects\npre-allocated per synapse, "
-            "copied through MessageMgr, MessageBus and send buffer,\nsent one "
-            "MPI message each. ncs5: 20-byte records written once into 1 KB "
-            "pooled\npackets per destination, read once. Same firings "
-            "delivered either way.\nRun: mpirun -np 4 --oversubscribe msg_pack "
-            "--variant ncs5 --print",
+        .summary = "NCS synapse-firing messages (MPI). Each rank owns --size synapses "
+                   "targeting cells on\nother ranks; each step a seeded --rate of them "
+                   "fire. ncs3: 60-byte message objects\npre-allocated per synapse, "
+                   "copied through MessageMgr, MessageBus and send buffer,\nsent one "
+                   "MPI message each. ncs5: 20-byte records written once into 1 KB "
+                   "pooled\npackets per destination, read once. Same firings "
+                   "delivered either way.\nRun: mpirun -np 4 --oversubscribe msg_pack "
+                   "--variant ncs5 --print",
         .keys = "  states  pack, send, recv, unpack\n  count   bytes_sent (per "
                 "step)\n  memory  messages (NCS3 objects and queues), packets "
                 "(NCS5 pool)",
@@ -564,11 +563,10 @@ int main(int argc, char **argv)
     int rc = kqq_out(PROG, "msg_pack.qq", rank, nranks);
     if (rank == 0 && a.print) {
         uint64_t d = kdigest_u64(kdigest_u64(KDIGEST_INIT, total[0]), total[1]);
-        printf("variant %s\nranks %d\nsynapses %ld\nsteps %ld\nseed %llu\n",
-               a.variant, nranks, c.nsyn, c.steps, (unsigned long long)a.seed);
-        printf("sent %llu\nreceived %llu\nbytes_sent %llu\n",
-               (unsigned long long)total[2], (unsigned long long)total[1],
-               (unsigned long long)total[3]);
+        printf("variant %s\nranks %d\nsynapses %ld\nsteps %ld\nseed %llu\n", a.variant, nranks,
+               c.nsyn, c.steps, (unsigned long long)a.seed);
+        printf("sent %llu\nreceived %llu\nbytes_sent %llu\n", (unsigned long long)total[2],
+               (unsigned long long)total[1], (unsigned long long)total[3]);
         if (ncs5)
             printf("packets_rank0 %ld\n", n5.npackets);
         printf("digest %016llx\n", (unsigned long long)d);

@@ -1,4 +1,5 @@
-/* qq_overhead.c - what QQ's recording costs: ticks per event of QQMark, QQStateOn/Off, QQCount, QQValue vs a bare qq_ticks() read. */
+/* qq_overhead.c - what QQ's recording costs: ticks per event of QQMark, QQStateOn/Off, QQCount,
+ * QQValue vs a bare qq_ticks() read. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,13 +91,12 @@ int main(int argc, char **argv)
 {
     static const struct kspec spec = {
         .prog = PROG,
-        .summary =
-            "QQ's recording cost: per round, N bare qq_ticks() reads, N "
-            "ordered reads (open+close),\nand N QQMark, QQStateOn+Off,"
-            "\nQQCount and QQValue events, each timed "
-            "as total ticks / N (interleaved by round).\n--size N = events "
-            "per measurement, --steps R = rounds. --print: medians in ticks\n"
-            "per event and the ratio to a bare read.",
+        .summary = "QQ's recording cost: per round, N bare qq_ticks() reads, N "
+                   "ordered reads (open+close),\nand N QQMark, QQStateOn+Off,"
+                   "\nQQCount and QQValue events, each timed "
+                   "as total ticks / N (interleaved by round).\n--size N = events "
+                   "per measurement, --steps R = rounds. --print: medians in ticks\n"
+                   "per event and the ratio to a bare read.",
         .keys = "  values  cost_bare, cost_ordered, cost_mark, cost_state, cost_count, "
                 "cost_value (ticks per event,\n          one per round)\n"
                 "  (inner, measured: bench_mark, bench_state, bench_count, "
@@ -150,15 +150,14 @@ int main(int argc, char **argv)
             qsort(cost + k * rounds, (size_t)rounds, sizeof *cost, cmp_double);
             med[k] = cost[k * rounds + rounds / 2];
         }
-        printf("events_per_round %ld\nrounds %ld\ntick_source %s\nstates %s\n",
-               n, rounds, QQ_TICK_SOURCE, QQ_ORDERED ? "ordered" : "unordered");
+        printf("events_per_round %ld\nrounds %ld\ntick_source %s\nstates %s\n", n, rounds,
+               QQ_TICK_SOURCE, QQ_ORDERED ? "ordered" : "unordered");
         /* States are held against the read they use; the rest against a
          * bare read. */
         for (int k = 0; k < K_N; k++) {
             int ref = k == K_STATE && QQ_ORDERED ? K_ORDERED : K_BARE;
-            printf("cost_%s %.2f ticks/event  ratio %.2f (to %s)\n", kind_name[k],
-                   med[k], med[ref] > 0 ? med[k] / med[ref] : 0.0,
-                   kind_name[ref]);
+            printf("cost_%s %.2f ticks/event  ratio %.2f (to %s)\n", kind_name[k], med[k],
+                   med[ref] > 0 ? med[k] / med[ref] : 0.0, kind_name[ref]);
         }
     }
     kxfree(cost);

@@ -1,4 +1,5 @@
-/* sync.c - NCS MessageBus synchronisation (paper 4.2.1, Figure 6): end-of-step barrier vs the event-horizon scheme. */
+/* sync.c - NCS MessageBus synchronisation (paper 4.2.1, Figure 6): end-of-step barrier vs the
+ * event-horizon scheme. */
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
@@ -33,18 +34,18 @@
  * (integer) way, so both schemes produce the same spikes bit for bit.
  */
 
-#define TAG_PKT 17
-#define K_PI 3.14159265358979323846 /* M_PI is not ISO C */
-#define ND 16            /* dendrite compartments per cell */
-#define DT 0.1           /* ms */
-#define TAU 10.0         /* ms */
-#define E_REST (-65.0)
-#define V_THRESH (-52.0)
-#define V_RESET (-68.0)
-#define W_UNIT 0.25      /* mV of dendritic input per weight unit */
-#define DEND_K 0.2       /* cable coupling per sweep */
+#define TAG_PKT   17
+#define K_PI      3.14159265358979323846 /* M_PI is not ISO C */
+#define ND        16                     /* dendrite compartments per cell */
+#define DT        0.1                    /* ms */
+#define TAU       10.0                   /* ms */
+#define E_REST    (-65.0)
+#define V_THRESH  (-52.0)
+#define V_RESET   (-68.0)
+#define W_UNIT    0.25 /* mV of dendritic input per weight unit */
+#define DEND_K    0.2  /* cable coupling per sweep */
 #define DEND_LEAK 0.02
-#define SOMA_G 0.5       /* dendrite -> soma coupling (per ms) */
+#define SOMA_G    0.5 /* dendrite -> soma coupling (per ms) */
 
 /* One synapse firing on the wire: six int32s. */
 enum { M_SRC_RANK, M_SRC_CELL, M_SEND, M_DELIVER, M_DEST_CELL, M_WEIGHT, M_INTS };
@@ -75,18 +76,18 @@ struct sim {
     struct cell *cells;
     struct target *targets; /* ncells * fanout */
     long ring_len;
-    int32_t *ring;          /* ring_len * ncells: weight due per step, cell */
-    struct outpkt *out;     /* per peer rank: the packet being filled */
+    int32_t *ring;      /* ring_len * ncells: weight due per step, cell */
+    struct outpkt *out; /* per peer rank: the packet being filled */
     /* horizon: sends in flight */
     MPI_Request *reqs;
     int32_t **req_bufs;
     size_t nreqs, reqs_cap;
-    long *node_time;        /* horizon: last step each peer announced */
+    long *node_time; /* horizon: last step each peer announced */
     int32_t *rbuf;
     size_t rbuf_cap;
     /* results */
     uint64_t spike_sum, spikes, delivered, late;
-    long last_done;         /* last completed step */
+    long last_done; /* last completed step */
 };
 
 static int qk_step, qk_compute, qk_sync, qk_spikes, qk_lead;
@@ -126,8 +127,8 @@ static long step_work(const struct sim *s, long t)
     double phase = 2.0 * K_PI * ((double)t / 97.0 + (double)s->rank / s->nranks);
     double base = (double)(s->ncells * s->work);
     double w = base * (1.0 + s->imbalance * sin(phase));
-    uint64_t h = kmix64(s->seed ^ kmix64(((uint64_t)s->rank << 40) ^ (uint64_t)t ^
-                                         UINT64_C(0x5bd1e995)));
+    uint64_t h =
+        kmix64(s->seed ^ kmix64(((uint64_t)s->rank << 40) ^ (uint64_t)t ^ UINT64_C(0x5bd1e995)));
     if (h % 50 == 0) /* a burst: 2% of steps */
         w += 2.0 * base;
     return w < 1.0 ? 1 : (long)w;
@@ -136,8 +137,8 @@ static long step_work(const struct sim *s, long t)
 /* External drive of a cell at a step, from a hash: independent of order. */
 static double ext_drive(const struct sim *s, long cell, long t)
 {
-    uint64_t h = kmix64(s->seed + kmix64(((uint64_t)(s->rank * s->ncells + cell) << 24) ^
-                                         (uint64_t)t));
+    uint64_t h =
+        kmix64(s->seed + kmix64(((uint64_t)(s->rank * s->ncells + cell) << 24) ^ (uint64_t)t));
     return 1.3 + 0.6 * ((double)(h >> 11) * 0x1.0p-53 - 0.5);
 }
 
@@ -167,8 +168,9 @@ static void setup(struct sim *s)
                 tg->rank = 0;
             }
             tg->cell = (int32_t)krng_below(&r, (uint64_t)s->ncells);
-            tg->delay = (int32_t)(s->min_delay +
-                                  (long)krng_below(&r, (uint64_t)(s->max_delay - s->min_delay + 1)));
+            tg->delay =
+                (int32_t)(s->min_delay +
+                          (long)krng_below(&r, (uint64_t)(s->max_delay - s->min_delay + 1)));
             /* Mostly excitatory, some inhibitory: input changes spikes. */
             tg->weight = (int32_t)krng_below(&r, 12) - 3;
         }
@@ -254,8 +256,8 @@ static long absorb_packet(struct sim *s, const int32_t *pkt, int nints)
         if (d >= s->steps)
             continue; /* due after the run ends */
         if (d - s->last_done >= s->ring_len)
-            kdie(PROG, "rank %d: message for step %ld too far ahead of %ld",
-                 s->rank, d, s->last_done);
+            kdie(PROG, "rank %d: message for step %ld too far ahead of %ld", s->rank, d,
+                 s->last_done);
         s->ring[(d % s->ring_len) * s->ncells + m[M_DEST_CELL]] += m[M_WEIGHT];
         s->delivered++;
     }
@@ -271,13 +273,12 @@ static void recv_packet(struct sim *s, MPI_Status *st)
         s->rbuf_cap = (size_t)n * 2;
         s->rbuf = xrealloc(s->rbuf, s->rbuf_cap * sizeof *s->rbuf);
     }
-    MPI_Recv(s->rbuf, n, MPI_INT, st->MPI_SOURCE, TAG_PKT, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    MPI_Recv(s->rbuf, n, MPI_INT, st->MPI_SOURCE, TAG_PKT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     long sync = absorb_packet(s, s->rbuf, n);
     int p = st->MPI_SOURCE;
     if (sync != s->node_time[p] + 1)
-        kdie(PROG, "rank %d: packet from %d for step %ld, expected %ld",
-             s->rank, p, sync, s->node_time[p] + 1);
+        kdie(PROG, "rank %d: packet from %d for step %ld, expected %ld", s->rank, p, sync,
+             s->node_time[p] + 1);
     s->node_time[p] = sync;
 }
 
@@ -319,8 +320,7 @@ static void send_packets(struct sim *s, long t)
         }
         /* The buffer travels with the request; the peer slot starts anew. */
         s->req_bufs[s->nreqs] = o->buf;
-        MPI_Isend(o->buf, (int)o->len, MPI_INT, p, TAG_PKT, MPI_COMM_WORLD,
-                  &s->reqs[s->nreqs]);
+        MPI_Isend(o->buf, (int)o->len, MPI_INT, p, TAG_PKT, MPI_COMM_WORLD, &s->reqs[s->nreqs]);
         s->nreqs++;
         o->buf = NULL;
         o->cap = 0;
@@ -417,23 +417,21 @@ int main(int argc, char **argv)
         {"delay-spread", KOPT_LONG, &delay_spread, 0,
          "delays are dt_min .. dt_min+spread (default 10)"},
         {"fanout", KOPT_LONG, &fanout, 0, "synapses per cell (default 4)"},
-        {"work", KOPT_LONG, &work, 1,
-         "mean cable sweeps per cell per step (default 8)"},
+        {"work", KOPT_LONG, &work, 1, "mean cable sweeps per cell per step (default 8)"},
         {"imbalance", KOPT_DOUBLE, &imbalance, 0,
          "amplitude of the per-rank load sinusoid, 0..1 (default 0.6)"},
         {NULL, KOPT_FLAG, NULL, 0, NULL},
     };
     static const struct kspec spec = {
         .prog = PROG,
-        .summary =
-            "NCS MessageBus synchronisation (MPI). Each rank simulates --size "
-            "cells (soma + dendrite\ncable) with a load that varies by rank "
-            "and time; spikes send firings to cells on\nother ranks with "
-            "delay >= --min-delay steps. barrier: MPI_Barrier after every "
-            "step.\nhorizon: event horizon: packets carry SYNC steps, a rank "
-            "runs ahead up to dt_min\nsteps and waits only for peers more "
-            "than dt_min behind. Same spikes either way.\nRun: mpirun -np 4 "
-            "--oversubscribe sync --variant horizon --print",
+        .summary = "NCS MessageBus synchronisation (MPI). Each rank simulates --size "
+                   "cells (soma + dendrite\ncable) with a load that varies by rank "
+                   "and time; spikes send firings to cells on\nother ranks with "
+                   "delay >= --min-delay steps. barrier: MPI_Barrier after every "
+                   "step.\nhorizon: event horizon: packets carry SYNC steps, a rank "
+                   "runs ahead up to dt_min\nsteps and waits only for peers more "
+                   "than dt_min behind. Same spikes either way.\nRun: mpirun -np 4 "
+                   "--oversubscribe sync --variant horizon --print",
         .keys = "  states  step, compute, MessageBus::Sync (barrier wait / "
                 "horizon drain+wait)\n  counts  spikes (per step), lead "
                 "(horizon: steps ahead of the slowest peer)",
@@ -488,8 +486,8 @@ int main(int argc, char **argv)
     if (s.late)
         bad = 1;
     if (bad)
-        fprintf(stderr, "%s: rank %d: protocol error (%llu late messages)\n",
-                PROG, s.rank, (unsigned long long)s.late);
+        fprintf(stderr, "%s: rank %d: protocol error (%llu late messages)\n", PROG, s.rank,
+                (unsigned long long)s.late);
 
     uint64_t local[4] = {s.spike_sum, s.spikes, s.delivered, (uint64_t)bad};
     uint64_t total[4];
@@ -498,11 +496,10 @@ int main(int argc, char **argv)
     int rc = kqq_out(PROG, "sync.qq", s.rank, nranks);
     if (s.rank == 0 && a.print) {
         uint64_t d = kdigest_u64(kdigest_u64(KDIGEST_INIT, total[0]), total[1]);
-        printf("variant %s\nranks %d\ncells %ld\nsteps %ld\nseed %llu\n",
-               a.variant, nranks, s.ncells, s.steps, (unsigned long long)a.seed);
-        printf("spikes %llu\nmessages %llu\ndigest %016llx\n",
-               (unsigned long long)total[1], (unsigned long long)total[2],
-               (unsigned long long)d);
+        printf("variant %s\nranks %d\ncells %ld\nsteps %ld\nseed %llu\n", a.variant, nranks,
+               s.ncells, s.steps, (unsigned long long)a.seed);
+        printf("spikes %llu\nmessages %llu\ndigest %016llx\n", (unsigned long long)total[1],
+               (unsigned long long)total[2], (unsigned long long)d);
     }
     int err = rc || bad || (s.rank == 0 && total[3] != 0);
     teardown(&s);

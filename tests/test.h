@@ -13,73 +13,69 @@
 
 static int test__failures;
 
-#define TEST_FAIL_AT(...)                                                    \
-    do {                                                                     \
-        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                \
-        fprintf(stderr, __VA_ARGS__);                                        \
-        fputc('\n', stderr);                                                 \
-        test__failures++;                                                    \
+#define TEST_FAIL_AT(...)                                                                          \
+    do {                                                                                           \
+        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                                      \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fputc('\n', stderr);                                                                       \
+        test__failures++;                                                                          \
     } while (0)
 
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond))                                                         \
-            TEST_FAIL_AT("%s", #cond);                                       \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            TEST_FAIL_AT("%s", #cond);                                                             \
     } while (0)
 
-#define CHECK_INT_EQ(a, b)                                                   \
-    do {                                                                     \
-        long long test__a = (long long)(a), test__b = (long long)(b);        \
-        if (test__a != test__b)                                              \
-            TEST_FAIL_AT("%s == %s: %lld != %lld", #a, #b, test__a, test__b); \
+#define CHECK_INT_EQ(a, b)                                                                         \
+    do {                                                                                           \
+        long long test__a = (long long)(a), test__b = (long long)(b);                              \
+        if (test__a != test__b)                                                                    \
+            TEST_FAIL_AT("%s == %s: %lld != %lld", #a, #b, test__a, test__b);                      \
     } while (0)
 
-#define CHECK_U64_EQ(a, b)                                                   \
-    do {                                                                     \
-        uint64_t test__a = (uint64_t)(a), test__b = (uint64_t)(b);           \
-        if (test__a != test__b)                                              \
-            TEST_FAIL_AT("%s == %s: %" PRIu64 " != %" PRIu64, #a, #b,        \
-                         test__a, test__b);                                  \
+#define CHECK_U64_EQ(a, b)                                                                         \
+    do {                                                                                           \
+        uint64_t test__a = (uint64_t)(a), test__b = (uint64_t)(b);                                 \
+        if (test__a != test__b)                                                                    \
+            TEST_FAIL_AT("%s == %s: %" PRIu64 " != %" PRIu64, #a, #b, test__a, test__b);           \
     } while (0)
 
-#define CHECK_DBL_NEAR(a, b, tol)                                            \
-    do {                                                                     \
-        double test__a = (double)(a), test__b = (double)(b);                 \
-        if (!(fabs(test__a - test__b) <= (tol)))                             \
-            TEST_FAIL_AT("%s ~= %s: %.17g vs %.17g (tolerance %g)", #a, #b,  \
-                         test__a, test__b, (double)(tol));                   \
+#define CHECK_DBL_NEAR(a, b, tol)                                                                  \
+    do {                                                                                           \
+        double test__a = (double)(a), test__b = (double)(b);                                       \
+        if (!(fabs(test__a - test__b) <= (tol)))                                                   \
+            TEST_FAIL_AT("%s ~= %s: %.17g vs %.17g (tolerance %g)", #a, #b, test__a, test__b,      \
+                         (double)(tol));                                                           \
     } while (0)
 
-#define CHECK_STR_EQ(a, b)                                                   \
-    do {                                                                     \
-        const char *test__a = (a), *test__b = (b);                           \
-        if (!test__a || !test__b || strcmp(test__a, test__b) != 0)           \
-            TEST_FAIL_AT("%s == %s: \"%s\" != \"%s\"", #a, #b,               \
-                         test__a ? test__a : "(null)",                       \
-                         test__b ? test__b : "(null)");                      \
+#define CHECK_STR_EQ(a, b)                                                                         \
+    do {                                                                                           \
+        const char *test__a = (a), *test__b = (b);                                                 \
+        if (!test__a || !test__b || strcmp(test__a, test__b) != 0)                                 \
+            TEST_FAIL_AT("%s == %s: \"%s\" != \"%s\"", #a, #b, test__a ? test__a : "(null)",       \
+                         test__b ? test__b : "(null)");                                            \
     } while (0)
 
-#define CHECK_STR_CONTAINS(hay, needle)                                      \
-    do {                                                                     \
-        const char *test__h = (hay), *test__n = (needle);                    \
-        if (!test__h || !strstr(test__h, test__n))                           \
-            TEST_FAIL_AT("%s contains \"%s\": got \"%s\"", #hay, test__n,    \
-                         test__h ? test__h : "(null)");                      \
+#define CHECK_STR_CONTAINS(hay, needle)                                                            \
+    do {                                                                                           \
+        const char *test__h = (hay), *test__n = (needle);                                          \
+        if (!test__h || !strstr(test__h, test__n))                                                 \
+            TEST_FAIL_AT("%s contains \"%s\": got \"%s\"", #hay, test__n,                          \
+                         test__h ? test__h : "(null)");                                            \
     } while (0)
 
 /* Run one test function, print its name. */
-#define RUN(fn)                                                              \
-    do {                                                                     \
-        int test__before = test__failures;                                   \
-        fn();                                                                \
-        printf("%s %s\n", test__failures == test__before ? "ok  " : "FAIL", \
-               #fn);                                                         \
+#define RUN(fn)                                                                                    \
+    do {                                                                                           \
+        int test__before = test__failures;                                                         \
+        fn();                                                                                      \
+        printf("%s %s\n", test__failures == test__before ? "ok  " : "FAIL", #fn);                  \
     } while (0)
 
 /* Last line of main: a summary and the exit status. */
-#define TEST_DONE()                                                          \
-    (printf("%s: %d failure%s\n", __FILE__, test__failures,                  \
-            test__failures == 1 ? "" : "s"),                                 \
+#define TEST_DONE()                                                                                \
+    (printf("%s: %d failure%s\n", __FILE__, test__failures, test__failures == 1 ? "" : "s"),       \
      test__failures ? 1 : 0)
 
 #endif /* QQ_TEST_H */

@@ -1,4 +1,5 @@
-// gbench_km.cc - Google Benchmark on channel.c's Km line, pow vs direct, as independent and as dependent calls.
+// gbench_km.cc - Google Benchmark on channel.c's Km line, pow vs direct, as independent and as
+// dependent calls.
 //
 // Four benchmarks: km_pow_indep, km_direct_indep, km_pow_dep, km_direct_dep.
 //
@@ -34,8 +35,8 @@ static void km_pow_indep(benchmark::State &state)
     for (auto _ : state) {
         // DoNotOptimize clobbers memory: the inputs are loaded afresh each
         // iteration, as the state's loads are in the kernel.
-        double I = km_line_pow(in->unitaryG, in->strength, in->m, in->mPower,
-                               in->reversePot, in->CmpV);
+        double I =
+            km_line_pow(in->unitaryG, in->strength, in->m, in->mPower, in->reversePot, in->CmpV);
         benchmark::DoNotOptimize(I);
     }
 }
@@ -44,8 +45,7 @@ static void km_direct_indep(benchmark::State &state)
 {
     const struct km_inputs *in = &gbench_km_inputs;
     for (auto _ : state) {
-        double I = km_line_direct(in->unitaryG, in->strength, in->m,
-                                  in->reversePot, in->CmpV);
+        double I = km_line_direct(in->unitaryG, in->strength, in->m, in->reversePot, in->CmpV);
         benchmark::DoNotOptimize(I);
     }
 }
@@ -53,8 +53,8 @@ static void km_direct_indep(benchmark::State &state)
 static void km_pow_dep(benchmark::State &state)
 {
     const struct km_inputs *in = &gbench_km_inputs;
-    const double g0 = in->unitaryG, s0 = in->strength, m0 = in->m,
-                 mp = in->mPower, E = in->reversePot, V0 = in->CmpV;
+    const double g0 = in->unitaryG, s0 = in->strength, m0 = in->m, mp = in->mPower,
+                 E = in->reversePot, V0 = in->CmpV;
     double I = 0.0;
     for (auto _ : state)
         I = km_next_pow(I, g0, s0, m0, mp, E, V0);
@@ -64,8 +64,8 @@ static void km_pow_dep(benchmark::State &state)
 static void km_direct_dep(benchmark::State &state)
 {
     const struct km_inputs *in = &gbench_km_inputs;
-    const double g0 = in->unitaryG, s0 = in->strength, m0 = in->m,
-                 E = in->reversePot, V0 = in->CmpV;
+    const double g0 = in->unitaryG, s0 = in->strength, m0 = in->m, E = in->reversePot,
+                 V0 = in->CmpV;
     double I = 0.0;
     for (auto _ : state)
         I = km_next_direct(I, g0, s0, m0, E, V0);

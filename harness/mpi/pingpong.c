@@ -1,4 +1,5 @@
-/* pingpong.c - qqb_pingpong: MPI ping-pong between ranks 0 and 1 over message sizes, for qqbench profile-machine. */
+/* pingpong.c - qqb_pingpong: MPI ping-pong between ranks 0 and 1 over message sizes, for qqbench
+ * profile-machine. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +8,10 @@
 /* Open MPI's own allocations outlive MPI_Finalize: under LeakSanitizer
  * (the ASan build) they are not this program's leaks. */
 const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "detect_leaks=0"; }
+const char *__asan_default_options(void)
+{
+    return "detect_leaks=0";
+}
 
 /* Prints "size_bytes one_way_us bandwidth_MBps" per size on rank 0: the
  * best of 5 trials of REPS round trips each (interference only adds time). */
@@ -36,11 +40,9 @@ int main(int argc, char **argv)
             for (int r = 0; r < reps; r++) {
                 if (rank == 0) {
                     MPI_Send(buf, bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-                    MPI_Recv(buf, bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE);
+                    MPI_Recv(buf, bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 } else if (rank == 1) {
-                    MPI_Recv(buf, bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE);
+                    MPI_Recv(buf, bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                     MPI_Send(buf, bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
                 }
             }

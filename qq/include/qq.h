@@ -48,23 +48,23 @@ struct qq_event {
 
 /* Error codes: 0 is success, failures are negative. One table makes the
  * codes, their names and their messages (qq_strerror). */
-#define QQ_ERRNO_MAP(X)                                                      \
-    X(NOMEM, -1, "out of memory")                                            \
-    X(IO, -2, "input/output error")                                          \
-    X(MAGIC, -3, "not a QQ file (bad magic)")                                \
-    X(VERSION, -4, "unsupported QQ file version")                            \
-    X(TRUNCATED, -5, "file is truncated")                                    \
-    X(CORRUPT, -6, "file is damaged")                                        \
-    X(INVAL, -7, "invalid argument")                                         \
-    X(NOINIT, -8, "QQInit was not called")                                   \
-    X(MPI, -9, "MPI error")                                                  \
+#define QQ_ERRNO_MAP(X)                                                                            \
+    X(NOMEM, -1, "out of memory")                                                                  \
+    X(IO, -2, "input/output error")                                                                \
+    X(MAGIC, -3, "not a QQ file (bad magic)")                                                      \
+    X(VERSION, -4, "unsupported QQ file version")                                                  \
+    X(TRUNCATED, -5, "file is truncated")                                                          \
+    X(CORRUPT, -6, "file is damaged")                                                              \
+    X(INVAL, -7, "invalid argument")                                                               \
+    X(NOINIT, -8, "QQInit was not called")                                                         \
+    X(MPI, -9, "MPI error")                                                                        \
     X(INCOMPLETE, -10, "file was not completely written")
 
 enum qq_errno {
 #define QQ__ERRNO_ENUM(name, code, msg) QQ_E##name = (code),
     QQ_ERRNO_MAP(QQ__ERRNO_ENUM)
 #undef QQ__ERRNO_ENUM
-    QQ_OK = 0
+        QQ_OK = 0
 };
 
 /* The message for an error code ("unknown error" for anything else). */
@@ -158,13 +158,25 @@ static inline uint64_t qq_ticks_open(void)
     __asm__ __volatile__("isb; mrs %0, cntvct_el0; isb" : "=r"(v) : : "memory");
     return v;
 }
-static inline uint64_t qq_ticks_close(void) { return qq_ticks(); }
+static inline uint64_t qq_ticks_close(void)
+{
+    return qq_ticks();
+}
 #define QQ_TICK_SOURCE "cntvct_el0"
 #else
 QQ_API uint64_t qq__clock_ticks(void); /* CLOCK_MONOTONIC in nanoseconds */
-static inline uint64_t qq_ticks(void) { return qq__clock_ticks(); }
-static inline uint64_t qq_ticks_open(void) { return qq__clock_ticks(); }
-static inline uint64_t qq_ticks_close(void) { return qq__clock_ticks(); }
+static inline uint64_t qq_ticks(void)
+{
+    return qq__clock_ticks();
+}
+static inline uint64_t qq_ticks_open(void)
+{
+    return qq__clock_ticks();
+}
+static inline uint64_t qq_ticks_close(void)
+{
+    return qq__clock_ticks();
+}
 #define QQ_TICK_SOURCE "clock_gettime"
 #endif
 
@@ -246,10 +258,22 @@ static inline void qq__state_off(int key, int ordered)
     }
 }
 
-static inline void QQStateOn(int key) { qq__state_on(key, QQ_ORDERED); }
-static inline void QQStateOff(int key) { qq__state_off(key, QQ_ORDERED); }
-static inline void QQMark(int key) { qq__record(key, 0); }
-static inline void QQCount(int key, int count) { qq__record(key, count); }
+static inline void QQStateOn(int key)
+{
+    qq__state_on(key, QQ_ORDERED);
+}
+static inline void QQStateOff(int key)
+{
+    qq__state_off(key, QQ_ORDERED);
+}
+static inline void QQMark(int key)
+{
+    qq__record(key, 0);
+}
+static inline void QQCount(int key, int count)
+{
+    qq__record(key, count);
+}
 static inline void QQValue(int key, double value)
 {
     struct qq_event *e = qq__st.cur;
@@ -279,19 +303,19 @@ static inline void QQValue(int key, double value)
 
 #else /* QQ off: statements vanish, arguments are not evaluated */
 
-#define QQInit(nEvents) ((void)0)             /* off: nothing */
-#define QQBaseTime(...) ((void)0)             /* off: nothing */
-#define QQKeep(v) ((void)0)                   /* off: nothing */
-#define QQAddState(name) (-1)                 /* off: an unused key */
-#define QQAddMark(name) (-1)                  /* off: an unused key */
-#define QQAddCount(name) (-1)                 /* off: an unused key */
-#define QQAddValue(name) (-1)                 /* off: an unused key */
-#define QQStateOn(key) ((void)0)              /* off: nothing */
-#define QQStateOff(key) ((void)0)             /* off: nothing */
-#define QQMark(key) ((void)0)                 /* off: nothing */
-#define QQCount(key, count) ((void)0)         /* off: nothing */
-#define QQValue(key, value) ((void)0)         /* off: nothing */
-#define QQRecord(flag) ((void)0)              /* off: nothing */
+#define QQInit(nEvents)              ((void)0) /* off: nothing */
+#define QQBaseTime(...)              ((void)0) /* off: nothing */
+#define QQKeep(v)                    ((void)0) /* off: nothing */
+#define QQAddState(name)             (-1)      /* off: an unused key */
+#define QQAddMark(name)              (-1)      /* off: an unused key */
+#define QQAddCount(name)             (-1)      /* off: an unused key */
+#define QQAddValue(name)             (-1)      /* off: an unused key */
+#define QQStateOn(key)               ((void)0) /* off: nothing */
+#define QQStateOff(key)              ((void)0) /* off: nothing */
+#define QQMark(key)                  ((void)0) /* off: nothing */
+#define QQCount(key, count)          ((void)0) /* off: nothing */
+#define QQValue(key, value)          ((void)0) /* off: nothing */
+#define QQRecord(flag)               ((void)0) /* off: nothing */
 #define QQOut(filename, node, nodes) ((void)0) /* off: writes nothing */
 
 #endif /* QQ_ENABLE */

@@ -29,8 +29,7 @@ struct qq_file;
  */
 QQ_API int qq_file_open(const char *path, struct qq_file **out);
 /* The same, from a buffer the caller keeps alive while the file is open. */
-QQ_API int qq_file_open_mem(const void *data, size_t size, const char *name,
-                            struct qq_file **out);
+QQ_API int qq_file_open_mem(const void *data, size_t size, const char *name, struct qq_file **out);
 QQ_API const char *qq_file_errmsg(const struct qq_file *f);
 QQ_API void qq_file_close(struct qq_file *f);
 
@@ -45,35 +44,32 @@ struct qq_key_info {
 };
 
 struct qq_node_info {
-    uint32_t node;        /* rank */
-    uint32_t flags;       /* QQ_NODE_* */
-    uint64_t offset;      /* byte offset of the entries in the file */
-    uint64_t entries;     /* number of entries */
-    uint64_t base_tick;   /* QQInit's / QQBaseTime's tick */
-    double mhz;           /* measured tick frequency */
-    uint64_t dropped;     /* events lost to a full buffer */
-    int64_t tick_offset;  /* this node's counter minus node 0's, in ticks */
-    double offset_error;  /* bound on |tick_offset error|, in ticks */
+    uint32_t node;       /* rank */
+    uint32_t flags;      /* QQ_NODE_* */
+    uint64_t offset;     /* byte offset of the entries in the file */
+    uint64_t entries;    /* number of entries */
+    uint64_t base_tick;  /* QQInit's / QQBaseTime's tick */
+    double mhz;          /* measured tick frequency */
+    uint64_t dropped;    /* events lost to a full buffer */
+    int64_t tick_offset; /* this node's counter minus node 0's, in ticks */
+    double offset_error; /* bound on |tick_offset error|, in ticks */
 };
 
 #define QQ_NODE_TSC_INVARIANT 0x1u /* the counter runs at a constant rate */
-#define QQ_NODE_OFFSET_VALID 0x2u  /* tick_offset was measured */
+#define QQ_NODE_OFFSET_VALID  0x2u /* tick_offset was measured */
 
 QQ_API const char *qq_file_name(const struct qq_file *f);
 QQ_API uint32_t qq_file_nkeys(const struct qq_file *f);
-QQ_API const struct qq_key_info *qq_file_key(const struct qq_file *f,
-                                             uint32_t key);
+QQ_API const struct qq_key_info *qq_file_key(const struct qq_file *f, uint32_t key);
 QQ_API uint32_t qq_file_nnodes(const struct qq_file *f);
-QQ_API const struct qq_node_info *qq_file_node(const struct qq_file *f,
-                                               uint32_t node);
+QQ_API const struct qq_node_info *qq_file_node(const struct qq_file *f, uint32_t node);
 /* The node's entries in recorded order (aligned, qq_file_node()->entries). */
-QQ_API const struct qq_event *qq_file_entries(const struct qq_file *f,
-                                              uint32_t node);
+QQ_API const struct qq_event *qq_file_entries(const struct qq_file *f, uint32_t node);
 /* Run metadata ("host", "command", "date", "tick_source", ...), or NULL. */
 QQ_API const char *qq_file_meta(const struct qq_file *f, const char *name);
 /* The I-th metadata pair; returns 0, or QQ_EINVAL past the end. */
-QQ_API int qq_file_meta_at(const struct qq_file *f, size_t i,
-                           const char **name, const char **value);
+QQ_API int qq_file_meta_at(const struct qq_file *f, size_t i, const char **name,
+                           const char **value);
 
 /* ======================================================================
  * Memory tables (the MEM section of each node; see qq_mem.h).
@@ -100,8 +96,7 @@ struct qq_mem_table {
 };
 
 /* The node's memory table; returns 1 if the node has one, 0 if not. */
-QQ_API int qq_file_mem(const struct qq_file *f, uint32_t node,
-                       struct qq_mem_table *out);
+QQ_API int qq_file_mem(const struct qq_file *f, uint32_t node, struct qq_mem_table *out);
 
 /* ======================================================================
  * Calibration of state intervals (the CALB section of each node).
@@ -124,8 +119,7 @@ struct qq_calib {
 
 /* The node's calibration; returns 1 if the file has one, 0 if not (files
  * from before the section; *out is zeroed). */
-QQ_API int qq_file_calib(const struct qq_file *f, uint32_t node,
-                         struct qq_calib *out);
+QQ_API int qq_file_calib(const struct qq_file *f, uint32_t node, struct qq_calib *out);
 
 /* ======================================================================
  * Ticks per hit of a state: one estimator for the library, st and the
@@ -151,22 +145,22 @@ QQ_API int qq_file_calib(const struct qq_file *f, uint32_t node,
  * steps where the step is coarser (a 50-step interval is still quantised
  * to 2%). MHZ or STEP may be 0 (unknown): then the other decides; with
  * both unknown, 0 (every interval is long). */
-#define QQ_SHORT_NS 1000.0
+#define QQ_SHORT_NS    1000.0
 #define QQ_SHORT_STEPS 50.0
 QQ_API double qq_short_ticks(double mhz, double step);
 
 enum qq_hit_rule {
-    QQ_HIT_NONE = 0,   /* no interval */
-    QQ_HIT_MEAN = 1,   /* short: fenced mean */
-    QQ_HIT_P10 = 2,    /* long: 10th percentile */
-    QQ_HIT_MEDIAN = 3  /* long, fewer than 10 intervals */
+    QQ_HIT_NONE = 0,  /* no interval */
+    QQ_HIT_MEAN = 1,  /* short: fenced mean */
+    QQ_HIT_P10 = 2,   /* long: 10th percentile */
+    QQ_HIT_MEDIAN = 3 /* long, fewer than 10 intervals */
 };
 
 /* The estimator on N interval lengths V (sorted in place); SHORT from
  * qq_short_ticks, STEP the counter step (0 if unknown). RULE and KEPT
  * (intervals the figure uses) may be NULL. */
-QQ_API double qq_per_hit(double *v, size_t n, double short_ticks, double step,
-                         int *rule, size_t *kept);
+QQ_API double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rule,
+                         size_t *kept);
 
 /* Per state key of one node. */
 struct qq_hit_stat {
@@ -184,19 +178,18 @@ struct qq_hit_stat {
  * the same key, as qq_file_summarize does. Without a calibration, net ==
  * raw. Returns 0, QQ_EINVAL for a node out of range, or QQ_ENOMEM.
  */
-QQ_API int qq_file_hit_stats(const struct qq_file *f, uint32_t node,
-                             struct qq_hit_stat *out);
+QQ_API int qq_file_hit_stats(const struct qq_file *f, uint32_t node, struct qq_hit_stat *out);
 
 /* ======================================================================
  * Summaries: per node and key, what st and the harness print.
  * ====================================================================== */
 
 struct qq_key_summary {
-    uint64_t hits;       /* events recorded for the key */
+    uint64_t hits; /* events recorded for the key */
     /* states */
-    uint64_t intervals;  /* completed on..off intervals */
+    uint64_t intervals;   /* completed on..off intervals */
     uint64_t state_ticks; /* ticks spent on, summed over intervals */
-    uint64_t unbalanced; /* on while on, off while off, on at the end */
+    uint64_t unbalanced;  /* on while on, off while off, on at the end */
     /* counts (integer) and values (double). isum is exact whenever the
      * true sum fits in int64; otherwise it saturates at INT64_MAX or
      * INT64_MIN (so a sum at either limit means "at least"/"at most").
@@ -215,8 +208,7 @@ struct qq_node_summary {
  * Summarise NODE: KEYS must hold qq_file_nkeys() elements. Returns 0 or
  * QQ_EINVAL for a node out of range.
  */
-QQ_API int qq_file_summarize(const struct qq_file *f, uint32_t node,
-                             struct qq_node_summary *ns,
+QQ_API int qq_file_summarize(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
                              struct qq_key_summary *keys);
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
-/* qq_mem.h - memory keys: malloc & co redirected per file key, objects, MemPrint (include after system headers). */
+/* qq_mem.h - memory keys: malloc & co redirected per file key, objects, MemPrint (include after
+ * system headers). */
 #ifndef QQ_MEM_H
 #define QQ_MEM_H
 
@@ -62,16 +63,16 @@ QQ_API long qq_mem_process_bytes(void);
 #if defined(__GNUC__)
 /* What libc says of its own functions, so that the compiler's checks
  * (object sizes, aliasing) see through the redirection. */
-#define QQ__MEM_ALLOC(...) __attribute__((malloc, alloc_size(__VA_ARGS__)))
+#define QQ__MEM_ALLOC(...)  __attribute__((malloc, alloc_size(__VA_ARGS__)))
 #define QQ__MEM_RESIZE(...) __attribute__((alloc_size(__VA_ARGS__)))
-#define QQ__MEM_MALLOC __attribute__((malloc))
+#define QQ__MEM_MALLOC      __attribute__((malloc))
 #else
 #define QQ__MEM_MALLOC
 #define QQ__MEM_ALLOC(...)
 #define QQ__MEM_RESIZE(...)
 #endif
 
-#if defined(QQ_ENABLE) || defined(QQ_ENABLED) || defined(MEM_STATS) ||       \
+#if defined(QQ_ENABLE) || defined(QQ_ENABLED) || defined(MEM_STATS) ||                             \
     defined(QQ_BUILDING_LIBRARY) || defined(QQ__MEM_IMPL)
 QQ_API int MemAddKey(const char *name);
 QQ_API void *MemMalloc(int key, size_t size) QQ__MEM_ALLOC(2);
@@ -80,10 +81,8 @@ QQ_API void *MemRealloc(int key, void *ptr, size_t size) QQ__MEM_RESIZE(3);
 QQ_API void MemFree(int key, void *ptr);
 QQ_API char *MemStrdup(int key, const char *s) QQ__MEM_MALLOC;
 QQ_API char *MemStrndup(int key, const char *s, size_t n) QQ__MEM_MALLOC;
-QQ_API void *MemAlignedAlloc(int key, size_t alignment, size_t size)
-    QQ__MEM_ALLOC(3);
-QQ_API int MemPosixMemalign(int key, void **ptr, size_t alignment,
-                            size_t size);
+QQ_API void *MemAlignedAlloc(int key, size_t alignment, size_t size) QQ__MEM_ALLOC(3);
+QQ_API int MemPosixMemalign(int key, void **ptr, size_t alignment, size_t size);
 QQ_API void MemAddObject(int key, const void *obj, size_t size);
 QQ_API void MemFreeObject(int key, const void *obj, size_t size);
 QQ_API void MemPrint(FILE *fp);
@@ -121,42 +120,40 @@ enum { MEM_KEY = MEM_KEY_DEFAULT };
 #undef aligned_alloc
 #undef posix_memalign
 
-#define malloc(size) MemMalloc(MEM_KEY, (size))
-#define calloc(count, size) MemCalloc(MEM_KEY, (count), (size))
-#define realloc(ptr, size) MemRealloc(MEM_KEY, (ptr), (size))
-#define free(ptr) MemFree(MEM_KEY, (ptr))
-#define strdup(s) MemStrdup(MEM_KEY, (s))
-#define strndup(s, n) MemStrndup(MEM_KEY, (s), (n))
-#define aligned_alloc(alignment, size)                                       \
-    MemAlignedAlloc(MEM_KEY, (alignment), (size))
-#define posix_memalign(ptr, alignment, size)                                 \
-    MemPosixMemalign(MEM_KEY, (ptr), (alignment), (size))
+#define malloc(size)                         MemMalloc(MEM_KEY, (size))
+#define calloc(count, size)                  MemCalloc(MEM_KEY, (count), (size))
+#define realloc(ptr, size)                   MemRealloc(MEM_KEY, (ptr), (size))
+#define free(ptr)                            MemFree(MEM_KEY, (ptr))
+#define strdup(s)                            MemStrdup(MEM_KEY, (s))
+#define strndup(s, n)                        MemStrndup(MEM_KEY, (s), (n))
+#define aligned_alloc(alignment, size)       MemAlignedAlloc(MEM_KEY, (alignment), (size))
+#define posix_memalign(ptr, alignment, size) MemPosixMemalign(MEM_KEY, (ptr), (alignment), (size))
 
 /* An object of SIZE bytes at PTR was created / deleted (constructor and
  * destructor functions, pools, stack objects). */
-#define MEMADDOBJECT(ptr, size) MemAddObject(MEM_KEY, (ptr), (size))
-#define MEMFREEOBJECT(ptr, size) MemFreeObject(MEM_KEY, (ptr), (size))
+#define MEMADDOBJECT(ptr, size)              MemAddObject(MEM_KEY, (ptr), (size))
+#define MEMFREEOBJECT(ptr, size)             MemFreeObject(MEM_KEY, (ptr), (size))
 
 #else /* memory profiling off */
 
-#define MemAddKey(name) (-1)                      /* off: an unused key */
-#define MemMalloc(key, size) malloc(size)         /* off: plain malloc */
+#define MemAddKey(name)             (-1)                /* off: an unused key */
+#define MemMalloc(key, size)        malloc(size)        /* off: plain malloc */
 #define MemCalloc(key, count, size) calloc(count, size) /* off: plain calloc */
-#define MemRealloc(key, ptr, size) realloc(ptr, size)   /* off: plain realloc */
-#define MemFree(key, ptr) free(ptr)               /* off: plain free */
-#define MemStrdup(key, s) strdup(s)               /* off: plain strdup */
-#define MemStrndup(key, s, n) strndup(s, n)       /* off: plain strndup */
-#define MemAlignedAlloc(key, alignment, size)                                \
-    aligned_alloc(alignment, size)                /* off: plain aligned_alloc */
-#define MemPosixMemalign(key, ptr, alignment, size)                          \
-    posix_memalign(ptr, alignment, size)          /* off: plain posix_memalign */
-#define MemAddObject(key, obj, size) ((void)0)    /* off: nothing */
-#define MemFreeObject(key, obj, size) ((void)0)   /* off: nothing */
-#define MemPrint(fp) ((void)0)                    /* off: prints nothing */
-#define GetMemoryUsed() (0L)                      /* off: 0 (see qq_mem_process_bytes) */
-#define MemReset() ((void)0)                      /* off: nothing */
-#define MEMADDOBJECT(ptr, size) ((void)0)         /* off: nothing, args unevaluated */
-#define MEMFREEOBJECT(ptr, size) ((void)0)        /* off: nothing, args unevaluated */
+#define MemRealloc(key, ptr, size)  realloc(ptr, size)  /* off: plain realloc */
+#define MemFree(key, ptr)           free(ptr)           /* off: plain free */
+#define MemStrdup(key, s)           strdup(s)           /* off: plain strdup */
+#define MemStrndup(key, s, n)       strndup(s, n)       /* off: plain strndup */
+#define MemAlignedAlloc(key, alignment, size)                                                      \
+    aligned_alloc(alignment, size) /* off: plain aligned_alloc */
+#define MemPosixMemalign(key, ptr, alignment, size)                                                \
+    posix_memalign(ptr, alignment, size)        /* off: plain posix_memalign */
+#define MemAddObject(key, obj, size)  ((void)0) /* off: nothing */
+#define MemFreeObject(key, obj, size) ((void)0) /* off: nothing */
+#define MemPrint(fp)                  ((void)0) /* off: prints nothing */
+#define GetMemoryUsed()               (0L)      /* off: 0 (see qq_mem_process_bytes) */
+#define MemReset()                    ((void)0) /* off: nothing */
+#define MEMADDOBJECT(ptr, size)       ((void)0) /* off: nothing, args unevaluated */
+#define MEMFREEOBJECT(ptr, size)      ((void)0) /* off: nothing, args unevaluated */
 
 #endif /* memory profiling switch */
 

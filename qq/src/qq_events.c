@@ -21,7 +21,7 @@ int64_t qq__tick_offset;
 double qq__offset_error;
 int qq__offset_valid;
 
-static size_t buf_bytes;          /* size of the mapping */
+static size_t buf_bytes;           /* size of the mapping */
 static struct qq_event *saved_cur; /* QQRecord(0) keeps the pointer here */
 static uint64_t saved_missed;
 static int recording = 1;
@@ -88,9 +88,8 @@ static void calibrate(int ordered)
     qq__calib.step = (double)step;
     qq__calib.empty_min = v[0];
     qq__calib.empty_median = (v[CALIB_PAIRS / 2 - 1] + v[CALIB_PAIRS / 2]) / 2;
-    qq__calib.empty_typical =
-        qq_per_hit(v, CALIB_PAIRS, qq_short_ticks(qq__mhz, qq__calib.step),
-                   qq__calib.step, NULL, NULL);
+    qq__calib.empty_typical = qq_per_hit(v, CALIB_PAIRS, qq_short_ticks(qq__mhz, qq__calib.step),
+                                         qq__calib.step, NULL, NULL);
 out:
     free(scratch);
     free(d);
@@ -122,8 +121,7 @@ static int map_buffer(int n)
     size_t bytes = (size_t)n * sizeof(struct qq_event);
     if (bytes == 0)
         return 0;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return 0;
     memset(p, 0, bytes);
@@ -163,7 +161,10 @@ void qq_init(int nEvents, int ordered)
     qq__base_tick = qq_ticks_open();
 }
 
-void qq_base_time(void) { qq__base_tick = qq_ticks_open(); }
+void qq_base_time(void)
+{
+    qq__base_tick = qq_ticks_open();
+}
 
 static int add_key(const char *name, uint32_t type)
 {
@@ -188,10 +189,22 @@ static int add_key(const char *name, uint32_t type)
     return (int)qq__keytab.n++;
 }
 
-int QQAddState(const char *name) { return add_key(name, QQ_TYPE_STATE); }
-int QQAddMark(const char *name) { return add_key(name, QQ_TYPE_MARK); }
-int QQAddCount(const char *name) { return add_key(name, QQ_TYPE_COUNT); }
-int QQAddValue(const char *name) { return add_key(name, QQ_TYPE_VALUE); }
+int QQAddState(const char *name)
+{
+    return add_key(name, QQ_TYPE_STATE);
+}
+int QQAddMark(const char *name)
+{
+    return add_key(name, QQ_TYPE_MARK);
+}
+int QQAddCount(const char *name)
+{
+    return add_key(name, QQ_TYPE_COUNT);
+}
+int QQAddValue(const char *name)
+{
+    return add_key(name, QQ_TYPE_VALUE);
+}
 
 /* Off: park the pointer and make the record path's one test fail, as the
  * paper does; the misses counted while off are not drops, so the count is
@@ -216,4 +229,7 @@ uint64_t qq__recorded(void)
     return qq__buf_start ? (uint64_t)(cur - qq__buf_start) : 0;
 }
 
-uint64_t qq_dropped(void) { return recording ? qq__st.missed : saved_missed; }
+uint64_t qq_dropped(void)
+{
+    return recording ? qq__st.missed : saved_missed;
+}

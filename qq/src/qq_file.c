@@ -44,8 +44,7 @@ struct qq_file {
 
 static uint32_t ld32(const unsigned char *p)
 {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static uint64_t ld64(const unsigned char *p)
@@ -130,13 +129,11 @@ static int parse_meta(struct qq_file *f, const unsigned char *pl, uint64_t len)
             break; /* padding */
         const unsigned char *nl, *vl;
         if (take(&c, 4, &nl) || take(&c, ld32(nl), &q))
-            return fail(f, QQ_ECORRUPT, "metadata entry %zu runs past its section",
-                        f->nmeta);
+            return fail(f, QQ_ECORRUPT, "metadata entry %zu runs past its section", f->nmeta);
         const unsigned char *name = q;
         size_t namelen = ld32(nl);
         if (take(&c, 4, &vl) || take(&c, ld32(vl), &q))
-            return fail(f, QQ_ECORRUPT, "metadata entry %zu runs past its section",
-                        f->nmeta);
+            return fail(f, QQ_ECORRUPT, "metadata entry %zu runs past its section", f->nmeta);
         if (namelen == 0)
             break; /* zero padding */
         struct qq__meta *m = realloc(f->meta, (f->nmeta + 1) * sizeof *m);
@@ -164,8 +161,7 @@ static int parse_keys(struct qq_file *f, const unsigned char *pl, uint64_t len)
     for (uint32_t i = 0; i < f->nkeys; i++) {
         const unsigned char *h, *name;
         if (take(&c, 12, &h) || take(&c, ld32(h + 8), &name))
-            return fail(f, QQ_ECORRUPT,
-                        "key %u of %u runs past the end of the key table", i,
+            return fail(f, QQ_ECORRUPT, "key %u of %u runs past the end of the key table", i,
                         f->nkeys);
         skip_pad8(&c, pl);
         if (ld32(h) != i)
@@ -182,8 +178,7 @@ static int parse_keys(struct qq_file *f, const unsigned char *pl, uint64_t len)
     return 0;
 }
 
-static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl,
-                      uint64_t len)
+static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl, uint64_t len)
 {
     struct qq__nodemem *m = &f->mem[idx];
     if (m->present)
@@ -196,8 +191,7 @@ static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl,
     /* Each row takes at least 80 bytes: reject counts the payload cannot hold
      * before allocating for them. */
     if (nrows > c.left / 80)
-        return fail(f, QQ_ECORRUPT,
-                    "memory table of node %u claims %u rows in %zu bytes", idx,
+        return fail(f, QQ_ECORRUPT, "memory table of node %u claims %u rows in %zu bytes", idx,
                     nrows, c.left);
     m->rows = calloc(nrows ? nrows : 1, sizeof *m->rows);
     if (!m->rows)
@@ -210,14 +204,12 @@ static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl,
     for (uint32_t r = 0; r < nrows; r++) {
         const unsigned char *v, *nl, *name;
         if (take(&c, 72, &v) || take(&c, 4, &nl) || take(&c, ld32(nl), &name))
-            return fail(f, QQ_ECORRUPT,
-                        "memory row %u of node %u runs past its section", r, idx);
+            return fail(f, QQ_ECORRUPT, "memory row %u of node %u runs past its section", r, idx);
         skip_pad8(&c, pl);
         struct qq_mem_row *row = &m->rows[r];
-        uint64_t *fields[] = {&row->obj_size,    &row->created, &row->deleted,
-                              &row->obj_bytes,   &row->alloc_bytes,
-                              &row->peak_bytes,  &row->allocs,  &row->frees,
-                              &row->double_frees};
+        uint64_t *fields[] = {&row->obj_size,  &row->created,     &row->deleted,
+                              &row->obj_bytes, &row->alloc_bytes, &row->peak_bytes,
+                              &row->allocs,    &row->frees,       &row->double_frees};
         for (int k = 0; k < 9; k++)
             *fields[k] = ld64(v + (size_t)8 * (size_t)k);
         row->name = dupn(name, ld32(nl));
@@ -230,32 +222,29 @@ static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl,
 /* A node's calibration: fixed size; a longer section is a later version's
  * (its extra fields are skipped). Values a writer cannot produce are
  * refused, so every reader can trust them. */
-static int parse_calb(struct qq_file *f, uint32_t idx, const unsigned char *pl,
-                      uint64_t len)
+static int parse_calb(struct qq_file *f, uint32_t idx, const unsigned char *pl, uint64_t len)
 {
     struct qq__nodecal *c = &f->cal[idx];
     if (c->present)
         return fail(f, QQ_ECORRUPT, "node %u has two calibrations", idx);
     if (len < QQ__CALB_SIZE)
-        return fail(f, QQ_ECORRUPT, "calibration of node %u is %llu bytes, "
-                    "at least %d expected", idx, (unsigned long long)len,
-                    QQ__CALB_SIZE);
+        return fail(f, QQ_ECORRUPT,
+                    "calibration of node %u is %llu bytes, "
+                    "at least %d expected",
+                    idx, (unsigned long long)len, QQ__CALB_SIZE);
     c->c.ordered = ld32(pl);
     c->c.samples = ld32(pl + 4);
     c->c.empty_min = ldf64(pl + 8);
     c->c.empty_typical = ldf64(pl + 16);
     c->c.empty_median = ldf64(pl + 24);
     c->c.step = ldf64(pl + 32);
-    const double v[] = {c->c.empty_min, c->c.empty_typical,
-                        c->c.empty_median, c->c.step};
+    const double v[] = {c->c.empty_min, c->c.empty_typical, c->c.empty_median, c->c.step};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!(v[i] >= 0 && v[i] < 1e12))
-            return fail(f, QQ_ECORRUPT,
-                        "calibration of node %u holds %g ticks", idx, v[i]);
+            return fail(f, QQ_ECORRUPT, "calibration of node %u holds %g ticks", idx, v[i]);
     if (c->c.ordered > 1 || c->c.empty_min > c->c.empty_typical ||
         c->c.empty_min > c->c.empty_median)
-        return fail(f, QQ_ECORRUPT, "calibration of node %u is inconsistent",
-                    idx);
+        return fail(f, QQ_ECORRUPT, "calibration of node %u is inconsistent", idx);
     c->present = 1;
     return 0;
 }
@@ -269,32 +258,29 @@ struct found {
 /* The header's checks: D holds the first AVAIL bytes of a file of SIZE
  * bytes. qq_file_open runs them on the first 64 bytes before it reads the
  * rest, so a big file that is not a QQ file is never read whole. */
-static int check_header(struct qq_file *f, const unsigned char *d, size_t avail,
-                        uint64_t size)
+static int check_header(struct qq_file *f, const unsigned char *d, size_t avail, uint64_t size)
 {
     if (avail < 8 || memcmp(d, QQ__MAGIC, 8) != 0)
         return fail(f, QQ_EMAGIC, "not a QQ file (bad magic)");
     if (avail < QQ__HEADER_SIZE)
-        return fail(f, QQ_ETRUNCATED, "truncated: %zu bytes, the header alone is %d",
-                    avail, QQ__HEADER_SIZE);
+        return fail(f, QQ_ETRUNCATED, "truncated: %zu bytes, the header alone is %d", avail,
+                    QQ__HEADER_SIZE);
     unsigned major = d[8] | d[9] << 8, minor = d[10] | d[11] << 8;
     if (major != QQ__VERSION_MAJOR)
-        return fail(f, QQ_EVERSION, "format version %u.%u, this reader reads %d.x",
-                    major, minor, QQ__VERSION_MAJOR);
+        return fail(f, QQ_EVERSION, "format version %u.%u, this reader reads %d.x", major, minor,
+                    QQ__VERSION_MAJOR);
     uint32_t hsize = ld32(d + 12), flags = ld32(d + 16);
     uint64_t fsize = ld64(d + 32);
     if (hsize < QQ__HEADER_SIZE || hsize % 8 || hsize > size)
         return fail(f, QQ_ECORRUPT, "header size %u is invalid", hsize);
     if (!(flags & QQ__FLAG_COMPLETE))
-        return fail(f, QQ_EINCOMPLETE,
-                    "incomplete: the writer did not finish this file");
+        return fail(f, QQ_EINCOMPLETE, "incomplete: the writer did not finish this file");
     if (fsize > size)
-        return fail(f, QQ_ETRUNCATED,
-                    "truncated: %llu bytes, the header says %llu",
+        return fail(f, QQ_ETRUNCATED, "truncated: %llu bytes, the header says %llu",
                     (unsigned long long)size, (unsigned long long)fsize);
     if (fsize < size)
-        return fail(f, QQ_ECORRUPT, "%llu bytes, the header says %llu",
-                    (unsigned long long)size, (unsigned long long)fsize);
+        return fail(f, QQ_ECORRUPT, "%llu bytes, the header says %llu", (unsigned long long)size,
+                    (unsigned long long)fsize);
     return 0;
 }
 
@@ -313,12 +299,13 @@ static int parse(struct qq_file *f)
     /* Every key takes at least 16 bytes and every node 64+16: refuse counts
      * the file cannot hold before allocating for them. */
     if (f->nkeys > size / 16 || f->nnodes > size / 80)
-        return fail(f, QQ_ECORRUPT, "header claims %u keys and %u nodes in %zu bytes",
-                    f->nkeys, f->nnodes, size);
+        return fail(f, QQ_ECORRUPT, "header claims %u keys and %u nodes in %zu bytes", f->nkeys,
+                    f->nnodes, size);
 
     f->nodes = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->nodes);
     /* An array of pointers, one per node. */
-    f->entries = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->entries); /* NOLINT(bugprone-sizeof-expression) */
+    f->entries = calloc(f->nnodes ? f->nnodes : 1,
+                        sizeof *f->entries); /* NOLINT(bugprone-sizeof-expression) */
     f->mem = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->mem);
     f->cal = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->cal);
     if (!f->nodes || !f->entries || !f->mem || !f->cal)
@@ -344,8 +331,7 @@ static int parse(struct qq_file *f)
             rc = fail(f, QQ_ECORRUPT,
                       "section '%s' at byte %llu has length %llu, past the end "
                       "of the file (%zu bytes)",
-                      tagname(tag, tb), (unsigned long long)pos,
-                      (unsigned long long)len, size);
+                      tagname(tag, tb), (unsigned long long)pos, (unsigned long long)len, size);
             goto out;
         }
         if (tag == QQ__TAG_KEYS) {
@@ -364,15 +350,13 @@ static int parse(struct qq_file *f)
                 goto out;
             }
             if (len != (uint64_t)f->nnodes * QQ__NODE_RECORD) {
-                rc = fail(f, QQ_ECORRUPT,
-                          "node table is %llu bytes, %u nodes need %llu",
+                rc = fail(f, QQ_ECORRUPT, "node table is %llu bytes, %u nodes need %llu",
                           (unsigned long long)len, f->nnodes,
                           (unsigned long long)f->nnodes * QQ__NODE_RECORD);
                 goto out;
             }
             node_table = d + at;
-        } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT ||
-                   tag == QQ__TAG_CALB) {
+        } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT || tag == QQ__TAG_CALB) {
             if (nsec == cap) {
                 cap = cap ? 2 * cap : 8;
                 struct found *e = realloc(sec, cap * sizeof *e);
@@ -413,16 +397,14 @@ static int parse(struct qq_file *f)
         n->tick_offset = (int64_t)ld64(r + 48);
         n->offset_error = ldf64(r + 56);
         if (!(n->mhz > 0.0) || n->mhz > 1e7) {
-            rc = fail(f, QQ_ECORRUPT, "node %u: tick frequency %g MHz is invalid",
-                      i, n->mhz);
+            rc = fail(f, QQ_ECORRUPT, "node %u: tick frequency %g MHz is invalid", i, n->mhz);
             goto out;
         }
         if (n->offset > size || n->entries > (size - n->offset) / QQ__EVENT_SIZE) {
             rc = fail(f, QQ_ECORRUPT,
                       "node %u: %llu entries at byte %llu point past the end "
                       "of the file (%zu bytes)",
-                      i, (unsigned long long)n->entries,
-                      (unsigned long long)n->offset, size);
+                      i, (unsigned long long)n->entries, (unsigned long long)n->offset, size);
             goto out;
         }
         size_t k;
@@ -433,33 +415,29 @@ static int parse(struct qq_file *f)
             rc = fail(f, QQ_ECORRUPT,
                       "node %u: byte offset %llu and %llu entries do not match "
                       "an entry section",
-                      i, (unsigned long long)n->offset,
-                      (unsigned long long)n->entries);
+                      i, (unsigned long long)n->offset, (unsigned long long)n->entries);
             goto out;
         }
         /* One entry section per node: nodes sharing one would let a small
          * file stand for any number of entries (and any length of output). */
         if (used[k]) {
-            rc = fail(f, QQ_ECORRUPT,
-                      "node %u: its entries at byte %llu belong to another node",
-                      i, (unsigned long long)n->offset);
+            rc = fail(f, QQ_ECORRUPT, "node %u: its entries at byte %llu belong to another node", i,
+                      (unsigned long long)n->offset);
             goto out;
         }
         used[k] = 1;
         const struct qq_event *e = (const struct qq_event *)(d + n->offset);
         for (uint64_t j = 0; j < n->entries; j++) {
             if (e[j].key >= f->nkeys) {
-                rc = fail(f, QQ_ECORRUPT,
-                          "node %u: entry %llu has key %u, but the file has %u keys",
-                          i, (unsigned long long)j, e[j].key, f->nkeys);
+                rc =
+                    fail(f, QQ_ECORRUPT, "node %u: entry %llu has key %u, but the file has %u keys",
+                         i, (unsigned long long)j, e[j].key, f->nkeys);
                 goto out;
             }
-            if (f->keys[e[j].key].type == QQ_TYPE_STATE &&
-                (uint64_t)e[j].info.i > 1) {
-                rc = fail(f, QQ_ECORRUPT,
-                          "node %u: entry %llu sets state '%s' to %lld (not 0 or 1)",
-                          i, (unsigned long long)j, f->keys[e[j].key].name,
-                          (long long)e[j].info.i);
+            if (f->keys[e[j].key].type == QQ_TYPE_STATE && (uint64_t)e[j].info.i > 1) {
+                rc =
+                    fail(f, QQ_ECORRUPT, "node %u: entry %llu sets state '%s' to %lld (not 0 or 1)",
+                         i, (unsigned long long)j, f->keys[e[j].key].name, (long long)e[j].info.i);
                 goto out;
             }
             /* Non-finite values are refused here, once, for every tool:
@@ -468,8 +446,7 @@ static int parse(struct qq_file *f)
                 rc = fail(f, QQ_ECORRUPT,
                           "node %u: entry %llu gives value key '%s' the value %g "
                           "(QQValue takes finite numbers only)",
-                          i, (unsigned long long)j, f->keys[e[j].key].name,
-                          e[j].info.d);
+                          i, (unsigned long long)j, f->keys[e[j].key].name, e[j].info.d);
                 goto out;
             }
         }
@@ -483,15 +460,14 @@ static int parse(struct qq_file *f)
             if (f->nodes[idx].node == sec[k].node)
                 break;
         if (idx == f->nnodes) {
-            rc = fail(f, QQ_ECORRUPT, "%s for node %u, which is not in "
+            rc = fail(f, QQ_ECORRUPT,
+                      "%s for node %u, which is not in "
                       "the node table",
-                      sec[k].tag == QQ__TAG_MEMT ? "memory table" : "calibration",
-                      sec[k].node);
+                      sec[k].tag == QQ__TAG_MEMT ? "memory table" : "calibration", sec[k].node);
             goto out;
         }
-        rc = sec[k].tag == QQ__TAG_MEMT
-                 ? parse_memt(f, idx, d + sec[k].at, sec[k].len)
-                 : parse_calb(f, idx, d + sec[k].at, sec[k].len);
+        rc = sec[k].tag == QQ__TAG_MEMT ? parse_memt(f, idx, d + sec[k].at, sec[k].len)
+                                        : parse_calb(f, idx, d + sec[k].at, sec[k].len);
         if (rc)
             goto out;
     }
@@ -509,8 +485,7 @@ static struct qq_file *new_file(const char *name)
     return f;
 }
 
-int qq_file_open_mem(const void *data, size_t size, const char *name,
-                     struct qq_file **out)
+int qq_file_open_mem(const void *data, size_t size, const char *name, struct qq_file **out)
 {
     struct qq_file *f = new_file(name);
     *out = f;
@@ -598,14 +573,12 @@ int qq_file_open(const char *path, struct qq_file **out)
     }
     if (size > (uint64_t)SIZE_MAX / 2) {
         close(fd);
-        return fail(f, QQ_ENOMEM, "%llu bytes: too big to read here",
-                    (unsigned long long)size);
+        return fail(f, QQ_ENOMEM, "%llu bytes: too big to read here", (unsigned long long)size);
     }
     f->owned = malloc((size_t)size);
     if (!f->owned) {
         close(fd);
-        return fail(f, QQ_ENOMEM, "out of memory for %llu bytes",
-                    (unsigned long long)size);
+        return fail(f, QQ_ENOMEM, "out of memory for %llu bytes", (unsigned long long)size);
     }
     got = pread_full(fd, f->owned, (size_t)size, 0);
     int e = errno;
@@ -651,9 +624,18 @@ void qq_file_close(struct qq_file *f)
     free(f);
 }
 
-const char *qq_file_name(const struct qq_file *f) { return f->name; }
-uint32_t qq_file_nkeys(const struct qq_file *f) { return f->nkeys; }
-uint32_t qq_file_nnodes(const struct qq_file *f) { return f->nnodes; }
+const char *qq_file_name(const struct qq_file *f)
+{
+    return f->name;
+}
+uint32_t qq_file_nkeys(const struct qq_file *f)
+{
+    return f->nkeys;
+}
+uint32_t qq_file_nnodes(const struct qq_file *f)
+{
+    return f->nnodes;
+}
 
 const struct qq_key_info *qq_file_key(const struct qq_file *f, uint32_t key)
 {
@@ -678,8 +660,7 @@ const char *qq_file_meta(const struct qq_file *f, const char *name)
     return NULL;
 }
 
-int qq_file_meta_at(const struct qq_file *f, size_t i, const char **name,
-                    const char **value)
+int qq_file_meta_at(const struct qq_file *f, size_t i, const char **name, const char **value)
 {
     if (i >= f->nmeta)
         return QQ_EINVAL;
@@ -731,8 +712,8 @@ static int64_t wide_clamp(const struct wide *w)
     return w->hi < 0 ? INT64_MIN : INT64_MAX;
 }
 
-int qq_file_summarize(const struct qq_file *f, uint32_t node,
-                      struct qq_node_summary *ns, struct qq_key_summary *keys)
+int qq_file_summarize(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
+                      struct qq_key_summary *keys)
 {
     if (node >= f->nnodes)
         return QQ_EINVAL;

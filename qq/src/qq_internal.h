@@ -13,25 +13,24 @@
  * File layout constants (docs/FORMAT.md).
  * --------------------------------------------------------------------- */
 
-#define QQ__MAGIC "QQPROF\r\n"
+#define QQ__MAGIC         "QQPROF\r\n"
 #define QQ__VERSION_MAJOR 1
 #define QQ__VERSION_MINOR 0
-#define QQ__HEADER_SIZE 64
-#define QQ__SECTION_HEAD 16
-#define QQ__NODE_RECORD 64
-#define QQ__EVENT_SIZE 24
+#define QQ__HEADER_SIZE   64
+#define QQ__SECTION_HEAD  16
+#define QQ__NODE_RECORD   64
+#define QQ__EVENT_SIZE    24
 #define QQ__FLAG_COMPLETE 0x1u
-#define QQ__FILE_LEVEL 0xFFFFFFFFu
+#define QQ__FILE_LEVEL    0xFFFFFFFFu
 
-#define QQ__TAG(a, b, c, d)                                                  \
-    ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 |              \
-     (uint32_t)(d) << 24)
-#define QQ__TAG_META QQ__TAG('M', 'E', 'T', 'A')
-#define QQ__TAG_KEYS QQ__TAG('K', 'E', 'Y', 'S')
-#define QQ__TAG_NODE QQ__TAG('N', 'O', 'D', 'E')
-#define QQ__TAG_EVTS QQ__TAG('E', 'V', 'T', 'S')
-#define QQ__TAG_MEMT QQ__TAG('M', 'E', 'M', 'T')
-#define QQ__TAG_CALB QQ__TAG('C', 'A', 'L', 'B')
+#define QQ__TAG(a, b, c, d)                                                                        \
+    ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+#define QQ__TAG_META  QQ__TAG('M', 'E', 'T', 'A')
+#define QQ__TAG_KEYS  QQ__TAG('K', 'E', 'Y', 'S')
+#define QQ__TAG_NODE  QQ__TAG('N', 'O', 'D', 'E')
+#define QQ__TAG_EVTS  QQ__TAG('E', 'V', 'T', 'S')
+#define QQ__TAG_MEMT  QQ__TAG('M', 'E', 'M', 'T')
+#define QQ__TAG_CALB  QQ__TAG('C', 'A', 'L', 'B')
 #define QQ__CALB_SIZE 40
 
 /* ---------------------------------------------------------------------
@@ -73,12 +72,12 @@ struct qq__node_rec {
 
 /* This process's node chunk: a small head, the events (not copied), a tail. */
 struct qq__node_out {
-    struct qq__node_rec rec;   /* offset relative to the chunk until placed */
+    struct qq__node_rec rec;              /* offset relative to the chunk until placed */
     unsigned char head[QQ__SECTION_HEAD]; /* EVTS section head */
-    const void *events;        /* the event buffer itself */
+    const void *events;                   /* the event buffer itself */
     size_t events_bytes;
-    struct qq__buf tail;       /* MEMT and any later per-node sections */
-    uint64_t size;             /* head + events + tail */
+    struct qq__buf tail; /* MEMT and any later per-node sections */
+    uint64_t size;       /* head + events + tail */
 };
 
 /* Prepare this process's chunk as node NODE. Returns 0 or QQ_ENOMEM. */
@@ -90,14 +89,12 @@ void qq__node_out_release(struct qq__node_out *o);
  * the same keys and metadata). */
 int qq__prefix_size(uint32_t nnodes, uint64_t *size);
 /* Encode the prefix with the node table RECS and header fields. */
-int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes,
-                      const struct qq__node_rec *recs, uint64_t file_size,
-                      int complete);
+int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes, const struct qq__node_rec *recs,
+                      uint64_t file_size, int complete);
 /* Write BUF..LEN at OFFSET of FD, all of it. Returns 0 or QQ_EIO. */
 int qq__pwrite_all(int fd, const void *buf, size_t len, uint64_t offset);
 /* Record the detail of an output failure (qq_out_errmsg). Returns ERR. */
-int qq__out_fail(int err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int qq__out_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The output path: $QQ_OUTPUT if set, else NAME. */
 const char *qq__out_path(const char *name);
 /* 0 when PATH is a regular file or does not exist; otherwise QQ_EINVAL (or
@@ -124,7 +121,7 @@ extern double qq__mhz;
 extern int qq__tsc_invariant;
 extern uint64_t qq__tick_step;
 extern struct qq_calib qq__calib; /* QQInit's empty-state timing */
-extern int64_t qq__tick_offset;    /* set by the MPI sync, else 0 */
+extern int64_t qq__tick_offset;   /* set by the MPI sync, else 0 */
 extern double qq__offset_error;
 extern int qq__offset_valid;
 /* Events recorded so far (up to the cache while recording is off). */

@@ -1,4 +1,5 @@
-/* qq_mem.c - memory keys: an address table of live blocks, per-key counters, MemPrint, the MEMT snapshot. */
+/* qq_mem.c - memory keys: an address table of live blocks, per-key counters, MemPrint, the MEMT
+ * snapshot. */
 
 /* mmap's MAP_ANONYMOUS is outside strict POSIX in glibc. */
 #define _DEFAULT_SOURCE 1
@@ -33,11 +34,11 @@
  * --------------------------------------------------------------------- */
 
 struct mkey {
-    char *name;          /* malloc'd, except key 0's */
-    uint64_t obj_size;   /* the last non-zero MEMADDOBJECT size */
+    char *name;        /* malloc'd, except key 0's */
+    uint64_t obj_size; /* the last non-zero MEMADDOBJECT size */
     uint64_t created;
     uint64_t deleted;
-    int64_t obj_bytes;   /* may go below 0 with unmatched MEMFREEOBJECTs */
+    int64_t obj_bytes; /* may go below 0 with unmatched MEMFREEOBJECTs */
     uint64_t alloc_bytes;
     uint64_t peak_bytes;
     uint64_t allocs;
@@ -50,9 +51,9 @@ static char default_name[] = "default";
 static struct mkey key0 = {default_name, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 static struct mkey *keys = &key0; /* keys[0] is key0 until the first grow */
 static uint32_t nkeys = 1, capkeys = 1;
-static int used;                  /* any memory call since start/MemReset */
+static int used; /* any memory call since start/MemReset */
 static uint64_t foreign_frees;
-static uint64_t untracked;        /* blocks the table had no room for */
+static uint64_t untracked; /* blocks the table had no room for */
 
 /* Keys out of range (e.g. -1 from a file compiled with profiling off)
  * count against the default key. Called under the lock. */
@@ -78,8 +79,7 @@ static void note_peak(struct mkey *k)
 static void *pages_get(size_t bytes)
 {
 #ifdef QQ__MAP_ANON
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | QQ__MAP_ANON, -1, 0);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | QQ__MAP_ANON, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 #else
     return calloc(1, bytes);
@@ -125,7 +125,7 @@ struct slot {
 };
 
 #define TAB_MIN_BITS 10
-#define FREED_MIN 4096u
+#define FREED_MIN    4096u
 
 static struct slot *tab;
 static unsigned tbits;
@@ -549,7 +549,10 @@ long qq_mem_process_bytes(void)
     return -1;
 }
 
-long GetMemoryUsed(void) { return qq_mem_process_bytes(); }
+long GetMemoryUsed(void)
+{
+    return qq_mem_process_bytes();
+}
 
 /* ---------------------------------------------------------------------
  * Snapshot (for the file) and the printed table.
@@ -611,7 +614,10 @@ void qq__mem_snapshot_free(struct qq__mem_snapshot *s)
 }
 
 /* Bytes to kilobytes, rounded up as on the paper's slide 23 (120 -> 1). */
-static uint64_t kb(uint64_t bytes) { return (bytes + 1023) / 1024; }
+static uint64_t kb(uint64_t bytes)
+{
+    return (bytes + 1023) / 1024;
+}
 
 void qq_mem_print_table(FILE *fp, const struct qq_mem_table *t)
 {
@@ -628,27 +634,24 @@ void qq_mem_print_table(FILE *fp, const struct qq_mem_table *t)
         total += r->obj_bytes + r->alloc_bytes;
         dbl += r->double_frees;
     }
-    fprintf(fp, "Memory Allocation Total Allocated %" PRIu64 " KBytes\n",
-            kb(total));
-    fprintf(fp, "%-*s %8s %9s %9s %9s %9s %9s %9s\n", w, "", "Object",
-            "Number", "Number", "Object", "Alloc", "Total", "Max");
-    fprintf(fp, "%-*s %8s %9s %9s %9s %9s %9s %9s\n", w, "Item", "Size",
-            "Created", "Deleted", "KB", "KB", "KB", "KB");
+    fprintf(fp, "Memory Allocation Total Allocated %" PRIu64 " KBytes\n", kb(total));
+    fprintf(fp, "%-*s %8s %9s %9s %9s %9s %9s %9s\n", w, "", "Object", "Number", "Number", "Object",
+            "Alloc", "Total", "Max");
+    fprintf(fp, "%-*s %8s %9s %9s %9s %9s %9s %9s\n", w, "Item", "Size", "Created", "Deleted", "KB",
+            "KB", "KB", "KB");
     for (uint32_t i = 0; i < n; i++) {
         const struct qq_mem_row *r = &t->rows[i];
         fprintf(fp,
-                "%-*.*s %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
-                " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n",
-                w, w, r->name ? r->name : "", r->obj_size, r->created,
-                r->deleted, kb(r->obj_bytes), kb(r->alloc_bytes),
-                kb(r->obj_bytes + r->alloc_bytes), kb(r->peak_bytes));
+                "%-*.*s %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
+                " %9" PRIu64 "\n",
+                w, w, r->name ? r->name : "", r->obj_size, r->created, r->deleted, kb(r->obj_bytes),
+                kb(r->alloc_bytes), kb(r->obj_bytes + r->alloc_bytes), kb(r->peak_bytes));
     }
     int width = w + 9 + 6 * 10;
     for (int i = 0; i < width; i++)
         fputc('-', fp);
     fputc('\n', fp);
-    fprintf(fp, "%-*s %8d %9d %9d %9d %9d %9d %9d\n", w, "1", 2, 3, 4, 5, 6,
-            7, 8);
+    fprintf(fp, "%-*s %8d %9d %9d %9d %9d %9d %9d\n", w, "1", 2, 3, 4, 5, 6, 7, 8);
     fprintf(fp, "Key\n"
                 "1 - Internal name given to recording category\n"
                 "2 - Size of one object in bytes (MEMADDOBJECT)\n"
@@ -660,21 +663,20 @@ void qq_mem_print_table(FILE *fp, const struct qq_mem_table *t)
                 "8 - Maximum of 7 ever held\n");
     /* The exact figures the KB columns round (slide 21: single-byte
      * accuracy), and the call counts. */
-    fprintf(fp, "\n%-*s %9s %9s %7s %12s %12s %12s\n", w, "Item", "Allocs",
-            "Frees", "Double", "Obj bytes", "Alloc bytes", "Max bytes");
+    fprintf(fp, "\n%-*s %9s %9s %7s %12s %12s %12s\n", w, "Item", "Allocs", "Frees", "Double",
+            "Obj bytes", "Alloc bytes", "Max bytes");
     for (uint32_t i = 0; i < n; i++) {
         const struct qq_mem_row *r = &t->rows[i];
         fprintf(fp,
-                "%-*.*s %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %12" PRIu64
-                " %12" PRIu64 " %12" PRIu64 "\n",
-                w, w, r->name ? r->name : "", r->allocs, r->frees,
-                r->double_frees, r->obj_bytes, r->alloc_bytes, r->peak_bytes);
+                "%-*.*s %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %12" PRIu64 " %12" PRIu64
+                " %12" PRIu64 "\n",
+                w, w, r->name ? r->name : "", r->allocs, r->frees, r->double_frees, r->obj_bytes,
+                r->alloc_bytes, r->peak_bytes);
     }
-    fprintf(fp, "Tracked bytes %" PRIu64 ", process %" PRIu64
-                " KBytes (VmSize), foreign frees %" PRIu64
-                ", double frees %" PRIu64 "\n",
-            total, t ? kb(t->process_bytes) : 0, t ? t->foreign_frees : 0,
-            dbl);
+    fprintf(fp,
+            "Tracked bytes %" PRIu64 ", process %" PRIu64 " KBytes (VmSize), foreign frees %" PRIu64
+            ", double frees %" PRIu64 "\n",
+            total, t ? kb(t->process_bytes) : 0, t ? t->foreign_frees : 0, dbl);
 }
 
 void MemPrint(FILE *fp)
@@ -685,15 +687,13 @@ void MemPrint(FILE *fp)
         return;
     if (rc == 0) {
         /* Nothing tracked yet: still the table's frame, with the default key. */
-        static const struct qq_mem_row none = {"default", 0, 0, 0, 0, 0,
-                                               0, 0, 0, 0};
+        static const struct qq_mem_row none = {"default", 0, 0, 0, 0, 0, 0, 0, 0, 0};
         long pb = qq_mem_process_bytes();
         struct qq_mem_table t = {1, &none, 0, pb > 0 ? (uint64_t)pb : 0};
         qq_mem_print_table(fp, &t);
         return;
     }
-    struct qq_mem_table t = {s.nrows, s.rows, s.foreign_frees,
-                             s.process_bytes};
+    struct qq_mem_table t = {s.nrows, s.rows, s.foreign_frees, s.process_bytes};
     qq_mem_print_table(fp, &t);
     qq__mem_snapshot_free(&s);
     pthread_mutex_lock(&lock);
@@ -701,6 +701,5 @@ void MemPrint(FILE *fp)
     pthread_mutex_unlock(&lock);
     if (lost)
         fprintf(fp ? fp : stdout,
-                "Untracked blocks %" PRIu64 " (no memory for the address table)\n",
-                lost);
+                "Untracked blocks %" PRIu64 " (no memory for the address table)\n", lost);
 }

@@ -1,4 +1,5 @@
-/* qq_mpi.c - QQ across MPI ranks: synchronised start, tick offsets, one merged file (libqq-mpi only). */
+/* qq_mpi.c - QQ across MPI ranks: synchronised start, tick offsets, one merged file (libqq-mpi
+ * only). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,13 +135,11 @@ static int mark_complete(const char *tmp)
 }
 
 /* Write with MPI-IO: every rank its own chunk at its offset, collectively. */
-static int write_mpiio(const char *tmp, const struct qq__node_out *o,
-                       uint64_t off, const struct qq__buf *prefix, int rank,
-                       uint64_t total)
+static int write_mpiio(const char *tmp, const struct qq__node_out *o, uint64_t off,
+                       const struct qq__buf *prefix, int rank, uint64_t total)
 {
     MPI_File fh = MPI_FILE_NULL;
-    int mrc = MPI_File_open(qq_comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY,
-                            MPI_INFO_NULL, &fh);
+    int mrc = MPI_File_open(qq_comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
     /* The open is collective, but may fail on some ranks only: agree before
      * any collective write, or the ranks that opened would wait forever. */
     int bad = mrc != MPI_SUCCESS, anybad = 0;
@@ -149,7 +148,8 @@ static int write_mpiio(const char *tmp, const struct qq__node_out *o,
         if (mrc == MPI_SUCCESS)
             MPI_File_close(&fh);
         return mrc != MPI_SUCCESS ? mpi_fail(mrc, "MPI_File_open")
-                                  : qq__out_fail(QQ_EMPI, "QQOut: MPI_File_open"
+                                  : qq__out_fail(QQ_EMPI,
+                                                 "QQOut: MPI_File_open"
                                                  " of %s failed on another rank",
                                                  tmp);
     }
@@ -157,29 +157,26 @@ static int write_mpiio(const char *tmp, const struct qq__node_out *o,
     /* A stale temporary of the same name may be longer: cut it to size. */
     bad |= MPI_File_set_size(fh, (MPI_Offset)total) != MPI_SUCCESS;
     if (rank == 0)
-        bad |= MPI_File_write_at(fh, 0, prefix->p, (int)prefix->len, MPI_BYTE,
+        bad |= MPI_File_write_at(fh, 0, prefix->p, (int)prefix->len, MPI_BYTE, MPI_STATUS_IGNORE) !=
+               MPI_SUCCESS;
+    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off, o->head, QQ__SECTION_HEAD, MPI_BYTE,
                                  MPI_STATUS_IGNORE) != MPI_SUCCESS;
-    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off, o->head, QQ__SECTION_HEAD,
-                                 MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
     /* Entries as 24-byte elements, so counts stay within int for any buffer
      * QQInit(int) can make. */
     MPI_Datatype ev;
     MPI_Type_contiguous(QQ__EVENT_SIZE, MPI_BYTE, &ev);
     MPI_Type_commit(&ev);
-    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD,
-                                 o->events, (int)(o->events_bytes / QQ__EVENT_SIZE),
-                                 ev, MPI_STATUS_IGNORE) != MPI_SUCCESS;
-    MPI_Type_free(&ev);
-    bad |= MPI_File_write_at_all(fh,
-                                 (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD +
-                                     (MPI_Offset)o->events_bytes,
-                                 o->tail.p, (int)o->tail.len, MPI_BYTE,
+    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD, o->events,
+                                 (int)(o->events_bytes / QQ__EVENT_SIZE), ev,
                                  MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    MPI_Type_free(&ev);
+    bad |= MPI_File_write_at_all(
+               fh, (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD + (MPI_Offset)o->events_bytes,
+               o->tail.p, (int)o->tail.len, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
     mrc = MPI_File_close(&fh);
     bad |= mrc != MPI_SUCCESS;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
-    return anybad ? qq__out_fail(QQ_EIO, "QQOut: MPI-IO write of %s failed", tmp)
-                  : 0;
+    return anybad ? qq__out_fail(QQ_EIO, "QQOut: MPI-IO write of %s failed", tmp) : 0;
 }
 
 /* Without MPI-IO: rank 0 receives every chunk in turn and writes it. A chunk
@@ -188,8 +185,7 @@ static int write_mpiio(const char *tmp, const struct qq__node_out *o,
  * copies nothing, and both sides cut the parts the same way. */
 #define STEP ((size_t)1 << 30)
 
-static int recv_part(int fd, int r, uint64_t at, uint64_t len,
-                     unsigned char **buf, size_t *cap)
+static int recv_part(int fd, int r, uint64_t at, uint64_t len, unsigned char **buf, size_t *cap)
 {
     int bad = 0;
     for (uint64_t done = 0; done < len; done += STEP) {
@@ -209,8 +205,7 @@ static int recv_part(int fd, int r, uint64_t at, uint64_t len,
             bad = 1;
             continue;
         }
-        bad |= MPI_Recv(*buf, (int)n, MPI_BYTE, r, 4, qq_comm,
-                        MPI_STATUS_IGNORE) != MPI_SUCCESS;
+        bad |= MPI_Recv(*buf, (int)n, MPI_BYTE, r, 4, qq_comm, MPI_STATUS_IGNORE) != MPI_SUCCESS;
         if (fd >= 0)
             bad |= qq__pwrite_all(fd, *buf, n, at + done) != 0;
     }
@@ -222,15 +217,14 @@ static int send_part(const void *p, uint64_t len)
     int bad = 0;
     for (uint64_t done = 0; done < len; done += STEP) {
         size_t n = len - done < STEP ? (size_t)(len - done) : STEP;
-        bad |= MPI_Send((const unsigned char *)p + done, (int)n, MPI_BYTE, 0, 4,
-                        qq_comm) != MPI_SUCCESS;
+        bad |= MPI_Send((const unsigned char *)p + done, (int)n, MPI_BYTE, 0, 4, qq_comm) !=
+               MPI_SUCCESS;
     }
     return bad;
 }
 
-static int write_gather(const char *tmp, const struct qq__node_out *o,
-                        uint64_t off, const struct qq__buf *prefix, int rank,
-                        int size)
+static int write_gather(const char *tmp, const struct qq__node_out *o, uint64_t off,
+                        const struct qq__buf *prefix, int rank, int size)
 {
     int bad = 0;
     if (rank == 0) {
@@ -239,8 +233,7 @@ static int write_gather(const char *tmp, const struct qq__node_out *o,
         if (!bad) {
             bad |= qq__pwrite_all(fd, prefix->p, prefix->len, 0) != 0;
             bad |= qq__pwrite_all(fd, o->head, QQ__SECTION_HEAD, off) != 0;
-            bad |= qq__pwrite_all(fd, o->events, o->events_bytes,
-                                  off + QQ__SECTION_HEAD) != 0;
+            bad |= qq__pwrite_all(fd, o->events, o->events_bytes, off + QQ__SECTION_HEAD) != 0;
             bad |= qq__pwrite_all(fd, o->tail.p, o->tail.len,
                                   off + QQ__SECTION_HEAD + o->events_bytes) != 0;
         }
@@ -248,12 +241,10 @@ static int write_gather(const char *tmp, const struct qq__node_out *o,
         size_t cap = 0;
         for (int r = 1; r < size; r++) {
             uint64_t meta[3]; /* offset, events bytes, tail bytes */
-            bad |= MPI_Recv(meta, 3, MPI_UINT64_T, r, 3, qq_comm,
-                            MPI_STATUS_IGNORE) != MPI_SUCCESS;
+            bad |= MPI_Recv(meta, 3, MPI_UINT64_T, r, 3, qq_comm, MPI_STATUS_IGNORE) != MPI_SUCCESS;
             bad |= recv_part(fd, r, meta[0], QQ__SECTION_HEAD, &buf, &cap);
             bad |= recv_part(fd, r, meta[0] + QQ__SECTION_HEAD, meta[1], &buf, &cap);
-            bad |= recv_part(fd, r, meta[0] + QQ__SECTION_HEAD + meta[1], meta[2],
-                             &buf, &cap);
+            bad |= recv_part(fd, r, meta[0] + QQ__SECTION_HEAD + meta[1], meta[2], &buf, &cap);
         }
         free(buf);
         if (fd >= 0)
@@ -284,8 +275,8 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
 
     /* Agree on the arguments and the key table before anything is written:
      * a wrong call on one rank fails every rank, and no file appears. */
-    uint64_t mine[4] = {(uint64_t)(node != rank), (uint64_t)(nodes != size),
-                        keys_hash(), path_hash(path)};
+    uint64_t mine[4] = {(uint64_t)(node != rank), (uint64_t)(nodes != size), keys_hash(),
+                        path_hash(path)};
     uint64_t lo[4], hi[4];
     MPI_Allreduce(mine, lo, 4, MPI_UINT64_T, MPI_MIN, qq_comm);
     MPI_Allreduce(mine, hi, 4, MPI_UINT64_T, MPI_MAX, qq_comm);
@@ -295,19 +286,20 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
                                      "QQOut: rank %d of %d called QQOut(..., %d, %d):"
                                      " node must be the rank and nodes the size",
                                      rank, size, node, nodes)
-                      : qq__out_fail(QQ_EINVAL,
-                                     "QQOut: another rank passed a wrong node or "
-                                     "node count; no file written");
+                      : qq__out_fail(QQ_EINVAL, "QQOut: another rank passed a wrong node or "
+                                                "node count; no file written");
         return 1;
     }
     if (lo[2] != hi[2]) {
         *result = qq__out_fail(QQ_EINVAL, "QQOut: ranks registered different "
-                               "keys (QQAdd* calls must match on every rank)");
+                                          "keys (QQAdd* calls must match on every rank)");
         return 1;
     }
     if (lo[3] != hi[3]) {
-        *result = qq__out_fail(QQ_EINVAL, "QQOut: ranks passed different file "
-                               "names (this rank: %s); no file written", path);
+        *result = qq__out_fail(QQ_EINVAL,
+                               "QQOut: ranks passed different file "
+                               "names (this rank: %s); no file written",
+                               path);
         return 1;
     }
 
@@ -321,8 +313,7 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
         snprintf(target.msg, sizeof target.msg, "%s", qq_out_errmsg());
     MPI_Bcast(&target, (int)sizeof target, MPI_BYTE, 0, qq_comm);
     if (target.rc) {
-        *result = qq__out_fail(target.rc, "%s%s", target.msg,
-                               rank ? " (checked on rank 0)" : "");
+        *result = qq__out_fail(target.rc, "%s%s", target.msg, rank ? " (checked on rank 0)" : "");
         return 1;
     }
 
@@ -334,7 +325,7 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
         if (prc == 0)
             qq__node_out_release(&o);
         *result = qq__out_fail(QQ_ENOMEM, "QQOut: a rank could not encode its "
-                               "events");
+                                          "events");
         return 1;
     }
 
@@ -354,13 +345,11 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
     struct qq__node_rec *recs = NULL;
     if (rank == 0)
         recs = calloc((size_t)size, sizeof *recs);
-    MPI_Gather(&o.rec, (int)sizeof o.rec, MPI_BYTE, recs, (int)sizeof o.rec,
-               MPI_BYTE, 0, qq_comm);
+    MPI_Gather(&o.rec, (int)sizeof o.rec, MPI_BYTE, recs, (int)sizeof o.rec, MPI_BYTE, 0, qq_comm);
     struct qq__buf pre = {0};
     bad = 0;
     if (rank == 0)
-        bad = !recs || qq__prefix_encode(&pre, (uint32_t)size, recs,
-                                         prefix + total, 0) != 0 ||
+        bad = !recs || qq__prefix_encode(&pre, (uint32_t)size, recs, prefix + total, 0) != 0 ||
               pre.len != prefix;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
 
@@ -389,8 +378,7 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
         }
         MPI_Bcast(&renamed, 1, MPI_INT, 0, qq_comm);
         if (rc == 0 && !renamed)
-            rc = qq__out_fail(QQ_EIO, "QQOut: cannot complete %s and rename it to %s",
-                              tmp, path);
+            rc = qq__out_fail(QQ_EIO, "QQOut: cannot complete %s and rename it to %s", tmp, path);
     }
     free(tmp);
     free(recs);

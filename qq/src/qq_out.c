@@ -1,4 +1,5 @@
-/* qq_out.c - QQOut: encode the key table, node table and entries (docs/FORMAT.md) and write them. */
+/* qq_out.c - QQOut: encode the key table, node table and entries (docs/FORMAT.md) and write them.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -99,8 +100,7 @@ int qq__put_pad8(struct qq__buf *b)
 }
 
 /* Start a section: returns its position so end_section can fill the length. */
-static int begin_section(struct qq__buf *b, uint32_t tag, uint32_t node,
-                         size_t *at)
+static int begin_section(struct qq__buf *b, uint32_t tag, uint32_t node, size_t *at)
 {
     *at = b->len;
     int rc = qq__put_u32(b, tag);
@@ -131,7 +131,10 @@ int qq__out_fail(int err, const char *fmt, ...)
     return err;
 }
 
-const char *qq_out_errmsg(void) { return out_errmsg; }
+const char *qq_out_errmsg(void)
+{
+    return out_errmsg;
+}
 
 const char *qq__out_path(const char *name)
 {
@@ -157,8 +160,7 @@ int qq__out_check_target(const char *path)
     if (stat(path, &st) != 0) {
         if (errno == ENOENT)
             return 0;
-        return qq__out_fail(QQ_EIO, "%s: cannot check the output file: %s", path,
-                            strerror(errno));
+        return qq__out_fail(QQ_EIO, "%s: cannot check the output file: %s", path, strerror(errno));
     }
     if (S_ISREG(st.st_mode))
         return 0;
@@ -255,9 +257,8 @@ static int encode_node_record(struct qq__buf *b, const struct qq__node_rec *r)
     return rc ? rc : qq__put_f64(b, r->offset_error);
 }
 
-int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes,
-                      const struct qq__node_rec *recs, uint64_t file_size,
-                      int complete)
+int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes, const struct qq__node_rec *recs,
+                      uint64_t file_size, int complete)
 {
     int rc = qq__buf_reserve(b, QQ__HEADER_SIZE);
     if (rc)
@@ -312,10 +313,8 @@ static int encode_memt(struct qq__buf *b, uint32_t node)
     rc = rc ? rc : qq__put_u64(b, s.process_bytes);
     for (uint32_t i = 0; rc == 0 && i < s.nrows; i++) {
         const struct qq_mem_row *r = &s.rows[i];
-        const uint64_t v[] = {r->obj_size,    r->created, r->deleted,
-                              r->obj_bytes,   r->alloc_bytes,
-                              r->peak_bytes,  r->allocs,  r->frees,
-                              r->double_frees};
+        const uint64_t v[] = {r->obj_size,   r->created, r->deleted, r->obj_bytes,   r->alloc_bytes,
+                              r->peak_bytes, r->allocs,  r->frees,   r->double_frees};
         for (size_t k = 0; rc == 0 && k < sizeof v / sizeof v[0]; k++)
             rc = qq__put_u64(b, v[k]);
         const char *name = r->name ? r->name : "";
@@ -428,8 +427,7 @@ static int write_serial(const char *path, uint32_t node)
     struct qq__node_out o;
     rc = qq__node_out_prepare(&o, node);
     if (rc)
-        return qq__out_fail(rc, "%s: cannot encode node %u: %s", path, node,
-                            qq_strerror(rc));
+        return qq__out_fail(rc, "%s: cannot encode node %u: %s", path, node, qq_strerror(rc));
     uint64_t prefix;
     struct qq__buf b = {0};
     rc = qq__prefix_size(1, &prefix);
@@ -471,8 +469,7 @@ static int write_serial(const char *path, uint32_t node)
         if (close(fd) != 0 && rc == 0)
             rc = qq__out_fail(QQ_EIO, "%s: close failed: %s", tmp, strerror(errno));
         if (rc == 0 && rename(tmp, path) != 0)
-            rc = qq__out_fail(QQ_EIO, "%s: cannot rename from %s: %s", path,
-                              tmp, strerror(errno));
+            rc = qq__out_fail(QQ_EIO, "%s: cannot rename from %s: %s", path, tmp, strerror(errno));
         if (rc)
             unlink(tmp);
     }
@@ -487,8 +484,7 @@ int qq_out(const char *filename, int node, int nodes)
     out_errmsg[0] = '\0';
     const char *path = qq__out_path(filename);
     if (!path || !*path)
-        return qq__out_fail(QQ_EINVAL, "QQOut: no file name (and %s unset)",
-                            QQ_OUTPUT_ENV);
+        return qq__out_fail(QQ_EINVAL, "QQOut: no file name (and %s unset)", QQ_OUTPUT_ENV);
 #if defined(QQ__MPI) && QQ__MPI
     /* Under MPI every rank must reach the collective, wrong arguments
      * included: it checks them on all ranks together, so all fail alike
@@ -498,9 +494,7 @@ int qq_out(const char *filename, int node, int nodes)
         return result;
 #endif
     if (nodes < 1 || node < 0 || node >= nodes)
-        return qq__out_fail(QQ_EINVAL,
-                            "QQOut: node %d of %d nodes is out of range", node,
-                            nodes);
+        return qq__out_fail(QQ_EINVAL, "QQOut: node %d of %d nodes is out of range", node, nodes);
     return write_serial(path, (uint32_t)node);
 }
 

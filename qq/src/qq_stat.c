@@ -1,4 +1,5 @@
-/* qq_stat.c - ticks per hit of state intervals: the one estimator, and per-key figures of a file. */
+/* qq_stat.c - ticks per hit of state intervals: the one estimator, and per-key figures of a file.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +19,7 @@ double qq_short_ticks(double mhz, double step)
 }
 
 /* The rule is in qq_file.h; its measured bias in docs/STATISTICS.md. */
-double qq_per_hit(double *v, size_t n, double short_ticks, double step,
-                  int *rule, size_t *kept)
+double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rule, size_t *kept)
 {
     int r = QQ_HIT_NONE;
     size_t k = 0;
@@ -79,8 +79,7 @@ static double fallback_step(const struct qq_file *f)
     return s > 0 ? s : 0;
 }
 
-int qq_file_hit_stats(const struct qq_file *f, uint32_t node,
-                      struct qq_hit_stat *out)
+int qq_file_hit_stats(const struct qq_file *f, uint32_t node, struct qq_hit_stat *out)
 {
     uint32_t nk = qq_file_nkeys(f);
     const struct qq_node_info *ni = qq_file_node(f, node);
@@ -117,8 +116,7 @@ int qq_file_hit_stats(const struct qq_file *f, uint32_t node,
         size_t kept;
         s->intervals = iv[k].n;
         s->mean = sum / (double)iv[k].n;
-        s->raw = qq_per_hit(iv[k].v, iv[k].n, qq_short_ticks(ni->mhz, step), step,
-                            &s->rule, &kept);
+        s->raw = qq_per_hit(iv[k].v, iv[k].n, qq_short_ticks(ni->mhz, step), step, &s->rule, &kept);
         s->kept = kept;
         s->net = s->raw - empty;
     }

@@ -18,7 +18,10 @@ uint64_t qq__mono_ns(void)
 }
 
 #if !defined(__x86_64__) && !defined(__i386__) && !defined(__aarch64__)
-uint64_t qq__clock_ticks(void) { return qq__mono_ns(); }
+uint64_t qq__clock_ticks(void)
+{
+    return qq__mono_ns();
+}
 #endif
 
 /* A fenced read for calibration: lfence keeps rdtsc from running ahead of
@@ -98,5 +101,11 @@ uint64_t qq__measure_step(void)
     return best;
 }
 
-double qq_tick_mhz(void) { return qq__measure_mhz(); }
-int qq_tick_invariant(void) { return qq__counter_invariant(); }
+double qq_tick_mhz(void)
+{
+    return qq__measure_mhz();
+}
+int qq_tick_invariant(void)
+{
+    return qq__counter_invariant();
+}

@@ -1,4 +1,5 @@
-/* fuzz_baseline.c - libFuzzer target: any bytes as a stored baseline through the baseline reader. */
+/* fuzz_baseline.c - libFuzzer target: any bytes as a stored baseline through the baseline reader.
+ */
 #include <stddef.h>
 #include <stdint.h>
 

@@ -1,4 +1,5 @@
-/* fuzz_file.h - for targets whose parser reads a file: each input written to one temporary file first. */
+/* fuzz_file.h - for targets whose parser reads a file: each input written to one temporary file
+ * first. */
 #ifndef QQ_FUZZ_FILE_H
 #define QQ_FUZZ_FILE_H
 
@@ -14,8 +15,8 @@ static const char *fuzz_as_file(const uint8_t *data, size_t size, const char *su
     static char path[512];
     if (!path[0]) {
         const char *tmp = getenv("TMPDIR");
-        snprintf(path, sizeof path, "%s/qqfuzz-%ld%s", tmp && *tmp ? tmp : "/tmp",
-                 (long)getpid(), suffix);
+        snprintf(path, sizeof path, "%s/qqfuzz-%ld%s", tmp && *tmp ? tmp : "/tmp", (long)getpid(),
+                 suffix);
     }
     FILE *fp = fopen(path, "wb");
     if (!fp)

@@ -1,4 +1,5 @@
-/* fuzz_qq_reader.c - libFuzzer target: any bytes through the .qq reader and every accessor a tool uses. */
+/* fuzz_qq_reader.c - libFuzzer target: any bytes through the .qq reader and every accessor a tool
+ * uses. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* fuzz_report_json.c - libFuzzer target: any bytes as a run's --json file through the report that qqbench report draws (data, scripts and index.html; no gnuplot). */
+/* fuzz_report_json.c - libFuzzer target: any bytes as a run's --json file through the report that
+ * qqbench report draws (data, scripts and index.html; no gnuplot). */
 #include <stddef.h>
 #include <stdint.h>
 

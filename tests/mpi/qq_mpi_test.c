@@ -1,4 +1,5 @@
-/* qq_mpi_test.c - QQ under real mpirun: per-rank patterns merged into one file, checked with the reader; error paths. */
+/* qq_mpi_test.c - QQ under real mpirun: per-rank patterns merged into one file, checked with the
+ * reader; error paths. */
 #define QQ_ENABLE 1
 #include <dirent.h>
 #include <inttypes.h>
@@ -38,25 +39,25 @@
  * Exit: 0 when every check held, 1 otherwise, 2 on bad usage.
  */
 
-#define SMALL_CAP 5  /* the last rank's buffer: it must overflow */
-#define BIG_CAP 1000 /* every other rank's buffer */
+#define SMALL_CAP  5    /* the last rank's buffer: it must overflow */
+#define BIG_CAP    1000 /* every other rank's buffer */
 #define MAX_EVENTS 64
 
 enum { K_WORK, K_TICK, K_ITEMS, K_LEVEL, NKEYS };
 static const char *const key_names[NKEYS] = {"work", "tick", "items", "level"};
-static const uint32_t key_types[NKEYS] = {QQ_TYPE_STATE, QQ_TYPE_MARK,
-                                           QQ_TYPE_COUNT, QQ_TYPE_VALUE};
+static const uint32_t key_types[NKEYS] = {QQ_TYPE_STATE, QQ_TYPE_MARK, QQ_TYPE_COUNT,
+                                          QQ_TYPE_VALUE};
 
 static int failures;
 
-#define EXPECT(cond, ...)                                                    \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-            failures++;                                                      \
-        }                                                                    \
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);                       \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
 /* One expected entry: the key and the info bits. */
@@ -87,7 +88,10 @@ static int pattern(int r, struct want *w)
     return n;
 }
 
-static int capacity(int rank, int size) { return rank == size - 1 ? SMALL_CAP : BIG_CAP; }
+static int capacity(int rank, int size)
+{
+    return rank == size - 1 ? SMALL_CAP : BIG_CAP;
+}
 
 static void add_keys(int swapped)
 {
@@ -175,29 +179,31 @@ static void check_file(const char *name, int size, int mem)
         uint64_t kept = (uint64_t)(total < cap ? total : cap);
         printf("node %u: %" PRIu64 " entries at offset %" PRIu64 ", dropped %" PRIu64
                ", %.3f MHz, flags 0x%x, tick_offset %" PRId64 " +/- %.0f ticks\n",
-               n->node, n->entries, n->offset, n->dropped, n->mhz, n->flags,
-               n->tick_offset, n->offset_error);
+               n->node, n->entries, n->offset, n->dropped, n->mhz, n->flags, n->tick_offset,
+               n->offset_error);
         EXPECT(n->node == i, "node %u has node field %u", i, n->node);
-        EXPECT(n->entries == kept, "node %u: %" PRIu64 " entries, want %" PRIu64, i,
-               n->entries, kept);
-        EXPECT(n->dropped == (uint64_t)total - kept, "node %u: dropped %" PRIu64
-               ", want %" PRIu64, i, n->dropped, (uint64_t)total - kept);
+        EXPECT(n->entries == kept, "node %u: %" PRIu64 " entries, want %" PRIu64, i, n->entries,
+               kept);
+        EXPECT(n->dropped == (uint64_t)total - kept, "node %u: dropped %" PRIu64 ", want %" PRIu64,
+               i, n->dropped, (uint64_t)total - kept);
         EXPECT(n->mhz > 0, "node %u: mhz %g", i, n->mhz);
         /* Offsets: strictly increasing, each past the previous node's
          * entries and its own EVTS head. */
-        EXPECT(n->offset >= prev_end + 16, "node %u: offset %" PRIu64
-               " overlaps the previous node (ends at %" PRIu64 ")", i, n->offset, prev_end);
+        EXPECT(n->offset >= prev_end + 16,
+               "node %u: offset %" PRIu64 " overlaps the previous node (ends at %" PRIu64 ")", i,
+               n->offset, prev_end);
         prev_end = n->offset + n->entries * sizeof(struct qq_event);
 
         const struct qq_event *e = qq_file_entries(f, i);
         uint64_t last = n->base_tick;
         for (uint64_t j = 0; j < n->entries && j < kept; j++) {
-            EXPECT(e[j].key == w[j].key, "node %u entry %" PRIu64 ": key %u, want %u",
-                   i, j, e[j].key, w[j].key);
-            EXPECT(e[j].info.i == w[j].info, "node %u entry %" PRIu64 ": info %" PRId64
-                   ", want %" PRId64, i, j, e[j].info.i, w[j].info);
-            EXPECT(e[j].tick >= last, "node %u entry %" PRIu64 ": tick %" PRIu64
-                   " before %" PRIu64, i, j, e[j].tick, last);
+            EXPECT(e[j].key == w[j].key, "node %u entry %" PRIu64 ": key %u, want %u", i, j,
+                   e[j].key, w[j].key);
+            EXPECT(e[j].info.i == w[j].info,
+                   "node %u entry %" PRIu64 ": info %" PRId64 ", want %" PRId64, i, j, e[j].info.i,
+                   w[j].info);
+            EXPECT(e[j].tick >= last, "node %u entry %" PRIu64 ": tick %" PRIu64 " before %" PRIu64,
+                   i, j, e[j].tick, last);
             last = e[j].tick;
         }
 
@@ -208,14 +214,14 @@ static void check_file(const char *name, int size, int mem)
          * a few ticks. */
         EXPECT(n->flags & QQ_NODE_OFFSET_VALID, "node %u: offset not measured", i);
         if (i == 0) {
-            EXPECT(n->tick_offset == 0 && n->offset_error == 0,
-                   "node 0: offset %" PRId64 " +/- %g", n->tick_offset, n->offset_error);
+            EXPECT(n->tick_offset == 0 && n->offset_error == 0, "node 0: offset %" PRId64 " +/- %g",
+                   n->tick_offset, n->offset_error);
         } else {
             EXPECT(n->offset_error > 0, "node %u: error bound %g", i, n->offset_error);
             if (n->flags & QQ_NODE_TSC_INVARIANT)
                 EXPECT(fabs((double)n->tick_offset) <= 2 * n->offset_error + 10000,
-                       "node %u: |tick_offset| %" PRId64 " > 2 * %.0f + 10000", i,
-                       n->tick_offset, n->offset_error);
+                       "node %u: |tick_offset| %" PRId64 " > 2 * %.0f + 10000", i, n->tick_offset,
+                       n->offset_error);
         }
 
         struct qq_mem_table t;
@@ -226,10 +232,10 @@ static void check_file(const char *name, int size, int mem)
             EXPECT(rb != NULL, "node %u: no rank_buf row", i);
             if (rb) {
                 uint64_t b = 1000 * (uint64_t)(i + 1);
-                EXPECT(rb->alloc_bytes == b, "node %u: rank_buf %" PRIu64 " bytes, want %"
-                       PRIu64, i, rb->alloc_bytes, b);
-                EXPECT(rb->allocs == 2 && rb->frees == 1, "node %u: %" PRIu64
-                       " allocs, %" PRIu64 " frees", i, rb->allocs, rb->frees);
+                EXPECT(rb->alloc_bytes == b, "node %u: rank_buf %" PRIu64 " bytes, want %" PRIu64,
+                       i, rb->alloc_bytes, b);
+                EXPECT(rb->allocs == 2 && rb->frees == 1,
+                       "node %u: %" PRIu64 " allocs, %" PRIu64 " frees", i, rb->allocs, rb->frees);
                 EXPECT(rb->peak_bytes == b + 64, "node %u: peak %" PRIu64, i, rb->peak_bytes);
             }
             for (int r = 0; r < size; r++) {
@@ -253,7 +259,10 @@ static void check_file(const char *name, int size, int mem)
  * Helpers for the MPI modes.
  * --------------------------------------------------------------------- */
 
-static int exists(const char *path) { return access(path, F_OK) == 0; }
+static int exists(const char *path)
+{
+    return access(path, F_OK) == 0;
+}
 
 /* Number of NAME.tmp.* files in the working directory. */
 static int temporaries(const char *name)
@@ -317,8 +326,7 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
     return PMPI_File_write_at_all(fh, offset, buf, count, datatype, status);
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-             MPI_Comm comm)
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     if (die_in_write && tag == 4) { /* the gather writer's chunk */
         fprintf(stderr, "rank 1: dying instead of sending its chunk\n");
@@ -355,14 +363,14 @@ static int run_bad(const char *mode, const char *name, int rank, int size)
     EXPECT(rc < 0, "rank %d: qq_out succeeded", rank);
     EXPECT(qq_out_errmsg()[0] != '\0', "rank %d: no error message", rank);
     if (!strcmp(mode, "badnode") || !strcmp(mode, "badcount") || !strcmp(mode, "badrange"))
-        EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "node"),
-               "rank %d: %s", rank, qq_out_errmsg());
+        EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "node"), "rank %d: %s", rank,
+               qq_out_errmsg());
     if (!strcmp(mode, "badkeys"))
-        EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "keys"),
-               "rank %d: %s", rank, qq_out_errmsg());
+        EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "keys"), "rank %d: %s", rank,
+               qq_out_errmsg());
     if (!strcmp(mode, "badname"))
-        EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "file names"),
-               "rank %d: %s", rank, qq_out_errmsg());
+        EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "file names"), "rank %d: %s", rank,
+               qq_out_errmsg());
     MPI_Barrier(MPI_COMM_WORLD);
     EXPECT(!exists(name), "%s exists", name);
     EXPECT(!exists(other), "%s exists", other);
@@ -423,8 +431,8 @@ static int run_mpi(int argc, char **argv)
             struct want w[MAX_EVENTS];
             int total = pattern(rank, w), cap = capacity(rank, size);
             uint64_t drop = (uint64_t)(total > cap ? total - cap : 0);
-            EXPECT(qq_dropped() == drop, "rank %d: qq_dropped %" PRIu64 ", want %" PRIu64,
-                   rank, qq_dropped(), drop);
+            EXPECT(qq_dropped() == drop, "rank %d: qq_dropped %" PRIu64 ", want %" PRIu64, rank,
+                   qq_dropped(), drop);
             int orc = qq_out(name, rank, size);
             EXPECT(orc == 0, "rank %d: qq_out: %s", rank, qq_out_errmsg());
             if (!strcmp(mode, "twice")) {
@@ -455,11 +463,11 @@ static int run_mpi(int argc, char **argv)
         add_keys(0);
         record_pattern(rank);
         int orc = qq_out(name, rank, size);
-        printf("rank %d: qq_out(%s) = %d (%s): %s\n", rank, name, orc,
-               qq_err_name(orc), qq_out_errmsg());
+        printf("rank %d: qq_out(%s) = %d (%s): %s\n", rank, name, orc, qq_err_name(orc),
+               qq_out_errmsg());
         EXPECT(orc == QQ_EINVAL, "rank %d: qq_out returned %d", rank, orc);
-        EXPECT(strstr(qq_out_errmsg(), "will not replace") != NULL,
-               "rank %d: message '%s'", rank, qq_out_errmsg());
+        EXPECT(strstr(qq_out_errmsg(), "will not replace") != NULL, "rank %d: message '%s'", rank,
+               qq_out_errmsg());
         MPI_Barrier(MPI_COMM_WORLD);
         EXPECT(temporaries(name) == 0, "temporaries of %s left", name);
         rc = all_ok() ? 0 : 1;
@@ -503,8 +511,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "refuse")) {
         struct qq_file *f = NULL;
         int rc = qq_file_open(argv[2], &f);
-        printf("%s: %d (%s): %s\n", argv[2], rc, qq_err_name(rc),
-               f ? qq_file_errmsg(f) : "");
+        printf("%s: %d (%s): %s\n", argv[2], rc, qq_err_name(rc), f ? qq_file_errmsg(f) : "");
         qq_file_close(f);
         return rc != 0 ? 0 : 1;
     }

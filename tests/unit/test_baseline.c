@@ -41,9 +41,17 @@ static void fp_fill(struct qqb_fingerprint *fp)
  * round-tripping. */
 static void make_awkward(struct qqb_results *r)
 {
-    static const double s1[] = {123456, 1e-300, 123456789.123, 0.1, 5e-324,
-                                1.7976931348623157e308, -0.0, 9007199254740993.0,
-                                2.2250738585072014e-308, 1.0 / 3.0, 1e21};
+    static const double s1[] = {123456,
+                                1e-300,
+                                123456789.123,
+                                0.1,
+                                5e-324,
+                                1.7976931348623157e308,
+                                -0.0,
+                                9007199254740993.0,
+                                2.2250738585072014e-308,
+                                1.0 / 3.0,
+                                1e21};
     struct qqb_case_result *c;
     struct qqb_metric *m;
 
@@ -115,17 +123,15 @@ static int same_results(const struct qqb_results *a, const struct qqb_results *b
         !same_str(a->commit, b->commit) || strcmp(a->fp.cpu, b->fp.cpu) ||
         !same_dbl(a->fp.mhz, b->fp.mhz) || a->fp.invariant != b->fp.invariant ||
         a->fp.cores != b->fp.cores || strcmp(a->fp.compiler, b->fp.compiler) ||
-        strcmp(a->fp.flags, b->fp.flags) || strcmp(a->fp.id, b->fp.id) ||
-        a->ncases != b->ncases)
+        strcmp(a->fp.flags, b->fp.flags) || strcmp(a->fp.id, b->fp.id) || a->ncases != b->ncases)
         return 0;
     for (size_t i = 0; i < a->ncases; i++) {
         const struct qqb_case_result *x = a->cases[i], *y = b->cases[i];
         if (!same_str(x->name, y->name) || !same_str(x->bench, y->bench) ||
             !same_str(x->variant, y->variant) || !same_str(x->point, y->point) ||
-            x->nodes != y->nodes || !same_dbl(x->mhz, y->mhz) ||
-            x->launches != y->launches || x->failures != y->failures ||
-            !same_str(x->failure, y->failure) || x->nmetrics != y->nmetrics ||
-            x->nmem != y->nmem || x->runs != y->runs ||
+            x->nodes != y->nodes || !same_dbl(x->mhz, y->mhz) || x->launches != y->launches ||
+            x->failures != y->failures || !same_str(x->failure, y->failure) ||
+            x->nmetrics != y->nmetrics || x->nmem != y->nmem || x->runs != y->runs ||
             !qqb_strv_equal(x->command, y->command))
             return 0;
         for (size_t j = 0; j < x->nmetrics; j++) {
@@ -144,10 +150,9 @@ static int same_results(const struct qqb_results *a, const struct qqb_results *b
         }
         for (size_t j = 0; j < x->nmem; j++) {
             const struct qqb_mem *p = &x->mem[j], *q = &y->mem[j];
-            if (strcmp(p->key, q->key) || p->obj_size != q->obj_size ||
-                p->created != q->created || p->deleted != q->deleted ||
-                p->obj_bytes != q->obj_bytes || p->alloc_bytes != q->alloc_bytes ||
-                p->peak_bytes != q->peak_bytes)
+            if (strcmp(p->key, q->key) || p->obj_size != q->obj_size || p->created != q->created ||
+                p->deleted != q->deleted || p->obj_bytes != q->obj_bytes ||
+                p->alloc_bytes != q->alloc_bytes || p->peak_bytes != q->peak_bytes)
                 return 0;
         }
     }
@@ -155,8 +160,7 @@ static int same_results(const struct qqb_results *a, const struct qqb_results *b
 }
 
 /* A big baseline: NC cases x NM metrics x NS samples, values from SEED. */
-static void make_big(struct qqb_results *r, size_t nc, size_t nm, size_t ns,
-                     unsigned seed)
+static void make_big(struct qqb_results *r, size_t nc, size_t nm, size_t ns, unsigned seed)
 {
     char name[64];
     memset(r, 0, sizeof *r);
@@ -259,7 +263,7 @@ static void test_round_trip(void)
         CHECK_STR_CONTAINS(text, "- key: Km\n");
         CHECK_STR_CONTAINS(text, "samples: [123456, 1.0e-300, 123456789.123, 0.1,");
         CHECK_STR_CONTAINS(text, "- {key: Synapse, obj_size: 44, created: 10000,");
-        CHECK_STR_CONTAINS(text, "Ωμέγα→∞ key");  /* UTF-8 as is */
+        CHECK_STR_CONTAINS(text, "Ωμέγα→∞ key");   /* UTF-8 as is */
         CHECK_STR_CONTAINS(text, "name: \"123\""); /* quoted: not a number */
         CHECK_STR_CONTAINS(text, "bench: \"true\"");
         CHECK_STR_CONTAINS(text, "tick_mhz: .nan");
@@ -343,8 +347,7 @@ static void test_path(void)
 
 /* Write TEXT as NAME in root, read it, expect failure with "NAME:WHERE" and
  * WHAT in the message. */
-static void bad(const char *name, const char *text, const char *where,
-                const char *what)
+static void bad(const char *name, const char *text, const char *where, const char *what)
 {
     char path[256], err[512] = "", want[300];
     struct qqb_results r;
@@ -359,26 +362,26 @@ static void bad(const char *name, const char *text, const char *where,
     CHECK(r.ncases == 0 && r.suite == NULL);
 }
 
-#define HEAD                                                                 \
-    "qqbench_baseline: 1\n"                                                  \
-    "suite: ncs\n"                                                           \
-    "date: \"2026-11-22T22:47:01Z\"\n"                                       \
-    "qqbench_version: \"0.1.0\"\n"                                           \
-    "fingerprint:\n"                                                         \
-    "  id: x86_64-2cpu-1a2b3c4d\n"                                           \
-    "  cpu: cpu\n"                                                           \
-    "  tick_mhz: 2100\n"                                                     \
-    "  invariant: true\n"                                                    \
-    "  cores: 2\n"                                                           \
-    "  compiler: GNU 12.2.0\n"                                               \
+#define HEAD                                                                                       \
+    "qqbench_baseline: 1\n"                                                                        \
+    "suite: ncs\n"                                                                                 \
+    "date: \"2026-11-22T22:47:01Z\"\n"                                                             \
+    "qqbench_version: \"0.1.0\"\n"                                                                 \
+    "fingerprint:\n"                                                                               \
+    "  id: x86_64-2cpu-1a2b3c4d\n"                                                                 \
+    "  cpu: cpu\n"                                                                                 \
+    "  tick_mhz: 2100\n"                                                                           \
+    "  invariant: true\n"                                                                          \
+    "  cores: 2\n"                                                                                 \
+    "  compiler: GNU 12.2.0\n"                                                                     \
     "  flags: RelWithDebInfo\n"
 
-#define CASE_HEAD                                                            \
-    "cases:\n"                                                               \
-    "- name: km\n"                                                           \
-    "  bench: km\n"                                                          \
-    "  nodes: 1\n"                                                           \
-    "  tick_mhz: 2096.014\n"                                                 \
+#define CASE_HEAD                                                                                  \
+    "cases:\n"                                                                                     \
+    "- name: km\n"                                                                                 \
+    "  bench: km\n"                                                                                \
+    "  nodes: 1\n"                                                                                 \
+    "  tick_mhz: 2096.014\n"                                                                       \
     "  launches: 3\n"
 
 static void test_bad_files(void)
@@ -422,10 +425,10 @@ static void test_bad_files(void)
     }
     qqb_results_free(&r);
 
-    bad("version.yaml", "qqbench_baseline: 3\nsuite: ncs\n...\n", ":1:19:",
-        "unsupported baseline version 3");
-    bad("noversion.yaml", "suite: ncs\nqqbench_baseline: 1\n...\n", ":1:1:",
-        "expected 'qqbench_baseline: 2' as the first field");
+    bad("version.yaml", "qqbench_baseline: 3\nsuite: ncs\n...\n",
+        ":1:19:", "unsupported baseline version 3");
+    bad("noversion.yaml", "suite: ncs\nqqbench_baseline: 1\n...\n",
+        ":1:1:", "expected 'qqbench_baseline: 2' as the first field");
     bad("missing_suite.yaml",
         "# comment\nqqbench_baseline: 1\ndate: x\nqqbench_version: y\n"
         "fingerprint: {id: a, cpu: b, tick_mhz: 1, invariant: false, cores: 1,"
@@ -451,23 +454,22 @@ static void test_bad_files(void)
         HEAD CASE_HEAD "  metrics:\n  - key: Km\n    what: ticks\n"
                        "    samples: [0x10]\n...\n",
         ":22:15:", "expected a finite number");
-    bad("nosamples.yaml",
-        HEAD CASE_HEAD "  metrics:\n  - key: Km\n    what: ticks\n...\n",
+    bad("nosamples.yaml", HEAD CASE_HEAD "  metrics:\n  - key: Km\n    what: ticks\n...\n",
         ":20:5:", "the metric is missing 'samples'");
     bad("nobench.yaml",
         HEAD "cases:\n- name: km\n  nodes: 1\n  tick_mhz: 1\n  launches: 1\n"
              "  metrics: []\n...\n",
         ":14:3:", "the case is missing 'bench'");
-    bad("negative.yaml", HEAD CASE_HEAD "  metrics: []\n  memory:\n"
-        "  - {key: S, obj_size: -4, created: 0, deleted: 0, obj_bytes: 0,"
-        " alloc_bytes: 0, peak_bytes: 0}\n...\n",
+    bad("negative.yaml",
+        HEAD CASE_HEAD "  metrics: []\n  memory:\n"
+                       "  - {key: S, obj_size: -4, created: 0, deleted: 0, obj_bytes: 0,"
+                       " alloc_bytes: 0, peak_bytes: 0}\n...\n",
         ":21:24:", "expected a whole number for 'obj_size', got '-4'");
     bad("dupcase.yaml",
         HEAD CASE_HEAD "  metrics: []\n- name: km\n  bench: km\n  nodes: 1\n"
                        "  tick_mhz: 1\n  launches: 1\n  metrics: []\n...\n",
         ":20:3:", "case 'km' is given twice");
-    bad("dupkey.yaml", HEAD "suite: again\ncases: []\n...\n", ":13:1:",
-        "'suite' is given twice");
+    bad("dupkey.yaml", HEAD "suite: again\ncases: []\n...\n", ":13:1:", "'suite' is given twice");
     bad("bool.yaml",
         "qqbench_baseline: 1\nsuite: s\ndate: d\nqqbench_version: v\n"
         "fingerprint: {id: a, cpu: b, tick_mhz: 1, invariant: yes, cores: 1,"
@@ -476,19 +478,16 @@ static void test_bad_files(void)
     bad("syntax.yaml", HEAD "cases: [\n", ":14:1:", "invalid YAML");
     bad("empty.yaml", "", ":1:1:", "empty file");
     bad("list.yaml", "- 1\n- 2\n", ":1:1:", "expected a mapping");
-    bad("alias.yaml", HEAD "cases: &c []\nx: *c\n...\n", ":14:4:",
-        "aliases are not allowed");
-    bad("twodocs.yaml", HEAD "cases: []\n...\n---\nx: 1\n", ":15:1:",
-        "a second YAML document");
+    bad("alias.yaml", HEAD "cases: &c []\nx: *c\n...\n", ":14:4:", "aliases are not allowed");
+    bad("twodocs.yaml", HEAD "cases: []\n...\n---\nx: 1\n", ":15:1:", "a second YAML document");
 
     /* Unknown fields in cases and metrics (and at the top) are a later
      * version's: ignored. */
     snprintf(path, sizeof path, "%s/future.yaml", root);
     const char *future =
-        HEAD "machine_profile: {l1_gbs: [1, 2], mpi: {lat_us: 1.5}}\n"
-        CASE_HEAD "  colour: blue\n"
-        "  metrics:\n  - key: Km\n    what: ticks\n    ci: [1, {a: b}]\n"
-        "    samples: [1, 2.5, 3]\n    extra: x\n...\n";
+        HEAD "machine_profile: {l1_gbs: [1, 2], mpi: {lat_us: 1.5}}\n" CASE_HEAD "  colour: blue\n"
+             "  metrics:\n  - key: Km\n    what: ticks\n    ci: [1, {a: b}]\n"
+             "    samples: [1, 2.5, 3]\n    extra: x\n...\n";
     put(path, future, strlen(future));
     err[0] = '\0';
     CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
@@ -510,7 +509,7 @@ static void test_merge(void)
 {
     struct qqb_results base, cur, other;
 
-    make_big(&base, 3, 2, 4, 1);   /* bench0.. bench2, values ~2000 */
+    make_big(&base, 3, 2, 4, 1); /* bench0.. bench2, values ~2000 */
     make_big(&cur, 0, 0, 0, 0);
     str_set(&cur.date, "2027-01-01T00:00:00Z");
     str_set(&cur.commit, "feed");
@@ -533,7 +532,7 @@ static void test_merge(void)
     CHECK_STR_EQ(base.cases[1]->metrics[0].key, "new");
     CHECK_INT_EQ(base.cases[1]->launches, 2);
     CHECK_STR_EQ(base.cases[2]->name, "bench2[v]@3");
-    CHECK_INT_EQ(base.cases[2]->nmetrics, 2);          /* untouched */
+    CHECK_INT_EQ(base.cases[2]->nmetrics, 2); /* untouched */
     CHECK_STR_EQ(base.cases[3]->name, "added");
     CHECK_STR_EQ(base.date, "2027-01-01T00:00:00Z");
     CHECK_STR_EQ(base.commit, "feed");
@@ -600,10 +599,8 @@ static void test_history(void)
 {
     /* Labels whose alphabetical order is not their date order. */
     static const char *const labels[] = {"v2.0", "v1.10", "../evil", "v1.9"};
-    static const char *const dates[] = {"2026-03-01T00:00:00Z",
-                                        "2026-02-01T00:00:00Z",
-                                        "2026-01-15T00:00:00Z",
-                                        "2026-01-20T00:00:00Z"};
+    static const char *const dates[] = {"2026-03-01T00:00:00Z", "2026-02-01T00:00:00Z",
+                                        "2026-01-15T00:00:00Z", "2026-01-20T00:00:00Z"};
     char dir[256], path[640], err[512] = "";
     struct qqb_results r;
     char **labs = NULL;
@@ -885,8 +882,9 @@ static void test_git_commit(void)
     snprintf(p, sizeof p, "%s/.git/packed-refs", repo);
     f = fopen(p, "w");
     if (f) {
-        fprintf(f, "# pack-refs with: peeled fully-peeled sorted\n"
-                   "%s refs/heads/other\n%s refs/heads/main\n^%s\n",
+        fprintf(f,
+                "# pack-refs with: peeled fully-peeled sorted\n"
+                "%s refs/heads/other\n%s refs/heads/main\n^%s\n",
                 h1, h2, h1);
         fclose(f);
     }
@@ -947,8 +945,7 @@ static void remove_tree(const char *path)
         while (d && (de = readdir(d)) != NULL) {
             if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
                 continue;
-            if (snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) <
-                (int)sizeof sub)
+            if (snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) < (int)sizeof sub)
                 remove_tree(sub);
         }
         if (d)
@@ -977,8 +974,7 @@ static void one_run(struct qqb_results *r, const char *const *cmd, const double 
     for (size_t i = 0; i < n; i++)
         qqb_metric_add_at(qqb_case_metric(c, "work", "per_hit"), v[i], 0, l[i]);
     for (size_t i = 0; i < n_ref; i++)
-        qqb_metric_add_at(qqb_case_metric(c, "@machine", "reference"), 100 + i, 0,
-                          (uint32_t)i);
+        qqb_metric_add_at(qqb_case_metric(c, "@machine", "reference"), 100 + i, 0, (uint32_t)i);
 }
 
 /* Baselines accumulate runs (keep the last K), keep each sample's run and

@@ -1,4 +1,5 @@
-/* test_compare_counts.c - qqbench compare sums counts over nodes without signed overflow, and says when a sum saturated. */
+/* test_compare_counts.c - qqbench compare sums counts over nodes without signed overflow, and says
+ * when a sum saturated. */
 #define QQ_ENABLE 1
 #include <fcntl.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
-/* test_judge.c - the judge: pairing by round, thresholds from pairs and runs, visible machine checks, Holm, round order; simulations of false confirmation and family-wise rates. */
+/* test_judge.c - the judge: pairing by round, thresholds from pairs and runs, visible machine
+ * checks, Holm, round order; simulations of false confirmation and family-wise rates. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
@@ -22,8 +23,10 @@ static struct qqb_suite *suite_of(const char *extra)
     FILE *f = fopen(path, "w");
     if (!f)
         return NULL;
-    fprintf(f, "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n"
-               "    variants:\n      a: []\n      b: []\n%s", extra);
+    fprintf(f,
+            "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n"
+            "    variants:\n      a: []\n      b: []\n%s",
+            extra);
     fclose(f);
     struct qqb_suite *s = NULL;
     if (qqb_suite_load(path, NULL, &s, err, sizeof err) != 0)
@@ -46,20 +49,17 @@ static void results_for(const struct qqb_plan *p, struct qqb_results *r)
     }
 }
 
-static void add(struct qqb_case_result *c, const char *key, double v, uint32_t run,
-                uint32_t launch)
+static void add(struct qqb_case_result *c, const char *key, double v, uint32_t run, uint32_t launch)
 {
     qqb_metric_add_at(qqb_case_metric(c, key, QQB_VERDICT_METRIC), v, run, launch);
 }
 
 static void ref(struct qqb_case_result *c, double v, uint32_t run, uint32_t launch)
 {
-    qqb_metric_add_at(qqb_case_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT), v, run,
-                      launch);
+    qqb_metric_add_at(qqb_case_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT), v, run, launch);
 }
 
-static const struct qqb_cmp *find_row(const struct qqb_judgement *j, int ab,
-                                      const char *case_name)
+static const struct qqb_cmp *find_row(const struct qqb_judgement *j, int ab, const char *case_name)
 {
     for (size_t i = 0; i < j->ncmp; i++)
         if (j->cmp[i].ab == ab && !strcmp(j->cmp[i].case_name, case_name))
@@ -69,8 +69,7 @@ static const struct qqb_cmp *find_row(const struct qqb_judgement *j, int ab,
 
 /* The machine's speed per round: slow and fast periods that hit both
  * variants of a round alike. */
-static const double weather[12] = {1.0, 1.6, 1.1, 1.7, 1.0, 1.3, 1.9, 1.0, 1.2, 1.5,
-                                   1.0, 1.8};
+static const double weather[12] = {1.0, 1.6, 1.1, 1.7, 1.0, 1.3, 1.9, 1.0, 1.2, 1.5, 1.0, 1.8};
 
 /* Defect 4: b lacks round 3. Paired by round, every pair is exactly +5%;
  * paired by position, rounds 4.. of b meet rounds 3.. of a. */
@@ -212,13 +211,13 @@ static void test_machine_check_visible(void)
 
 /* A metric of N launches per run: run r shifted by SHIFT[r], launch noise
  * from the fixed pattern. */
-static void fill_runs(struct qqb_metric *m, double level, const double *shift,
-                      size_t runs, size_t n)
+static void fill_runs(struct qqb_metric *m, double level, const double *shift, size_t runs,
+                      size_t n)
 {
     for (size_t r = 0; r < runs; r++)
         for (size_t i = 0; i < n; i++)
-            qqb_metric_add_at(m, level * shift[r] * (1.0 + 0.002 * (double)(i % 5)),
-                              (uint32_t)r, (uint32_t)i);
+            qqb_metric_add_at(m, level * shift[r] * (1.0 + 0.002 * (double)(i % 5)), (uint32_t)r,
+                              (uint32_t)i);
 }
 
 static void free_metric(struct qqb_metric *m)
@@ -291,9 +290,10 @@ static void test_thresholds_runs_bound(void)
 static void test_holm(void)
 {
     char yaml[512];
-    snprintf(yaml, sizeof yaml, "    threshold: 2\n    params:\n      p: [\"1\", \"2\", "
-                                "\"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\", \"10\"]\n"
-                                "    args: [\"{p}\"]\n");
+    snprintf(yaml, sizeof yaml,
+             "    threshold: 2\n    params:\n      p: [\"1\", \"2\", "
+             "\"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\", \"10\"]\n"
+             "    args: [\"{p}\"]\n");
     struct qqb_suite *s = suite_of(yaml);
     struct qqb_plan p;
     char err[256];
@@ -393,7 +393,7 @@ static void test_round_order(void)
         printf("  pattern %d: fixed rotation puts %ld slow launches on A, %ld on B; "
                "shuffled leads (200 seeds) %ld on A, %ld on B\n",
                pattern, rot_a, rot_b, shuf_a, shuf_b);
-        CHECK(rot_a == 0 || rot_b == 0);               /* the rotation is defeated */
+        CHECK(rot_a == 0 || rot_b == 0);                       /* the rotation is defeated */
         CHECK(labs(shuf_a - shuf_b) < (shuf_a + shuf_b) / 10); /* balanced */
     }
 }
@@ -406,19 +406,18 @@ static void test_round_order(void)
  * --------------------------------------------------------------------- */
 
 struct sim {
-    double sr, sl;  /* run-to-run and launch-to-launch sigma (log) */
-    size_t n;       /* launches per run */
-    size_t runs;    /* runs the baseline holds */
-    double thr;     /* the fixed threshold, percent */
-    double mult;    /* noise_multiple */
+    double sr, sl; /* run-to-run and launch-to-launch sigma (log) */
+    size_t n;      /* launches per run */
+    size_t runs;   /* runs the baseline holds */
+    double thr;    /* the fixed threshold, percent */
+    double mult;   /* noise_multiple */
 };
 
 static void sim_run(gsl_rng *g, const struct sim *s, struct qqb_metric *m, uint32_t run)
 {
     double shift = gsl_ran_gaussian(g, s->sr);
     for (size_t i = 0; i < s->n; i++)
-        qqb_metric_add_at(m, 1000 * exp(shift + gsl_ran_gaussian(g, s->sl)), run,
-                          (uint32_t)i);
+        qqb_metric_add_at(m, 1000 * exp(shift + gsl_ran_gaussian(g, s->sl)), run, (uint32_t)i);
 }
 
 static enum qqb_verdict sim_judge(const struct sim *s, const struct qqb_metric *bm,
@@ -467,9 +466,10 @@ static void test_sim_confirmation(void)
     sim_confirmation(&one, 4000, &p1, &p2);
     sim_confirmation(&five, 4000, &q1, &q2);
     printf("  one-run baseline: false regressed %.4f, confirmed %.4f (p^2 = %.5f, "
-           "P(confirm | alarm) = %.2f)\n", p1, p2, p1 * p1, p1 > 0 ? p2 / p1 : 0);
-    printf("  five-run baseline: false regressed %.4f, confirmed %.4f (p^2 = %.5f)\n",
-           q1, q2, q1 * q1);
+           "P(confirm | alarm) = %.2f)\n",
+           p1, p2, p1 * p1, p1 > 0 ? p2 / p1 : 0);
+    printf("  five-run baseline: false regressed %.4f, confirmed %.4f (p^2 = %.5f)\n", q1, q2,
+           q1 * q1);
     /* A shared one-run baseline: confirmation is far from independent. */
     CHECK(p1 > 0.02);
     CHECK(p2 > 3 * p1 * p1);
@@ -481,8 +481,8 @@ static void test_sim_confirmation(void)
 /* The family-wise false-alarm rate of a suite of M A/A comparisons: any
  * `regressed` at 95% each; under Holm (whose first rejection needs a row
  * decisive at 1 - 0.05/M); and under Holm with the confirmation rerun. */
-static void sim_family(const struct sim *s, size_t M, int trials, double *plain,
-                       double *holm, double *confirmed)
+static void sim_family(const struct sim *s, size_t M, int trials, double *plain, double *holm,
+                       double *confirmed)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, 42);
@@ -529,11 +529,14 @@ static void test_sim_family(void)
     sim_family(&one, 21, 1000, &b, &bh, &bc);
     sim_family(&five, 21, 1000, &c, &ch, &cc);
     printf("  21 comparisons, launch noise only: any false regressed %.3f, Holm %.3f, "
-           "Holm + confirmation %.3f\n", a, ah, ac);
+           "Holm + confirmation %.3f\n",
+           a, ah, ac);
     printf("  21 comparisons, 2%% run shift, one-run baseline: %.3f, Holm %.3f, "
-           "Holm + confirmation %.3f\n", b, bh, bc);
+           "Holm + confirmation %.3f\n",
+           b, bh, bc);
     printf("  21 comparisons, 2%% run shift, five-run baseline: %.3f, Holm %.3f, "
-           "Holm + confirmation %.3f\n", c, ch, cc);
+           "Holm + confirmation %.3f\n",
+           c, ch, cc);
     /* Holm controls what the interval models (launch noise)... */
     CHECK(a > 0.10);
     CHECK(ah <= 0.05 + 0.02);
@@ -542,7 +545,6 @@ static void test_sim_family(void)
     CHECK(ch < bh / 2);
     CHECK(cc <= 0.05);
 }
-
 
 /* --against: the plan doubles every group (change build, then the reference
  * build in the same order), each change case carries its twin's index; the
@@ -558,8 +560,8 @@ static void test_against_build_rows(void)
     CHECK(s != NULL);
     if (!s)
         return;
-    CHECK_INT_EQ(qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p,
-                                       err, sizeof err), 0);
+    CHECK_INT_EQ(
+        qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
     CHECK_INT_EQ(p.ncases, 4);
     CHECK_INT_EQ(p.ngroups, 1);
     CHECK_INT_EQ(p.groups[0].n, 4);

@@ -1,4 +1,5 @@
-/* test_kernel_brain.c - the brain kernel's memory table: objects per type equal the sizes asked for, in MemPrint and in the .qq file. */
+/* test_kernel_brain.c - the brain kernel's memory table: objects per type equal the sizes asked
+ * for, in MemPrint and in the .qq file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +9,9 @@
 #include "test.h"
 
 #define NTYPES 9
-static const char *const types[NTYPES] = {"Brain", "CellManager", "Cell",
+static const char *const types[NTYPES] = {"Brain",   "CellManager", "Cell",
                                           "Channel", "Compartment", "MessageMgr",
-                                          "Report", "Stimulus", "Synapse"};
+                                          "Report",  "Stimulus",    "Synapse"};
 
 static char out[1 << 16];
 static const char *kdir;
@@ -56,8 +57,7 @@ static const struct qq_mem_row *row(const struct qq_mem_table *t, const char *na
     return NULL;
 }
 
-static void check_brain(const char *args, const char *file, long mult,
-                        const long want[NTYPES])
+static void check_brain(const char *args, const char *file, long mult, const long want[NTYPES])
 {
     int rc = run_brain(args, file);
     CHECK_INT_EQ(rc, 0);

@@ -1,4 +1,5 @@
-/* test_kernel_sync.c - the sync kernel under MPI: barrier and horizon give the same spikes, and every node records MessageBus::Sync. */
+/* test_kernel_sync.c - the sync kernel under MPI: barrier and horizon give the same spikes, and
+ * every node records MessageBus::Sync. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,8 @@ static void field(const char *key, char *dst, size_t cap)
 }
 
 /* Run sync on NP ranks; fill digest and spikes; check its .qq file. */
-static void run_sync(int np, const char *variant, const char *extra,
-                     char digest[64], char spikes[64])
+static void run_sync(int np, const char *variant, const char *extra, char digest[64],
+                     char spikes[64])
 {
     char file[64], cmd[1024];
     snprintf(file, sizeof file, "sync_%d_%s.qq", np, variant);
@@ -81,15 +82,21 @@ static void compare(int np, const char *extra)
     char db[64], sb[64], dh[64], sh[64];
     run_sync(np, "barrier", extra, db, sb);
     run_sync(np, "horizon", extra, dh, sh);
-    printf("  np %d %s: barrier %s (%s spikes), horizon %s (%s spikes)\n", np,
-           extra, db, sb, dh, sh);
+    printf("  np %d %s: barrier %s (%s spikes), horizon %s (%s spikes)\n", np, extra, db, sb, dh,
+           sh);
     CHECK_STR_EQ(db, dh);
     CHECK_STR_EQ(sb, sh);
     CHECK(atol(sb) > 0);
 }
 
-static void test_np2(void) { compare(2, "--seed 3"); }
-static void test_np4(void) { compare(4, "--seed 4 --steps 600"); }
+static void test_np2(void)
+{
+    compare(2, "--seed 3");
+}
+static void test_np4(void)
+{
+    compare(4, "--seed 4 --steps 600");
+}
 static void test_np4_short_delay(void)
 {
     /* dt_min 1: the horizon is one step, the tightest case. */

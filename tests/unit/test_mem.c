@@ -283,7 +283,10 @@ static void cell_init(struct cell *c)
     MEMADDOBJECT(c, sizeof *c);
 }
 
-static void cell_fini(struct cell *c) { MEMFREEOBJECT(c, sizeof *c); }
+static void cell_fini(struct cell *c)
+{
+    MEMFREEOBJECT(c, sizeof *c);
+}
 
 static void test_mem_objects(void)
 {
@@ -513,8 +516,8 @@ static int parse_row(const char *text, const char *name, unsigned long v[7])
     size_t nl = strlen(name);
     while (line && *line) {
         if (strncmp(line, name, nl) == 0 && line[nl] == ' ')
-            return sscanf(line + nl, "%lu %lu %lu %lu %lu %lu %lu", &v[0],
-                          &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]);
+            return sscanf(line + nl, "%lu %lu %lu %lu %lu %lu %lu", &v[0], &v[1], &v[2], &v[3],
+                          &v[4], &v[5], &v[6]);
         line = strchr(line, '\n');
         if (line)
             line++;
@@ -547,8 +550,7 @@ static void test_mem_print(void)
 
     CHECK_STR_CONTAINS(text, "Memory Allocation Total Allocated ");
     unsigned long total = 0;
-    CHECK(sscanf(text, "Memory Allocation Total Allocated %lu KBytes",
-                 &total) == 1);
+    CHECK(sscanf(text, "Memory Allocation Total Allocated %lu KBytes", &total) == 1);
     /* 4400 + 3000 + 120 + 32 bytes -> 7552 -> 8 KB (rounded up) */
     CHECK_INT_EQ(total, 8);
     CHECK_STR_CONTAINS(text, "Item");
@@ -679,5 +681,11 @@ int main(void)
 #undef MEM_KEY
 #define MEM_KEY key_b
 
-static void *alloc_b(size_t n) { return malloc(n); }
-static void free_b(void *p) { free(p); }
+static void *alloc_b(size_t n)
+{
+    return malloc(n);
+}
+static void free_b(void *p)
+{
+    free(p);
+}

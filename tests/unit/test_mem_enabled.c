@@ -1,4 +1,5 @@
-/* test_mem_enabled.c - the paper's QQ_ENABLED spelling turns on memory keys, with MEM_KEY defined before the header. */
+/* test_mem_enabled.c - the paper's QQ_ENABLED spelling turns on memory keys, with MEM_KEY defined
+ * before the header. */
 #define QQ_ENABLED 1
 
 #include <stdint.h>

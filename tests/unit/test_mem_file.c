@@ -1,4 +1,5 @@
-/* test_mem_file.c - memory tables round trip: MemAddKey & co -> QQOut -> qq_file_open -> qq_file_mem. */
+/* test_mem_file.c - memory tables round trip: MemAddKey & co -> QQOut -> qq_file_open ->
+ * qq_file_mem. */
 #define QQ_ENABLE 1
 
 #include <stdint.h>
@@ -52,13 +53,13 @@ static void test_mem_file_round_trip(void)
         MEMADDOBJECT(&keep[i], 44);
         keep[i] = malloc(100 + (size_t)i);
     }
-    (free)((malloc)(1));      /* untracked both ways: not seen */
-    free((malloc)(16));       /* a foreign free */
+    (free)((malloc)(1)); /* untracked both ways: not seen */
+    free((malloc)(16));  /* a foreign free */
     /* Last: an untracked malloc after it could reuse the freed address and
      * look like a second double free (docs/MEMORY.md, limits). */
     void *gone = malloc(5000);
     free(gone);
-    free(gone);               /* a double free */
+    free(gone); /* a double free */
     QQStateOff(st);
 
     struct qq__mem_snapshot s;

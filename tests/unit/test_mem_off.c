@@ -1,4 +1,5 @@
-/* test_mem_off.c - memory keys compiled away: no redirection, no argument evaluated, no QQ symbol. */
+/* test_mem_off.c - memory keys compiled away: no redirection, no argument evaluated, no QQ symbol.
+ */
 /* No QQ_ENABLE, QQ_ENABLED or MEM_STATS here: profiling is off. */
 
 #include <stdint.h>
@@ -13,9 +14,8 @@
 #if defined(QQ_MEM_ENABLED)
 #error "QQ_MEM_ENABLED with profiling off"
 #endif
-#if defined(malloc) || defined(calloc) || defined(realloc) || defined(free) ||  \
-    defined(strdup) || defined(strndup) || defined(aligned_alloc) ||           \
-    defined(posix_memalign)
+#if defined(malloc) || defined(calloc) || defined(realloc) || defined(free) || defined(strdup) ||  \
+    defined(strndup) || defined(aligned_alloc) || defined(posix_memalign)
 #error "the allocator is redirected with profiling off"
 #endif
 

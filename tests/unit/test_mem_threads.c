@@ -24,7 +24,10 @@ struct job {
     int failed;
 };
 
-static size_t size_of(int thread, int i) { return (size_t)((i * 7 + thread * 13) % 200) + 1; }
+static size_t size_of(int thread, int i)
+{
+    return (size_t)((i * 7 + thread * 13) % 200) + 1;
+}
 
 /* PAIRS malloc/free pairs, up to WINDOW blocks alive at once; objects too. */
 static void *worker(void *arg)

@@ -152,9 +152,8 @@ static void test_model_fit_errors(void)
  * is at most 1.7% at the largest point: each point would be "unchanged"
  * at a 2% threshold, the growth check flags n^2. Old vs another old
  * sample is not flagged. */
-static void fit_series(const struct qqb_model *m, double quad,
-                       unsigned long seed, struct qqb_fit *f, double *pl,
-                       double *xs)
+static void fit_series(const struct qqb_model *m, double quad, unsigned long seed,
+                       struct qqb_fit *f, double *pl, double *xs)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);

@@ -1,4 +1,5 @@
-/* test_plot.c - the gnuplot helper: palette, quoting, folders, and a run that fails on any warning. */
+/* test_plot.c - the gnuplot helper: palette, quoting, folders, and a run that fails on any warning.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

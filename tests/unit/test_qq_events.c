@@ -1,4 +1,5 @@
-/* test_qq_events.c - the record path: each event type, QQRecord, overflow, timer, file round trip. */
+/* test_qq_events.c - the record path: each event type, QQRecord, overflow, timer, file round trip.
+ */
 #define QQ_ENABLE 1
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,13 +13,15 @@
 #include "qq_internal.h"
 #include "test.h"
 
-static struct qq_event *ev(uint64_t i) { return &qq__buf_start[i]; }
+static struct qq_event *ev(uint64_t i)
+{
+    return &qq__buf_start[i];
+}
 
 static void test_each_event_type(void)
 {
     QQInit(100);
-    int s = QQAddState("s"), m = QQAddMark("m"), c = QQAddCount("c"),
-        v = QQAddValue("v");
+    int s = QQAddState("s"), m = QQAddMark("m"), c = QQAddCount("c"), v = QQAddValue("v");
     CHECK(s >= 0 && m >= 0 && c >= 0 && v >= 0);
     CHECK_INT_EQ(QQAddState("s"), s); /* same name and type: same key */
     QQStateOn(s);
@@ -108,10 +111,10 @@ static uint64_t capacity_with(const char *env, int n)
 static void test_events_env(void)
 {
     CHECK_U64_EQ(capacity_with(NULL, 10), 10);
-    CHECK_U64_EQ(capacity_with("50", 10), 50);   /* raised */
-    CHECK_U64_EQ(capacity_with("5", 10), 10);    /* never shrunk */
-    CHECK_U64_EQ(capacity_with("50", 0), 50);    /* QQInit(0) too */
-    CHECK_U64_EQ(capacity_with("", 10), 10);     /* ignored: */
+    CHECK_U64_EQ(capacity_with("50", 10), 50); /* raised */
+    CHECK_U64_EQ(capacity_with("5", 10), 10);  /* never shrunk */
+    CHECK_U64_EQ(capacity_with("50", 0), 50);  /* QQInit(0) too */
+    CHECK_U64_EQ(capacity_with("", 10), 10);   /* ignored: */
     CHECK_U64_EQ(capacity_with("0", 10), 10);
     CHECK_U64_EQ(capacity_with("-50", 10), 10);
     CHECK_U64_EQ(capacity_with("50x", 10), 10);

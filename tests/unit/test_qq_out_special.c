@@ -1,6 +1,7 @@
-/* test_qq_out_special.c - QQOut writes only to a regular file or a new name, never over a FIFO, device or directory. */
+/* test_qq_out_special.c - QQOut writes only to a regular file or a new name, never over a FIFO,
+ * device or directory. */
 #define _DEFAULT_SOURCE /* mknod, makedev */
-#define QQ_ENABLE 1
+#define QQ_ENABLE       1
 #include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>

@@ -8,7 +8,7 @@
 #include "test.h"
 
 int QQload;
-int gatherTime; //global scope
+int gatherTime; // global scope
 
 static volatile double sink;
 static void loadAppList(void)
@@ -16,43 +16,46 @@ static void loadAppList(void)
     for (int i = 0; i < 20000; i++)
         sink += i;
 }
-static void loadScriptList(void) { loadAppList(); }
+static void loadScriptList(void)
+{
+    loadAppList();
+}
 
 /* Figure 3's class member, as a C function (the figure is C++): the key is
  * created once in the main file and used elsewhere through extern. */
 static void class_function(void)
 {
-    extern int gatherTime; //declared in main file
-    QQStateOn( gatherTime ); //turn on state at start of block
+    extern int gatherTime; // declared in main file
+    QQStateOn(gatherTime); // turn on state at start of block
     loadAppList();
-    QQStateOff( gatherTime ); //turn off state at end of block
+    QQStateOff(gatherTime); // turn off state at end of block
 }
 
 static void figure2(void)
 {
-QQInit(1000); //create space for large number of possible events
-QQBaseTime(0); //reset timer
+    QQInit(1000);  // create space for large number of possible events
+    QQBaseTime(0); // reset timer
 
-//create new event to monitor load functions
-QQload = QQAddState( "load" );
+    // create new event to monitor load functions
+    QQload = QQAddState("load");
 
-QQStateOn (QQload); //Begin monitoring
+    QQStateOn(QQload); // Begin monitoring
 
-loadAppList();
+    loadAppList();
 
-loadScriptList();
+    loadScriptList();
 
-QQStateOff (QQload); //End monitoring
+    QQStateOff(QQload); // End monitoring
 }
 
 static void test_figures(void)
 {
     figure2();
-    gatherTime = QQAddState( "gather" ); //inside a main function
+    gatherTime = QQAddState("gather"); // inside a main function
     for (int i = 0; i < 4; i++)
         class_function();
     // when monitoring is finished:
-    QQOut( "myProfile", 0, 1 );
+    QQOut("myProfile", 0, 1);
 
     struct qq_file *f;
     int rc = qq_file_open("myProfile", &f);

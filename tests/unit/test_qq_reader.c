@@ -1,4 +1,5 @@
-/* test_qq_reader.c - the reader rejects every kind of damage with a clear message, never a crash. */
+/* test_qq_reader.c - the reader rejects every kind of damage with a clear message, never a crash.
+ */
 #define QQ_ENABLE 1
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
-/* test_qq_reader_limits.c - the reader on what is not a file, on big files, amplification, count overflow and NaN values. */
+/* test_qq_reader_limits.c - the reader on what is not a file, on big files, amplification, count
+ * overflow and NaN values. */
 #define _DEFAULT_SOURCE /* mknod, makedev, ftruncate */
-#define QQ_ENABLE 1
+#define QQ_ENABLE       1
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>

@@ -1,4 +1,5 @@
-/* test_qq_stat.c - ticks per hit: the estimator's bias on a simulated quantised clock, its rules, and the calibration in the file. */
+/* test_qq_stat.c - ticks per hit: the estimator's bias on a simulated quantised clock, its rules,
+ * and the calibration in the file. */
 #define QQ_ENABLE 1
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,8 +24,7 @@ static double uniform(void)
  * an interval of TRUE ticks reads as step * (floor((p + true) / step) -
  * floor(p / step)). OUTLIERS of every 1000 intervals get an interrupt's
  * 20,000 ticks added. */
-static void simulate(double *v, size_t n, double truth, double step,
-                     int outliers)
+static void simulate(double *v, size_t n, double truth, double step, int outliers)
 {
     for (size_t i = 0; i < n; i++) {
         double p = uniform() * step;
@@ -70,8 +70,8 @@ static void test_mean_unbiased_on_quantised_clock(void)
             /* Standard error <= step/2/sqrt(N) = 0.0035 steps: 0.05 steps
              * is 14 standard errors. */
             CHECK_DBL_NEAR(est, t, 0.05 * s);
-            printf("  step %4.0f  true %6.1f  fenced mean %8.3f  median %6.1f\n",
-                   s, t, est, median_of(v, N));
+            printf("  step %4.0f  true %6.1f  fenced mean %8.3f  median %6.1f\n", s, t, est,
+                   median_of(v, N));
         }
     }
     /* The median is biased where the interval is not a whole number of
@@ -142,8 +142,8 @@ static size_t find_section(const unsigned char *d, size_t len, uint32_t tag)
 {
     size_t pos = QQ__HEADER_SIZE;
     while (pos + QQ__SECTION_HEAD <= len) {
-        uint32_t t = (uint32_t)d[pos] | (uint32_t)d[pos + 1] << 8 |
-                     (uint32_t)d[pos + 2] << 16 | (uint32_t)d[pos + 3] << 24;
+        uint32_t t = (uint32_t)d[pos] | (uint32_t)d[pos + 1] << 8 | (uint32_t)d[pos + 2] << 16 |
+                     (uint32_t)d[pos + 3] << 24;
         uint64_t l = 0;
         for (int i = 7; i >= 0; i--)
             l = l << 8 | d[pos + 8 + i];

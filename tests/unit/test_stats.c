@@ -154,10 +154,9 @@ static void test_mw_critical_table(void)
         size_t n1, n2;
         long c05, c01;
     } t[] = {
-        {4, 4, 0, -1},   {3, 5, 0, -1},   {2, 8, 0, -1},   {5, 5, 2, 0},
-        {5, 10, 8, 4},   {6, 6, 5, 2},    {7, 7, 8, 4},    {8, 8, 13, 7},
-        {9, 9, 17, 11},  {10, 10, 23, 16}, {12, 12, 37, 27}, {15, 15, 64, 51},
-        {10, 20, 55, 42}, {20, 20, 127, 105},
+        {4, 4, 0, -1},    {3, 5, 0, -1},    {2, 8, 0, -1},    {5, 5, 2, 0},       {5, 10, 8, 4},
+        {6, 6, 5, 2},     {7, 7, 8, 4},     {8, 8, 13, 7},    {9, 9, 17, 11},     {10, 10, 23, 16},
+        {12, 12, 37, 27}, {15, 15, 64, 51}, {10, 20, 55, 42}, {20, 20, 127, 105},
     };
     for (size_t i = 0; i < N_OF(t); i++) {
         CHECK_INT_EQ(qqb_mw_critical(t[i].n1, t[i].n2, 0.05), t[i].c05);
@@ -186,8 +185,8 @@ static void test_hl_exact_ratio(void)
     CHECK_INT_EQ(qqb_change(base, 10, cur, 10, 0.95, 1, &c), 0);
     CHECK_INT_EQ(c.status, QQB_CHANGE_OK);
     CHECK_STR_EQ(c.reason, "");
-    printf("  cur = 1.05 * base: change %.6f%% [%.3f, %.3f], p = %.4g, k = %ld\n", c.pct,
-           c.lo, c.hi, c.p_value, c.k);
+    printf("  cur = 1.05 * base: change %.6f%% [%.3f, %.3f], p = %.4g, k = %ld\n", c.pct, c.lo,
+           c.hi, c.p_value, c.k);
     CHECK_DBL_NEAR(c.pct, 5.0, 1e-9);
     CHECK(c.lo <= 5.0 && 5.0 <= c.hi);
     CHECK(c.ci_ok && c.exact);
@@ -275,9 +274,8 @@ static void test_small_n(void)
         CHECK_INT_EQ(c.ci_ok, t[i].ok);
         CHECK_INT_EQ(c.k, t[i].k);
         CHECK_INT_EQ(qqb_verdict_of(&c, 2.0), t[i].ok ? QQB_REGRESSED : QQB_NOISY);
-        printf("  %zu vs %zu: change %.2f%% [%.2f, %.2f] achieved %.4f -> %s\n", t[i].nb,
-               t[i].nc, c.pct, c.lo, c.hi, c.achieved,
-               qqb_verdict_name(qqb_verdict_of(&c, 2.0)));
+        printf("  %zu vs %zu: change %.2f%% [%.2f, %.2f] achieved %.4f -> %s\n", t[i].nb, t[i].nc,
+               c.pct, c.lo, c.hi, c.achieved, qqb_verdict_name(qqb_verdict_of(&c, 2.0)));
     }
 }
 
@@ -347,8 +345,8 @@ static void test_normal_approx(void)
     CHECK_INT_EQ(qqb_change(b, 60, c, 60, 0.95, 0, &ch), 0);
     CHECK(!ch.exact && ch.ci_ok);
     long crit = qqb_mw_critical(60, 60, 0.05);
-    printf("  60 vs 60: normal k = %ld, exact critical + 1 = %ld, achieved %.4f\n", ch.k,
-           crit + 1, ch.achieved);
+    printf("  60 vs 60: normal k = %ld, exact critical + 1 = %ld, achieved %.4f\n", ch.k, crit + 1,
+           ch.achieved);
     CHECK(ch.k <= crit + 1 && ch.k >= crit + 1 - 3);
     CHECK(ch.achieved > 0.945);
     CHECK(ch.lo < 0.05 && ch.hi > 0.05);
@@ -433,10 +431,10 @@ static void test_verdict_boundaries(void)
 
 static void test_threshold(void)
 {
-    CHECK_DBL_NEAR(qqb_threshold(2.0, 0.0, 5.0), 2.0, 0);  /* multiple off */
+    CHECK_DBL_NEAR(qqb_threshold(2.0, 0.0, 5.0), 2.0, 0);     /* multiple off */
     CHECK_DBL_NEAR(qqb_threshold(2.0, 3.0, 1.0), 3.0, 1e-15); /* 3 x 1% */
-    CHECK_DBL_NEAR(qqb_threshold(2.0, 3.0, 0.5), 2.0, 0);  /* floor wins */
-    CHECK_DBL_NEAR(qqb_threshold(2.0, 3.0, NAN), 2.0, 0);  /* no stored noise */
+    CHECK_DBL_NEAR(qqb_threshold(2.0, 3.0, 0.5), 2.0, 0);     /* floor wins */
+    CHECK_DBL_NEAR(qqb_threshold(2.0, 3.0, NAN), 2.0, 0);     /* no stored noise */
     CHECK_DBL_NEAR(qqb_threshold(2.0, 3.0, -1.0), 2.0, 0);
     CHECK_DBL_NEAR(qqb_threshold(0.0, 2.0, 1.5), 3.0, 1e-15);
     CHECK_DBL_NEAR(qqb_threshold(-1.0, 0.0, 1.0), 0.0, 0);
@@ -467,21 +465,21 @@ static void test_mem_verdict(void)
 
 struct sim {
     size_t nb, nc;
-    double sigma;   /* lognormal sigma of a launch */
-    double change;  /* planted relative change of cur, e.g. 0.05 */
-    double factor;  /* slow level / fast level (1 = no bimodality) */
-    double p_slow;  /* probability a launch lands on the slow level */
-    double thr;     /* threshold in percent */
+    double sigma;  /* lognormal sigma of a launch */
+    double change; /* planted relative change of cur, e.g. 0.05 */
+    double factor; /* slow level / fast level (1 = no bimodality) */
+    double p_slow; /* probability a launch lands on the slow level */
+    double thr;    /* threshold in percent */
     int trials;
     unsigned long seed;
 };
 
 struct sim_out {
-    int n[4];      /* per verdict (qqb_verdict_of) */
-    int g[4];      /* per verdict (qqb_verdict_guarded) */
-    int covered;   /* trials whose interval contains the planted change */
-    int flagged;   /* trials with level_shift >= QQB_LEVEL_SHIFT_RATIO */
-    double width;  /* mean hi - lo */
+    int n[4];     /* per verdict (qqb_verdict_of) */
+    int g[4];     /* per verdict (qqb_verdict_guarded) */
+    int covered;  /* trials whose interval contains the planted change */
+    int flagged;  /* trials with level_shift >= QQB_LEVEL_SHIFT_RATIO */
+    double width; /* mean hi - lo */
 };
 
 static double launch(gsl_rng *r, const struct sim *s, double level)
@@ -659,9 +657,8 @@ static void test_signrank_critical_table(void)
         size_t n;
         long c05, c01;
     } t[] = {
-        {5, -1, -1}, {6, 0, -1},  {7, 2, -1},  {8, 3, 0},   {9, 5, 1},
-        {10, 8, 3},  {12, 13, 7}, {15, 25, 15}, {20, 52, 37}, {25, 89, 68},
-        {30, 137, 109},
+        {5, -1, -1}, {6, 0, -1},   {7, 2, -1},   {8, 3, 0},    {9, 5, 1},      {10, 8, 3},
+        {12, 13, 7}, {15, 25, 15}, {20, 52, 37}, {25, 89, 68}, {30, 137, 109},
     };
     for (size_t i = 0; i < N_OF(t); i++) {
         CHECK_INT_EQ(qqb_signrank_critical(t[i].n, 0.05), t[i].c05);
@@ -685,12 +682,13 @@ static void test_paired_known(void)
     CHECK_INT_EQ(c.status, QQB_CHANGE_OK);
     CHECK_STR_EQ(c.reason, "");
     printf("  paired cur = 1.05 * base: change %.6f%% [%.6f, %.6f], p = %.4g, k = %ld,"
-           " W+ = %g\n", c.pct, c.lo, c.hi, c.p_value, c.k, c.u);
+           " W+ = %g\n",
+           c.pct, c.lo, c.hi, c.p_value, c.k, c.u);
     CHECK_DBL_NEAR(c.pct, 5.0, 1e-9);
     CHECK_DBL_NEAR(c.lo, 5.0, 1e-9); /* every ratio is 1.05 */
     CHECK_DBL_NEAR(c.hi, 5.0, 1e-9);
     CHECK(c.paired && c.ci_ok && c.exact);
-    CHECK_INT_EQ(c.k, 9); /* critical 8 + 1 */
+    CHECK_INT_EQ(c.k, 9);                                         /* critical 8 + 1 */
     CHECK_DBL_NEAR(c.achieved, 1.0 - 2.0 * 25.0 / 1024.0, 1e-12); /* P(W+ <= 8) */
     CHECK_INT_EQ(c.nb, 10);
     CHECK_INT_EQ(c.nc, 10);
@@ -760,16 +758,16 @@ static void test_paired_small_n_zeros_errors(void)
         int ok;
         long k;
         double achieved;
-    } t[] = {{2, 0, 1, 0.5}, {3, 0, 1, 0.75}, {4, 0, 1, 0.875}, {5, 0, 1, 0.9375},
-             {6, 1, 1, 1 - 2.0 / 64}, {7, 1, 3, 1 - 2.0 * 3 / 128}};
+    } t[] = {{2, 0, 1, 0.5},    {3, 0, 1, 0.75},         {4, 0, 1, 0.875},
+             {5, 0, 1, 0.9375}, {6, 1, 1, 1 - 2.0 / 64}, {7, 1, 3, 1 - 2.0 * 3 / 128}};
     for (size_t i = 0; i < N_OF(t); i++) {
         CHECK_INT_EQ(qqb_change_paired(b, cc, t[i].n, 0.95, &c), 0);
         CHECK_INT_EQ(c.ci_ok, t[i].ok);
         CHECK_INT_EQ(c.k, t[i].k);
         CHECK_DBL_NEAR(c.achieved, t[i].achieved, 1e-12);
         CHECK_INT_EQ(qqb_verdict_of(&c, 2.0), t[i].ok ? QQB_REGRESSED : QQB_NOISY);
-        printf("  paired n = %zu: change %.2f%% [%.2f, %.2f] achieved %.4f -> %s\n", t[i].n,
-               c.pct, c.lo, c.hi, c.achieved, qqb_verdict_name(qqb_verdict_of(&c, 2.0)));
+        printf("  paired n = %zu: change %.2f%% [%.2f, %.2f] achieved %.4f -> %s\n", t[i].n, c.pct,
+               c.lo, c.hi, c.achieved, qqb_verdict_name(qqb_verdict_of(&c, 2.0)));
         if (t[i].k == 1) { /* the widest interval: smallest and largest ratio */
             double lo = 1e9, hi = -1e9;
             for (size_t j = 0; j < t[i].n; j++) {
@@ -813,8 +811,7 @@ static void test_paired_small_n_zeros_errors(void)
     CHECK_INT_EQ(qqb_change_paired(bt, ct, 6, 0.95, &c), 0);
     CHECK(c.ties);
     CHECK_DBL_NEAR(c.u, 20, 1e-12);
-    CHECK_DBL_NEAR(c.p_value, 2.0 * (1.0 - 0.5 * erfc(-9.0 / sqrt(22.625) / sqrt(2.0))),
-                   1e-12);
+    CHECK_DBL_NEAR(c.p_value, 2.0 * (1.0 - 0.5 * erfc(-9.0 / sqrt(22.625) / sqrt(2.0))), 1e-12);
 
     /* Errors, as qqb_change. */
     double ok[3] = {1, 2, 3}, zero[3] = {1, 0, 3}, nan_[3] = {1, NAN, 3};
@@ -855,7 +852,8 @@ static void test_paired_normal_approx_and_guard(void)
     CHECK(!ch.exact && ch.ci_ok);
     long crit = qqb_signrank_critical(N, 0.05);
     printf("  paired n = %d: normal k = %ld, exact critical + 1 = %ld, achieved %.4f,"
-           " p = %.3f\n", N, ch.k, crit + 1, ch.achieved, ch.p_value);
+           " p = %.3f\n",
+           N, ch.k, crit + 1, ch.achieved, ch.p_value);
     CHECK(ch.k <= crit + 1 && ch.k >= crit + 1 - 3);
     CHECK(ch.achieved > 0.945);
     CHECK(ch.lo < 0.0 && ch.hi > 0.0);
@@ -899,24 +897,24 @@ static void test_paired_normal_approx_and_guard(void)
  * ------------------------------------------------------------------ */
 
 struct psim {
-    size_t n;        /* pairs */
-    double sigma;    /* lognormal sigma per launch */
-    double change;   /* planted relative change of cur */
-    double p_pair;   /* probability a pair is in a slow period (both hit) */
-    double p_one;    /* probability a launch alone is hit */
-    double thr;      /* threshold, percent */
+    size_t n;      /* pairs */
+    double sigma;  /* lognormal sigma per launch */
+    double change; /* planted relative change of cur */
+    double p_pair; /* probability a pair is in a slow period (both hit) */
+    double p_one;  /* probability a launch alone is hit */
+    double thr;    /* threshold, percent */
     int trials;
     unsigned long seed;
 };
 
 struct psim_out {
-    int n[4];        /* paired, qqb_verdict_of */
-    int u[4];        /* unpaired (qqb_change), qqb_verdict_of */
-    int ug[4];       /* unpaired, qqb_verdict_guarded */
-    int pg[4];       /* paired, qqb_verdict_guarded */
+    int n[4];  /* paired, qqb_verdict_of */
+    int u[4];  /* unpaired (qqb_change), qqb_verdict_of */
+    int ug[4]; /* unpaired, qqb_verdict_guarded */
+    int pg[4]; /* paired, qqb_verdict_guarded */
     int covered, ucovered;
     double width, uwidth;
-    int pls;         /* trials with qqb_pair_level_shift flagged */
+    int pls; /* trials with qqb_pair_level_shift flagged */
 };
 
 static double slow_factor(gsl_rng *r)
@@ -964,8 +962,8 @@ static struct psim_out psimulate(const char *name, const struct psim *s)
     double n = s->trials;
     printf("  %-44s n=%zu paired:   regressed %.4f improved %.4f unchanged %.4f noisy %.4f"
            " | covers %.4f, width %.2f%%, pair level-shift flag %.3f\n",
-           name, s->n, o.n[QQB_REGRESSED] / n, o.n[QQB_IMPROVED] / n,
-           o.n[QQB_UNCHANGED] / n, o.n[QQB_NOISY] / n, o.covered / n, o.width, o.pls / n);
+           name, s->n, o.n[QQB_REGRESSED] / n, o.n[QQB_IMPROVED] / n, o.n[QQB_UNCHANGED] / n,
+           o.n[QQB_NOISY] / n, o.covered / n, o.width, o.pls / n);
     printf("  %-44s n=%zu unpaired: regressed %.4f improved %.4f unchanged %.4f noisy %.4f"
            " | covers %.4f, width %.2f%%; guarded: regressed %.4f noisy %.4f\n",
            "", s->n, o.u[QQB_REGRESSED] / n, o.u[QQB_IMPROVED] / n, o.u[QQB_UNCHANGED] / n,
@@ -1058,8 +1056,8 @@ static void test_paired_sign(void)
     CHECK_INT_EQ(qqb_verdict_of(&c, 2.0), QQB_REGRESSED);
     struct qqb_change w;
     CHECK_INT_EQ(qqb_change_paired(base, cur, 10, 0.95, &w), 0);
-    printf("  one wild pair: sign [%+.2f, %+.2f], signed-rank [%+.2f, %+.2f]\n", c.lo,
-           c.hi, w.lo, w.hi);
+    printf("  one wild pair: sign [%+.2f, %+.2f], signed-rank [%+.2f, %+.2f]\n", c.lo, c.hi, w.lo,
+           w.hi);
     /* Too few pairs for 95%: widest interval, no verdict. */
     CHECK_INT_EQ(qqb_change_paired_sign(base, cur, 5, 0.95, &c), 0);
     CHECK(!c.ci_ok);
@@ -1092,8 +1090,8 @@ static void test_paired_sign(void)
                     reg03 += reg;
             }
         printf("  %zu pairs, single-launch slowdowns p=0.1: +5%% regressed %.3f, "
-               "A/A %.4f, +0.3%% %.4f\n", n, reg5 / 2000.0, reg0 / 2000.0,
-               reg03 / 2000.0);
+               "A/A %.4f, +0.3%% %.4f\n",
+               n, reg5 / 2000.0, reg0 / 2000.0, reg03 / 2000.0);
         /* k = 2 of 10 tolerates one wild pair low, k = 4 of 15 three. */
         CHECK(reg5 >= (n == 10 ? 1400 : 1800));
         CHECK(reg0 <= 20);

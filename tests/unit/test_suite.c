@@ -48,8 +48,7 @@ static void path_join(char *out, size_t n, const char *a, const char *b)
 
 static int setup(void)
 {
-    static const char *const kernels[] = {"channel", "brain", "msg_pack",
-                                          "sync"};
+    static const char *const kernels[] = {"channel", "brain", "msg_pack", "sync"};
     const char *d = getenv("QQ_TEST_DATA");
     char p[4200];
     size_t i;
@@ -97,8 +96,7 @@ static struct qqb_suite *load(const char *path, const char *kd)
     return s;
 }
 
-static const struct qqb_bench *bench(const struct qqb_suite *s,
-                                     const char *name)
+static const struct qqb_bench *bench(const struct qqb_suite *s, const char *name)
 {
     size_t i;
     for (i = 0; i < s->nbench; i++)
@@ -265,8 +263,8 @@ static void test_suite_builtin_defaults(void)
     qqb_suite_free(s);
 }
 
-static void check_case(const struct qqb_bench *b, size_t i, const char *name,
-                       int nodes, int variant, const char *const *argv)
+static void check_case(const struct qqb_bench *b, size_t i, const char *name, int nodes,
+                       int variant, const char *const *argv)
 {
     struct qqb_case c;
     size_t k;
@@ -302,14 +300,11 @@ static void test_suite_cases(void)
     if (!(s = load(path, kdir)))
         return;
     if ((b = bench(s, "km_channel")) != NULL) {
-        static const char *const a0[] = {"--steps",   "10",  "--size=100",
-                                         "--variant", "pow", NULL};
+        static const char *const a0[] = {"--steps", "10", "--size=100", "--variant", "pow", NULL};
         static const char *const a1[] = {"--steps",   "10",     "--size=100",
                                          "--variant", "direct", NULL};
-        static const char *const a2[] = {"--steps",   "10",  "--size=100",
-                                         "--variant", "pow", NULL};
-        static const char *const a4[] = {"--steps",   "20",  "--size=100",
-                                         "--variant", "pow", NULL};
+        static const char *const a2[] = {"--steps", "10", "--size=100", "--variant", "pow", NULL};
+        static const char *const a4[] = {"--steps", "20", "--size=100", "--variant", "pow", NULL};
         static const char *const a23[] = {"--steps",   "30",     "--size=200",
                                           "--variant", "direct", NULL};
         struct qqb_case c;
@@ -435,15 +430,12 @@ static void test_suite_io_errors(void)
     char err[512], small[16];
     struct qqb_suite *s = (struct qqb_suite *)&s;
 
-    CHECK_INT_EQ(
-        qqb_suite_load("no_such_suite.yaml", NULL, &s, err, sizeof err), -1);
+    CHECK_INT_EQ(qqb_suite_load("no_such_suite.yaml", NULL, &s, err, sizeof err), -1);
     CHECK(s == NULL);
     CHECK_STR_EQ(err, "no_such_suite.yaml: error: cannot open the suite "
                       "file: No such file or directory");
     /* a short buffer truncates the message, never overflows */
-    CHECK_INT_EQ(
-        qqb_suite_load("no_such_suite.yaml", NULL, &s, small, sizeof small),
-        -1);
+    CHECK_INT_EQ(qqb_suite_load("no_such_suite.yaml", NULL, &s, small, sizeof small), -1);
     CHECK_INT_EQ(strlen(small), sizeof small - 1);
     CHECK_INT_EQ(qqb_suite_load("no_such_suite.yaml", NULL, &s, NULL, 0), -1);
 }
@@ -465,9 +457,7 @@ static void test_suite_launcher(void)
     }
     qqb_argv_free(argv);
 
-    CHECK_INT_EQ(qqb_launcher_argv("  srun\t-n{nodes} --label={nodes}x {a} ",
-                                   16, &argv, &argc),
-                 0);
+    CHECK_INT_EQ(qqb_launcher_argv("  srun\t-n{nodes} --label={nodes}x {a} ", 16, &argv, &argc), 0);
     CHECK_INT_EQ(argc, 4);
     if (argv && argc == 4) {
         CHECK_STR_EQ(argv[0], "srun");
@@ -579,8 +569,7 @@ static size_t list_files(const char *prefix, char ***out)
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
         char **nv;
-        if (strncmp(e->d_name, prefix, lp) != 0 || l < 5 ||
-            strcmp(e->d_name + l - 5, ".yaml") != 0)
+        if (strncmp(e->d_name, prefix, lp) != 0 || l < 5 || strcmp(e->d_name + l - 5, ".yaml") != 0)
             continue;
         if (!(nv = realloc(v, (n + 1) * sizeof *v)))
             break;

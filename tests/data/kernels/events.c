@@ -1,4 +1,5 @@
-/* events.c - a user's program written with the paper's API alone: QQInit(N), M intervals, QQOut; built with QQ on and off. */
+/* events.c - a user's program written with the paper's API alone: QQInit(N), M intervals, QQOut;
+ * built with QQ on and off. */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,4 +1,5 @@
-/* planted.c - a test kernel with a planted amount of extra work, and every way a kernel can fail. */
+/* planted.c - a test kernel with a planted amount of extra work, and every way a kernel can fail.
+ */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
