@@ -9,6 +9,7 @@
 #include "cmds.h"
 #include "fingerprint.h"
 #include "git.h"
+#include "plot.h"
 #include "results.h"
 #include "runner.h"
 #include "stats.h"
@@ -28,8 +29,45 @@ static void history_usage(FILE *fp)
                 "  --baselines DIR   where baselines live (default: as 'qqbench run')\n"
                 "  --key K           only this key\n"
                 "  --machine ID      cycles of this machine fingerprint (default: this one)\n"
+                "  --plot DIR        also draw the series (history-cycles, history-memory:\n"
+                "                    data, .gp script, SVG and PNG) into DIR\n"
                 "  --help            this text\n\n"
                 "Exit: 0; 2 for bad usage, or when there is no snapshot at all.\n");
+}
+
+/* A picture's data being written: one block per series (case and key),
+ * rows "x label value changed", and the series' titles for the script. */
+struct sink {
+    FILE *dat;
+    size_t nseries;
+    char **titles;
+};
+
+static void sink_series(struct sink *k, const char *case_name, const char *key)
+{
+    if (!k || !k->dat)
+        return;
+    char **t = realloc(k->titles, (k->nseries + 1) * sizeof *t);
+    if (!t)
+        return;
+    k->titles = t;
+    size_t len = strlen(case_name) + strlen(key) + 3;
+    k->titles[k->nseries] = malloc(len);
+    if (k->titles[k->nseries])
+        snprintf(k->titles[k->nseries], len, "%s  %s", case_name, key);
+    if (k->nseries++)
+        fprintf(k->dat, "\n\n");
+    fprintf(k->dat, "# %s  %s\n", case_name, key);
+}
+
+static void sink_point(struct sink *k, size_t x, const char *label, double v, int moved)
+{
+    if (!k || !k->dat)
+        return;
+    fprintf(k->dat, "%zu\t\"", x);
+    for (const char *c = label; *c; c++)
+        fputc(*c == '"' ? '\'' : *c, k->dat);
+    fprintf(k->dat, "\"\t%.6g\t%d\n", v, moved);
 }
 
 /* One snapshot: its label and what it holds. */
@@ -83,7 +121,8 @@ static int by_date(const void *a, const void *b)
     return c ? c : strcmp(x->label, y->label);
 }
 
-static void print_cycles(const struct snap *s, size_t n, const char *machine, const char *only)
+static void print_cycles(const struct snap *s, size_t n, const char *machine, const char *only,
+                         struct sink *k)
 {
     printf("Cycles per interval (net, median over launches) on %s\n\n", machine);
     int any = 0;
@@ -108,10 +147,13 @@ static void print_cycles(const struct snap *s, size_t n, const char *machine, co
                     continue;
                 any = 1;
                 printf("%s  %s\n", c->name, m->key);
+                sink_series(k, c->name, m->key);
                 double prev = NAN, prev_noise = NAN;
+                size_t x = 0;
                 for (size_t b = 0; b < n; b++) {
                     if (strcmp(s[b].machine, machine))
                         continue;
+                    x++;
                     const struct qqb_case_result *o = qqb_results_find(&s[b].r, c->name);
                     const struct qqb_metric *om =
                         o ? qqb_case_find_metric(o, m->key, m->what) : NULL;
@@ -126,6 +168,7 @@ static void print_cycles(const struct snap *s, size_t n, const char *machine, co
                     int moved = isfinite(prev) && prev > 0 &&
                                 fabs(100.0 * (med / prev - 1.0)) > fmax(lim, 1.0);
                     printf("    %-20s %12.1f cyc", s[b].label, med);
+                    sink_point(k, x, s[b].label, med, moved);
                     if (isfinite(prev) && prev > 0)
                         printf("  %+7.2f%%%s", 100.0 * (med / prev - 1.0), moved ? " *" : "");
                     printf("\n");
@@ -139,7 +182,7 @@ static void print_cycles(const struct snap *s, size_t n, const char *machine, co
         printf("    (no snapshot of this machine)\n");
 }
 
-static void print_memory(const struct snap *s, size_t n, const char *only)
+static void print_memory(const struct snap *s, size_t n, const char *only, struct sink *sk)
 {
     printf("\nMemory per key (live bytes, peak bytes, objects created), every machine\n\n");
     int any = 0;
@@ -162,6 +205,7 @@ static void print_memory(const struct snap *s, size_t n, const char *only)
                     continue;
                 any = 1;
                 printf("%s  %s\n", c->name, m->key);
+                sink_series(sk, c->name, m->key);
                 const struct qqb_mem *prev = NULL;
                 for (size_t b = 0; b < n; b++) {
                     const struct qqb_case_result *o = qqb_results_find(&s[b].r, c->name);
@@ -177,6 +221,7 @@ static void print_memory(const struct snap *s, size_t n, const char *only)
                         prev &&
                         (prev->obj_bytes + prev->alloc_bytes != om->obj_bytes + om->alloc_bytes ||
                          prev->peak_bytes != om->peak_bytes || prev->created != om->created);
+                    sink_point(sk, b + 1, s[b].label, (double)live / 1024.0, moved);
                     printf("    %-20s %12llu %12llu %10llu  (%s)%s\n", s[b].label, live,
                            (unsigned long long)om->peak_bytes, (unsigned long long)om->created,
                            s[b].machine, moved ? " *" : "");
@@ -189,9 +234,56 @@ static void print_memory(const struct snap *s, size_t n, const char *only)
         printf("    (no memory keys in the snapshots)\n");
 }
 
+/* The script of one picture: a line per series over the snapshots, the
+ * labels on the x axis, a vermillion ring where a series changed. */
+static int plot_series(const char *dir, const char *stem, const struct sink *k, const char *title,
+                       const char *ylabel, char *err, size_t errsz)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.gp", stem);
+    FILE *gp = qqb_plot_create(dir, name, err, errsz);
+    if (!gp)
+        return -1;
+    qqb_plot_begin(gp, title);
+    qqb_plot_svg(gp, stem, 1000, 520);
+    fprintf(gp, "set title ");
+    qqb_plot_quote(gp, title);
+    fprintf(gp, "\nset ylabel ");
+    qqb_plot_quote(gp, ylabel);
+    fprintf(gp, "\nset xlabel 'snapshot (--record label), oldest first'\n"
+                "set key outside right top\nset offsets 0.3, 0.3, 0, 0\n"
+                "set yrange [0:*]\n");
+    fprintf(gp, "plot ");
+    for (size_t i = 0; i < k->nseries; i++) {
+        fprintf(gp,
+                "%s'%s.dat' index %zu using 1:3:xtic(2) with linespoints lw 2 pt 7 "
+                "ps 0.8 lc rgb '%s' title ",
+                i ? ", \\\n     " : "", stem, i, qqb_plot_color(i));
+        qqb_plot_quote(gp, k->titles[i] ? k->titles[i] : "?");
+        fprintf(gp,
+                ", \\\n     '%s.dat' index %zu using 1:($4 > 0 ? $3 : 1/0) with "
+                "points pt 6 ps 2.2 lw 2 lc rgb '%s' %s",
+                stem, i, QQB_PLOT_ALERT, i ? "notitle" : "title 'changed'");
+    }
+    fprintf(gp, "\n");
+    qqb_plot_png_replot(gp, stem, 1000, 520);
+    if (fclose(gp) != 0) {
+        snprintf(err, errsz, "cannot write %s/%s", dir, name);
+        return -1;
+    }
+    return qqb_plot_run(dir, name, err, errsz);
+}
+
+static void sink_free(struct sink *k)
+{
+    for (size_t i = 0; i < k->nseries; i++)
+        free(k->titles[i]);
+    free(k->titles);
+}
+
 int cmd_history(int argc, char **argv)
 {
-    const char *arg = NULL, *bdir = NULL, *only = NULL, *machine = NULL;
+    const char *arg = NULL, *bdir = NULL, *only = NULL, *machine = NULL, *plot = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -203,6 +295,8 @@ int cmd_history(int argc, char **argv)
             only = argv[++i];
         } else if (!strcmp(a, "--machine") && i + 1 < argc) {
             machine = argv[++i];
+        } else if (!strcmp(a, "--plot") && i + 1 < argc) {
+            plot = argv[++i];
         } else if (a[0] == '-') {
             fprintf(stderr,
                     "qqbench history: error: unknown option or missing value "
@@ -270,8 +364,39 @@ int cmd_history(int argc, char **argv)
     } else {
         qsort(s, n, sizeof *s, by_date);
         printf("Suite %s: %zu snapshot%s under %s\n\n", name, n, n == 1 ? "" : "s", bdir);
-        print_cycles(s, n, machine, only);
-        print_memory(s, n, only);
+        struct sink kc = {0}, km = {0};
+        char err[512] = "";
+        if (plot && qqb_plot_mkdir(plot, err, sizeof err) == 0) {
+            kc.dat = qqb_plot_create(plot, "history-cycles.dat", err, sizeof err);
+            km.dat = kc.dat ? qqb_plot_create(plot, "history-memory.dat", err, sizeof err) : NULL;
+        }
+        print_cycles(s, n, machine, only, &kc);
+        print_memory(s, n, only, &km);
+        int bad = plot && (!kc.dat || !km.dat);
+        if (kc.dat && fclose(kc.dat) != 0)
+            bad = 1;
+        if (km.dat && fclose(km.dat) != 0)
+            bad = 1;
+        char title[512];
+        snprintf(title, sizeof title, "%s: net cycles per interval across snapshots on %s", name,
+                 machine);
+        if (!bad && plot && kc.nseries &&
+            plot_series(plot, "history-cycles", &kc, title, "cycles per interval (net)", err,
+                        sizeof err) != 0)
+            bad = 1;
+        snprintf(title, sizeof title, "%s: live memory per key across snapshots, every machine",
+                 name);
+        if (!bad && plot && km.nseries &&
+            plot_series(plot, "history-memory", &km, title, "live KB", err, sizeof err) != 0)
+            bad = 1;
+        if (bad) {
+            fprintf(stderr, "qqbench history: error: the pictures were not written: %s\n", err);
+            rc = -1;
+        } else if (plot) {
+            fprintf(stderr, "qqbench: pictures in %s (history-cycles, history-memory)\n", plot);
+        }
+        sink_free(&kc);
+        sink_free(&km);
     }
     for (size_t i = 0; i < n; i++) {
         free(s[i].label);

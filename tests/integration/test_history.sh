@@ -41,5 +41,22 @@ qq out.txt err.txt history h.yaml --baselines bl --key chain
 unset QQBENCH_FINGERPRINT
 check "--key and the other machine: v1's cycles, no brain" \
     sh -c "grep -q '^    v1 .* cyc' out.txt && ! grep -q 'brain' out.txt"
+# The pictures: data, script, SVG and PNG for cycles and memory; the
+# script draws them again with no warning.
+export QQBENCH_FINGERPRINT=machine-b
+qq out.txt err.txt history h.yaml --baselines bl --plot pics
+unset QQBENCH_FINGERPRINT
+check "--plot: exit 0 (got $rc)" test "$rc" = 0
+for p in history-cycles history-memory; do
+    check "--plot: $p.png and .svg" test -s pics/$p.png -a -s pics/$p.svg
+    check "--plot: $p.svg is XML" valid_xml pics/$p.svg
+    check "--plot: $p.gp re-runs with no warning" \
+        sh -c "cd pics && gnuplot $p.gp 2> $p.replot.err && test ! -s $p.replot.err"
+done
+check "--plot: the memory data has the labels of both machines" \
+    sh -c "grep -q '\"v1\"' pics/history-memory.dat && grep -q '\"v3\"' pics/history-memory.dat"
+: > blocked
+qq out.txt err.txt history h.yaml --baselines bl --plot blocked/x
+check "--plot into a file: exit 2 (got $rc)" test "$rc" = 2
 [ "$fail" = 0 ] || show out.txt err.txt
 finish
