@@ -2012,10 +2012,11 @@ static int write_index(struct rep *r)
         if (!any)
             fprintf(fp, "<p>%s</p>\n", section_none[s]);
     }
-    fprintf(fp, "<h3>6. History across versions</h3>\n<p>Not drawn yet: it needs baselines "
-                "recorded with version labels (<code>--record</code>), which another issue "
-                "adds. This section will plot cycles per hit and memory per object type "
-                "across those labels.</p>\n");
+    fprintf(fp, "<h3>6. History across versions</h3>\n<p>A run's JSON holds one run; the "
+                "series across versions come from the snapshots that <code>qqbench run "
+                "--record LABEL</code> keeps: <code>qqbench history SUITE.yaml --plot "
+                "DIR</code> draws cycles per interval and memory per object type across "
+                "those labels (docs/REPORTS.md).</p>\n");
     /* Say so on the page when a picture is missing (an artifact copied in
      * part); the body's data attributes let a headless browser check it. */
     fprintf(fp, "<script>\nwindow.addEventListener('load', function () {\n"
