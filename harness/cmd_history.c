@@ -41,6 +41,7 @@ struct sink {
     FILE *dat;
     size_t nseries;
     char **titles;
+    double vmin, vmax; /* of the values written (vmax 0: none yet) */
 };
 
 static void sink_series(struct sink *k, const char *case_name, const char *key)
@@ -64,6 +65,10 @@ static void sink_point(struct sink *k, size_t x, const char *label, double v, in
 {
     if (!k || !k->dat)
         return;
+    if (k->vmax == 0 || v < k->vmin)
+        k->vmin = v;
+    if (v > k->vmax)
+        k->vmax = v;
     fprintf(k->dat, "%zu\t\"", x);
     for (const char *c = label; *c; c++)
         fputc(*c == '"' ? '\'' : *c, k->dat);
@@ -248,11 +253,15 @@ static int plot_series(const char *dir, const char *stem, const struct sink *k, 
     qqb_plot_svg(gp, stem, 1000, 520);
     fprintf(gp, "set title ");
     qqb_plot_quote(gp, title);
-    fprintf(gp, "\nset ylabel ");
-    qqb_plot_quote(gp, ylabel);
     fprintf(gp, "\nset xlabel 'snapshot (--record label), oldest first'\n"
-                "set key outside right top\nset offsets 0.3, 0.3, 0, 0\n"
-                "set yrange [0:*]\n");
+                "set key outside right top\nset offsets 0.3, 0.3, 0, 0\n");
+    /* Series many times apart: a log axis, or the small ones lie flat on 0. */
+    if (k->vmin > 0 && k->vmax / k->vmin > 20)
+        fprintf(gp, "set logscale y\nset ylabel ");
+    else
+        fprintf(gp, "set yrange [0:*]\nset ylabel ");
+    qqb_plot_quote(gp, ylabel);
+    fprintf(gp, "%s\n", k->vmin > 0 && k->vmax / k->vmin > 20 ? " . ' (log scale)'" : "");
     fprintf(gp, "plot ");
     for (size_t i = 0; i < k->nseries; i++) {
         fprintf(gp,
