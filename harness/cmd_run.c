@@ -631,13 +631,25 @@ int cmd_run(int argc, char **argv)
     int failed = jd.regressed || jd.mem_regressed || jd.build_regressed || jd.build_mem_regressed ||
                  (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
     int refused = o.require_baseline && ungated && !o.update;
+    /* A launch that lost events measured part of the run: nothing it gave
+     * is compared as if complete (the rows say incomplete), nor stored. */
+    size_t first_dropped = 0;
+    size_t ndropped = qqb_judge_incomplete_case(&plan, &cur, &first_dropped);
     exit_code = bad_keys              ? QQB_EXIT_USAGE
                 : m.kernel_failures   ? QQB_EXIT_KERNEL
+                : ndropped            ? QQB_EXIT_USAGE
                 : failed && !o.update ? QQB_EXIT_REGRESSION
                 : refused             ? QQB_EXIT_USAGE
                                       : QQB_EXIT_OK;
     rep.exit_code = exit_code;
     qqb_report_print(stdout, &rep);
+    if (ndropped)
+        fprintf(stderr,
+                "qqbench run: error: %s: %.0f events dropped (the event buffer was full)%s: "
+                "its numbers undercount; raise 'events:' in the suite (QQ_EVENTS), or set "
+                "'allow_dropped: true'\n",
+                cur.cases[first_dropped]->name, qqb_case_dropped(cur.cases[first_dropped]),
+                ndropped > 1 ? " (and in other cases)" : "");
     if (o.json && qqb_report_json(o.json, &rep, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         exit_code = QQB_EXIT_USAGE;
@@ -666,10 +678,12 @@ int cmd_run(int argc, char **argv)
         }
     }
     free(keep);
-    if (m.kernel_failures || bad_keys) {
+    if (m.kernel_failures || bad_keys || ndropped) {
         if (o.update || !have_base || o.record)
             fprintf(stderr, "qqbench: %s: the baseline was not written\n",
-                    m.kernel_failures ? "a kernel failed" : "the suite has errors");
+                    m.kernel_failures ? "a kernel failed"
+                    : bad_keys        ? "the suite has errors"
+                                      : "events were dropped");
     } else if (refused) {
         /* --require-baseline: the missing baseline is the error. */
     } else if (o.update || (!have_base && !o.baseline_from)) {

@@ -255,6 +255,26 @@ static void resolution(struct qqb_cmp *row, const struct qqb_case_result *a,
         row->verdict = row->alone = QQB_UNRESOLVED;
 }
 
+/* Events the launches of C lost to a full buffer (runner.h). */
+double qqb_case_dropped(const struct qqb_case_result *c)
+{
+    const struct qqb_metric *m = c ? qqb_case_find_metric(c, QQB_EVENTS_KEY, "dropped") : NULL;
+    double sum = 0;
+    for (size_t i = 0; m && i < m->n; i++)
+        sum += m->samples[i];
+    return sum;
+}
+
+/* A figure from a launch that dropped events undercounts: the row says
+ * incomplete instead of any verdict, unless the benchmark allows it. */
+static void completeness(struct qqb_cmp *row, const struct qqb_settings *s,
+                         const struct qqb_case_result *a, const struct qqb_case_result *b)
+{
+    row->dropped = qqb_case_dropped(a) + qqb_case_dropped(b);
+    if (row->dropped > 0 && !s->allow_dropped)
+        row->verdict = row->alone = QQB_INCOMPLETE;
+}
+
 static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
                         const struct qqb_case_result *c, const struct qqb_case_result *bc,
                         struct qqb_cmp *row)
@@ -280,6 +300,7 @@ static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
     if (qqb_judge_metric(&b->s, bm, cm, b->s.confidence, row) != 0)
         return -1;
     resolution(row, c, bc);
+    completeness(row, &b->s, c, bc);
     return 1;
 }
 
@@ -405,6 +426,7 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->cur_median = qqb_median(cm->samples, cm->n);
     row->verdict = row->alone = qqb_verdict_sym(&row->ch, row->threshold);
     resolution(row, c, ref);
+    completeness(row, &b->s, c, ref);
     return 1;
 }
 
@@ -530,6 +552,13 @@ static void explain(struct qqb_cmp *row, size_t family)
     char *w = row->why;
     size_t len = sizeof row->why;
     w[0] = '\0';
+    if (row->verdict == QQB_INCOMPLETE) {
+        snprintf(w, len,
+                 "%.0f events dropped (buffer full): the figures undercount; raise "
+                 "events: or QQ_EVENTS, or set allow_dropped: true",
+                 row->dropped);
+        return;
+    }
     if (row->below_step == 2) {
         snprintf(w, len,
                  "both within %.0f counter steps (%.0f ticks) of zero: "
@@ -662,6 +691,7 @@ int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
     for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
         explain(row, j->family);
+        j->incomplete += row->verdict == QQB_INCOMPLETE;
         if (!row->ab) {
             j->regressed += row->verdict == QQB_REGRESSED;
             j->noisy += row->verdict == QQB_NOISY;
@@ -795,6 +825,21 @@ int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_
         }
     }
     return 0;
+}
+
+size_t qqb_judge_incomplete_case(const struct qqb_plan *p, const struct qqb_results *cur,
+                                 size_t *first)
+{
+    size_t n = 0;
+    for (size_t ci = 0; ci < p->ncases; ci++) {
+        const struct qqb_case_result *c = cur->cases[ci];
+        if (p->cases[ci].build == QQB_BUILD_REFERENCE || bench_of(p, ci)->s.allow_dropped ||
+            !(qqb_case_dropped(c) > 0))
+            continue;
+        if (n++ == 0 && first)
+            *first = ci;
+    }
+    return n;
 }
 
 void qqb_judgement_free(struct qqb_judgement *j)

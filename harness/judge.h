@@ -77,6 +77,7 @@ struct qqb_cmp {
     double norm_pct;         /* the change with samples divided by the reference */
     int command_differs;     /* the baseline measured another command line */
     double step;             /* the counter step of the two cases (ticks; 0 unknown) */
+    double dropped;          /* events lost to a full buffer, both cases' launches */
     int below_step;          /* figures within QQB_RESOLVE_STEPS steps of zero:
                                 0 none, 1 one of the two (its size is a bound),
                                 2 both (verdict unresolved) */
@@ -105,6 +106,7 @@ struct qqb_judgement {
     size_t command_changed;  /* cases whose command differs from the baseline's */
     size_t regressed, noisy; /* final baseline timing verdicts */
     size_t mem_regressed;
+    size_t incomplete; /* rows made incomplete by dropped events */
     /* Against the reference build (--against): final timing verdicts and
      * memory keys that grew; both fail the run as baseline ones do. */
     size_t build_regressed, build_noisy, build_mem_regressed;
@@ -148,6 +150,14 @@ void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
 int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,
                            const struct qqb_results *base);
 
+/* Events the launches of C lost to a full buffer, summed (0 when none or
+ * unknown). */
+double qqb_case_dropped(const struct qqb_case_result *c);
+/* Cases of the change build that dropped events where their benchmark does
+ * not allow it (allow_dropped); *FIRST (may be NULL) the first of them.
+ * Such a run gates nothing and becomes no baseline. */
+size_t qqb_judge_incomplete_case(const struct qqb_plan *p, const struct qqb_results *cur,
+                                 size_t *first);
 void qqb_judgement_free(struct qqb_judgement *j);
 
 const char *qqb_threshold_from_name(enum qqb_threshold_from f);

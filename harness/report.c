@@ -297,6 +297,11 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 bu[QQB_NOISY] == 1 ? "" : "s", bu[QQB_NOISY] == 1 ? "is" : "are",
                 r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
                                  : "they pass; --fail-on-noisy makes them fail");
+    if (r->j->incomplete)
+        fprintf(fp,
+                "%zu comparison%s incomplete: a launch dropped events (the buffer was "
+                "full), so the figures undercount.\n",
+                r->j->incomplete, r->j->incomplete == 1 ? " is" : "s are");
     size_t unres = counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED] + bu[QQB_UNRESOLVED];
     if (unres)
         fprintf(fp,
@@ -450,6 +455,7 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
         json_object_set_new(j, "counter_step_ticks",
                             c->step > 0 ? json_real(c->step) : json_null());
         json_object_set_new(j, "figures_below_resolution", json_integer(c->below_step));
+        json_object_set_new(j, "dropped_events", json_real(c->dropped));
         json_object_set_new(j, "machine_change_pct", jnum(c->machine_pct));
         json_object_set_new(j, "normalized_change_pct", jnum(c->norm_pct));
         json_object_set_new(j, "machine_moved", json_boolean(c->machine == QQB_MC_MOVED));

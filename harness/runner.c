@@ -918,6 +918,11 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_ca
         }
     }
     c->mhz = qq_file_node(f, 0) ? qq_file_node(f, 0)->mhz : 0;
+    double dropped = 0;
+    for (uint32_t n = 0; n < nn; n++)
+        dropped += (double)qq_file_node(f, n)->dropped;
+    if (rc == 0)
+        rc |= add(c, QQB_EVENTS_KEY, "dropped", dropped, err, errlen);
     /* Node 0's calibration: the launch's empty-state cost and step. */
     struct qq_calib cal;
     if (rc == 0 && nn > 0 && qq_file_calib(f, 0, &cal)) {

@@ -70,6 +70,11 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_ca
  * this key: what a net figure was computed with, and its resolution. */
 #define QQB_TIMER_KEY "@timer"
 
+/* Events each launch lost to a full buffer, summed over nodes: metric
+ * "dropped" of this key. A key of a case with a launch that dropped events
+ * is judged `incomplete`, unless the benchmark says allow_dropped. */
+#define QQB_EVENTS_KEY "@qq"
+
 /* The machine's speed right now: the median ticks of a fixed dependent
  * multiply-add loop run in this process (about 1 ms). Stored per launch as
  * the metric QQB_REFERENCE_WHAT of key QQB_REFERENCE_KEY, so a comparison

@@ -799,6 +799,8 @@ const char *qqb_verdict_name(enum qqb_verdict v)
         return "noisy";
     case QQB_UNRESOLVED:
         return "unresolved";
+    case QQB_INCOMPLETE:
+        return "incomplete";
     case QQB_NVERDICTS:
         break;
     }

@@ -224,11 +224,12 @@ enum qqb_verdict {
     QQB_REGRESSED,
     QQB_NOISY,
     QQB_UNRESOLVED,
+    QQB_INCOMPLETE, /* a launch dropped events: the figures undercount */
     QQB_NVERDICTS
 };
 
-/* "unchanged", "improved", "regressed", "noisy", "unresolved"; "?" for
- * other values. */
+/* "unchanged", "improved", "regressed", "noisy", "unresolved",
+ * "incomplete"; "?" for other values. */
 const char *qqb_verdict_name(enum qqb_verdict v);
 
 /* With t = |threshold_pct|:

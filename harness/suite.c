@@ -46,6 +46,7 @@ enum {
     S_MEMORY_TOLERANCE,
     S_LAUNCHER,
     S_EVENTS,
+    S_ALLOW_DROPPED,
     NSET
 };
 
@@ -65,11 +66,12 @@ static const char *const bench_fields[NBENCH] = {
     "name",     "kernel",    "args",           "nodes",       "variants",
     "params",   "keys",      "baseline_keys",  "repetitions", "warmup",
     "timeout",  "threshold", "noise_multiple", "confidence",  "memory_tolerance",
-    "launcher", "events"};
+    "launcher", "events",    "allow_dropped"};
 static const char *const *const set_fields = bench_fields + NBOWN;
 /* parse_setting() sets bit 1 << S_x for field S_x. */
 _Static_assert(QQB_SET_REPETITIONS == 1u << S_REPETITIONS &&
-                   QQB_SET_CONFIDENCE == 1u << S_CONFIDENCE && QQB_SET_EVENTS == 1u << S_EVENTS,
+                   QQB_SET_CONFIDENCE == 1u << S_CONFIDENCE && QQB_SET_EVENTS == 1u << S_EVENTS &&
+                   QQB_SET_ALLOW_DROPPED == 1u << S_ALLOW_DROPPED,
                "QQB_SET_* bits follow the settings' order");
 
 /* ======================================================================
@@ -688,6 +690,13 @@ static int parse_setting(struct cur *c, int f, struct qqb_settings *s)
         if (to_int(c, 1, INT64_MAX, "an integer > 0", where, &v))
             return -1;
         s->events = v;
+        break;
+    case S_ALLOW_DROPPED:
+        /* YAML 1.2's core booleans, plain. */
+        if (c->ev.type != YAML_SCALAR_EVENT || c->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+            (strcmp(scalar(c), "true") && strcmp(scalar(c), "false")))
+            return mismatch(c, "true or false", where);
+        s->allow_dropped = !strcmp(scalar(c), "true");
         break;
     }
     s->set |= 1u << f;
@@ -1435,6 +1444,8 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
         b->memory_tolerance = d->memory_tolerance;
     if (!(own & QQB_SET_EVENTS))
         b->events = d->events;
+    if (!(own & QQB_SET_ALLOW_DROPPED))
+        b->allow_dropped = d->allow_dropped;
     if (!(own & QQB_SET_LAUNCHER) && !(b->launcher = sdup(d->launcher)))
         return -1;
     b->set |= d->set;

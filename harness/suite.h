@@ -29,7 +29,8 @@ enum {
     QQB_SET_CONFIDENCE = 1u << 5,
     QQB_SET_MEMORY_TOLERANCE = 1u << 6,
     QQB_SET_LAUNCHER = 1u << 7,
-    QQB_SET_EVENTS = 1u << 8
+    QQB_SET_EVENTS = 1u << 8,
+    QQB_SET_ALLOW_DROPPED = 1u << 9
 };
 
 struct qqb_settings {
@@ -41,6 +42,8 @@ struct qqb_settings {
     double confidence;        /* 0.5 .. 0.999 */
     int64_t memory_tolerance; /* bytes of per-key memory difference allowed */
     int64_t events;           /* QQ_EVENTS buffer hint; 0: not given */
+    int allow_dropped;        /* 1: keys of launches that dropped events are
+                                 judged anyway (default 0: incomplete) */
     char *launcher;           /* template, "{nodes}" substituted; never NULL */
     unsigned set;             /* QQB_SET_* bits given in the file */
 };

@@ -18,7 +18,7 @@ endforeach()
 # or MPI kernels let signals through and leave leak detection off.
 if(QQ_SANITIZE)
   foreach(t test_run_kernel_failures test_run_mpi test_run_reports test_run_orphans
-            test_run_odd_paths)
+            test_run_odd_paths test_run_against)
     if(TEST ${t})
       set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
                    "ASAN_OPTIONS=detect_leaks=0:handle_segv=0")
@@ -35,3 +35,13 @@ add_executable(events_off ${QQ_TEST_DATA}/kernels/events.c)
 target_include_directories(events_off PRIVATE ${PROJECT_SOURCE_DIR}/qq/include)
 set_target_properties(events_on events_off PROPERTIES
                       RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/kernels)
+
+# qqbench ci builds a small project of the test's own, and the reference
+# revision, against this build's libqq: in the sanitizer build those need
+# the sanitizers too (CMake takes CFLAGS and LDFLAGS from the environment at
+# a project's first configure).
+if(QQ_SANITIZE AND TEST test_ci_end_to_end)
+  set_property(TEST test_ci_end_to_end APPEND PROPERTY ENVIRONMENT
+               "CFLAGS=-fsanitize=address,undefined" "LDFLAGS=-fsanitize=address,undefined"
+               "ASAN_OPTIONS=detect_leaks=0")
+endif()

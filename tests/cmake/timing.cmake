@@ -18,6 +18,12 @@ endforeach()
 if(QQ_SANITIZE AND TEST test_run_chain)
   set_property(TEST test_run_chain APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
 endif()
+# The attribution test holds Km's delta to the bulk timing within 10% in the
+# plain build; under ASan (-76 against -69 ticks seen, +11%) within 25%
+# (tests/data/timing/deltas.py says why). Ka and Kahp unchanged in both.
+if(QQ_SANITIZE AND TEST test_run_attribution)
+  set_property(TEST test_run_attribution APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
+endif()
 
 # qqbench under valgrind: plain build only (the script says why), labelled
 # valgrind like the kernels' memcheck tests.

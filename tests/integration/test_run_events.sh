@@ -25,8 +25,14 @@ benchmarks:
     events: 4
 YAML
 qq out.txt err.txt run ev.yaml --baselines bl --json ev.json
-check "events: exit 0 (got $rc)" test "$rc" = 0
-[ "$rc" = 0 ] || show out.txt err.txt
+# small and lowered lose 30 events per launch: such a run gates nothing and
+# becomes no baseline (exit 2, the case and the fix named).
+check "dropped events: exit 2 (got $rc)" test "$rc" = 2
+check "dropped events: one line names the case and the fix" \
+    has err.txt "error: small@1: 60 events dropped .*raise 'events:'.*allow_dropped: true"
+check "dropped events: the timing baseline was not written" test -z "$(ls bl/*/events.yaml 2>/dev/null)"
+check "dropped events: it says so" has err.txt 'events were dropped: the baseline was not written'
+[ "$rc" = 2 ] || show out.txt err.txt
 # hits CASE: the median hits of key 'loop' per launch.
 hits() {
     local v
@@ -58,4 +64,22 @@ check "compiled out: the message names a missing QQOut" \
     has out.txt '^  off@1: exited 0 but wrote no QQ file: either it never calls QQOut'
 check "compiled out: the message names -DQQ_ENABLE" has out.txt 'compiled out \(built without -DQQ_ENABLE'
 [ "$rc" = 3 ] || show out.txt err.txt
+# allow_dropped: true accepts such a run (and a later one compares it).
+sed 's/^defaults: {repetitions: 2, warmup: 0}$/defaults: {repetitions: 2, warmup: 0, allow_dropped: true}/' ev.yaml > ev2.yaml
+qq out.txt err.txt run ev2.yaml --baselines bl2 --no-report
+check "allow_dropped: exit 0 (got $rc)" test "$rc" = 0
+check "allow_dropped: the baseline was written" test -n "$(ls bl2/*/events.yaml 2>/dev/null)"
+qq out.txt err.txt run ev2.yaml --baselines bl2 --no-report --json ev2.json
+check "allow_dropped: the second run is compared, nothing incomplete" \
+    test "$(jq_py ev2.json '[.comparisons[]|select(.verdict=="incomplete")]|length' \
+        'len([c for c in d["comparisons"] if c["verdict"]=="incomplete"])')" = 0
+# Without it, a run against that baseline: the rows of the dropping cases
+# are incomplete, never a verdict.
+qq out.txt err.txt run ev.yaml --baselines bl2 --no-report --json ev3.json
+check "incomplete rows: exit 2 (got $rc)" test "$rc" = 2
+v=$(jq_py ev3.json '[.comparisons[]|select(.case=="small@1")|.verdict]|unique|join(",")' \
+    '",".join(sorted(set(c["verdict"] for c in d["comparisons"] if c["case"]=="small@1")))')
+check "incomplete rows: small@1 is incomplete (got '$v')" test "$v" = incomplete
+check "incomplete rows: the summary says so" has out.txt 'comparisons? (is|are) incomplete: a launch dropped events'
+[ "$fail" = 0 ] || show out.txt err.txt
 finish
