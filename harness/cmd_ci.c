@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "git.h"
 
 static void ci_usage(FILE *fp)
 {
@@ -64,53 +65,13 @@ static int run_logged(char *const argv[], const char *log, const char *cwd)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* The first line a command prints, into BUF; 0 on success. */
-static int capture_line(char *const argv[], char *buf, size_t len)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        int nul = open("/dev/null", O_RDWR);
-        if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd[1], 1) < 0 || dup2(nul, 2) < 0)
-            _exit(127);
-        close(fd[0]);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t n = 0;
-    ssize_t r;
-    while (n + 1 < len && (r = read(fd[0], buf + n, len - 1 - n)) != 0) {
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fd[0]);
-    buf[n] = '\0';
-    buf[strcspn(buf, "\n")] = '\0';
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 && buf[0] ? 0 : -1;
-}
-
 /* The default reference: the merge base of HEAD with origin/main, else main. */
 static int default_base(char *buf, size_t len)
 {
     static const char *const refs[] = {"origin/main", "main", "origin/master", "master"};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
-        char *argv[] = {"git", "merge-base", "HEAD", (char *)refs[i], NULL};
-        if (capture_line(argv, buf, len) == 0)
+        const char *const args[] = {"merge-base", "HEAD", refs[i], NULL};
+        if (qqb_git_line(".", args, buf, len) == 0 && buf[0])
             return 0;
     }
     return -1;
@@ -166,8 +127,8 @@ int cmd_ci(int argc, char **argv)
     /* argv[i..] go to 'qqbench run'. */
 
     char top[4096], rev[128], given[160];
-    char *top_argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
-    if (capture_line(top_argv, top, sizeof top) != 0) {
+    static const char *const top_args[] = {"rev-parse", "--show-toplevel", NULL};
+    if (qqb_git_line(".", top_args, top, sizeof top) != 0 || !top[0]) {
         fprintf(stderr, "qqbench ci: error: not in a git checkout (git rev-parse "
                         "--show-toplevel failed); run it from the repository\n");
         return QQB_EXIT_USAGE;
@@ -182,8 +143,8 @@ int cmd_ci(int argc, char **argv)
     }
     char spec[200];
     snprintf(spec, sizeof spec, "%s^{commit}", base);
-    char *rev_argv[] = {"git", "rev-parse", "--verify", "--quiet", spec, NULL};
-    if (capture_line(rev_argv, rev, sizeof rev) != 0) {
+    const char *const rev_args[] = {"rev-parse", "--verify", "--quiet", spec, NULL};
+    if (qqb_git_line(".", rev_args, rev, sizeof rev) != 0 || !rev[0]) {
         fprintf(stderr,
                 "qqbench ci: error: --base '%s' is not a commit of this "
                 "repository\n",

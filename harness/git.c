@@ -140,9 +140,7 @@ int qqb_git_commit(const char *repo_dir, char *out, size_t len)
     return 0;
 }
 
-/* Run git -C DIR ARGS... quietly; its first output line into BUF (may be
- * NULL). The exit status, or -1 when it could not run. */
-static int git_line(const char *dir, const char *const *args, char *buf, size_t len)
+int qqb_git_line(const char *dir, const char *const *args, char *buf, size_t len)
 {
     char *argv[8];
     size_t n = 0;
@@ -200,8 +198,8 @@ int qqb_git_baselines_dir(const char *suite_dir, char *out, size_t len)
     const char *root = suite_dir;
     static const char *const toplevel[] = {"rev-parse", "--show-toplevel", NULL};
     static const char *const ignored[] = {"check-ignore", "-q", ".", NULL};
-    if (git_line(suite_dir, toplevel, top, sizeof top) == 0 && top[0] == '/' &&
-        git_line(suite_dir, ignored, NULL, 0) == 1)
+    if (qqb_git_line(suite_dir, toplevel, top, sizeof top) == 0 && top[0] == '/' &&
+        qqb_git_line(suite_dir, ignored, NULL, 0) == 1)
         root = top; /* in a checkout, and not an ignored (build) folder */
     int n = snprintf(out, len, "%s/baselines", strcmp(root, "/") ? root : "");
     return n < 0 || (size_t)n >= len ? -1 : 0;

@@ -19,4 +19,9 @@ int qqb_git_commit(const char *repo_dir, char *out, size_t len);
  * LEN is too small. */
 int qqb_git_baselines_dir(const char *suite_dir, char *out, size_t len);
 
+/* Run `git -C DIR ARGS...` (at most 5 ARGS, NULL-terminated) quietly, no
+ * shell; its first output line into BUF (may be NULL). The exit status, or
+ * -1 when it could not run. */
+int qqb_git_line(const char *dir, const char *const *args, char *buf, size_t len);
+
 #endif /* QQB_GIT_H */
