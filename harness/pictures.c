@@ -10,6 +10,7 @@
 
 #include "plot.h"
 #include "pictures.h"
+#include "report.h"
 
 /* ======================================================================
  * The run as read from the JSON. Strings point into the parsed document,
@@ -1686,31 +1687,6 @@ static int pic_ab(struct rep *r, const struct bench *b)
  * index.html.
  * ====================================================================== */
 
-static void html(FILE *fp, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", fp);
-            break;
-        case '>':
-            fputs("&gt;", fp);
-            break;
-        case '&':
-            fputs("&amp;", fp);
-            break;
-        case '"':
-            fputs("&quot;", fp);
-            break;
-        case '\'':
-            fputs("&#39;", fp);
-            break;
-        default:
-            fputc(*s, fp);
-        }
-    }
-}
-
 /* A file name in an attribute: percent-encode what a URL cannot hold. */
 static void href(FILE *fp, const char *s)
 {
@@ -1729,7 +1705,7 @@ static void html_cmp_table(struct rep *r, FILE *fp, const char *kind)
     char kt[160];
     int is_base = !strcmp(kind, "baseline") || !strcmp(kind, "build");
     fprintf(fp, "<h3>");
-    html(fp, kind_title(kind, kt, sizeof kt));
+    qqb_markup_text(fp, kind_title(kind, kt, sizeof kt));
     fprintf(fp,
             "</h3>\n<table>\n<thead><tr><th>case</th><th>key</th>%s"
             "<th class=\"n\">%s</th><th class=\"n\">current</th><th class=\"n\">change</th>"
@@ -1754,23 +1730,23 @@ static void html_cmp_table(struct rep *r, FILE *fp, const char *kind)
             snprintf(th, sizeof th, "\xc2\xb1%g%%", c->thr);
         enum vclass v = vclass_of(c->verdict);
         fprintf(fp, "<tr class=\"v-%s\"><td>", vstyle[v].name);
-        html(fp, c->case_name);
+        qqb_markup_text(fp, c->case_name);
         fprintf(fp, "</td><td>");
-        html(fp, c->key);
+        qqb_markup_text(fp, c->key);
         fprintf(fp, "</td>");
         if (!is_base) {
             fprintf(fp, "<td>");
-            html(fp, c->ref ? c->ref : "-");
+            qqb_markup_text(fp, c->ref ? c->ref : "-");
             fprintf(fp, "</td>");
         }
         fprintf(fp, "<td class=\"n\">");
-        html(fp, b);
+        qqb_markup_text(fp, b);
         fprintf(fp, "</td><td class=\"n\">");
-        html(fp, cu);
+        qqb_markup_text(fp, cu);
         fprintf(fp, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">", ch, iv);
-        html(fp, th);
+        qqb_markup_text(fp, th);
         fprintf(fp, "</td><td><span class=\"chip\"></span>");
-        html(fp, verdict_word(c));
+        qqb_markup_text(fp, verdict_word(c));
         if (c->confirmed == 1)
             fprintf(fp, " (confirmed)");
         else if (c->confirmed == 0)
@@ -1780,12 +1756,12 @@ static void html_cmp_table(struct rep *r, FILE *fp, const char *kind)
                     c->norm_pct);
         if (c->reason) {
             fprintf(fp, " (");
-            html(fp, c->reason);
+            qqb_markup_text(fp, c->reason);
             fprintf(fp, ")");
         }
         if (c->note) {
             fprintf(fp, " <span class=\"note\">");
-            html(fp, c->note);
+            qqb_markup_text(fp, c->note);
             fprintf(fp, "</span>");
         }
         fprintf(fp, "</td></tr>\n");
@@ -1820,7 +1796,7 @@ static int write_index(struct rep *r)
     fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 "<title>qqbench: ");
-    html(fp, r->suite ? r->suite : "run");
+    qqb_markup_text(fp, r->suite ? r->suite : "run");
     fprintf(fp,
             "</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>\n"
             "body{font-family:'DejaVu Sans',Verdana,sans-serif;color:#333;background:#fff;"
@@ -1844,36 +1820,37 @@ static int write_index(struct rep *r)
             "</style>\n</head>\n<body>\n<h1>qqbench: suite ",
             vstyle[V_OTHER].color, vstyle[V_REGRESSED].color, vstyle[V_IMPROVED].color,
             vstyle[V_UNCHANGED].color, vstyle[V_NOISY].color, QQB_PLOT_ALERT);
-    html(fp, r->suite ? r->suite : "?");
+    qqb_markup_text(fp, r->suite ? r->suite : "?");
     fprintf(fp, "</h1>\n<p class=\"meta\">");
-    html(fp, r->date ? r->date : "");
+    qqb_markup_text(fp, r->date ? r->date : "");
     fprintf(fp, " &middot; machine ");
-    html(fp, r->fp_id ? r->fp_id : "?");
+    qqb_markup_text(fp, r->fp_id ? r->fp_id : "?");
     if (r->fp_cpu) {
         fprintf(fp, " (");
-        html(fp, r->fp_cpu);
+        qqb_markup_text(fp, r->fp_cpu);
         if (r->mhz > 0)
             fprintf(fp, ", %.0f MHz ticks", r->mhz);
         fprintf(fp, ")");
     }
     if (r->fp_compiler) {
         fprintf(fp, " &middot; ");
-        html(fp, r->fp_compiler);
+        qqb_markup_text(fp, r->fp_compiler);
         if (r->fp_flags) {
             fprintf(fp, " ");
-            html(fp, r->fp_flags);
+            qqb_markup_text(fp, r->fp_flags);
         }
     }
     if (r->version) {
         fprintf(fp, " &middot; qqbench ");
-        html(fp, r->version);
+        qqb_markup_text(fp, r->version);
     }
     if (r->commit) {
         fprintf(fp, " &middot; commit ");
-        html(fp, r->commit);
+        qqb_markup_text(fp, r->commit);
     }
     fprintf(fp, "<br>baseline: ");
-    html(fp, r->baseline ? r->baseline : "none (this run had nothing to compare against)");
+    qqb_markup_text(fp,
+                    r->baseline ? r->baseline : "none (this run had nothing to compare against)");
     fprintf(fp, "</p>\n");
     if (r->baseline_other)
         fprintf(fp, "<p class=\"alert\">The baseline is from another machine: timing "
@@ -1935,11 +1912,11 @@ static int write_index(struct rep *r)
                     m->verdict > 0 && !ab   ? "regressed"
                     : m->verdict < 0 && !ab ? "improved"
                                             : "other");
-            html(fp, m->case_name);
+            qqb_markup_text(fp, m->case_name);
             fprintf(fp, "</td><td>");
-            html(fp, m->key);
+            qqb_markup_text(fp, m->key);
             fprintf(fp, "</td><td>");
-            html(fp, ab ? (m->ref ? m->ref : m->kind) : "baseline");
+            qqb_markup_text(fp, ab ? (m->ref ? m->ref : m->kind) : "baseline");
             char a[3][2][32];
             fmt_bytes(a[0][0], 32, m->before.live), fmt_bytes(a[0][1], 32, m->after.live);
             fmt_bytes(a[1][0], 32, m->before.peak), fmt_bytes(a[1][1], 32, m->after.peak);
@@ -1959,9 +1936,9 @@ static int write_index(struct rep *r)
         for (size_t i = 0; i < r->ncases; i++)
             if (r->cases[i].failed) {
                 fprintf(fp, "<li>");
-                html(fp, r->cases[i].name);
+                qqb_markup_text(fp, r->cases[i].name);
                 fprintf(fp, ": ");
-                html(fp, r->cases[i].note ? r->cases[i].note : "failed");
+                qqb_markup_text(fp, r->cases[i].note ? r->cases[i].note : "failed");
                 fprintf(fp, "</li>\n");
             }
         fprintf(fp, "</ul>\n");
@@ -1986,25 +1963,25 @@ static int write_index(struct rep *r)
             fprintf(fp, ".svg\"><img src=\"");
             href(fp, p->stem);
             fprintf(fp, ".png\" alt=\"");
-            html(fp, p->title);
+            qqb_markup_text(fp, p->title);
             fprintf(fp, "\"></a>\n<figcaption><b>");
-            html(fp, p->title);
+            qqb_markup_text(fp, p->title);
             fprintf(fp, ".</b> ");
-            html(fp, p->what);
+            qqb_markup_text(fp, p->what);
             fprintf(fp, "<br><span class=\"files\">files: ");
             static const char *const ext[] = {".svg", ".png", ".gp"};
             for (int x = 0; x < 3; x++) {
                 fprintf(fp, "<a href=\"");
                 href(fp, p->stem);
                 fprintf(fp, "%s\">", ext[x]);
-                html(fp, p->stem);
+                qqb_markup_text(fp, p->stem);
                 fprintf(fp, "%s</a> ", ext[x]);
             }
             for (int x = 0; x < p->ndata; x++) {
                 fprintf(fp, "<a href=\"");
                 href(fp, p->data[x]);
                 fprintf(fp, "\">");
-                html(fp, p->data[x]);
+                qqb_markup_text(fp, p->data[x]);
                 fprintf(fp, "</a> ");
             }
             fprintf(fp, "</span></figcaption>\n</figure>\n");

@@ -492,7 +492,7 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
  * JUnit XML.
  * --------------------------------------------------------------------- */
 
-static void xml_text(FILE *fp, const char *s)
+void qqb_markup_text(FILE *fp, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -509,7 +509,7 @@ static void xml_text(FILE *fp, const char *s)
             fputs("&quot;", fp);
             break;
         case '\'':
-            fputs("&apos;", fp);
+            fputs("&#39;", fp); /* HTML has no &apos; before HTML5; both read this */
             break;
         default:
             /* Control characters are not allowed in XML 1.0. */
@@ -545,7 +545,7 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
     tests += r->kernel_failures;
     fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     fprintf(fp, "  <testsuite name=\"");
-    xml_text(fp, r->suite);
+    qqb_markup_text(fp, r->suite);
     fprintf(fp, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n", tests,
             failures, r->kernel_failures, r->elapsed);
     for (size_t i = 0; i < jd->ncmp; i++) {
@@ -554,11 +554,11 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
             continue;
         const char *vs = c->ab == QQB_CMP_BUILD ? " vs reference build" : "";
         fprintf(fp, "    <testcase classname=\"");
-        xml_text(fp, r->suite);
+        qqb_markup_text(fp, r->suite);
         fputc('.', fp);
-        xml_text(fp, c->case_name);
+        qqb_markup_text(fp, c->case_name);
         fprintf(fp, "\" name=\"");
-        xml_text(fp, c->key);
+        qqb_markup_text(fp, c->key);
         fprintf(fp, "%s\">", vs);
         if (c->verdict == QQB_REGRESSED) {
             fprintf(fp,
@@ -567,7 +567,7 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
                     vs, c->ch.pct, c->ch.lo, c->ch.hi, c->threshold);
         } else if (r->fail_on_noisy && c->verdict == QQB_NOISY) {
             fprintf(fp, "<failure message=\"noisy (--fail-on-noisy): ");
-            xml_text(fp, c->why);
+            qqb_markup_text(fp, c->why);
             fprintf(fp, "\"/>");
         } else {
             fprintf(fp, "<system-out>%s%s %+.2f%%</system-out>", verdict_text(c), vs, c->ch.pct);
@@ -580,11 +580,11 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
             continue;
         const char *vs = m->ab == QQB_CMP_BUILD ? " vs reference build" : "";
         fprintf(fp, "    <testcase classname=\"");
-        xml_text(fp, r->suite);
+        qqb_markup_text(fp, r->suite);
         fputc('.', fp);
-        xml_text(fp, m->case_name);
+        qqb_markup_text(fp, m->case_name);
         fprintf(fp, "\" name=\"memory:");
-        xml_text(fp, m->key);
+        qqb_markup_text(fp, m->key);
         fprintf(fp, "%s\">", vs);
         if (m->verdict > 0)
             fprintf(fp, "<failure message=\"memory regressed%s: live", vs);
@@ -602,11 +602,11 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
         if (!c->failures)
             continue;
         fprintf(fp, "    <testcase classname=\"");
-        xml_text(fp, r->suite);
+        qqb_markup_text(fp, r->suite);
         fputc('.', fp);
-        xml_text(fp, c->name);
+        qqb_markup_text(fp, c->name);
         fprintf(fp, "\" name=\"launch\"><error message=\"");
-        xml_text(fp, c->failure);
+        qqb_markup_text(fp, c->failure);
         fprintf(fp, "\"/></testcase>\n");
     }
     fprintf(fp, "  </testsuite>\n</testsuites>\n");

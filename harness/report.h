@@ -37,4 +37,8 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
 /* "14.5M" / "123.4" / "5.55k": one format for a column of cycles. */
 void qqb_fmt_count(char *buf, size_t len, double v);
 
+/* S as text for XML or HTML (JUnit, index.html): the five markup characters
+ * escaped, control characters other than tab and newline as '?'. */
+void qqb_markup_text(FILE *fp, const char *s);
+
 #endif /* QQB_REPORT_H */
