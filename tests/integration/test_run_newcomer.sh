@@ -7,7 +7,7 @@ mk() { # mk KEYS EXTRA REPS
     cat > nc.yaml <<YAML
 suite: newcomer
 defaults:
-  repetitions: 9
+  repetitions: 6
   warmup: 0
   threshold: 2
 benchmarks:
