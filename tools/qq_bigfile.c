@@ -21,8 +21,7 @@ int main(int argc, char **argv)
     char *end;
     long long n = strtoll(argv[2], &end, 10);
     if (*end || n < 8 || n > 1000000000LL) {
-        fprintf(stderr, "qq_bigfile: N must be a whole number from 8 to 10^9, not '%s'\n",
-                argv[2]);
+        fprintf(stderr, "qq_bigfile: N must be a whole number from 8 to 10^9, not '%s'\n", argv[2]);
         return 2;
     }
     QQInit((int)n);
