@@ -358,9 +358,10 @@ static int src_get(struct qq_file *f, struct src *s, uint64_t at, uint64_t len,
     return 0;
 }
 
-/* Check N entries E of node I, the first being entry FIRST: the one place
- * entries are checked, at open for a file read whole and chunk by chunk
- * for a streamed one. */
+/* Check N entries E of node I, the first being entry FIRST: at open for a
+ * file read whole, chunk by chunk for a streamed one. The one place that
+ * says what is wrong; qq__node_pass tests the same in its own walk and
+ * calls here for the message. */
 static int check_entries(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
                          uint64_t first)
 {
@@ -710,7 +711,7 @@ int qq_file_open_stream(const char *path, struct qq_file **out)
  * Chunks of a node's entries.
  * ====================================================================== */
 
-size_t qq__read_chunk = (size_t)1 << 20;
+size_t qq__read_chunk = (size_t)1 << 18;
 
 struct qq_chunks {
     const struct qq_file *f;
@@ -748,7 +749,9 @@ int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks
     return 0;
 }
 
-int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n)
+/* The next chunk; CHECK 0 leaves the entries of a streamed file unchecked
+ * for a caller that checks them as it goes (qq__node_pass). */
+static int chunks_read(struct qq_chunks *c, const struct qq_event **e, size_t *n, int check)
 {
     const struct qq_file *f = c->f;
     *e = NULL;
@@ -772,13 +775,18 @@ int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n)
                     "the file shrank after it was opened",
                     c->node, (unsigned long long)(c->next + (size_t)got / QQ__EVENT_SIZE),
                     (unsigned long long)c->end, (unsigned long long)(at + (uint64_t)got));
-    int rc = check_entries(f, c->node, c->buf, want, c->next);
+    int rc = check ? check_entries(f, c->node, c->buf, want, c->next) : 0;
     if (rc)
         return rc;
     *e = c->buf;
     *n = want;
     c->next += want;
     return 1;
+}
+
+int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n)
+{
+    return chunks_read(c, e, n, 1);
 }
 
 void qq_chunks_close(struct qq_chunks *c)
@@ -924,15 +932,23 @@ struct pass_key {
     uint32_t on;
 };
 
-static void pass_entries(struct pass_key *pk, const struct qq_event *e, size_t n,
-                         struct qq__ivals *iv, int *rc)
+/* Walk N entries E into PK (NK keys). Returns 0, 1 at the first entry that
+ * check_entries refuses (the entries are unchecked: this is where a
+ * streamed file's are checked, in the same pass), or QQ_ENOMEM. */
+static int pass_entries(struct pass_key *pk, uint32_t nk, const struct qq_event *e, size_t n,
+                        struct qq__ivals *iv)
 {
     for (size_t j = 0; j < n; j++) {
+        if (e[j].key >= nk)
+            return 1;
         struct pass_key *p = &pk[e[j].key];
         struct qq_key_summary *s = &p->s;
         s->hits++;
-        switch (p->type) {
-        case QQ_TYPE_STATE:
+        /* Tests, not a switch: a jump table's indirect branch costs more
+         * than two compares when key types alternate. */
+        if (p->type == QQ_TYPE_STATE) {
+            if ((uint64_t)e[j].info.i > 1)
+                return 1;
             if (e[j].info.i) {
                 if (p->on)
                     s->unbalanced++; /* keep the earlier start */
@@ -952,35 +968,31 @@ static void pass_entries(struct pass_key *pk, const struct qq_event *e, size_t n
                     if (v->n == v->cap) {
                         size_t cap = v->cap ? 2 * v->cap : 64;
                         double *nv = realloc(v->v, cap * sizeof *nv);
-                        if (!nv) {
-                            *rc = QQ_ENOMEM;
-                            return;
-                        }
+                        if (!nv)
+                            return QQ_ENOMEM;
                         v->v = nv;
                         v->cap = cap;
                     }
                     v->v[v->n++] = (double)len;
                 }
             }
-            break;
-        case QQ_TYPE_COUNT:
+        } else if (p->type == QQ_TYPE_COUNT) {
             wide_add(&p->isum, e[j].info.i);
             if (e[j].info.i < s->imin)
                 s->imin = e[j].info.i;
             if (e[j].info.i > s->imax)
                 s->imax = e[j].info.i;
-            break;
-        case QQ_TYPE_VALUE:
+        } else if (p->type == QQ_TYPE_VALUE) {
+            if (!isfinite(e[j].info.d))
+                return 1;
             s->dsum += e[j].info.d;
             if (e[j].info.d < s->dmin)
                 s->dmin = e[j].info.d;
             if (e[j].info.d > s->dmax)
                 s->dmax = e[j].info.d;
-            break;
-        default:
-            break;
         }
     }
+    return 0;
 }
 
 int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
@@ -1005,15 +1017,16 @@ int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary
     const struct qq_event *e;
     size_t m;
     uint64_t seen = 0;
-    while (rc == 0 && (rc = qq_chunks_next(c, &e, &m)) > 0) {
+    while (rc == 0 && (rc = chunks_read(c, &e, &m, 0)) > 0) {
         if (seen == 0)
             ns->first_tick = e[0].tick;
         ns->last_tick = e[m - 1].tick;
-        seen += m;
-        rc = 0;
-        pass_entries(pk, e, m, iv, &rc);
-        if (rc)
+        rc = pass_entries(pk, f->nkeys, e, m, iv);
+        if (rc == 1) /* what is wrong, as the whole file's open says it */
+            rc = check_entries(f, node, e, m, seen);
+        else if (rc)
             rc = fail(f, rc, "out of memory");
+        seen += m;
     }
     qq_chunks_close(c);
     if (rc < 0) {

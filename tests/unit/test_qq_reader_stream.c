@@ -17,7 +17,7 @@
 
 /* Chunk sizes that put boundaries everywhere: one entry, a few, not a
  * multiple of 24, and the default. */
-static const size_t chunks[] = {24, 72, 1000, 4096, (size_t)1 << 20};
+static const size_t chunks[] = {24, 72, 1000, 4096, (size_t)1 << 18};
 #define NCHUNKS (sizeof chunks / sizeof chunks[0])
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -160,8 +160,7 @@ static void ref_check_node(const struct qq_file *whole, uint32_t node,
         double sum = 0;
         for (size_t i = 0; i < niv[k]; i++)
             sum += iv[k][i];
-        double raw =
-            ref_per_hit(iv[k], niv[k], qq_short_ticks(ni->mhz, step), step, &rule, &kept);
+        double raw = ref_per_hit(iv[k], niv[k], qq_short_ticks(ni->mhz, step), step, &rule, &kept);
         CHECK_U64_EQ(hs[k].intervals, niv[k]);
         CHECK_U64_EQ(hs[k].kept, kept);
         CHECK_INT_EQ(hs[k].rule, rule);
@@ -232,7 +231,7 @@ static void check_same(const char *path)
         }
         qq_file_close(f);
     }
-    qq__read_chunk = (size_t)1 << 20;
+    qq__read_chunk = (size_t)1 << 18;
     free(ks);
     free(ks2);
     free(hs);
@@ -370,7 +369,7 @@ static void expect_same_error(const char *path, size_t chunk)
         struct qq_node_summary ns;
         rs = qq_file_node_stats(s, n, &ns, ks, hs);
     }
-    qq__read_chunk = (size_t)1 << 20;
+    qq__read_chunk = (size_t)1 << 18;
     CHECK_INT_EQ(rs, rw);
     if (rw != 0)
         CHECK_STR_EQ(qq_file_errmsg(s), qq_file_errmsg(w));
@@ -452,7 +451,7 @@ static void test_shrunk_after_open(void)
         CHECK_STR_CONTAINS(qq_file_errmsg(f), "shrank after it was opened");
         qq_file_close(f);
     }
-    qq__read_chunk = (size_t)1 << 20;
+    qq__read_chunk = (size_t)1 << 18;
     (free)(good);
 }
 
