@@ -23,6 +23,8 @@ static void st_usage(FILE *fp)
                 "empty-state cost that QQInit calibrated (docs/TIMING.md).\n\n"
                 "  --node N   only node N\n"
                 "  --help     this text\n\n"
+                "Files are streamed (read once, in chunks, in bounded memory), so the\n"
+                "nodes before a damaged entry are printed before the error.\n\n"
                 "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n");
 }
 

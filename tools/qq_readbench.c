@@ -1,4 +1,5 @@
-/* qq_readbench.c - how fast a .qq file is read: plain read() against the reader API and qqbench st. */
+/* qq_readbench.c - how fast a .qq file is read: plain read() against the reader API and qqbench st.
+ */
 #define _DEFAULT_SOURCE /* posix_fadvise is POSIX; fork/exec for st */
 #include <fcntl.h>
 #include <stdint.h>

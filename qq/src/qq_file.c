@@ -935,36 +935,41 @@ struct pass_key {
 /* Walk N entries E into PK (NK keys). Returns 0, 1 at the first entry that
  * check_entries refuses (the entries are unchecked: this is where a
  * streamed file's are checked, in the same pass), or QQ_ENOMEM. */
-static int pass_entries(struct pass_key *pk, uint32_t nk, const struct qq_event *e, size_t n,
-                        struct qq__ivals *iv)
+static int pass_entries(struct pass_key *restrict pk, uint32_t nk,
+                        const struct qq_event *restrict e, size_t n, struct qq__ivals *restrict iv)
 {
-    for (size_t j = 0; j < n; j++) {
-        if (e[j].key >= nk)
+    for (const struct qq_event *end = e + n; e < end; e++) {
+        /* The entry's fields once, before any store: nothing below can
+         * change them. */
+        const uint32_t key = e->key;
+        const int64_t info = e->info.i;
+        const uint64_t tick = e->tick;
+        if (key >= nk)
             return 1;
-        struct pass_key *p = &pk[e[j].key];
+        struct pass_key *p = &pk[key];
         struct qq_key_summary *s = &p->s;
         s->hits++;
         /* Tests, not a switch: a jump table's indirect branch costs more
          * than two compares when key types alternate. */
         if (p->type == QQ_TYPE_STATE) {
-            if ((uint64_t)e[j].info.i > 1)
+            if ((uint64_t)info > 1)
                 return 1;
-            if (e[j].info.i) {
+            if (info) {
                 if (p->on)
                     s->unbalanced++; /* keep the earlier start */
                 else {
                     p->on = 1;
-                    p->open = e[j].tick;
+                    p->open = tick;
                 }
             } else if (!p->on) {
                 s->unbalanced++;
             } else {
-                uint64_t len = e[j].tick - p->open;
+                uint64_t len = tick - p->open;
                 p->on = 0;
                 s->intervals++;
                 s->state_ticks += len;
                 if (iv) {
-                    struct qq__ivals *v = &iv[e[j].key];
+                    struct qq__ivals *v = &iv[key];
                     if (v->n == v->cap) {
                         size_t cap = v->cap ? 2 * v->cap : 64;
                         double *nv = realloc(v->v, cap * sizeof *nv);
@@ -977,19 +982,20 @@ static int pass_entries(struct pass_key *pk, uint32_t nk, const struct qq_event 
                 }
             }
         } else if (p->type == QQ_TYPE_COUNT) {
-            wide_add(&p->isum, e[j].info.i);
-            if (e[j].info.i < s->imin)
-                s->imin = e[j].info.i;
-            if (e[j].info.i > s->imax)
-                s->imax = e[j].info.i;
+            wide_add(&p->isum, info);
+            if (info < s->imin)
+                s->imin = info;
+            if (info > s->imax)
+                s->imax = info;
         } else if (p->type == QQ_TYPE_VALUE) {
-            if (!isfinite(e[j].info.d))
+            double d = e->info.d;
+            if (!isfinite(d))
                 return 1;
-            s->dsum += e[j].info.d;
-            if (e[j].info.d < s->dmin)
-                s->dmin = e[j].info.d;
-            if (e[j].info.d > s->dmax)
-                s->dmax = e[j].info.d;
+            s->dsum += d;
+            if (d < s->dmin)
+                s->dmin = d;
+            if (d > s->dmax)
+                s->dmax = d;
         }
     }
     return 0;

@@ -69,18 +69,78 @@ static double max_of(const double *v, size_t n)
     return m;
 }
 
+/*
+ * Ranks by counting: interval lengths are whole ticks, and a state's are
+ * mostly a few hundred ticks or less. One pass counts the values below
+ * HIST_BINS (the rest in one last bin); a rank that falls below it is read
+ * off the counts, without the unpredictable branches of a partition.
+ */
+#define HIST_BINS 4096
+#define HIST_MIN  1024 /* fewer values: selecting is as fast */
+
+struct hist {
+    size_t *count; /* HIST_BINS + 1 */
+};
+
+/* 0, or -1 when a value is not a whole number >= 0 (NaN included). */
+static int hist_build(struct hist *h, const double *v, size_t n)
+{
+    size_t *c = h->count;
+    memset(c, 0, (HIST_BINS + 1) * sizeof *c);
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        double x = v[i];
+        if (x >= 0 && x < HIST_BINS) {
+            size_t b = (size_t)x;
+            ok &= (double)b == x;
+            c[b]++;
+        } else if (x >= HIST_BINS) {
+            c[HIST_BINS]++;
+        } else {
+            ok = 0;
+        }
+    }
+    return ok ? 0 : -1;
+}
+
+/* The K-th smallest value (0-based) into *X; -1 when it is in the last bin. */
+static int hist_rank(const struct hist *h, size_t k, double *x)
+{
+    size_t seen = 0;
+    for (size_t b = 0; b < HIST_BINS; b++) {
+        seen += h->count[b];
+        if (seen > k) {
+            *x = (double)b;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* The rule is in qq_file.h; its measured bias in docs/STATISTICS.md. The
- * median and the 10th percentile are selected, not sorted for: a state of
- * 10^7 intervals costs a few passes over them. Interval lengths are whole
- * ticks, so the fenced mean's sum is exact in any order (below 2^53). */
+ * median and the 10th percentile are counted or selected, not sorted for:
+ * a state of 10^7 intervals costs a few passes over them. Interval lengths
+ * are whole ticks, so the fenced mean's sum is exact in any order (below
+ * 2^53). */
 double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rule, size_t *kept)
 {
     int r = QQ_HIT_NONE;
     size_t k = 0;
     double x = 0;
+    struct hist h = {NULL};
+    double lo, hi, med = 0;
+    int counted = 0;
+    if (n >= HIST_MIN && (h.count = malloc((HIST_BINS + 1) * sizeof *h.count)) != NULL &&
+        hist_build(&h, v, n) == 0 && hist_rank(&h, (n - 1) / 2, &lo) == 0 &&
+        hist_rank(&h, n / 2, &hi) == 0) {
+        med = n % 2 ? hi : (lo + hi) / 2;
+        counted = 1;
+    }
     if (n > 0) {
-        select_kth(v, n, n / 2);
-        double med = n % 2 ? v[n / 2] : (max_of(v, n / 2) + v[n / 2]) / 2;
+        if (!counted) {
+            select_kth(v, n, n / 2);
+            med = n % 2 ? v[n / 2] : (max_of(v, n / 2) + v[n / 2]) / 2;
+        }
         if (med < short_ticks) {
             double fence = 4.0 * med + 16.0 * step, sum = 0;
             for (size_t i = 0; i < n; i++)
@@ -92,8 +152,12 @@ double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rul
             x = sum / (double)k; /* k >= 1: the smallest value is <= med */
         } else if (n >= 10) {
             r = QQ_HIT_P10;
-            select_kth(v, n / 2, n / 10); /* n / 10 < n / 2: in the lower half */
-            x = v[n / 10];
+            if (!counted) {
+                select_kth(v, n / 2, n / 10); /* n / 10 < n / 2: in the lower half */
+                x = v[n / 10];
+            } else if (hist_rank(&h, n / 10, &x) != 0) {
+                x = 0; /* below the median, which was counted: cannot happen */
+            }
             k = n;
         } else {
             r = QQ_HIT_MEDIAN;
@@ -101,6 +165,7 @@ double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rul
             k = n;
         }
     }
+    free(h.count);
     if (rule)
         *rule = r;
     if (kept)
