@@ -1,5 +1,5 @@
 /* test_st_bounded_memory.c - qqbench st streams: its maximum resident memory does not grow with the
- * file. */
+ * file (ru_maxrss of the child, against the file's size; no timing). */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <fcntl.h>
 #include <stdio.h>
@@ -75,10 +75,11 @@ int main(void)
            "(+%ld)\n",
            small, big, size, big - small);
     /* Read whole, the file alone would add its size. Streamed, what remains
-     * is the 1 MiB chunk and the interval lengths the estimator needs (8
-     * bytes per state pair, a twelfth of this file), with allocator slack
-     * (ASan's quarantine included). */
-    CHECK(big - small < size / 4);
+     * is the 256 KiB chunk and the interval lengths the estimator needs (8
+     * bytes per state pair, a twelfth of this file: +9 MB here), with
+     * allocator slack (ASan's quarantine keeps the outgrown arrays: +19 MB
+     * here). Half the file's size tells the two apart on any machine. */
+    CHECK(big - small < size / 2);
     unlink("big.qq");
     unlink("small.qq");
     return TEST_DONE();
