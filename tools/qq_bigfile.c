@@ -3,15 +3,9 @@
 #include <stdlib.h>
 
 #define QQ_ENABLE 1
-#include "qq.h"
+#include "bigfile.h"
 
-/*
- * usage: qq_bigfile FILE N
- * N events in a fixed mix, as a profiled program makes them: of every 8,
- * two state pairs (on, off) on one of 4 state keys, a mark, a count and a
- * value (keys chosen round robin). The file is what QQOut writes; its
- * digest depends only on N and the ticks.
- */
+/* usage: qq_bigfile FILE N (the mix: bigfile.h) */
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -24,29 +18,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "qq_bigfile: N must be a whole number from 8 to 10^9, not '%s'\n", argv[2]);
         return 2;
     }
-    QQInit((int)n);
-    int st[4], mk = QQAddMark("mark"), ct = QQAddCount("count"), va = QQAddValue("value");
-    st[0] = QQAddState("state_a");
-    st[1] = QQAddState("state_b");
-    st[2] = QQAddState("state_c");
-    st[3] = QQAddState("state_d");
-    long long i = 0;
-    for (long long r = 0; i + 8 <= n; r++) {
-        int s = st[r % 4];
-        QQStateOn(s);
-        QQStateOff(s);
-        QQStateOn(st[(r + 1) % 4]);
-        QQMark(mk);
-        QQStateOff(st[(r + 1) % 4]);
-        QQCount(ct, (int)(r % 1000) - 500);
-        QQValue(va, (double)(r % 977) * 0.5);
-        QQMark(mk);
-        i += 8;
-    }
-    for (; i < n; i++)
-        QQMark(mk);
-    int rc = qq_out(argv[1], 0, 1);
-    if (rc != 0) {
+    if (bigfile_write(argv[1], n) != 0) {
         fprintf(stderr, "qq_bigfile: %s\n", qq_out_errmsg());
         return 1;
     }

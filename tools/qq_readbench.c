@@ -12,12 +12,15 @@
 #include <unistd.h>
 
 #define QQ_ENABLE 1
+#include "bigfile.h"
 #include "qq.h"
 #include "qq_file.h"
 
 /*
- * usage: qq_readbench FILE [REPS [QQBENCH]]
+ * usage: qq_readbench [--make N] FILE [REPS [QQBENCH]]
  *
+ * --make N first writes FILE with N events (the mix of qq_bigfile), so
+ * that a suite can run it as a kernel with nothing prepared.
  * Each round (REPS, default 7, after one warm-up that brings FILE into the
  * page cache) times, interleaved:
  *   plain    read() of the whole file in 1 MiB chunks, summing one 8-byte
@@ -130,9 +133,35 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+    long long make = 0;
+    if (argc > 2 && strcmp(argv[1], "--make") == 0) {
+        char *end;
+        make = strtoll(argv[2], &end, 10);
+        if (*end || make < 8 || make > 1000000000LL) {
+            fprintf(stderr, "qq_readbench: --make N: a whole number from 8 to 10^9, not '%s'\n",
+                    argv[2]);
+            return 2;
+        }
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 2 || argc > 4) {
-        fprintf(stderr, "usage: qq_readbench FILE [REPS [QQBENCH]]\n");
+        fprintf(stderr, "usage: qq_readbench [--make N] FILE [REPS [QQBENCH]]\n");
         return 2;
+    }
+    if (make) {
+        /* $QQ_OUTPUT names the results' file, not this one. */
+        const char *env = getenv(QQ_OUTPUT_ENV);
+        char *out = env ? strdup(env) : NULL;
+        unsetenv(QQ_OUTPUT_ENV);
+        int rc = bigfile_write(argv[1], make);
+        if (out)
+            setenv(QQ_OUTPUT_ENV, out, 1);
+        free(out);
+        if (rc != 0) {
+            fprintf(stderr, "qq_readbench: %s\n", qq_out_errmsg());
+            return 1;
+        }
     }
     const char *path = argv[1], *qqbench = argc > 3 ? argv[3] : NULL;
     int reps = argc > 2 ? atoi(argv[2]) : 7;
