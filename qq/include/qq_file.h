@@ -33,7 +33,7 @@ QQ_API int qq_file_open_mem(const void *data, size_t size, const char *name, str
 /*
  * Open PATH for streaming: the same checks, in the same order, of everything
  * but the entries, which stay on disk (the file is kept open). Each node's
- * entries are then read in chunks of about 1 MiB (qq_file_chunks_open) and
+ * entries are then read in chunks of 256 KiB (qq_file_chunks_open) and
  * checked as they are read, with the messages qq_file_open gives: reading
  * a node, summarising it or taking its hit stats may return QQ_ECORRUPT,
  * QQ_ETRUNCATED (the file shrank after it was opened) or QQ_EIO, with
