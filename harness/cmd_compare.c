@@ -50,7 +50,7 @@ static int load_hits(struct side *s)
     for (uint32_t n = 0; n < qq_file_nnodes(s->f); n++) {
         if (qq_file_hit_stats(s->f, n, h) != 0) {
             free(h);
-            fprintf(stderr, "qqbench compare: error: out of memory\n");
+            fprintf(stderr, "qqbench compare: error: %s\n", qq_file_errmsg(s->f));
             return -1;
         }
         for (uint32_t k = 0; k < s->nk; k++)
@@ -81,7 +81,7 @@ static int saturated(int64_t v)
 
 static int load(const char *path, struct side *s)
 {
-    if (qq_file_open(path, &s->f) != 0) {
+    if (qq_file_open_stream(path, &s->f) != 0) {
         fprintf(stderr, "qqbench compare: error: %s\n", qq_file_errmsg(s->f));
         return -1;
     }
@@ -96,7 +96,11 @@ static int load(const char *path, struct side *s)
     s->mhz = qq_file_nnodes(s->f) ? qq_file_node(s->f, 0)->mhz : 0;
     for (uint32_t n = 0; n < qq_file_nnodes(s->f); n++) {
         struct qq_node_summary ns;
-        qq_file_summarize(s->f, n, &ns, tmp);
+        if (qq_file_summarize(s->f, n, &ns, tmp) != 0) {
+            free(tmp);
+            fprintf(stderr, "qqbench compare: error: %s\n", qq_file_errmsg(s->f));
+            return -1;
+        }
         for (uint32_t k = 0; k < s->nk; k++) {
             s->sum[k].hits += tmp[k].hits;
             s->sum[k].intervals += tmp[k].intervals;
