@@ -14,6 +14,7 @@
 #include "fingerprint.h"
 #include "git.h"
 #include "judge.h"
+#include "judge_model.h"
 #include "measure.h"
 #include "plan.h"
 #include "pictures.h"
@@ -445,6 +446,7 @@ int cmd_run(int argc, char **argv)
     struct qqb_plan plan = {0};
     struct qqb_results cur = {0}, base = {0}, membase = {0};
     struct qqb_judgement jd = {0};
+    struct qqb_model_judgement models = {0};
     struct qqb_measure m = {0};
     const char **names = NULL;
 
@@ -578,6 +580,9 @@ int cmd_run(int argc, char **argv)
     int confirmed_run = (jd.regressed || jd.build_regressed) && o.confirm && !o.update;
     if (confirmed_run && confirm(&m, &plan, &base, &jd) != 0)
         goto nomem;
+    /* `model:` fits over each sweep, and their growth against the baseline's. */
+    if (qqb_judge_models(&plan, &cur, have_base ? &base : NULL, &models) != 0)
+        goto nomem;
 
     /* Report. */
     struct qqb_report rep = {0};
@@ -623,13 +628,14 @@ int cmd_run(int argc, char **argv)
     }
     rep.results = &cur;
     rep.j = &jd;
+    rep.models = &models;
     rep.kernel_failures = m.kernel_failures;
     rep.confirmed_run = confirmed_run;
     rep.fail_on_noisy = o.fail_on_noisy;
     rep.seed = m.seed;
     rep.elapsed = qqb_now() - m.t0;
     int failed = jd.regressed || jd.mem_regressed || jd.build_regressed || jd.build_mem_regressed ||
-                 (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
+                 models.regressed || (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
     int refused = o.require_baseline && ungated && !o.update;
     /* A launch that lost events measured part of the run: nothing it gave
      * is compared as if complete (the rows say incomplete), nor stored. */
@@ -756,6 +762,7 @@ done:
     free(names);
     qqb_measure_free(&m);
     qqb_judgement_free(&jd);
+    qqb_model_judgement_free(&models);
     qqb_results_free(&cur);
     qqb_results_free(&base);
     qqb_results_free(&membase);

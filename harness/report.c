@@ -251,6 +251,8 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     print_legend(fp, r);
     print_measured(fp, r);
     print_mem(fp, r);
+    if (r->models)
+        qqb_model_judgement_print(fp, r->models);
 
     size_t counts[QQB_NVERDICTS] = {0}, ab[QQB_NVERDICTS] = {0}, bu[QQB_NVERDICTS] = {0};
     for (size_t i = 0; i < j->ncmp; i++)
@@ -474,6 +476,8 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
                                               "after", jmem(&m->cur), "verdict", m->verdict));
     }
     json_object_set_new(root, "memory_changes", mems);
+    if (r->models)
+        json_object_set_new(root, "models", qqb_model_judgement_json(r->models));
     json_object_set_new(root, "kernel_failures", json_integer((json_int_t)r->kernel_failures));
     json_object_set_new(root, "family_size", json_integer((json_int_t)jd->family));
     json_object_set_new(root, "round_order_seed",
