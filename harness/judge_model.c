@@ -112,8 +112,7 @@ static int push_row(struct qqb_model_judgement *j, size_t *cap)
 }
 
 static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_results *cur,
-                       const struct qqb_results *base, struct qqb_model_judgement *out,
-                       size_t *cap)
+                       const struct qqb_results *base, struct qqb_model_judgement *out, size_t *cap)
 {
     const struct qqb_bench *b = &p->suite->bench[bi];
     struct qqb_model m;
@@ -125,8 +124,7 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
     size_t capk = 0;
     int rc = -1;
     for (size_t ci = 0; ci < p->ncases; ci++) {
-        if (p->cases[ci].bench != bi || p->cases[ci].build != QQB_BUILD_CHANGE ||
-            ci >= cur->ncases)
+        if (p->cases[ci].bench != bi || p->cases[ci].build != QQB_BUILD_CHANGE || ci >= cur->ncases)
             continue;
         double x[QQB_MODEL_MAX_PARAMS] = {0};
         char prefix[224];
@@ -146,9 +144,8 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
         snprintf(r->label, sizeof r->label, "%s", dc.s[si].label);
         if (qqb_model_points(&m, &dc.s[si], 0, &r->pc) != 0)
             goto out;
-        r->have_cur = dc.s[si].n > 0 &&
-                      qqb_model_fit(&m, r->pc.n, r->pc.x, r->pc.y, r->pc.sigma, &r->cur, r->why,
-                                    sizeof r->why) == 0;
+        r->have_cur = dc.s[si].n > 0 && qqb_model_fit(&m, r->pc.n, r->pc.x, r->pc.y, r->pc.sigma,
+                                                      &r->cur, r->why, sizeof r->why) == 0;
         if (!r->have_cur) {
             if (!dc.s[si].n)
                 snprintf(r->why, sizeof r->why, "no launch measured it");
@@ -235,8 +232,9 @@ void qqb_model_judgement_print(FILE *fp, const struct qqb_model_judgement *j)
             fprintf(fp, "    %s\n", r->why[0] ? r->why : "no baseline sweep to compare");
     }
     if (j->regressed)
-        fprintf(fp, "%zu series changed growth (a coefficient rose by more than %g combined "
-                    "standard errors): a regression even where each point is within threshold.\n",
+        fprintf(fp,
+                "%zu series changed growth (a coefficient rose by more than %g combined "
+                "standard errors): a regression even where each point is within threshold.\n",
                 j->regressed, QQB_GROWTH_SIGMAS);
 }
 
@@ -255,8 +253,8 @@ static json_t *fit_json(const struct qqb_model *m, const struct qqb_fit *f,
             json_array_append_new(x, json_real(p->x[k * np + (size_t)i]));
         double fy = qqb_model_predict(m, f, p->x + k * np, 0.95, NULL);
         json_array_append_new(pts, json_pack("{s:o, s:f, s:o, s:f}", "x", x, "y", p->y[k], "sigma",
-                                             p->sigma ? json_real(p->sigma[k]) : json_null(),
-                                             "fit", isfinite(fy) ? fy : 0.0));
+                                             p->sigma ? json_real(p->sigma[k]) : json_null(), "fit",
+                                             isfinite(fy) ? fy : 0.0));
     }
     return json_pack("{s:o, s:o, s:f, s:f, s:f, s:b, s:o}", "coefficients", c, "std_errors", se,
                      "chi2", f->chisq, "dof", f->dof, "r2", isfinite(f->r2) ? f->r2 : 0.0,
@@ -273,20 +271,20 @@ json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j)
         for (int t = 0; t < r->m.nterms; t++) {
             json_array_append_new(terms, json_string(r->m.t[t].text));
             json_array_append_new(z, r->have_base && isfinite(r->g.z[t]) ? json_real(r->g.z[t])
-                                                                          : json_null());
+                                                                         : json_null());
             json_array_append_new(grew, json_boolean(r->g.flagged[t]));
         }
         for (int k = 0; k < r->m.nparams; k++)
             json_array_append_new(params, json_string(r->m.params[k]));
         char formula[512];
         formula_text(&r->m, formula, sizeof formula);
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "series", r->label, "key", r->key,
-                              "metric", METRIC, "formula", formula, "terms", terms, "params",
-                              params);
-        json_object_set_new(o, "current", r->have_cur ? fit_json(&r->m, &r->cur, &r->pc)
-                                                      : json_null());
-        json_object_set_new(o, "baseline", r->have_base ? fit_json(&r->m, &r->base, &r->pb)
-                                                        : json_null());
+        json_t *o =
+            json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "series", r->label, "key", r->key, "metric",
+                      METRIC, "formula", formula, "terms", terms, "params", params);
+        json_object_set_new(o, "current",
+                            r->have_cur ? fit_json(&r->m, &r->cur, &r->pc) : json_null());
+        json_object_set_new(o, "baseline",
+                            r->have_base ? fit_json(&r->m, &r->base, &r->pb) : json_null());
         json_object_set_new(o, "z", z);
         json_object_set_new(o, "grew", grew);
         json_object_set_new(o, "regressed", json_boolean(r->g.regressed));
