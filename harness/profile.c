@@ -33,10 +33,10 @@ int qqb_profile_path(const char *baselines, const char *id, char *out, size_t le
 /* The profile's YAML is a tree of mappings and sequences; a value is known
  * by its path: "timer.tick_mhz", "memory.-.bytes", "mpi.pingpong.-.bytes". */
 struct frame {
-    int seq;         /* 1: a sequence, 0: a mapping */
-    int want_key;    /* mapping: the next scalar is a key */
-    char key[32];    /* mapping: the current key */
-    long index;      /* sequence: the current item */
+    int seq;      /* 1: a sequence, 0: a mapping */
+    int want_key; /* mapping: the next scalar is a key */
+    char key[32]; /* mapping: the current key */
+    long index;   /* sequence: the current item */
 };
 
 static int set_value(struct qqb_profile *p, const struct frame *st, int depth, double v)
@@ -430,5 +430,8 @@ double qqb_profile_predict(const struct qqb_profile *p, const struct qqb_signatu
         memcpy(parts, t, sizeof t);
     if (bound)
         *bound = b;
+    for (int r = 0; r < QQB_NRES; r++)
+        if (isnan(t[r]))
+            return NAN; /* fmax would drop it */
     return fmax(t[QQB_RES_MEMORY], t[QQB_RES_FLOPS]) + t[QQB_RES_NETWORK];
 }

@@ -7,6 +7,7 @@
 
 #include "judge.h"
 #include "judge_model.h"
+#include "judge_sig.h"
 #include "results.h"
 
 struct qqb_report {
@@ -21,6 +22,7 @@ struct qqb_report {
     const struct qqb_results *results;
     const struct qqb_judgement *j;
     const struct qqb_model_judgement *models; /* `model:` fits, or NULL */
+    const struct qqb_sig_judgement *sigs;     /* signatures x profiles, or NULL */
     size_t kernel_failures;
     int confirmed_run;
     int fail_on_noisy;
