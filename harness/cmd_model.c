@@ -10,7 +10,9 @@
 
 #include "bigsim.h"
 #include "cmds.h"
+#include "judge_model.h"
 #include "model.h"
+#include "pictures_model.h"
 
 static void model_usage(FILE *fp)
 {
@@ -40,7 +42,10 @@ static void model_usage(FILE *fp)
                 "  --bigsim FILE      read TRACEBIGSIM lines instead of a JSON report\n"
                 "  --dilation F       multiply every duration by F (BigSim's model 1:\n"
                 "                     a target machine F times slower)\n"
-                "  --unweighted       ordinary least squares\n\n"
+                "  --unweighted       ordinary least squares\n"
+                "  --plot DIR         draw each series: the points with their spread, the\n"
+                "                     fitted curve (the baseline's in grey), the residuals\n"
+                "                     (gnuplot: .dat, .gp, SVG, PNG; model_N)\n\n"
                 "Points: every launch of a case (every BigSim record) is one observation;\n"
                 "observations at the same parameter point form a point, its value their\n"
                 "mean and its weight 1/sigma^2 with sigma the spread of the mean\n"
@@ -63,7 +68,7 @@ static int parse_num(const char *text, double *v)
 }
 
 struct opts {
-    const char *formula, *metric, *baseline, *bigsim;
+    const char *formula, *metric, *baseline, *bigsim, *plot;
     const char *keys[32], *benches[32], *predict[32];
     int nkeys, nbenches, npredict;
     double confidence, sigmas, threshold, dilation;
@@ -419,6 +424,8 @@ int cmd_model(int argc, char **argv)
             o.baseline = v;
         } else if (!strcmp(a, "--bigsim")) {
             o.bigsim = v;
+        } else if (!strcmp(a, "--plot")) {
+            o.plot = v;
         } else if (!strcmp(a, "--confidence")) {
             if (parse_double_opt(a, v, 0, &o.confidence) < 0 || o.confidence >= 1) {
                 fprintf(stderr, "qqbench model: error: --confidence is in (0, 1)\n");
@@ -492,6 +499,7 @@ int cmd_model(int argc, char **argv)
     printf("model: %s\nmetric: %s (%s)%s\n\n", o.formula, o.bigsim ? "time" : o.metric, unit,
            o.dilation != 1 ? ", durations multiplied by the --dilation" : "");
     int regressions = 0;
+    json_t *rows = o.plot ? json_array() : NULL, *row = NULL; /* --plot: what to draw */
     for (size_t si = 0; si < cur.n; si++) {
         const struct qqb_model_series *s = &cur.s[si];
         struct qqb_model_points p;
@@ -509,6 +517,11 @@ int cmd_model(int argc, char **argv)
             continue;
         }
         print_fit(&m, s, &p, &f, unit);
+        if (rows) {
+            row = json_pack("{s:s, s:s, s:o}", "series", s->label, "formula", o.formula, "current",
+                            qqb_model_fit_json(&m, &f, &p));
+            json_array_append_new(rows, row);
+        }
         for (int i = 0; i < o.npredict; i++) {
             double half;
             double y = qqb_model_predict(&m, &f, px[i], o.confidence, &half);
@@ -536,6 +549,8 @@ int cmd_model(int argc, char **argv)
                 qqb_model_points_free(&p);
                 continue;
             }
+            if (row)
+                json_object_set_new(row, "baseline", qqb_model_fit_json(&m, &bf, &bp));
             struct qqb_growth g;
             qqb_model_growth(&m, &bf, &f, p.xmax, o.sigmas, o.threshold, &g);
             double p_old = qqb_model_leading_p(&m, bp.n, bp.x, bp.y, bp.sigma);
@@ -561,6 +576,16 @@ int cmd_model(int argc, char **argv)
         printf("\n");
         qqb_model_points_free(&p);
     }
+    if (rows && json_array_size(rows)) {
+        if (qqb_model_pictures(rows, o.plot, 0, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "qqbench model: error: --plot %s: %s\n", o.plot, err);
+            rc = QQB_EXIT_USAGE;
+        } else {
+            fprintf(stderr, "qqbench model: pictures: %s/model_1.svg .. model_%zu.svg\n", o.plot,
+                    json_array_size(rows));
+        }
+    }
+    json_decref(rows);
     if (o.baseline && rc == QQB_EXIT_OK) {
         printf("qqbench model: %d growth regression%s\n", regressions, regressions == 1 ? "" : "s");
         if (regressions)

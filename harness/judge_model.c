@@ -238,8 +238,8 @@ void qqb_model_judgement_print(FILE *fp, const struct qqb_model_judgement *j)
                 j->regressed, QQB_GROWTH_SIGMAS);
 }
 
-static json_t *fit_json(const struct qqb_model *m, const struct qqb_fit *f,
-                        const struct qqb_model_points *p)
+json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
+                           const struct qqb_model_points *p)
 {
     json_t *c = json_array(), *se = json_array(), *pts = json_array();
     size_t np = (size_t)(m->nparams ? m->nparams : 1);
@@ -282,9 +282,10 @@ json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j)
             json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "series", r->label, "key", r->key, "metric",
                       METRIC, "formula", formula, "terms", terms, "params", params);
         json_object_set_new(o, "current",
-                            r->have_cur ? fit_json(&r->m, &r->cur, &r->pc) : json_null());
+                            r->have_cur ? qqb_model_fit_json(&r->m, &r->cur, &r->pc) : json_null());
         json_object_set_new(o, "baseline",
-                            r->have_base ? fit_json(&r->m, &r->base, &r->pb) : json_null());
+                            r->have_base ? qqb_model_fit_json(&r->m, &r->base, &r->pb)
+                                         : json_null());
         json_object_set_new(o, "z", z);
         json_object_set_new(o, "grew", grew);
         json_object_set_new(o, "regressed", json_boolean(r->g.regressed));

@@ -6,8 +6,7 @@
 #include "judge_sig.h"
 #include "stats.h"
 
-static const char *const FIELDS[] = {"bytes", "working_set", "flops", "messages",
-                                     "message_bytes"};
+static const char *const FIELDS[] = {"bytes", "working_set", "flops", "messages", "message_bytes"};
 
 static double *field_of(struct qqb_signature *s, size_t f)
 {
@@ -145,8 +144,8 @@ void qqb_sig_judgement_print(FILE *fp, const struct qqb_sig_judgement *j)
         fmt_s(b, sizeof b, r->parts[QQB_RES_FLOPS]);
         fmt_s(c, sizeof c, r->parts[QQB_RES_NETWORK]);
         fprintf(fp, "  %-32s %-10s %10s %10s %+7.0f%%  %-8s %s / %s / %s\n", r->case_name, r->key,
-                m, p, 100 * (r->predicted / r->measured - 1), qqb_sig_resource_name(r->bound), a,
-                b, c);
+                m, p, 100 * (r->predicted / r->measured - 1), qqb_sig_resource_name(r->bound), a, b,
+                c);
     }
     size_t ncross = 0;
     for (size_t i = 0; i < j->n; i++)
@@ -192,7 +191,8 @@ json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j)
         json_object_set_new(o, "key", json_string(r->key));
         json_t *s = json_object();
         for (size_t f = 0; f < sizeof FIELDS / sizeof *FIELDS; f++)
-            json_object_set_new(s, FIELDS[f], json_real(*field_of((struct qqb_signature *)&r->s, f)));
+            json_object_set_new(s, FIELDS[f],
+                                json_real(*field_of((struct qqb_signature *)&r->s, f)));
         json_object_set_new(o, "signature", s);
         json_object_set_new(o, "measured_s", jn(r->measured));
         json_object_set_new(o, "predicted_s", jn(r->predicted));

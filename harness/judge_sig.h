@@ -32,8 +32,8 @@ struct qqb_sig_judgement {
     struct qqb_sig_row *rows;
     size_t n;
     const struct qqb_profile *profile, *base_profile; /* borrowed, may be NULL */
-    const char *profile_path;                          /* where this machine's was looked for */
-    const char *base_id;                               /* the other machine, or NULL */
+    const char *profile_path;                         /* where this machine's was looked for */
+    const char *base_id;                              /* the other machine, or NULL */
 };
 
 /* Rows for every case of CUR (change build) with a signature; predictions

@@ -41,12 +41,17 @@ QQBENCH_FINGERPRINT=machine-c qq out0.txt err0.txt run sig.yaml --baselines bl -
 check "without a profile: exit 0 (got $rc)" test "$rc" = 0
 check "it says that signatures need a profile" has out0.txt "no profile .*qqbench profile-machine"
 
-QQBENCH_FINGERPRINT=machine-a qq out1.txt err1.txt run sig.yaml --baselines bl --no-report -q --json a.json
+rm -rf rep
+QQBENCH_FINGERPRINT=machine-a qq out1.txt err1.txt run sig.yaml --baselines bl --report rep -q --json a.json
 check "machine-a records its baseline (exit 0, got $rc)" test "$rc" = 0
 check "predicted against measured, flop-bound" has out1.txt '^  chain@1 +chain .* flops '
 # 2 flops x 40 ops x 2000 steps at 2 GFLOP/s
 check "the prediction is the signature over the profile's rate (80 us)" \
     python3 -c 'import json,sys; r=json.load(open("a.json"))["signatures"][0]; sys.exit(not (abs(r["predicted_s"]-8e-5) < 1e-12 and r["signature"]["flops"] == 160000 and r["bound"] == "flops" and r["measured_s"] > 0))'
+if command -v gnuplot >/dev/null; then
+    check "the report draws the profile" test -s rep/profile_memory.png
+    check "index.html shows it" has rep/index.html 'src="profile_memory.png"'
+fi
 check "the JSON holds the profile" python3 -c 'import json,sys; d=json.load(open("a.json")); sys.exit(d["profile"]["gflops"] != 2.0)'
 
 QQBENCH_FINGERPRINT=machine-b qq out2.txt err2.txt run sig.yaml --baselines bl --baseline-from machine-a --no-report -q --json b.json

@@ -6,16 +6,17 @@
 #include "test.h"
 
 /* A hand-written profile: two working sets, a flop rate, two message sizes. */
-static const char PROFILE[] = "profile: 1\n"
-                              "timer:\n  tick_mhz: 2000.0\n"
-                              "memory:\n"
-                              "  # a comment\n"
-                              "  - bytes: 1024\n    bandwidth_gbps: 100\n    latency_ns: 1\n"
-                              "  - bytes: 1048576\n    bandwidth_gbps: 10\n    latency_ns: 100\n"
-                              "flops:\n  fma_chains: 8\n  gflops: 2.5\n"
-                              "mpi:\n  launcher: \"mpirun -np 2\"\n  ranks: 2\n  pingpong:\n"
-                              "    - bytes: 1\n      latency_us: 1.0\n      bandwidth_mbps: 1\n"
-                              "    - bytes: 1000\n      latency_us: 10.0\n      bandwidth_mbps: 100\n";
+static const char PROFILE[] =
+    "profile: 1\n"
+    "timer:\n  tick_mhz: 2000.0\n"
+    "memory:\n"
+    "  # a comment\n"
+    "  - bytes: 1024\n    bandwidth_gbps: 100\n    latency_ns: 1\n"
+    "  - bytes: 1048576\n    bandwidth_gbps: 10\n    latency_ns: 100\n"
+    "flops:\n  fma_chains: 8\n  gflops: 2.5\n"
+    "mpi:\n  launcher: \"mpirun -np 2\"\n  ranks: 2\n  pingpong:\n"
+    "    - bytes: 1\n      latency_us: 1.0\n      bandwidth_mbps: 1\n"
+    "    - bytes: 1000\n      latency_us: 10.0\n      bandwidth_mbps: 100\n";
 
 static void test_profile_parse(void)
 {
