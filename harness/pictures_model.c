@@ -152,8 +152,9 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
                 "title 'baseline (mean +- spread)', \\\n     ",
                 stem);
     if (have_base && curve)
-        fprintf(gp, "'%s.dat' index 3 using 1:2 with lines dt 2 lw 1.5 lc rgb '#999999' "
-                    "title 'baseline fit', \\\n     ",
+        fprintf(gp,
+                "'%s.dat' index 3 using 1:2 with lines dt 2 lw 1.5 lc rgb '#999999' "
+                "title 'baseline fit', \\\n     ",
                 stem);
     fprintf(gp,
             "'%s.dat' index 0 using 1:2:3 with yerrorbars pt 7 lc rgb '%s' "
@@ -163,8 +164,9 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
         fprintf(gp, "'%s.dat' index 2 using 1:2 with lines lw 2 lc rgb '%s' title 'fit'\n", stem,
                 qqb_plot_color(1));
     else
-        fprintf(gp, "'%s.dat' index 0 using 1:4 with points pt 2 ps 1.5 lc rgb '%s' "
-                    "title 'fitted'\n",
+        fprintf(gp,
+                "'%s.dat' index 0 using 1:4 with points pt 2 ps 1.5 lc rgb '%s' "
+                "title 'fitted'\n",
                 stem, qqb_plot_color(1));
     fprintf(gp, "set size 1,0.38\nset origin 0,0\nset ylabel 'residual (%%)'\nunset title\n"
                 "set key top left\n");
@@ -186,12 +188,13 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
         qqb_markup_text(html, series ? series : "");
         fprintf(html, ": ");
         qqb_markup_text(html, formula);
-        fprintf(html, ".</b> Means with their spread, the fitted curve, the residuals "
-                      "below%s. <span class=\"files\">files: <a href=\"%s.svg\">%s.svg</a> "
-                      "<a href=\"%s.png\">%s.png</a> <a href=\"%s.gp\">%s.gp</a> "
-                      "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
-                have_base ? "; grey: the baseline" : "", stem, stem, stem, stem, stem, stem,
-                stem, stem);
+        fprintf(html,
+                ".</b> Means with their spread, the fitted curve, the residuals "
+                "below%s. <span class=\"files\">files: <a href=\"%s.svg\">%s.svg</a> "
+                "<a href=\"%s.png\">%s.png</a> <a href=\"%s.gp\">%s.gp</a> "
+                "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
+                have_base ? "; grey: the baseline" : "", stem, stem, stem, stem, stem, stem, stem,
+                stem);
     }
     return 0;
 }
@@ -216,8 +219,8 @@ int qqb_model_pictures(const json_t *models, const char *dir, int no_plot, FILE 
     return 0;
 }
 
-int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FILE *html,
-                         char *err, size_t errlen)
+int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FILE *html, char *err,
+                         size_t errlen)
 {
     struct qqb_profile p;
     if (!profile || qqb_profile_from_json(profile, &p) != 0 || (p.nmem == 0 && p.nmpi == 0))
@@ -236,8 +239,7 @@ int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FI
                     "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>\n"
                     "<figcaption><span class=\"files\">files: <a href=\"%s.gp\">%s.gp</a> "
                     "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
-                    stems[i], stems[i], stems[i], stems[i], stems[i], stems[i], stems[i],
-                    stems[i]);
+                    stems[i], stems[i], stems[i], stems[i], stems[i], stems[i], stems[i], stems[i]);
     }
     return 0;
 }

@@ -26,7 +26,7 @@ int qqb_model_pictures(const json_t *models, const char *dir, int no_plot, FILE 
 /* PROFILE (qqb_profile_json) as pictures in DIR (qqb_profile_plot, stem
  * "profile"), and a section of HTML (may be NULL). 0 (nothing to draw
  * too), or -1 with ERR. */
-int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FILE *html,
-                         char *err, size_t errlen);
+int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FILE *html, char *err,
+                         size_t errlen);
 
 #endif /* QQB_PICTURES_MODEL_H */

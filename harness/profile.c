@@ -352,6 +352,23 @@ int qqb_profile_plot(const struct qqb_profile *p, const char *dir, const char *s
                                : "the machine profile: memory bandwidth and latency against "
                                  "the working set");
         qqb_plot_svg(gp, s, 900, 480);
+        /* Ranges set here: one working set (or equal figures) would leave
+         * gnuplot an empty range, which it warns about. */
+        const double *cx = pic ? p->mpi_bytes : p->mem_bytes;
+        const double *c1 = pic ? p->mpi_us : p->mem_gbps, *c2 = pic ? p->mpi_mbps : p->mem_ns;
+        double r[3][2] = {{INFINITY, 0}, {INFINITY, 0}, {INFINITY, 0}};
+        for (size_t i = 0; i < n; i++) {
+            const double v[3] = {cx[i], c1[i], c2[i]};
+            for (int k = 0; k < 3; k++)
+                if (v[k] > 0) {
+                    r[k][0] = fmin(r[k][0], v[k]);
+                    r[k][1] = fmax(r[k][1], v[k]);
+                }
+        }
+        static const char *const axis[3] = {"x", "y", "y2"};
+        for (int k = 0; k < 3; k++)
+            if (r[k][1] > 0)
+                fprintf(gp, "set %srange [%.6g:%.6g]\n", axis[k], r[k][0] / 1.5, r[k][1] * 1.5);
         fprintf(gp, "set logscale x 2\nset logscale y\nset logscale y2\n"
                     "set format x '%%.0b %%BB'\nset ytics nomirror\nset y2tics nomirror\n"
                     "set key top center\n");
