@@ -16,8 +16,9 @@ static void compare_usage(FILE *fp)
                 "each state, net cycles per hit (the per-hit estimator of\n"
                 "docs/STATISTICS.md minus the empty-state cost QQInit calibrated, the\n"
                 "slowest node's) and the change from A to B (in ticks where a figure\n"
-                "is within 2 counter steps of zero); then memory per key (live and peak bytes,\n"
-                "objects). One file per side is one launch: there is no statistics\n"
+                "is within the counter's resolution, half a counter step, of zero);\n"
+                "then memory per key (live and peak bytes, objects). One file per side is one "
+                "launch: there is no statistics\n"
                 "here. For verdicts with intervals, run both versions through\n"
                 "'qqbench run' (variants or a baseline).\n\n"
                 "  --all    also list keys whose numbers did not change\n\n"
@@ -155,12 +156,15 @@ static void print_keys(const struct side *a, const struct side *b, int all)
                     snprintf(ca, sizeof ca, "%.1f", pa);
                 if (!isnan(pb))
                     snprintf(cb, sizeof cb, "%.1f", pb);
-                /* Within 2 counter steps of zero a net figure cannot be
-                 * told from zero: no ratio of it means anything. */
+                /* At or below the counter's resolution a net figure cannot
+                 * be told from zero: no ratio of it means anything, so the
+                 * change is given in ticks; with both there, it is not
+                 * resolved at all. */
                 double step = a->step > b->step ? a->step : b->step;
-                unresolved =
-                    !isnan(pa) && !isnan(pb) && step > 0 && (pa < 2 * step || pb < 2 * step);
-                if (!isnan(pa) && !isnan(pb) && unresolved)
+                double lim = qq_resolution_ticks(step);
+                if (!isnan(pa) && !isnan(pb) && step > 0)
+                    unresolved = (pa <= lim) + (pb <= lim);
+                if (unresolved)
                     snprintf(ch, sizeof ch, "%+.1f tk", pb - pa);
                 else if (!isnan(pa) && !isnan(pb) && pa > 0)
                     snprintf(ch, sizeof ch, "%+.2f%%", 100.0 * (pb / pa - 1.0));
@@ -183,7 +187,9 @@ static void print_keys(const struct side *a, const struct side *b, int all)
                    !sa   ? "  (only in B)"
                    : !sb ? "  (only in A)"
                          : "",
-                   unresolved ? "  (within 2 counter steps: not resolved)" : "");
+                   unresolved == 2   ? "  (both within the counter's resolution: not resolved)"
+                   : unresolved == 1 ? "  (one within the counter's resolution: change in ticks)"
+                                     : "");
         }
     }
 }

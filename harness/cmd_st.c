@@ -49,8 +49,9 @@ static void print_per_hit(const struct qq_file *f, uint32_t node, const struct q
                h->net, rule[h->rule], key->name);
         if (h->kept < h->intervals)
             printf("  (%" PRIu64 " outliers left out)", h->intervals - h->kept);
-        if (cal && cal->step > 0 && h->net < 2 * cal->step)
-            printf("  (net within 2 counter steps: not resolved)");
+        if (cal && cal->step > 0 && h->net <= qq_resolution_ticks(cal->step))
+            printf("  (net within the counter's resolution, %.0f ticks: not resolved)",
+                   qq_resolution_ticks(cal->step));
         printf("\n");
     }
     printf("\n");

@@ -148,9 +148,9 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
             "noisy: the interval straddles a threshold; the note says by how much "
             "and how many launches would decide.\n"
             "cycles are net of QQ's own reads (the empty state each launch "
-            "calibrates); unresolved: both figures within %.0f counter steps of "
-            "zero, where no change can be seen.\n",
-            QQB_THRESHOLD_BOUND, QQB_RESOLVE_STEPS);
+            "calibrates); unresolved: both figures within the counter's "
+            "resolution (half a counter step) of zero, where no change can be seen.\n",
+            QQB_THRESHOLD_BOUND);
 }
 
 static void print_mem(FILE *fp, const struct qqb_report *r)
@@ -309,9 +309,9 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     size_t unres = counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED] + bu[QQB_UNRESOLVED];
     if (unres)
         fprintf(fp,
-                "%zu comparison%s unresolved: net figures within %.0f counter steps "
-                "of zero; they pass.\n",
-                unres, unres == 1 ? "" : "s", QQB_RESOLVE_STEPS);
+                "%zu comparison%s unresolved: net figures within the counter's "
+                "resolution of zero; they pass.\n",
+                unres, unres == 1 ? "" : "s");
     if (r->against)
         fprintf(fp,
                 "qqbench: vs reference build: %zu regressed, %zu improved, "

@@ -871,12 +871,12 @@ static int collect_mem(const struct qq_file *f, struct qqb_case_result *c)
  * the calibrated empty-state cost of the launch's own QQInit subtracted.
  */
 
-/* Net figures under half a counter step cannot be told from zero (nor from
- * each other): they are stored as half a step, so ratios stay finite. The
- * raw figure is kept beside it (per_hit_raw). */
+/* Net figures at or below the resolution (qq_resolution_ticks) cannot be
+ * told from zero (nor from each other): they are stored as the resolution,
+ * so ratios stay finite. The raw figure is kept beside it (per_hit_raw). */
 static double net_floor(double net, double step)
 {
-    double floor = step > 0 ? step / 2 : 0.5;
+    double floor = qq_resolution_ticks(step);
     return net > floor ? net : floor;
 }
 

@@ -149,6 +149,15 @@ QQ_API int qq_file_calib(const struct qq_file *f, uint32_t node, struct qq_calib
 #define QQ_SHORT_STEPS 50.0
 QQ_API double qq_short_ticks(double mhz, double step);
 
+/* The resolution of a net ticks-per-hit figure: half a counter step (one
+ * tick where the step is finer than 2 ticks or unknown). A mean of many
+ * quantised intervals read at a random phase resolves far below a step
+ * (docs/STATISTICS.md, section 16), so a figure above this is a measurement;
+ * at or below it, it cannot be told from zero: st, compare and the harness
+ * say so, and the harness stores it as this value so ratios stay finite. */
+#define QQ_RESOLVE_STEPS 0.5
+QQ_API double qq_resolution_ticks(double step);
+
 enum qq_hit_rule {
     QQ_HIT_NONE = 0,  /* no interval */
     QQ_HIT_MEAN = 1,  /* short: fenced mean */

@@ -18,6 +18,12 @@ double qq_short_ticks(double mhz, double step)
     return a > b ? a : b;
 }
 
+double qq_resolution_ticks(double step)
+{
+    double r = QQ_RESOLVE_STEPS * step;
+    return r > 1.0 ? r : 1.0;
+}
+
 /* The rule is in qq_file.h; its measured bias in docs/STATISTICS.md. */
 double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rule, size_t *kept)
 {
