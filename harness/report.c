@@ -327,6 +327,10 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
             counts[QQB_UNCHANGED], counts[QQB_NOISY], ab[QQB_REGRESSED], ab[QQB_IMPROVED],
             ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp, r->kernel_failures,
             r->kernel_failures == 1 ? "" : "s");
+    if (r->models && r->models->n)
+        fprintf(fp, "qqbench: models: %zu series fitted, %zu changed growth%s\n",
+                r->models->n - r->models->unfitted, r->models->regressed,
+                r->models->regressed ? " (a regression)" : "");
 }
 
 /* ---------------------------------------------------------------------

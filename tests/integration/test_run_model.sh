@@ -35,6 +35,7 @@ check "the quadratic sweep fails (exit 1, got $rc)" test "$rc" = 1
 check "its n^2 term grew" has out2.txt '^ +n\^2 .* GREW$'
 check "the series is called regressed" has out2.txt 'REGRESSED: the growth changed'
 check "no point regressed on its own" has out2.txt 'vs baseline: 0 regressed'
+check "the summary counts the growth change" has out2.txt '^qqbench: models: 1 series fitted, 1 changed growth \(a regression\)$'
 check "the JSON says so" test "$(jq_py cur.json '.models[0].regressed' 'd["models"][0]["regressed"]')" = true
 
 if command -v gnuplot >/dev/null; then
