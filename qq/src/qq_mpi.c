@@ -159,20 +159,27 @@ static int write_mpiio(const char *tmp, const struct qq__node_out *o, uint64_t o
     if (rank == 0)
         bad |= MPI_File_write_at(fh, 0, prefix->p, (int)prefix->len, MPI_BYTE, MPI_STATUS_IGNORE) !=
                MPI_SUCCESS;
-    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off, o->head, QQ__SECTION_HEAD, MPI_BYTE,
-                                 MPI_STATUS_IGNORE) != MPI_SUCCESS;
-    /* Entries as 24-byte elements, so counts stay within int for any buffer
-     * QQInit(int) can make. */
-    MPI_Datatype ev;
+    /* The chunk is one contiguous range of the file: one independent write
+     * of the three parts where they lie (head, events, tail), described by
+     * a struct type at absolute addresses. A collective write would gain
+     * nothing (no two ranks share a range) and costs a two-phase exchange
+     * of every byte between ranks. Entries go as 24-byte elements, so the
+     * counts stay within int for any buffer QQInit(int) can make. */
+    MPI_Datatype ev, chunk;
     MPI_Type_contiguous(QQ__EVENT_SIZE, MPI_BYTE, &ev);
-    MPI_Type_commit(&ev);
-    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD, o->events,
-                                 (int)(o->events_bytes / QQ__EVENT_SIZE), ev,
-                                 MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    int len[3] = {QQ__SECTION_HEAD, (int)(o->events_bytes / QQ__EVENT_SIZE), (int)o->tail.len};
+    MPI_Aint at[3] = {0, 0, 0};
+    MPI_Datatype type[3] = {MPI_BYTE, ev, MPI_BYTE};
+    MPI_Get_address(o->head, &at[0]);
+    MPI_Get_address(o->events ? o->events : o->head, &at[1]);
+    MPI_Get_address(o->tail.p ? (void *)o->tail.p : (void *)o->head, &at[2]);
+    bad |= MPI_Type_create_struct(3, len, at, type, &chunk) != MPI_SUCCESS;
+    bad |= MPI_Type_commit(&chunk) != MPI_SUCCESS;
+    if (!bad)
+        bad |= MPI_File_write_at(fh, (MPI_Offset)off, MPI_BOTTOM, 1, chunk, MPI_STATUS_IGNORE) !=
+               MPI_SUCCESS;
+    MPI_Type_free(&chunk);
     MPI_Type_free(&ev);
-    bad |= MPI_File_write_at_all(
-               fh, (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD + (MPI_Offset)o->events_bytes,
-               o->tail.p, (int)o->tail.len, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
     mrc = MPI_File_close(&fh);
     bad |= mrc != MPI_SUCCESS;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
