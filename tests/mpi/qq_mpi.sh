@@ -70,8 +70,12 @@ record | gather)
 same)
     # One run writes the same events with MPI-IO and with the fallback: the
     # two files must be the same bytes (same run, so same ticks and META).
-    run twice mpiio.qq gather.qq || fail "mpirun twice failed"
+    # With one rank the serial writer (after MPI_Finalize) must agree too.
+    serial=()
+    if ((np == 1)); then serial=(serial.qq); fi
+    run twice mpiio.qq gather.qq "${serial[@]}" || fail "mpirun twice failed"
     cmp mpiio.qq gather.qq || fail "MPI-IO and gather files differ"
+    if ((np == 1)); then cmp mpiio.qq serial.qq || fail "MPI-IO and serial files differ"; fi
     st_shows_nodes gather.qq
     ;;
 output_env)

@@ -26,8 +26,10 @@
  * Usage (every MODE but check/refuse runs under mpirun):
  *   record NAME [--mem]   each rank records its pattern, QQOut(NAME); rank 0
  *                         then re-reads the merged file and checks it
- *   twice A B             QQOut(A) with MPI-IO, then QQOut(B) with
- *                         QQ_MPI_IO=0 in the same run: byte-identical files
+ *   twice A B [C]         QQOut(A) with MPI-IO, then QQOut(B) with
+ *                         QQ_MPI_IO=0 in the same run: byte-identical files;
+ *                         with C (1 rank), QQOut(C) after MPI_Finalize, by
+ *                         the serial writer, must give the same bytes too
  *   badnode|badcount|badkeys|badname|badrange NAME
  *                         a wrong QQOut on one rank: every rank must fail,
  *                         with a message, and no file may appear
@@ -492,6 +494,14 @@ static int run_mpi(int argc, char **argv)
     if (rc == 2 && rank == 0)
         fprintf(stderr, "qq_mpi_test: bad usage of mode %s\n", mode);
     MPI_Finalize();
+    if (rc == 0 && !strcmp(mode, "twice") && argc > 4) {
+        /* MPI is finalized: QQOut falls back to the serial writer. */
+        EXPECT(size == 1, "the serial comparison needs 1 rank, not %d", size);
+        int orc = qq_out(argv[4], 0, 1);
+        EXPECT(orc == 0, "qq_out (serial): %s", qq_out_errmsg());
+        EXPECT(same_bytes(argv[2], argv[4]), "%s and %s differ", argv[2], argv[4]);
+        rc = failures ? 1 : 0;
+    }
     return rc;
 }
 
