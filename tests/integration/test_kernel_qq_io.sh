@@ -48,6 +48,8 @@ if [ -x "$KD/qq_merge" ] && command -v mpirun >/dev/null; then
             check "qq_merge np $np $v prints the merge time" test -n "$(field merge_ms <<<"$o")"
             check "qq_merge np $np $v records 3 merge_ms" test "$(hits "$f" merge_ms)" = 3
             check "qq_merge np $np $v records 3 gatherv_ms" test "$(hits "$f" gatherv_ms)" = 3
+            check "qq_merge np $np $v records 3 gatherv_write_ms" \
+                test "$(hits "$f" gatherv_write_ms)" = 3
         done
     done
     check "qq_merge leaves no scratch file" no_scratch out
