@@ -20,15 +20,16 @@
  * same number of bytes to rank 0, the least any merge must move; and that
  * Gatherv followed by one write(2) of the gathered bytes by rank 0 to a
  * fresh file, the plain way to merge into a file.
- * Variant mpiio: QQOut's MPI-IO writer (the default); gather: QQ_MPI_IO=0,
- * rank 0 receives every chunk and writes it. A first round is not kept
+ * Variant auto: QQOut's own choice (the gather on one host, MPI-IO across
+ * hosts); mpiio: QQ_MPI_IO=1, every rank writes its part; gather:
+ * QQ_MPI_IO=0, rank 0 receives every chunk and writes it. A first round is not kept
  * (MPI-IO's first open loads its components; first pages cost more).
  */
 
 enum { R_MERGE, R_GATHERV, R_GATHERV_WRITE, R_N };
 static const char *const res_name[R_N] = {"merge_ms", "gatherv_ms", "gatherv_write_ms"};
 
-static const char *const variants[] = {"mpiio", "gather", NULL};
+static const char *const variants[] = {"auto", "mpiio", "gather", NULL};
 
 int main(int argc, char **argv)
 {
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
                    "(--steps), QQOut\nof all of them into one fresh file, then an "
                    "MPI_Gatherv of the same bytes to rank 0,\nand that Gatherv plus one write(2) "
                    "of them by rank 0, each timed from a barrier\nto the slowest rank. --variant "
-                   "mpiio (QQOut's MPI-IO writer)\nor gather "
+                   "auto (QQOut's choice), mpiio (QQ_MPI_IO=1)\nor gather "
                    "(QQ_MPI_IO=0). Scratch file beside $QQ_OUTPUT. Run: mpirun -np 4 "
                    "--oversubscribe\nqq_merge --size 1000000 --print",
         .keys = "  values  merge_ms (QQOut), gatherv_ms (MPI_Gatherv of the same bytes),\n"
@@ -63,8 +64,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return prc == KARGS_HELP ? 0 : 2;
     }
-    if (a.variant_index == 1)
-        setenv("QQ_MPI_IO", "0", 1);
+    if (a.variant_index > 0) /* auto: QQ_MPI_IO as the caller set it */
+        setenv("QQ_MPI_IO", a.variant_index == 1 ? "1" : "0", 1);
     long n = a.size, rounds = a.steps;
 
     char saved[4096], path[4096], plain_path[4096];

@@ -40,7 +40,7 @@ check "qq_io --size 0 says why" grep -q -- "--size" err.txt
 
 if [ -x "$KD/qq_merge" ] && command -v mpirun >/dev/null; then
     for np in 1 2 4; do
-        for v in mpiio gather; do
+        for v in auto mpiio gather; do
             f="$PWD/out/merge_${np}_$v.qq"
             o=$(QQ_OUTPUT="$f" mpirun -np $np --oversubscribe "$KD/qq_merge" --variant $v \
                 --size 20000 --steps 3 --print)

@@ -26,11 +26,11 @@
  * Usage (every MODE but check/refuse runs under mpirun):
  *   record NAME [--mem]   each rank records its pattern, QQOut(NAME); rank 0
  *                         then re-reads the merged file and checks it
- *   twice A B [C]         QQOut(A) with MPI-IO, then QQOut(B) with
+ *   twice A B [C]         QQOut(A) with MPI-IO (QQ_MPI_IO=1), then QQOut(B) with
  *                         QQ_MPI_IO=0 in the same run: byte-identical files;
  *                         with C (1 rank), QQOut(C) after MPI_Finalize, by
  *                         the serial writer, must give the same bytes too
- *   badnode|badcount|badkeys|badname|badrange NAME
+ *   badnode|badcount|badkeys|badname|badrange|badio NAME
  *                         a wrong QQOut on one rank: every rank must fail,
  *                         with a message, and no file may appear
  *   die NAME              rank 1 exits after QQInit, before QQOut
@@ -357,7 +357,9 @@ static int run_bad(const char *mode, const char *name, int rank, int size)
     else if (!strcmp(mode, "badname") && rank == size - 1)
         path = other;
     else if (!strcmp(mode, "badrange") && rank == size - 1)
-        nodes = rank; /* node == nodes: out of range, caught before MPI */
+        nodes = rank;           /* node == nodes: out of range, caught before MPI */
+    if (!strcmp(mode, "badio")) /* the last rank alone asks for the gather */
+        setenv("QQ_MPI_IO", rank == size - 1 ? "0" : "1", 1);
     int rc = qq_out(path, node, nodes);
     printf("rank %d: qq_out(%s, %d, %d) = %d (%s): %s\n", rank, path, node, nodes, rc,
            qq_err_name(rc), qq_out_errmsg());
@@ -368,6 +370,9 @@ static int run_bad(const char *mode, const char *name, int rank, int size)
                qq_out_errmsg());
     if (!strcmp(mode, "badkeys"))
         EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "keys"), "rank %d: %s", rank,
+               qq_out_errmsg());
+    if (!strcmp(mode, "badio"))
+        EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "QQ_MPI_IO"), "rank %d: %s", rank,
                qq_out_errmsg());
     if (!strcmp(mode, "badname"))
         EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "file names"), "rank %d: %s", rank,
@@ -434,6 +439,8 @@ static int run_mpi(int argc, char **argv)
             uint64_t drop = (uint64_t)(total > cap ? total - cap : 0);
             EXPECT(qq_dropped() == drop, "rank %d: qq_dropped %" PRIu64 ", want %" PRIu64, rank,
                    qq_dropped(), drop);
+            if (!strcmp(mode, "twice"))
+                setenv("QQ_MPI_IO", "1", 1);
             int orc = qq_out(name, rank, size);
             EXPECT(orc == 0, "rank %d: qq_out: %s", rank, qq_out_errmsg());
             if (!strcmp(mode, "twice")) {
