@@ -1,5 +1,6 @@
-/* kio.h - what the output benchmarks (qq_io, qq_merge) share: wall time, a scratch path beside the
- * kernel's output, and a plain write to compare QQOut with. */
+/* kio.h - what QQ's own benchmarks (qq_io, qq_merge, qq_overhead) share: wall time, a scratch path
+ * beside the kernel's output, a plain write to compare QQOut with, recording the rounds' results.
+ */
 #ifndef KIO_H
 #define KIO_H
 
@@ -10,6 +11,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "qq.h"
+#include "kcommon.h"
 
 /* Seconds of CLOCK_MONOTONIC: these intervals are milliseconds long, past
  * what one tick read is for, and include system calls. */
@@ -78,6 +82,20 @@ static inline int kio_fsync(const char *path)
         return -1;
     int rc = fsync(fd);
     return close(fd) != 0 ? -1 : rc;
+}
+
+/* Record the ROUNDS results V of value KEY: one QQValue a round, or with
+ * MEDIAN set only their median. qqbench sums a launch's values up by their
+ * mean, which one preempted round of a loaded machine can move far; the
+ * median it cannot. V is reordered. */
+static inline void kio_record_rounds(int key, double *v, long rounds, int median)
+{
+    if (median) {
+        QQValue(key, kmedian(v, (size_t)rounds));
+        return;
+    }
+    for (long r = 0; r < rounds; r++)
+        QQValue(key, v[r]);
 }
 
 #endif /* KIO_H */

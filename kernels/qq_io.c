@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "qq.h"
-#include "kcommon.h"
 #include "kio.h"
 
 #define PROG "qq_io"
@@ -48,7 +47,10 @@ static const char *const variants[] = {"all", NULL};
 int main(int argc, char **argv)
 {
     static long do_fsync = 1;
+    static int median;
     static const struct kopt extra[] = {
+        {"median", KOPT_FLAG, &median, 0,
+         "record each key's median over the rounds, not each round"},
         {"fsync", KOPT_LONG, &do_fsync, 0,
          "1: fsync each QQOut file, timed apart from the write (default 1); 0: skip"},
         {NULL, KOPT_FLAG, NULL, 0, NULL},
@@ -133,10 +135,9 @@ int main(int argc, char **argv)
     int key[R_N];
     for (int k = 0; k < R_N; k++)
         key[k] = QQAddValue(res_name[k]);
-    for (long r = 0; r < rounds; r++)
-        for (int k = 0; k < R_N; k++)
-            if (k != R_FSYNC || do_fsync)
-                QQValue(key[k], res[k * rounds + r]);
+    for (int k = 0; k < R_N; k++)
+        if (k != R_FSYNC || do_fsync)
+            kio_record_rounds(key[k], res + k * rounds, rounds, median);
     int rc = kqq_out(PROG, "qq_io.qq", 0, 1);
 
     if (a.print) {

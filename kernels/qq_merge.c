@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "qq.h"
-#include "kcommon.h"
 #include "kio.h"
 
 #define PROG "qq_merge"
@@ -37,6 +36,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    static int median;
+    static const struct kopt extra[] = {
+        {"median", KOPT_FLAG, &median, 0,
+         "record each key's median over the rounds, not each round"},
+        {NULL, KOPT_FLAG, NULL, 0, NULL},
+    };
     static const struct kspec spec = {
         .prog = PROG,
         .summary = "QQOut's merge (MPI): every rank records --size events once; per round "
@@ -51,7 +56,7 @@ int main(int argc, char **argv)
         .variants = variants,
         .size_default = 1000000,
         .steps_default = 5,
-        .extra = NULL,
+        .extra = extra,
     };
     struct kargs a;
     int prc = kargs_parse(&spec, argc, argv, &a, rank != 0);
@@ -159,9 +164,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < R_N; k++)
         key[k] = QQAddValue(res_name[k]);
     if (rank == 0)
-        for (long r = 0; r < rounds; r++)
-            for (int k = 0; k < R_N; k++)
-                QQValue(key[k], res[k * rounds + r]);
+        for (int k = 0; k < R_N; k++)
+            kio_record_rounds(key[k], res + k * rounds, rounds, median);
     int rc = kqq_out(PROG, "qq_merge.qq", rank, nranks);
 
     if (rank == 0 && a.print) {

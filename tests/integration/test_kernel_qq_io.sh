@@ -34,6 +34,10 @@ check "qq_io --fsync 0 runs" test $? -eq 0
 check "qq_io --fsync 0 times no fsync" test -z "$(field fsync_ms <<<"$o")"
 check "qq_io --fsync 0 records no fsync_ms" test "$(hits out/nofsync.qq fsync_ms)" = 0
 
+QQ_OUTPUT="$PWD/out/median.qq" "$KD/qq_io" --size 1000 --steps 3 --median >/dev/null
+check "qq_io --median runs" test $? -eq 0
+check "qq_io --median records one write_ms" test "$(hits out/median.qq write_ms)" = 1
+check "qq_io --median records one plain_ms" test "$(hits out/median.qq plain_ms)" = 1
 "$KD/qq_io" --size 0 >/dev/null 2>err.txt
 check "qq_io --size 0 is bad usage (exit 2)" test $? -eq 2
 check "qq_io --size 0 says why" grep -q -- "--size" err.txt
