@@ -284,7 +284,7 @@ static int writer_asked(void)
 
 /* 1 when every rank shares this rank's host (collective). There the gather
  * is the default: ranks writing parts of one file at once contend for the
- * file's one lock in the kernel, and 2 ranks took 3-5x as long as rank 0
+ * file's one lock in the kernel, and 2 ranks took 2-4x as long as rank 0
  * receiving and writing it all (docs/PERFORMANCE.md, "QQ's own cost"). */
 static int one_host(int size)
 {
