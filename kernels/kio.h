@@ -84,6 +84,13 @@ static inline int kio_fsync(const char *path)
     return close(fd) != 0 ? -1 : rc;
 }
 
+/* The --median option of QQ's benchmark kernels (a struct kopt), setting
+ * the int VAR. */
+#define KIO_MEDIAN_OPTION(var)                                                                     \
+    {                                                                                              \
+        "median", KOPT_FLAG, &(var), 0, "record each key's median over the rounds, not each round" \
+    }
+
 /* Record the ROUNDS results V of value KEY: one QQValue a round, or with
  * MEDIAN set only their median. qqbench sums a launch's values up by their
  * mean, which one preempted round of a loaded machine can move far; the

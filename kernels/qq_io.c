@@ -49,8 +49,7 @@ int main(int argc, char **argv)
     static long do_fsync = 1;
     static int median;
     static const struct kopt extra[] = {
-        {"median", KOPT_FLAG, &median, 0,
-         "record each key's median over the rounds, not each round"},
+        KIO_MEDIAN_OPTION(median),
         {"fsync", KOPT_LONG, &do_fsync, 0,
          "1: fsync each QQOut file, timed apart from the write (default 1); 0: skip"},
         {NULL, KOPT_FLAG, NULL, 0, NULL},

@@ -112,8 +112,7 @@ int main(int argc, char **argv)
 {
     static int median;
     static const struct kopt extra[] = {
-        {"median", KOPT_FLAG, &median, 0,
-         "record each key's median over the rounds, not each round"},
+        KIO_MEDIAN_OPTION(median),
         {NULL, KOPT_FLAG, NULL, 0, NULL},
     };
     static const struct kspec spec = {

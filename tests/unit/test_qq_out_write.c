@@ -2,7 +2,6 @@
  * its reason and no file left, an old file kept. */
 #define _DEFAULT_SOURCE /* struct iovec */
 #define QQ_ENABLE       1
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -15,21 +14,6 @@
 #include "test.h"
 
 #define EVENTS 100000 /* 2.4 MB of entries */
-
-/* Files named NAME.tmp.* (a temporary the writer left). */
-static int temporaries(const char *name)
-{
-    char prefix[256];
-    snprintf(prefix, sizeof prefix, "%s.tmp.", name);
-    int n = 0;
-    DIR *d = opendir(".");
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-    if (d)
-        closedir(d);
-    return n;
-}
 
 static long file_size(const char *name)
 {
@@ -124,7 +108,7 @@ static void test_file_too_large(void)
     CHECK_STR_CONTAINS(qq_out_errmsg(), "write failed");
     CHECK_STR_CONTAINS(qq_out_errmsg(), strerror(EFBIG));
     CHECK(access("big.qq", F_OK) != 0);
-    CHECK_INT_EQ(temporaries("big.qq"), 0);
+    CHECK_INT_EQ(test_temporaries("big.qq"), 0);
 
     /* Over an existing file: the old bytes survive. */
     long old_len;
@@ -133,7 +117,7 @@ static void test_file_too_large(void)
     long now_len;
     unsigned char *now = slurp("all.qq", &now_len);
     CHECK(old && now && old_len == now_len && memcmp(old, now, (size_t)old_len) == 0);
-    CHECK_INT_EQ(temporaries("all.qq"), 0);
+    CHECK_INT_EQ(test_temporaries("all.qq"), 0);
     free(old);
     free(now);
 
