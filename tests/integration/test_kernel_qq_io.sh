@@ -42,6 +42,13 @@ check "qq_io --median records one plain_ms" test "$(hits out/median.qq plain_ms)
 check "qq_io --size 0 is bad usage (exit 2)" test $? -eq 2
 check "qq_io --size 0 says why" grep -q -- "--size" err.txt
 
+# The shipped suite loads, and its recording benchmark runs as written.
+"$QQBENCH" run "${QQ_SOURCE_DIR:?}/configs/qq-overhead.yaml" --only recording --repetitions 2 \
+    --no-report --baselines "$PWD/baselines" --work "$PWD" -q >suite.out 2>&1
+rc=$?
+check "configs/qq-overhead.yaml runs its recording benchmark (exit $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || cat suite.out
+
 if [ -x "$KD/qq_merge" ] && command -v mpirun >/dev/null; then
     for np in 1 2 4; do
         for v in auto mpiio gather; do
