@@ -1,11 +1,11 @@
 /* qq_overhead.c - what QQ's recording costs: ticks per event of QQMark, QQStateOn/Off, QQCount,
- * QQValue vs a bare qq_ticks() read. */
+ * QQValue, and of a mark and a state pair with QQRecord(0), vs a bare and an ordered read. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "qq.h"
-#include "kcommon.h"
+#include "kio.h"
 
 #define PROG "qq_overhead"
 
@@ -19,8 +19,9 @@
  * round and kind), which QQOut writes; --print adds medians and ratios.
  */
 
-enum { K_BARE, K_ORDERED, K_MARK, K_STATE, K_COUNT, K_VALUE, K_N };
-static const char *const kind_name[K_N] = {"bare", "ordered", "mark", "state", "count", "value"};
+enum { K_BARE, K_ORDERED, K_MARK, K_STATE, K_COUNT, K_VALUE, K_MARK_OFF, K_STATE_OFF, K_N };
+static const char *const kind_name[K_N] = {"bare",  "ordered", "mark",     "state",
+                                           "count", "value",   "mark_off", "state_off"};
 
 static int in_mark, in_state, in_count, in_value;
 static volatile uint64_t sink; /* keeps the bare reads alive */
@@ -70,12 +71,32 @@ static double time_kind(int kind, long n)
             QQCount(in_count, (int)i);
         t1 = qq_ticks();
         return (double)(t1 - t0) / (double)n;
-    default:
+    case K_VALUE:
         t0 = qq_ticks();
         for (long i = 0; i < n; i++)
             QQValue(in_value, (double)i);
         t1 = qq_ticks();
         return (double)(t1 - t0) / (double)n;
+    case K_MARK_OFF:
+        /* Recording off: the record path's one test fails, nothing is
+         * stored (a state still pays its closing read). */
+        QQRecord(0);
+        t0 = qq_ticks();
+        for (long i = 0; i < n; i++)
+            QQMark(in_mark);
+        t1 = qq_ticks();
+        QQRecord(1);
+        return (double)(t1 - t0) / (double)n;
+    default:
+        QQRecord(0);
+        t0 = qq_ticks();
+        for (long i = 0; i < n; i++) {
+            QQStateOn(in_state);
+            QQStateOff(in_state);
+        }
+        t1 = qq_ticks();
+        QQRecord(1);
+        return (double)(t1 - t0) / (2.0 * (double)n);
     }
 }
 
@@ -89,22 +110,29 @@ static const char *const variants[] = {"all", NULL};
 
 int main(int argc, char **argv)
 {
+    static int median;
+    static const struct kopt extra[] = {
+        KIO_MEDIAN_OPTION(median),
+        {NULL, KOPT_FLAG, NULL, 0, NULL},
+    };
     static const struct kspec spec = {
         .prog = PROG,
         .summary = "QQ's recording cost: per round, N bare qq_ticks() reads, N "
                    "ordered reads (open+close),\nand N QQMark, QQStateOn+Off,"
-                   "\nQQCount and QQValue events, each timed "
+                   "\nQQCount and QQValue events, and N QQMark and QQStateOn+Off with "
+                   "QQRecord(0), each timed "
                    "as total ticks / N (interleaved by round).\n--size N = events "
                    "per measurement, --steps R = rounds. --print: medians in ticks\n"
                    "per event and the ratio to a bare read.",
         .keys = "  values  cost_bare, cost_ordered, cost_mark, cost_state, cost_count, "
-                "cost_value (ticks per event,\n          one per round)\n"
+                "cost_value,\n          cost_mark_off, cost_state_off (ticks per event, one "
+                "per round)\n"
                 "  (inner, measured: bench_mark, bench_state, bench_count, "
                 "bench_value; their\n  events are discarded)",
         .variants = variants,
         .size_default = 10000,
         .steps_default = 21,
-        .extra = NULL,
+        .extra = extra,
     };
     struct kargs a;
     kargs_parse_or_exit(&spec, argc, argv, &a);
@@ -139,9 +167,10 @@ int main(int argc, char **argv)
 
     /* The one outer buffer: only the results. */
     QQInit(kqq_events((uint64_t)(rounds * K_N) + 16));
-    for (long r = 0; r < rounds; r++)
-        for (int k = 0; k < K_N; k++)
-            QQValue(out_key[k], cost[k * rounds + r]);
+    /* With --median the rounds are reordered: the medians below are the
+     * same either way. */
+    for (int k = 0; k < K_N; k++)
+        kio_record_rounds(out_key[k], cost + k * rounds, rounds, median);
     int rc = kqq_out(PROG, "qq_overhead.qq", 0, 1);
 
     if (a.print) {
@@ -155,7 +184,7 @@ int main(int argc, char **argv)
         /* States are held against the read they use; the rest against a
          * bare read. */
         for (int k = 0; k < K_N; k++) {
-            int ref = k == K_STATE && QQ_ORDERED ? K_ORDERED : K_BARE;
+            int ref = (k == K_STATE || k == K_STATE_OFF) && QQ_ORDERED ? K_ORDERED : K_BARE;
             printf("cost_%s %.2f ticks/event  ratio %.2f (to %s)\n", kind_name[k], med[k],
                    med[ref] > 0 ? med[k] / med[ref] : 0.0, kind_name[ref]);
         }

@@ -2,6 +2,7 @@
 #ifndef QQ_TEST_H
 #define QQ_TEST_H
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +65,22 @@ static int test__failures;
             TEST_FAIL_AT("%s contains \"%s\": got \"%s\"", #hay, test__n,                          \
                          test__h ? test__h : "(null)");                                            \
     } while (0)
+
+/* Files in the working directory named NAME.tmp.* (a temporary that a
+ * writer such as QQOut left behind). */
+static inline int test_temporaries(const char *name)
+{
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "%s.tmp.", name);
+    int n = 0;
+    DIR *d = opendir(".");
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
 
 /* Run one test function, print its name. */
 #define RUN(fn)                                                                                    \

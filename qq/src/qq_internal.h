@@ -93,6 +93,9 @@ int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes, const struct qq__node_
                       uint64_t file_size, int complete);
 /* Write BUF..LEN at OFFSET of FD, all of it. Returns 0 or QQ_EIO. */
 int qq__pwrite_all(int fd, const void *buf, size_t len, uint64_t offset);
+/* The same for N pieces in order (pwritev); IOV is advanced as it goes. */
+struct iovec;
+int qq__pwritev_all(int fd, struct iovec *iov, int n, uint64_t offset);
 /* Record the detail of an output failure (qq_out_errmsg). Returns ERR. */
 int qq__out_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The output path: $QQ_OUTPUT if set, else NAME. */

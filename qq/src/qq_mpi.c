@@ -159,20 +159,27 @@ static int write_mpiio(const char *tmp, const struct qq__node_out *o, uint64_t o
     if (rank == 0)
         bad |= MPI_File_write_at(fh, 0, prefix->p, (int)prefix->len, MPI_BYTE, MPI_STATUS_IGNORE) !=
                MPI_SUCCESS;
-    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off, o->head, QQ__SECTION_HEAD, MPI_BYTE,
-                                 MPI_STATUS_IGNORE) != MPI_SUCCESS;
-    /* Entries as 24-byte elements, so counts stay within int for any buffer
-     * QQInit(int) can make. */
-    MPI_Datatype ev;
+    /* The chunk is one contiguous range of the file: one independent write
+     * of the three parts where they lie (head, events, tail), described by
+     * a struct type at absolute addresses. A collective write would gain
+     * nothing (no two ranks share a range) and costs a two-phase exchange
+     * of every byte between ranks. Entries go as 24-byte elements, so the
+     * counts stay within int for any buffer QQInit(int) can make. */
+    MPI_Datatype ev, chunk;
     MPI_Type_contiguous(QQ__EVENT_SIZE, MPI_BYTE, &ev);
-    MPI_Type_commit(&ev);
-    bad |= MPI_File_write_at_all(fh, (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD, o->events,
-                                 (int)(o->events_bytes / QQ__EVENT_SIZE), ev,
-                                 MPI_STATUS_IGNORE) != MPI_SUCCESS;
+    int len[3] = {QQ__SECTION_HEAD, (int)(o->events_bytes / QQ__EVENT_SIZE), (int)o->tail.len};
+    MPI_Aint at[3] = {0, 0, 0};
+    MPI_Datatype type[3] = {MPI_BYTE, ev, MPI_BYTE};
+    MPI_Get_address(o->head, &at[0]);
+    MPI_Get_address(o->events ? o->events : o->head, &at[1]);
+    MPI_Get_address(o->tail.p ? (void *)o->tail.p : (void *)o->head, &at[2]);
+    bad |= MPI_Type_create_struct(3, len, at, type, &chunk) != MPI_SUCCESS;
+    bad |= MPI_Type_commit(&chunk) != MPI_SUCCESS;
+    if (!bad)
+        bad |= MPI_File_write_at(fh, (MPI_Offset)off, MPI_BOTTOM, 1, chunk, MPI_STATUS_IGNORE) !=
+               MPI_SUCCESS;
+    MPI_Type_free(&chunk);
     MPI_Type_free(&ev);
-    bad |= MPI_File_write_at_all(
-               fh, (MPI_Offset)off + (MPI_Offset)QQ__SECTION_HEAD + (MPI_Offset)o->events_bytes,
-               o->tail.p, (int)o->tail.len, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
     mrc = MPI_File_close(&fh);
     bad |= mrc != MPI_SUCCESS;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
@@ -261,6 +268,35 @@ static int write_gather(const char *tmp, const struct qq__node_out *o, uint64_t 
     return anybad ? qq__out_fail(QQ_EIO, "QQOut: writing %s failed", tmp) : 0;
 }
 
+/* The writer asked for: QQ_MPI_IO=1 MPI-IO, 0 the gather, unset (or
+ * anything else) chosen by where the ranks are (one_host below). */
+enum { WRITER_GATHER = 0, WRITER_MPIIO = 1, WRITER_AUTO = 2 };
+
+static int writer_asked(void)
+{
+    const char *mode = getenv("QQ_MPI_IO");
+    if (mode && !strcmp(mode, "0"))
+        return WRITER_GATHER;
+    if (mode && !strcmp(mode, "1"))
+        return WRITER_MPIIO;
+    return WRITER_AUTO;
+}
+
+/* 1 when every rank shares this rank's host (collective). There the gather
+ * is the default: ranks writing parts of one file at once contend for the
+ * file's one lock in the kernel, and 2 ranks took 2-4x as long as rank 0
+ * receiving and writing it all (docs/PERFORMANCE.md, "QQ's own cost"). */
+static int one_host(int size)
+{
+    MPI_Comm local;
+    int lsize = 0;
+    if (MPI_Comm_split_type(qq_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) != MPI_SUCCESS)
+        return 0;
+    MPI_Comm_size(local, &lsize);
+    MPI_Comm_free(&local);
+    return lsize == size;
+}
+
 static int mpi_out(const char *path, int node, int nodes, int *result)
 {
     if (!mpi_active())
@@ -275,11 +311,11 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
 
     /* Agree on the arguments and the key table before anything is written:
      * a wrong call on one rank fails every rank, and no file appears. */
-    uint64_t mine[4] = {(uint64_t)(node != rank), (uint64_t)(nodes != size), keys_hash(),
-                        path_hash(path)};
-    uint64_t lo[4], hi[4];
-    MPI_Allreduce(mine, lo, 4, MPI_UINT64_T, MPI_MIN, qq_comm);
-    MPI_Allreduce(mine, hi, 4, MPI_UINT64_T, MPI_MAX, qq_comm);
+    uint64_t mine[5] = {(uint64_t)(node != rank), (uint64_t)(nodes != size), keys_hash(),
+                        path_hash(path), (uint64_t)writer_asked()};
+    uint64_t lo[5], hi[5];
+    MPI_Allreduce(mine, lo, 5, MPI_UINT64_T, MPI_MIN, qq_comm);
+    MPI_Allreduce(mine, hi, 5, MPI_UINT64_T, MPI_MAX, qq_comm);
     if (hi[0] || hi[1]) {
         *result = node != rank || nodes != size
                       ? qq__out_fail(QQ_EINVAL,
@@ -302,6 +338,14 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
                                path);
         return 1;
     }
+    if (lo[4] != hi[4]) {
+        *result = qq__out_fail(QQ_EINVAL, "QQOut: ranks see different QQ_MPI_IO (export it to "
+                                          "every rank); no file written");
+        return 1;
+    }
+    int writer = (int)lo[4];
+    if (writer == WRITER_AUTO)
+        writer = one_host(size) ? WRITER_GATHER : WRITER_MPIIO;
 
     /* Rank 0 renames the file into place, so rank 0 decides whether PATH may
      * be replaced (a regular file or a new name); every rank gets its word. */
@@ -364,8 +408,7 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
         rc = qq__out_fail(QQ_ENOMEM, "QQOut: cannot encode the file header");
     } else {
         snprintf(tmp, tlen, "%s.tmp.%ld", path, pid);
-        const char *mode = getenv("QQ_MPI_IO");
-        if (mode && !strcmp(mode, "0"))
+        if (writer == WRITER_GATHER)
             rc = write_gather(tmp, &o, off, &pre, rank, size);
         else
             rc = write_mpiio(tmp, &o, off, &pre, rank, prefix + total);

@@ -1,11 +1,13 @@
 /* qq_out.c - QQOut: encode the key table, node table and entries (docs/FORMAT.md) and write them.
  */
+#define _DEFAULT_SOURCE /* pwritev */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -400,16 +402,43 @@ void qq__node_out_release(struct qq__node_out *o)
 
 int qq__pwrite_all(int fd, const void *buf, size_t len, uint64_t offset)
 {
-    const unsigned char *p = buf;
-    while (len > 0) {
-        ssize_t w = pwrite(fd, p, len, (off_t)offset);
+    struct iovec v = {(void *)(uintptr_t)buf, len};
+    return qq__pwritev_all(fd, &v, 1, offset);
+}
+
+/* pwritev until every byte is out: a write may stop short (Linux moves at
+ * most 2 GiB a call, and a signal or a full disk can cut one), so the
+ * vector is advanced past what went and the call repeated. IOV is changed. */
+int qq__pwritev_all(int fd, struct iovec *iov, int n, uint64_t offset)
+{
+    while (n > 0 && iov->iov_len == 0) {
+        iov++;
+        n--;
+    }
+    while (n > 0) {
+        ssize_t w = pwritev(fd, iov, n, (off_t)offset);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO; /* no progress and no reason given */
             return QQ_EIO;
-        p += w;
-        len -= (size_t)w;
+        }
         offset += (uint64_t)w;
+        size_t done = (size_t)w;
+        while (n > 0 && done >= iov->iov_len) {
+            done -= iov->iov_len;
+            iov++;
+            n--;
+        }
+        if (n > 0) {
+            iov->iov_base = (unsigned char *)iov->iov_base + done;
+            iov->iov_len -= done;
+        }
+        while (n > 0 && iov->iov_len == 0) {
+            iov++;
+            n--;
+        }
     }
     return 0;
 }
@@ -453,17 +482,13 @@ static int write_serial(const char *path, uint32_t node)
     if (fd < 0) {
         rc = qq__out_fail(QQ_EIO, "%s: cannot create: %s", tmp, strerror(errno));
     } else {
-        uint64_t off = 0;
-        rc = qq__pwrite_all(fd, b.p, b.len, off);
-        off += b.len;
-        if (rc == 0)
-            rc = qq__pwrite_all(fd, o.head, sizeof o.head, off);
-        off += sizeof o.head;
-        if (rc == 0)
-            rc = qq__pwrite_all(fd, o.events, o.events_bytes, off);
-        off += o.events_bytes;
-        if (rc == 0)
-            rc = qq__pwrite_all(fd, o.tail.p, o.tail.len, off);
+        /* The whole file in one call where the system allows: the events
+         * go from the recording buffer itself, never copied or formatted. */
+        struct iovec v[4] = {{b.p, b.len},
+                             {o.head, sizeof o.head},
+                             {(void *)(uintptr_t)o.events, o.events_bytes},
+                             {o.tail.p, o.tail.len}};
+        rc = qq__pwritev_all(fd, v, 4, 0);
         if (rc)
             qq__out_fail(rc, "%s: write failed: %s", tmp, strerror(errno));
         if (close(fd) != 0 && rc == 0)

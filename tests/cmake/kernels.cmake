@@ -1,6 +1,6 @@
 # The kernels' MPI tests are the auto-discovered test_kernel_sync (unit) and
-# test_kernel_msg_pack (integration): label them mpi too, give them time.
-foreach(t test_kernel_sync test_kernel_msg_pack)
+# test_kernel_msg_pack and test_kernel_qq_io (integration): label them mpi too, give them time.
+foreach(t test_kernel_sync test_kernel_msg_pack test_kernel_qq_io)
   if(TEST ${t})
     get_test_property(${t} LABELS labels)
     set_tests_properties(${t} PROPERTIES LABELS "${labels};mpi" TIMEOUT 300)

@@ -31,15 +31,16 @@ function(qq_mpi_case scenario)
   endforeach()
 endfunction()
 
-qq_mpi_case(record 1 2 4)          # merged file checked entry by entry, MPI-IO
+qq_mpi_case(record 1 2 4)          # merged file checked entry by entry, MPI-IO (QQ_MPI_IO=1)
 qq_mpi_case(gather 1 2 4)          # the same with QQ_MPI_IO=0
-qq_mpi_case(same 2 4)              # MPI-IO and gather give identical bytes
+qq_mpi_case(same 1 2 4)            # MPI-IO, gather (and serial on 1) give identical bytes
 qq_mpi_case(output_env 2)          # QQ_OUTPUT overrides the name on all ranks
 qq_mpi_case(badnode 2 4)           # QQOut(node != rank) on one rank
 qq_mpi_case(badcount 1 2)          # QQOut(nodes != size) on rank 0
 qq_mpi_case(badkeys 2 4)           # keys registered in another order
 qq_mpi_case(badname 2)             # one rank names another file
 qq_mpi_case(badrange 2 4)          # one rank passes node >= nodes
+qq_mpi_case(badio 2)               # one rank asks for another writer (QQ_MPI_IO)
 qq_mpi_case(die 2 4)               # rank 1 exits before QQOut
 qq_mpi_case(diewrite 2 4)          # rank 1 exits inside the MPI-IO writes
 qq_mpi_case(diewrite_gather 2)     # rank 1 exits instead of sending its chunk

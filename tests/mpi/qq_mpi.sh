@@ -51,7 +51,7 @@ no_file() { # NAME: neither the file nor a readable temporary of it
         cat refuse.out
         # MPI-IO sizes the temporary in full at once: only the COMPLETE flag,
         # set last, tells it from a finished file.
-        if [[ ${QQ_MPI_IO:-1} != 0 ]]; then
+        if [[ ${QQ_MPI_IO:-} == 1 ]]; then
             grep -q QQ_EINCOMPLETE refuse.out || fail "$t is not refused as incomplete"
         fi
     done
@@ -59,8 +59,9 @@ no_file() { # NAME: neither the file nor a readable temporary of it
 
 case $scenario in
 record | gather)
-    # MPI-IO (default) or the gather fallback; memory keys travel too.
-    if [[ $scenario == gather ]]; then export QQ_MPI_IO=0; fi
+    # MPI-IO (forced: on one host the default is the gather) or the gather;
+    # memory keys travel too.
+    if [[ $scenario == gather ]]; then export QQ_MPI_IO=0; else export QQ_MPI_IO=1; fi
     run record merged.qq --mem || fail "mpirun record failed"
     [[ -f merged.qq ]] || fail "no merged.qq"
     "$QQ_MPI_TEST" check merged.qq "$np" --mem || fail "the checker rejects merged.qq"
@@ -70,8 +71,12 @@ record | gather)
 same)
     # One run writes the same events with MPI-IO and with the fallback: the
     # two files must be the same bytes (same run, so same ticks and META).
-    run twice mpiio.qq gather.qq || fail "mpirun twice failed"
+    # With one rank the serial writer (after MPI_Finalize) must agree too.
+    serial=()
+    if ((np == 1)); then serial=(serial.qq); fi
+    run twice mpiio.qq gather.qq "${serial[@]}" || fail "mpirun twice failed"
     cmp mpiio.qq gather.qq || fail "MPI-IO and gather files differ"
+    if ((np == 1)); then cmp mpiio.qq serial.qq || fail "MPI-IO and serial files differ"; fi
     st_shows_nodes gather.qq
     ;;
 output_env)
@@ -82,7 +87,7 @@ output_env)
     [[ ! -e ignored.qq ]] || fail "ignored.qq written despite QQ_OUTPUT"
     st_shows_nodes override.qq
     ;;
-badnode | badcount | badkeys | badname | badrange)
+badnode | badcount | badkeys | badname | badrange | badio)
     # The program checks every rank's status and message; here: no files.
     run "$scenario" bad.qq || fail "mpirun $scenario failed (a rank did not see the error)"
     no_file bad.qq
@@ -120,6 +125,8 @@ die | diewrite | diewrite_gather)
     if [[ $scenario == diewrite_gather ]]; then
         export QQ_MPI_IO=0
         scenario=diewrite
+    elif [[ $scenario == diewrite ]]; then
+        export QQ_MPI_IO=1
     fi
     if run "$scenario" dead.qq; then fail "mpirun succeeded although rank 1 died"; fi
     grep -q "rank 1: " run.err || fail "rank 1 did not die where it should"

@@ -26,9 +26,11 @@
  * Usage (every MODE but check/refuse runs under mpirun):
  *   record NAME [--mem]   each rank records its pattern, QQOut(NAME); rank 0
  *                         then re-reads the merged file and checks it
- *   twice A B             QQOut(A) with MPI-IO, then QQOut(B) with
- *                         QQ_MPI_IO=0 in the same run: byte-identical files
- *   badnode|badcount|badkeys|badname|badrange NAME
+ *   twice A B [C]         QQOut(A) with MPI-IO (QQ_MPI_IO=1), then QQOut(B) with
+ *                         QQ_MPI_IO=0 in the same run: byte-identical files;
+ *                         with C (1 rank), QQOut(C) after MPI_Finalize, by
+ *                         the serial writer, must give the same bytes too
+ *   badnode|badcount|badkeys|badname|badrange|badio NAME
  *                         a wrong QQOut on one rank: every rank must fail,
  *                         with a message, and no file may appear
  *   die NAME              rank 1 exits after QQInit, before QQOut
@@ -315,15 +317,14 @@ static int all_ok(void)
  * profiling interface), and forward to PMPI_* otherwise. */
 static int die_in_write;
 
-int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                          MPI_Datatype datatype, MPI_Status *status)
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                      MPI_Datatype datatype, MPI_Status *status)
 {
-    static int calls;
-    if (die_in_write && ++calls == 2) {
-        fprintf(stderr, "rank 1: dying inside MPI_File_write_at_all\n");
+    if (die_in_write) { /* its chunk, in one write */
+        fprintf(stderr, "rank 1: dying inside MPI_File_write_at\n");
         _exit(3);
     }
-    return PMPI_File_write_at_all(fh, offset, buf, count, datatype, status);
+    return PMPI_File_write_at(fh, offset, buf, count, datatype, status);
 }
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
@@ -356,7 +357,9 @@ static int run_bad(const char *mode, const char *name, int rank, int size)
     else if (!strcmp(mode, "badname") && rank == size - 1)
         path = other;
     else if (!strcmp(mode, "badrange") && rank == size - 1)
-        nodes = rank; /* node == nodes: out of range, caught before MPI */
+        nodes = rank;           /* node == nodes: out of range, caught before MPI */
+    if (!strcmp(mode, "badio")) /* the last rank alone asks for the gather */
+        setenv("QQ_MPI_IO", rank == size - 1 ? "0" : "1", 1);
     int rc = qq_out(path, node, nodes);
     printf("rank %d: qq_out(%s, %d, %d) = %d (%s): %s\n", rank, path, node, nodes, rc,
            qq_err_name(rc), qq_out_errmsg());
@@ -367,6 +370,9 @@ static int run_bad(const char *mode, const char *name, int rank, int size)
                qq_out_errmsg());
     if (!strcmp(mode, "badkeys"))
         EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "keys"), "rank %d: %s", rank,
+               qq_out_errmsg());
+    if (!strcmp(mode, "badio"))
+        EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "QQ_MPI_IO"), "rank %d: %s", rank,
                qq_out_errmsg());
     if (!strcmp(mode, "badname"))
         EXPECT(rc == QQ_EINVAL && strstr(qq_out_errmsg(), "file names"), "rank %d: %s", rank,
@@ -433,6 +439,8 @@ static int run_mpi(int argc, char **argv)
             uint64_t drop = (uint64_t)(total > cap ? total - cap : 0);
             EXPECT(qq_dropped() == drop, "rank %d: qq_dropped %" PRIu64 ", want %" PRIu64, rank,
                    qq_dropped(), drop);
+            if (!strcmp(mode, "twice"))
+                setenv("QQ_MPI_IO", "1", 1);
             int orc = qq_out(name, rank, size);
             EXPECT(orc == 0, "rank %d: qq_out: %s", rank, qq_out_errmsg());
             if (!strcmp(mode, "twice")) {
@@ -493,6 +501,14 @@ static int run_mpi(int argc, char **argv)
     if (rc == 2 && rank == 0)
         fprintf(stderr, "qq_mpi_test: bad usage of mode %s\n", mode);
     MPI_Finalize();
+    if (rc == 0 && !strcmp(mode, "twice") && argc > 4) {
+        /* MPI is finalized: QQOut falls back to the serial writer. */
+        EXPECT(size == 1, "the serial comparison needs 1 rank, not %d", size);
+        int orc = qq_out(argv[4], 0, 1);
+        EXPECT(orc == 0, "qq_out (serial): %s", qq_out_errmsg());
+        EXPECT(same_bytes(argv[2], argv[4]), "%s and %s differ", argv[2], argv[4]);
+        rc = failures ? 1 : 0;
+    }
     return rc;
 }
 

@@ -2,7 +2,6 @@
  * device or directory. */
 #define _DEFAULT_SOURCE /* mknod, makedev */
 #define QQ_ENABLE       1
-#include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -10,21 +9,6 @@
 
 #include "qq.h"
 #include "test.h"
-
-/* Files named NAME.tmp.* (a temporary the writer left). */
-static int temporaries(const char *name)
-{
-    char prefix[256];
-    snprintf(prefix, sizeof prefix, "%s.tmp.", name);
-    int n = 0;
-    DIR *d = opendir(".");
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-    if (d)
-        closedir(d);
-    return n;
-}
 
 /* QQOut to NAME (through QQ_OUTPUT, as qqbench names it) must be refused
  * with a message saying what NAME is, and NAME must stay what it was. */
@@ -43,7 +27,7 @@ static void refuses(const char *name, mode_t kind, const char *what)
     CHECK_INT_EQ(after.st_mode & S_IFMT, kind);
     CHECK_U64_EQ(after.st_ino, before.st_ino);
     CHECK_U64_EQ(after.st_rdev, before.st_rdev);
-    CHECK_INT_EQ(temporaries(name), 0);
+    CHECK_INT_EQ(test_temporaries(name), 0);
     CHECK(access("ignored.qq", F_OK) != 0);
 }
 
