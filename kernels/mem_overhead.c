@@ -29,8 +29,8 @@ enum { V_BOTH, V_TRACKED, V_PLAIN };
 struct worker {
     pthread_t thread;
     int tracked;
-    long pairs;   /* per round */
-    long window;  /* blocks alive */
+    long pairs;    /* per round */
+    long window;   /* blocks alive */
     size_t *sizes; /* the size of pair i (mixed), or NULL: all `bytes` */
     size_t bytes;
     char **ptrs;
@@ -186,8 +186,7 @@ static int run_side(const struct kargs *a, int tracked, long bytes, long threads
             printf("%ld B blocks, %ld alive per thread\n", bytes, window);
         else
             printf("mixed sizes 16 B..16 KB, %ld alive per thread\n", window);
-        printf("%.2f ns per pair and thread\n",
-               (double)ns / ((double)a->size * (double)a->steps));
+        printf("%.2f ns per pair and thread\n", (double)ns / ((double)a->size * (double)a->steps));
     }
     for (long t = 0; t < threads; t++)
         kxfree(ws[t].ptrs);

