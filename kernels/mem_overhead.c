@@ -205,8 +205,6 @@ static int cmp_double(const void *a, const void *b)
  * interleaved, A B then B A, and the ratio printed. */
 static int run_both(const struct kargs *a, long bytes)
 {
-    if (bytes > 0 && WINDOW_MAX * bytes > WINDOW_BYTES)
-        kdie(PROG, "--bytes above %ld needs --variant tracked or plain", WINDOW_BYTES / WINDOW_MAX);
     long size = a->size, steps = a->steps;
     struct worker w = {0};
     w.pairs = size;
@@ -309,12 +307,20 @@ int main(int argc, char **argv)
         .extra = extra};
     struct kargs a;
     kargs_parse_or_exit(&spec, argc, argv, &a);
+    /* Usage errors: one line, exit 2 (as kargs_parse's). */
+    const char *bad = NULL;
     if (bytes > (1L << 20))
-        kdie(PROG, "--bytes: expected at most %ld, got %ld", 1L << 20, bytes);
-    if (threads > 64)
-        kdie(PROG, "--threads: expected at most 64, got %ld", threads);
-    if (a.variant_index == V_BOTH && threads != 1)
-        kdie(PROG, "--threads needs --variant tracked or plain");
+        bad = "--bytes: expected an integer in 0..1048576";
+    else if (threads > 64)
+        bad = "--threads: expected an integer in 1..64";
+    else if (a.variant_index == V_BOTH && threads != 1)
+        bad = "--threads needs --variant tracked or plain";
+    else if (a.variant_index == V_BOTH && bytes > WINDOW_BYTES / WINDOW_MAX)
+        bad = "--bytes above 4096 needs --variant tracked or plain";
+    if (bad) {
+        fprintf(stderr, "%s: %s\n", PROG, bad);
+        return 2;
+    }
 
     KEY_BENCH = MemAddKey("mem_overhead");
     if (a.variant_index == V_BOTH)
