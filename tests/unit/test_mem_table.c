@@ -282,8 +282,8 @@ static int hammer_once(void)
     pthread_t t;
     if (pthread_create(&t, NULL, hammer_main, &h2) != 0)
         return 1;
-    /* The first half alone (this thread holds the bias), then the other
-     * thread joins while this one goes on. */
+        /* The first half alone (this thread holds the bias), then the other
+         * thread joins while this one goes on. */
 #undef MEM_KEY
 #define MEM_KEY k1
     for (int i = 0; i < 1000; i++)
