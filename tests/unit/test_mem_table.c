@@ -1,5 +1,5 @@
 /* test_mem_table.c - the address table under churn against a reference model, double and foreign
- * frees past sweeps, growth, and exact counts while a second thread takes over from the first. */
+ * frees past sweeps, and exact counts while a second thread takes over from the first. */
 #define QQ_ENABLE 1
 
 #include <pthread.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "qq_internal.h"
+#include "mem_test.h"
 #include "test.h"
 
 #include "qq_mem.h" /* last: it redirects malloc & co */
@@ -18,33 +19,6 @@
 static int key_a, key_b;
 
 #define MEM_KEY key_a
-
-static struct qq_mem_row row_of(int key)
-{
-    struct qq_mem_row r;
-    memset(&r, 0, sizeof r);
-    struct qq__mem_snapshot s;
-    int rc = qq__mem_snapshot(&s);
-    if (rc == 1 && key >= 0 && (uint32_t)key < s.nrows)
-        r = s.rows[key];
-    else
-        TEST_FAIL_AT("no row for key %d (snapshot %d)", key, rc);
-    r.name = NULL;
-    if (rc == 1)
-        qq__mem_snapshot_free(&s);
-    return r;
-}
-
-static uint64_t foreign_now(void)
-{
-    struct qq__mem_snapshot s;
-    uint64_t n = 0;
-    if (qq__mem_snapshot(&s) == 1) {
-        n = s.foreign_frees;
-        qq__mem_snapshot_free(&s);
-    }
-    return n;
-}
 
 /* xorshift64: the same sequence every run. */
 static uint64_t next(uint64_t *x)
@@ -197,34 +171,6 @@ static void test_mem_table_double_after_sweeps(void)
     CHECK_U64_EQ(foreign_now(), 1);
 }
 
-/* Growth to 200000 live blocks and back: every block found again. */
-static void test_mem_table_growth(void)
-{
-    MemReset();
-    enum { N = 200000 };
-    void **v = (malloc)(N * sizeof *v);
-    uint64_t want = 0;
-    for (int i = 0; i < N; i++) {
-        v[i] = malloc(16 + (size_t)(i % 7) * 16);
-        want += 16 + (uint64_t)(i % 7) * 16;
-    }
-    struct qq_mem_row r = row_of(key_a);
-    CHECK_U64_EQ(r.alloc_bytes, want);
-    CHECK_U64_EQ(r.peak_bytes, want);
-    /* Free in an order unrelated to the allocation order. */
-    for (int i = 0; i < N; i++) {
-        int j = (int)(((uint64_t)i * 7919u) % N);
-        free(v[j]);
-    }
-    r = row_of(key_a);
-    CHECK_U64_EQ(r.alloc_bytes, 0);
-    CHECK_U64_EQ(r.allocs, N);
-    CHECK_U64_EQ(r.frees, N);
-    CHECK_U64_EQ(r.double_frees, 0);
-    CHECK_U64_EQ(foreign_now(), 0);
-    (free)(v);
-}
-
 /* Two threads hammering: the first recording thread records without the
  * lock until a second one starts recording; here the second starts while
  * the first is in the middle of its work, on its own key and then on a
@@ -341,7 +287,6 @@ int main(void)
     key_b = MemAddKey("beta");
     RUN(test_mem_table_churn_vs_model);
     RUN(test_mem_table_double_after_sweeps);
-    RUN(test_mem_table_growth);
     RUN(test_mem_table_two_threads_exact);
     MemReset();
     return TEST_DONE();
