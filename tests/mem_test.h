@@ -1,4 +1,5 @@
-/* mem_test.h - what the memory-key tests share: a key's row and the foreign-free count, read now. */
+/* mem_test.h - what the memory-key tests share: a key's row and the foreign-free count, read now.
+ */
 #ifndef QQ_MEM_TEST_H
 #define QQ_MEM_TEST_H
 
