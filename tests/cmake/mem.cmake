@@ -9,6 +9,12 @@ if(VALGRIND AND NOT QQ_SANITIZE AND TARGET test_mem)
   qq_test(test_mem_valgrind
     COMMAND ${VALGRIND} --error-exitcode=1 --leak-check=full $<TARGET_FILE:test_mem>
     LABELS unit TIMEOUT 300)
+  if(TARGET test_mem_table)
+    qq_test(test_mem_table_valgrind
+      COMMAND ${VALGRIND} --error-exitcode=1 --leak-check=full --trace-children=yes
+              $<TARGET_FILE:test_mem_table>
+      LABELS unit TIMEOUT 300)
+  endif()
   if(TARGET test_mem_threads)
     qq_test(test_mem_threads_valgrind
       COMMAND ${VALGRIND} --error-exitcode=1 --leak-check=full
@@ -28,4 +34,37 @@ if(EXISTS ${QQ_MEM_OFF_SRC} AND CMAKE_NM)
     COMMAND sh -c "! ${CMAKE_NM} \"$0\" | grep -E '(Mem[A-Z]|GetMemoryUsed|qq_)'"
             $<TARGET_OBJECTS:test_mem_off_obj>
     LABELS unit TIMEOUT 60)
+endif()
+
+# The lock-free path of the first recording thread and its hand-over to the
+# lock are checked under ThreadSanitizer: qq_mem.c and test_mem_table.c
+# built with -fsanitize=thread (the rest of libqq as usual; the test uses
+# none of it concurrently). TSan sees the handshake's acquire/release
+# edges; without them it reports the records the two threads share. Not
+# with QQ_SANITIZE: ASan and TSan do not mix.
+include(CheckCSourceCompiles)
+if(NOT QQ_SANITIZE AND TARGET test_mem_table AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+  set(CMAKE_REQUIRED_FLAGS -fsanitize=thread)
+  set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=thread)
+  check_c_source_compiles("int main(void) { return 0; }" QQ_HAVE_TSAN)
+  unset(CMAKE_REQUIRED_FLAGS)
+  unset(CMAKE_REQUIRED_LINK_OPTIONS)
+  if(QQ_HAVE_TSAN)
+    add_library(qq_mem_tsan OBJECT ${PROJECT_SOURCE_DIR}/qq/src/qq_mem.c)
+    target_include_directories(qq_mem_tsan PRIVATE ${PROJECT_SOURCE_DIR}/qq/include
+                               ${PROJECT_SOURCE_DIR}/qq/src)
+    target_compile_definitions(qq_mem_tsan PRIVATE QQ_BUILDING_LIBRARY QQ_ENABLE)
+    target_compile_options(qq_mem_tsan PRIVATE -fsanitize=thread)
+    add_executable(test_mem_table_tsan ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_mem_table.c
+                   $<TARGET_OBJECTS:qq_mem_tsan>)
+    target_include_directories(test_mem_table_tsan PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                               ${PROJECT_SOURCE_DIR}/qq/src)
+    target_compile_options(test_mem_table_tsan PRIVATE -fsanitize=thread)
+    target_link_options(test_mem_table_tsan PRIVATE -fsanitize=thread)
+    target_link_libraries(test_mem_table_tsan PRIVATE qq)
+    qq_test(test_mem_table_tsan
+      COMMAND $<TARGET_FILE:test_mem_table_tsan>
+      ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1"
+      LABELS unit TIMEOUT 300)
+  endif()
 endif()

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "qq_internal.h"
+#include "mem_test.h"
 #include "test.h"
 
 #include "qq_mem.h" /* last: it redirects malloc & co */
@@ -27,34 +28,6 @@
 static int key_a, key_b;
 
 #define MEM_KEY key_a
-
-/* The row of KEY now (name dropped: it dies with the snapshot). */
-static struct qq_mem_row row_of(int key)
-{
-    struct qq_mem_row r;
-    memset(&r, 0, sizeof r);
-    struct qq__mem_snapshot s;
-    int rc = qq__mem_snapshot(&s);
-    if (rc == 1 && key >= 0 && (uint32_t)key < s.nrows)
-        r = s.rows[key];
-    else
-        TEST_FAIL_AT("no row for key %d (snapshot %d)", key, rc);
-    r.name = NULL;
-    if (rc == 1)
-        qq__mem_snapshot_free(&s);
-    return r;
-}
-
-static uint64_t foreign_now(void)
-{
-    struct qq__mem_snapshot s;
-    uint64_t n = 0;
-    if (qq__mem_snapshot(&s) == 1) {
-        n = s.foreign_frees;
-        qq__mem_snapshot_free(&s);
-    }
-    return n;
-}
 
 static void test_mem_keys(void)
 {
@@ -478,9 +451,10 @@ static void test_mem_default_key(void)
 
 static void test_mem_many(void)
 {
-    /* Past several table growths, with frees in between. */
+    /* Past several table growths (to 200000 live blocks), with frees in
+     * between. */
     MemReset();
-    enum { N = 50000 };
+    enum { N = 200000 };
     void **v = (malloc)(N * sizeof *v);
     uint64_t want = 0;
     for (int i = 0; i < N; i++) {

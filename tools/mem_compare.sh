@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# mem_compare.sh - the cost of memory keys: tracked/plain malloc+free per block size and thread count, by qqbench and by callgrind.
+#
+# Usage: tools/mem_compare.sh [BUILD_DIR [REF_BUILD_DIR]]
+#   BUILD_DIR      a CMake build of this tree (default: build); needs
+#                  harness/qqbench and kernels/mem_overhead
+#   REF_BUILD_DIR  optional: a build of the same tree with another
+#                  qq/src/qq_mem.c (the one before a change); its cases run
+#                  in the same qqbench run (--against), interleaved
+# Environment: MEM_REPS launches per case [9], MEM_SEED the round order's
+# seed [1], MEM_CALLGRIND=0 skips the callgrind rows [1], MEM_WORK a folder
+# for the intermediate files [a fresh temporary folder, removed at exit].
+# Needs python3; valgrind for the callgrind rows.
+#
+# qqbench: the mem_pairs benchmark of configs/qq-overhead.yaml. A case's
+# figure is the median over launches of the net ticks per round (20000
+# pairs per thread), shown per pair (wall time of a round / 20000: with 2
+# threads, the time of a pair in each thread); "tracked/plain" is qqbench's A/B
+# estimate (median of the per-round ratios, Hodges-Lehmann) with its 95%
+# interval; the reference build's ratio is the ratio of its medians.
+# callgrind: instructions per pair inside the round functions (inclusive:
+# libc's malloc and free, and the memory keys), one thread, 5 rounds of
+# 20000 pairs; exact and repeatable.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+ref=${2:-}
+[ -n "$ref" ] && ref=$(cd "$ref" && pwd)
+reps=${MEM_REPS:-9}
+seed=${MEM_SEED:-1}
+work=${MEM_WORK:-}
+if [ -z "$work" ]; then
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
+mkdir -p "$work"
+
+for f in "$build/harness/qqbench" "$build/kernels/mem_overhead"; do
+    [ -x "$f" ] || { echo "mem_compare.sh: $f: not built" >&2; exit 2; }
+done
+if [ -n "$ref" ] && [ ! -x "$ref/kernels/mem_overhead" ]; then
+    echo "mem_compare.sh: $ref/kernels/mem_overhead: not built" >&2
+    exit 2
+fi
+
+against=()
+[ -n "$ref" ] && against=(--against "$ref/kernels")
+echo "qqbench run configs/qq-overhead.yaml --only mem_pairs (${reps} launches per case) ..." >&2
+"$build/harness/qqbench" run "$root/configs/qq-overhead.yaml" --only mem_pairs \
+    --kernels "$build/kernels" "${against[@]}" --repetitions "$reps" --seed "$seed" \
+    --no-confirm --no-report --baselines "$work/baselines" --json "$work/run.json" \
+    > "$work/run.txt" 2>&1 || { cat "$work/run.txt" >&2; exit 3; }
+
+python3 - "$work/run.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+pairs = 20000
+med = {}
+for c in d["cases"]:
+    for m in c["metrics"]:
+        if m["key"] == "pairs" and m["what"] == "per_hit":
+            med[c["name"]] = (m["median"], c["tick_mhz"])
+ab = {c["case"]: c for c in d["comparisons"] if c.get("kind") == "ab" and c["key"] == "pairs"}
+have_ref = any(n.endswith("(reference build)") for n in med)
+def ns(name):
+    t, mhz = med[name]
+    return t / pairs / mhz * 1000.0
+head = "| block | threads | plain ns/pair | tracked ns/pair | tracked/plain (95% interval) |"
+sep = "|---|---|---|---|---|"
+if have_ref:
+    head += " reference: tracked ns/pair | reference: tracked/plain |"
+    sep += "---|---|"
+print(head)
+print(sep)
+rows = []
+for name in med:
+    m = re.match(r"mem_pairs\[tracked,bytes=(\d+),threads=(\d+)\]@1$", name)
+    if m:
+        rows.append((int(m.group(1)), int(m.group(2)), name))
+for b, t, name in sorted(rows):
+    plain = name.replace("tracked", "plain")
+    c = ab[name]
+    line = "| %d B | %d | %.2f | %.2f | %.2f (%.2f-%.2f) |" % (
+        b, t, ns(plain), ns(name), 1 + c["change_pct"] / 100,
+        1 + c["interval_lo_pct"] / 100, 1 + c["interval_hi_pct"] / 100)
+    if have_ref:
+        rt, rp = name + " (reference build)", plain + " (reference build)"
+        line += " %.2f | %.2f |" % (ns(rt), med[rt][0] / med[rp][0])
+    print(line)
+print()
+fp = d.get("fingerprint") or {}
+print("run %s, round order seed %s, machine %s (%s, %s cores, %s)" % (
+    d.get("date"), d.get("round_order_seed"), fp.get("id"), fp.get("cpu"), fp.get("cores"),
+    fp.get("compiler")))
+PY
+
+[ "${MEM_CALLGRIND:-1}" = 0 ] && exit 0
+command -v valgrind > /dev/null || { echo "(valgrind not found: no callgrind rows)"; exit 0; }
+# Instructions per pair in KERNEL's round function for VARIANT and BYTES.
+count() {
+    local out="$work/cg.out" n=20000 steps=4
+    valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="$2_round" \
+        "$1" --variant "$2" --bytes "$3" --size $n --steps $steps > /dev/null 2>&1
+    callgrind_annotate "$out" 2>/dev/null |
+        awk -v p=$((n * (steps + 1))) '/PROGRAM TOTALS/ { gsub(",", "", $1); printf "%.1f", $1 / p }'
+}
+echo
+head="| block | plain instr/pair | tracked instr/pair | tracked - plain |"
+sep="|---|---|---|---|"
+if [ -n "$ref" ]; then
+    head+=" reference: tracked instr/pair | reference: tracked - plain |"
+    sep+="---|---|"
+fi
+echo "$head"
+echo "$sep"
+for b in 16 64 256 1024 4096 16384 65536; do
+    p=$(count "$build/kernels/mem_overhead" plain $b)
+    t=$(count "$build/kernels/mem_overhead" tracked $b)
+    line="| $b B | $p | $t | $(awk -v a="$t" -v b="$p" 'BEGIN { printf "%.1f", a - b }') |"
+    if [ -n "$ref" ]; then
+        r=$(count "$ref/kernels/mem_overhead" tracked $b)
+        line+=" $r | $(awk -v a="$r" -v b="$p" 'BEGIN { printf "%.1f", a - b }') |"
+    fi
+    echo "$line"
+done
