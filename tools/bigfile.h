@@ -1,4 +1,5 @@
-/* bigfile.h - a .qq file of N events in a fixed mix, through the QQ API (qq_bigfile, qq_readbench). */
+/* bigfile.h - a .qq file of N events in a fixed mix, through the QQ API (qq_bigfile, qq_readbench).
+ */
 #ifndef QQ_TOOLS_BIGFILE_H
 #define QQ_TOOLS_BIGFILE_H
 
