@@ -217,7 +217,7 @@ static int load_bigsim(const char *path, const struct qqb_model *m, const struct
         fprintf(stderr, "qqbench model: error: cannot open %s: %s\n", path, strerror(errno));
         return -1;
     }
-    int pos[QQB_MODEL_MAX_PARAMS];
+    int pos[QQB_MODEL_MAX_PARAMS] = {0};
     for (int i = 0; i < m->nparams; i++) {
         const char *nm = m->params[i];
         char *end;
@@ -392,6 +392,8 @@ int cmd_model(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = 1;
+        /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): argv[i] for i < argc is never
+         * NULL; the analyser loses argc between iterations */
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             model_usage(stdout);
             return QQB_EXIT_OK;
@@ -403,7 +405,7 @@ int cmd_model(int argc, char **argv)
             return QQB_EXIT_USAGE;
         } else if (!strcmp(a, "--model")) {
             o.formula = v;
-        } else if (!strcmp(a, "--metric")) {
+        } else if (!strcmp(a, "--metric") && v) {
             if (strcmp(v, "per_hit") && strcmp(v, "ticks") && strcmp(v, "mean_hit")) {
                 fprintf(stderr,
                         "qqbench model: error: --metric is per_hit, "

@@ -272,9 +272,18 @@ static int pingpong(const char *launcher, const char *helper, struct pp *out)
     kill(-pid, SIGKILL); /* anything the launcher left behind */
     out->n = 0;
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && out->n < 16;
-         l = strtok_r(NULL, "\n", &save))
-        if (sscanf(l, "%ld %lf %lf", &out->size[out->n], &out->us[out->n], &out->mbps[out->n]) == 3)
+         l = strtok_r(NULL, "\n", &save)) {
+        char *e1, *e2, *e3;
+        errno = 0;
+        long size = strtol(l, &e1, 10);
+        double us = strtod(e1, &e2), mbps = strtod(e2, &e3);
+        if (errno == 0 && e1 != l && e2 != e1 && e3 != e2) {
+            out->size[out->n] = size;
+            out->us[out->n] = us;
+            out->mbps[out->n] = mbps;
             out->n++;
+        }
+    }
     if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || out->n == 0) {
         fprintf(stderr,
                 "qqbench profile-machine: error: '%s %s' failed "
@@ -374,7 +383,8 @@ int cmd_profile(int argc, char **argv)
             helper_buf[k] = '\0';
             char *slash = strrchr(helper_buf, '/');
             if (slash)
-                strcpy(slash + 1, "qqb_pingpong");
+                snprintf(slash + 1, sizeof helper_buf - (size_t)(slash + 1 - helper_buf), "%s",
+                         "qqb_pingpong");
             helper = helper_buf;
         } else {
             helper = "qqb_pingpong";
@@ -402,7 +412,7 @@ int cmd_profile(int argc, char **argv)
             sizes[ns++] = s;
         sizes[ns++] = dram;
     }
-    uint64_t *buf = malloc(dram);
+    uint64_t *buf = calloc(1, dram); /* calloc: large, so fresh zero pages, no memset */
     if (!buf) {
         fprintf(stderr,
                 "qqbench profile-machine: error: cannot allocate %zu "

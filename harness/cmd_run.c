@@ -565,9 +565,9 @@ int cmd_run(int argc, char **argv)
     m.ctx = (void *)uctx;
     char workdir[4096];
     m.workdir = workdir;
+    const char *tmpdir = getenv("TMPDIR");
     snprintf(workdir, sizeof workdir, "%s/qqbench.XXXXXX",
-             o.work_parent ? o.work_parent
-                           : (getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"));
+             o.work_parent ? o.work_parent : (tmpdir && *tmpdir ? tmpdir : "/tmp"));
     if (reference_scale(&m.ref_scale) != 0) {
         exit_code = QQB_EXIT_USAGE;
         goto done;

@@ -550,7 +550,7 @@ int qqb_model_points(const struct qqb_model *m, const struct qqb_model_series *s
         if (k[j] < 2)
             weighted = 0;
     if (weighted) {
-        p->sigma = calloc(p->n, sizeof *p->sigma);
+        p->sigma = calloc(p->n ? p->n : 1, sizeof *p->sigma);
         if (!p->sigma)
             goto out;
         for (size_t j = 0; j < p->n; j++) {

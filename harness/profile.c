@@ -112,7 +112,7 @@ int qqb_profile_parse(const char *path, const char *text, size_t len, struct qqb
     snprintf(p->path, sizeof p->path, "%s", path);
     yaml_parser_t yp;
     yaml_event_t ev;
-    struct frame st[8];
+    struct frame st[8] = {0};
     int depth = 0, rc = -1, done = 0;
     yaml_parser_initialize(&yp);
     yaml_parser_set_input_string(&yp, (const unsigned char *)text, len);

@@ -165,8 +165,10 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
     for (size_t i = 0; i < j->nmem; i++) {
         const struct qqb_memcmp *m = &j->mem[i];
         char live[64], peak[64], cr[64], sz[48];
-        unsigned long long bl = (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
-                           cl = (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes);
+        unsigned long long bl = (unsigned long long)m->base.obj_bytes +
+                                (unsigned long long)m->base.alloc_bytes,
+                           cl = (unsigned long long)m->cur.obj_bytes +
+                                (unsigned long long)m->cur.alloc_bytes;
         snprintf(live, sizeof live, "%llu -> %llu", bl, cl);
         snprintf(peak, sizeof peak, "%llu -> %llu", (unsigned long long)m->base.peak_bytes,
                  (unsigned long long)m->cur.peak_bytes);
@@ -609,8 +611,8 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
             fprintf(fp,
                     " %llu -> %llu, "
                     "peak %llu -> %llu bytes\"/>",
-                    (unsigned long long)(m->base.obj_bytes + m->base.alloc_bytes),
-                    (unsigned long long)(m->cur.obj_bytes + m->cur.alloc_bytes),
+                    (unsigned long long)m->base.obj_bytes + (unsigned long long)m->base.alloc_bytes,
+                    (unsigned long long)m->cur.obj_bytes + (unsigned long long)m->cur.alloc_bytes,
                     (unsigned long long)m->base.peak_bytes, (unsigned long long)m->cur.peak_bytes);
         fprintf(fp, "</testcase>\n");
     }

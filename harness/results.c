@@ -265,8 +265,8 @@ int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_o
     size_t n = r->ncases ? r->ncases : 1;
     *view = *r;
     /* One block: the pointers, then (MEMORY_ONLY) the shallow copies. */
-    view->cases =
-        malloc(n * sizeof *view->cases + (memory_only ? n * sizeof(struct qqb_case_result) : 0));
+    view->cases = malloc(n * sizeof(struct qqb_case_result *) +
+                         (memory_only ? n * sizeof(struct qqb_case_result) : 0));
     view->ncases = view->capcases = 0;
     if (!view->cases)
         return -1;
