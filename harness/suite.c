@@ -33,8 +33,9 @@
  * Field tables. A benchmark's fields are its own, then the settings.
  * ====================================================================== */
 
-enum { T_SUITE, T_DESCRIPTION, T_DEFAULTS, T_BENCHMARKS, NTOP };
-static const char *const top_fields[NTOP] = {"suite", "description", "defaults", "benchmarks"};
+enum { T_SUITE, T_DESCRIPTION, T_DEFAULTS, T_BENCHMARKS, T_MAX_NODES, NTOP };
+static const char *const top_fields[NTOP] = {"suite", "description", "defaults", "benchmarks",
+                                             "max_nodes"};
 
 enum {
     S_REPETITIONS,
@@ -849,6 +850,17 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
     return 0;
 }
 
+/* Remember the largest node count and where it is, for the bound that
+ * 'max_nodes:' (which may come later in the file) sets. */
+static void note_largest(const struct cur *c, struct qqb_bench *b, int v)
+{
+    if (v > b->max_node) {
+        b->max_node = v;
+        b->max_node_line = here(c).line;
+        b->max_node_col = here(c).col;
+    }
+}
+
 static int parse_nodes(struct cur *c, struct qqb_bench *b)
 {
     const char *what = "an integer >= 1", *where = "in 'nodes'";
@@ -867,6 +879,7 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
             return oom(c);
         b->nodes[0] = (int)v;
         b->nnodes = 1;
+        note_largest(c, b, (int)v);
         return 0;
     }
     if (c->ev.type != YAML_SEQUENCE_START_EVENT)
@@ -888,6 +901,7 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
             return oom(c);
         b->nodes = nn;
         nn[b->nnodes - 1] = (int)v;
+        note_largest(c, b, (int)v);
     }
     if (b->nnodes == 0)
         return fail(c, start,
@@ -1370,6 +1384,27 @@ static int parse_defaults(struct cur *c, struct qqb_suite *s)
     }
 }
 
+/* Every node count within the suite's bound: a runaway count (mpirun
+ * -np 2147483647) eats the machine before it fails. */
+static int check_max_nodes(struct cur *c, const struct qqb_suite *s, int given)
+{
+    size_t i;
+    for (i = 0; i < s->nbench; i++) {
+        const struct qqb_bench *b = &s->bench[i];
+        struct pos p = {b->max_node_line, b->max_node_col};
+        if (b->max_node <= s->max_nodes)
+            continue;
+        if (given)
+            return fail(c, p, "%d nodes is more than the suite's 'max_nodes: %d'", b->max_node,
+                        s->max_nodes);
+        return fail(c, p,
+                    "%d nodes is more than %d, the default maximum; "
+                    "set 'max_nodes:' at the top level to allow it",
+                    b->max_node, s->max_nodes);
+    }
+    return 0;
+}
+
 /* The top-level mapping whose MAPPING_START is the current event. */
 static int parse_top(struct cur *c, struct qqb_suite *s)
 {
@@ -1411,6 +1446,13 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
             if (parse_benchmarks(c, s))
                 return -1;
             break;
+        case T_MAX_NODES: {
+            long long v;
+            if (next(c) || to_int(c, 1, INT_MAX, "an integer >= 1", "for 'max_nodes'", &v))
+                return -1;
+            s->max_nodes = (int)v;
+            break;
+        }
         }
     }
     if (!s->name)
@@ -1421,7 +1463,7 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
         return fail(c, start,
                     "missing required field 'benchmarks' at the "
                     "top level; expected a list of benchmarks");
-    return 0;
+    return check_max_nodes(c, s, seen[T_MAX_NODES].line != 0);
 }
 
 /* Settings the benchmark did not give come from the suite's defaults. */
@@ -1541,6 +1583,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
         goto done;
     }
     init_settings(&s->defaults);
+    s->max_nodes = QQB_DEFAULT_MAX_NODES;
     if (!(s->defaults.launcher = sdup(qqb_launcher_default()))) {
         snprintf(err, errlen, "%s: error: out of memory", path);
         goto done;

@@ -16,6 +16,8 @@
 #define QQB_DEFAULT_NOISE_MULTIPLE   0.0
 #define QQB_DEFAULT_CONFIDENCE       0.95
 #define QQB_DEFAULT_MEMORY_TOLERANCE 0
+/* The largest node count a suite may ask for unless it sets max_nodes:. */
+#define QQB_DEFAULT_MAX_NODES        1024
 #define QQB_DEFAULT_LAUNCHER         "mpirun -np {nodes} --oversubscribe"
 
 /* Bits of qqb_settings.set: which fields the file gave (rather than the
@@ -75,6 +77,7 @@ struct qqb_bench {
     size_t nargs;
     int *nodes; /* distinct, >= 1; [1] when not given */
     size_t nnodes;
+    int max_node, max_node_line, max_node_col; /* the largest given, and where (0: none) */
     struct qqb_variant *variants; /* in file order; [0] is the reference */
     size_t nvariants;
     struct qqb_param *params; /* in file order */
@@ -96,6 +99,7 @@ struct qqb_suite {
     char *path;        /* as passed to qqb_suite_load() */
     char *dir;         /* absolute directory of the suite file */
     struct qqb_settings defaults;
+    int max_nodes; /* no benchmark may ask for more nodes (max_nodes:) */
     size_t nbench;
     struct qqb_bench *bench;
 };
