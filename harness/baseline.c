@@ -756,7 +756,8 @@ static int store(const char *path, const struct qqb_results *r, int merge, size_
         return -1;
     if (merge && access(path, F_OK) == 0) {
         struct qqb_results old;
-        rc = qqb_baseline_read(path, &old, err, errlen);
+        rc = qqb_baseline_read_as(path, r->suite, r->fp.id[0] ? r->fp.id : NULL, &old, err,
+                                  errlen);
         if (rc == 0) {
             if (qqb_baseline_merge(&old, r, keep_runs) != 0)
                 rc = ferr(err, errlen, path,
@@ -793,6 +794,7 @@ struct rd {
     yaml_event_t ev;
     int have; /* ev holds an event to delete */
     const char *path;
+    const char *want_suite, *want_id; /* what the path says; NULL: anything */
     char *err;
     size_t errlen;
 };
@@ -1073,6 +1075,20 @@ static int v_bool(struct rd *r, const char *field, int *v)
     return mismatch(r, "true or false", field);
 }
 
+/* A baseline is found by its path (DIR/ID/SUITE.yaml): a file whose own
+ * field says otherwise was copied or renamed by hand, and its numbers are
+ * another suite's or machine's. Refused, naming the field. */
+static int check_path_field(struct rd *r, const char *field, const char *got, const char *want)
+{
+    struct qbuf a, b;
+    if (!want || !strcmp(got, want))
+        return 0;
+    return rfail(r, here(r),
+                 "%s '%s' disagrees with the path, which is for %s '%s'; a baseline "
+                 "copied or renamed by hand? Move it where its %s says, or remove it",
+                 field, qs(&a, got), field, qs(&b, want), field);
+}
+
 /* ---- fingerprint ---- */
 
 enum { F_ID, F_CPU, F_MHZ, F_INVARIANT, F_CORES, F_COMPILER, F_FLAGS, NFP };
@@ -1097,6 +1113,8 @@ static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
                 rc = rfail(r, here(r),
                            "invalid fingerprint id; expected "
                            "letters, digits, '_', '.' or '-'");
+            if (!rc)
+                rc = check_path_field(r, "fingerprint id", fp->id, r->want_id);
             break;
         case F_CPU:
             rc = v_fixed(r, "cpu", fp->cpu, sizeof fp->cpu);
@@ -1552,6 +1570,8 @@ static int read_doc(struct rd *r, struct qqb_results *out)
                 rc = rfail(r, here(r),
                            "invalid suite name; expected letters, "
                            "digits, '_', '.' or '-'");
+            if (!rc)
+                rc = check_path_field(r, "suite", out->suite, r->want_suite);
             break;
         case T_LABEL:
             rc = v_string(r, "label", &out->label, 1);
@@ -1607,6 +1627,12 @@ static int read_doc(struct rd *r, struct qqb_results *out)
 
 int qqb_baseline_read(const char *path, struct qqb_results *out, char *err, size_t errlen)
 {
+    return qqb_baseline_read_as(path, NULL, NULL, out, err, errlen);
+}
+
+int qqb_baseline_read_as(const char *path, const char *suite, const char *fp_id,
+                         struct qqb_results *out, char *err, size_t errlen)
+{
     struct rd r;
     FILE *f = NULL;
     int rc;
@@ -1614,6 +1640,8 @@ int qqb_baseline_read(const char *path, struct qqb_results *out, char *err, size
     memset(out, 0, sizeof *out);
     memset(&r, 0, sizeof r);
     r.path = path ? path : "(null)";
+    r.want_suite = suite;
+    r.want_id = fp_id;
     r.err = err;
     r.errlen = errlen;
     if (!path)

@@ -55,6 +55,13 @@ int qqb_baseline_update(const char *path, const struct qqb_results *cur, size_t 
  * (or "PATH: error: ...") in ERR and OUT left empty. */
 int qqb_baseline_read(const char *path, struct qqb_results *out, char *err, size_t errlen);
 
+/* qqb_baseline_read, and the file's `suite:` must be SUITE and its
+ * fingerprint `id:` FP_ID (either NULL: not checked), as its path says:
+ * otherwise -1 with "PATH:LINE:COLUMN: error: suite 'x' disagrees with the
+ * path, which is for suite 'y'; ...". */
+int qqb_baseline_read_as(const char *path, const char *suite, const char *fp_id,
+                         struct qqb_results *out, char *err, size_t errlen);
+
 /* Each case of CUR (one run) is added to the case of BASE with the same
  * name as its newest run, and runs beyond the newest KEEP_RUNS are dropped
  * (KEEP_RUNS 1: CUR's case replaces BASE's); memory, command, tick MHz and

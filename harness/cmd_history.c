@@ -103,7 +103,7 @@ static int load_snaps(const char *dir, const char *suite, const char *id, struct
         if (qqb_baseline_path(dir, suite, &fp, labels[i], path, sizeof path) != 0)
             continue;
         struct snap *t = &s[*n];
-        if (qqb_baseline_read(path, &t->r, err, sizeof err) != 0) {
+        if (qqb_baseline_read_as(path, suite, id, &t->r, err, sizeof err) != 0) {
             fprintf(stderr, "qqbench history: warning: %s\n", err);
             continue;
         }

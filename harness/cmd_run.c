@@ -337,7 +337,8 @@ static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite
 {
     char err[1024];
     if (access(bpath, F_OK) == 0) {
-        if (qqb_baseline_read(bpath, base, err, sizeof err) != 0) {
+        if (qqb_baseline_read_as(bpath, suite->name, o->baseline_from ? o->baseline_from : fp->id,
+                                 base, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             fprintf(stderr,
                     "qqbench run: error: the baseline is damaged; fix it or "
@@ -501,7 +502,8 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     if (access(mpath, F_OK) == 0) {
-        if (qqb_baseline_read(mpath, &membase, err, sizeof err) != 0) {
+        if (qqb_baseline_read_as(mpath, suite->name, QQB_MEMORY_ID, &membase, err, sizeof err) !=
+            0) {
             fprintf(stderr,
                     "%s\nqqbench run: error: the memory baseline is damaged; "
                     "fix it or remove it (git checkout %s)\n",

@@ -296,6 +296,50 @@ static void test_round_trip(void)
     qqb_results_free(&again);
 }
 
+/* A baseline whose suite: or fingerprint id: disagrees with its path is
+ * refused with the field named and its position; the update that would
+ * merge into it is refused too, the file left as it was. */
+static void test_path_fields(void)
+{
+    struct qqb_results r, back;
+    char path[256], wrong[256], err[512] = "";
+    struct qqb_fingerprint other;
+
+    make_awkward(&r);
+    CHECK_INT_EQ(qqb_baseline_path(root, "ncs", &r.fp, NULL, path, sizeof path), 0);
+    CHECK_INT_EQ(qqb_baseline_write(path, &r, err, sizeof err), 0);
+    CHECK_INT_EQ(qqb_baseline_read_as(path, "ncs", r.fp.id, &back, err, sizeof err), 0);
+    qqb_results_free(&back);
+    CHECK_INT_EQ(qqb_baseline_read_as(path, "ci", r.fp.id, &back, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, ":3:8: error: suite 'ncs' disagrees with the path, which is for "
+                            "suite 'ci'");
+    CHECK(back.ncases == 0);
+    CHECK_INT_EQ(qqb_baseline_read_as(path, "ncs", "arm-4cpu-0000", &back, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "error: fingerprint id 'x86_64-2cpu-1a2b3c4d' disagrees with the "
+                            "path, which is for fingerprint id 'arm-4cpu-0000'");
+
+    /* The same file copied into another machine's folder, then updated. */
+    other = r.fp;
+    snprintf(other.id, sizeof other.id, "arm-4cpu-0000");
+    CHECK_INT_EQ(qqb_baseline_path(root, "ncs", &other, NULL, wrong, sizeof wrong), 0);
+    snprintf(err, sizeof err, "%s", wrong);
+    *strrchr(err, '/') = '\0';
+    mkdir(err, 0755);
+    char *text = slurp(path);
+    CHECK(text != NULL);
+    if (text) {
+        put(wrong, text, strlen(text));
+        r.fp = other;
+        CHECK_INT_EQ(qqb_baseline_update(wrong, &r, 5, err, sizeof err), -1);
+        CHECK_STR_CONTAINS(err, "fingerprint id 'x86_64-2cpu-1a2b3c4d' disagrees with the path");
+        char *after = slurp(wrong);
+        CHECK(after && !strcmp(after, text));
+        free(after);
+        free(text);
+    }
+    qqb_results_free(&r);
+}
+
 static void test_write_refuses(void)
 {
     struct qqb_results r;
@@ -1099,6 +1143,7 @@ int main(void)
     }
     RUN(test_path);
     RUN(test_round_trip);
+    RUN(test_path_fields);
     RUN(test_write_refuses);
     RUN(test_bad_files);
     RUN(test_merge);
