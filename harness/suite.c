@@ -18,11 +18,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
+#include "yamlcur.h"
 
 /* Beyond this a suite is a mistake (a runaway params product), not a plan. */
 #define MAX_CASES     1000000
@@ -91,86 +87,26 @@ struct ref {
 };
 
 struct cur {
-    yaml_parser_t parser;
-    int parser_ok;
-    yaml_event_t ev;
-    int have; /* ev holds an event to delete */
-    const char *path;
-    char *shown_dir; /* the suite's directory as the user wrote it */
+    struct qqb_ycur y; /* the file, the current event, the first error */
+    char *shown_dir;   /* the suite's directory as the user wrote it */
     const char *kernel_dir;
-    const unsigned char *buf;
-    size_t len;
-    char *err;
-    size_t errlen;
     struct ref *refs; /* this benchmark's args and variant args */
     size_t nrefs;
 };
 
-/* A printable, bounded copy of a user string for a message. */
-struct qbuf {
-    char s[96];
-};
-
-static struct pos at(const yaml_mark_t *m)
+static struct pos here(const struct cur *c)
 {
-    struct pos p = {(int)m->line + 1, (int)m->column + 1};
+    struct pos p = {qqb_ycur_line(&c->y), qqb_ycur_col(&c->y)};
     return p;
 }
 
-static struct pos here(const struct cur *c)
-{
-    return at(&c->ev.start_mark);
-}
-
-static const char *qs(struct qbuf *b, const char *s)
-{
-    size_t n = 0, max = sizeof b->s - 4;
-    for (; *s && n < max; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '\n' || ch == '\t' || ch == '\r') {
-            if (n + 2 > max)
-                break;
-            b->s[n++] = '\\';
-            b->s[n++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
-        } else {
-            b->s[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-        }
-    }
-    if (*s) {
-        /* do not leave half a UTF-8 character before the dots */
-        while (n > 0 && ((unsigned char)*s & 0xC0) == 0x80 && (unsigned char)b->s[n - 1] >= 0x80) {
-            n--;
-            s--;
-        }
-        memcpy(b->s + n, "...", 3);
-        n += 3;
-    }
-    b->s[n] = '\0';
-    return b->s;
-}
-
-static void one_line(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = ' ';
-}
-
-static int fail(struct cur *c, struct pos p, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static int fail(struct cur *c, struct pos p, const char *fmt, ...) QQB_PRINTF_LIKE(3, 4);
 static int fail(struct cur *c, struct pos p, const char *fmt, ...)
 {
     va_list ap;
-    int n;
-
-    if (!c->err || c->errlen == 0)
-        return -1;
-    n = snprintf(c->err, c->errlen, "%s:%d:%d: error: ", c->path, p.line, p.col);
-    if (n >= 0 && (size_t)n < c->errlen) {
-        va_start(ap, fmt);
-        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    one_line(c->err);
+    va_start(ap, fmt);
+    qqb_ycur_vfail_at(&c->y, p.line, p.col, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -181,127 +117,20 @@ static int oom(struct cur *c)
 
 static const char *scalar(const struct cur *c)
 {
-    return (const char *)c->ev.data.scalar.value;
-}
-
-static int is_empty_scalar(const yaml_event_t *e)
-{
-    return e->type == YAML_SCALAR_EVENT && e->data.scalar.length == 0 &&
-           e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-}
-
-/* What the current event is, for "..., got <this>". */
-static const char *got(struct qbuf *b, const struct cur *c)
-{
-    switch (c->ev.type) {
-    case YAML_SCALAR_EVENT: {
-        struct qbuf t;
-        if (is_empty_scalar(&c->ev))
-            return "an empty value";
-        snprintf(b->s, sizeof b->s, "'%s'", qs(&t, scalar(c)));
-        return b->s;
-    }
-    case YAML_SEQUENCE_START_EVENT:
-        return "a list";
-    case YAML_MAPPING_START_EVENT:
-        return "a mapping";
-    case YAML_SEQUENCE_END_EVENT:
-        return "the end of the list";
-    case YAML_MAPPING_END_EVENT:
-        return "the end of the mapping";
-    default:
-        return "the end of the document";
-    }
+    return (const char *)c->y.ev.data.scalar.value;
 }
 
 /* "expected WHAT WHERE, got <current event>" */
 static int mismatch(struct cur *c, const char *what, const char *where)
 {
-    struct qbuf b;
-    return fail(c, here(c), "expected %s %s, got %s", what, where, got(&b, c));
-}
-
-/* Line and column of byte OFF, for reader errors that carry only that. */
-static struct pos offset_pos(const struct cur *c, size_t off)
-{
-    struct pos p = {1, 1};
-    size_t i;
-    for (i = 0; i < off && i < c->len; i++) {
-        if (c->buf[i] == '\n') {
-            p.line++;
-            p.col = 1;
-        } else if ((c->buf[i] & 0xC0) != 0x80) {
-            p.col++;
-        }
-    }
-    return p;
-}
-
-static int syntax_error(struct cur *c)
-{
-    const yaml_parser_t *ps = &c->parser;
-    const char *problem = ps->problem ? ps->problem : "unknown problem";
-    struct pos p;
-
-    if (ps->error == YAML_MEMORY_ERROR) {
-        struct pos start = {1, 1};
-        return fail(c, start, "out of memory while parsing");
-    }
-    if (ps->error == YAML_READER_ERROR) {
-        p = offset_pos(c, ps->problem_offset);
-        if (ps->problem_value != -1)
-            return fail(c, p,
-                        "invalid YAML: %s (byte 0x%02X); suite files "
-                        "must be UTF-8",
-                        problem, (unsigned)ps->problem_value & 0xFFu);
-        return fail(c, p, "invalid YAML: %s; suite files must be UTF-8", problem);
-    }
-    p = at(&ps->problem_mark);
-    if (ps->context) {
-        struct pos cp = at(&ps->context_mark);
-        return fail(c, p, "invalid YAML: %s (%s at line %d, column %d)", problem, ps->context,
-                    cp.line, cp.col);
-    }
-    return fail(c, p, "invalid YAML: %s", problem);
+    struct qqb_qbuf b;
+    return fail(c, here(c), "expected %s %s, got %s", what, where, qqb_ycur_got(&b, &c->y));
 }
 
 /* Advance to the next event; reject what the format does not allow. */
 static int next(struct cur *c)
 {
-    const yaml_char_t *anchor = NULL;
-    struct qbuf b;
-
-    if (c->have) {
-        yaml_event_delete(&c->ev);
-        c->have = 0;
-    }
-    if (!yaml_parser_parse(&c->parser, &c->ev))
-        return syntax_error(c);
-    c->have = 1;
-    switch (c->ev.type) {
-    case YAML_ALIAS_EVENT:
-        return fail(c, here(c),
-                    "aliases are not allowed (found '*%s'); write the value "
-                    "out",
-                    qs(&b, (const char *)c->ev.data.alias.anchor));
-    case YAML_SCALAR_EVENT:
-        anchor = c->ev.data.scalar.anchor;
-        break;
-    case YAML_SEQUENCE_START_EVENT:
-        anchor = c->ev.data.sequence_start.anchor;
-        break;
-    case YAML_MAPPING_START_EVENT:
-        anchor = c->ev.data.mapping_start.anchor;
-        break;
-    default:
-        break;
-    }
-    if (anchor)
-        return fail(c, here(c),
-                    "anchors are not allowed (found '&%s'); write the value "
-                    "out",
-                    qs(&b, (const char *)anchor));
-    return 0;
+    return qqb_ycur_next(&c->y);
 }
 
 /* Next event, which must be of TYPE; WHAT and WHERE say what was wanted. */
@@ -309,7 +138,7 @@ static int expect(struct cur *c, yaml_event_type_t type, const char *what, const
 {
     if (next(c))
         return -1;
-    if (c->ev.type != type)
+    if (c->y.ev.type != type)
         return mismatch(c, what, where);
     return 0;
 }
@@ -317,9 +146,9 @@ static int expect(struct cur *c, yaml_event_type_t type, const char *what, const
 /* A scalar usable as a C string (no NUL inside); empty only if ALLOW_EMPTY. */
 static int check_string(struct cur *c, const char *what, const char *where, int allow_empty)
 {
-    if (c->ev.type != YAML_SCALAR_EVENT || (!allow_empty && c->ev.data.scalar.length == 0))
+    if (c->y.ev.type != YAML_SCALAR_EVENT || (!allow_empty && c->y.ev.data.scalar.length == 0))
         return mismatch(c, what, where);
-    if (strlen(scalar(c)) != c->ev.data.scalar.length)
+    if (strlen(scalar(c)) != c->y.ev.data.scalar.length)
         return fail(c, here(c),
                     "expected %s %s, got a string holding a NUL "
                     "character",
@@ -556,15 +385,15 @@ static char *expand(const char *s, const struct qqb_bench *b, const size_t *poin
  * beats "expected an integer, got '10'". */
 static int quoted_number(struct cur *c, const char *what, const char *where)
 {
-    struct qbuf b;
+    struct qqb_qbuf b;
 
-    if (c->ev.type != YAML_SCALAR_EVENT || c->ev.data.scalar.length == 0)
+    if (c->y.ev.type != YAML_SCALAR_EVENT || c->y.ev.data.scalar.length == 0)
         return mismatch(c, what, where);
-    if (c->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    if (c->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return fail(c, here(c),
                     "expected %s %s, got the quoted string '%s' "
                     "(write numbers without quotes)",
-                    what, where, qs(&b, scalar(c)));
+                    what, where, qqb_qs(&b, scalar(c)));
     return 0;
 }
 
@@ -575,7 +404,7 @@ static int to_int(struct cur *c, long long min, long long max, const char *what,
     const char *s;
     char *end;
     long long v;
-    struct qbuf b;
+    struct qqb_qbuf b;
 
     if (quoted_number(c, what, where))
         return -1;
@@ -585,7 +414,7 @@ static int to_int(struct cur *c, long long min, long long max, const char *what,
     if (end == s || *end != '\0' || isspace((unsigned char)*s))
         return mismatch(c, what, where);
     if ((errno == ERANGE && v > 0) || v > max)
-        return fail(c, here(c), "expected %s %s, got '%s' (too large)", what, where, qs(&b, s));
+        return fail(c, here(c), "expected %s %s, got '%s' (too large)", what, where, qqb_qs(&b, s));
     if (errno == ERANGE || v < min)
         return mismatch(c, what, where);
     *out = v;
@@ -617,7 +446,7 @@ static int check_launcher(struct cur *c, const char *s)
 {
     const char *p, *q = s;
     size_t len;
-    struct qbuf b;
+    struct qqb_qbuf b;
 
     while (is_blank(*q))
         q++;
@@ -632,7 +461,7 @@ static int check_launcher(struct cur *c, const char *s)
             return fail(c, here(c),
                         "unknown placeholder '{%s}' in 'launcher'; only "
                         "'{nodes}' is substituted",
-                        qs(&b, t));
+                        qqb_qs(&b, t));
         }
         s = p + len + 2;
     }
@@ -694,7 +523,8 @@ static int parse_setting(struct cur *c, int f, struct qqb_settings *s)
         break;
     case S_ALLOW_DROPPED:
         /* YAML 1.2's core booleans, plain. */
-        if (c->ev.type != YAML_SCALAR_EVENT || c->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+        if (c->y.ev.type != YAML_SCALAR_EVENT ||
+            c->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
             (strcmp(scalar(c), "true") && strcmp(scalar(c), "false")))
             return mismatch(c, "true or false", where);
         s->allow_dropped = !strcmp(scalar(c), "true");
@@ -726,10 +556,10 @@ static int field(struct cur *c, const char *const *fields, size_t n, struct pos 
                  const char *where)
 {
     const char *k, *near;
-    struct qbuf b;
+    struct qqb_qbuf b;
     size_t i;
 
-    if (c->ev.type != YAML_SCALAR_EVENT)
+    if (c->y.ev.type != YAML_SCALAR_EVENT)
         return mismatch(c, "a field name", where);
     k = scalar(c);
     for (i = 0; i < n; i++) {
@@ -748,20 +578,20 @@ static int field(struct cur *c, const char *const *fields, size_t n, struct pos 
         return fail(c, here(c),
                     "unknown field '%s' %s; settings go under 'defaults:' "
                     "or in a benchmark",
-                    qs(&b, k), where);
+                    qqb_qs(&b, k), where);
     if (fields == top_fields && in_list(k, bench_fields, NBOWN))
         return fail(c, here(c),
                     "unknown field '%s' %s; benchmark fields go in a list "
                     "item under 'benchmarks:'",
-                    qs(&b, k), where);
+                    qqb_qs(&b, k), where);
     if (fields == set_fields && in_list(k, bench_fields, NBOWN))
         return fail(c, here(c),
                     "unknown field '%s' %s; it is a benchmark field and "
                     "cannot have a default",
-                    qs(&b, k), where);
+                    qqb_qs(&b, k), where);
     near = qqb_nearest(k, fields, n);
     if (near)
-        return fail(c, here(c), "unknown field '%s' %s; did you mean '%s'?", qs(&b, k), where,
+        return fail(c, here(c), "unknown field '%s' %s; did you mean '%s'?", qqb_qs(&b, k), where,
                     near);
     {
         struct sb all = {0};
@@ -774,8 +604,8 @@ static int field(struct cur *c, const char *const *fields, size_t n, struct pos 
             free(all.s);
             return oom(c);
         }
-        rc =
-            fail(c, here(c), "unknown field '%s' %s; expected one of: %s", qs(&b, k), where, all.s);
+        rc = fail(c, here(c), "unknown field '%s' %s; expected one of: %s", qqb_qs(&b, k), where,
+                  all.s);
         free(all.s);
         return rc;
     }
@@ -811,7 +641,7 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
     snprintf(where, sizeof where, "for %s", label);
     if (next(c))
         return -1;
-    if (c->ev.type == YAML_SCALAR_EVENT) {
+    if (c->y.ev.type == YAML_SCALAR_EVENT) {
         const char *s = scalar(c), *e;
         if (check_string(c, "a list of strings (or a string)", where, 1))
             return -1;
@@ -826,16 +656,16 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
                 return oom(c);
             s = e;
         }
-    } else if (c->ev.type == YAML_SEQUENCE_START_EVENT) {
+    } else if (c->y.ev.type == YAML_SEQUENCE_START_EVENT) {
         snprintf(what, sizeof what, "in %s", label);
         for (;;) {
             if (next(c))
                 return -1;
-            if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+            if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
                 break;
             if (check_string(c, "a string", what, 1))
                 return -1;
-            if (push_str(v, n, scalar(c), c->ev.data.scalar.length))
+            if (push_str(v, n, scalar(c), c->y.ev.data.scalar.length))
                 return oom(c);
             if (add_ref(c, (*v)[*n - 1], here(c)))
                 return -1;
@@ -872,7 +702,7 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
     if (next(c))
         return -1;
     start = here(c);
-    if (c->ev.type == YAML_SCALAR_EVENT) {
+    if (c->y.ev.type == YAML_SCALAR_EVENT) {
         if (to_int(c, 1, INT_MAX, what, "for 'nodes'", &v))
             return -1;
         if (!(b->nodes = malloc(sizeof *b->nodes)))
@@ -882,12 +712,12 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
         note_largest(c, b, (int)v);
         return 0;
     }
-    if (c->ev.type != YAML_SEQUENCE_START_EVENT)
+    if (c->y.ev.type != YAML_SEQUENCE_START_EVENT)
         return mismatch(c, "a list of integers", "for 'nodes'");
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+        if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
         if (to_int(c, 1, INT_MAX, what, where, &v))
             return -1;
@@ -913,7 +743,7 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
 /* keys, baseline_keys: a non-empty list of distinct names, or one name. */
 static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
 {
-    struct qbuf q;
+    struct qqb_qbuf q;
     struct pos start;
     size_t i;
     char where[64], in[64];
@@ -923,25 +753,25 @@ static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
     if (next(c))
         return -1;
     start = here(c);
-    if (c->ev.type == YAML_SCALAR_EVENT) {
+    if (c->y.ev.type == YAML_SCALAR_EVENT) {
         if (check_string(c, "a list of key names", where, 0))
             return -1;
         if (push_str(list, n, scalar(c), strlen(scalar(c))))
             return oom(c);
         return 0;
     }
-    if (c->ev.type != YAML_SEQUENCE_START_EVENT)
+    if (c->y.ev.type != YAML_SEQUENCE_START_EVENT)
         return mismatch(c, "a list of key names", where);
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+        if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
         if (check_string(c, "a key name", in, 0))
             return -1;
         for (i = 0; i < *n; i++)
             if (strcmp((*list)[i], scalar(c)) == 0)
-                return fail(c, here(c), "duplicate key '%s' in '%s'", qs(&q, scalar(c)), field);
+                return fail(c, here(c), "duplicate key '%s' in '%s'", qqb_qs(&q, scalar(c)), field);
         if (push_str(list, n, scalar(c), strlen(scalar(c))))
             return oom(c);
     }
@@ -956,7 +786,7 @@ static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
 static int parse_variants(struct cur *c, struct qqb_bench *b)
 {
     struct pos start;
-    struct qbuf q;
+    struct qqb_qbuf q;
     size_t i;
 
     if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of variant names to arguments",
@@ -968,7 +798,7 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
         char label[160];
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
         if (check_string(c, "a variant name", "in 'variants'", 0))
             return -1;
@@ -976,13 +806,13 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
             return fail(c, here(c),
                         "invalid variant name '%s'; expected letters, "
                         "digits, '_', '.' or '-'",
-                        qs(&q, scalar(c)));
+                        qqb_qs(&q, scalar(c)));
         for (i = 0; i < b->nvariants; i++)
             if (strcmp(b->variants[i].name, scalar(c)) == 0)
                 return fail(c, here(c),
                             "duplicate variant '%s' (first given at line "
                             "%d, column %d)",
-                            qs(&q, scalar(c)), b->variants[i].line, b->variants[i].col);
+                            qqb_qs(&q, scalar(c)), b->variants[i].line, b->variants[i].col);
         if (!(v = push(b->variants, &b->nvariants, sizeof *v)))
             return oom(c);
         b->variants = v;
@@ -991,7 +821,7 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
         v->col = here(c).col;
         if (!(v->name = sdup(scalar(c))))
             return oom(c);
-        snprintf(label, sizeof label, "variant '%s'", qs(&q, v->name));
+        snprintf(label, sizeof label, "variant '%s'", qqb_qs(&q, v->name));
         if (parse_args(c, &v->args, &v->nargs, label))
             return -1;
     }
@@ -1005,7 +835,7 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
 static int parse_params(struct cur *c, struct qqb_bench *b)
 {
     struct pos start;
-    struct qbuf q, q2;
+    struct qqb_qbuf q, q2;
     size_t i;
 
     if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of parameter names to lists of values",
@@ -1018,7 +848,7 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
         char where[160];
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
         if (check_string(c, "a parameter name", "in 'params'", 0))
             return -1;
@@ -1026,7 +856,7 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
             return fail(c, here(c),
                         "invalid parameter name '%s'; expected a letter or "
                         "'_', then letters, digits or '_'",
-                        qs(&q, scalar(c)));
+                        qqb_qs(&q, scalar(c)));
         if (strcmp(scalar(c), "nodes") == 0)
             return fail(c, here(c),
                         "'nodes' cannot be a parameter name: "
@@ -1036,7 +866,7 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
                 return fail(c, here(c),
                             "duplicate parameter '%s' (first given at line "
                             "%d, column %d)",
-                            qs(&q, scalar(c)), b->params[i].line, b->params[i].col);
+                            qqb_qs(&q, scalar(c)), b->params[i].line, b->params[i].col);
         if (!(p = push(b->params, &b->nparams, sizeof *p)))
             return oom(c);
         b->params = p;
@@ -1045,30 +875,30 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
         p->col = here(c).col;
         if (!(p->name = sdup(scalar(c))))
             return oom(c);
-        snprintf(where, sizeof where, "for parameter '%s'", qs(&q, p->name));
+        snprintf(where, sizeof where, "for parameter '%s'", qqb_qs(&q, p->name));
         if (expect(c, YAML_SEQUENCE_START_EVENT, "a non-empty list of values", where))
             return -1;
         list = here(c);
-        snprintf(where, sizeof where, "in parameter '%s'", qs(&q, p->name));
+        snprintf(where, sizeof where, "in parameter '%s'", qqb_qs(&q, p->name));
         for (;;) {
             if (next(c))
                 return -1;
-            if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+            if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
                 break;
             if (check_string(c, "a non-empty value", where, 0))
                 return -1;
             for (i = 0; i < p->nvalues; i++)
                 if (strcmp(p->values[i], scalar(c)) == 0)
                     return fail(c, here(c), "duplicate value '%s' in parameter '%s'",
-                                qs(&q, scalar(c)), qs(&q2, p->name));
-            if (push_str(&p->values, &p->nvalues, scalar(c), c->ev.data.scalar.length))
+                                qqb_qs(&q, scalar(c)), qqb_qs(&q2, p->name));
+            if (push_str(&p->values, &p->nvalues, scalar(c), c->y.ev.data.scalar.length))
                 return oom(c);
         }
         if (p->nvalues == 0)
             return fail(c, list,
                         "expected a non-empty list of values for "
                         "parameter '%s', got an empty list",
-                        qs(&q, p->name));
+                        qqb_qs(&q, p->name));
     }
     if (b->nparams == 0)
         return fail(c, start,
@@ -1120,7 +950,7 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
 {
     const char *k = b->kernel;
     char *full, shown[600];
-    struct qbuf q, q2;
+    struct qqb_qbuf q, q2;
     struct stat st;
     int rc = 0;
 
@@ -1130,16 +960,16 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
         return fail(c, here(c),
                     "kernel '%s' is a bare name but no kernel directory is "
                     "known; write a path such as './%s'",
-                    qs(&q, k), qs(&q2, k));
+                    qqb_qs(&q, k), qqb_qs(&q2, k));
     } else {
         full = join(c->kernel_dir, k);
     }
     if (!full)
         return oom(c);
     if (strcmp(full, k) == 0)
-        snprintf(shown, sizeof shown, "'%s'", qs(&q, k));
+        snprintf(shown, sizeof shown, "'%s'", qqb_qs(&q, k));
     else
-        snprintf(shown, sizeof shown, "'%s' (%s)", qs(&q, k), qs(&q2, full));
+        snprintf(shown, sizeof shown, "'%s' (%s)", qqb_qs(&q, k), qqb_qs(&q2, full));
     if (stat(full, &st) != 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             rc = fail(c, here(c),
@@ -1167,7 +997,7 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
  * parameter is used somewhere. */
 static int check_placeholders(struct cur *c, struct qqb_bench *b)
 {
-    struct qbuf q, q2;
+    struct qqb_qbuf q, q2;
     const char *p, *near;
     size_t i, j, len;
 
@@ -1190,11 +1020,11 @@ static int check_placeholders(struct cur *c, struct qqb_bench *b)
                     return fail(c, c->refs[i].p,
                                 "unknown placeholder '{%s}'; did you mean "
                                 "'{%s}'?",
-                                qs(&q, name), qs(&q2, near));
+                                qqb_qs(&q, name), qqb_qs(&q2, near));
                 return fail(c, c->refs[i].p,
                             "unknown placeholder '{%s}'; expected '{nodes}' "
                             "or a parameter from 'params'",
-                            qs(&q, name));
+                            qqb_qs(&q, name));
             }
             s = p + len + 2;
         }
@@ -1213,7 +1043,7 @@ static int check_placeholders(struct cur *c, struct qqb_bench *b)
             return fail(c, pp,
                         "parameter '%s' is not used; expected '{%s}' in "
                         "'args' or in a variant's arguments",
-                        qs(&q, b->params[j].name), qs(&q2, b->params[j].name));
+                        qqb_qs(&q, b->params[j].name), qqb_qs(&q2, b->params[j].name));
         }
     }
     return 0;
@@ -1224,7 +1054,7 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
 {
     struct qqb_bench *b = &s->bench[bi];
     struct pos seen[NBENCH], start = here(c);
-    struct qbuf q;
+    struct qqb_qbuf q;
     char where[160];
     size_t i, ncases;
     int f;
@@ -1236,10 +1066,10 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
         if (b->name)
-            snprintf(where, sizeof where, "in benchmark '%s'", qs(&q, b->name));
+            snprintf(where, sizeof where, "in benchmark '%s'", qqb_qs(&q, b->name));
         else
             snprintf(where, sizeof where, "in benchmark #%zu", bi + 1);
         if ((f = field(c, bench_fields, NBENCH, seen, where)) < 0)
@@ -1252,13 +1082,13 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
                 return fail(c, here(c),
                             "invalid benchmark name '%s'; expected letters, "
                             "digits, '_', '.' or '-'",
-                            qs(&q, scalar(c)));
+                            qqb_qs(&q, scalar(c)));
             for (i = 0; i < bi; i++)
                 if (strcmp(s->bench[i].name, scalar(c)) == 0)
                     return fail(c, here(c),
                                 "duplicate benchmark name '%s' (first used "
                                 "at line %d, column %d)",
-                                qs(&q, scalar(c)), s->bench[i].line, s->bench[i].col);
+                                qqb_qs(&q, scalar(c)), s->bench[i].line, s->bench[i].col);
             if (!(b->name = sdup(scalar(c))))
                 return oom(c);
             break;
@@ -1311,7 +1141,7 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
         return fail(c, start,
                     "missing required field 'kernel' in "
                     "benchmark '%s'",
-                    qs(&q, b->name));
+                    qqb_qs(&q, b->name));
     if (!b->nodes) {
         if (!(b->nodes = malloc(sizeof *b->nodes)))
             return oom(c);
@@ -1332,7 +1162,7 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
         return fail(c, start,
                     "benchmark '%s' expands to more than %d cases "
                     "(params x nodes x variants)",
-                    qs(&q, b->name), MAX_CASES);
+                    qqb_qs(&q, b->name), MAX_CASES);
     return 0;
 }
 
@@ -1347,9 +1177,9 @@ static int parse_benchmarks(struct cur *c, struct qqb_suite *s)
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+        if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
-        if (c->ev.type != YAML_MAPPING_START_EVENT)
+        if (c->y.ev.type != YAML_MAPPING_START_EVENT)
             return mismatch(c, "a mapping (one benchmark)", "in 'benchmarks'");
         if (!(nb = push(s->bench, &s->nbench, sizeof *nb)))
             return oom(c);
@@ -1375,7 +1205,7 @@ static int parse_defaults(struct cur *c, struct qqb_suite *s)
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             return 0;
         if ((f = field(c, set_fields, NSET, seen, "in defaults")) < 0)
             return -1;
@@ -1409,14 +1239,14 @@ static int check_max_nodes(struct cur *c, const struct qqb_suite *s, int given)
 static int parse_top(struct cur *c, struct qqb_suite *s)
 {
     struct pos seen[NTOP], start = here(c);
-    struct qbuf q;
+    struct qqb_qbuf q;
     int f;
 
     memset(seen, 0, sizeof seen);
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
         if ((f = field(c, top_fields, NTOP, seen, "at the top level")) < 0)
             return -1;
@@ -1428,7 +1258,7 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
                 return fail(c, here(c),
                             "invalid suite name '%s'; expected letters, "
                             "digits, '_', '.' or '-'",
-                            qs(&q, scalar(c)));
+                            qqb_qs(&q, scalar(c)));
             if (!(s->name = sdup(scalar(c))))
                 return oom(c);
             break;
@@ -1494,46 +1324,6 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
     return 0;
 }
 
-static int read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *p = NULL, *np;
-    size_t n = 0, cap = 0, got;
-    int e = 0;
-
-    if (!f) {
-        e = errno;
-        snprintf(err, errlen, "%s: error: cannot open the suite file: %s", path, strerror(e));
-        return -1;
-    }
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4096;
-            if (cap > MAX_FILE_SIZE || !(np = realloc(p, cap))) {
-                e = cap > MAX_FILE_SIZE ? EFBIG : ENOMEM;
-                break;
-            }
-            p = np;
-        }
-        got = fread(p + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                e = errno ? errno : EIO;
-            break;
-        }
-    }
-    fclose(f);
-    if (e) {
-        free(p);
-        snprintf(err, errlen, "%s: error: cannot read the suite file: %s", path, strerror(e));
-        return -1;
-    }
-    *buf = p;
-    *len = n;
-    return 0;
-}
-
 static void init_settings(struct qqb_settings *s)
 {
     s->repetitions = QQB_DEFAULT_REPETITIONS;
@@ -1552,8 +1342,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
 {
     struct cur c;
     struct qqb_suite *s = NULL;
-    unsigned char *buf = NULL;
-    size_t len = 0, i;
+    size_t i;
     char scratch[8];
     int rc = -1;
 
@@ -1569,14 +1358,9 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
         return -1;
     }
     memset(&c, 0, sizeof c);
-    c.path = path;
     c.kernel_dir = kernel_dir;
-    c.err = err;
-    c.errlen = errlen;
-    if (read_file(path, &buf, &len, err, errlen))
-        return -1;
-    c.buf = buf;
-    c.len = len;
+    if (qqb_ycur_open(&c.y, path, "suite file", MAX_FILE_SIZE, err, errlen))
+        goto done;
 
     if (!(s = calloc(1, sizeof *s)) || !(s->path = sdup(path)) || !(c.shown_dir = dir_of(path))) {
         snprintf(err, errlen, "%s: error: out of memory", path);
@@ -1595,18 +1379,12 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
                  path, strerror(errno));
         goto done;
     }
-    if (!yaml_parser_initialize(&c.parser)) {
-        snprintf(err, errlen, "%s: error: out of memory", path);
-        goto done;
-    }
-    c.parser_ok = 1;
-    yaml_parser_set_input_string(&c.parser, buf, len);
 
     if (next(&c)) /* STREAM-START */
         goto done;
     if (next(&c))
         goto done;
-    if (c.ev.type == YAML_STREAM_END_EVENT) {
+    if (c.y.ev.type == YAML_STREAM_END_EVENT) {
         struct pos start = {1, 1};
         fail(&c, start,
              "the file is empty; expected a mapping with 'suite' "
@@ -1615,7 +1393,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
     }
     if (next(&c)) /* after DOCUMENT-START: the document's root */
         goto done;
-    if (c.ev.type != YAML_MAPPING_START_EVENT) {
+    if (c.y.ev.type != YAML_MAPPING_START_EVENT) {
         mismatch(&c, "a mapping with 'suite' and 'benchmarks'", "at the top level");
         goto done;
     }
@@ -1623,7 +1401,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
         goto done;
     if (next(&c) || next(&c)) /* DOCUMENT-END, then STREAM-END */
         goto done;
-    if (c.ev.type != YAML_STREAM_END_EVENT) {
+    if (c.y.ev.type != YAML_STREAM_END_EVENT) {
         fail(&c, here(&c),
              "more than one document; a suite file holds "
              "exactly one suite");
@@ -1639,13 +1417,9 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
     s = NULL;
     rc = 0;
 done:
-    if (c.have)
-        yaml_event_delete(&c.ev);
-    if (c.parser_ok)
-        yaml_parser_delete(&c.parser);
+    qqb_ycur_close(&c.y);
     free(c.refs);
     free(c.shown_dir);
-    free(buf);
     qqb_suite_free(s);
     return rc;
 }

@@ -78,7 +78,7 @@ struct qqb_bench {
     int *nodes; /* distinct, >= 1; [1] when not given */
     size_t nnodes;
     int max_node, max_node_line, max_node_col; /* the largest given, and where (0: none) */
-    struct qqb_variant *variants; /* in file order; [0] is the reference */
+    struct qqb_variant *variants;              /* in file order; [0] is the reference */
     size_t nvariants;
     struct qqb_param *params; /* in file order */
     size_t nparams;

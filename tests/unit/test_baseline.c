@@ -522,7 +522,29 @@ static void test_bad_files(void)
     bad("syntax.yaml", HEAD "cases: [\n", ":14:1:", "invalid YAML");
     bad("empty.yaml", "", ":1:1:", "empty file");
     bad("list.yaml", "- 1\n- 2\n", ":1:1:", "expected a mapping");
-    bad("alias.yaml", HEAD "cases: &c []\nx: *c\n...\n", ":14:4:", "aliases are not allowed");
+    /* The suite loader's cursor: anchors and aliases refused alike, reader
+     * errors at a line and column, nesting bounded. */
+    bad("anchor.yaml", HEAD "cases: &c []\nx: *c\n...\n",
+        ":13:8:", "anchors are not allowed (found '&c'); write the value out");
+    bad("alias.yaml", HEAD "cases: []\nx: *c\n...\n",
+        ":14:4:", "aliases are not allowed (found '*c'); write the value out");
+    bad("utf8.yaml", HEAD "label: \"ab\xff\"\ncases: []\n...\n", ":13:11:",
+        "invalid YAML: invalid leading UTF-8 octet (byte 0xFF); baselines must be UTF-8");
+    {
+        /* An unknown field nested past the bound: refused at the first
+         * level too deep, after reading that far only. */
+        size_t depth = 40000, n = strlen(HEAD) + 2 * depth + 64;
+        char *deep = malloc(n);
+        CHECK(deep != NULL);
+        if (deep) {
+            size_t at = (size_t)snprintf(deep, n, "%szzz: ", HEAD);
+            memset(deep + at, '[', depth);
+            memset(deep + at + depth, ']', depth);
+            snprintf(deep + at + 2 * depth, n - at - 2 * depth, "\ncases: []\n...\n");
+            bad("deep.yaml", deep, ":13:69:", "lists and mappings nested more than 64 deep");
+            free(deep);
+        }
+    }
     bad("twodocs.yaml", HEAD "cases: []\n...\n---\nx: 1\n", ":15:1:", "a second YAML document");
 
     /* Unknown fields in cases and metrics (and at the top) are a later
