@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "strmap.h"
 #include "yamlcur.h"
 
 /* Beyond this a suite is a mistake (a runaway params product), not a plan. */
@@ -92,6 +93,7 @@ struct cur {
     const char *kernel_dir;
     struct ref *refs; /* this benchmark's args and variant args */
     size_t nrefs;
+    struct qqb_strmap names; /* benchmark name -> index */
 };
 
 static struct pos here(const struct cur *c)
@@ -694,10 +696,11 @@ static void note_largest(const struct cur *c, struct qqb_bench *b, int v)
 static int parse_nodes(struct cur *c, struct qqb_bench *b)
 {
     const char *what = "an integer >= 1", *where = "in 'nodes'";
+    struct qqb_strmap seen = {0};
     struct pos start;
     long long v;
-    size_t i;
-    int *nn;
+    int *nn, added, rc = -1;
+    char num[24];
 
     if (next(c))
         return -1;
@@ -716,36 +719,46 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
         return mismatch(c, "a list of integers", "for 'nodes'");
     for (;;) {
         if (next(c))
-            return -1;
+            goto out;
         if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
         if (to_int(c, 1, INT_MAX, what, where, &v))
-            return -1;
-        for (i = 0; i < b->nnodes; i++)
-            if (b->nodes[i] == (int)v)
-                return fail(c, here(c),
-                            "duplicate node count %lld in "
-                            "'nodes'",
-                            v);
-        if (!(nn = push(b->nodes, &b->nnodes, sizeof *nn)))
-            return oom(c);
+            goto out;
+        snprintf(num, sizeof num, "%lld", v);
+        if ((added = qqb_strmap_add(&seen, 0, num, b->nnodes, NULL)) <= 0) {
+            if (added < 0)
+                oom(c);
+            else
+                fail(c, here(c), "duplicate node count %lld in 'nodes'", v);
+            goto out;
+        }
+        if (!(nn = push(b->nodes, &b->nnodes, sizeof *nn))) {
+            oom(c);
+            goto out;
+        }
         b->nodes = nn;
         nn[b->nnodes - 1] = (int)v;
         note_largest(c, b, (int)v);
     }
     if (b->nnodes == 0)
-        return fail(c, start,
-                    "expected a non-empty list of integers for "
-                    "'nodes', got an empty list");
-    return 0;
+        fail(c, start,
+             "expected a non-empty list of integers for "
+             "'nodes', got an empty list");
+    else
+        rc = 0;
+out:
+    qqb_strmap_free(&seen);
+    return rc;
 }
 
-/* keys, baseline_keys: a non-empty list of distinct names, or one name. */
-static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
+/* keys, baseline_keys: a non-empty list of distinct names, or one name;
+ * SEEN holds the names so far. */
+static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t *n,
+                         struct qqb_strmap *seen)
 {
     struct qqb_qbuf q;
     struct pos start;
-    size_t i;
+    int added;
     char where[64], in[64];
 
     snprintf(where, sizeof where, "for '%s'", field);
@@ -769,9 +782,10 @@ static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
             break;
         if (check_string(c, "a key name", in, 0))
             return -1;
-        for (i = 0; i < *n; i++)
-            if (strcmp((*list)[i], scalar(c)) == 0)
-                return fail(c, here(c), "duplicate key '%s' in '%s'", qqb_qs(&q, scalar(c)), field);
+        if ((added = qqb_strmap_add(seen, 0, scalar(c), *n, NULL)) < 0)
+            return oom(c);
+        if (!added)
+            return fail(c, here(c), "duplicate key '%s' in '%s'", qqb_qs(&q, scalar(c)), field);
         if (push_str(list, n, scalar(c), strlen(scalar(c))))
             return oom(c);
     }
@@ -783,11 +797,20 @@ static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
     return 0;
 }
 
-static int parse_variants(struct cur *c, struct qqb_bench *b)
+static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
+{
+    struct qqb_strmap seen = {0};
+    int rc = parse_keys_in(c, field, list, n, &seen);
+    qqb_strmap_free(&seen);
+    return rc;
+}
+
+static int parse_variants_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap *seen)
 {
     struct pos start;
     struct qqb_qbuf q;
     size_t i;
+    int added;
 
     if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of variant names to arguments",
                "for 'variants'"))
@@ -807,12 +830,13 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
                         "invalid variant name '%s'; expected letters, "
                         "digits, '_', '.' or '-'",
                         qqb_qs(&q, scalar(c)));
-        for (i = 0; i < b->nvariants; i++)
-            if (strcmp(b->variants[i].name, scalar(c)) == 0)
-                return fail(c, here(c),
-                            "duplicate variant '%s' (first given at line "
-                            "%d, column %d)",
-                            qqb_qs(&q, scalar(c)), b->variants[i].line, b->variants[i].col);
+        if ((added = qqb_strmap_add(seen, 0, scalar(c), b->nvariants, &i)) < 0)
+            return oom(c);
+        if (!added)
+            return fail(c, here(c),
+                        "duplicate variant '%s' (first given at line "
+                        "%d, column %d)",
+                        qqb_qs(&q, scalar(c)), b->variants[i].line, b->variants[i].col);
         if (!(v = push(b->variants, &b->nvariants, sizeof *v)))
             return oom(c);
         b->variants = v;
@@ -832,11 +856,22 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
     return 0;
 }
 
-static int parse_params(struct cur *c, struct qqb_bench *b)
+static int parse_variants(struct cur *c, struct qqb_bench *b)
+{
+    struct qqb_strmap seen = {0};
+    int rc = parse_variants_in(c, b, &seen);
+    qqb_strmap_free(&seen);
+    return rc;
+}
+
+/* SEEN holds (0, name) of each parameter and (i + 1, value) of the values of
+ * parameter i. */
+static int parse_params_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap *seen)
 {
     struct pos start;
     struct qqb_qbuf q, q2;
     size_t i;
+    int added;
 
     if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of parameter names to lists of values",
                "for 'params'"))
@@ -861,12 +896,13 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
             return fail(c, here(c),
                         "'nodes' cannot be a parameter name: "
                         "'{nodes}' is the node count; use 'nodes:' for it");
-        for (i = 0; i < b->nparams; i++)
-            if (strcmp(b->params[i].name, scalar(c)) == 0)
-                return fail(c, here(c),
-                            "duplicate parameter '%s' (first given at line "
-                            "%d, column %d)",
-                            qqb_qs(&q, scalar(c)), b->params[i].line, b->params[i].col);
+        if ((added = qqb_strmap_add(seen, 0, scalar(c), b->nparams, &i)) < 0)
+            return oom(c);
+        if (!added)
+            return fail(c, here(c),
+                        "duplicate parameter '%s' (first given at line "
+                        "%d, column %d)",
+                        qqb_qs(&q, scalar(c)), b->params[i].line, b->params[i].col);
         if (!(p = push(b->params, &b->nparams, sizeof *p)))
             return oom(c);
         b->params = p;
@@ -887,10 +923,15 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
                 break;
             if (check_string(c, "a non-empty value", where, 0))
                 return -1;
-            for (i = 0; i < p->nvalues; i++)
-                if (strcmp(p->values[i], scalar(c)) == 0)
-                    return fail(c, here(c), "duplicate value '%s' in parameter '%s'",
-                                qqb_qs(&q, scalar(c)), qqb_qs(&q2, p->name));
+            if (p->nvalues >= MAX_CASES)
+                return fail(c, here(c), "parameter '%s' has more than %d values",
+                            qqb_qs(&q, p->name), MAX_CASES);
+            if ((added = qqb_strmap_add(seen, (uint32_t)b->nparams, scalar(c), p->nvalues, NULL)) <
+                0)
+                return oom(c);
+            if (!added)
+                return fail(c, here(c), "duplicate value '%s' in parameter '%s'",
+                            qqb_qs(&q, scalar(c)), qqb_qs(&q2, p->name));
             if (push_str(&p->values, &p->nvalues, scalar(c), c->y.ev.data.scalar.length))
                 return oom(c);
         }
@@ -906,6 +947,14 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
                     "names to lists of values for 'params', got an empty "
                     "mapping");
     return 0;
+}
+
+static int parse_params(struct cur *c, struct qqb_bench *b)
+{
+    struct qqb_strmap seen = {0};
+    int rc = parse_params_in(c, b, &seen);
+    qqb_strmap_free(&seen);
+    return rc;
 }
 
 /* DIR/NAME, or NAME alone when DIR is "." or NULL. */
@@ -995,50 +1044,55 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
 
 /* After a benchmark's mapping: placeholders name parameters, and every
  * parameter is used somewhere. */
-static int check_placeholders(struct cur *c, struct qqb_bench *b)
+/* Every placeholder names a parameter (or {nodes}) and every parameter is
+ * used: one pass over the references, parameters found by hash. */
+static int check_placeholders_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap *pnames,
+                                 char *used)
 {
     struct qqb_qbuf q, q2;
     const char *p, *near;
-    size_t i, j, len;
+    size_t i, j, len, k;
 
+    for (j = 0; j < b->nparams; j++)
+        if (qqb_strmap_add(pnames, 0, b->params[j].name, j, NULL) < 0)
+            return oom(c);
     for (i = 0; i < c->nrefs; i++) {
         const char *s = c->refs[i].s;
         while ((p = placeholder(s, &len)) != NULL) {
-            int found = name_is("nodes", p + 1, len);
-            char name[96];
-            const char *names[64];
-            size_t nn = 0;
-            for (j = 0; !found && j < b->nparams; j++)
-                found = name_is(b->params[j].name, p + 1, len);
+            char *name = dupn(p + 1, len);
+            int found;
+            if (!name)
+                return oom(c);
+            found = name_is("nodes", p + 1, len) || qqb_strmap_get(pnames, 0, name, &k);
+            if (found && !name_is("nodes", p + 1, len))
+                used[k] = 1;
             if (!found) {
-                snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90), p + 1);
+                const char *names[64];
+                size_t nn = 0;
+                int rc;
                 names[nn++] = "nodes";
                 for (j = 0; j < b->nparams && nn < 64; j++)
                     names[nn++] = b->params[j].name;
                 near = qqb_nearest(name, names, nn);
                 if (near)
-                    return fail(c, c->refs[i].p,
-                                "unknown placeholder '{%s}'; did you mean "
-                                "'{%s}'?",
-                                qqb_qs(&q, name), qqb_qs(&q2, near));
-                return fail(c, c->refs[i].p,
-                            "unknown placeholder '{%s}'; expected '{nodes}' "
-                            "or a parameter from 'params'",
-                            qqb_qs(&q, name));
+                    rc = fail(c, c->refs[i].p,
+                              "unknown placeholder '{%s}'; did you mean "
+                              "'{%s}'?",
+                              qqb_qs(&q, name), qqb_qs(&q2, near));
+                else
+                    rc = fail(c, c->refs[i].p,
+                              "unknown placeholder '{%s}'; expected '{nodes}' "
+                              "or a parameter from 'params'",
+                              qqb_qs(&q, name));
+                free(name);
+                return rc;
             }
+            free(name);
             s = p + len + 2;
         }
     }
     for (j = 0; j < b->nparams; j++) {
-        int used = 0;
-        for (i = 0; !used && i < c->nrefs; i++) {
-            const char *s = c->refs[i].s;
-            while (!used && (p = placeholder(s, &len)) != NULL) {
-                used = name_is(b->params[j].name, p + 1, len);
-                s = p + len + 2;
-            }
-        }
-        if (!used) {
+        if (!used[j]) {
             struct pos pp = {b->params[j].line, b->params[j].col};
             return fail(c, pp,
                         "parameter '%s' is not used; expected '{%s}' in "
@@ -1049,6 +1103,16 @@ static int check_placeholders(struct cur *c, struct qqb_bench *b)
     return 0;
 }
 
+static int check_placeholders(struct cur *c, struct qqb_bench *b)
+{
+    struct qqb_strmap pnames = {0};
+    char *used = calloc(b->nparams + 1, 1);
+    int rc = used ? check_placeholders_in(c, b, &pnames, used) : oom(c);
+    qqb_strmap_free(&pnames);
+    free(used);
+    return rc;
+}
+
 /* The benchmark mapping whose MAPPING_START is the current event. */
 static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
 {
@@ -1057,7 +1121,7 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
     struct qqb_qbuf q;
     char where[160];
     size_t i, ncases;
-    int f;
+    int f, added;
 
     memset(seen, 0, sizeof seen);
     b->line = start.line;
@@ -1083,12 +1147,13 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
                             "invalid benchmark name '%s'; expected letters, "
                             "digits, '_', '.' or '-'",
                             qqb_qs(&q, scalar(c)));
-            for (i = 0; i < bi; i++)
-                if (strcmp(s->bench[i].name, scalar(c)) == 0)
-                    return fail(c, here(c),
-                                "duplicate benchmark name '%s' (first used "
-                                "at line %d, column %d)",
-                                qqb_qs(&q, scalar(c)), s->bench[i].line, s->bench[i].col);
+            if ((added = qqb_strmap_add(&c->names, 0, scalar(c), bi, &i)) < 0)
+                return oom(c);
+            if (!added)
+                return fail(c, here(c),
+                            "duplicate benchmark name '%s' (first used "
+                            "at line %d, column %d)",
+                            qqb_qs(&q, scalar(c)), s->bench[i].line, s->bench[i].col);
             if (!(b->name = sdup(scalar(c))))
                 return oom(c);
             break;
@@ -1418,6 +1483,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
     rc = 0;
 done:
     qqb_ycur_close(&c.y);
+    qqb_strmap_free(&c.names);
     free(c.refs);
     free(c.shown_dir);
     qqb_suite_free(s);
