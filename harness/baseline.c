@@ -62,6 +62,18 @@ static int ferr(char *err, size_t errlen, const char *path, const char *fmt, ...
     return -1;
 }
 
+/* ferr for a refusal of the file system (full, read-only, ...): -2. */
+static int fserr(char *err, size_t errlen, const char *path, const char *fmt, ...)
+    QQB_PRINTF_LIKE(4, 5);
+static int fserr(char *err, size_t errlen, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    qqb_vyerr(err, errlen, path, 0, 0, fmt, ap);
+    va_end(ap);
+    return -2;
+}
+
 static int name_char(char ch)
 {
     return isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '-';
@@ -197,6 +209,7 @@ struct em {
     FILE *f;
     int failed;
     int werr; /* errno of a failed write, 0 if none */
+    int io;   /* the failure is the file system's (write, fsync, close) */
     char why[200];
 };
 
@@ -603,7 +616,9 @@ static void remove_stale(const char *dir, const char *base)
     closedir(d);
 }
 
-/* The locked part of a write: temp file, fsync, rename, fsync the dir. */
+/* The locked part of a write: temp file, fsync, rename, fsync the dir.
+ * Returns 0, -1 (R cannot be written: a string that is not UTF-8), or -2
+ * (the file system refused). */
 static int write_locked(const char *path, const char *dir, const char *base,
                         const struct qqb_results *r, char *err, size_t errlen)
 {
@@ -617,7 +632,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
     unlink(tmp);
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
-        return ferr(err, errlen, tmp, "cannot create: %s", strerror(errno));
+        return fserr(err, errlen, tmp, "cannot create: %s", strerror(errno));
     memset(&m, 0, sizeof m);
     m.f = fdopen(fd, "w");
     if (!m.f) {
@@ -643,32 +658,34 @@ static int write_locked(const char *path, const char *dir, const char *base,
     fputs("# qqbench baseline; format in docs/BASELINES.md\n", m.f);
     emit_results(&m, r, r->date ? r->date : date);
     if (!m.failed && !yaml_emitter_flush(&m.e)) {
-        m.failed = 1;
+        m.failed = m.io = 1;
         snprintf(m.why, sizeof m.why, "write failed: %s", strerror(m.werr ? m.werr : EIO));
     }
     yaml_emitter_delete(&m.e);
     if (!m.failed && (fflush(m.f) != 0 || ferror(m.f))) {
-        m.failed = 1;
+        m.failed = m.io = 1;
         snprintf(m.why, sizeof m.why, "write failed: %s", strerror(errno));
     }
     /* The data must be on disk before the rename makes it the baseline. */
     if (!m.failed && fsync(fileno(m.f)) != 0) {
-        m.failed = 1;
+        m.failed = m.io = 1;
         snprintf(m.why, sizeof m.why, "fsync failed: %s", strerror(errno));
     }
     ok = fclose(m.f) == 0;
     if (!m.failed && !ok) {
-        m.failed = 1;
+        m.failed = m.io = 1;
         snprintf(m.why, sizeof m.why, "close failed: %s", strerror(errno));
     }
     if (m.failed) {
         unlink(tmp);
+        if (m.io || m.werr)
+            return fserr(err, errlen, path, "%s", m.why);
         return ferr(err, errlen, path, "%s", m.why);
     }
     if (rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);
-        return ferr(err, errlen, path, "cannot rename %s into place: %s", tmp, strerror(e));
+        return fserr(err, errlen, path, "cannot rename %s into place: %s", tmp, strerror(e));
     }
     /* And the rename itself must survive a crash. */
     dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -676,7 +693,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
         if (fsync(dfd) != 0 && errno != EINVAL) {
             int e = errno;
             close(dfd);
-            return ferr(err, errlen, dir, "fsync of the directory failed: %s", strerror(e));
+            return fserr(err, errlen, dir, "fsync of the directory failed: %s", strerror(e));
         }
         close(dfd);
     }
@@ -697,11 +714,13 @@ static int store(const char *path, const struct qqb_results *r, int merge, size_
         return ferr(err, errlen, path, "not a file name");
     if (check_results(path, r, err, errlen))
         return -1;
+    /* From here a failure is the file system's (full, read-only, not a
+     * folder, locked by another writer too long): -2. */
     if (make_dirs(dir, err, errlen))
-        return -1;
+        return -2;
     lock = take_lock(path, err, errlen);
     if (lock < 0)
-        return -1;
+        return -2;
     if (merge && access(path, F_OK) == 0) {
         struct qqb_results old;
         rc = qqb_baseline_read_as(path, r->suite, r->fp.id[0] ? r->fp.id : NULL, &old, err, errlen);

@@ -330,6 +330,20 @@ static int reference_scale(double *scale)
     return 0;
 }
 
+/* A baseline that could not be written (RC from qqb_baseline_write or
+ * _update, message ERR): the file system's refusal (a full disk, a
+ * read-only folder) is exit 3, as a failed launch is; the rest exit 2. */
+static int store_failed(int rc, const char *err)
+{
+    fprintf(stderr, "%s\n", err);
+    if (rc == -2) {
+        fprintf(stderr, "qqbench run: error: the results could not be stored; the "
+                        "baseline is as it was\n");
+        return QQB_EXIT_KERNEL;
+    }
+    return QQB_EXIT_USAGE;
+}
+
 /* The baseline to compare with: 1 read, 0 none (yet), -1 an error (said). */
 static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite,
                          const struct qqb_fingerprint *fp, const char *bdir, const char *bpath,
@@ -698,8 +712,7 @@ int cmd_run(int argc, char **argv)
         int urc = qqb_baseline_update(own, &stored, o.keep_runs, err, sizeof err);
         stored.label = label;
         if (urc != 0) {
-            fprintf(stderr, "%s\n", err);
-            exit_code = QQB_EXIT_USAGE;
+            exit_code = store_failed(urc, err);
         } else {
             if (o.update && failed)
                 fprintf(stdout,
@@ -713,9 +726,9 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (o.record && !m.kernel_failures && !bad_keys) {
-        if (qqb_baseline_write(hpath, &stored, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            exit_code = QQB_EXIT_USAGE;
+        int wrc = qqb_baseline_write(hpath, &stored, err, sizeof err);
+        if (wrc != 0) {
+            exit_code = store_failed(wrc, err);
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: snapshot '%s' recorded: %s\n", o.record, hpath);
         }
@@ -730,9 +743,9 @@ int cmd_run(int argc, char **argv)
             goto nomem;
         memv.fp = memfp;
         memv.label = NULL;
-        if (qqb_baseline_update(mpath, &memv, 1, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            exit_code = QQB_EXIT_USAGE;
+        int mrc = qqb_baseline_update(mpath, &memv, 1, err, sizeof err);
+        if (mrc != 0) {
+            exit_code = store_failed(mrc, err);
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
                     have_mem ? "updated:" : "recorded:", mpath);

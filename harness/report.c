@@ -1,4 +1,5 @@
 /* report.c - report: print the verdict table; write JSON (jansson) and JUnit XML. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -479,10 +480,13 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
     json_object_set_new(root, "round_order_seed",
                         json_integer((json_int_t)(r->seed & 0x7fffffffffffffffull)));
     json_object_set_new(root, "exit_code", json_integer(r->exit_code));
+    errno = 0;
     int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    int e = errno;
     json_decref(root);
     if (rc != 0) {
-        snprintf(err, errlen, "%s: error: cannot write the JSON report", path);
+        snprintf(err, errlen, "%s: error: cannot write the JSON report: %s", path,
+                 e ? strerror(e) : "write failed");
         return -1;
     }
     return 0;

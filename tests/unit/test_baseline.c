@@ -891,7 +891,7 @@ static void test_lock_timeout(void)
     CHECK(fd >= 0);
     CHECK_INT_EQ(flock(fd, LOCK_EX), 0);
     qqb_baseline_set_lock_timeout(0.2);
-    CHECK_INT_EQ(qqb_baseline_write(path, &r, err, sizeof err), -1);
+    CHECK_INT_EQ(qqb_baseline_write(path, &r, err, sizeof err), -2);
     CHECK_STR_CONTAINS(err, "locked/ncs.yaml: error: another writer has held the lock");
     flock(fd, LOCK_UN);
     close(fd);
