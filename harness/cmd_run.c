@@ -39,6 +39,7 @@ struct run_opts {
     int have_seed;
     uint64_t seed;
     size_t keep_runs;
+    double threshold_bound; /* --threshold-bound; 0: the suite's */
     char **only;
     size_t nonly;
 };
@@ -87,6 +88,8 @@ static void run_usage(FILE *fp)
                 "                      more rounds, up to N (default: no more)\n"
                 "  --no-confirm        do not re-measure regressions before failing\n"
                 "  --fail-on-noisy     a noisy comparison against the baseline fails too\n"
+                "  --threshold-bound P cap noise- and run-derived thresholds at P percent\n"
+                "                      (default: the suite's threshold_bound:, else 30)\n"
                 "  --seed N            seed of the round order (default: from the clock)\n"
                 "  --json FILE         write every number as JSON\n"
                 "  --junit FILE        write a JUnit XML report (a test case per case and key)\n"
@@ -221,6 +224,19 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->fail_on_noisy = 1;
         } else if (!strcmp(a, "--require-baseline")) {
             o->require_baseline = 1;
+        } else if (!strcmp(a, "--threshold-bound")) {
+            NEEDS_ARG();
+            char *end;
+            errno = 0;
+            double v = strtod(next, &end);
+            if (end == next || *end || errno || !(v > 0) || v > 1e6) {
+                fprintf(stderr,
+                        "qqbench run: error: --threshold-bound takes a number of "
+                        "percent > 0, not '%s'\n",
+                        next);
+                return -1;
+            }
+            o->threshold_bound = v;
         } else if (!strcmp(a, "--keep-runs")) {
             NEEDS_ARG();
             char *end;
@@ -470,6 +486,9 @@ int cmd_run(int argc, char **argv)
         free(against);
         return QQB_EXIT_USAGE;
     }
+    if (o.threshold_bound > 0)
+        for (size_t i = 0; i < suite->nbench; i++)
+            suite->bench[i].s.threshold_bound = o.threshold_bound;
     if (qqb_plan_make_against(suite, o.only, o.nonly, o.reps, against, o.kernel_dir, &plan, err,
                               sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);

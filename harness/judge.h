@@ -12,8 +12,10 @@
 
 /* A threshold derived from noise is bounded by this many percent (or the
  * benchmark's fixed threshold when that is larger): a key whose noise asks
- * for more can still be found 2x slower, and `improved` stays possible. */
-#define QQB_THRESHOLD_BOUND 30.0
+ * for more can still be found 2x slower, and `improved` stays possible. The
+ * default; a suite's threshold_bound: or --threshold-bound sets another
+ * (qqb_settings.threshold_bound). */
+#define QQB_THRESHOLD_BOUND QQB_DEFAULT_THRESHOLD_BOUND
 
 /* A net ticks-per-hit figure within this many counter steps of zero cannot
  * be resolved (docs/TIMING.md, "Calibration"). */

@@ -132,6 +132,10 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
     if (j->ncmp == 0)
         return;
     double conf = j->ncmp ? j->cmp[0].ch.confidence : 0.95;
+    double bound = QQB_THRESHOLD_BOUND; /* the suite's, as a bounded row shows it */
+    for (size_t i = 0; i < j->ncmp; i++)
+        if (j->cmp[i].threshold_from == QQB_THR_BOUNDED)
+            bound = j->cmp[i].threshold;
     fprintf(fp,
             "\nchange: Hodges-Lehmann estimate (A/B: median pair ratio); interval: "
             "%.0f%% confidence",
@@ -151,7 +155,7 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
             "cycles are net of QQ's own reads (the empty state each launch "
             "calibrates); unresolved: both figures within %.0f counter steps of "
             "zero, where no change can be seen.\n",
-            QQB_THRESHOLD_BOUND, QQB_RESOLVE_STEPS);
+            bound, QQB_RESOLVE_STEPS);
 }
 
 static void print_mem(FILE *fp, const struct qqb_report *r)

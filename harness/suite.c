@@ -30,9 +30,9 @@
  * Field tables. A benchmark's fields are its own, then the settings.
  * ====================================================================== */
 
-enum { T_SUITE, T_DESCRIPTION, T_DEFAULTS, T_BENCHMARKS, T_MAX_NODES, NTOP };
-static const char *const top_fields[NTOP] = {"suite", "description", "defaults", "benchmarks",
-                                             "max_nodes"};
+enum { T_SUITE, T_DESCRIPTION, T_DEFAULTS, T_BENCHMARKS, T_MAX_NODES, T_THRESHOLD_BOUND, NTOP };
+static const char *const top_fields[NTOP] = {"suite",      "description", "defaults",
+                                             "benchmarks", "max_nodes",   "threshold_bound"};
 
 enum {
     S_REPETITIONS,
@@ -1348,6 +1348,11 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
             s->max_nodes = (int)v;
             break;
         }
+        case T_THRESHOLD_BOUND:
+            if (next(c) || to_num(c, 0, 1, 1e6, "a number > 0", "for 'threshold_bound'",
+                                  &s->defaults.threshold_bound))
+                return -1;
+            break;
         }
     }
     if (!s->name)
@@ -1375,6 +1380,7 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
         b->threshold = d->threshold;
     if (!(own & QQB_SET_NOISE_MULTIPLE))
         b->noise_multiple = d->noise_multiple;
+    b->threshold_bound = d->threshold_bound; /* the suite's, never a benchmark's */
     if (!(own & QQB_SET_CONFIDENCE))
         b->confidence = d->confidence;
     if (!(own & QQB_SET_MEMORY_TOLERANCE))
@@ -1396,6 +1402,7 @@ static void init_settings(struct qqb_settings *s)
     s->timeout = QQB_DEFAULT_TIMEOUT;
     s->threshold = QQB_DEFAULT_THRESHOLD;
     s->noise_multiple = QQB_DEFAULT_NOISE_MULTIPLE;
+    s->threshold_bound = QQB_DEFAULT_THRESHOLD_BOUND;
     s->confidence = QQB_DEFAULT_CONFIDENCE;
     s->memory_tolerance = QQB_DEFAULT_MEMORY_TOLERANCE;
     s->events = 0;
