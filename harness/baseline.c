@@ -484,6 +484,18 @@ static void emit_results(struct em *m, const struct qqb_results *r, const char *
     for (size_t i = 0; i < r->ncases; i++)
         emit_case(m, r->cases[i]);
     e_seq_end(m);
+    if (r->nverdicts) {
+        e_key(m, "verdicts");
+        e_seq(m, 0);
+        for (size_t i = 0; i < r->nverdicts; i++) {
+            e_map(m, 1);
+            kv_str(m, "case", r->verdicts[i].case_name);
+            kv_str(m, "key", r->verdicts[i].key);
+            kv_str(m, "verdict", r->verdicts[i].verdict);
+            e_map_end(m);
+        }
+        e_seq_end(m);
+    }
     e_map_end(m);
     /* An explicit "..." ends the document: a file cut at a line boundary is
      * still valid YAML, and only this marker tells the reader it is whole. */
@@ -1380,10 +1392,70 @@ static int read_case(struct rd *r, struct qqb_results *out)
 
 /* ---- the document ---- */
 
-enum { T_VERSION, T_SUITE, T_LABEL, T_DATE, T_QQB_VERSION, T_COMMIT, T_FP, T_CASES, NTOP };
+enum {
+    T_VERSION,
+    T_SUITE,
+    T_LABEL,
+    T_DATE,
+    T_QQB_VERSION,
+    T_COMMIT,
+    T_FP,
+    T_CASES,
+    T_VERDICTS,
+    NTOP
+};
 static const char *const top_fields[NTOP] = {
-    "qqbench_baseline", "suite",      "label",       "date",
-    "qqbench_version",  "git_commit", "fingerprint", "cases"};
+    "qqbench_baseline", "suite",       "label", "date",    "qqbench_version",
+    "git_commit",       "fingerprint", "cases", "verdicts"};
+
+/* ---- verdicts (history snapshots) ---- */
+
+enum { V_CASE, V_KEY, V_VERDICT, NVERD };
+static const char *const verd_fields[NVERD] = {"case", "key", "verdict"};
+
+/* One {case, key, verdict} mapping, its start current. */
+static int read_verdict(struct rd *r, struct qqb_results *out)
+{
+    yaml_mark_t start = r->y.ev.start_mark;
+    struct qqb_verdict_note v = {0};
+    unsigned seen = 0;
+    int k = -1, rc;
+
+    if (out->nverdicts % 64 == 0) {
+        struct qqb_verdict_note *nv =
+            realloc(out->verdicts, (out->nverdicts + 64) * sizeof *out->verdicts);
+        if (!nv)
+            return rfail(r, here(r), "out of memory");
+        out->verdicts = nv;
+    }
+    while ((rc = next_key(r, verd_fields, NVERD, &seen, &k)) == 1) {
+        switch (k) {
+        case V_CASE:
+            rc = v_string(r, "case", &v.case_name, 0);
+            break;
+        case V_KEY:
+            rc = v_string(r, "key", &v.key, 0);
+            break;
+        case V_VERDICT:
+            rc = v_string(r, "verdict", &v.verdict, 0);
+            break;
+        default:
+            rc = next(r) || skip_node(r);
+            break;
+        }
+        if (rc)
+            break;
+    }
+    if (rc == 0 &&
+        check_required(r, &start, verd_fields, NVERD, (1u << NVERD) - 1, seen, "a verdict") == 0) {
+        out->verdicts[out->nverdicts++] = v;
+        return 0;
+    }
+    free(v.case_name);
+    free(v.key);
+    free(v.verdict);
+    return -1;
+}
 
 /* Open PATH and read up to the top-level mapping's start. */
 static int open_doc(struct rd *r, const char *path, char *err, size_t errlen)
@@ -1465,6 +1537,13 @@ static int read_doc(struct rd *r, struct qqb_results *out)
                 rc = r->y.ev.type != YAML_MAPPING_START_EVENT
                          ? mismatch(r, "a case (a mapping)", "cases")
                          : read_case(r, out);
+            break;
+        case T_VERDICTS:
+            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of verdicts", "verdicts");
+            while (!rc && !(rc = next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT)
+                rc = r->y.ev.type != YAML_MAPPING_START_EVENT
+                         ? mismatch(r, "a verdict (a mapping)", "verdicts")
+                         : read_verdict(r, out);
             break;
         default:
             /* Unknown top-level fields are a later version's additions. */

@@ -13,6 +13,7 @@
 #include "cmds.h"
 #include "fingerprint.h"
 #include "git.h"
+#include "history.h"
 #include "judge.h"
 #include "measure.h"
 #include "plan.h"
@@ -613,6 +614,9 @@ int cmd_run(int argc, char **argv)
     int confirmed_run = (jd.regressed || jd.build_regressed) && o.confirm && !o.update;
     if (confirmed_run && confirm(&m, &plan, &base, &jd) != 0)
         goto nomem;
+    /* Keys noisy in this run and in the recorded runs before it. */
+    if (have_base && qqb_history_noisy_runs(bdir, suite->name, cur.fp.id, &jd, QQB_NOISY_RUNS))
+        goto nomem;
 
     /* Report. */
     struct qqb_report rep = {0};
@@ -745,7 +749,13 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (o.record && !m.kernel_failures && !bad_keys) {
-        int wrc = qqb_baseline_write(hpath, &stored, err, sizeof err);
+        /* A snapshot keeps the run's verdicts (a key noisy run after run). */
+        int wrc = qqb_history_notes(&jd, &stored);
+        if (wrc == 0)
+            wrc = qqb_baseline_write(hpath, &stored, err, sizeof err);
+        else
+            snprintf(err, sizeof err, "%.900s: error: out of memory", hpath);
+        qqb_results_drop_verdicts(&stored);
         if (wrc != 0) {
             exit_code = store_failed(wrc, err);
         } else if (!o.quiet) {

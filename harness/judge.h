@@ -84,6 +84,9 @@ struct qqb_cmp {
                                 0 none, 1 one of the two (its size is a bound),
                                 2 both (verdict unresolved) */
     char why[200];           /* a noisy row: why, and what would decide it */
+    int noisy_runs;          /* noisy in this run and the recorded runs just
+                                before it: how many in a row (0: not noisy;
+                                qqb_history_noisy_runs) */
 };
 
 /* One memory key whose numbers moved (or appeared, or vanished). */

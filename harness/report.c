@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "history.h"
 #include "runner.h"
 
 static double ns_of(double ticks, double mhz)
@@ -158,6 +159,23 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
             bound, QQB_RESOLVE_STEPS);
 }
 
+/* Keys that stay noisy run after run: a threshold they cannot be judged
+ * against, named so it is fixed rather than passed silently. */
+static void print_noisy_runs(FILE *fp, const struct qqb_report *r)
+{
+    const struct qqb_judgement *j = r->j;
+    for (size_t i = 0; i < j->ncmp; i++) {
+        const struct qqb_cmp *c = &j->cmp[i];
+        if (c->noisy_runs >= QQB_NOISY_RUNS)
+            fprintf(fp,
+                    "noisy %d runs in a row: %s %s (this run and the %d recorded before it): "
+                    "its noise (%.1f%%) is beyond what the threshold (%.1f%%) can decide; "
+                    "measure it longer or judge it against a larger threshold\n",
+                    c->noisy_runs, c->case_name, c->key, c->noisy_runs - 1, c->noise_pct,
+                    c->threshold);
+    }
+}
+
 static void print_mem(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_judgement *j = r->j;
@@ -253,6 +271,7 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     print_table(fp, r, QQB_CMP_BASELINE);
     print_table(fp, r, QQB_CMP_BUILD);
     print_table(fp, r, QQB_CMP_VARIANT);
+    print_noisy_runs(fp, r);
     print_legend(fp, r);
     print_measured(fp, r);
     print_mem(fp, r);
@@ -430,6 +449,7 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
         json_object_set_new(j, "kind", json_string(kind_name(c->ab)));
         json_object_set_new(j, "reference", jstr(c->ref_name));
         json_object_set_new(j, "paired", json_boolean(c->paired));
+        json_object_set_new(j, "noisy_runs", json_integer(c->noisy_runs));
         json_object_set_new(j, "baseline_cycles_per_hit", jnum(c->base_median));
         json_object_set_new(j, "current_cycles_per_hit", jnum(c->cur_median));
         json_object_set_new(j, "baseline_ns_per_hit", jnum(ns_of(c->base_median, c->base_mhz)));
