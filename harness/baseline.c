@@ -1421,9 +1421,11 @@ static int read_verdict(struct rd *r, struct qqb_results *out)
     unsigned seen = 0;
     int k = -1, rc;
 
-    if (out->nverdicts % 64 == 0) {
+    /* Room for 64, then doubled at each power of two. */
+    size_t n = out->nverdicts;
+    if (n == 0 || (n >= 64 && !(n & (n - 1)))) {
         struct qqb_verdict_note *nv =
-            realloc(out->verdicts, (out->nverdicts + 64) * sizeof *out->verdicts);
+            realloc(out->verdicts, (n ? 2 * n : 64) * sizeof *out->verdicts);
         if (!nv)
             return rfail(r, here(r), "out of memory");
         out->verdicts = nv;

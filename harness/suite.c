@@ -184,15 +184,21 @@ static char *sdup(const char *s)
     return dupn(s, strlen(s));
 }
 
-/* Grow *V (elements of SIZE bytes, *N used) by one zeroed element. */
+/* Grow *V (elements of SIZE bytes, *N used) by one zeroed element. The
+ * capacity doubles: room is made when *N is 0 or a power of two, so an
+ * array that only push grows always has room up to the next power of two
+ * (growing by one each time copies the array each time: quadratic). */
 static void *push(void *v, size_t *n, size_t size)
 {
-    char *p;
-    if (*n >= SIZE_MAX / size - 1)
-        return NULL;
-    p = realloc(v, (*n + 1) * size);
-    if (!p)
-        return NULL;
+    char *p = v;
+    if ((*n & (*n - 1)) == 0) {
+        size_t cap = *n ? 2 * *n : 1;
+        if (cap > SIZE_MAX / size)
+            return NULL;
+        p = realloc(v, cap * size);
+        if (!p)
+            return NULL;
+    }
     memset(p + *n * size, 0, size);
     (*n)++;
     return p;
