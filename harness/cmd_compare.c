@@ -17,8 +17,9 @@ static void compare_usage(FILE *fp)
                 "each state, net cycles per hit (the per-hit estimator of\n"
                 "docs/STATISTICS.md minus the empty-state cost QQInit calibrated, the\n"
                 "slowest node's) and the change from A to B (in ticks where a figure\n"
-                "is within 2 counter steps of zero); then memory per key (live and peak bytes,\n"
-                "objects). One file per side is one launch: there is no statistics\n"
+                "is within the counter's resolution, half a counter step, of zero);\n"
+                "then memory per key (live and peak bytes, objects). One file per side is one "
+                "launch: there is no statistics\n"
                 "here. For verdicts with intervals, run both versions through\n"
                 "'qqbench run' (variants or a baseline).\n\n"
                 "  --all    also list keys whose numbers did not change\n\n"
@@ -51,7 +52,7 @@ static int load_hits(struct side *s)
     for (uint32_t n = 0; n < qq_file_nnodes(s->f); n++) {
         if (qq_file_hit_stats(s->f, n, h) != 0) {
             free(h);
-            fprintf(stderr, "qqbench compare: error: out of memory\n");
+            fprintf(stderr, "qqbench compare: error: %s\n", qq_file_errmsg(s->f));
             return -1;
         }
         for (uint32_t k = 0; k < s->nk; k++)
@@ -82,7 +83,7 @@ static int saturated(int64_t v)
 
 static int load(const char *path, struct side *s)
 {
-    if (qq_file_open(path, &s->f) != 0) {
+    if (qq_file_open_stream(path, &s->f) != 0) {
         fprintf(stderr, "qqbench compare: error: %s\n", qq_file_errmsg(s->f));
         return -1;
     }
@@ -97,7 +98,11 @@ static int load(const char *path, struct side *s)
     s->mhz = qq_file_nnodes(s->f) ? qq_file_node(s->f, 0)->mhz : 0;
     for (uint32_t n = 0; n < qq_file_nnodes(s->f); n++) {
         struct qq_node_summary ns;
-        qq_file_summarize(s->f, n, &ns, tmp);
+        if (qq_file_summarize(s->f, n, &ns, tmp) != 0) {
+            free(tmp);
+            fprintf(stderr, "qqbench compare: error: %s\n", qq_file_errmsg(s->f));
+            return -1;
+        }
         for (uint32_t k = 0; k < s->nk; k++) {
             s->sum[k].hits += tmp[k].hits;
             s->sum[k].intervals += tmp[k].intervals;
@@ -160,12 +165,15 @@ static void print_keys(struct side *a, struct side *b, int all)
                     snprintf(ca, sizeof ca, "%.1f", pa);
                 if (!isnan(pb))
                     snprintf(cb, sizeof cb, "%.1f", pb);
-                /* Within 2 counter steps of zero a net figure cannot be
-                 * told from zero: no ratio of it means anything. */
+                /* At or below the counter's resolution a net figure cannot
+                 * be told from zero: no ratio of it means anything, so the
+                 * change is given in ticks; with both there, it is not
+                 * resolved at all. */
                 double step = a->step > b->step ? a->step : b->step;
-                unresolved =
-                    !isnan(pa) && !isnan(pb) && step > 0 && (pa < 2 * step || pb < 2 * step);
-                if (!isnan(pa) && !isnan(pb) && unresolved)
+                double lim = qq_resolution_ticks(step);
+                if (!isnan(pa) && !isnan(pb) && step > 0)
+                    unresolved = (pa <= lim) + (pb <= lim);
+                if (unresolved)
                     snprintf(ch, sizeof ch, "%+.1f tk", pb - pa);
                 else if (!isnan(pa) && !isnan(pb) && pa > 0)
                     snprintf(ch, sizeof ch, "%+.2f%%", 100.0 * (pb / pa - 1.0));
@@ -188,7 +196,9 @@ static void print_keys(struct side *a, struct side *b, int all)
                    !sa   ? "  (only in B)"
                    : !sb ? "  (only in A)"
                          : "",
-                   unresolved ? "  (within 2 counter steps: not resolved)" : "");
+                   unresolved == 2   ? "  (both within the counter's resolution: not resolved)"
+                   : unresolved == 1 ? "  (one within the counter's resolution: change in ticks)"
+                                     : "");
         }
     }
 }

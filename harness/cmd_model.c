@@ -10,7 +10,9 @@
 
 #include "bigsim.h"
 #include "cmds.h"
+#include "judge_model.h"
 #include "model.h"
+#include "pictures_model.h"
 
 static void model_usage(FILE *fp)
 {
@@ -40,7 +42,10 @@ static void model_usage(FILE *fp)
                 "  --bigsim FILE      read TRACEBIGSIM lines instead of a JSON report\n"
                 "  --dilation F       multiply every duration by F (BigSim's model 1:\n"
                 "                     a target machine F times slower)\n"
-                "  --unweighted       ordinary least squares\n\n"
+                "  --unweighted       ordinary least squares\n"
+                "  --plot DIR         draw each series: the points with their spread, the\n"
+                "                     fitted curve (the baseline's in grey), the residuals\n"
+                "                     (gnuplot: .dat, .gp, SVG, PNG; model_N)\n\n"
                 "Points: every launch of a case (every BigSim record) is one observation;\n"
                 "observations at the same parameter point form a point, its value their\n"
                 "mean and its weight 1/sigma^2 with sigma the spread of the mean\n"
@@ -53,67 +58,6 @@ static void model_usage(FILE *fp)
 
 /* ---------------------------------------------------------------- data */
 
-struct obs {
-    double x[QQB_MODEL_MAX_PARAMS];
-    double y;
-};
-
-struct series {
-    char label[256];
-    size_t n, cap;
-    struct obs *o;
-};
-
-struct dataset {
-    size_t n, cap;
-    struct series *s;
-};
-
-static void dataset_free(struct dataset *d)
-{
-    for (size_t i = 0; i < d->n; i++)
-        free(d->s[i].o);
-    free(d->s);
-    memset(d, 0, sizeof *d);
-}
-
-/* The series LABEL, created if new; NULL when memory ran out. */
-static struct series *series_get(struct dataset *d, const char *label)
-{
-    for (size_t i = 0; i < d->n; i++)
-        if (!strcmp(d->s[i].label, label))
-            return &d->s[i];
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 8;
-        struct series *s = realloc(d->s, cap * sizeof *s);
-        if (!s)
-            return NULL;
-        d->s = s;
-        d->cap = cap;
-    }
-    struct series *s = &d->s[d->n++];
-    memset(s, 0, sizeof *s);
-    snprintf(s->label, sizeof s->label, "%s", label);
-    return s;
-}
-
-static int series_add(struct series *s, const double *x, int nx, double y)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        struct obs *o = realloc(s->o, cap * sizeof *o);
-        if (!o)
-            return -1;
-        s->o = o;
-        s->cap = cap;
-    }
-    struct obs *o = &s->o[s->n++];
-    memset(o, 0, sizeof *o);
-    memcpy(o->x, x, (size_t)nx * sizeof *x);
-    o->y = y;
-    return 0;
-}
-
 /* A number that must be all of TEXT; -1 if not. */
 static int parse_num(const char *text, double *v)
 {
@@ -124,7 +68,7 @@ static int parse_num(const char *text, double *v)
 }
 
 struct opts {
-    const char *formula, *metric, *baseline, *bigsim;
+    const char *formula, *metric, *baseline, *bigsim, *plot;
     const char *keys[32], *benches[32], *predict[32];
     int nkeys, nbenches, npredict;
     double confidence, sigmas, threshold, dilation;
@@ -147,7 +91,7 @@ static int listed(const char *const *list, int n, const char *s)
  * every point parameter the model does not use.
  */
 static int load_json(const char *path, const struct qqb_model *m, const struct opts *o,
-                     struct dataset *d)
+                     struct qqb_model_data *d)
 {
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -236,14 +180,15 @@ static int load_json(const char *path, const struct qqb_model *m, const struct o
             snprintf(label, sizeof label, "%s%s%s%s%s%s%s%s %s", bench, variant ? "[" : "",
                      variant ? variant : "", variant ? "]" : "", *rest ? "{" : "", rest,
                      *rest ? "}" : "", nd, key);
-            struct series *s = series_get(d, label);
+            struct qqb_model_series *s = qqb_model_series_get(d, label);
             json_t *samples = json_object_get(mt, "samples"), *sv;
             size_t si;
             json_array_foreach(samples, si, sv)
             {
                 if (!json_is_number(sv))
                     continue;
-                if (!s || series_add(s, x, m->nparams, json_number_value(sv) * o->dilation) < 0) {
+                if (!s || qqb_model_series_add(s, x, m->nparams,
+                                               json_number_value(sv) * o->dilation) < 0) {
                     fprintf(stderr, "qqbench model: error: out of memory\n");
                     rc = -1;
                     goto done;
@@ -265,7 +210,7 @@ done:
 
 /* BigSim lines, one series per event name; p1..pN by position. */
 static int load_bigsim(const char *path, const struct qqb_model *m, const struct opts *o,
-                       struct dataset *d)
+                       struct qqb_model_data *d)
 {
     FILE *fp = fopen(path, "r");
     if (!fp) {
@@ -321,8 +266,8 @@ static int load_bigsim(const char *path, const struct qqb_model *m, const struct
         }
         if (!ok || !listed(o->keys, o->nkeys, r.event))
             continue;
-        struct series *s = series_get(d, r.event);
-        if (!s || series_add(s, x, m->nparams, r.time * o->dilation) < 0) {
+        struct qqb_model_series *s = qqb_model_series_get(d, r.event);
+        if (!s || qqb_model_series_add(s, x, m->nparams, r.time * o->dilation) < 0) {
             fprintf(stderr, "qqbench model: error: out of memory\n");
             rc = -1;
             break;
@@ -339,96 +284,6 @@ static int load_bigsim(const char *path, const struct qqb_model *m, const struct
 }
 
 /* ---------------------------------------------------------------- fitting */
-
-struct pts {
-    size_t n;
-    double *x, *y, *sigma; /* sigma NULL: unweighted */
-    double *xmax;          /* the largest point: the first-parameter-largest */
-    size_t nobs;
-};
-
-static void pts_free(struct pts *p)
-{
-    free(p->x);
-    free(p->y);
-    free(p->sigma);
-    free(p->xmax);
-}
-
-/* Group observations at equal parameters into points (mean, spread). */
-static int make_points(const struct qqb_model *m, const struct series *s, int unweighted,
-                       struct pts *p)
-{
-    size_t np = (size_t)(m->nparams ? m->nparams : 1);
-    memset(p, 0, sizeof *p);
-    p->nobs = s->n;
-    p->x = calloc(s->n * np, sizeof *p->x);
-    p->y = calloc(s->n, sizeof *p->y);
-    double *ss = calloc(s->n, sizeof *ss);
-    size_t *k = calloc(s->n, sizeof *k);
-    p->xmax = calloc(np, sizeof *p->xmax);
-    if (!p->x || !p->y || !ss || !k || !p->xmax) {
-        free(ss);
-        free(k);
-        return -1;
-    }
-    for (size_t i = 0; i < s->n; i++) {
-        size_t j;
-        for (j = 0; j < p->n; j++)
-            if (!memcmp(p->x + j * np, s->o[i].x, (size_t)m->nparams * sizeof(double)))
-                break;
-        if (j == p->n) {
-            memcpy(p->x + j * np, s->o[i].x, (size_t)m->nparams * sizeof(double));
-            p->n++;
-        }
-        /* Welford */
-        k[j]++;
-        double dlt = s->o[i].y - p->y[j];
-        p->y[j] += dlt / (double)k[j];
-        ss[j] += dlt * (s->o[i].y - p->y[j]);
-    }
-    int weighted = !unweighted;
-    for (size_t j = 0; j < p->n; j++)
-        if (k[j] < 2)
-            weighted = 0;
-    if (weighted) {
-        p->sigma = calloc(p->n, sizeof *p->sigma);
-        if (!p->sigma) {
-            free(ss);
-            free(k);
-            return -1;
-        }
-        for (size_t j = 0; j < p->n; j++) {
-            double sd = sqrt(ss[j] / (double)(k[j] - 1));
-            double se = sd / sqrt((double)k[j]);
-            double floor_ = 1e-3 * fabs(p->y[j]);
-            p->sigma[j] = se > floor_ ? se : floor_;
-            if (!(p->sigma[j] > 0))
-                p->sigma[j] = 1e-12;
-        }
-    } else if (p->n < s->n) {
-        /* unweighted: every observation is a point of its own */
-        p->n = s->n;
-        for (size_t i = 0; i < s->n; i++) {
-            memcpy(p->x + i * np, s->o[i].x, (size_t)m->nparams * sizeof(double));
-            p->y[i] = s->o[i].y;
-        }
-    }
-    /* the largest point: by the sum of the parameters, a rough "largest" */
-    double best = -INFINITY;
-    for (size_t j = 0; j < p->n; j++) {
-        double sum = 0;
-        for (int i = 0; i < m->nparams; i++)
-            sum += p->x[j * np + (size_t)i];
-        if (sum > best) {
-            best = sum;
-            memcpy(p->xmax, p->x + j * np, (size_t)m->nparams * sizeof(double));
-        }
-    }
-    free(ss);
-    free(k);
-    return 0;
-}
 
 /* "n=1000,m=5" into X (every model parameter); -1 with a message. */
 static int parse_point(const struct qqb_model *m, const char *text, double *x)
@@ -488,8 +343,8 @@ static void fmt_point(const struct qqb_model *m, const double *x, char *buf, siz
         snprintf(buf, len, "-");
 }
 
-static void print_fit(const struct qqb_model *m, const struct series *s, const struct pts *p,
-                      const struct qqb_fit *f, const char *unit)
+static void print_fit(const struct qqb_model *m, const struct qqb_model_series *s,
+                      const struct qqb_model_points *p, const struct qqb_fit *f, const char *unit)
 {
     size_t np = (size_t)(m->nparams ? m->nparams : 1);
     printf("%s: %zu points, %zu observations, %s\n", s->label, p->n, p->nobs,
@@ -569,6 +424,8 @@ int cmd_model(int argc, char **argv)
             o.baseline = v;
         } else if (!strcmp(a, "--bigsim")) {
             o.bigsim = v;
+        } else if (!strcmp(a, "--plot")) {
+            o.plot = v;
         } else if (!strcmp(a, "--confidence")) {
             if (parse_double_opt(a, v, 0, &o.confidence) < 0 || o.confidence >= 1) {
                 fprintf(stderr, "qqbench model: error: --confidence is in (0, 1)\n");
@@ -625,7 +482,7 @@ int cmd_model(int argc, char **argv)
         if (parse_point(&m, o.predict[i], px[i]) < 0)
             return QQB_EXIT_USAGE;
 
-    struct dataset cur = {0}, old = {0};
+    struct qqb_model_data cur = {0}, old = {0};
     int rc = QQB_EXIT_OK;
     if (o.bigsim ? load_bigsim(o.bigsim, &m, &o, &cur) < 0 : load_json(input, &m, &o, &cur) < 0) {
         rc = QQB_EXIT_USAGE;
@@ -642,12 +499,13 @@ int cmd_model(int argc, char **argv)
     printf("model: %s\nmetric: %s (%s)%s\n\n", o.formula, o.bigsim ? "time" : o.metric, unit,
            o.dilation != 1 ? ", durations multiplied by the --dilation" : "");
     int regressions = 0;
+    json_t *rows = o.plot ? json_array() : NULL, *row = NULL; /* --plot: what to draw */
     for (size_t si = 0; si < cur.n; si++) {
-        const struct series *s = &cur.s[si];
-        struct pts p;
+        const struct qqb_model_series *s = &cur.s[si];
+        struct qqb_model_points p;
         struct qqb_fit f;
-        if (make_points(&m, s, o.unweighted, &p) < 0) {
-            pts_free(&p);
+        if (qqb_model_points(&m, s, o.unweighted, &p) < 0) {
+            qqb_model_points_free(&p);
             fprintf(stderr, "qqbench model: error: out of memory\n");
             rc = QQB_EXIT_USAGE;
             break;
@@ -655,10 +513,15 @@ int cmd_model(int argc, char **argv)
         if (qqb_model_fit(&m, p.n, p.x, p.y, p.sigma, &f, err, sizeof err) < 0) {
             fprintf(stderr, "qqbench model: error: %s: %s\n", s->label, err);
             rc = QQB_EXIT_USAGE;
-            pts_free(&p);
+            qqb_model_points_free(&p);
             continue;
         }
         print_fit(&m, s, &p, &f, unit);
+        if (rows) {
+            row = json_pack("{s:s, s:s, s:o}", "series", s->label, "formula", o.formula, "current",
+                            qqb_model_fit_json(&m, &f, &p));
+            json_array_append_new(rows, row);
+        }
         for (int i = 0; i < o.npredict; i++) {
             double half;
             double y = qqb_model_predict(&m, &f, px[i], o.confidence, &half);
@@ -667,25 +530,27 @@ int cmd_model(int argc, char **argv)
                    o.predict[i], y, half, 100 * o.confidence);
         }
         if (o.baseline) {
-            const struct series *b = NULL;
+            const struct qqb_model_series *b = NULL;
             for (size_t j = 0; j < old.n; j++)
                 if (!strcmp(old.s[j].label, s->label))
                     b = &old.s[j];
-            struct pts bp;
+            struct qqb_model_points bp;
             struct qqb_fit bf;
             if (!b) {
                 printf("  baseline: no such series in %s\n\n", o.baseline);
-                pts_free(&p);
+                qqb_model_points_free(&p);
                 continue;
             }
-            if (make_points(&m, b, o.unweighted, &bp) < 0 ||
+            if (qqb_model_points(&m, b, o.unweighted, &bp) < 0 ||
                 qqb_model_fit(&m, bp.n, bp.x, bp.y, bp.sigma, &bf, err, sizeof err) < 0) {
                 fprintf(stderr, "qqbench model: error: %s in %s: %s\n", s->label, o.baseline, err);
                 rc = QQB_EXIT_USAGE;
-                pts_free(&bp);
-                pts_free(&p);
+                qqb_model_points_free(&bp);
+                qqb_model_points_free(&p);
                 continue;
             }
+            if (row)
+                json_object_set_new(row, "baseline", qqb_model_fit_json(&m, &bf, &bp));
             struct qqb_growth g;
             qqb_model_growth(&m, &bf, &f, p.xmax, o.sigmas, o.threshold, &g);
             double p_old = qqb_model_leading_p(&m, bp.n, bp.x, bp.y, bp.sigma);
@@ -706,18 +571,28 @@ int cmd_model(int argc, char **argv)
             } else {
                 printf("  growth unchanged\n");
             }
-            pts_free(&bp);
+            qqb_model_points_free(&bp);
         }
         printf("\n");
-        pts_free(&p);
+        qqb_model_points_free(&p);
     }
+    if (rows && json_array_size(rows)) {
+        if (qqb_model_pictures(rows, o.plot, 0, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "qqbench model: error: --plot %s: %s\n", o.plot, err);
+            rc = QQB_EXIT_USAGE;
+        } else {
+            fprintf(stderr, "qqbench model: pictures: %s/model_1.svg .. model_%zu.svg\n", o.plot,
+                    json_array_size(rows));
+        }
+    }
+    json_decref(rows);
     if (o.baseline && rc == QQB_EXIT_OK) {
         printf("qqbench model: %d growth regression%s\n", regressions, regressions == 1 ? "" : "s");
         if (regressions)
             rc = QQB_EXIT_REGRESSION;
     }
 out:
-    dataset_free(&cur);
-    dataset_free(&old);
+    qqb_model_data_free(&cur);
+    qqb_model_data_free(&old);
     return rc;
 }

@@ -15,10 +15,13 @@
 #include "git.h"
 #include "history.h"
 #include "judge.h"
+#include "judge_model.h"
+#include "judge_sig.h"
 #include "measure.h"
 #include "plan.h"
 #include "pictures.h"
 #include "plot.h"
+#include "profile.h"
 #include "report.h"
 #include "runner.h"
 #include "stats.h"
@@ -477,6 +480,11 @@ int cmd_run(int argc, char **argv)
     struct qqb_plan plan = {0};
     struct qqb_results cur = {0}, base = {0}, membase = {0};
     struct qqb_judgement jd = {0};
+    struct qqb_model_judgement models = {0};
+    struct qqb_sig_judgement sigs = {0};
+    struct qqb_profile prof, base_prof;
+    int have_prof = 0, have_base_prof = 0;
+    char prof_path[4200] = "";
     struct qqb_measure m = {0};
     const char **names = NULL;
 
@@ -534,6 +542,31 @@ int cmd_run(int argc, char **argv)
     if (have_base < 0) {
         exit_code = QQB_EXIT_USAGE;
         goto done;
+    }
+    /* Machine profiles (profile-machine): this machine's, and the
+     * baseline's machine's when that is another. */
+    const char *other_id = o.baseline_from                                   ? o.baseline_from
+                           : have_base && strcmp(base.fp.id, cur.fp.id) != 0 ? base.fp.id
+                                                                             : NULL;
+    for (int k = 0; k < (other_id ? 2 : 1); k++) {
+        char pp[4200];
+        if (qqb_profile_path(bdir, k ? other_id : cur.fp.id, pp, sizeof pp) != 0 ||
+            access(pp, F_OK) != 0) {
+            if (!k)
+                snprintf(prof_path, sizeof prof_path, "%s", pp);
+            continue;
+        }
+        if (!k)
+            snprintf(prof_path, sizeof prof_path, "%s", pp);
+        if (qqb_profile_read(pp, k ? &base_prof : &prof, err, sizeof err) != 0) {
+            fprintf(stderr,
+                    "%s\nqqbench run: error: the machine profile is damaged; measure it "
+                    "again (qqbench profile-machine) or remove it\n",
+                    err);
+            exit_code = QQB_EXIT_USAGE;
+            goto done;
+        }
+        *(k ? &have_base_prof : &have_prof) = 1;
     }
     if (access(mpath, F_OK) == 0) {
         if (qqb_baseline_read_as(mpath, suite->name, QQB_MEMORY_ID, &membase, err, sizeof err) !=
@@ -617,6 +650,14 @@ int cmd_run(int argc, char **argv)
     /* Keys noisy in this run and in the recorded runs before it. */
     if (have_base && qqb_history_noisy_runs(bdir, suite->name, cur.fp.id, &jd, QQB_NOISY_RUNS))
         goto nomem;
+    /* `model:` fits over each sweep, and their growth against the baseline's. */
+    if (qqb_judge_models(&plan, &cur, have_base ? &base : NULL, &models) != 0)
+        goto nomem;
+    /* Signatures x profiles: predicted against measured, and between machines. */
+    if (qqb_judge_signatures(&plan, &cur, have_base ? &base : NULL, have_prof ? &prof : NULL,
+                             have_base_prof ? &base_prof : NULL, &sigs) != 0)
+        goto nomem;
+    sigs.profile_path = prof_path;
 
     /* Report. */
     struct qqb_report rep = {0};
@@ -662,13 +703,15 @@ int cmd_run(int argc, char **argv)
     }
     rep.results = &cur;
     rep.j = &jd;
+    rep.models = &models;
+    rep.sigs = &sigs;
     rep.kernel_failures = m.kernel_failures;
     rep.confirmed_run = confirmed_run;
     rep.fail_on_noisy = o.fail_on_noisy;
     rep.seed = m.seed;
     rep.elapsed = qqb_now() - m.t0;
     int failed = jd.regressed || jd.mem_regressed || jd.build_regressed || jd.build_mem_regressed ||
-                 (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
+                 models.regressed || (o.fail_on_noisy && (jd.noisy || jd.build_noisy));
     int refused = o.require_baseline && ungated && !o.update;
     /* A launch that lost events measured part of the run: nothing it gave
      * is compared as if complete (the rows say incomplete), nor stored. */
@@ -800,6 +843,8 @@ done:
     free(names);
     qqb_measure_free(&m);
     qqb_judgement_free(&jd);
+    qqb_model_judgement_free(&models);
+    qqb_sig_judgement_free(&sigs);
     qqb_results_free(&cur);
     qqb_results_free(&base);
     qqb_results_free(&membase);

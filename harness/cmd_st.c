@@ -23,20 +23,18 @@ static void st_usage(FILE *fp)
                 "empty-state cost that QQInit calibrated (docs/TIMING.md).\n\n"
                 "  --node N   only node N\n"
                 "  --help     this text\n\n"
+                "Files are streamed (read once, in chunks, in bounded memory), so the\n"
+                "nodes before a damaged entry are printed before the error.\n\n"
                 "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n");
 }
 
 /* Cycles per hit of each state key: the estimator's figure, and net of the
  * calibrated empty state when the file has a calibration. */
-static void print_per_hit(const struct qq_file *f, uint32_t node, const struct qq_calib *cal)
+static void print_per_hit(const struct qq_file *f, const struct qq_hit_stat *hs,
+                          const struct qq_calib *cal)
 {
     static const char *const rule[] = {"-", "mean", "p10", "median"};
     uint32_t nkeys = qq_file_nkeys(f);
-    struct qq_hit_stat *hs = calloc(nkeys ? nkeys : 1, sizeof *hs);
-    if (!hs || qq_file_hit_stats(f, node, hs) != 0) {
-        free(hs);
-        return;
-    }
     printf("Cycles per hit: ticks per interval%s\n\n",
            cal ? ", and net of the empty state" : " (no calibration in the file)");
     printf("      Intervals      Per hit          Net   Figure    Name\n");
@@ -49,24 +47,28 @@ static void print_per_hit(const struct qq_file *f, uint32_t node, const struct q
                h->net, rule[h->rule], key->name);
         if (h->kept < h->intervals)
             printf("  (%" PRIu64 " outliers left out)", h->intervals - h->kept);
-        if (cal && cal->step > 0 && h->net < 2 * cal->step)
-            printf("  (net within 2 counter steps: not resolved)");
+        if (cal && cal->step > 0 && h->net <= qq_resolution_ticks(cal->step))
+            printf("  (net within the counter's resolution, %.0f ticks: not resolved)",
+                   qq_resolution_ticks(cal->step));
         printf("\n");
     }
     printf("\n");
-    free(hs);
 }
 
-static void print_node(const struct qq_file *f, uint32_t i)
+/* Node I's tables, from one pass over its entries (the file is streamed:
+ * a damaged entry is found here). Returns 0 or the reader's error. */
+static int print_node(const struct qq_file *f, uint32_t i)
 {
     const struct qq_node_info *n = qq_file_node(f, i);
     uint32_t nkeys = qq_file_nkeys(f);
     struct qq_key_summary *ks = calloc(nkeys ? nkeys : 1, sizeof *ks);
+    struct qq_hit_stat *hs = calloc(nkeys ? nkeys : 1, sizeof *hs);
     struct qq_node_summary ns;
-    if (!ks || qq_file_summarize(f, i, &ns, ks) != 0) {
+    int rc = ks && hs ? qq_file_node_stats(f, i, &ns, ks, hs) : QQ_ENOMEM;
+    if (rc != 0) {
         free(ks);
-        printf("Node %4u: out of memory\n", n->node);
-        return;
+        free(hs);
+        return rc;
     }
     uint64_t from = ns.first_tick >= n->base_tick ? ns.first_tick - n->base_tick : 0;
     uint64_t to = ns.last_tick >= n->base_tick ? ns.last_tick - n->base_tick : 0;
@@ -109,7 +111,7 @@ static void print_node(const struct qq_file *f, uint32_t i)
             printf("\n");
         }
         printf("\n");
-        print_per_hit(f, i, have_cal ? &cal : NULL);
+        print_per_hit(f, hs, have_cal ? &cal : NULL);
     }
     if (any[QQ_TYPE_MARK]) {
         printf("Mark outputs:\n\n      Hits    Name\n");
@@ -146,6 +148,8 @@ static void print_node(const struct qq_file *f, uint32_t i)
         printf("\n");
     }
     free(ks);
+    free(hs);
+    return 0;
 }
 
 int cmd_st(int argc, char **argv)
@@ -178,7 +182,7 @@ int cmd_st(int argc, char **argv)
     }
     for (int a = first; a < argc; a++) {
         struct qq_file *f;
-        int rc = qq_file_open(argv[a], &f);
+        int rc = qq_file_open_stream(argv[a], &f);
         if (rc != 0) {
             fprintf(stderr, "qqbench st: error: %s\n", qq_file_errmsg(f));
             qq_file_close(f);
@@ -191,9 +195,16 @@ int cmd_st(int argc, char **argv)
             qq_file_close(f);
             return QQB_EXIT_USAGE;
         }
-        for (uint32_t i = 0; i < nn; i++)
+        for (uint32_t i = 0; i < nn && rc == 0; i++)
             if (only < 0 || (uint32_t)only == i)
-                print_node(f, i);
+                rc = print_node(f, i);
+        if (rc != 0) {
+            fflush(stdout);
+            fprintf(stderr, "qqbench st: error: %s\n",
+                    rc == QQ_ENOMEM ? "out of memory" : qq_file_errmsg(f));
+            qq_file_close(f);
+            return QQB_EXIT_USAGE;
+        }
         qq_file_close(f);
     }
     return QQB_EXIT_OK;

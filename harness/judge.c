@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "judge.h"
+#include "qq_file.h"
 #include "runner.h"
 
 const char *qqb_threshold_from_name(enum qqb_threshold_from f)
@@ -239,10 +240,10 @@ static double step_of(const struct qqb_case_result *c)
     return s > 0 ? s : 0;
 }
 
-/* Net figures near zero: both within QQB_RESOLVE_STEPS counter steps make
+/* Net figures near zero: both at or below the counter's resolution make
  * the row unresolved (no ratio of them means anything); one of them is
  * noted, its verdict stands (70 -> 1.5 ticks is still an improvement, of
- * at least 70 - 2 steps). */
+ * at least 70 minus the resolution). */
 static void resolution(struct qqb_cmp *row, const struct qqb_case_result *a,
                        const struct qqb_case_result *b)
 {
@@ -250,8 +251,8 @@ static void resolution(struct qqb_cmp *row, const struct qqb_case_result *a,
     row->step = sa > sb ? sa : sb;
     if (!(row->step > 0) || strcmp(a->metrics[row->metric].what, QQB_VERDICT_METRIC))
         return;
-    double lim = QQB_RESOLVE_STEPS * row->step;
-    row->below_step = (row->base_median < lim) + (row->cur_median < lim);
+    double lim = qq_resolution_ticks(row->step);
+    row->below_step = (row->base_median <= lim) + (row->cur_median <= lim);
     if (row->below_step == 2)
         row->verdict = row->alone = QQB_UNRESOLVED;
 }
@@ -562,16 +563,16 @@ static void explain(struct qqb_cmp *row, size_t family)
     }
     if (row->below_step == 2) {
         snprintf(w, len,
-                 "both within %.0f counter steps (%.0f ticks) of zero: "
+                 "both within the counter's resolution (%.0f ticks) of zero: "
                  "cannot be resolved",
-                 QQB_RESOLVE_STEPS, QQB_RESOLVE_STEPS * row->step);
+                 qq_resolution_ticks(row->step));
         return;
     }
     if (row->below_step == 1 && row->verdict != QQB_NOISY) {
         snprintf(w, len,
-                 "one figure within %.0f counter steps (%.0f ticks) of "
+                 "one figure within the counter's resolution (%.0f ticks) of "
                  "zero: the change's size is a bound",
-                 QQB_RESOLVE_STEPS, QQB_RESOLVE_STEPS * row->step);
+                 qq_resolution_ticks(row->step));
         return;
     }
     if (row->verdict != QQB_NOISY)

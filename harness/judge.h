@@ -17,9 +17,9 @@
  * (qqb_settings.threshold_bound). */
 #define QQB_THRESHOLD_BOUND QQB_DEFAULT_THRESHOLD_BOUND
 
-/* A net ticks-per-hit figure within this many counter steps of zero cannot
- * be resolved (docs/TIMING.md, "Calibration"). */
-#define QQB_RESOLVE_STEPS 2.0
+/* A net ticks-per-hit figure at or below the counter's resolution
+ * (qq_resolution_ticks in qq_file.h: half a counter step) cannot be
+ * resolved (docs/TIMING.md, "Calibration"). */
 
 /* Where a row's threshold came from. */
 enum qqb_threshold_from {
@@ -80,7 +80,7 @@ struct qqb_cmp {
     int command_differs;     /* the baseline measured another command line */
     double step;             /* the counter step of the two cases (ticks; 0 unknown) */
     double dropped;          /* events lost to a full buffer, both cases' launches */
-    int below_step;          /* figures within QQB_RESOLVE_STEPS steps of zero:
+    int below_step;          /* figures at or below the resolution:
                                 0 none, 1 one of the two (its size is a bound),
                                 2 both (verdict unresolved) */
     char why[200];           /* a noisy row: why, and what would decide it */

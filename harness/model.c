@@ -451,3 +451,138 @@ double qqb_model_leading_p(const struct qqb_model *m, size_t n, const double *x,
         return 1.0;
     return gsl_cdf_fdist_Q(F, dropped, full.dof);
 }
+
+/* --------------------------------------------------------- observations */
+
+void qqb_model_data_free(struct qqb_model_data *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->s[i].o);
+    free(d->s);
+    memset(d, 0, sizeof *d);
+}
+
+const struct qqb_model_series *qqb_model_series_find(const struct qqb_model_data *d,
+                                                     const char *label)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->s[i].label, label))
+            return &d->s[i];
+    return NULL;
+}
+
+struct qqb_model_series *qqb_model_series_get(struct qqb_model_data *d, const char *label)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->s[i].label, label))
+            return &d->s[i];
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 8;
+        struct qqb_model_series *s = realloc(d->s, cap * sizeof *s);
+        if (!s)
+            return NULL;
+        d->s = s;
+        d->cap = cap;
+    }
+    struct qqb_model_series *s = &d->s[d->n++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->label, sizeof s->label, "%s", label);
+    return s;
+}
+
+int qqb_model_series_add(struct qqb_model_series *s, const double *x, int nx, double y)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        struct qqb_model_obs *o = realloc(s->o, cap * sizeof *o);
+        if (!o)
+            return -1;
+        s->o = o;
+        s->cap = cap;
+    }
+    struct qqb_model_obs *o = &s->o[s->n++];
+    memset(o, 0, sizeof *o);
+    memcpy(o->x, x, (size_t)nx * sizeof *x);
+    o->y = y;
+    return 0;
+}
+
+void qqb_model_points_free(struct qqb_model_points *p)
+{
+    free(p->x);
+    free(p->y);
+    free(p->sigma);
+    free(p->xmax);
+    memset(p, 0, sizeof *p);
+}
+
+int qqb_model_points(const struct qqb_model *m, const struct qqb_model_series *s, int unweighted,
+                     struct qqb_model_points *p)
+{
+    size_t np = (size_t)(m->nparams ? m->nparams : 1), nb = (size_t)m->nparams * sizeof(double);
+    memset(p, 0, sizeof *p);
+    p->nobs = s->n;
+    p->x = calloc(s->n * np + 1, sizeof *p->x);
+    p->y = calloc(s->n + 1, sizeof *p->y);
+    double *ss = calloc(s->n + 1, sizeof *ss);
+    size_t *k = calloc(s->n + 1, sizeof *k);
+    p->xmax = calloc(np, sizeof *p->xmax);
+    int rc = -1;
+    if (!p->x || !p->y || !ss || !k || !p->xmax)
+        goto out;
+    for (size_t i = 0; i < s->n; i++) {
+        size_t j;
+        for (j = 0; j < p->n; j++)
+            if (!memcmp(p->x + j * np, s->o[i].x, nb))
+                break;
+        if (j == p->n) {
+            memcpy(p->x + j * np, s->o[i].x, nb);
+            p->n++;
+        }
+        /* Welford */
+        k[j]++;
+        double dlt = s->o[i].y - p->y[j];
+        p->y[j] += dlt / (double)k[j];
+        ss[j] += dlt * (s->o[i].y - p->y[j]);
+    }
+    int weighted = !unweighted;
+    for (size_t j = 0; j < p->n; j++)
+        if (k[j] < 2)
+            weighted = 0;
+    if (weighted) {
+        p->sigma = calloc(p->n, sizeof *p->sigma);
+        if (!p->sigma)
+            goto out;
+        for (size_t j = 0; j < p->n; j++) {
+            double sd = sqrt(ss[j] / (double)(k[j] - 1));
+            double se = sd / sqrt((double)k[j]);
+            double floor_ = 1e-3 * fabs(p->y[j]);
+            p->sigma[j] = se > floor_ ? se : floor_;
+            if (!(p->sigma[j] > 0))
+                p->sigma[j] = 1e-12;
+        }
+    } else if (p->n < s->n) {
+        /* unweighted: every observation is a point of its own */
+        p->n = s->n;
+        for (size_t i = 0; i < s->n; i++) {
+            memcpy(p->x + i * np, s->o[i].x, nb);
+            p->y[i] = s->o[i].y;
+        }
+    }
+    /* the largest point: by the sum of the parameters, a rough "largest" */
+    double best = -INFINITY;
+    for (size_t j = 0; j < p->n; j++) {
+        double sum = 0;
+        for (int i = 0; i < m->nparams; i++)
+            sum += p->x[j * np + (size_t)i];
+        if (sum > best) {
+            best = sum;
+            memcpy(p->xmax, p->x + j * np, nb);
+        }
+    }
+    rc = 0;
+out:
+    free(ss);
+    free(k);
+    return rc;
+}

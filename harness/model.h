@@ -121,4 +121,50 @@ void qqb_model_growth(const struct qqb_model *m, const struct qqb_fit *old_fit,
 double qqb_model_leading_p(const struct qqb_model *m, size_t n, const double *x, const double *y,
                            const double *sigma);
 
+/* ======================================================================
+ * Observations and points: every launch (every BigSim record) is an
+ * observation; observations at equal parameters form a point, its value
+ * their mean, its sigma the spread of the mean.
+ * ====================================================================== */
+
+struct qqb_model_obs {
+    double x[QQB_MODEL_MAX_PARAMS];
+    double y;
+};
+
+struct qqb_model_series {
+    char label[256];
+    size_t n, cap;
+    struct qqb_model_obs *o;
+};
+
+struct qqb_model_data {
+    size_t n, cap;
+    struct qqb_model_series *s;
+};
+
+void qqb_model_data_free(struct qqb_model_data *d);
+/* The series LABEL of D, made (empty) when new; NULL on out of memory. The
+ * pointer is valid until the next call that makes a series. */
+struct qqb_model_series *qqb_model_series_get(struct qqb_model_data *d, const char *label);
+/* The series LABEL, or NULL. */
+const struct qqb_model_series *qqb_model_series_find(const struct qqb_model_data *d,
+                                                     const char *label);
+/* One observation: NX parameter values X and the duration Y. 0 or -1. */
+int qqb_model_series_add(struct qqb_model_series *s, const double *x, int nx, double y);
+
+struct qqb_model_points {
+    size_t n;
+    double *x, *y, *sigma; /* x: n rows of nparams; sigma NULL: unweighted */
+    double *xmax;          /* the largest point (largest sum of the parameters) */
+    size_t nobs;
+};
+
+/* Group S's observations into points: mean, sigma = sd/sqrt(k) floored at
+ * 0.1% of the mean. A point with one observation (or UNWEIGHTED) makes the
+ * fit unweighted: then every observation is a point. 0 or -1 (memory). */
+int qqb_model_points(const struct qqb_model *m, const struct qqb_model_series *s, int unweighted,
+                     struct qqb_model_points *p);
+void qqb_model_points_free(struct qqb_model_points *p);
+
 #endif /* QQB_MODEL_H */

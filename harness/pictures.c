@@ -10,6 +10,7 @@
 
 #include "plot.h"
 #include "pictures.h"
+#include "pictures_model.h"
 #include "report.h"
 
 /* ======================================================================
@@ -1988,6 +1989,19 @@ static int write_index(struct rep *r)
         }
         if (!any)
             fprintf(fp, "<p>%s</p>\n", section_none[s]);
+    }
+    /* Model fits and the machine profile (docs/MODELS.md), from the same JSON. */
+    json_t *root = json_load_file(r->path, 0, NULL);
+    int mrc = root ? qqb_model_pictures(json_object_get(root, "models"), r->dir, r->no_plot, fp, e,
+                                        sizeof e)
+                   : 0;
+    if (mrc == 0 && root)
+        mrc = qqb_profile_pictures(json_object_get(root, "profile"), r->dir, r->no_plot, fp, e,
+                                   sizeof e);
+    json_decref(root);
+    if (mrc != 0) {
+        fclose(fp);
+        return fail(r, "%s", e);
     }
     fprintf(fp, "<h3>6. History across versions</h3>\n<p>A run's JSON holds one run; the "
                 "series across versions come from the snapshots that <code>qqbench run "

@@ -154,9 +154,9 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
             "noisy: the interval straddles a threshold; the note says by how much "
             "and how many launches would decide.\n"
             "cycles are net of QQ's own reads (the empty state each launch "
-            "calibrates); unresolved: both figures within %.0f counter steps of "
-            "zero, where no change can be seen.\n",
-            bound, QQB_RESOLVE_STEPS);
+            "calibrates); unresolved: both figures within the counter's "
+            "resolution (half a counter step) of zero, where no change can be seen.\n",
+            bound);
 }
 
 /* Keys that stay noisy run after run: a threshold they cannot be judged
@@ -275,6 +275,10 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     print_legend(fp, r);
     print_measured(fp, r);
     print_mem(fp, r);
+    if (r->models)
+        qqb_model_judgement_print(fp, r->models);
+    if (r->sigs)
+        qqb_sig_judgement_print(fp, r->sigs);
 
     size_t counts[QQB_NVERDICTS] = {0}, ab[QQB_NVERDICTS] = {0}, bu[QQB_NVERDICTS] = {0};
     for (size_t i = 0; i < j->ncmp; i++)
@@ -329,9 +333,9 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     size_t unres = counts[QQB_UNRESOLVED] + ab[QQB_UNRESOLVED] + bu[QQB_UNRESOLVED];
     if (unres)
         fprintf(fp,
-                "%zu comparison%s unresolved: net figures within %.0f counter steps "
-                "of zero; they pass.\n",
-                unres, unres == 1 ? "" : "s", QQB_RESOLVE_STEPS);
+                "%zu comparison%s unresolved: net figures within the counter's "
+                "resolution of zero; they pass.\n",
+                unres, unres == 1 ? "" : "s");
     if (r->against)
         fprintf(fp,
                 "qqbench: vs reference build: %zu regressed, %zu improved, "
@@ -347,6 +351,10 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
             counts[QQB_UNCHANGED], counts[QQB_NOISY], ab[QQB_REGRESSED], ab[QQB_IMPROVED],
             ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp, r->kernel_failures,
             r->kernel_failures == 1 ? "" : "s");
+    if (r->models && r->models->n)
+        fprintf(fp, "qqbench: models: %zu series fitted, %zu changed growth%s\n",
+                r->models->n - r->models->unfitted, r->models->regressed,
+                r->models->regressed ? " (a regression)" : "");
 }
 
 /* ---------------------------------------------------------------------
@@ -499,6 +507,15 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
                                               "after", jmem(&m->cur), "verdict", m->verdict));
     }
     json_object_set_new(root, "memory_changes", mems);
+    if (r->models)
+        json_object_set_new(root, "models", qqb_model_judgement_json(r->models));
+    if (r->sigs) {
+        json_object_set_new(root, "signatures", qqb_sig_judgement_json(r->sigs));
+        if (r->sigs->profile)
+            json_object_set_new(root, "profile", qqb_profile_json(r->sigs->profile));
+        if (r->sigs->base_profile)
+            json_object_set_new(root, "baseline_profile", qqb_profile_json(r->sigs->base_profile));
+    }
     json_object_set_new(root, "kernel_failures", json_integer((json_int_t)r->kernel_failures));
     json_object_set_new(root, "family_size", json_integer((json_int_t)jd->family));
     json_object_set_new(root, "round_order_seed",

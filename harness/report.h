@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "judge.h"
+#include "judge_model.h"
+#include "judge_sig.h"
 #include "results.h"
 
 struct qqb_report {
@@ -19,6 +21,8 @@ struct qqb_report {
     const char *no_baseline_note, *no_baseline_summary;
     const struct qqb_results *results;
     const struct qqb_judgement *j;
+    const struct qqb_model_judgement *models; /* `model:` fits, or NULL */
+    const struct qqb_sig_judgement *sigs;     /* signatures x profiles, or NULL */
     size_t kernel_failures;
     int confirmed_run;
     int fail_on_noisy;

@@ -872,12 +872,12 @@ static int collect_mem(const struct qq_file *f, struct qqb_case_result *c)
  * the calibrated empty-state cost of the launch's own QQInit subtracted.
  */
 
-/* Net figures under half a counter step cannot be told from zero (nor from
- * each other): they are stored as half a step, so ratios stay finite. The
- * raw figure is kept beside it (per_hit_raw). */
+/* Net figures at or below the resolution (qq_resolution_ticks) cannot be
+ * told from zero (nor from each other): they are stored as the resolution,
+ * so ratios stay finite. The raw figure is kept beside it (per_hit_raw). */
 static double net_floor(double net, double step)
 {
-    double floor = step > 0 ? step / 2 : 0.5;
+    double floor = qq_resolution_ticks(step);
     return net > floor ? net : floor;
 }
 
@@ -885,7 +885,7 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_ca
                 char *err, size_t errlen)
 {
     struct qq_file *f;
-    if (qq_file_open(path, &f) != 0) {
+    if (qq_file_open_stream(path, &f) != 0) {
         snprintf(err, errlen, "%s", qq_file_errmsg(f));
         qq_file_close(f);
         return -1;
@@ -902,9 +902,9 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_ca
     }
     for (uint32_t n = 0; n < nn && rc == 0; n++) {
         struct qq_node_summary ns;
-        qq_file_summarize(f, n, &ns, ks + (size_t)n * nk);
-        if (qq_file_hit_stats(f, n, hs + (size_t)n * nk) != 0) {
-            snprintf(err, errlen, "out of memory");
+        /* One pass over the node's entries (streamed: checked as read). */
+        if (qq_file_node_stats(f, n, &ns, ks + (size_t)n * nk, hs + (size_t)n * nk) != 0) {
+            snprintf(err, errlen, "%s", qq_file_errmsg(f));
             rc = -1;
         }
         const struct qq_node_info *ni = qq_file_node(f, n);

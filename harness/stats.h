@@ -214,7 +214,7 @@ double qqb_pair_level_shift(const double *base, const double *cur, size_t n);
  * --------------------------------------------------------------------- */
 
 /* Lower is better: more cycles = regressed. */
-/* UNRESOLVED: both figures are within QQB_RESOLVE_STEPS counter steps of
+/* UNRESOLVED: both figures are at or below the counter's resolution (qq_resolution_ticks) of
  * zero (net ticks per hit of a state around almost nothing): neither can be
  * told from zero, so no change between them means anything. Set by the
  * judge, never by qqb_verdict_of; like unchanged, it fails nothing. */

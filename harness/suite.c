@@ -5,6 +5,7 @@
 #endif
 
 #include "suite.h"
+#include "model.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -57,14 +58,16 @@ enum {
     B_PARAMS,
     B_KEYS,
     B_BASELINE_KEYS,
+    B_MODEL,
     NBOWN,
     NBENCH = NBOWN + NSET
 };
 static const char *const bench_fields[NBENCH] = {
-    "name",     "kernel",    "args",           "nodes",       "variants",
-    "params",   "keys",      "baseline_keys",  "repetitions", "warmup",
-    "timeout",  "threshold", "noise_multiple", "confidence",  "memory_tolerance",
-    "launcher", "events",    "allow_dropped"};
+    "name",      "kernel",         "args",         "nodes",
+    "variants",  "params",         "keys",         "baseline_keys",
+    "model",     "repetitions",    "warmup",       "timeout",
+    "threshold", "noise_multiple", "confidence",   "memory_tolerance",
+    "launcher",  "events",         "allow_dropped"};
 static const char *const *const set_fields = bench_fields + NBOWN;
 /* parse_setting() sets bit 1 << S_x for field S_x. */
 _Static_assert(QQB_SET_REPETITIONS == 1u << S_REPETITIONS &&
@@ -1119,6 +1122,77 @@ static int check_placeholders(struct cur *c, struct qqb_bench *b)
     return rc;
 }
 
+/* The column of the first whole word NAME in TEXT (1-based), or 1. */
+static int word_col(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; (p = strstr(p, name)) != NULL; p++)
+        if ((p == text || !is_ident(p[-1])) && !is_ident(p[n]))
+            return (int)(p - text) + 1;
+    return 1;
+}
+
+/* `model:` (docs/MODELS.md): a formula whose names are the benchmark's
+ * parameters (numbers) or 'nodes', with at least as many points as terms. */
+static int check_model(struct cur *c, struct qqb_bench *b)
+{
+    struct qqb_model m;
+    struct qqb_qbuf q;
+    char err[200];
+    int col = 0;
+    struct pos p = {b->model_line, b->model_col};
+    if (qqb_model_parse(b->model, &m, err, sizeof err, &col) != 0) {
+        const char *what = strchr(err, ':') ? strchr(err, ':') + 2 : err;
+        p.col += col > 0 ? col - 1 : 0;
+        return fail(c, p, "bad model: %s", what);
+    }
+    size_t points = 1;
+    for (int i = 0; i < m.nparams; i++) {
+        size_t j, k;
+        struct pos at_name = {p.line, p.col + word_col(b->model, m.params[i]) - 1};
+        if (strcmp(m.params[i], "nodes") == 0) {
+            points *= b->nnodes;
+            continue;
+        }
+        for (j = 0; j < b->nparams && strcmp(b->params[j].name, m.params[i]); j++)
+            ;
+        if (j == b->nparams) {
+            const char *names[64], *near;
+            size_t nn = 0;
+            names[nn++] = "nodes";
+            for (k = 0; k < b->nparams && nn < 64; k++)
+                names[nn++] = b->params[k].name;
+            near = qqb_nearest(m.params[i], names, nn);
+            if (near)
+                return fail(c, at_name,
+                            "the model names '%s', which is no parameter; did you mean '%s'?",
+                            qqb_qs(&q, m.params[i]), near);
+            return fail(c, at_name,
+                        "the model names '%s', which is no parameter; expected 'nodes' or a name "
+                        "from 'params'",
+                        qqb_qs(&q, m.params[i]));
+        }
+        for (k = 0; k < b->params[j].nvalues; k++) {
+            char *end;
+            errno = 0;
+            double v = strtod(b->params[j].values[k], &end);
+            if (end == b->params[j].values[k] || *end || errno || !isfinite(v)) {
+                struct pos pp = {b->params[j].line, b->params[j].col};
+                return fail(c, pp,
+                            "parameter '%s' has the value '%s', not a number: the model uses it",
+                            qqb_qs(&q, b->params[j].name), b->params[j].values[k]);
+            }
+        }
+        points *= b->params[j].nvalues;
+    }
+    if (points < (size_t)m.nterms)
+        return fail(c, p,
+                    "the model has %d terms and the sweep %zu point%s: give each term a point "
+                    "(more parameter values) or drop terms",
+                    m.nterms, points, points == 1 ? "" : "s");
+    return 0;
+}
+
 /* The benchmark mapping whose MAPPING_START is the current event. */
 static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
 {
@@ -1197,6 +1271,17 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
             if (parse_keys(c, "baseline_keys", &b->baseline_keys, &b->nbaseline_keys))
                 return -1;
             break;
+        case B_MODEL:
+            if (expect_scalar(c, "a formula such as '1 + n + n^2'", "for 'model'", 0))
+                return -1;
+            b->model_line = here(c).line;
+            /* the formula's first character: past the quote of a quoted scalar */
+            b->model_col =
+                here(c).col + (c->y.ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                               c->y.ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+            if (!(b->model = sdup(scalar(c))))
+                return oom(c);
+            break;
         default:
             if (parse_setting(c, f - NBOWN, &b->s))
                 return -1;
@@ -1220,6 +1305,8 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
         b->nnodes = 1;
     }
     if (check_placeholders(c, b))
+        return -1;
+    if (b->model && check_model(c, b))
         return -1;
     ncases = b->nnodes * (b->nvariants ? b->nvariants : 1);
     for (i = 0; i < b->nparams; i++) {
@@ -1533,6 +1620,7 @@ void qqb_suite_free(struct qqb_suite *s)
         free(b->params);
         free_strs(b->keys, b->nkeys);
         free_strs(b->baseline_keys, b->nbaseline_keys);
+        free(b->model);
         free_settings(&b->s);
     }
     free(s->bench);

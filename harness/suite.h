@@ -97,6 +97,11 @@ struct qqb_bench {
     size_t nbaseline_keys;
     struct qqb_settings s; /* effective: defaults merged with overrides */
     int line, col;         /* the benchmark's mapping */
+    /* `model:` (docs/MODELS.md): a formula over the params' names, fitted
+     * per key over the sweep; NULL when not given. Where its first
+     * character is. */
+    char *model;
+    int model_line, model_col;
 };
 
 struct qqb_suite {

@@ -139,6 +139,11 @@ int main(int argc, char **argv)
         QQValue(k_bulk, per_rep);
     }
 
+    /* The signature of the 'chain' key (docs/MODELS.md): a multiply and an
+     * add per op. Its key is made here, after the timed loops, so nothing
+     * of it is live across them. */
+    kqq_signature(QQAddCount("sig:chain:flops"),
+                  2 * (uint64_t)(ops > 0 ? ops : 0) * (uint64_t)a.steps);
     int rc = kqq_out(PROG, "chain.qq", 0, 1);
     if (a.print) {
         printf("ops %ld\nsteps %ld\n", g_ops, a.steps);

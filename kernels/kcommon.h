@@ -117,6 +117,22 @@ static inline int kqq_out(const char *prog, const char *file, int node, int node
 }
 #endif
 
+/* An application signature (docs/MODELS.md): V operations of one kind, as
+ * QQCount(KEY, ...) events of at most INT_MAX each (QQCount takes an int;
+ * the harness sums them). Call once per run, outside the timed intervals. */
+#if defined(QQ_H)
+#include <limits.h>
+static inline void kqq_signature(int key, uint64_t v)
+{
+    (void)key; /* a disabled build leaves the key unused */
+    while (v > 0) {
+        int part = v > (uint64_t)INT_MAX ? INT_MAX : (int)v;
+        QQCount(key, part);
+        v -= (uint64_t)part;
+    }
+}
+#endif
+
 /* Make the compiler treat the double X as used and changed here, in its
  * register (no store): work that computes X cannot be moved past this
  * point, nor the next use of X before it. */

@@ -90,6 +90,9 @@ struct ctx {
     int32_t *firing; /* this step's firing synapses */
     long nfiring;
     struct result res;
+    /* The application signature (docs/MODELS.md): bytes the NCS3 pack
+     * layers move (each copy read and written), messages received. */
+    uint64_t sig_pack_bytes, sig_msgs, sig_msg_bytes;
 };
 
 /* Grow an array under memory key KEY (the MessageMgr and MessageBus queues
@@ -247,6 +250,8 @@ static void ncs3_step(struct ncs3 *n, struct ctx *c, int32_t step)
         n->counts_out[p] = (int32_t)n->bus_len[p];
     }
     QQStateOff(qk_pack);
+    /* the objects written, then three copies, each read and written */
+    c->sig_pack_bytes += 7 * sizeof(struct msg60) * (uint64_t)c->nfiring;
 
     QQStateOn(qk_send);
     size_t nreq = 0;
@@ -269,6 +274,8 @@ static void ncs3_step(struct ncs3 *n, struct ctx *c, int32_t step)
     size_t total = 0;
     for (int p = 0; p < P; p++) {
         MPI_Recv(&n->counts_in[p], 1, MPI_INT32_T, p, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        c->sig_msgs += 1 + (uint64_t)n->counts_in[p];
+        c->sig_msg_bytes += sizeof(int32_t) + (uint64_t)n->counts_in[p] * sizeof(struct msg60);
         n->recv_buf = grow(key_messages, n->recv_buf, &n->recv_cap,
                            total + (size_t)n->counts_in[p] + 1, sizeof *n->recv_buf);
         for (int32_t k = 0; k < n->counts_in[p]; k++)
@@ -418,6 +425,8 @@ static void ncs5_step(struct ncs5 *n, struct ctx *c, int32_t step)
             MPI_Recv(pk, (int)offsetof(struct packet, next), MPI_BYTE, p, TAG_PKT, MPI_COMM_WORLD,
                      &st);
             MPI_Get_count(&st, MPI_BYTE, &nb);
+            c->sig_msgs++;
+            c->sig_msg_bytes += (uint64_t)(nb > 0 ? nb : 0);
             if (nb < 8 || pk->count < 0 || pk->count > PACKET_CAP || nb != PKT_WIRE(pk))
                 kdie(PROG, "rank %d: malformed packet from %d", c->rank, p);
             last = pk->last;
@@ -545,6 +554,9 @@ int main(int argc, char **argv)
     qk_recv = QQAddState("recv");
     qk_unpack = QQAddState("unpack");
     qk_bytes = QQAddCount("bytes_sent");
+    int qk_sig_pack = QQAddCount("sig:pack:bytes"), qk_sig_ws = QQAddCount("sig:pack:working_set");
+    int qk_sig_msgs = QQAddCount("sig:recv:messages");
+    int qk_sig_mbytes = QQAddCount("sig:recv:message_bytes");
     QQBaseTime();
 
     for (long t = 0; t < a.steps; t++) {
@@ -559,6 +571,13 @@ int main(int argc, char **argv)
     uint64_t total[4];
     MPI_Reduce(local, total, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 
+    kqq_signature(qk_sig_pack, c.sig_pack_bytes);
+    /* the pack layers' queues: a step's firings in four copies */
+    kqq_signature(qk_sig_ws, c.sig_pack_bytes ? 4 * sizeof(struct msg60) *
+                                                    (uint64_t)(c.rate * (double)c.nsyn + 1)
+                                              : 0);
+    kqq_signature(qk_sig_msgs, c.sig_msgs);
+    kqq_signature(qk_sig_mbytes, c.sig_msg_bytes);
     /* Output while the buffers are live, so the memory table shows them. */
     int rc = kqq_out(PROG, "msg_pack.qq", rank, nranks);
     if (rank == 0 && a.print) {

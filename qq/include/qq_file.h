@@ -30,6 +30,17 @@ struct qq_file;
 QQ_API int qq_file_open(const char *path, struct qq_file **out);
 /* The same, from a buffer the caller keeps alive while the file is open. */
 QQ_API int qq_file_open_mem(const void *data, size_t size, const char *name, struct qq_file **out);
+/*
+ * Open PATH for streaming: the same checks, in the same order, of everything
+ * but the entries, which stay on disk (the file is kept open). Each node's
+ * entries are then read in chunks of 256 KiB (qq_file_chunks_open) and
+ * checked as they are read, with the messages qq_file_open gives: reading
+ * a node, summarising it or taking its hit stats may return QQ_ECORRUPT,
+ * QQ_ETRUNCATED (the file shrank after it was opened) or QQ_EIO, with
+ * qq_file_errmsg() saying where. Memory stays bounded by the chunk, not by
+ * the file. qq_file_entries() returns NULL for such a file.
+ */
+QQ_API int qq_file_open_stream(const char *path, struct qq_file **out);
 QQ_API const char *qq_file_errmsg(const struct qq_file *f);
 QQ_API void qq_file_close(struct qq_file *f);
 
@@ -63,13 +74,40 @@ QQ_API uint32_t qq_file_nkeys(const struct qq_file *f);
 QQ_API const struct qq_key_info *qq_file_key(const struct qq_file *f, uint32_t key);
 QQ_API uint32_t qq_file_nnodes(const struct qq_file *f);
 QQ_API const struct qq_node_info *qq_file_node(const struct qq_file *f, uint32_t node);
-/* The node's entries in recorded order (aligned, qq_file_node()->entries). */
+/* The node's entries in recorded order (aligned, qq_file_node()->entries);
+ * NULL for a streamed file (read those with qq_file_chunks_open). */
 QQ_API const struct qq_event *qq_file_entries(const struct qq_file *f, uint32_t node);
 /* Run metadata ("host", "command", "date", "tick_source", ...), or NULL. */
 QQ_API const char *qq_file_meta(const struct qq_file *f, const char *name);
 /* The I-th metadata pair; returns 0, or QQ_EINVAL past the end. */
 QQ_API int qq_file_meta_at(const struct qq_file *f, size_t i, const char **name,
                            const char **value);
+
+/* ======================================================================
+ * A node's entries in chunks, in recorded order, from a file opened either
+ * way (a file read whole gives all of them as one chunk).
+ *
+ *     struct qq_chunks *c;
+ *     const struct qq_event *e;
+ *     size_t n;
+ *     int rc = qq_file_chunks_open(f, node, &c);
+ *     while (rc == 0 && (rc = qq_chunks_next(c, &e, &n)) > 0)
+ *         ... e[0 .. n-1] ...
+ *     qq_chunks_close(c);   (rc < 0: qq_file_errmsg(f) says what)
+ *
+ * A chunk's entries are checked (key in range, state 0 or 1, value finite)
+ * before it is handed out; it stays valid until the next call or the close.
+ * Several chunk readers may be open on one file at once.
+ * ====================================================================== */
+
+struct qq_chunks;
+
+/* Returns 0, QQ_EINVAL for a node out of range, or QQ_ENOMEM. */
+QQ_API int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out);
+/* 1 with the next chunk in *E, *N (N >= 1); 0 at the end; or a negative
+ * QQ_E* code, the detail in qq_file_errmsg() of the file. */
+QQ_API int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n);
+QQ_API void qq_chunks_close(struct qq_chunks *c);
 
 /* ======================================================================
  * Memory tables (the MEM section of each node; see qq_mem.h).
@@ -149,6 +187,15 @@ QQ_API int qq_file_calib(const struct qq_file *f, uint32_t node, struct qq_calib
 #define QQ_SHORT_STEPS 50.0
 QQ_API double qq_short_ticks(double mhz, double step);
 
+/* The resolution of a net ticks-per-hit figure: half a counter step (one
+ * tick where the step is finer than 2 ticks or unknown). A mean of many
+ * quantised intervals read at a random phase resolves far below a step
+ * (docs/STATISTICS.md, section 16), so a figure above this is a measurement;
+ * at or below it, it cannot be told from zero: st, compare and the harness
+ * say so, and the harness stores it as this value so ratios stay finite. */
+#define QQ_RESOLVE_STEPS 0.5
+QQ_API double qq_resolution_ticks(double step);
+
 enum qq_hit_rule {
     QQ_HIT_NONE = 0,  /* no interval */
     QQ_HIT_MEAN = 1,  /* short: fenced mean */
@@ -156,7 +203,7 @@ enum qq_hit_rule {
     QQ_HIT_MEDIAN = 3 /* long, fewer than 10 intervals */
 };
 
-/* The estimator on N interval lengths V (sorted in place); SHORT from
+/* The estimator on N interval lengths V (reordered in place); SHORT from
  * qq_short_ticks, STEP the counter step (0 if unknown). RULE and KEPT
  * (intervals the figure uses) may be NULL. */
 QQ_API double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rule,
@@ -176,7 +223,8 @@ struct qq_hit_stat {
  * Fill OUT (qq_file_nkeys() elements) for NODE: state keys get their
  * figures, other keys zeros. Intervals pair each on with the next off of
  * the same key, as qq_file_summarize does. Without a calibration, net ==
- * raw. Returns 0, QQ_EINVAL for a node out of range, or QQ_ENOMEM.
+ * raw. Returns 0, QQ_EINVAL for a node out of range, QQ_ENOMEM, or for a
+ * streamed file the error that reading its entries met.
  */
 QQ_API int qq_file_hit_stats(const struct qq_file *f, uint32_t node, struct qq_hit_stat *out);
 
@@ -205,11 +253,21 @@ struct qq_node_summary {
 };
 
 /*
- * Summarise NODE: KEYS must hold qq_file_nkeys() elements. Returns 0 or
- * QQ_EINVAL for a node out of range.
+ * Summarise NODE: KEYS must hold qq_file_nkeys() elements. Returns 0,
+ * QQ_EINVAL for a node out of range, QQ_ENOMEM, or for a streamed file the
+ * error that reading its entries met (qq_file_open_stream).
  */
 QQ_API int qq_file_summarize(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
                              struct qq_key_summary *keys);
+
+/*
+ * qq_file_summarize and qq_file_hit_stats of NODE in one pass over its
+ * entries (what st does: a streamed file is read once). KEYS and HITS each
+ * hold qq_file_nkeys() elements; either may be NULL (not wanted), NS not.
+ * Returns as qq_file_summarize.
+ */
+QQ_API int qq_file_node_stats(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
+                              struct qq_key_summary *keys, struct qq_hit_stat *hits);
 
 #ifdef __cplusplus
 }

@@ -26,12 +26,15 @@ struct qq__nodemem {
     struct qq_mem_row *rows;
 };
 
+#define ERR_SIZE 512
+
 struct qq_file {
     char *name;
-    unsigned char *owned; /* the file's bytes when we read them */
-    const unsigned char *data;
+    unsigned char *owned;      /* the file's bytes when we read them whole */
+    const unsigned char *data; /* the whole file; NULL when streamed */
     size_t size;
-    char err[512];
+    int fd;    /* a streamed file, kept open; else -1 */
+    char *err; /* ERR_SIZE bytes: written by readers of a const file too */
     uint32_t nkeys, nnodes;
     struct qq_key_info *keys;
     struct qq_node_info *nodes;
@@ -60,16 +63,16 @@ static double ldf64(const unsigned char *p)
     return d;
 }
 
-static int fail(struct qq_file *f, int err, const char *fmt, ...)
+static int fail(const struct qq_file *f, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int fail(struct qq_file *f, int err, const char *fmt, ...)
+static int fail(const struct qq_file *f, int err, const char *fmt, ...)
 {
-    int n = snprintf(f->err, sizeof f->err, "%s: ", f->name ? f->name : "?");
-    if (n < 0 || (size_t)n >= sizeof f->err)
+    int n = snprintf(f->err, ERR_SIZE, "%s: ", f->name ? f->name : "?");
+    if (n < 0 || (size_t)n >= ERR_SIZE)
         n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->err + n, sizeof f->err - (size_t)n, fmt, ap);
+    vsnprintf(f->err + n, ERR_SIZE - (size_t)n, fmt, ap);
     va_end(ap);
     return err;
 }
@@ -256,8 +259,8 @@ struct found {
 };
 
 /* The header's checks: D holds the first AVAIL bytes of a file of SIZE
- * bytes. qq_file_open runs them on the first 64 bytes before it reads the
- * rest, so a big file that is not a QQ file is never read whole. */
+ * bytes. The openers run them on the first 64 bytes before reading more,
+ * so a big file that is not a QQ file is never read whole. */
 static int check_header(struct qq_file *f, const unsigned char *d, size_t avail, uint64_t size)
 {
     if (avail < 8 || memcmp(d, QQ__MAGIC, 8) != 0)
@@ -284,18 +287,127 @@ static int check_header(struct qq_file *f, const unsigned char *d, size_t avail,
     return 0;
 }
 
-static int parse(struct qq_file *f)
+/* Read LEN bytes at OFFSET; returns the count read (short at end of file)
+ * or -1. */
+static ssize_t pread_full(int fd, unsigned char *p, size_t len, off_t offset)
 {
-    const unsigned char *d = f->data;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t r = pread(fd, p + done, len - done, offset + (off_t)done);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        done += (size_t)r;
+    }
+    return (ssize_t)done;
+}
+
+/*
+ * Where parse() finds the bytes: the whole file in memory, or an open file
+ * read through a window, so that a streamed file's entry sections are
+ * stepped over unread. A pointer src_get hands out stays valid until its
+ * next call.
+ */
+#define WINDOW ((size_t)64 * 1024)
+
+struct src {
+    const unsigned char *mem; /* the whole file, or NULL */
+    int fd;
+    unsigned char *win;
+    size_t cap, len; /* the window holds file bytes [off, off + len) */
+    uint64_t off;
+};
+
+/* Bytes [AT, AT + LEN) of the file, which the caller has checked lie within
+ * its size. */
+static int src_get(struct qq_file *f, struct src *s, uint64_t at, uint64_t len,
+                   const unsigned char **p)
+{
+    if (s->mem) {
+        *p = s->mem + at;
+        return 0;
+    }
+    if (at >= s->off && len <= s->len && at - s->off <= s->len - len) {
+        *p = s->win + (at - s->off);
+        return 0;
+    }
+    size_t want = len > WINDOW ? (size_t)len : WINDOW;
+    if (want > f->size - at) /* >= LEN */
+        want = (size_t)(f->size - at);
+    if (want > s->cap) {
+        unsigned char *w = realloc(s->win, want);
+        if (!w)
+            return fail(f, QQ_ENOMEM, "out of memory for %zu bytes", want);
+        s->win = w;
+        s->cap = want;
+    }
+    ssize_t got = pread_full(s->fd, s->win, want, (off_t)at);
+    if (got < 0)
+        return fail(f, QQ_EIO, "read error: %s", strerror(errno));
+    s->off = at;
+    s->len = (size_t)got;
+    if ((uint64_t)got < len)
+        return fail(f, QQ_ETRUNCATED,
+                    "truncated: the file ends at byte %llu, it shrank after it "
+                    "was opened",
+                    (unsigned long long)(at + (uint64_t)got));
+    *p = s->win;
+    return 0;
+}
+
+/* Check N entries E of node I, the first being entry FIRST: at open for a
+ * file read whole, chunk by chunk for a streamed one. The one place that
+ * says what is wrong; qq__node_pass tests the same in its own walk and
+ * calls here for the message. */
+static int check_entries(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
+                         uint64_t first)
+{
+    for (size_t j = 0; j < n; j++) {
+        if (e[j].key >= f->nkeys)
+            return fail(f, QQ_ECORRUPT, "node %u: entry %llu has key %u, but the file has %u keys",
+                        i, (unsigned long long)(first + j), e[j].key, f->nkeys);
+        uint32_t type = f->keys[e[j].key].type;
+        if (type == QQ_TYPE_STATE && (uint64_t)e[j].info.i > 1)
+            return fail(f, QQ_ECORRUPT, "node %u: entry %llu sets state '%s' to %lld (not 0 or 1)",
+                        i, (unsigned long long)(first + j), f->keys[e[j].key].name,
+                        (long long)e[j].info.i);
+        /* Non-finite values are refused here, once, for every tool: a NaN
+         * would poison every mean, comparison and baseline. */
+        if (type == QQ_TYPE_VALUE && !isfinite(e[j].info.d))
+            return fail(f, QQ_ECORRUPT,
+                        "node %u: entry %llu gives value key '%s' the value %g "
+                        "(QQValue takes finite numbers only)",
+                        i, (unsigned long long)(first + j), f->keys[e[j].key].name, e[j].info.d);
+    }
+    return 0;
+}
+
+static void decode_node(struct qq_node_info *n, const unsigned char *r)
+{
+    n->node = ld32(r);
+    n->flags = ld32(r + 4);
+    n->offset = ld64(r + 8);
+    n->entries = ld64(r + 16);
+    n->base_tick = ld64(r + 24);
+    n->mhz = ldf64(r + 32);
+    n->dropped = ld64(r + 40);
+    n->tick_offset = (int64_t)ld64(r + 48);
+    n->offset_error = ldf64(r + 56);
+}
+
+/* Walk the sections after the checked header HEAD; a file read whole also
+ * has its entries checked here. */
+static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
+{
     size_t size = f->size;
     char tb[8];
 
-    int hrc = check_header(f, d, size, size);
-    if (hrc)
-        return hrc;
-    uint32_t hsize = ld32(d + 12);
-    f->nkeys = ld32(d + 20);
-    f->nnodes = ld32(d + 24);
+    uint32_t hsize = ld32(head + 12);
+    f->nkeys = ld32(head + 20);
+    f->nnodes = ld32(head + 24);
     /* Every key takes at least 16 bytes and every node 64+16: refuse counts
      * the file cannot hold before allocating for them. */
     if (f->nkeys > size / 16 || f->nnodes > size / 80)
@@ -314,8 +426,8 @@ static int parse(struct qq_file *f)
     struct found *sec = NULL;
     unsigned char *used = NULL; /* per section: claimed by a node already */
     size_t nsec = 0, cap = 0;
-    const unsigned char *node_table = NULL;
-    int have_keys = 0, rc = 0;
+    int have_keys = 0, have_nodes = 0, rc = 0;
+    const unsigned char *d;
 
     uint64_t pos = hsize;
     while (pos < size) {
@@ -324,8 +436,10 @@ static int parse(struct qq_file *f)
                       (unsigned long long)pos);
             goto out;
         }
-        uint32_t tag = ld32(d + pos), node = ld32(d + pos + 4);
-        uint64_t len = ld64(d + pos + 8);
+        if ((rc = src_get(f, src, pos, QQ__SECTION_HEAD, &d)))
+            goto out;
+        uint32_t tag = ld32(d), node = ld32(d + 4);
+        uint64_t len = ld64(d + 8);
         uint64_t at = pos + QQ__SECTION_HEAD;
         if (len > size - at || len % 8) {
             rc = fail(f, QQ_ECORRUPT,
@@ -339,13 +453,13 @@ static int parse(struct qq_file *f)
                 rc = fail(f, QQ_ECORRUPT, "two key tables");
                 goto out;
             }
-            if ((rc = parse_keys(f, d + at, len)))
+            if ((rc = src_get(f, src, at, len, &d)) || (rc = parse_keys(f, d, len)))
                 goto out;
         } else if (tag == QQ__TAG_META) {
-            if ((rc = parse_meta(f, d + at, len)))
+            if ((rc = src_get(f, src, at, len, &d)) || (rc = parse_meta(f, d, len)))
                 goto out;
         } else if (tag == QQ__TAG_NODE) {
-            if (node_table) {
+            if (have_nodes++) {
                 rc = fail(f, QQ_ECORRUPT, "two node tables");
                 goto out;
             }
@@ -355,7 +469,10 @@ static int parse(struct qq_file *f)
                           (unsigned long long)f->nnodes * QQ__NODE_RECORD);
                 goto out;
             }
-            node_table = d + at;
+            if ((rc = src_get(f, src, at, len, &d)))
+                goto out;
+            for (uint32_t i = 0; i < f->nnodes; i++)
+                decode_node(&f->nodes[i], d + (size_t)i * QQ__NODE_RECORD);
         } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT || tag == QQ__TAG_CALB) {
             if (nsec == cap) {
                 cap = cap ? 2 * cap : 8;
@@ -374,7 +491,7 @@ static int parse(struct qq_file *f)
         rc = fail(f, QQ_ECORRUPT, "no key table");
         goto out;
     }
-    if (!node_table) {
+    if (!have_nodes) {
         rc = fail(f, QQ_ECORRUPT, "no node table");
         goto out;
     }
@@ -385,17 +502,7 @@ static int parse(struct qq_file *f)
     }
 
     for (uint32_t i = 0; i < f->nnodes; i++) {
-        const unsigned char *r = node_table + (size_t)i * QQ__NODE_RECORD;
         struct qq_node_info *n = &f->nodes[i];
-        n->node = ld32(r);
-        n->flags = ld32(r + 4);
-        n->offset = ld64(r + 8);
-        n->entries = ld64(r + 16);
-        n->base_tick = ld64(r + 24);
-        n->mhz = ldf64(r + 32);
-        n->dropped = ld64(r + 40);
-        n->tick_offset = (int64_t)ld64(r + 48);
-        n->offset_error = ldf64(r + 56);
         if (!(n->mhz > 0.0) || n->mhz > 1e7) {
             rc = fail(f, QQ_ECORRUPT, "node %u: tick frequency %g MHz is invalid", i, n->mhz);
             goto out;
@@ -426,31 +533,12 @@ static int parse(struct qq_file *f)
             goto out;
         }
         used[k] = 1;
-        const struct qq_event *e = (const struct qq_event *)(d + n->offset);
-        for (uint64_t j = 0; j < n->entries; j++) {
-            if (e[j].key >= f->nkeys) {
-                rc =
-                    fail(f, QQ_ECORRUPT, "node %u: entry %llu has key %u, but the file has %u keys",
-                         i, (unsigned long long)j, e[j].key, f->nkeys);
+        if (src->mem) {
+            const struct qq_event *e = (const struct qq_event *)(src->mem + n->offset);
+            if ((rc = check_entries(f, i, e, (size_t)n->entries, 0)))
                 goto out;
-            }
-            if (f->keys[e[j].key].type == QQ_TYPE_STATE && (uint64_t)e[j].info.i > 1) {
-                rc =
-                    fail(f, QQ_ECORRUPT, "node %u: entry %llu sets state '%s' to %lld (not 0 or 1)",
-                         i, (unsigned long long)j, f->keys[e[j].key].name, (long long)e[j].info.i);
-                goto out;
-            }
-            /* Non-finite values are refused here, once, for every tool:
-             * a NaN would poison every mean, comparison and baseline. */
-            if (f->keys[e[j].key].type == QQ_TYPE_VALUE && !isfinite(e[j].info.d)) {
-                rc = fail(f, QQ_ECORRUPT,
-                          "node %u: entry %llu gives value key '%s' the value %g "
-                          "(QQValue takes finite numbers only)",
-                          i, (unsigned long long)j, f->keys[e[j].key].name, e[j].info.d);
-                goto out;
-            }
+            f->entries[i] = e;
         }
-        f->entries[i] = e;
     }
     for (size_t k = 0; k < nsec; k++) {
         if (sec[k].tag != QQ__TAG_MEMT && sec[k].tag != QQ__TAG_CALB)
@@ -466,8 +554,10 @@ static int parse(struct qq_file *f)
                       sec[k].tag == QQ__TAG_MEMT ? "memory table" : "calibration", sec[k].node);
             goto out;
         }
-        rc = sec[k].tag == QQ__TAG_MEMT ? parse_memt(f, idx, d + sec[k].at, sec[k].len)
-                                        : parse_calb(f, idx, d + sec[k].at, sec[k].len);
+        if ((rc = src_get(f, src, sec[k].at, sec[k].len, &d)))
+            goto out;
+        rc = sec[k].tag == QQ__TAG_MEMT ? parse_memt(f, idx, d, sec[k].len)
+                                        : parse_calb(f, idx, d, sec[k].len);
         if (rc)
             goto out;
     }
@@ -480,9 +570,30 @@ out:
 static struct qq_file *new_file(const char *name)
 {
     struct qq_file *f = calloc(1, sizeof *f);
-    if (f)
-        f->name = strdup(name ? name : "(memory)");
+    if (!f)
+        return NULL;
+    f->fd = -1;
+    f->name = strdup(name ? name : "(memory)");
+    f->err = calloc(1, ERR_SIZE);
+    if (!f->name || !f->err) {
+        free(f->name);
+        free(f->err);
+        free(f);
+        return NULL;
+    }
     return f;
+}
+
+/* Parse the whole file at DATA (SIZE bytes, 8-aligned). */
+static int parse_mem(struct qq_file *f, const unsigned char *data, size_t size)
+{
+    f->data = data;
+    f->size = size;
+    int rc = check_header(f, data, size, size);
+    if (rc)
+        return rc;
+    struct src s = {.mem = data, .fd = -1};
+    return parse(f, &s, data);
 }
 
 int qq_file_open_mem(const void *data, size_t size, const char *name, struct qq_file **out)
@@ -499,9 +610,7 @@ int qq_file_open_mem(const void *data, size_t size, const char *name, struct qq_
         memcpy(f->owned, data, size);
         data = f->owned;
     }
-    f->data = data;
-    f->size = size;
-    return parse(f);
+    return parse_mem(f, data, size);
 }
 
 static const char *file_kind(mode_t m)
@@ -514,80 +623,178 @@ static const char *file_kind(mode_t m)
                          : "not a regular file";
 }
 
-/* Read LEN bytes at OFFSET; returns the count read (short at end of file)
- * or -1. */
-static ssize_t pread_full(int fd, unsigned char *p, size_t len, off_t offset)
-{
-    size_t done = 0;
-    while (done < len) {
-        ssize_t r = pread(fd, p + done, len - done, offset + (off_t)done);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        done += (size_t)r;
-    }
-    return (ssize_t)done;
-}
-
 /*
  * Only a regular file is read: a directory, a FIFO or a device is refused
  * by its type before a byte is read (O_NONBLOCK: opening a FIFO that has no
  * writer does not wait for one). Then the header alone is read and checked
- * (magic, version, completeness, its size against the file's), and only a
- * file that passes is read whole.
+ * (magic, version, completeness, its size against the file's) into HEAD.
+ * Returns the open descriptor in *FD, or an error (then *FD is -1).
  */
+static int open_checked(struct qq_file *f, const char *path, int *fd,
+                        unsigned char head[QQ__HEADER_SIZE])
+{
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        return fail(f, QQ_EIO, "cannot open: %s", strerror(errno));
+    struct stat st;
+    int rc = 0;
+    if (fstat(*fd, &st) != 0)
+        rc = fail(f, QQ_EIO, "cannot stat: %s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = fail(f, QQ_EIO, "is %s, not a QQ file", file_kind(st.st_mode));
+    if (rc == 0) {
+        ssize_t got = pread_full(*fd, head, QQ__HEADER_SIZE, 0);
+        if (got < 0)
+            rc = fail(f, QQ_EIO, "read error: %s", strerror(errno));
+        else
+            rc = check_header(f, head, (size_t)got, (uint64_t)st.st_size);
+    }
+    if (rc == 0 && (uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2)
+        rc = fail(f, QQ_ENOMEM, "%llu bytes: too big to read here", (unsigned long long)st.st_size);
+    if (rc) {
+        close(*fd);
+        *fd = -1;
+        return rc;
+    }
+    f->size = (size_t)st.st_size;
+    return 0;
+}
+
+/* A file that passes the header's checks is read whole, then parsed. */
 int qq_file_open(const char *path, struct qq_file **out)
 {
     struct qq_file *f = new_file(path);
     *out = f;
     if (!f)
         return QQ_ENOMEM;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return fail(f, QQ_EIO, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return fail(f, QQ_EIO, "cannot stat: %s", strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return fail(f, QQ_EIO, "is %s, not a QQ file", file_kind(st.st_mode));
-    }
-    uint64_t size = (uint64_t)st.st_size;
+    int fd;
     unsigned char head[QQ__HEADER_SIZE];
-    ssize_t got = pread_full(fd, head, sizeof head, 0);
-    if (got < 0) {
-        int e = errno;
-        close(fd);
-        return fail(f, QQ_EIO, "read error: %s", strerror(e));
-    }
-    int rc = check_header(f, head, (size_t)got, size);
-    if (rc) {
-        close(fd);
+    int rc = open_checked(f, path, &fd, head);
+    if (rc)
         return rc;
-    }
-    if (size > (uint64_t)SIZE_MAX / 2) {
-        close(fd);
-        return fail(f, QQ_ENOMEM, "%llu bytes: too big to read here", (unsigned long long)size);
-    }
-    f->owned = malloc((size_t)size);
+    f->owned = malloc(f->size ? f->size : 1);
     if (!f->owned) {
         close(fd);
-        return fail(f, QQ_ENOMEM, "out of memory for %llu bytes", (unsigned long long)size);
+        return fail(f, QQ_ENOMEM, "out of memory for %zu bytes", f->size);
     }
-    got = pread_full(fd, f->owned, (size_t)size, 0);
+    ssize_t got = pread_full(fd, f->owned, f->size, 0);
     int e = errno;
     close(fd);
     if (got < 0)
         return fail(f, QQ_EIO, "read error: %s", strerror(e));
-    f->data = f->owned;
-    f->size = (size_t)got; /* shorter when the file shrank: parse says so */
-    return parse(f);
+    /* Shorter when the file shrank: the header's check says so. */
+    return parse_mem(f, f->owned, (size_t)got);
+}
+
+/* A file that passes the header's checks keeps its descriptor; the walk
+ * reads every section but the entries. */
+int qq_file_open_stream(const char *path, struct qq_file **out)
+{
+    struct qq_file *f = new_file(path);
+    *out = f;
+    if (!f)
+        return QQ_ENOMEM;
+    unsigned char head[QQ__HEADER_SIZE];
+    int rc = open_checked(f, path, &f->fd, head);
+    if (rc)
+        return rc;
+#ifdef POSIX_FADV_SEQUENTIAL
+    (void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    struct src s = {.fd = f->fd};
+    rc = parse(f, &s, head);
+    free(s.win);
+    return rc;
+}
+
+/* ======================================================================
+ * Chunks of a node's entries.
+ * ====================================================================== */
+
+size_t qq__read_chunk = (size_t)1 << 18;
+
+struct qq_chunks {
+    const struct qq_file *f;
+    uint32_t node;
+    uint64_t next, end; /* entry indices */
+    struct qq_event *buf;
+    size_t cap; /* entries buf holds */
+};
+
+int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out)
+{
+    *out = NULL;
+    if (node >= f->nnodes)
+        return QQ_EINVAL;
+    struct qq_chunks *c = calloc(1, sizeof *c);
+    if (!c)
+        return fail(f, QQ_ENOMEM, "out of memory");
+    c->f = f;
+    c->node = node;
+    c->end = f->nodes[node].entries;
+    if (!f->data) {
+        size_t cap = qq__read_chunk / QQ__EVENT_SIZE;
+        if (cap < 1)
+            cap = 1;
+        if (cap > c->end)
+            cap = c->end ? (size_t)c->end : 1;
+        c->buf = malloc(cap * sizeof *c->buf);
+        if (!c->buf) {
+            free(c);
+            return fail(f, QQ_ENOMEM, "out of memory");
+        }
+        c->cap = cap;
+    }
+    *out = c;
+    return 0;
+}
+
+/* The next chunk; CHECK 0 leaves the entries of a streamed file unchecked
+ * for a caller that checks them as it goes (qq__node_pass). */
+static int chunks_read(struct qq_chunks *c, const struct qq_event **e, size_t *n, int check)
+{
+    const struct qq_file *f = c->f;
+    *e = NULL;
+    *n = 0;
+    if (c->next >= c->end)
+        return 0;
+    if (f->data) { /* read whole and checked at open: one chunk */
+        *e = f->entries[c->node];
+        *n = (size_t)c->end;
+        c->next = c->end;
+        return 1;
+    }
+    size_t want = c->end - c->next < c->cap ? (size_t)(c->end - c->next) : c->cap;
+    uint64_t at = f->nodes[c->node].offset + c->next * QQ__EVENT_SIZE;
+    ssize_t got = pread_full(f->fd, (unsigned char *)c->buf, want * QQ__EVENT_SIZE, (off_t)at);
+    if (got < 0)
+        return fail(f, QQ_EIO, "read error: %s", strerror(errno));
+    if ((size_t)got < want * QQ__EVENT_SIZE)
+        return fail(f, QQ_ETRUNCATED,
+                    "truncated: node %u's entries stop at entry %llu of %llu (byte %llu); "
+                    "the file shrank after it was opened",
+                    c->node, (unsigned long long)(c->next + (size_t)got / QQ__EVENT_SIZE),
+                    (unsigned long long)c->end, (unsigned long long)(at + (uint64_t)got));
+    int rc = check ? check_entries(f, c->node, c->buf, want, c->next) : 0;
+    if (rc)
+        return rc;
+    *e = c->buf;
+    *n = want;
+    c->next += want;
+    return 1;
+}
+
+int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n)
+{
+    return chunks_read(c, e, n, 1);
+}
+
+void qq_chunks_close(struct qq_chunks *c)
+{
+    if (!c)
+        return;
+    free(c->buf);
+    free(c);
 }
 
 const char *qq_file_errmsg(const struct qq_file *f)
@@ -620,6 +827,9 @@ void qq_file_close(struct qq_file *f)
     free(f->nodes);
     free(f->entries);
     free(f->owned);
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->err);
     free(f->name);
     free(f);
 }
@@ -712,88 +922,147 @@ static int64_t wide_clamp(const struct wide *w)
     return w->hi < 0 ? INT64_MIN : INT64_MAX;
 }
 
-int qq_file_summarize(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
-                      struct qq_key_summary *keys)
+/* Per key, what one pass keeps while it walks: the summary's fields, and
+ * the open interval of a state. */
+struct pass_key {
+    struct qq_key_summary s;
+    struct wide isum;
+    uint64_t open; /* tick the state went on */
+    uint32_t type;
+    uint32_t on;
+};
+
+/* Walk N entries E into PK (NK keys). Returns 0, 1 at the first entry that
+ * check_entries refuses (the entries are unchecked: this is where a
+ * streamed file's are checked, in the same pass), or QQ_ENOMEM. */
+static int pass_entries(struct pass_key *restrict pk, uint32_t nk,
+                        const struct qq_event *restrict e, size_t n, struct qq__ivals *restrict iv)
+{
+    for (const struct qq_event *end = e + n; e < end; e++) {
+        /* The entry's fields once, before any store: nothing below can
+         * change them. */
+        const uint32_t key = e->key;
+        const int64_t info = e->info.i;
+        const uint64_t tick = e->tick;
+        if (key >= nk)
+            return 1;
+        struct pass_key *p = &pk[key];
+        struct qq_key_summary *s = &p->s;
+        s->hits++;
+        /* Tests, not a switch: a jump table's indirect branch costs more
+         * than two compares when key types alternate. */
+        if (p->type == QQ_TYPE_STATE) {
+            if ((uint64_t)info > 1)
+                return 1;
+            if (info) {
+                if (p->on)
+                    s->unbalanced++; /* keep the earlier start */
+                else {
+                    p->on = 1;
+                    p->open = tick;
+                }
+            } else if (!p->on) {
+                s->unbalanced++;
+            } else {
+                uint64_t len = tick - p->open;
+                p->on = 0;
+                s->intervals++;
+                s->state_ticks += len;
+                if (iv) {
+                    struct qq__ivals *v = &iv[key];
+                    if (v->n == v->cap) {
+                        size_t cap = v->cap ? 2 * v->cap : 64;
+                        double *nv = realloc(v->v, cap * sizeof *nv);
+                        if (!nv)
+                            return QQ_ENOMEM;
+                        v->v = nv;
+                        v->cap = cap;
+                    }
+                    v->v[v->n++] = (double)len;
+                }
+            }
+        } else if (p->type == QQ_TYPE_COUNT) {
+            wide_add(&p->isum, info);
+            if (info < s->imin)
+                s->imin = info;
+            if (info > s->imax)
+                s->imax = info;
+        } else if (p->type == QQ_TYPE_VALUE) {
+            double d = e->info.d;
+            if (!isfinite(d))
+                return 1;
+            s->dsum += d;
+            if (d < s->dmin)
+                s->dmin = d;
+            if (d > s->dmax)
+                s->dmax = d;
+        }
+    }
+    return 0;
+}
+
+int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
+                  struct qq_key_summary *keys, struct qq__ivals *iv)
 {
     if (node >= f->nnodes)
         return QQ_EINVAL;
     const struct qq_node_info *n = &f->nodes[node];
-    const struct qq_event *e = f->entries[node];
-    uint64_t *open = calloc(f->nkeys ? f->nkeys : 1, sizeof *open);
-    unsigned char *on = calloc(f->nkeys ? f->nkeys : 1, 1);
-    struct wide *isum = calloc(f->nkeys ? f->nkeys : 1, sizeof *isum);
-    if (!open || !on || !isum) {
-        free(open);
-        free(on);
-        free(isum);
-        return QQ_ENOMEM;
-    }
+    struct pass_key *pk = calloc(f->nkeys ? f->nkeys : 1, sizeof *pk);
+    if (!pk)
+        return fail(f, QQ_ENOMEM, "out of memory");
     memset(ns, 0, sizeof *ns);
     for (uint32_t k = 0; k < f->nkeys; k++) {
-        memset(&keys[k], 0, sizeof keys[k]);
-        keys[k].imin = INT64_MAX;
-        keys[k].imax = INT64_MIN;
-        keys[k].dmin = HUGE_VAL;
-        keys[k].dmax = -HUGE_VAL;
+        pk[k].type = f->keys[k].type;
+        pk[k].s.imin = INT64_MAX;
+        pk[k].s.imax = INT64_MIN;
+        pk[k].s.dmin = HUGE_VAL;
+        pk[k].s.dmax = -HUGE_VAL;
     }
-    for (uint64_t j = 0; j < n->entries; j++) {
-        uint32_t k = e[j].key;
-        struct qq_key_summary *s = &keys[k];
-        s->hits++;
-        if (j == 0)
-            ns->first_tick = e[j].tick;
-        ns->last_tick = e[j].tick;
-        switch (f->keys[k].type) {
-        case QQ_TYPE_STATE:
-            ns->state_events++;
-            if (e[j].info.i) {
-                if (on[k])
-                    s->unbalanced++; /* keep the earlier start */
-                else {
-                    on[k] = 1;
-                    open[k] = e[j].tick;
-                }
-            } else if (!on[k]) {
-                s->unbalanced++;
-            } else {
-                on[k] = 0;
-                s->intervals++;
-                s->state_ticks += e[j].tick - open[k];
-            }
-            break;
-        case QQ_TYPE_COUNT:
-            wide_add(&isum[k], e[j].info.i);
-            if (e[j].info.i < s->imin)
-                s->imin = e[j].info.i;
-            if (e[j].info.i > s->imax)
-                s->imax = e[j].info.i;
-            break;
-        case QQ_TYPE_VALUE:
-            s->dsum += e[j].info.d;
-            if (e[j].info.d < s->dmin)
-                s->dmin = e[j].info.d;
-            if (e[j].info.d > s->dmax)
-                s->dmax = e[j].info.d;
-            break;
-        default:
-            break;
-        }
+    struct qq_chunks *c;
+    int rc = qq_file_chunks_open(f, node, &c);
+    const struct qq_event *e;
+    size_t m;
+    uint64_t seen = 0;
+    while (rc == 0 && (rc = chunks_read(c, &e, &m, 0)) > 0) {
+        if (seen == 0)
+            ns->first_tick = e[0].tick;
+        ns->last_tick = e[m - 1].tick;
+        rc = pass_entries(pk, f->nkeys, e, m, iv);
+        if (rc == 1) /* what is wrong, as the whole file's open says it */
+            rc = check_entries(f, node, e, m, seen);
+        else if (rc)
+            rc = fail(f, rc, "out of memory");
+        seen += m;
+    }
+    qq_chunks_close(c);
+    if (rc < 0) {
+        free(pk);
+        return rc;
     }
     for (uint32_t k = 0; k < f->nkeys; k++) {
-        if (on[k])
-            keys[k].unbalanced++; /* still on at the end */
-        if (keys[k].hits == 0 || f->keys[k].type != QQ_TYPE_COUNT)
-            keys[k].imin = keys[k].imax = 0;
-        if (keys[k].hits == 0 || f->keys[k].type != QQ_TYPE_VALUE)
-            keys[k].dmin = keys[k].dmax = 0;
-        keys[k].isum = wide_clamp(&isum[k]);
-        if (isinf(keys[k].dsum)) /* finite values whose sum overflowed */
-            keys[k].dsum = keys[k].dsum > 0 ? DBL_MAX : -DBL_MAX;
+        struct qq_key_summary *s = &pk[k].s;
+        if (pk[k].on)
+            s->unbalanced++; /* still on at the end */
+        if (s->hits == 0 || pk[k].type != QQ_TYPE_COUNT)
+            s->imin = s->imax = 0;
+        if (s->hits == 0 || pk[k].type != QQ_TYPE_VALUE)
+            s->dmin = s->dmax = 0;
+        s->isum = wide_clamp(&pk[k].isum);
+        if (isinf(s->dsum)) /* finite values whose sum overflowed */
+            s->dsum = s->dsum > 0 ? DBL_MAX : -DBL_MAX;
+        if (pk[k].type == QQ_TYPE_STATE)
+            ns->state_events += s->hits;
+        if (keys)
+            keys[k] = *s;
     }
     if (n->entries > 0 && ns->last_tick >= n->base_tick)
         ns->elapsed_sec = (double)(ns->last_tick - n->base_tick) / (n->mhz * 1e6);
-    free(open);
-    free(on);
-    free(isum);
+    free(pk);
     return 0;
+}
+
+int qq_file_summarize(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
+                      struct qq_key_summary *keys)
+{
+    return qq__node_pass(f, node, ns, keys, NULL);
 }

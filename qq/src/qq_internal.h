@@ -103,6 +103,26 @@ const char *qq__out_path(const char *name);
 int qq__out_check_target(const char *path);
 
 /* ---------------------------------------------------------------------
+ * Reader (qq_file.c, qq_stat.c).
+ * --------------------------------------------------------------------- */
+
+/* Bytes a streamed file's chunk reader reads at once (rounded down to whole
+ * entries, at least one). Tests lower it to cross chunk boundaries. */
+extern size_t qq__read_chunk;
+
+/* Interval lengths of one state key, grown as the entries are walked. */
+struct qq__ivals {
+    double *v;
+    size_t n, cap;
+};
+
+/* One pass over NODE's entries: the summary into NS and KEYS (KEYS may be
+ * NULL), and when IV is not NULL (qq_file_nkeys() elements, zeroed) every
+ * state key's interval lengths, paired as the summary pairs them. */
+int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
+                  struct qq_key_summary *keys, struct qq__ivals *iv);
+
+/* ---------------------------------------------------------------------
  * Events state (qq_events.c).
  * --------------------------------------------------------------------- */
 

@@ -18,24 +18,152 @@ double qq_short_ticks(double mhz, double step)
     return a > b ? a : b;
 }
 
-/* The rule is in qq_file.h; its measured bias in docs/STATISTICS.md. */
+double qq_resolution_ticks(double step)
+{
+    double r = QQ_RESOLVE_STEPS * step;
+    return r > 1.0 ? r : 1.0;
+}
+
+/* Exchange-based quickselect: after it, V[K] holds the K-th smallest of
+ * V[0..N), everything before it is <= and everything after >= it. Hoare's
+ * partition splits runs of equal values (quantised intervals have many)
+ * evenly; past a depth of 2 log2(N) rounds, the rest is sorted, so no input
+ * costs more than O(N log N). */
+static void select_kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1, depth = 2;
+    for (size_t m = n; m > 1; m >>= 1)
+        depth += 2;
+    while (hi > lo) {
+        if (depth-- == 0) {
+            qsort(v + lo, hi - lo + 1, sizeof *v, cmp_double);
+            return;
+        }
+        /* Median of three as the pivot. */
+        size_t mid = lo + (hi - lo) / 2;
+        double a = v[lo], b = v[mid], c = v[hi];
+        double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        size_t i = lo, j = hi;
+        for (;;) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i >= j)
+                break;
+            double t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+            i++;
+            j--;
+        }
+        /* [lo, j] <= pivot <= [j + 1, hi] */
+        if (k <= j)
+            hi = j;
+        else
+            lo = j + 1;
+    }
+}
+
+/* The largest of V[0..N), N >= 1. */
+static double max_of(const double *v, size_t n)
+{
+    double m = v[0];
+    for (size_t i = 1; i < n; i++)
+        if (v[i] > m)
+            m = v[i];
+    return m;
+}
+
+/*
+ * Ranks by counting: interval lengths are whole ticks, and a state's are
+ * mostly a few hundred ticks or less. One pass counts the values below
+ * HIST_BINS (the rest in one last bin); a rank that falls below it is read
+ * off the counts, without the unpredictable branches of a partition.
+ */
+#define HIST_BINS 4096
+#define HIST_MIN  1024 /* fewer values: selecting is as fast */
+
+struct hist {
+    size_t *count; /* HIST_BINS + 1 */
+};
+
+/* 0, or -1 when a value is not a whole number >= 0 (NaN included). */
+static int hist_build(struct hist *h, const double *v, size_t n)
+{
+    size_t *c = h->count;
+    memset(c, 0, (HIST_BINS + 1) * sizeof *c);
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        double x = v[i];
+        if (x >= 0 && x < HIST_BINS) {
+            size_t b = (size_t)x;
+            ok &= (double)b == x;
+            c[b]++;
+        } else if (x >= HIST_BINS) {
+            c[HIST_BINS]++;
+        } else {
+            ok = 0;
+        }
+    }
+    return ok ? 0 : -1;
+}
+
+/* The K-th smallest value (0-based) into *X; -1 when it is in the last bin. */
+static int hist_rank(const struct hist *h, size_t k, double *x)
+{
+    size_t seen = 0;
+    for (size_t b = 0; b < HIST_BINS; b++) {
+        seen += h->count[b];
+        if (seen > k) {
+            *x = (double)b;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The rule is in qq_file.h; its measured bias in docs/STATISTICS.md. The
+ * median and the 10th percentile are counted or selected, not sorted for:
+ * a state of 10^7 intervals costs a few passes over them. Interval lengths
+ * are whole ticks, so the fenced mean's sum is exact in any order (below
+ * 2^53). */
 double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rule, size_t *kept)
 {
     int r = QQ_HIT_NONE;
     size_t k = 0;
     double x = 0;
+    struct hist h = {NULL};
+    double lo, hi, med = 0;
+    int counted = 0;
+    if (n >= HIST_MIN && (h.count = malloc((HIST_BINS + 1) * sizeof *h.count)) != NULL &&
+        hist_build(&h, v, n) == 0 && hist_rank(&h, (n - 1) / 2, &lo) == 0 &&
+        hist_rank(&h, n / 2, &hi) == 0) {
+        med = n % 2 ? hi : (lo + hi) / 2;
+        counted = 1;
+    }
     if (n > 0) {
-        qsort(v, n, sizeof *v, cmp_double);
-        double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        if (!counted) {
+            select_kth(v, n, n / 2);
+            med = n % 2 ? v[n / 2] : (max_of(v, n / 2) + v[n / 2]) / 2;
+        }
         if (med < short_ticks) {
             double fence = 4.0 * med + 16.0 * step, sum = 0;
-            while (k < n && v[k] <= fence)
-                sum += v[k++];
+            for (size_t i = 0; i < n; i++)
+                if (v[i] <= fence) {
+                    sum += v[i];
+                    k++;
+                }
             r = QQ_HIT_MEAN;
             x = sum / (double)k; /* k >= 1: the smallest value is <= med */
         } else if (n >= 10) {
             r = QQ_HIT_P10;
-            x = v[n / 10];
+            if (!counted) {
+                select_kth(v, n / 2, n / 10); /* n / 10 < n / 2: in the lower half */
+                x = v[n / 10];
+            } else if (hist_rank(&h, n / 10, &x) != 0) {
+                x = 0; /* below the median, which was counted: cannot happen */
+            }
             k = n;
         } else {
             r = QQ_HIT_MEDIAN;
@@ -43,31 +171,12 @@ double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rul
             k = n;
         }
     }
+    free(h.count);
     if (rule)
         *rule = r;
     if (kept)
         *kept = k;
     return x;
-}
-
-/* Interval lengths of one key, grown as the entries are walked. */
-struct ivals {
-    double *v;
-    size_t n, cap;
-};
-
-static int ivals_add(struct ivals *iv, double x)
-{
-    if (iv->n == iv->cap) {
-        size_t cap = iv->cap ? 2 * iv->cap : 64;
-        double *v = realloc(iv->v, cap * sizeof *v);
-        if (!v)
-            return QQ_ENOMEM;
-        iv->v = v;
-        iv->cap = cap;
-    }
-    iv->v[iv->n++] = x;
-    return 0;
 }
 
 /* The step for files without a calibration: the writer's bare-read step
@@ -79,34 +188,18 @@ static double fallback_step(const struct qq_file *f)
     return s > 0 ? s : 0;
 }
 
-int qq_file_hit_stats(const struct qq_file *f, uint32_t node, struct qq_hit_stat *out)
+/* The figures of every state key from its intervals IV (reordered). */
+static void hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals *iv,
+                        struct qq_hit_stat *out)
 {
     uint32_t nk = qq_file_nkeys(f);
     const struct qq_node_info *ni = qq_file_node(f, node);
-    if (!ni)
-        return QQ_EINVAL;
-    memset(out, 0, (size_t)nk * sizeof *out);
-    struct ivals *iv = calloc(nk ? nk : 1, sizeof *iv);
-    uint64_t *open_at = calloc(nk ? nk : 1, sizeof *open_at);
-    int rc = iv && open_at ? 0 : QQ_ENOMEM;
-    const struct qq_event *e = qq_file_entries(f, node);
-    for (uint64_t j = 0; rc == 0 && j < ni->entries; j++) {
-        uint32_t k = e[j].key;
-        if (qq_file_key(f, k)->type != QQ_TYPE_STATE)
-            continue;
-        if (e[j].info.i) {
-            if (!open_at[k])
-                open_at[k] = e[j].tick + 1; /* +1: 0 means closed */
-        } else if (open_at[k]) {
-            rc = ivals_add(&iv[k], (double)(e[j].tick - (open_at[k] - 1)));
-            open_at[k] = 0;
-        }
-    }
     struct qq_calib cal;
     int have = qq_file_calib(f, node, &cal);
     double step = have && cal.step > 0 ? cal.step : fallback_step(f);
     double empty = have ? cal.empty_typical : 0;
-    for (uint32_t k = 0; rc == 0 && k < nk; k++) {
+    memset(out, 0, (size_t)nk * sizeof *out);
+    for (uint32_t k = 0; k < nk; k++) {
         struct qq_hit_stat *s = &out[k];
         if (iv[k].n == 0)
             continue;
@@ -120,10 +213,29 @@ int qq_file_hit_stats(const struct qq_file *f, uint32_t node, struct qq_hit_stat
         s->kept = kept;
         s->net = s->raw - empty;
     }
+}
+
+int qq_file_node_stats(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
+                       struct qq_key_summary *keys, struct qq_hit_stat *hits)
+{
+    uint32_t nk = qq_file_nkeys(f);
+    if (!qq_file_node(f, node))
+        return QQ_EINVAL;
+    struct qq__ivals *iv = NULL;
+    if (hits && !(iv = calloc(nk ? nk : 1, sizeof *iv)))
+        return QQ_ENOMEM;
+    int rc = qq__node_pass(f, node, ns, keys, iv);
+    if (rc == 0 && hits)
+        hit_figures(f, node, iv, hits);
     if (iv)
         for (uint32_t k = 0; k < nk; k++)
             free(iv[k].v);
     free(iv);
-    free(open_at);
     return rc;
+}
+
+int qq_file_hit_stats(const struct qq_file *f, uint32_t node, struct qq_hit_stat *out)
+{
+    struct qq_node_summary ns;
+    return qq_file_node_stats(f, node, &ns, NULL, out);
 }

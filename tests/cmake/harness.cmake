@@ -6,7 +6,8 @@ set_target_properties(planted PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINA
 
 # Timing verdicts are the one kind of test that the machine's other load can
 # disturb: run them alone.
-foreach(t test_run_planted test_run_aa test_run_machine test_run_pow_direct test_run_baseline_keys)
+foreach(t test_run_planted test_run_aa test_run_machine test_run_pow_direct test_run_baseline_keys
+         test_run_model)
   if(TEST ${t})
     set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)
   endif()

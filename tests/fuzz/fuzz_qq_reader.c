@@ -4,14 +4,44 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qq_file.h"
+#include "qq_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The reader promises: after a successful open every offset, count and key
  * index it hands out is in range. Walk all of them, as st, compare and the
  * harness do, so the sanitizers see any read that is not. */
+/* Open F's bytes streamed, from a file, in chunks of 3 entries, and take
+ * every node's stats: 0 or the first error. With KS and HS (nkeys + 1
+ * each per node, NN nodes) the figures are left there. */
+static int streamed(const uint8_t *data, size_t size, struct qq_key_summary *ks,
+                    struct qq_hit_stat *hs)
+{
+    char path[64];
+    snprintf(path, sizeof path, "fuzz-stream-%ld.qq", (long)getpid());
+    FILE *fp = fopen(path, "wb");
+    if (!fp || fwrite(data, 1, size, fp) != size)
+        abort();
+    fclose(fp);
+    struct qq_file *s = NULL;
+    qq__read_chunk = 72;
+    int rc = qq_file_open_stream(path, &s);
+    uint32_t nk = rc == 0 ? qq_file_nkeys(s) : 0;
+    for (uint32_t n = 0; rc == 0 && n < qq_file_nnodes(s); n++) {
+        struct qq_node_summary ns;
+        rc = qq_file_node_stats(s, n, &ns, ks ? ks + (size_t)n * (nk + 1) : NULL,
+                                hs ? hs + (size_t)n * (nk + 1) : NULL);
+    }
+    if (rc)
+        (void)strlen(qq_file_errmsg(s));
+    qq_file_close(s);
+    unlink(path);
+    return rc;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct qq_file *f = NULL;
@@ -19,6 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (f)
             (void)strlen(qq_file_errmsg(f));
         qq_file_close(f);
+        /* Streamed, the same bytes are refused too (at open or at a node). */
+        if (streamed(data, size, NULL, NULL) == 0)
+            abort();
         return 0;
     }
     uint32_t nk = qq_file_nkeys(f), nn = qq_file_nnodes(f);
@@ -48,6 +81,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(ks);
     free(hs);
+    /* Streamed, the same figures, node by node. */
+    size_t cells = (size_t)(nk + 1) * (nn ? nn : 1);
+    struct qq_key_summary *k1 = calloc(cells, sizeof *k1), *k2 = calloc(cells, sizeof *k2);
+    struct qq_hit_stat *h1 = calloc(cells, sizeof *h1), *h2 = calloc(cells, sizeof *h2);
+    if (k1 && k2 && h1 && h2) {
+        for (uint32_t n = 0; n < nn; n++) {
+            struct qq_node_summary ns;
+            if (qq_file_node_stats(f, n, &ns, k1 + (size_t)n * (nk + 1),
+                                   h1 + (size_t)n * (nk + 1)) != 0)
+                abort();
+        }
+        if (streamed(data, size, k2, h2) != 0 || memcmp(k1, k2, cells * sizeof *k1) != 0 ||
+            memcmp(h1, h2, cells * sizeof *h1) != 0)
+            abort();
+    }
+    free(k1);
+    free(k2);
+    free(h1);
+    free(h2);
     qq_file_close(f);
     return 0;
 }

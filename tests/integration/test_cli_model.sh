@@ -65,6 +65,21 @@ check "growth regression: exit 1 (rc $rc)" test "$rc" = 1 || show g.out g.err
 check "n^2 flagged" has g.out '^  n\^2 .* GREW$'
 check "constant not flagged" hasnt g.out '^  1 .* GREW$'
 check "summary" has g.out '^qqbench model: 1 growth regression$'
+# --plot: the points with their spread, the fitted curves, the residuals.
+if command -v gnuplot >/dev/null; then
+    rm -rf mp
+    qq p.out p.err model --model "1 + n + n^2" --baseline lin.json quad.json --plot mp
+    check "--plot: the growth verdict stands (exit 1, got $rc)" test "$rc" = 1
+    check "--plot: picture, script and data" test -s mp/model_1.svg -a -s mp/model_1.png -a -s mp/model_1.gp -a -s mp/model_1.dat
+    check "--plot: error bars, the fit and the baseline's" has mp/model_1.gp "yerrorbars .*this run" 
+    check "--plot: the residuals panel" has mp/model_1.gp "residual"
+    check "--plot: 16 points of this run, 16 of the baseline" \
+        test "$(awk '/^# the fitted/ { exit } /^[0-9]/ { n++ } END { print n }' mp/model_1.dat)" = 32
+    check "--plot: residuals within the wobble (<1%)" \
+        awk -F'\t' 'BEGIN { s = 0 } /^# the baseline/ { exit } /^[0-9]/ { if ($5 > 1 || $5 < -1) bad = 1 } END { exit bad }' mp/model_1.dat
+else
+    echo "note: no gnuplot: --plot not tested"
+fi
 qq s.out s.err model --model "1 + n + n^2" --baseline lin.json lin2.json
 check "same growth: exit 0 (rc $rc)" test "$rc" = 0 || show s.out s.err
 check "same growth: unchanged" has s.out '^  growth unchanged$'

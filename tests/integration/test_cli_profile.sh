@@ -27,8 +27,20 @@ fi
 if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
     check "valid YAML" python3 -c 'import sys, yaml; d = yaml.safe_load(open("profile.yaml")); assert d["profile"] == 1 and len(d["memory"]) == 3'
 fi
-qq u.out u.err profile-machine
-check "no --out: exit 2 (rc $rc)" test "$rc" = 2
+# No --out: beside this machine's baselines, where 'qqbench run' finds it;
+# --plot draws it.
+rm -rf bl pics
+QQBENCH_FINGERPRINT=machine-x qq u.out u.err profile-machine --quick --no-mpi --baselines bl --plot pics
+check "default place: exit 0 (rc $rc)" test "$rc" = 0 || show u.out u.err
+check "stored as bl/machine-x/profile.yaml" has bl/machine-x/profile.yaml '^memory:$'
+check "no temp file left" test "$(ls bl/machine-x)" = profile.yaml
+if command -v gnuplot >/dev/null; then
+    check "the memory picture and its script" test -s pics/profile_memory.svg -a -s pics/profile_memory.png -a -s pics/profile_memory.gp
+    check "working sets on a log axis" has pics/profile_memory.gp '^set logscale x 2'
+    check "its data: one line per working set" test "$(grep -vc '^#' pics/profile_memory.dat)" = 3
+else
+    echo "note: no gnuplot: pictures not tested"
+fi
 qq w.out w.err profile-machine --quick --no-mpi --out /nonexistent/dir/p.yaml
 check "unwritable: exit 2 (rc $rc)" test "$rc" = 2
 finish

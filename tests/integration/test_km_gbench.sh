@@ -77,7 +77,7 @@ print("callgrind %d %s" % (len(cg) == 2 and all(v["delta"] < 0 for v in cg.value
 PY
 cat verdict.txt
 read -r _ ok mean u t how < <(grep '^agree' verdict.txt)
-check "qqbench delta - GB dependent delta = $mean +- $u ticks (t=$t): agree $how" test "$ok" = 1
+check "qqbench delta - GB dependent delta = $mean +- $u ticks (99% bound: $t standard uncertainties): agree $how" test "$ok" = 1
 read -r _ ok di dd < <(grep '^indep_smaller' verdict.txt)
 check "GB independent delta ($di) smaller in magnitude than dependent ($dd)" test "$ok" = 1
 if command -v valgrind >/dev/null; then

@@ -31,8 +31,8 @@ for run in 1 2; do
         '[c["verdict"] for c in d["comparisons"] if c["case"]=="chain[c40]@1" and c["kind"]=="ab"][0]')
     check "run $run: 40 multiply-adds vs none: regressed (got $v), one figure below resolution (got $n)" \
         test "$v $n" = "regressed 1"
-    check "run $run: the table says why" has out$run.txt 'unresolved \(both within 2 counter steps'
-    check "run $run: the summary counts them" has out$run.txt '^[0-9]+ comparisons? unresolved: net figures within 2 counter steps'
+    check "run $run: the table says why" has out$run.txt 'unresolved \(both within the counter.s resolution'
+    check "run $run: the summary counts them" has out$run.txt '^[0-9]+ comparisons? unresolved: net figures within the counter.s resolution'
 done
 # The second run compared a0 and b0 with the baseline too: unresolved as well.
 v=$(jq_py e2.json '[.comparisons[]|select(.kind=="baseline" and (.case=="chain[a0]@1" or .case=="chain[b0]@1"))|.verdict]|unique|join(",")' \

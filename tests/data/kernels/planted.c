@@ -22,17 +22,18 @@ static unsigned long long chain(long n, unsigned long long x)
 
 static void usage(void)
 {
-    printf("usage: planted [--work N] [--extra PERMILLE] [--reps R] [--mem BYTES]\n"
+    printf("usage: planted [--work N] [--extra PERMILLE] [--square D] [--reps R] [--mem BYTES]\n"
            "               [--crash | --hang | --exit N | --no-output | --bad-output | --nan]\n\n"
            "State key 'work' wraps a chain of N (default 20000) multiply-adds, plus\n"
-           "PERMILLE/1000 of N more; R (default 200) intervals per run. --mem\n"
+           "PERMILLE/1000 of N more, plus N*N/D more (a cost that grows as N^2);\n"
+           "R (default 200) intervals per run. --mem\n"
            "allocates BYTES under the memory key 'buffers'. The failure options\n"
            "make the run crash, hang, exit N, write no file or a damaged one.\n");
 }
 
 int main(int argc, char **argv)
 {
-    long work = 20000, extra = 0, reps = 200, mem = 0, code = 0;
+    long work = 20000, extra = 0, square = 0, reps = 200, mem = 0, code = 0;
     int crash = 0, hang = 0, no_output = 0, bad_output = 0, nan_value = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
             work = atol(v), i++;
         } else if (!strcmp(a, "--extra") && v) {
             extra = atol(v), i++;
+        } else if (!strcmp(a, "--square") && v) {
+            square = atol(v), i++;
         } else if (!strcmp(a, "--reps") && v) {
             reps = atol(v), i++;
         } else if (!strcmp(a, "--mem") && v) {
@@ -70,7 +73,7 @@ int main(int argc, char **argv)
     int kbuf = MemAddKey("buffers");
     if (nan_value) /* one value that is not a number */
         QQValue(QQAddValue("ratio"), NAN);
-    long n = work + work * extra / 1000;
+    long n = work + work * extra / 1000 + (square > 0 ? work * work / square : 0);
     unsigned long long x = 1;
     for (long r = 0; r < reps; r++) {
         QQStateOn(kwork);

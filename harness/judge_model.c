@@ -1,0 +1,296 @@
+/* judge_model.c - a suite's `model:` fitted per key over each sweep, current against baseline. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge_model.h"
+#include "suite.h"
+
+static const char *const METRIC = "per_hit";
+
+/* The formula as the parser reads it back: "1 + n + n^2". */
+static void formula_text(const struct qqb_model *m, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int t = 0; t < m->nterms; t++) {
+        size_t k = strlen(buf);
+        snprintf(buf + k, len - k, "%s%s", t ? " + " : "", m->t[t].text);
+    }
+}
+
+static int listed(char *const *list, size_t n, const char *s)
+{
+    if (n == 0)
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i], s))
+            return 1;
+    return 0;
+}
+
+/* Plan case CI's parameter values into X (the model's order) and the
+ * series prefix into LABEL: "bench[variant]{unused=values}@nodes". */
+static int case_point(const struct qqb_plan *p, size_t ci, const struct qqb_model *m, double *x,
+                      char *label, size_t len)
+{
+    const struct qqb_plan_case *pc = &p->cases[ci];
+    const struct qqb_bench *b = &p->suite->bench[pc->bench];
+    struct qqb_case c;
+    if (qqb_bench_case(b, pc->in_bench, &c) != 0)
+        return -1;
+    char rest[160] = "", nd[32] = "";
+    for (size_t j = 0; j < b->nparams; j++) {
+        int pi = qqb_model_param(m, b->params[j].name);
+        if (pi >= 0) {
+            x[pi] = strtod(c.values[j], NULL); /* checked numeric by the suite loader */
+        } else {
+            size_t k = strlen(rest);
+            snprintf(rest + k, sizeof rest - k, "%s%s=%s", k ? "," : "", b->params[j].name,
+                     c.values[j]);
+        }
+    }
+    int pn = qqb_model_param(m, "nodes");
+    if (pn >= 0)
+        x[pn] = pc->nodes;
+    else
+        snprintf(nd, sizeof nd, "@%d", pc->nodes);
+    const char *v = pc->variant >= 0 ? b->variants[pc->variant].name : NULL;
+    snprintf(label, len, "%s%s%s%s%s%s%s%s", b->name, v ? "[" : "", v ? v : "", v ? "]" : "",
+             *rest ? "{" : "", rest, *rest ? "}" : "", nd);
+    qqb_case_free(&c);
+    return 0;
+}
+
+/* The per_hit samples of case RC into the series of D (prefix LABEL, one
+ * per key); new series' keys go to KEYS (parallel to D's series). */
+static int add_case(const struct qqb_bench *b, const struct qqb_case_result *rc,
+                    const struct qqb_model *m, const double *x, const char *prefix,
+                    struct qqb_model_data *d, const char ***keys, size_t *capk)
+{
+    for (size_t mi = 0; rc && mi < rc->nmetrics; mi++) {
+        const struct qqb_metric *mt = &rc->metrics[mi];
+        if (strcmp(mt->what, METRIC) || mt->key[0] == '@' || !listed(b->keys, b->nkeys, mt->key))
+            continue;
+        char label[256];
+        snprintf(label, sizeof label, "%s %s", prefix, mt->key);
+        size_t before = d->n;
+        struct qqb_model_series *s = qqb_model_series_get(d, label);
+        if (!s)
+            return -1;
+        if (keys && d->n > before) {
+            if (d->n > *capk) {
+                size_t cap = *capk ? 2 * *capk : 8;
+                const char **k = realloc(*keys, cap * sizeof *k);
+                if (!k)
+                    return -1;
+                *keys = k;
+                *capk = cap;
+            }
+            (*keys)[d->n - 1] = mt->key;
+        }
+        for (size_t i = 0; i < mt->n; i++)
+            if (isfinite(mt->samples[i]) && qqb_model_series_add(s, x, m->nparams, mt->samples[i]))
+                return -1;
+    }
+    return 0;
+}
+
+static int push_row(struct qqb_model_judgement *j, size_t *cap)
+{
+    if (j->n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 8;
+        struct qqb_model_row *r = realloc(j->rows, nc * sizeof *r);
+        if (!r)
+            return -1;
+        j->rows = r;
+        *cap = nc;
+    }
+    memset(&j->rows[j->n], 0, sizeof j->rows[j->n]);
+    j->n++;
+    return 0;
+}
+
+static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_results *cur,
+                       const struct qqb_results *base, struct qqb_model_judgement *out, size_t *cap)
+{
+    const struct qqb_bench *b = &p->suite->bench[bi];
+    struct qqb_model m;
+    char err[200];
+    if (qqb_model_parse(b->model, &m, err, sizeof err, NULL) != 0)
+        return 0; /* the suite loader rejected it already */
+    struct qqb_model_data dc = {0}, db = {0};
+    const char **keys = NULL;
+    size_t capk = 0;
+    int rc = -1;
+    for (size_t ci = 0; ci < p->ncases; ci++) {
+        if (p->cases[ci].bench != bi || p->cases[ci].build != QQB_BUILD_CHANGE || ci >= cur->ncases)
+            continue;
+        double x[QQB_MODEL_MAX_PARAMS] = {0};
+        char prefix[224];
+        if (case_point(p, ci, &m, x, prefix, sizeof prefix) != 0 ||
+            add_case(b, cur->cases[ci], &m, x, prefix, &dc, &keys, &capk) != 0 ||
+            (base && add_case(b, qqb_results_find(base, cur->cases[ci]->name), &m, x, prefix, &db,
+                              NULL, NULL) != 0))
+            goto out;
+    }
+    for (size_t si = 0; si < dc.n; si++) {
+        if (push_row(out, cap) != 0)
+            goto out;
+        struct qqb_model_row *r = &out->rows[out->n - 1];
+        r->bench = bi;
+        r->m = m;
+        r->key = keys[si];
+        snprintf(r->label, sizeof r->label, "%s", dc.s[si].label);
+        if (qqb_model_points(&m, &dc.s[si], 0, &r->pc) != 0)
+            goto out;
+        r->have_cur = dc.s[si].n > 0 && qqb_model_fit(&m, r->pc.n, r->pc.x, r->pc.y, r->pc.sigma,
+                                                      &r->cur, r->why, sizeof r->why) == 0;
+        if (!r->have_cur) {
+            if (!dc.s[si].n)
+                snprintf(r->why, sizeof r->why, "no launch measured it");
+            out->unfitted++;
+            continue;
+        }
+        const struct qqb_model_series *bs = qqb_model_series_find(&db, dc.s[si].label);
+        if (!bs || !bs->n)
+            continue;
+        if (qqb_model_points(&m, bs, 0, &r->pb) != 0)
+            goto out;
+        r->have_base = qqb_model_fit(&m, r->pb.n, r->pb.x, r->pb.y, r->pb.sigma, &r->base, err,
+                                     sizeof err) == 0;
+        if (!r->have_base) {
+            snprintf(r->why, sizeof r->why, "the baseline's sweep cannot be fitted: %.150s", err);
+            continue;
+        }
+        qqb_model_growth(&m, &r->base, &r->cur, r->pc.xmax, QQB_GROWTH_SIGMAS, b->s.threshold,
+                         &r->g);
+        out->regressed += r->g.regressed != 0;
+    }
+    rc = 0;
+out:
+    free(keys);
+    qqb_model_data_free(&dc);
+    qqb_model_data_free(&db);
+    return rc;
+}
+
+int qqb_judge_models(const struct qqb_plan *p, const struct qqb_results *cur,
+                     const struct qqb_results *base, struct qqb_model_judgement *out)
+{
+    size_t cap = 0;
+    memset(out, 0, sizeof *out);
+    for (size_t bi = 0; bi < p->suite->nbench; bi++)
+        if (p->suite->bench[bi].model && judge_bench(p, bi, cur, base, out, &cap) != 0)
+            return -1;
+    return 0;
+}
+
+void qqb_model_judgement_free(struct qqb_model_judgement *j)
+{
+    for (size_t i = 0; i < j->n; i++) {
+        qqb_model_points_free(&j->rows[i].pc);
+        qqb_model_points_free(&j->rows[i].pb);
+    }
+    free(j->rows);
+    memset(j, 0, sizeof *j);
+}
+
+/* ------------------------------------------------------------------ report */
+
+void qqb_model_judgement_print(FILE *fp, const struct qqb_model_judgement *j)
+{
+    if (j->n == 0)
+        return;
+    fprintf(fp, "\nModels (net ticks per hit, fitted over each sweep; docs/MODELS.md):\n");
+    for (size_t i = 0; i < j->n; i++) {
+        const struct qqb_model_row *r = &j->rows[i];
+        char formula[512];
+        formula_text(&r->m, formula, sizeof formula);
+        fprintf(fp, "  %s: %s\n", r->label, formula);
+        if (!r->have_cur) {
+            fprintf(fp, "    not fitted: %s\n", r->why);
+            continue;
+        }
+        fprintf(fp, "    %-14s %13s %11s", "term", "coefficient", "std.err");
+        if (r->have_base)
+            fprintf(fp, " %13s %7s", "baseline", "z");
+        fprintf(fp, "\n");
+        for (int t = 0; t < r->m.nterms; t++) {
+            fprintf(fp, "    %-14s %13.5g %11.3g", r->m.t[t].text, r->cur.c[t], r->cur.se[t]);
+            if (r->have_base)
+                fprintf(fp, " %13.5g %7.2f%s", r->base.c[t], r->g.z[t],
+                        r->g.flagged[t] ? "  GREW" : "");
+            fprintf(fp, "\n");
+        }
+        fprintf(fp, "    %zu points, chi2 %.3g on %.0f dof, R2 %.4f%s\n", r->pc.n, r->cur.chisq,
+                r->cur.dof, r->cur.r2, r->cur.weighted ? "" : " (unweighted)");
+        if (r->have_base)
+            fprintf(fp, "    %s\n",
+                    r->g.regressed ? "REGRESSED: the growth changed" : "growth unchanged");
+        else
+            fprintf(fp, "    %s\n", r->why[0] ? r->why : "no baseline sweep to compare");
+    }
+    if (j->regressed)
+        fprintf(fp,
+                "%zu series changed growth (a coefficient rose by more than %g combined "
+                "standard errors): a regression even where each point is within threshold.\n",
+                j->regressed, QQB_GROWTH_SIGMAS);
+}
+
+json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
+                           const struct qqb_model_points *p)
+{
+    json_t *c = json_array(), *se = json_array(), *pts = json_array();
+    size_t np = (size_t)(m->nparams ? m->nparams : 1);
+    for (int t = 0; t < m->nterms; t++) {
+        json_array_append_new(c, json_real(f->c[t]));
+        json_array_append_new(se, json_real(f->se[t]));
+    }
+    for (size_t k = 0; k < p->n; k++) {
+        json_t *x = json_array();
+        for (int i = 0; i < m->nparams; i++)
+            json_array_append_new(x, json_real(p->x[k * np + (size_t)i]));
+        double fy = qqb_model_predict(m, f, p->x + k * np, 0.95, NULL);
+        json_array_append_new(pts, json_pack("{s:o, s:f, s:o, s:f}", "x", x, "y", p->y[k], "sigma",
+                                             p->sigma ? json_real(p->sigma[k]) : json_null(), "fit",
+                                             isfinite(fy) ? fy : 0.0));
+    }
+    return json_pack("{s:o, s:o, s:f, s:f, s:f, s:b, s:o}", "coefficients", c, "std_errors", se,
+                     "chi2", f->chisq, "dof", f->dof, "r2", isfinite(f->r2) ? f->r2 : 0.0,
+                     "weighted", f->weighted, "points", pts);
+}
+
+json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < j->n; i++) {
+        const struct qqb_model_row *r = &j->rows[i];
+        json_t *terms = json_array(), *params = json_array(), *z = json_array(),
+               *grew = json_array();
+        for (int t = 0; t < r->m.nterms; t++) {
+            json_array_append_new(terms, json_string(r->m.t[t].text));
+            json_array_append_new(z, r->have_base && isfinite(r->g.z[t]) ? json_real(r->g.z[t])
+                                                                         : json_null());
+            json_array_append_new(grew, json_boolean(r->g.flagged[t]));
+        }
+        for (int k = 0; k < r->m.nparams; k++)
+            json_array_append_new(params, json_string(r->m.params[k]));
+        char formula[512];
+        formula_text(&r->m, formula, sizeof formula);
+        json_t *o =
+            json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "series", r->label, "key", r->key, "metric",
+                      METRIC, "formula", formula, "terms", terms, "params", params);
+        json_object_set_new(o, "current",
+                            r->have_cur ? qqb_model_fit_json(&r->m, &r->cur, &r->pc) : json_null());
+        json_object_set_new(o, "baseline",
+                            r->have_base ? qqb_model_fit_json(&r->m, &r->base, &r->pb)
+                                         : json_null());
+        json_object_set_new(o, "z", z);
+        json_object_set_new(o, "grew", grew);
+        json_object_set_new(o, "regressed", json_boolean(r->g.regressed));
+        json_object_set_new(o, "note", r->why[0] ? json_string(r->why) : json_null());
+        json_array_append_new(a, o);
+    }
+    return a;
+}

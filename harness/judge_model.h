@@ -1,0 +1,60 @@
+/* judge_model.h - judge: a suite's `model:` fitted per key over each sweep, current against
+ * baseline, growth changes (docs/MODELS.md). */
+#ifndef QQB_JUDGE_MODEL_H
+#define QQB_JUDGE_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "model.h"
+#include "plan.h"
+#include "results.h"
+
+/* A coefficient grew when it rose by more than this many combined standard
+ * errors (the growth rule of qqb_model_growth). More than `qqbench model`'s
+ * default 3: the points of a sweep are measured one after another, so the
+ * machine's weather between them is error the spread within a point does
+ * not see (unchanged sweeps here reached z = 2.8 in the leading term). */
+#define QQB_GROWTH_SIGMAS 5.0
+
+/* One series: a benchmark x variant x key (x node count unless the model
+ * uses 'nodes', x the values of the parameters the model does not use). */
+struct qqb_model_row {
+    size_t bench; /* index into the suite's benchmarks */
+    char label[256];
+    const char *key; /* borrowed from the current results */
+    struct qqb_model m;
+    int have_cur, have_base; /* fitted */
+    struct qqb_model_points pc, pb;
+    struct qqb_fit cur, base;
+    char why[200]; /* a fit that could not be made: why */
+    struct qqb_growth g;
+};
+
+struct qqb_model_judgement {
+    struct qqb_model_row *rows;
+    size_t n;
+    size_t regressed; /* rows whose growth changed */
+    size_t unfitted;  /* rows with no current fit */
+};
+
+/* Fit every benchmark's `model:` of PLAN on CUR (the change build's cases,
+ * metric per_hit) and on BASE (may be NULL), and flag growth changes at
+ * each benchmark's threshold. 0, or -1 on out of memory. */
+int qqb_judge_models(const struct qqb_plan *p, const struct qqb_results *cur,
+                     const struct qqb_results *base, struct qqb_model_judgement *out);
+void qqb_model_judgement_free(struct qqb_model_judgement *j);
+
+/* The fits in the terminal (nothing when there are none). */
+void qqb_model_judgement_print(FILE *fp, const struct qqb_model_judgement *j);
+/* One fit as JSON: coefficients, standard errors, chi2, dof, R2 and every
+ * point with its spread and fitted value (the "current" and "baseline" of a
+ * row of the array below). */
+json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
+                           const struct qqb_model_points *p);
+/* The fits as a JSON array ("models" of the run's JSON; pictures.c draws it). */
+json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j);
+
+#endif /* QQB_JUDGE_MODEL_H */

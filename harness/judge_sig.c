@@ -1,0 +1,216 @@
+/* judge_sig.c - application signatures x machine profiles: predicted against measured per case. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge_sig.h"
+#include "stats.h"
+
+static const char *const FIELDS[] = {"bytes", "working_set", "flops", "messages", "message_bytes"};
+
+static double *field_of(struct qqb_signature *s, size_t f)
+{
+    double *v[] = {&s->bytes, &s->working_set, &s->flops, &s->messages, &s->message_bytes};
+    return v[f];
+}
+
+static double median_of(const struct qqb_case_result *c, const char *key, const char *what)
+{
+    const struct qqb_metric *m = c ? qqb_case_find_metric(c, key, what) : NULL;
+    return m && m->n ? qqb_median(m->samples, m->n) : NAN;
+}
+
+/* Seconds in state KEY per launch of C (median; the slowest node). */
+static double seconds(const struct qqb_case_result *c, const char *key)
+{
+    double t = median_of(c, key, "ticks");
+    return c && c->mhz > 0 ? t / (c->mhz * 1e6) : NAN;
+}
+
+/* The signature of KEY in C: "sig:KEY:FIELD" counts, per node. 1 when
+ * some field is there. */
+static int signature_of(const struct qqb_case_result *c, const char *key, struct qqb_signature *s)
+{
+    int any = 0;
+    memset(s, 0, sizeof *s);
+    for (size_t f = 0; f < sizeof FIELDS / sizeof *FIELDS; f++) {
+        char name[256];
+        snprintf(name, sizeof name, QQB_SIG_PREFIX "%s:%s", key, FIELDS[f]);
+        double v = median_of(c, name, "sum");
+        if (isfinite(v) && v > 0) {
+            *field_of(s, f) = v / (c->nodes > 0 ? c->nodes : 1);
+            any |= f != 1; /* a working set alone is no work */
+        }
+    }
+    return any;
+}
+
+int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur,
+                         const struct qqb_results *base, const struct qqb_profile *prof,
+                         const struct qqb_profile *base_prof, struct qqb_sig_judgement *out)
+{
+    size_t cap = 0;
+    memset(out, 0, sizeof *out);
+    out->profile = prof;
+    out->base_profile = base_prof;
+    int other = base && strcmp(base->fp.id, cur->fp.id) != 0;
+    out->base_id = other ? base->fp.id : NULL;
+    for (size_t ci = 0; ci < cur->ncases && ci < p->ncases; ci++) {
+        const struct qqb_case_result *c = cur->cases[ci];
+        if (p->cases[ci].build != QQB_BUILD_CHANGE)
+            continue;
+        for (size_t mi = 0; mi < c->nmetrics; mi++) {
+            const char *k = c->metrics[mi].key;
+            /* a state key (it has ticks) that some "sig:KEY:" count names */
+            if (strcmp(c->metrics[mi].what, "ticks") || !strncmp(k, QQB_SIG_PREFIX, 4))
+                continue;
+            struct qqb_signature s;
+            if (!signature_of(c, k, &s))
+                continue;
+            if (out->n == cap) {
+                size_t nc = cap ? 2 * cap : 8;
+                struct qqb_sig_row *r = realloc(out->rows, nc * sizeof *r);
+                if (!r)
+                    return -1;
+                out->rows = r;
+                cap = nc;
+            }
+            struct qqb_sig_row *r = &out->rows[out->n++];
+            memset(r, 0, sizeof *r);
+            r->case_idx = ci;
+            r->case_name = c->name;
+            r->key = k;
+            r->s = s;
+            r->measured = seconds(c, k);
+            r->predicted = prof ? qqb_profile_predict(prof, &s, r->parts, &r->bound) : NAN;
+            if (!other || !prof || !base_prof)
+                continue;
+            const struct qqb_case_result *b = qqb_results_find(base, c->name);
+            r->base_measured = seconds(b, k);
+            /* The work is the program's, not the machine's: the current
+             * signature on both profiles. */
+            r->base_predicted = qqb_profile_predict(base_prof, &s, NULL, NULL);
+            r->measured_ratio = r->measured / r->base_measured;
+            r->predicted_ratio = r->predicted / r->base_predicted;
+            r->explained = log(r->predicted_ratio) / log(r->measured_ratio);
+            r->cross = isfinite(r->measured_ratio) && isfinite(r->predicted_ratio);
+        }
+    }
+    return 0;
+}
+
+void qqb_sig_judgement_free(struct qqb_sig_judgement *j)
+{
+    free(j->rows);
+    memset(j, 0, sizeof *j);
+}
+
+static void fmt_s(char *b, size_t n, double s)
+{
+    if (!isfinite(s))
+        snprintf(b, n, "-");
+    else if (s >= 1)
+        snprintf(b, n, "%.3g s", s);
+    else if (s >= 1e-3)
+        snprintf(b, n, "%.3g ms", s * 1e3);
+    else
+        snprintf(b, n, "%.3g us", s * 1e6);
+}
+
+void qqb_sig_judgement_print(FILE *fp, const struct qqb_sig_judgement *j)
+{
+    if (j->n == 0)
+        return;
+    if (!j->profile) {
+        fprintf(fp,
+                "\nSignatures: %zu case key%s report operation counts, but this machine has no "
+                "profile (%s): 'qqbench profile-machine' makes one.\n",
+                j->n, j->n == 1 ? "" : "s", j->profile_path ? j->profile_path : "none given");
+        return;
+    }
+    fprintf(fp,
+            "\nPredicted from the signature x this machine's profile (%s; docs/MODELS.md):\n"
+            "  max(bytes / bandwidth at the working set, flops / flop rate) + messages x "
+            "one-way time\n",
+            j->profile->path);
+    fprintf(fp, "  %-32s %-10s %10s %10s %8s  %-8s %s\n", "case", "key", "measured", "predicted",
+            "error", "bound", "memory / flops / network");
+    for (size_t i = 0; i < j->n; i++) {
+        const struct qqb_sig_row *r = &j->rows[i];
+        char m[32], p[32], a[32], b[32], c[32];
+        fmt_s(m, sizeof m, r->measured);
+        fmt_s(p, sizeof p, r->predicted);
+        fmt_s(a, sizeof a, r->parts[QQB_RES_MEMORY]);
+        fmt_s(b, sizeof b, r->parts[QQB_RES_FLOPS]);
+        fmt_s(c, sizeof c, r->parts[QQB_RES_NETWORK]);
+        fprintf(fp, "  %-32s %-10s %10s %10s %+7.0f%%  %-8s %s / %s / %s\n", r->case_name, r->key,
+                m, p, 100 * (r->predicted / r->measured - 1), qqb_sig_resource_name(r->bound), a, b,
+                c);
+    }
+    size_t ncross = 0;
+    for (size_t i = 0; i < j->n; i++)
+        ncross += j->rows[i].cross;
+    if (j->base_id && !j->base_profile)
+        fprintf(fp,
+                "  The baseline is machine %s's, which has no profile: the difference between "
+                "the machines is not explained.\n",
+                j->base_id);
+    if (!ncross)
+        return;
+    fprintf(fp, "How much of the change from machine %s the profiles explain (this / that):\n",
+            j->base_id);
+    fprintf(fp, "  %-32s %-10s %9s %9s %10s\n", "case", "key", "measured", "predicted",
+            "explained");
+    for (size_t i = 0; i < j->n; i++) {
+        const struct qqb_sig_row *r = &j->rows[i];
+        if (!r->cross)
+            continue;
+        char e[32];
+        /* the fraction is ill-conditioned near no change */
+        if (fabs(log(r->measured_ratio)) < log(1.05))
+            snprintf(e, sizeof e, "-: < 5%% change");
+        else
+            snprintf(e, sizeof e, "%.0f%%", 100 * r->explained);
+        fprintf(fp, "  %-32s %-10s %8.3fx %8.3fx %10s\n", r->case_name, r->key, r->measured_ratio,
+                r->predicted_ratio, e);
+    }
+}
+
+static json_t *jn(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < j->n; i++) {
+        const struct qqb_sig_row *r = &j->rows[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "case", json_string(r->case_name));
+        json_object_set_new(o, "key", json_string(r->key));
+        json_t *s = json_object();
+        for (size_t f = 0; f < sizeof FIELDS / sizeof *FIELDS; f++)
+            json_object_set_new(s, FIELDS[f],
+                                json_real(*field_of((struct qqb_signature *)&r->s, f)));
+        json_object_set_new(o, "signature", s);
+        json_object_set_new(o, "measured_s", jn(r->measured));
+        json_object_set_new(o, "predicted_s", jn(r->predicted));
+        if (j->profile) {
+            json_object_set_new(o, "memory_s", jn(r->parts[QQB_RES_MEMORY]));
+            json_object_set_new(o, "flops_s", jn(r->parts[QQB_RES_FLOPS]));
+            json_object_set_new(o, "network_s", jn(r->parts[QQB_RES_NETWORK]));
+            json_object_set_new(o, "bound", json_string(qqb_sig_resource_name(r->bound)));
+        }
+        if (r->cross) {
+            json_object_set_new(o, "baseline_machine", json_string(j->base_id));
+            json_object_set_new(o, "baseline_measured_s", jn(r->base_measured));
+            json_object_set_new(o, "baseline_predicted_s", jn(r->base_predicted));
+            json_object_set_new(o, "measured_ratio", jn(r->measured_ratio));
+            json_object_set_new(o, "predicted_ratio", jn(r->predicted_ratio));
+            json_object_set_new(o, "explained", jn(r->explained));
+        }
+        json_array_append_new(a, o);
+    }
+    return a;
+}

@@ -1,0 +1,245 @@
+/* pictures_model.c - model fits (data, error bars, fitted curve, residuals) and machine profiles
+ * as gnuplot pictures. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+#include "pictures_model.h"
+#include "plot.h"
+#include "profile.h"
+#include "report.h"
+
+#define CURVE_POINTS 200
+
+struct mpts {
+    size_t n;
+    double x[256], y[256], sigma[256], fit[256];
+    double px[256][QQB_MODEL_MAX_PARAMS];
+};
+
+/* The points of FIT (a "current" or "baseline" object). */
+static void read_points(const json_t *fit, const struct qqb_model *m, struct mpts *p)
+{
+    json_t *pts = json_object_get(fit, "points"), *pt;
+    size_t i;
+    p->n = 0;
+    json_array_foreach(pts, i, pt)
+    {
+        if (p->n == 256)
+            break;
+        json_t *x = json_object_get(pt, "x");
+        for (int k = 0; k < m->nparams; k++)
+            p->px[p->n][k] = json_number_value(json_array_get(x, (size_t)k));
+        p->x[p->n] = m->nparams == 1 ? p->px[p->n][0] : (double)(p->n + 1);
+        p->y[p->n] = json_number_value(json_object_get(pt, "y"));
+        json_t *s = json_object_get(pt, "sigma");
+        p->sigma[p->n] = json_is_number(s) ? json_number_value(s) : 0;
+        p->fit[p->n] = json_number_value(json_object_get(pt, "fit"));
+        p->n++;
+    }
+}
+
+static int read_fit(const json_t *o, const struct qqb_model *m, struct qqb_fit *f)
+{
+    memset(f, 0, sizeof *f);
+    json_t *c = json_object_get(o, "coefficients");
+    if (!json_is_array(c) || json_array_size(c) != (size_t)m->nterms)
+        return -1;
+    for (int t = 0; t < m->nterms; t++)
+        f->c[t] = json_number_value(json_array_get(c, (size_t)t));
+    f->p = m->nterms;
+    return 0;
+}
+
+/* The fitted curve of F from LO to HI (one parameter): log-spaced when the
+ * range spans a factor of 10 and more. */
+static void write_curve(FILE *d, const struct qqb_model *m, const struct qqb_fit *f, double lo,
+                        double hi)
+{
+    int logx = lo > 0 && hi / lo >= 10;
+    for (int i = 0; i <= CURVE_POINTS; i++) {
+        double t = (double)i / CURVE_POINTS;
+        double x = logx ? exp(log(lo) + t * (log(hi) - log(lo))) : lo + t * (hi - lo);
+        double y = qqb_model_predict(m, f, &x, 0.95, NULL);
+        if (isfinite(y))
+            fprintf(d, "%.17g\t%.17g\n", x, y);
+    }
+}
+
+static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot, FILE *html,
+                     char *err, size_t errlen)
+{
+    const char *formula = json_string_value(json_object_get(row, "formula"));
+    const char *series = json_string_value(json_object_get(row, "series"));
+    const json_t *cur = json_object_get(row, "current"), *base = json_object_get(row, "baseline");
+    struct qqb_model m;
+    int col;
+    if (!formula || !json_is_object(cur) || qqb_model_parse(formula, &m, err, errlen, &col) != 0)
+        return 0; /* nothing fitted: nothing to draw */
+    struct qqb_fit fc, fb;
+    static struct mpts pc, pb;
+    if (read_fit(cur, &m, &fc) != 0)
+        return 0;
+    int have_base = json_is_object(base) && read_fit(base, &m, &fb) == 0;
+    read_points(cur, &m, &pc);
+    pb.n = 0;
+    if (have_base)
+        read_points(base, &m, &pb);
+    if (pc.n == 0)
+        return 0;
+    char stem[64], name[96];
+    snprintf(stem, sizeof stem, "model_%zu", idx + 1);
+    snprintf(name, sizeof name, "%s.dat", stem);
+    FILE *d = qqb_plot_create(dir, name, err, errlen);
+    if (!d)
+        return -1;
+    double lo = INFINITY, hi = -INFINITY;
+    /* index 0: this run's points; 1: the baseline's; 2, 3: the curves */
+    for (int set = 0; set < 2; set++) {
+        const struct mpts *p = set ? &pb : &pc;
+        fprintf(d, "# %s: x\tmeasured\tspread\tfitted\tresidual_pct\tspread_pct\n",
+                set ? "the baseline" : "this run");
+        for (size_t i = 0; i < p->n; i++) {
+            lo = fmin(lo, p->x[i]);
+            hi = fmax(hi, p->x[i]);
+            double r = p->y[i] != 0 ? 100 * (p->y[i] - p->fit[i]) / p->y[i] : 0;
+            double rs = p->y[i] != 0 ? 100 * p->sigma[i] / fabs(p->y[i]) : 0;
+            fprintf(d, "%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", p->x[i], p->y[i], p->sigma[i],
+                    p->fit[i], r, rs);
+        }
+        if (p->n == 0)
+            fprintf(d, "nan\tnan\tnan\tnan\tnan\tnan\n");
+        fprintf(d, "\n\n");
+    }
+    int curve = m.nparams == 1;
+    for (int set = 0; set < 2; set++) {
+        fprintf(d, "# the fitted curve of %s\n", set ? "the baseline" : "this run");
+        if (curve && (!set || have_base))
+            write_curve(d, &m, set ? &fb : &fc, lo, hi);
+        else
+            fprintf(d, "nan\tnan\n");
+        fprintf(d, "\n\n");
+    }
+    if (fclose(d) != 0)
+        return snprintf(err, errlen, "cannot write %s", name), -1;
+
+    snprintf(name, sizeof name, "%s.gp", stem);
+    FILE *gp = qqb_plot_create(dir, name, err, errlen);
+    if (!gp)
+        return -1;
+    qqb_plot_begin(gp, "a model fitted over a sweep: data, fitted curve, residuals");
+    qqb_plot_both_begin(gp, stem, 900, 640);
+    char title[600];
+    snprintf(title, sizeof title, "%s: %s (net ticks per hit)", series ? series : "series",
+             formula);
+    fprintf(gp, "set multiplot layout 2,1 title ");
+    qqb_plot_quote(gp, title);
+    fprintf(gp, "\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n");
+    if (curve && lo > 0 && hi / lo >= 10)
+        fprintf(gp, "set logscale x\n");
+    else
+        fprintf(gp, "unset logscale x\n");
+    char xl[80];
+    snprintf(xl, sizeof xl, "%s", curve ? m.params[0] : "point (in the order of the table)");
+    fprintf(gp, "set xlabel ");
+    qqb_plot_quote(gp, xl);
+    fprintf(gp, "\nset ylabel 'net ticks per hit'\nset size 1,0.57\nset origin 0,0.38\n");
+    fprintf(gp, "plot ");
+    if (have_base && pb.n)
+        fprintf(gp,
+                "'%s.dat' index 1 using 1:2:3 with yerrorbars pt 6 lc rgb '#999999' "
+                "title 'baseline (mean +- spread)', \\\n     ",
+                stem);
+    if (have_base && curve)
+        fprintf(gp,
+                "'%s.dat' index 3 using 1:2 with lines dt 2 lw 1.5 lc rgb '#999999' "
+                "title 'baseline fit', \\\n     ",
+                stem);
+    fprintf(gp,
+            "'%s.dat' index 0 using 1:2:3 with yerrorbars pt 7 lc rgb '%s' "
+            "title 'this run (mean +- spread)', \\\n     ",
+            stem, qqb_plot_color(0));
+    if (curve)
+        fprintf(gp, "'%s.dat' index 2 using 1:2 with lines lw 2 lc rgb '%s' title 'fit'\n", stem,
+                qqb_plot_color(1));
+    else
+        fprintf(gp,
+                "'%s.dat' index 0 using 1:4 with points pt 2 ps 1.5 lc rgb '%s' "
+                "title 'fitted'\n",
+                stem, qqb_plot_color(1));
+    fprintf(gp, "set size 1,0.38\nset origin 0,0\nset ylabel 'residual (%%)'\nunset title\n"
+                "set key top left\n");
+    fprintf(gp,
+            "plot 0 with lines lc rgb '%s' notitle, \\\n     '%s.dat' index 0 using 1:5:6 "
+            "with yerrorbars pt 7 lc rgb '%s' title '(measured - fitted) / measured'\n",
+            QQB_PLOT_INK, stem, qqb_plot_color(0));
+    fprintf(gp, "unset multiplot\n");
+    qqb_plot_both_end(gp);
+    if (fclose(gp) != 0)
+        return snprintf(err, errlen, "cannot write %s", name), -1;
+    if (!no_plot && qqb_plot_run(dir, name, err, errlen) != 0)
+        return -1;
+    if (html) {
+        fprintf(html, "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", stem,
+                stem, stem);
+        qqb_markup_text(html, title);
+        fprintf(html, "\"></a>\n<figcaption><b>");
+        qqb_markup_text(html, series ? series : "");
+        fprintf(html, ": ");
+        qqb_markup_text(html, formula);
+        fprintf(html,
+                ".</b> Means with their spread, the fitted curve, the residuals "
+                "below%s. <span class=\"files\">files: <a href=\"%s.svg\">%s.svg</a> "
+                "<a href=\"%s.png\">%s.png</a> <a href=\"%s.gp\">%s.gp</a> "
+                "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
+                have_base ? "; grey: the baseline" : "", stem, stem, stem, stem, stem, stem, stem,
+                stem);
+    }
+    return 0;
+}
+
+int qqb_model_pictures(const json_t *models, const char *dir, int no_plot, FILE *html, char *err,
+                       size_t errlen)
+{
+    if (!json_is_array(models) || json_array_size(models) == 0)
+        return 0;
+    if (qqb_plot_mkdir(dir, err, errlen) != 0)
+        return -1;
+    if (html)
+        fprintf(html, "<h3>Models</h3>\n<p>Each benchmark's <code>model:</code> fitted over "
+                      "its sweep (docs/MODELS.md).</p>\n");
+    size_t i;
+    json_t *row;
+    json_array_foreach(models, i, row)
+    {
+        if (one_model(row, i, dir, no_plot, html, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FILE *html, char *err,
+                         size_t errlen)
+{
+    struct qqb_profile p;
+    if (!profile || qqb_profile_from_json(profile, &p) != 0 || (p.nmem == 0 && p.nmpi == 0))
+        return 0;
+    char stems[2][64];
+    size_t n = 0;
+    if (qqb_profile_plot(&p, dir, "profile", no_plot, stems, &n, err, errlen) != 0)
+        return -1;
+    if (html) {
+        fprintf(html, "<h3>This machine's profile</h3>\n<p>From ");
+        qqb_markup_text(html, p.path);
+        fprintf(html, " (<code>qqbench profile-machine</code>): the rates signatures are "
+                      "divided by.</p>\n");
+        for (size_t i = 0; i < n; i++)
+            fprintf(html,
+                    "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>\n"
+                    "<figcaption><span class=\"files\">files: <a href=\"%s.gp\">%s.gp</a> "
+                    "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
+                    stems[i], stems[i], stems[i], stems[i], stems[i], stems[i], stems[i], stems[i]);
+    }
+    return 0;
+}

@@ -1,0 +1,454 @@
+/* profile.c - machine profiles: profile.yaml read and stored, drawn, convolved with signatures. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "plot.h"
+#include "profile.h"
+
+static int perr(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int qqb_profile_path(const char *baselines, const char *id, char *out, size_t len)
+{
+    int n = snprintf(out, len, "%s/%s/profile.yaml", baselines, id);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- read */
+
+/* The profile's YAML is a tree of mappings and sequences; a value is known
+ * by its path: "timer.tick_mhz", "memory.-.bytes", "mpi.pingpong.-.bytes". */
+struct frame {
+    int seq;      /* 1: a sequence, 0: a mapping */
+    int want_key; /* mapping: the next scalar is a key */
+    char key[32]; /* mapping: the current key */
+    long index;   /* sequence: the current item */
+};
+
+static int set_value(struct qqb_profile *p, const struct frame *st, int depth, double v)
+{
+    char path[128] = "";
+    for (int i = 0; i < depth; i++) {
+        size_t k = strlen(path);
+        snprintf(path + k, sizeof path - k, "%s%s", i ? "." : "", st[i].seq ? "-" : st[i].key);
+    }
+    long idx = depth >= 2 && st[1].seq ? st[1].index : depth >= 3 && st[2].seq ? st[2].index : -1;
+    if (idx >= QQB_PROFILE_MAX_SIZES)
+        return 0;
+    if (!strcmp(path, "timer.tick_mhz"))
+        p->tick_mhz = v;
+    else if (!strcmp(path, "flops.gflops"))
+        p->gflops = v;
+    else if (!strcmp(path, "memory.-.bytes"))
+        p->mem_bytes[idx] = v;
+    else if (!strcmp(path, "memory.-.bandwidth_gbps"))
+        p->mem_gbps[idx] = v;
+    else if (!strcmp(path, "memory.-.latency_ns"))
+        p->mem_ns[idx] = v;
+    else if (!strcmp(path, "mpi.pingpong.-.bytes"))
+        p->mpi_bytes[idx] = v;
+    else if (!strcmp(path, "mpi.pingpong.-.latency_us"))
+        p->mpi_us[idx] = v;
+    else if (!strcmp(path, "mpi.pingpong.-.bandwidth_mbps"))
+        p->mpi_mbps[idx] = v;
+    else
+        return 0;
+    if (idx >= 0 && path[0] == 'm' && path[1] == 'e' && (size_t)idx + 1 > p->nmem)
+        p->nmem = (size_t)idx + 1;
+    if (idx >= 0 && path[0] == 'm' && path[1] == 'p' && (size_t)idx + 1 > p->nmpi)
+        p->nmpi = (size_t)idx + 1;
+    return 0;
+}
+
+int qqb_profile_read(const char *path, struct qqb_profile *p, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        memset(p, 0, sizeof *p);
+        return perr(err, errlen, "%s: error: cannot read the machine profile: %s", path,
+                    strerror(errno));
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 > cap) {
+            char *t = realloc(text, cap = 2 * cap + 8192);
+            if (!t) {
+                free(text);
+                fclose(fp);
+                return perr(err, errlen, "%s: error: out of memory", path);
+            }
+            text = t;
+        }
+        size_t k = fread(text + len, 1, cap - len, fp);
+        len += k;
+        if (k == 0)
+            break;
+    }
+    fclose(fp);
+    int rc = qqb_profile_parse(path, text, len, p, err, errlen);
+    free(text);
+    return rc;
+}
+
+int qqb_profile_parse(const char *path, const char *text, size_t len, struct qqb_profile *p,
+                      char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->path, sizeof p->path, "%s", path);
+    yaml_parser_t yp;
+    yaml_event_t ev;
+    struct frame st[8];
+    int depth = 0, rc = -1, done = 0;
+    yaml_parser_initialize(&yp);
+    yaml_parser_set_input_string(&yp, (const unsigned char *)text, len);
+    while (!done) {
+        if (!yaml_parser_parse(&yp, &ev)) {
+            perr(err, errlen, "%s:%zu:%zu: error: %s", path, yp.problem_mark.line + 1,
+                 yp.problem_mark.column + 1, yp.problem ? yp.problem : "bad YAML");
+            goto out;
+        }
+        int line = (int)ev.start_mark.line + 1, col = (int)ev.start_mark.column + 1;
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+        case YAML_MAPPING_START_EVENT:
+        case YAML_SEQUENCE_START_EVENT:
+            if (depth == 8) {
+                yaml_event_delete(&ev);
+                perr(err, errlen, "%s:%d:%d: error: nested too deep for a profile", path, line,
+                     col);
+                goto out;
+            }
+            if (depth > 0 && !st[depth - 1].seq)
+                st[depth - 1].want_key = 1;
+            memset(&st[depth], 0, sizeof st[depth]);
+            st[depth].seq = ev.type == YAML_SEQUENCE_START_EVENT;
+            st[depth].want_key = 1;
+            st[depth].index = -1;
+            if (depth > 0 && st[depth - 1].seq)
+                st[depth - 1].index++;
+            depth++;
+            break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            depth--;
+            break;
+        case YAML_SCALAR_EVENT: {
+            const char *s = (const char *)ev.data.scalar.value;
+            if (depth == 0)
+                break;
+            struct frame *f = &st[depth - 1];
+            if (!f->seq && f->want_key) {
+                snprintf(f->key, sizeof f->key, "%s", s);
+                f->want_key = 0;
+                break;
+            }
+            if (f->seq)
+                f->index++;
+            else
+                f->want_key = 1;
+            char *end;
+            errno = 0;
+            double v = strtod(s, &end);
+            if (end != s && *end == '\0' && !errno && isfinite(v))
+                set_value(p, st, depth, v);
+            break;
+        }
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+    }
+    if (p->nmem == 0 && p->gflops == 0 && p->nmpi == 0) {
+        perr(err, errlen, "%s:1:1: error: not a machine profile (no memory, flops or mpi figures)",
+             path);
+        goto out;
+    }
+    for (size_t i = 0; i < p->nmem; i++)
+        if (!(p->mem_bytes[i] > 0 && p->mem_gbps[i] > 0)) {
+            perr(err, errlen, "%s: error: memory entry %zu has no positive bytes and bandwidth",
+                 path, i + 1);
+            goto out;
+        }
+    for (size_t i = 0; i < p->nmpi; i++)
+        if (!(p->mpi_bytes[i] > 0 && p->mpi_us[i] > 0)) {
+            perr(err, errlen, "%s: error: ping-pong entry %zu has no positive bytes and time", path,
+                 i + 1);
+            goto out;
+        }
+    rc = 0;
+out:
+    yaml_parser_delete(&yp);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- store */
+
+static int mkdirs(const char *dir)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *s = buf + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int qqb_profile_store(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    char dir[4096], tmp[4200];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (mkdirs(dir) != 0)
+            return perr(err, errlen, "%s: error: cannot make its folder: %s", path,
+                        strerror(errno));
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return perr(err, errlen, "%s: error: cannot write %s: %s", path, tmp, strerror(errno));
+    size_t off = 0;
+    while (off < len) {
+        ssize_t k = write(fd, text + off, len - off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            return perr(err, errlen, "%s: error: writing %s: %s", path, tmp, strerror(e));
+        }
+        off += (size_t)k;
+    }
+    /* The data on disk before the rename makes it the profile. */
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return perr(err, errlen, "%s: error: writing %s: %s", path, tmp, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return perr(err, errlen, "%s: error: cannot rename %s into place: %s", path, tmp,
+                    strerror(e));
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static json_t *jtab(const double *a, size_t n)
+{
+    json_t *v = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(v, json_real(a[i]));
+    return v;
+}
+
+json_t *qqb_profile_json(const struct qqb_profile *p)
+{
+    return json_pack("{s:s, s:f, s:f, s:{s:o, s:o, s:o}, s:{s:o, s:o, s:o}}", "path", p->path,
+                     "tick_mhz", p->tick_mhz, "gflops", p->gflops, "memory", "bytes",
+                     jtab(p->mem_bytes, p->nmem), "bandwidth_gbps", jtab(p->mem_gbps, p->nmem),
+                     "latency_ns", jtab(p->mem_ns, p->nmem), "mpi", "bytes",
+                     jtab(p->mpi_bytes, p->nmpi), "one_way_us", jtab(p->mpi_us, p->nmpi),
+                     "bandwidth_mbps", jtab(p->mpi_mbps, p->nmpi));
+}
+
+static size_t untab(const json_t *a, double *out)
+{
+    size_t n = 0, i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+    {
+        if (n == QQB_PROFILE_MAX_SIZES)
+            break;
+        out[n++] = json_is_number(v) ? json_number_value(v) : NAN;
+    }
+    return n;
+}
+
+int qqb_profile_from_json(const json_t *o, struct qqb_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    if (!json_is_object(o))
+        return -1;
+    const char *path = json_string_value(json_object_get(o, "path"));
+    snprintf(p->path, sizeof p->path, "%s", path ? path : "");
+    p->tick_mhz = json_number_value(json_object_get(o, "tick_mhz"));
+    p->gflops = json_number_value(json_object_get(o, "gflops"));
+    json_t *m = json_object_get(o, "memory"), *n = json_object_get(o, "mpi");
+    p->nmem = untab(json_object_get(m, "bytes"), p->mem_bytes);
+    if (untab(json_object_get(m, "bandwidth_gbps"), p->mem_gbps) != p->nmem ||
+        untab(json_object_get(m, "latency_ns"), p->mem_ns) != p->nmem)
+        return -1;
+    p->nmpi = untab(json_object_get(n, "bytes"), p->mpi_bytes);
+    if (untab(json_object_get(n, "one_way_us"), p->mpi_us) != p->nmpi ||
+        untab(json_object_get(n, "bandwidth_mbps"), p->mpi_mbps) != p->nmpi)
+        return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- plot */
+
+static int close_ok(FILE *fp, const char *name, char *err, size_t errlen)
+{
+    if (fclose(fp) != 0)
+        return perr(err, errlen, "cannot write %s", name);
+    return 0;
+}
+
+int qqb_profile_plot(const struct qqb_profile *p, const char *dir, const char *stem, int no_plot,
+                     char stems[2][64], size_t *nstems, char *err, size_t errlen)
+{
+    char name[128];
+    *nstems = 0;
+    if (qqb_plot_mkdir(dir, err, errlen) != 0)
+        return -1;
+    for (int pic = 0; pic < 2; pic++) {
+        size_t n = pic ? p->nmpi : p->nmem;
+        if (n == 0)
+            continue;
+        char s[64];
+        snprintf(s, sizeof s, "%s_%s", stem, pic ? "mpi" : "memory");
+        snprintf(name, sizeof name, "%s.dat", s);
+        FILE *d = qqb_plot_create(dir, name, err, errlen);
+        if (!d)
+            return -1;
+        fprintf(d, pic ? "# bytes one_way_us bandwidth_MBps\n"
+                       : "# working_set_bytes bandwidth_GBps latency_ns\n");
+        for (size_t i = 0; i < n; i++)
+            fprintf(d, "%.17g %.17g %.17g\n", pic ? p->mpi_bytes[i] : p->mem_bytes[i],
+                    pic ? p->mpi_us[i] : p->mem_gbps[i], pic ? p->mpi_mbps[i] : p->mem_ns[i]);
+        if (close_ok(d, name, err, errlen) != 0)
+            return -1;
+        snprintf(name, sizeof name, "%s.gp", s);
+        FILE *gp = qqb_plot_create(dir, name, err, errlen);
+        if (!gp)
+            return -1;
+        qqb_plot_begin(gp, pic ? "the machine profile: MPI ping-pong between 2 ranks"
+                               : "the machine profile: memory bandwidth and latency against "
+                                 "the working set");
+        qqb_plot_svg(gp, s, 900, 480);
+        /* Ranges set here: one working set (or equal figures) would leave
+         * gnuplot an empty range, which it warns about. */
+        const double *cx = pic ? p->mpi_bytes : p->mem_bytes;
+        const double *c1 = pic ? p->mpi_us : p->mem_gbps, *c2 = pic ? p->mpi_mbps : p->mem_ns;
+        double r[3][2] = {{INFINITY, 0}, {INFINITY, 0}, {INFINITY, 0}};
+        for (size_t i = 0; i < n; i++) {
+            const double v[3] = {cx[i], c1[i], c2[i]};
+            for (int k = 0; k < 3; k++)
+                if (v[k] > 0) {
+                    r[k][0] = fmin(r[k][0], v[k]);
+                    r[k][1] = fmax(r[k][1], v[k]);
+                }
+        }
+        static const char *const axis[3] = {"x", "y", "y2"};
+        for (int k = 0; k < 3; k++)
+            if (r[k][1] > 0)
+                fprintf(gp, "set %srange [%.6g:%.6g]\n", axis[k], r[k][0] / 1.5, r[k][1] * 1.5);
+        fprintf(gp, "set logscale x 2\nset logscale y\nset logscale y2\n"
+                    "set format x '%%.0b %%BB'\nset ytics nomirror\nset y2tics nomirror\n"
+                    "set key top center\n");
+        if (pic) {
+            fprintf(gp, "set title 'MPI ping-pong (profile.yaml)'\n"
+                        "set xlabel 'message size'\nset ylabel 'one-way time (us)'\n"
+                        "set y2label 'bandwidth (MB/s)'\n");
+            fprintf(gp,
+                    "plot '%s.dat' using 1:2 axes x1y1 with linespoints lw 2 pt 7 lc rgb '%s' "
+                    "title 'one-way time', \\\n     '%s.dat' using 1:3 axes x1y2 with linespoints "
+                    "lw 2 pt 5 lc rgb '%s' title 'bandwidth'\n",
+                    s, qqb_plot_color(0), s, qqb_plot_color(1));
+        } else {
+            fprintf(gp, "set title 'Memory (profile.yaml): the steps are the cache levels'\n"
+                        "set xlabel 'working set'\nset ylabel 'bandwidth (GB/s)'\n"
+                        "set y2label 'latency of a dependent load (ns)'\n");
+            fprintf(gp,
+                    "plot '%s.dat' using 1:2 axes x1y1 with linespoints lw 2 pt 7 lc rgb '%s' "
+                    "title 'bandwidth (streaming sum)', \\\n     '%s.dat' using 1:3 axes x1y2 "
+                    "with linespoints lw 2 pt 5 lc rgb '%s' title 'latency (pointer chase)'\n",
+                    s, qqb_plot_color(0), s, qqb_plot_color(1));
+        }
+        qqb_plot_png_replot(gp, s, 900, 480);
+        if (close_ok(gp, name, err, errlen) != 0)
+            return -1;
+        if (!no_plot && qqb_plot_run(dir, name, err, errlen) != 0)
+            return -1;
+        snprintf(stems[(*nstems)++], 64, "%s", s);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- signatures */
+
+/* Y at X on a table (XS increasing), linear in log-log between points,
+ * the end value beyond either end. */
+static double interp(const double *xs, const double *ys, size_t n, double x)
+{
+    if (n == 0)
+        return NAN;
+    if (x <= xs[0])
+        return ys[0];
+    for (size_t i = 1; i < n; i++)
+        if (x <= xs[i]) {
+            double t = (log(x) - log(xs[i - 1])) / (log(xs[i]) - log(xs[i - 1]));
+            return exp(log(ys[i - 1]) + t * (log(ys[i]) - log(ys[i - 1])));
+        }
+    return ys[n - 1];
+}
+
+const char *qqb_sig_resource_name(enum qqb_sig_resource r)
+{
+    return r == QQB_RES_MEMORY ? "memory" : r == QQB_RES_FLOPS ? "flops" : "network";
+}
+
+double qqb_profile_predict(const struct qqb_profile *p, const struct qqb_signature *s,
+                           double parts[QQB_NRES], enum qqb_sig_resource *bound)
+{
+    double t[QQB_NRES] = {0, 0, 0};
+    if (s->bytes > 0) {
+        double ws = s->working_set > 0 ? s->working_set : s->bytes;
+        t[QQB_RES_MEMORY] = s->bytes / (interp(p->mem_bytes, p->mem_gbps, p->nmem, ws) * 1e9);
+    }
+    if (s->flops > 0)
+        t[QQB_RES_FLOPS] = p->gflops > 0 ? s->flops / (p->gflops * 1e9) : NAN;
+    if (s->messages > 0) {
+        double size = s->message_bytes / s->messages;
+        t[QQB_RES_NETWORK] =
+            s->messages * interp(p->mpi_bytes, p->mpi_us, p->nmpi, size > 1 ? size : 1) * 1e-6;
+    }
+    enum qqb_sig_resource b = QQB_RES_MEMORY;
+    for (int r = 1; r < QQB_NRES; r++)
+        if (t[r] > t[b])
+            b = (enum qqb_sig_resource)r;
+    if (parts)
+        memcpy(parts, t, sizeof t);
+    if (bound)
+        *bound = b;
+    for (int r = 0; r < QQB_NRES; r++)
+        if (isnan(t[r]))
+            return NAN; /* fmax would drop it */
+    return fmax(t[QQB_RES_MEMORY], t[QQB_RES_FLOPS]) + t[QQB_RES_NETWORK];
+}

@@ -1,0 +1,76 @@
+/* profile.h - machine profiles (profile.yaml of `qqbench profile-machine`): read, store beside the
+ * baselines, draw, and convolve with application signatures (docs/MODELS.md). */
+#ifndef QQB_PROFILE_H
+#define QQB_PROFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#define QQB_PROFILE_MAX_SIZES 32
+
+struct qqb_profile {
+    char path[1024]; /* where it was read from ("" when built from JSON) */
+    double tick_mhz;
+    size_t nmem;
+    double mem_bytes[QQB_PROFILE_MAX_SIZES]; /* working sets, increasing */
+    double mem_gbps[QQB_PROFILE_MAX_SIZES];
+    double mem_ns[QQB_PROFILE_MAX_SIZES];
+    double gflops; /* 0: not measured */
+    size_t nmpi;   /* 0: no MPI ping-pong */
+    double mpi_bytes[QQB_PROFILE_MAX_SIZES];
+    double mpi_us[QQB_PROFILE_MAX_SIZES]; /* one-way time of a message of that size */
+    double mpi_mbps[QQB_PROFILE_MAX_SIZES];
+};
+
+/* BASELINES/ID/profile.yaml: the profile of the machine whose baselines
+ * are in BASELINES/ID (qqb_baseline_path's folder). 0 or -1 (too long). */
+int qqb_profile_path(const char *baselines, const char *id, char *out, size_t len);
+
+/* Read PATH. 0, or -1 with "PATH:LINE:COL: error: ..." in ERR. */
+int qqb_profile_read(const char *path, struct qqb_profile *p, char *err, size_t errlen);
+/* The same from LEN bytes of TEXT, named PATH in messages. */
+int qqb_profile_parse(const char *path, const char *text, size_t len, struct qqb_profile *p,
+                      char *err, size_t errlen);
+
+/* Write LEN bytes of TEXT to PATH atomically (a temp file beside it,
+ * fsync, rename), making its folder. 0, or -1 with ERR. */
+int qqb_profile_store(const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/* The profile as JSON (the run's "profile" and "baseline_profile") and
+ * back (0 or -1: not a profile). */
+json_t *qqb_profile_json(const struct qqb_profile *p);
+int qqb_profile_from_json(const json_t *o, struct qqb_profile *p);
+
+/* Draw P into DIR as STEM_memory.{dat,gp,svg,png} (bandwidth and latency
+ * against the working set, log axes) and, with MPI figures,
+ * STEM_mpi.* (one-way time and bandwidth against the message size). With
+ * NO_PLOT only data and scripts. The stems drawn go to STEMS (up to 2).
+ * 0, or -1 with ERR. */
+int qqb_profile_plot(const struct qqb_profile *p, const char *dir, const char *stem, int no_plot,
+                     char stems[2][64], size_t *nstems, char *err, size_t errlen);
+
+/* ======================================================================
+ * Application signatures (Snavely): operation counts a kernel reports with
+ * QQCount under "sig:KEY:bytes", "sig:KEY:working_set", "sig:KEY:flops",
+ * "sig:KEY:messages", "sig:KEY:message_bytes", KEY being the state key
+ * whose time they describe (docs/MODELS.md).
+ * ====================================================================== */
+
+#define QQB_SIG_PREFIX "sig:"
+
+enum qqb_sig_resource { QQB_RES_MEMORY, QQB_RES_FLOPS, QQB_RES_NETWORK, QQB_NRES };
+
+struct qqb_signature {
+    double bytes, working_set, flops, messages, message_bytes; /* per node, per launch */
+};
+
+/* The predicted seconds of signature S on profile P: max(memory, flops) +
+ * network, each resource's share in PARTS (may be NULL) and the largest
+ * in *BOUND. NaN when the profile lacks a rate the signature needs. */
+double qqb_profile_predict(const struct qqb_profile *p, const struct qqb_signature *s,
+                           double parts[QQB_NRES], enum qqb_sig_resource *bound);
+const char *qqb_sig_resource_name(enum qqb_sig_resource r);
+
+#endif /* QQB_PROFILE_H */

@@ -1,0 +1,96 @@
+/* test_profile.c - machine profiles read back, and the signature x profile convolution. */
+#include <math.h>
+#include <string.h>
+
+#include "profile.h"
+#include "test.h"
+
+/* A hand-written profile: two working sets, a flop rate, two message sizes. */
+static const char PROFILE[] =
+    "profile: 1\n"
+    "timer:\n  tick_mhz: 2000.0\n"
+    "memory:\n"
+    "  # a comment\n"
+    "  - bytes: 1024\n    bandwidth_gbps: 100\n    latency_ns: 1\n"
+    "  - bytes: 1048576\n    bandwidth_gbps: 10\n    latency_ns: 100\n"
+    "flops:\n  fma_chains: 8\n  gflops: 2.5\n"
+    "mpi:\n  launcher: \"mpirun -np 2\"\n  ranks: 2\n  pingpong:\n"
+    "    - bytes: 1\n      latency_us: 1.0\n      bandwidth_mbps: 1\n"
+    "    - bytes: 1000\n      latency_us: 10.0\n      bandwidth_mbps: 100\n";
+
+static void test_profile_parse(void)
+{
+    struct qqb_profile p;
+    char err[300];
+    CHECK_INT_EQ(qqb_profile_parse("p.yaml", PROFILE, strlen(PROFILE), &p, err, sizeof err), 0);
+    CHECK_DBL_NEAR(p.tick_mhz, 2000, 0);
+    CHECK_INT_EQ((int)p.nmem, 2);
+    CHECK_DBL_NEAR(p.mem_bytes[1], 1048576, 0);
+    CHECK_DBL_NEAR(p.mem_gbps[1], 10, 0);
+    CHECK_DBL_NEAR(p.mem_ns[0], 1, 0);
+    CHECK_DBL_NEAR(p.gflops, 2.5, 0);
+    CHECK_INT_EQ((int)p.nmpi, 2);
+    CHECK_DBL_NEAR(p.mpi_us[1], 10, 0);
+    /* round trip through the run's JSON */
+    json_t *j = qqb_profile_json(&p);
+    struct qqb_profile q;
+    CHECK_INT_EQ(qqb_profile_from_json(j, &q), 0);
+    json_decref(j);
+    CHECK_INT_EQ((int)q.nmpi, 2);
+    CHECK_DBL_NEAR(q.mem_gbps[0], 100, 0);
+    /* "mpi: null" is a profile without MPI; no figures at all is none */
+    const char *nompi = "memory:\n  - bytes: 1024\n    bandwidth_gbps: 1\nmpi: null\n";
+    CHECK_INT_EQ(qqb_profile_parse("n.yaml", nompi, strlen(nompi), &p, err, sizeof err), 0);
+    CHECK_INT_EQ((int)p.nmpi, 0);
+    const char *none = "suite: x\n";
+    CHECK_INT_EQ(qqb_profile_parse("x.yaml", none, strlen(none), &p, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "x.yaml:1:1: error: not a machine profile");
+    const char *bad = "memory: [\n";
+    CHECK_INT_EQ(qqb_profile_parse("b.yaml", bad, strlen(bad), &p, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "b.yaml:");
+}
+
+static void test_profile_predict(void)
+{
+    struct qqb_profile p;
+    char err[300];
+    CHECK_INT_EQ(qqb_profile_parse("p.yaml", PROFILE, strlen(PROFILE), &p, err, sizeof err), 0);
+    double parts[QQB_NRES];
+    enum qqb_sig_resource bound;
+    /* 1e9 flops at 2.5 GFLOP/s: 0.4 s, flop-bound */
+    struct qqb_signature s = {0};
+    s.flops = 1e9;
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, parts, &bound), 0.4, 1e-12);
+    CHECK_INT_EQ((int)bound, (int)QQB_RES_FLOPS);
+    /* bytes at a working set between the two sizes: log-log interpolation,
+     * halfway in log size is sqrt(100 * 10) GB/s */
+    memset(&s, 0, sizeof s);
+    s.bytes = 1e9;
+    s.working_set = 32768;
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, parts, &bound), 1 / sqrt(1000.0), 1e-9);
+    CHECK_INT_EQ((int)bound, (int)QQB_RES_MEMORY);
+    /* beyond the table: the last size's rate */
+    s.working_set = 1e12;
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, NULL, NULL), 0.1, 1e-12);
+    /* memory and flops overlap (the larger counts), messages add */
+    s.working_set = 1048576; /* 0.1 s of memory */
+    s.flops = 0.5e9;         /* 0.2 s of flops */
+    s.messages = 100;
+    s.message_bytes = 100 * 1000.0; /* 10 us each: 1 ms */
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, parts, &bound), 0.2 + 1e-3, 1e-12);
+    CHECK_DBL_NEAR(parts[QQB_RES_MEMORY], 0.1, 1e-12);
+    CHECK_DBL_NEAR(parts[QQB_RES_NETWORK], 1e-3, 1e-12);
+    CHECK_INT_EQ((int)bound, (int)QQB_RES_FLOPS);
+    /* a flop count on a profile without a flop rate cannot be predicted */
+    p.gflops = 0;
+    memset(&s, 0, sizeof s);
+    s.flops = 1;
+    CHECK(isnan(qqb_profile_predict(&p, &s, NULL, NULL)));
+}
+
+int main(void)
+{
+    RUN(test_profile_parse);
+    RUN(test_profile_predict);
+    return TEST_DONE();
+}
