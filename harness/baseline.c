@@ -24,12 +24,7 @@
 #include <yaml.h>
 
 #include "stats.h"
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
+#include "yamlcur.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -40,7 +35,9 @@
 #endif
 
 /* A label longer than this is a mistake, and file names have a limit. */
-#define MAX_LABEL 128
+#define MAX_LABEL         128
+/* Baselines hold raw samples, but not this many: a bound on what is read. */
+#define MAX_BASELINE_SIZE ((size_t)256 << 20)
 
 static double lock_timeout = QQB_BASELINE_LOCK_SECONDS;
 
@@ -54,65 +51,28 @@ void qqb_baseline_set_lock_timeout(double seconds)
  * Messages: one line, "path: error: ..." or "path:line:col: error: ...".
  * ====================================================================== */
 
-static void one_line(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = ' ';
-}
-
-static int verr(char *err, size_t errlen, const char *path, int line, int col, const char *fmt,
-                va_list ap) PRINTF_LIKE(6, 0);
-static int verr(char *err, size_t errlen, const char *path, int line, int col, const char *fmt,
-                va_list ap)
-{
-    int n;
-
-    if (!err || errlen == 0)
-        return -1;
-    if (line > 0)
-        n = snprintf(err, errlen, "%s:%d:%d: error: ", path, line, col);
-    else
-        n = snprintf(err, errlen, "%s: error: ", path);
-    if (n >= 0 && (size_t)n < errlen)
-        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-    one_line(err);
-    return -1;
-}
-
-static int ferr(char *err, size_t errlen, const char *path, const char *fmt, ...) PRINTF_LIKE(4, 5);
+static int ferr(char *err, size_t errlen, const char *path, const char *fmt, ...)
+    QQB_PRINTF_LIKE(4, 5);
 static int ferr(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    verr(err, errlen, path, 0, 0, fmt, ap);
+    qqb_vyerr(err, errlen, path, 0, 0, fmt, ap);
     va_end(ap);
     return -1;
 }
 
-/* A printable, bounded copy of a user string for a message. */
-struct qbuf {
-    char s[80];
-};
-
-static const char *qs(struct qbuf *b, const char *s)
+/* ferr for a refusal of the file system (full, read-only, ...): -2. */
+static int fserr(char *err, size_t errlen, const char *path, const char *fmt, ...)
+    QQB_PRINTF_LIKE(4, 5);
+static int fserr(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
-    size_t n = 0, max = sizeof b->s - 4;
-    for (; *s && n < max; s++) {
-        unsigned char ch = (unsigned char)*s;
-        b->s[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-    }
-    if (*s) {
-        memcpy(b->s + n, "...", 3);
-        n += 3;
-    }
-    b->s[n] = '\0';
-    return b->s;
+    va_list ap;
+    va_start(ap, fmt);
+    qqb_vyerr(err, errlen, path, 0, 0, fmt, ap);
+    va_end(ap);
+    return -2;
 }
-
-/* ======================================================================
- * Names and paths.
- * ====================================================================== */
 
 static int name_char(char ch)
 {
@@ -249,6 +209,7 @@ struct em {
     FILE *f;
     int failed;
     int werr; /* errno of a failed write, 0 if none */
+    int io;   /* the failure is the file system's (write, fsync, close) */
     char why[200];
 };
 
@@ -317,10 +278,10 @@ static void e_scalar(struct em *m, const char *s, yaml_scalar_style_t style)
     ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (const yaml_char_t *)s, (int)len, 1, 1,
                                       style);
     if (!ok) {
-        struct qbuf b;
+        struct qqb_qbuf b;
         /* libyaml refuses strings that are not UTF-8. */
         m->failed = 1;
-        snprintf(m->why, sizeof m->why, "string '%s' is not valid UTF-8", qs(&b, s));
+        snprintf(m->why, sizeof m->why, "string '%s' is not valid UTF-8", qqb_qs(&b, s));
         return;
     }
     emit(m, &ev, 1);
@@ -523,6 +484,18 @@ static void emit_results(struct em *m, const struct qqb_results *r, const char *
     for (size_t i = 0; i < r->ncases; i++)
         emit_case(m, r->cases[i]);
     e_seq_end(m);
+    if (r->nverdicts) {
+        e_key(m, "verdicts");
+        e_seq(m, 0);
+        for (size_t i = 0; i < r->nverdicts; i++) {
+            e_map(m, 1);
+            kv_str(m, "case", r->verdicts[i].case_name);
+            kv_str(m, "key", r->verdicts[i].key);
+            kv_str(m, "verdict", r->verdicts[i].verdict);
+            e_map_end(m);
+        }
+        e_seq_end(m);
+    }
     e_map_end(m);
     /* An explicit "..." ends the document: a file cut at a line boundary is
      * still valid YAML, and only this marker tells the reader it is whole. */
@@ -533,14 +506,14 @@ static void emit_results(struct em *m, const struct qqb_results *r, const char *
 /* What the reader would refuse, refused before anything is written. */
 static int check_results(const char *path, const struct qqb_results *r, char *err, size_t errlen)
 {
-    struct qbuf b, b2;
+    struct qqb_qbuf b, b2;
 
     if (!r->suite || !plain_name(r->suite))
         return ferr(err, errlen, path, "cannot write a baseline: %s",
                     r->suite ? "invalid suite name" : "no suite name");
     if (!plain_name(r->fp.id))
         return ferr(err, errlen, path, "cannot write a baseline: invalid fingerprint id '%s'",
-                    qs(&b, r->fp.id));
+                    qqb_qs(&b, r->fp.id));
     for (size_t i = 0; i < r->ncases; i++) {
         const struct qqb_case_result *c = r->cases[i];
         if (!c->name || !c->bench)
@@ -548,7 +521,7 @@ static int check_results(const char *path, const struct qqb_results *r, char *er
                         c->name ? "benchmark name" : "name");
         if (c->nodes < 1)
             return ferr(err, errlen, path, "cannot write a baseline: case '%s' has %d nodes",
-                        qs(&b, c->name), c->nodes);
+                        qqb_qs(&b, c->name), c->nodes);
         for (size_t j = 0; j < c->nmetrics; j++) {
             const struct qqb_metric *x = &c->metrics[j];
             for (size_t k = 0; k < x->n; k++)
@@ -556,14 +529,14 @@ static int check_results(const char *path, const struct qqb_results *r, char *er
                     return ferr(err, errlen, path,
                                 "cannot write a baseline: case '%s', metric "
                                 "'%s' (%s): sample %zu is not a finite number",
-                                qs(&b, c->name), qs(&b2, x->key), x->what, k + 1);
+                                qqb_qs(&b, c->name), qqb_qs(&b2, x->key), x->what, k + 1);
         }
         for (size_t j = 0; j < c->nmem; j++)
             if (!c->mem[j].key)
                 return ferr(err, errlen, path,
                             "cannot write a baseline: case '%s': memory row "
                             "%zu has no key",
-                            qs(&b, c->name), j + 1);
+                            qqb_qs(&b, c->name), j + 1);
     }
     return 0;
 }
@@ -655,7 +628,9 @@ static void remove_stale(const char *dir, const char *base)
     closedir(d);
 }
 
-/* The locked part of a write: temp file, fsync, rename, fsync the dir. */
+/* The locked part of a write: temp file, fsync, rename, fsync the dir.
+ * Returns 0, -1 (R cannot be written: a string that is not UTF-8), or -2
+ * (the file system refused). */
 static int write_locked(const char *path, const char *dir, const char *base,
                         const struct qqb_results *r, char *err, size_t errlen)
 {
@@ -669,7 +644,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
     unlink(tmp);
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
-        return ferr(err, errlen, tmp, "cannot create: %s", strerror(errno));
+        return fserr(err, errlen, tmp, "cannot create: %s", strerror(errno));
     memset(&m, 0, sizeof m);
     m.f = fdopen(fd, "w");
     if (!m.f) {
@@ -695,32 +670,34 @@ static int write_locked(const char *path, const char *dir, const char *base,
     fputs("# qqbench baseline; format in docs/BASELINES.md\n", m.f);
     emit_results(&m, r, r->date ? r->date : date);
     if (!m.failed && !yaml_emitter_flush(&m.e)) {
-        m.failed = 1;
+        m.failed = m.io = 1;
         snprintf(m.why, sizeof m.why, "write failed: %s", strerror(m.werr ? m.werr : EIO));
     }
     yaml_emitter_delete(&m.e);
     if (!m.failed && (fflush(m.f) != 0 || ferror(m.f))) {
-        m.failed = 1;
+        m.failed = m.io = 1;
         snprintf(m.why, sizeof m.why, "write failed: %s", strerror(errno));
     }
     /* The data must be on disk before the rename makes it the baseline. */
     if (!m.failed && fsync(fileno(m.f)) != 0) {
-        m.failed = 1;
+        m.failed = m.io = 1;
         snprintf(m.why, sizeof m.why, "fsync failed: %s", strerror(errno));
     }
     ok = fclose(m.f) == 0;
     if (!m.failed && !ok) {
-        m.failed = 1;
+        m.failed = m.io = 1;
         snprintf(m.why, sizeof m.why, "close failed: %s", strerror(errno));
     }
     if (m.failed) {
         unlink(tmp);
+        if (m.io || m.werr)
+            return fserr(err, errlen, path, "%s", m.why);
         return ferr(err, errlen, path, "%s", m.why);
     }
     if (rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);
-        return ferr(err, errlen, path, "cannot rename %s into place: %s", tmp, strerror(e));
+        return fserr(err, errlen, path, "cannot rename %s into place: %s", tmp, strerror(e));
     }
     /* And the rename itself must survive a crash. */
     dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -728,7 +705,7 @@ static int write_locked(const char *path, const char *dir, const char *base,
         if (fsync(dfd) != 0 && errno != EINVAL) {
             int e = errno;
             close(dfd);
-            return ferr(err, errlen, dir, "fsync of the directory failed: %s", strerror(e));
+            return fserr(err, errlen, dir, "fsync of the directory failed: %s", strerror(e));
         }
         close(dfd);
     }
@@ -749,14 +726,16 @@ static int store(const char *path, const struct qqb_results *r, int merge, size_
         return ferr(err, errlen, path, "not a file name");
     if (check_results(path, r, err, errlen))
         return -1;
+    /* From here a failure is the file system's (full, read-only, not a
+     * folder, locked by another writer too long): -2. */
     if (make_dirs(dir, err, errlen))
-        return -1;
+        return -2;
     lock = take_lock(path, err, errlen);
     if (lock < 0)
-        return -1;
+        return -2;
     if (merge && access(path, F_OK) == 0) {
         struct qqb_results old;
-        rc = qqb_baseline_read(path, &old, err, errlen);
+        rc = qqb_baseline_read_as(path, r->suite, r->fp.id[0] ? r->fp.id : NULL, &old, err, errlen);
         if (rc == 0) {
             if (qqb_baseline_merge(&old, r, keep_runs) != 0)
                 rc = ferr(err, errlen, path,
@@ -789,131 +768,54 @@ int qqb_baseline_update(const char *path, const struct qqb_results *cur, size_t 
  * ====================================================================== */
 
 struct rd {
-    yaml_parser_t p;
-    yaml_event_t ev;
-    int have; /* ev holds an event to delete */
-    const char *path;
-    char *err;
-    size_t errlen;
+    struct qqb_ycur y;                /* the file, the current event, the first error */
+    const char *want_suite, *want_id; /* what the path says; NULL: anything */
 };
 
-static int rfail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static int rfail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...) QQB_PRINTF_LIKE(3, 4);
 static int rfail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    verr(r->err, r->errlen, r->path, (int)m->line + 1, (int)m->column + 1, fmt, ap);
+    qqb_ycur_vfail_at(&r->y, (int)m->line + 1, (int)m->column + 1, fmt, ap);
     va_end(ap);
     return -1;
 }
 
 static const yaml_mark_t *here(const struct rd *r)
 {
-    return &r->ev.start_mark;
+    return &r->y.ev.start_mark;
 }
 
 static const char *sval(const struct rd *r)
 {
-    return (const char *)r->ev.data.scalar.value;
-}
-
-static int syntax_error(struct rd *r)
-{
-    const yaml_parser_t *ps = &r->p;
-    const char *problem = ps->problem ? ps->problem : "unknown problem";
-
-    if (ps->error == YAML_MEMORY_ERROR)
-        return ferr(r->err, r->errlen, r->path, "out of memory while parsing");
-    if (ps->error == YAML_READER_ERROR)
-        return ferr(r->err, r->errlen, r->path, "invalid YAML: %s at byte %zu; baselines are UTF-8",
-                    problem, ps->problem_offset);
-    if (ps->context)
-        return rfail(r, &ps->problem_mark,
-                     "invalid YAML: %s (%s at line %d, "
-                     "column %d)",
-                     problem, ps->context, (int)ps->context_mark.line + 1,
-                     (int)ps->context_mark.column + 1);
-    return rfail(r, &ps->problem_mark, "invalid YAML: %s", problem);
+    return (const char *)r->y.ev.data.scalar.value;
 }
 
 static int next(struct rd *r)
 {
-    if (r->have) {
-        yaml_event_delete(&r->ev);
-        r->have = 0;
-    }
-    if (!yaml_parser_parse(&r->p, &r->ev))
-        return syntax_error(r);
-    r->have = 1;
-    /* The writer never makes aliases; a hand-edited one is refused rather
-     * than followed. */
-    if (r->ev.type == YAML_ALIAS_EVENT)
-        return rfail(r, here(r), "aliases are not allowed in a baseline");
-    return 0;
-}
-
-static const char *got(struct qbuf *b, const struct rd *r)
-{
-    switch (r->ev.type) {
-    case YAML_SCALAR_EVENT: {
-        struct qbuf t;
-        if (r->ev.data.scalar.length == 0)
-            return "an empty value";
-        snprintf(b->s, sizeof b->s, "'%.76s'", qs(&t, sval(r)));
-        return b->s;
-    }
-    case YAML_SEQUENCE_START_EVENT:
-        return "a list";
-    case YAML_MAPPING_START_EVENT:
-        return "a mapping";
-    case YAML_SEQUENCE_END_EVENT:
-    case YAML_MAPPING_END_EVENT:
-        return "the end of the block";
-    case YAML_DOCUMENT_END_EVENT:
-    case YAML_STREAM_END_EVENT:
-        return "the end of the file";
-    default:
-        return "something else";
-    }
+    return qqb_ycur_next(&r->y);
 }
 
 static int mismatch(struct rd *r, const char *what, const char *field)
 {
-    struct qbuf b;
+    struct qqb_qbuf b;
     if (field)
-        return rfail(r, here(r), "expected %s for '%s', got %s", what, field, got(&b, r));
-    return rfail(r, here(r), "expected %s, got %s", what, got(&b, r));
+        return rfail(r, here(r), "expected %s for '%s', got %s", what, field,
+                     qqb_ycur_got(&b, &r->y));
+    return rfail(r, here(r), "expected %s, got %s", what, qqb_ycur_got(&b, &r->y));
 }
 
 static int expect(struct rd *r, yaml_event_type_t type, const char *what, const char *field)
 {
     if (next(r))
         return -1;
-    return r->ev.type == type ? 0 : mismatch(r, what, field);
+    return r->y.ev.type == type ? 0 : mismatch(r, what, field);
 }
 
-/* Skip the value whose first event is current (an unknown field). */
 static int skip_node(struct rd *r)
 {
-    int depth = 0;
-    for (;;) {
-        switch (r->ev.type) {
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT:
-            depth++;
-            break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT:
-            depth--;
-            break;
-        default:
-            break;
-        }
-        if (depth == 0)
-            return 0;
-        if (next(r))
-            return -1;
-    }
+    return qqb_ycur_skip(&r->y);
 }
 
 /* The next key of a mapping: 1 with the key in *k (an index into FIELDS,
@@ -923,9 +825,9 @@ static int next_key(struct rd *r, const char *const *fields, int nfields, unsign
 {
     if (next(r))
         return -1;
-    if (r->ev.type == YAML_MAPPING_END_EVENT)
+    if (r->y.ev.type == YAML_MAPPING_END_EVENT)
         return 0;
-    if (r->ev.type != YAML_SCALAR_EVENT)
+    if (r->y.ev.type != YAML_SCALAR_EVENT)
         return mismatch(r, "a field name", NULL);
     *k = -1;
     for (int i = 0; i < nfields; i++)
@@ -953,7 +855,7 @@ static int check_required(struct rd *r, const yaml_mark_t *start, const char *co
 static int is_null(const struct rd *r)
 {
     const char *s = sval(r);
-    return r->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+    return r->y.ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
            (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
             !strcmp(s, "NULL"));
 }
@@ -963,7 +865,7 @@ static int v_string(struct rd *r, const char *field, char **dst, int nullable)
 {
     if (next(r))
         return -1;
-    if (r->ev.type != YAML_SCALAR_EVENT)
+    if (r->y.ev.type != YAML_SCALAR_EVENT)
         return mismatch(r, "a string", field);
     if (is_null(r)) {
         if (!nullable)
@@ -972,7 +874,7 @@ static int v_string(struct rd *r, const char *field, char **dst, int nullable)
         *dst = NULL;
         return 0;
     }
-    if (strlen(sval(r)) != r->ev.data.scalar.length)
+    if (strlen(sval(r)) != r->y.ev.data.scalar.length)
         return rfail(r, here(r), "'%s' holds a NUL character", field);
     char *s = strdup(sval(r));
     if (!s)
@@ -1005,8 +907,8 @@ static int cur_double(struct rd *r, const char *field, int finite, double *v)
     const char *s;
     char *end;
 
-    if (r->ev.type != YAML_SCALAR_EVENT || r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-        r->ev.data.scalar.length == 0)
+    if (r->y.ev.type != YAML_SCALAR_EVENT || r->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+        r->y.ev.data.scalar.length == 0)
         return mismatch(r, finite ? "a finite number" : "a number", field);
     s = sval(r);
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
@@ -1043,7 +945,7 @@ static int v_u64(struct rd *r, const char *field, uint64_t max, uint64_t *v)
 
     if (next(r))
         return -1;
-    if (r->ev.type != YAML_SCALAR_EVENT || r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    if (r->y.ev.type != YAML_SCALAR_EVENT || r->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return mismatch(r, "a whole number", field);
     s = sval(r);
     if (!*s || strspn(s, "0123456789") != strlen(s))
@@ -1060,7 +962,7 @@ static int v_bool(struct rd *r, const char *field, int *v)
 {
     if (next(r))
         return -1;
-    if (r->ev.type == YAML_SCALAR_EVENT && r->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+    if (r->y.ev.type == YAML_SCALAR_EVENT && r->y.ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
         if (!strcmp(sval(r), "true")) {
             *v = 1;
             return 0;
@@ -1071,6 +973,20 @@ static int v_bool(struct rd *r, const char *field, int *v)
         }
     }
     return mismatch(r, "true or false", field);
+}
+
+/* A baseline is found by its path (DIR/ID/SUITE.yaml): a file whose own
+ * field says otherwise was copied or renamed by hand, and its numbers are
+ * another suite's or machine's. Refused, naming the field. */
+static int check_path_field(struct rd *r, const char *field, const char *got, const char *want)
+{
+    struct qqb_qbuf a, b;
+    if (!want || !strcmp(got, want))
+        return 0;
+    return rfail(r, here(r),
+                 "%s '%s' disagrees with the path, which is for %s '%s'; a baseline "
+                 "copied or renamed by hand? Move it where its %s says, or remove it",
+                 field, qqb_qs(&a, got), field, qqb_qs(&b, want), field);
 }
 
 /* ---- fingerprint ---- */
@@ -1088,7 +1004,7 @@ static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
 
     if (expect(r, YAML_MAPPING_START_EVENT, "a mapping", "fingerprint"))
         return -1;
-    start = r->ev.start_mark;
+    start = r->y.ev.start_mark;
     while ((rc = next_key(r, fp_fields, NFP, &seen, &k)) == 1) {
         switch (k) {
         case F_ID:
@@ -1097,6 +1013,8 @@ static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
                 rc = rfail(r, here(r),
                            "invalid fingerprint id; expected "
                            "letters, digits, '_', '.' or '-'");
+            if (!rc)
+                rc = check_path_field(r, "fingerprint id", fp->id, r->want_id);
             break;
         case F_CPU:
             rc = v_fixed(r, "cpu", fp->cpu, sizeof fp->cpu);
@@ -1140,12 +1058,13 @@ static int read_u32_list(struct rd *r, const char *field, uint32_t **v, size_t *
 {
     size_t cap = 0;
     int rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of whole numbers", field);
-    while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
-        const char *s = r->ev.type == YAML_SCALAR_EVENT ? sval(r) : "";
+    while (!rc && !(rc = next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
+        const char *s = r->y.ev.type == YAML_SCALAR_EVENT ? sval(r) : "";
         char *end;
         unsigned long long u = strtoull(s, &end, 10);
-        if (r->ev.type != YAML_SCALAR_EVENT || r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-            !*s || *end || !isdigit((unsigned char)s[0]) || u > UINT32_MAX)
+        if (r->y.ev.type != YAML_SCALAR_EVENT ||
+            r->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s || *end ||
+            !isdigit((unsigned char)s[0]) || u > UINT32_MAX)
             return mismatch(r, "a whole number", field);
         if (*n == cap) {
             size_t nc = cap ? 2 * cap : 16;
@@ -1162,7 +1081,7 @@ static int read_u32_list(struct rd *r, const char *field, uint32_t **v, size_t *
 
 static int read_metric(struct rd *r, struct qqb_case_result *c)
 {
-    yaml_mark_t start = r->ev.start_mark;
+    yaml_mark_t start = r->y.ev.start_mark;
     char *key = NULL, *what = NULL;
     double *v = NULL, d;
     uint32_t *run = NULL, *launch = NULL;
@@ -1188,7 +1107,7 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
             break;
         case M_SAMPLES:
             rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of numbers", "samples");
-            while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
+            while (!rc && !(rc = next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
                 if ((rc = cur_double(r, "samples", 1, &d)))
                     break;
                 if (n == cap) {
@@ -1226,8 +1145,8 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
                    "samples",
                    run && nrun != n ? "run" : "launch", run && nrun != n ? nrun : nlaunch, n);
     if (rc == 0 && qqb_case_find_metric(c, key, what)) {
-        struct qbuf b;
-        rc = rfail(r, &start, "metric '%s' (%s) is given twice", qs(&b, key), what);
+        struct qqb_qbuf b;
+        rc = rfail(r, &start, "metric '%s' (%s) is given twice", qqb_qs(&b, key), what);
     }
     if (rc == 0) {
         struct qqb_metric *m = qqb_case_metric(c, key, what);
@@ -1260,7 +1179,7 @@ static const char *const row_fields[NROW] = {"key",       "obj_size",    "create
 
 static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
 {
-    yaml_mark_t start = r->ev.start_mark;
+    yaml_mark_t start = r->y.ev.start_mark;
     struct qqb_mem row;
     uint64_t *val[NROW] = {NULL,           &row.obj_size,    &row.created,   &row.deleted,
                            &row.obj_bytes, &row.alloc_bytes, &row.peak_bytes};
@@ -1282,8 +1201,8 @@ static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
         rc = check_required(r, &start, row_fields, NROW, (1u << NROW) - 1, seen, "the memory row");
     for (size_t i = 0; rc == 0 && i < c->nmem; i++)
         if (!strcmp(c->mem[i].key, row.key)) {
-            struct qbuf b;
-            rc = rfail(r, &start, "memory key '%s' is given twice", qs(&b, row.key));
+            struct qqb_qbuf b;
+            rc = rfail(r, &start, "memory key '%s' is given twice", qqb_qs(&b, row.key));
         }
     if (rc == 0 && c->nmem == *cap) {
         size_t nc = *cap ? 2 * *cap : 8;
@@ -1332,8 +1251,8 @@ static int read_strv(struct rd *r, const char *field, char ***dst)
     char **v = calloc(1, sizeof *v);
     int rc = v ? expect(r, YAML_SEQUENCE_START_EVENT, "a list of strings", field)
                : rfail(r, here(r), "out of memory");
-    while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
-        if (r->ev.type != YAML_SCALAR_EVENT) {
+    while (!rc && !(rc = next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
+        if (r->y.ev.type != YAML_SCALAR_EVENT) {
             rc = mismatch(r, "a string", field);
             break;
         }
@@ -1364,7 +1283,7 @@ static int read_strv(struct rd *r, const char *field, char ***dst)
 /* One case (its mapping start is current), moved into OUT when whole. */
 static int read_case(struct rd *r, struct qqb_results *out)
 {
-    yaml_mark_t start = r->ev.start_mark;
+    yaml_mark_t start = r->y.ev.start_mark;
     struct qqb_case_result c;
     size_t memcap = 0;
     unsigned seen = 0;
@@ -1409,15 +1328,15 @@ static int read_case(struct rd *r, struct qqb_results *out)
             break;
         case C_METRICS:
             rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of metrics", "metrics");
-            while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT)
-                rc = r->ev.type != YAML_MAPPING_START_EVENT
+            while (!rc && !(rc = next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT)
+                rc = r->y.ev.type != YAML_MAPPING_START_EVENT
                          ? mismatch(r, "a metric (a mapping)", "metrics")
                          : read_metric(r, &c);
             break;
         case C_MEMORY:
             rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of memory rows", "memory");
-            while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT)
-                rc = r->ev.type != YAML_MAPPING_START_EVENT
+            while (!rc && !(rc = next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT)
+                rc = r->y.ev.type != YAML_MAPPING_START_EVENT
                          ? mismatch(r, "a memory row (a mapping)", "memory")
                          : read_mem(r, &c, &memcap);
             break;
@@ -1443,17 +1362,17 @@ static int read_case(struct rd *r, struct qqb_results *out)
                                 1u << C_LAUNCHES | 1u << C_METRICS,
                             seen, "the case");
     if (rc == 0 && qqb_results_find(out, c.name)) {
-        struct qbuf b;
-        rc = rfail(r, &start, "case '%s' is given twice", qs(&b, c.name));
+        struct qqb_qbuf b;
+        rc = rfail(r, &start, "case '%s' is given twice", qqb_qs(&b, c.name));
     }
     for (size_t i = 0; rc == 0 && i < c.nmetrics; i++)
         for (size_t j = 0; rc == 0 && j < c.metrics[i].n; j++)
             if (c.metrics[i].run[j] >= c.runs) {
-                struct qbuf b;
+                struct qqb_qbuf b;
                 rc = rfail(r, &start,
                            "metric '%s' (%s) has a sample of run %u "
                            "but the case holds %zu run%s",
-                           qs(&b, c.metrics[i].key), c.metrics[i].what,
+                           qqb_qs(&b, c.metrics[i].key), c.metrics[i].what,
                            (unsigned)c.metrics[i].run[j], c.runs, c.runs == 1 ? "" : "s");
             }
     if (rc == 0) {
@@ -1473,46 +1392,90 @@ static int read_case(struct rd *r, struct qqb_results *out)
 
 /* ---- the document ---- */
 
-enum { T_VERSION, T_SUITE, T_LABEL, T_DATE, T_QQB_VERSION, T_COMMIT, T_FP, T_CASES, NTOP };
+enum {
+    T_VERSION,
+    T_SUITE,
+    T_LABEL,
+    T_DATE,
+    T_QQB_VERSION,
+    T_COMMIT,
+    T_FP,
+    T_CASES,
+    T_VERDICTS,
+    NTOP
+};
 static const char *const top_fields[NTOP] = {
-    "qqbench_baseline", "suite",      "label",       "date",
-    "qqbench_version",  "git_commit", "fingerprint", "cases"};
+    "qqbench_baseline", "suite",       "label", "date",    "qqbench_version",
+    "git_commit",       "fingerprint", "cases", "verdicts"};
+
+/* ---- verdicts (history snapshots) ---- */
+
+enum { V_CASE, V_KEY, V_VERDICT, NVERD };
+static const char *const verd_fields[NVERD] = {"case", "key", "verdict"};
+
+/* One {case, key, verdict} mapping, its start current. */
+static int read_verdict(struct rd *r, struct qqb_results *out)
+{
+    yaml_mark_t start = r->y.ev.start_mark;
+    struct qqb_verdict_note v = {0};
+    unsigned seen = 0;
+    int k = -1, rc;
+
+    /* Room for 64, then doubled at each power of two. */
+    size_t n = out->nverdicts;
+    if (n == 0 || (n >= 64 && !(n & (n - 1)))) {
+        struct qqb_verdict_note *nv =
+            realloc(out->verdicts, (n ? 2 * n : 64) * sizeof *out->verdicts);
+        if (!nv)
+            return rfail(r, here(r), "out of memory");
+        out->verdicts = nv;
+    }
+    while ((rc = next_key(r, verd_fields, NVERD, &seen, &k)) == 1) {
+        switch (k) {
+        case V_CASE:
+            rc = v_string(r, "case", &v.case_name, 0);
+            break;
+        case V_KEY:
+            rc = v_string(r, "key", &v.key, 0);
+            break;
+        case V_VERDICT:
+            rc = v_string(r, "verdict", &v.verdict, 0);
+            break;
+        default:
+            rc = next(r) || skip_node(r);
+            break;
+        }
+        if (rc)
+            break;
+    }
+    if (rc == 0 &&
+        check_required(r, &start, verd_fields, NVERD, (1u << NVERD) - 1, seen, "a verdict") == 0) {
+        out->verdicts[out->nverdicts++] = v;
+        return 0;
+    }
+    free(v.case_name);
+    free(v.key);
+    free(v.verdict);
+    return -1;
+}
 
 /* Open PATH and read up to the top-level mapping's start. */
-static int open_doc(struct rd *r, FILE **f)
+static int open_doc(struct rd *r, const char *path, char *err, size_t errlen)
 {
-    *f = fopen(r->path, "rb");
-    if (!*f)
-        return ferr(r->err, r->errlen, r->path, "cannot open: %s", strerror(errno));
-    if (!yaml_parser_initialize(&r->p)) {
-        fclose(*f);
-        *f = NULL;
-        return ferr(r->err, r->errlen, r->path, "out of memory");
-    }
-    yaml_parser_set_input_file(&r->p, *f);
+    if (qqb_ycur_open(&r->y, path, "baseline", MAX_BASELINE_SIZE, err, errlen))
+        return -1;
     if (expect(r, YAML_STREAM_START_EVENT, "a YAML stream", NULL) || next(r))
         return -1;
-    if (r->ev.type == YAML_STREAM_END_EVENT)
+    if (r->y.ev.type == YAML_STREAM_END_EVENT)
         return rfail(r, here(r), "empty file; expected a qqbench baseline");
-    if (r->ev.type != YAML_DOCUMENT_START_EVENT)
+    if (r->y.ev.type != YAML_DOCUMENT_START_EVENT)
         return mismatch(r, "a YAML document", NULL);
     return expect(r, YAML_MAPPING_START_EVENT, "a mapping (a qqbench baseline)", NULL);
 }
 
-static void close_doc(struct rd *r, FILE *f)
-{
-    if (r->have)
-        yaml_event_delete(&r->ev);
-    r->have = 0;
-    if (f) {
-        yaml_parser_delete(&r->p);
-        fclose(f);
-    }
-}
-
 static int read_doc(struct rd *r, struct qqb_results *out)
 {
-    yaml_mark_t start = r->ev.start_mark;
+    yaml_mark_t start = r->y.ev.start_mark;
     unsigned seen = 0;
     uint64_t ver;
     int k = -1, rc;
@@ -1521,7 +1484,7 @@ static int read_doc(struct rd *r, struct qqb_results *out)
      * than reported as whatever field it changed. */
     if (next(r))
         return -1;
-    if (r->ev.type != YAML_SCALAR_EVENT || strcmp(sval(r), "qqbench_baseline"))
+    if (r->y.ev.type != YAML_SCALAR_EVENT || strcmp(sval(r), "qqbench_baseline"))
         return rfail(r, here(r),
                      "expected 'qqbench_baseline: %d' as the first "
                      "field; is this a qqbench baseline?",
@@ -1529,16 +1492,16 @@ static int read_doc(struct rd *r, struct qqb_results *out)
     seen |= 1u << T_VERSION;
     if (next(r))
         return -1;
-    if (r->ev.type != YAML_SCALAR_EVENT || r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+    if (r->y.ev.type != YAML_SCALAR_EVENT || r->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
         strspn(sval(r), "0123456789") != strlen(sval(r)) || !*sval(r))
         return mismatch(r, "a version number", "qqbench_baseline");
     ver = strtoull(sval(r), NULL, 10);
     if (ver < QQB_BASELINE_VERSION_MIN || ver > QQB_BASELINE_VERSION) {
-        struct qbuf b;
+        struct qqb_qbuf b;
         return rfail(r, here(r),
                      "unsupported baseline version %s (this "
                      "qqbench reads versions %d to %d); a newer qqbench wrote it?",
-                     qs(&b, sval(r)), QQB_BASELINE_VERSION_MIN, QQB_BASELINE_VERSION);
+                     qqb_qs(&b, sval(r)), QQB_BASELINE_VERSION_MIN, QQB_BASELINE_VERSION);
     }
 
     while ((rc = next_key(r, top_fields, NTOP, &seen, &k)) == 1) {
@@ -1552,6 +1515,8 @@ static int read_doc(struct rd *r, struct qqb_results *out)
                 rc = rfail(r, here(r),
                            "invalid suite name; expected letters, "
                            "digits, '_', '.' or '-'");
+            if (!rc)
+                rc = check_path_field(r, "suite", out->suite, r->want_suite);
             break;
         case T_LABEL:
             rc = v_string(r, "label", &out->label, 1);
@@ -1570,10 +1535,17 @@ static int read_doc(struct rd *r, struct qqb_results *out)
             break;
         case T_CASES:
             rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of cases", "cases");
-            while (!rc && !(rc = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT)
-                rc = r->ev.type != YAML_MAPPING_START_EVENT
+            while (!rc && !(rc = next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT)
+                rc = r->y.ev.type != YAML_MAPPING_START_EVENT
                          ? mismatch(r, "a case (a mapping)", "cases")
                          : read_case(r, out);
+            break;
+        case T_VERDICTS:
+            rc = expect(r, YAML_SEQUENCE_START_EVENT, "a list of verdicts", "verdicts");
+            while (!rc && !(rc = next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT)
+                rc = r->y.ev.type != YAML_MAPPING_START_EVENT
+                         ? mismatch(r, "a verdict (a mapping)", "verdicts")
+                         : read_verdict(r, out);
             break;
         default:
             /* Unknown top-level fields are a later version's additions. */
@@ -1592,13 +1564,13 @@ static int read_doc(struct rd *r, struct qqb_results *out)
         return -1;
     if (expect(r, YAML_DOCUMENT_END_EVENT, "the end of the document", NULL))
         return -1;
-    if (r->ev.data.document_end.implicit)
+    if (r->y.ev.data.document_end.implicit)
         return rfail(r, here(r),
                      "the file is truncated: the end marker '...' "
                      "that every baseline ends with is missing");
     if (next(r))
         return -1;
-    if (r->ev.type != YAML_STREAM_END_EVENT)
+    if (r->y.ev.type != YAML_STREAM_END_EVENT)
         return rfail(r, here(r),
                      "a second YAML document; a baseline is one "
                      "document");
@@ -1607,21 +1579,25 @@ static int read_doc(struct rd *r, struct qqb_results *out)
 
 int qqb_baseline_read(const char *path, struct qqb_results *out, char *err, size_t errlen)
 {
+    return qqb_baseline_read_as(path, NULL, NULL, out, err, errlen);
+}
+
+int qqb_baseline_read_as(const char *path, const char *suite, const char *fp_id,
+                         struct qqb_results *out, char *err, size_t errlen)
+{
     struct rd r;
-    FILE *f = NULL;
     int rc;
 
     memset(out, 0, sizeof *out);
     memset(&r, 0, sizeof r);
-    r.path = path ? path : "(null)";
-    r.err = err;
-    r.errlen = errlen;
+    r.want_suite = suite;
+    r.want_id = fp_id;
     if (!path)
-        return ferr(err, errlen, r.path, "no path");
-    rc = open_doc(&r, &f);
+        return ferr(err, errlen, "(null)", "no path");
+    rc = open_doc(&r, path, err, errlen);
     if (rc == 0)
         rc = read_doc(&r, out);
-    close_doc(&r, f);
+    qqb_ycur_close(&r.y);
     if (rc) {
         qqb_results_free(out);
         return -1;
@@ -1927,14 +1903,13 @@ int qqb_baseline_find_others(const char *dir, const char *suite, const char *exc
 static void peek_header(const char *path, char **date, char **label)
 {
     struct rd r;
-    FILE *f = NULL;
+    char err[8];
     int depth = 0, want = 0; /* want: 1 date, 2 label */
 
     memset(&r, 0, sizeof r);
-    r.path = path;
-    if (open_doc(&r, &f) == 0) {
+    if (open_doc(&r, path, err, sizeof err) == 0) {
         while (next(&r) == 0) {
-            yaml_event_type_t t = r.ev.type;
+            yaml_event_type_t t = r.y.ev.type;
             if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT)
                 depth++;
             else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT)
@@ -1966,7 +1941,7 @@ static void peek_header(const char *path, char **date, char **label)
             }
         }
     }
-    close_doc(&r, f);
+    qqb_ycur_close(&r.y);
 }
 
 struct snap {

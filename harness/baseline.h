@@ -40,13 +40,18 @@ int qqb_baseline_path(const char *dir, const char *suite, const struct qqb_finge
  * write PATH.tmp.PID, fsync, rename over PATH, fsync the directory. A NULL
  * r->date is written as the current UTC time, a NULL r->version as this
  * qqbench's. Every sample must be finite. Returns 0, or -1 with a one-line
- * message in ERR (PATH untouched). */
+ * message in ERR (PATH untouched): -2 when the file system refused (a full
+ * disk or file-size limit, a read-only or missing folder, the lock held by
+ * another writer past the timeout, a lock file that is a symbolic link;
+ * the message has the errno's words),
+ * -1 for anything else. No temporary file is left either way. */
 int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err, size_t errlen);
 
 /* Read-merge-write under one lock (--update-baseline): if PATH exists, CUR
  * is merged into it (qqb_baseline_merge, keeping KEEP_RUNS runs per case)
  * and the result is written as qqb_baseline_write does. Two concurrent
- * updates of different cases both survive. Returns 0 or -1 with ERR. */
+ * updates of different cases both survive. Returns 0, -1 or -2 (as
+ * qqb_baseline_write) with ERR. */
 int qqb_baseline_update(const char *path, const struct qqb_results *cur, size_t keep_runs,
                         char *err, size_t errlen);
 
@@ -54,6 +59,13 @@ int qqb_baseline_update(const char *path, const struct qqb_results *cur, size_t 
  * qqb_results_free). Returns 0, or -1 with "PATH:LINE:COLUMN: error: ..."
  * (or "PATH: error: ...") in ERR and OUT left empty. */
 int qqb_baseline_read(const char *path, struct qqb_results *out, char *err, size_t errlen);
+
+/* qqb_baseline_read, and the file's `suite:` must be SUITE and its
+ * fingerprint `id:` FP_ID (either NULL: not checked), as its path says:
+ * otherwise -1 with "PATH:LINE:COLUMN: error: suite 'x' disagrees with the
+ * path, which is for suite 'y'; ...". */
+int qqb_baseline_read_as(const char *path, const char *suite, const char *fp_id,
+                         struct qqb_results *out, char *err, size_t errlen);
 
 /* Each case of CUR (one run) is added to the case of BASE with the same
  * name as its newest run, and runs beyond the newest KEEP_RUNS are dropped

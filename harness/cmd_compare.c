@@ -8,6 +8,7 @@
 
 #include "cmds.h"
 #include "qq_file.h"
+#include "strmap.h"
 
 static void compare_usage(FILE *fp)
 {
@@ -30,8 +31,9 @@ struct side {
     uint32_t nk;
     struct qq_key_summary *sum; /* per key, summed over nodes */
     double mhz;
-    double *net; /* per key: net ticks per hit, the slowest node's; NaN if none */
-    double step; /* node 0's counter step (0 if the file has no calibration) */
+    double *net;            /* per key: net ticks per hit, the slowest node's; NaN if none */
+    double step;            /* node 0's counter step (0 if the file has no calibration) */
+    struct qqb_strmap keys; /* (type, name) -> key index: look-ups in O(1) */
 };
 
 /* Net ticks per hit of each state key (qq_file_hit_stats: the estimator of
@@ -110,17 +112,20 @@ static int load(const char *path, struct side *s)
         }
     }
     free(tmp);
+    for (uint32_t k = 0; k < s->nk; k++) {
+        const struct qq_key_info *ki = qq_file_key(s->f, k);
+        if (qqb_strmap_add(&s->keys, ki->type, ki->name, k, NULL) < 0) {
+            fprintf(stderr, "qqbench compare: error: out of memory\n");
+            return -1;
+        }
+    }
     return 0;
 }
 
-static long find_key(const struct side *s, const char *name, uint32_t type)
+static long find_key(struct side *s, const char *name, uint32_t type)
 {
-    for (uint32_t k = 0; k < s->nk; k++) {
-        const struct qq_key_info *ki = qq_file_key(s->f, k);
-        if (ki->type == type && !strcmp(ki->name, name))
-            return k;
-    }
-    return -1;
+    size_t k;
+    return qqb_strmap_get(&s->keys, type, name, &k) ? (long)k : -1;
 }
 
 static const char *type_name(uint32_t t)
@@ -129,12 +134,12 @@ static const char *type_name(uint32_t t)
     return t <= 4 ? n[t] : "?";
 }
 
-static void print_keys(const struct side *a, const struct side *b, int all)
+static void print_keys(struct side *a, struct side *b, int all)
 {
     printf("%-24s %-6s %10s %10s %14s %14s %9s\n", "key", "type", "hits A", "hits B",
            "net cyc/hit A", "net cyc/hit B", "change");
     for (int pass = 0; pass < 2; pass++) {
-        const struct side *x = pass ? b : a, *y = pass ? a : b;
+        struct side *x = pass ? b : a, *y = pass ? a : b;
         for (uint32_t k = 0; k < x->nk; k++) {
             const struct qq_key_info *ki = qq_file_key(x->f, k);
             long o = find_key(y, ki->name, ki->type);
@@ -198,59 +203,92 @@ static void print_keys(const struct side *a, const struct side *b, int all)
     }
 }
 
-static void mem_totals(const struct qq_file *f, const char *key, uint64_t *live, uint64_t *peak,
-                       uint64_t *objs, int *found)
-{
-    *live = *peak = *objs = 0;
-    *found = 0;
-    for (uint32_t n = 0; n < qq_file_nnodes(f); n++) {
-        struct qq_mem_table t;
-        if (!qq_file_mem(f, n, &t))
-            continue;
-        for (uint32_t r = 0; r < t.nrows; r++)
-            if (!strcmp(t.rows[r].name, key)) {
-                *found = 1;
-                *live += t.rows[r].obj_bytes + t.rows[r].alloc_bytes;
-                *peak += t.rows[r].peak_bytes;
-                *objs += t.rows[r].created;
-            }
-    }
-}
+/* One memory key's totals over the nodes of each file. */
+struct mem_key {
+    const char *name; /* borrowed from the file that has it first */
+    uint64_t live[2], peak[2], objs[2];
+    int found[2];
+};
 
-static void print_mem(const struct side *a, const struct side *b, int all)
+/* Every memory key of A then B's others, in the order first met, summed
+ * over nodes: one pass over the rows, keys found by hash. */
+static int mem_keys(const struct side *a, const struct side *b, struct mem_key **out, size_t *n)
 {
-    int header = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const struct qq_file *x = pass ? b->f : a->f;
-        for (uint32_t n = 0; n < qq_file_nnodes(x); n++) {
+    struct qqb_strmap seen = {0};
+    struct mem_key *v = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    *n = 0;
+    for (int side = 0; side < 2 && !rc; side++) {
+        const struct qq_file *f = side ? b->f : a->f;
+        for (uint32_t node = 0; node < qq_file_nnodes(f) && !rc; node++) {
             struct qq_mem_table t;
-            if (!qq_file_mem(x, n, &t))
+            if (!qq_file_mem(f, node, &t))
                 continue;
             for (uint32_t r = 0; r < t.nrows; r++) {
-                const char *key = t.rows[r].name;
-                uint64_t la, pa, oa, lb, pb, ob;
-                int fa, fb;
-                mem_totals(a->f, key, &la, &pa, &oa, &fa);
-                mem_totals(b->f, key, &lb, &pb, &ob, &fb);
-                /* Each key once: in the first node of A that has it, or of B
-                 * when A has none. */
-                if ((pass == 1 && fa) || n > 0)
-                    continue;
-                if (!all && la == lb && pa == pb && oa == ob && fa && fb)
-                    continue;
-                if (!header) {
-                    printf("\n%-24s %24s %24s %20s\n", "memory key", "live bytes A -> B",
-                           "peak bytes A -> B", "objects A -> B");
-                    header = 1;
+                const struct qq_mem_row *row = &t.rows[r];
+                size_t i = *n;
+                int added = qqb_strmap_add(&seen, 0, row->name, i, &i);
+                if (added > 0 && *n == cap) {
+                    struct mem_key *nv = realloc(v, (cap ? 2 * cap : 16) * sizeof *v);
+                    if (!nv)
+                        added = -1;
+                    else
+                        v = nv, cap = cap ? 2 * cap : 16;
                 }
-                char l[48], p[48], o[48];
-                snprintf(l, sizeof l, "%" PRIu64 " -> %" PRIu64, la, lb);
-                snprintf(p, sizeof p, "%" PRIu64 " -> %" PRIu64, pa, pb);
-                snprintf(o, sizeof o, "%" PRIu64 " -> %" PRIu64, oa, ob);
-                printf("%-24.24s %24s %24s %20s\n", key, l, p, o);
+                if (added < 0) {
+                    rc = -1;
+                    break;
+                }
+                if (added) {
+                    memset(&v[i], 0, sizeof v[i]);
+                    v[i].name = row->name;
+                    (*n)++;
+                }
+                v[i].found[side] = 1;
+                v[i].live[side] += row->obj_bytes + row->alloc_bytes;
+                v[i].peak[side] += row->peak_bytes;
+                v[i].objs[side] += row->created;
             }
         }
     }
+    qqb_strmap_free(&seen);
+    if (rc) {
+        free(v);
+        *n = 0;
+        v = NULL;
+    }
+    *out = v;
+    return rc;
+}
+
+static int print_mem(const struct side *a, const struct side *b, int all)
+{
+    struct mem_key *v;
+    size_t n;
+    int header = 0;
+    if (mem_keys(a, b, &v, &n)) {
+        fprintf(stderr, "qqbench compare: error: out of memory\n");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct mem_key *k = &v[i];
+        if (!all && k->live[0] == k->live[1] && k->peak[0] == k->peak[1] &&
+            k->objs[0] == k->objs[1] && k->found[0] && k->found[1])
+            continue;
+        if (!header) {
+            printf("\n%-24s %24s %24s %20s\n", "memory key", "live bytes A -> B",
+                   "peak bytes A -> B", "objects A -> B");
+            header = 1;
+        }
+        char l[48], p[48], o[48];
+        snprintf(l, sizeof l, "%" PRIu64 " -> %" PRIu64, k->live[0], k->live[1]);
+        snprintf(p, sizeof p, "%" PRIu64 " -> %" PRIu64, k->peak[0], k->peak[1]);
+        snprintf(o, sizeof o, "%" PRIu64 " -> %" PRIu64, k->objs[0], k->objs[1]);
+        printf("%-24.24s %24s %24s %20s\n", k->name, l, p, o);
+    }
+    free(v);
+    return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -288,15 +326,18 @@ int cmd_compare(int argc, char **argv)
         printf("A: %s (%u nodes, %.3f MHz)\nB: %s (%u nodes, %.3f MHz)\n\n", files[0],
                qq_file_nnodes(a.f), a.mhz, files[1], qq_file_nnodes(b.f), b.mhz);
         print_keys(&a, &b, all);
-        print_mem(&a, &b, all);
-        printf("\nOne launch per side: differences below a few percent are within a "
-               "machine's noise;\nuse 'qqbench run' for verdicts.\n");
-        rc = QQB_EXIT_OK;
+        if (print_mem(&a, &b, all) == 0) {
+            printf("\nOne launch per side: differences below a few percent are within a "
+                   "machine's noise;\nuse 'qqbench run' for verdicts.\n");
+            rc = QQB_EXIT_OK;
+        }
     }
     free(a.sum);
     free(b.sum);
     free(a.net);
     free(b.net);
+    qqb_strmap_free(&a.keys);
+    qqb_strmap_free(&b.keys);
     qq_file_close(a.f);
     qq_file_close(b.f);
     return rc;

@@ -13,6 +13,7 @@
 #include "cmds.h"
 #include "fingerprint.h"
 #include "git.h"
+#include "history.h"
 #include "judge.h"
 #include "judge_model.h"
 #include "judge_sig.h"
@@ -42,6 +43,7 @@ struct run_opts {
     int have_seed;
     uint64_t seed;
     size_t keep_runs;
+    double threshold_bound; /* --threshold-bound; 0: the suite's */
     char **only;
     size_t nonly;
 };
@@ -90,6 +92,8 @@ static void run_usage(FILE *fp)
                 "                      more rounds, up to N (default: no more)\n"
                 "  --no-confirm        do not re-measure regressions before failing\n"
                 "  --fail-on-noisy     a noisy comparison against the baseline fails too\n"
+                "  --threshold-bound P cap noise- and run-derived thresholds at P percent\n"
+                "                      (default: the suite's threshold_bound:, else 30)\n"
                 "  --seed N            seed of the round order (default: from the clock)\n"
                 "  --json FILE         write every number as JSON\n"
                 "  --junit FILE        write a JUnit XML report (a test case per case and key)\n"
@@ -224,6 +228,19 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->fail_on_noisy = 1;
         } else if (!strcmp(a, "--require-baseline")) {
             o->require_baseline = 1;
+        } else if (!strcmp(a, "--threshold-bound")) {
+            NEEDS_ARG();
+            char *end;
+            errno = 0;
+            double v = strtod(next, &end);
+            if (end == next || *end || errno || !(v > 0) || v > 1e6) {
+                fprintf(stderr,
+                        "qqbench run: error: --threshold-bound takes a number of "
+                        "percent > 0, not '%s'\n",
+                        next);
+                return -1;
+            }
+            o->threshold_bound = v;
         } else if (!strcmp(a, "--keep-runs")) {
             NEEDS_ARG();
             char *end;
@@ -333,6 +350,20 @@ static int reference_scale(double *scale)
     return 0;
 }
 
+/* A baseline that could not be written (RC from qqb_baseline_write or
+ * _update, message ERR): the file system's refusal (a full disk, a
+ * read-only folder) is exit 3, as a failed launch is; the rest exit 2. */
+static int store_failed(int rc, const char *err)
+{
+    fprintf(stderr, "%s\n", err);
+    if (rc == -2) {
+        fprintf(stderr, "qqbench run: error: the results could not be stored; the "
+                        "baseline is as it was\n");
+        return QQB_EXIT_KERNEL;
+    }
+    return QQB_EXIT_USAGE;
+}
+
 /* The baseline to compare with: 1 read, 0 none (yet), -1 an error (said). */
 static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite,
                          const struct qqb_fingerprint *fp, const char *bdir, const char *bpath,
@@ -340,7 +371,8 @@ static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite
 {
     char err[1024];
     if (access(bpath, F_OK) == 0) {
-        if (qqb_baseline_read(bpath, base, err, sizeof err) != 0) {
+        if (qqb_baseline_read_as(bpath, suite->name, o->baseline_from ? o->baseline_from : fp->id,
+                                 base, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             fprintf(stderr,
                     "qqbench run: error: the baseline is damaged; fix it or "
@@ -463,6 +495,9 @@ int cmd_run(int argc, char **argv)
         free(against);
         return QQB_EXIT_USAGE;
     }
+    if (o.threshold_bound > 0)
+        for (size_t i = 0; i < suite->nbench; i++)
+            suite->bench[i].s.threshold_bound = o.threshold_bound;
     if (qqb_plan_make_against(suite, o.only, o.nonly, o.reps, against, o.kernel_dir, &plan, err,
                               sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
@@ -534,7 +569,8 @@ int cmd_run(int argc, char **argv)
         *(k ? &have_base_prof : &have_prof) = 1;
     }
     if (access(mpath, F_OK) == 0) {
-        if (qqb_baseline_read(mpath, &membase, err, sizeof err) != 0) {
+        if (qqb_baseline_read_as(mpath, suite->name, QQB_MEMORY_ID, &membase, err, sizeof err) !=
+            0) {
             fprintf(stderr,
                     "%s\nqqbench run: error: the memory baseline is damaged; "
                     "fix it or remove it (git checkout %s)\n",
@@ -610,6 +646,9 @@ int cmd_run(int argc, char **argv)
         goto nomem;
     int confirmed_run = (jd.regressed || jd.build_regressed) && o.confirm && !o.update;
     if (confirmed_run && confirm(&m, &plan, &base, &jd) != 0)
+        goto nomem;
+    /* Keys noisy in this run and in the recorded runs before it. */
+    if (have_base && qqb_history_noisy_runs(bdir, suite->name, cur.fp.id, &jd, QQB_NOISY_RUNS))
         goto nomem;
     /* `model:` fits over each sweep, and their growth against the baseline's. */
     if (qqb_judge_models(&plan, &cur, have_base ? &base : NULL, &models) != 0)
@@ -739,8 +778,7 @@ int cmd_run(int argc, char **argv)
         int urc = qqb_baseline_update(own, &stored, o.keep_runs, err, sizeof err);
         stored.label = label;
         if (urc != 0) {
-            fprintf(stderr, "%s\n", err);
-            exit_code = QQB_EXIT_USAGE;
+            exit_code = store_failed(urc, err);
         } else {
             if (o.update && failed)
                 fprintf(stdout,
@@ -754,9 +792,15 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (o.record && !m.kernel_failures && !bad_keys) {
-        if (qqb_baseline_write(hpath, &stored, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            exit_code = QQB_EXIT_USAGE;
+        /* A snapshot keeps the run's verdicts (a key noisy run after run). */
+        int wrc = qqb_history_notes(&jd, &stored);
+        if (wrc == 0)
+            wrc = qqb_baseline_write(hpath, &stored, err, sizeof err);
+        else
+            snprintf(err, sizeof err, "%.900s: error: out of memory", hpath);
+        qqb_results_drop_verdicts(&stored);
+        if (wrc != 0) {
+            exit_code = store_failed(wrc, err);
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: snapshot '%s' recorded: %s\n", o.record, hpath);
         }
@@ -771,9 +815,9 @@ int cmd_run(int argc, char **argv)
             goto nomem;
         memv.fp = memfp;
         memv.label = NULL;
-        if (qqb_baseline_update(mpath, &memv, 1, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            exit_code = QQB_EXIT_USAGE;
+        int mrc = qqb_baseline_update(mpath, &memv, 1, err, sizeof err);
+        if (mrc != 0) {
+            exit_code = store_failed(mrc, err);
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
                     have_mem ? "updated:" : "recorded:", mpath);

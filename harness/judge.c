@@ -84,7 +84,8 @@ static void set_threshold(struct qqb_cmp *row, const struct qqb_settings *s, dou
     double noise = s->noise_multiple > 0 && isfinite(noise_pct) ? s->noise_multiple * noise_pct : 0;
     double runs = isfinite(run_bound_pct) ? run_bound_pct : 0;
     double want = noise > runs ? noise : runs;
-    double bound = fixed > QQB_THRESHOLD_BOUND ? fixed : QQB_THRESHOLD_BOUND;
+    double cap = s->threshold_bound > 0 ? s->threshold_bound : QQB_THRESHOLD_BOUND;
+    double bound = fixed > cap ? fixed : cap;
     row->noise_pct = noise_pct;
     if (want <= fixed) {
         row->threshold = fixed;

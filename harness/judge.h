@@ -12,8 +12,10 @@
 
 /* A threshold derived from noise is bounded by this many percent (or the
  * benchmark's fixed threshold when that is larger): a key whose noise asks
- * for more can still be found 2x slower, and `improved` stays possible. */
-#define QQB_THRESHOLD_BOUND 30.0
+ * for more can still be found 2x slower, and `improved` stays possible. The
+ * default; a suite's threshold_bound: or --threshold-bound sets another
+ * (qqb_settings.threshold_bound). */
+#define QQB_THRESHOLD_BOUND QQB_DEFAULT_THRESHOLD_BOUND
 
 /* A net ticks-per-hit figure at or below the counter's resolution
  * (qq_resolution_ticks in qq_file.h: half a counter step) cannot be
@@ -82,6 +84,9 @@ struct qqb_cmp {
                                 0 none, 1 one of the two (its size is a bound),
                                 2 both (verdict unresolved) */
     char why[200];           /* a noisy row: why, and what would decide it */
+    int noisy_runs;          /* noisy in this run and the recorded runs just
+                                before it: how many in a row (0: not noisy;
+                                qqb_history_noisy_runs) */
 };
 
 /* One memory key whose numbers moved (or appeared, or vanished). */

@@ -1,4 +1,5 @@
 /* main.c - qqbench: the global options and the table of subcommands. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,10 @@ static void usage(FILE *fp)
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit reached while writing a baseline or report fails
+     * that write (EFBIG), which is reported and cleaned up, rather than
+     * killing qqbench half-way with its temporary file left behind. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return QQB_EXIT_USAGE;

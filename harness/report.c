@@ -1,4 +1,5 @@
 /* report.c - report: print the verdict table; write JSON (jansson) and JUnit XML. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "history.h"
 #include "runner.h"
 
 static double ns_of(double ticks, double mhz)
@@ -131,6 +133,10 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
     if (j->ncmp == 0)
         return;
     double conf = j->ncmp ? j->cmp[0].ch.confidence : 0.95;
+    double bound = QQB_THRESHOLD_BOUND; /* the suite's, as a bounded row shows it */
+    for (size_t i = 0; i < j->ncmp; i++)
+        if (j->cmp[i].threshold_from == QQB_THR_BOUNDED)
+            bound = j->cmp[i].threshold;
     fprintf(fp,
             "\nchange: Hodges-Lehmann estimate (A/B: median pair ratio); interval: "
             "%.0f%% confidence",
@@ -150,7 +156,24 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
             "cycles are net of QQ's own reads (the empty state each launch "
             "calibrates); unresolved: both figures within the counter's "
             "resolution (half a counter step) of zero, where no change can be seen.\n",
-            QQB_THRESHOLD_BOUND);
+            bound);
+}
+
+/* Keys that stay noisy run after run: a threshold they cannot be judged
+ * against, named so it is fixed rather than passed silently. */
+static void print_noisy_runs(FILE *fp, const struct qqb_report *r)
+{
+    const struct qqb_judgement *j = r->j;
+    for (size_t i = 0; i < j->ncmp; i++) {
+        const struct qqb_cmp *c = &j->cmp[i];
+        if (c->noisy_runs >= QQB_NOISY_RUNS)
+            fprintf(fp,
+                    "noisy %d runs in a row: %s %s (this run and the %d recorded before it): "
+                    "its noise (%.1f%%) is beyond what the threshold (%.1f%%) can decide; "
+                    "measure it longer or judge it against a larger threshold\n",
+                    c->noisy_runs, c->case_name, c->key, c->noisy_runs - 1, c->noise_pct,
+                    c->threshold);
+    }
 }
 
 static void print_mem(FILE *fp, const struct qqb_report *r)
@@ -250,6 +273,7 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     print_table(fp, r, QQB_CMP_BASELINE);
     print_table(fp, r, QQB_CMP_BUILD);
     print_table(fp, r, QQB_CMP_VARIANT);
+    print_noisy_runs(fp, r);
     print_legend(fp, r);
     print_measured(fp, r);
     print_mem(fp, r);
@@ -435,6 +459,7 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
         json_object_set_new(j, "kind", json_string(kind_name(c->ab)));
         json_object_set_new(j, "reference", jstr(c->ref_name));
         json_object_set_new(j, "paired", json_boolean(c->paired));
+        json_object_set_new(j, "noisy_runs", json_integer(c->noisy_runs));
         json_object_set_new(j, "baseline_cycles_per_hit", jnum(c->base_median));
         json_object_set_new(j, "current_cycles_per_hit", jnum(c->cur_median));
         json_object_set_new(j, "baseline_ns_per_hit", jnum(ns_of(c->base_median, c->base_mhz)));
@@ -498,10 +523,13 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
     json_object_set_new(root, "round_order_seed",
                         json_integer((json_int_t)(r->seed & 0x7fffffffffffffffull)));
     json_object_set_new(root, "exit_code", json_integer(r->exit_code));
+    errno = 0;
     int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    int e = errno;
     json_decref(root);
     if (rc != 0) {
-        snprintf(err, errlen, "%s: error: cannot write the JSON report", path);
+        snprintf(err, errlen, "%s: error: cannot write the JSON report: %s", path,
+                 e ? strerror(e) : "write failed");
         return -1;
     }
     return 0;

@@ -244,6 +244,18 @@ void qqb_case_result_free(struct qqb_case_result *c)
     memset(c, 0, sizeof *c);
 }
 
+void qqb_results_drop_verdicts(struct qqb_results *r)
+{
+    for (size_t i = 0; i < r->nverdicts; i++) {
+        free(r->verdicts[i].case_name);
+        free(r->verdicts[i].key);
+        free(r->verdicts[i].verdict);
+    }
+    free(r->verdicts);
+    r->verdicts = NULL;
+    r->nverdicts = 0;
+}
+
 void qqb_results_free(struct qqb_results *r)
 {
     for (size_t i = 0; i < r->ncases; i++) {
@@ -251,6 +263,7 @@ void qqb_results_free(struct qqb_results *r)
         free(r->cases[i]);
     }
     free(r->cases);
+    qqb_results_drop_verdicts(r);
     free(r->suite);
     free(r->label);
     free(r->date);

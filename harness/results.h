@@ -80,6 +80,13 @@ struct qqb_fingerprint {
     char id[32]; /* e.g. "x86_64-2cpu-1a2b3c4d" */
 };
 
+/* A verdict a run reached on one key of one case against its baseline;
+ * history snapshots (--record) keep them, so later runs can tell a key that
+ * stays noisy run after run (docs/STATISTICS.md, "Noisy run after run"). */
+struct qqb_verdict_note {
+    char *case_name, *key, *verdict; /* verdict: qqb_verdict_name's word */
+};
+
 struct qqb_results {
     char *suite;
     char *label;   /* --record LABEL, or NULL */
@@ -91,7 +98,14 @@ struct qqb_results {
      * stays valid while the list grows (until qqb_results_free). */
     struct qqb_case_result **cases;
     size_t ncases, capcases;
+    /* The run's baseline verdicts: in history snapshots only (none in a
+     * main baseline); freed by qqb_results_free. */
+    struct qqb_verdict_note *verdicts;
+    size_t nverdicts;
 };
+
+/* Free R's verdict notes (the rest stays). */
+void qqb_results_drop_verdicts(struct qqb_results *r);
 
 /* Construction helpers (results.c). */
 

@@ -19,11 +19,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
+#include "strmap.h"
+#include "yamlcur.h"
 
 /* Beyond this a suite is a mistake (a runaway params product), not a plan. */
 #define MAX_CASES     1000000
@@ -34,8 +31,9 @@
  * Field tables. A benchmark's fields are its own, then the settings.
  * ====================================================================== */
 
-enum { T_SUITE, T_DESCRIPTION, T_DEFAULTS, T_BENCHMARKS, NTOP };
-static const char *const top_fields[NTOP] = {"suite", "description", "defaults", "benchmarks"};
+enum { T_SUITE, T_DESCRIPTION, T_DEFAULTS, T_BENCHMARKS, T_MAX_NODES, T_THRESHOLD_BOUND, NTOP };
+static const char *const top_fields[NTOP] = {"suite",      "description", "defaults",
+                                             "benchmarks", "max_nodes",   "threshold_bound"};
 
 enum {
     S_REPETITIONS,
@@ -93,86 +91,27 @@ struct ref {
 };
 
 struct cur {
-    yaml_parser_t parser;
-    int parser_ok;
-    yaml_event_t ev;
-    int have; /* ev holds an event to delete */
-    const char *path;
-    char *shown_dir; /* the suite's directory as the user wrote it */
+    struct qqb_ycur y; /* the file, the current event, the first error */
+    char *shown_dir;   /* the suite's directory as the user wrote it */
     const char *kernel_dir;
-    const unsigned char *buf;
-    size_t len;
-    char *err;
-    size_t errlen;
     struct ref *refs; /* this benchmark's args and variant args */
     size_t nrefs;
+    struct qqb_strmap names; /* benchmark name -> index */
 };
-
-/* A printable, bounded copy of a user string for a message. */
-struct qbuf {
-    char s[96];
-};
-
-static struct pos at(const yaml_mark_t *m)
-{
-    struct pos p = {(int)m->line + 1, (int)m->column + 1};
-    return p;
-}
 
 static struct pos here(const struct cur *c)
 {
-    return at(&c->ev.start_mark);
+    struct pos p = {qqb_ycur_line(&c->y), qqb_ycur_col(&c->y)};
+    return p;
 }
 
-static const char *qs(struct qbuf *b, const char *s)
-{
-    size_t n = 0, max = sizeof b->s - 4;
-    for (; *s && n < max; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '\n' || ch == '\t' || ch == '\r') {
-            if (n + 2 > max)
-                break;
-            b->s[n++] = '\\';
-            b->s[n++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
-        } else {
-            b->s[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-        }
-    }
-    if (*s) {
-        /* do not leave half a UTF-8 character before the dots */
-        while (n > 0 && ((unsigned char)*s & 0xC0) == 0x80 && (unsigned char)b->s[n - 1] >= 0x80) {
-            n--;
-            s--;
-        }
-        memcpy(b->s + n, "...", 3);
-        n += 3;
-    }
-    b->s[n] = '\0';
-    return b->s;
-}
-
-static void one_line(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = ' ';
-}
-
-static int fail(struct cur *c, struct pos p, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static int fail(struct cur *c, struct pos p, const char *fmt, ...) QQB_PRINTF_LIKE(3, 4);
 static int fail(struct cur *c, struct pos p, const char *fmt, ...)
 {
     va_list ap;
-    int n;
-
-    if (!c->err || c->errlen == 0)
-        return -1;
-    n = snprintf(c->err, c->errlen, "%s:%d:%d: error: ", c->path, p.line, p.col);
-    if (n >= 0 && (size_t)n < c->errlen) {
-        va_start(ap, fmt);
-        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    one_line(c->err);
+    va_start(ap, fmt);
+    qqb_ycur_vfail_at(&c->y, p.line, p.col, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -183,127 +122,20 @@ static int oom(struct cur *c)
 
 static const char *scalar(const struct cur *c)
 {
-    return (const char *)c->ev.data.scalar.value;
-}
-
-static int is_empty_scalar(const yaml_event_t *e)
-{
-    return e->type == YAML_SCALAR_EVENT && e->data.scalar.length == 0 &&
-           e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-}
-
-/* What the current event is, for "..., got <this>". */
-static const char *got(struct qbuf *b, const struct cur *c)
-{
-    switch (c->ev.type) {
-    case YAML_SCALAR_EVENT: {
-        struct qbuf t;
-        if (is_empty_scalar(&c->ev))
-            return "an empty value";
-        snprintf(b->s, sizeof b->s, "'%s'", qs(&t, scalar(c)));
-        return b->s;
-    }
-    case YAML_SEQUENCE_START_EVENT:
-        return "a list";
-    case YAML_MAPPING_START_EVENT:
-        return "a mapping";
-    case YAML_SEQUENCE_END_EVENT:
-        return "the end of the list";
-    case YAML_MAPPING_END_EVENT:
-        return "the end of the mapping";
-    default:
-        return "the end of the document";
-    }
+    return (const char *)c->y.ev.data.scalar.value;
 }
 
 /* "expected WHAT WHERE, got <current event>" */
 static int mismatch(struct cur *c, const char *what, const char *where)
 {
-    struct qbuf b;
-    return fail(c, here(c), "expected %s %s, got %s", what, where, got(&b, c));
-}
-
-/* Line and column of byte OFF, for reader errors that carry only that. */
-static struct pos offset_pos(const struct cur *c, size_t off)
-{
-    struct pos p = {1, 1};
-    size_t i;
-    for (i = 0; i < off && i < c->len; i++) {
-        if (c->buf[i] == '\n') {
-            p.line++;
-            p.col = 1;
-        } else if ((c->buf[i] & 0xC0) != 0x80) {
-            p.col++;
-        }
-    }
-    return p;
-}
-
-static int syntax_error(struct cur *c)
-{
-    const yaml_parser_t *ps = &c->parser;
-    const char *problem = ps->problem ? ps->problem : "unknown problem";
-    struct pos p;
-
-    if (ps->error == YAML_MEMORY_ERROR) {
-        struct pos start = {1, 1};
-        return fail(c, start, "out of memory while parsing");
-    }
-    if (ps->error == YAML_READER_ERROR) {
-        p = offset_pos(c, ps->problem_offset);
-        if (ps->problem_value != -1)
-            return fail(c, p,
-                        "invalid YAML: %s (byte 0x%02X); suite files "
-                        "must be UTF-8",
-                        problem, (unsigned)ps->problem_value & 0xFFu);
-        return fail(c, p, "invalid YAML: %s; suite files must be UTF-8", problem);
-    }
-    p = at(&ps->problem_mark);
-    if (ps->context) {
-        struct pos cp = at(&ps->context_mark);
-        return fail(c, p, "invalid YAML: %s (%s at line %d, column %d)", problem, ps->context,
-                    cp.line, cp.col);
-    }
-    return fail(c, p, "invalid YAML: %s", problem);
+    struct qqb_qbuf b;
+    return fail(c, here(c), "expected %s %s, got %s", what, where, qqb_ycur_got(&b, &c->y));
 }
 
 /* Advance to the next event; reject what the format does not allow. */
 static int next(struct cur *c)
 {
-    const yaml_char_t *anchor = NULL;
-    struct qbuf b;
-
-    if (c->have) {
-        yaml_event_delete(&c->ev);
-        c->have = 0;
-    }
-    if (!yaml_parser_parse(&c->parser, &c->ev))
-        return syntax_error(c);
-    c->have = 1;
-    switch (c->ev.type) {
-    case YAML_ALIAS_EVENT:
-        return fail(c, here(c),
-                    "aliases are not allowed (found '*%s'); write the value "
-                    "out",
-                    qs(&b, (const char *)c->ev.data.alias.anchor));
-    case YAML_SCALAR_EVENT:
-        anchor = c->ev.data.scalar.anchor;
-        break;
-    case YAML_SEQUENCE_START_EVENT:
-        anchor = c->ev.data.sequence_start.anchor;
-        break;
-    case YAML_MAPPING_START_EVENT:
-        anchor = c->ev.data.mapping_start.anchor;
-        break;
-    default:
-        break;
-    }
-    if (anchor)
-        return fail(c, here(c),
-                    "anchors are not allowed (found '&%s'); write the value "
-                    "out",
-                    qs(&b, (const char *)anchor));
-    return 0;
+    return qqb_ycur_next(&c->y);
 }
 
 /* Next event, which must be of TYPE; WHAT and WHERE say what was wanted. */
@@ -311,7 +143,7 @@ static int expect(struct cur *c, yaml_event_type_t type, const char *what, const
 {
     if (next(c))
         return -1;
-    if (c->ev.type != type)
+    if (c->y.ev.type != type)
         return mismatch(c, what, where);
     return 0;
 }
@@ -319,9 +151,9 @@ static int expect(struct cur *c, yaml_event_type_t type, const char *what, const
 /* A scalar usable as a C string (no NUL inside); empty only if ALLOW_EMPTY. */
 static int check_string(struct cur *c, const char *what, const char *where, int allow_empty)
 {
-    if (c->ev.type != YAML_SCALAR_EVENT || (!allow_empty && c->ev.data.scalar.length == 0))
+    if (c->y.ev.type != YAML_SCALAR_EVENT || (!allow_empty && c->y.ev.data.scalar.length == 0))
         return mismatch(c, what, where);
-    if (strlen(scalar(c)) != c->ev.data.scalar.length)
+    if (strlen(scalar(c)) != c->y.ev.data.scalar.length)
         return fail(c, here(c),
                     "expected %s %s, got a string holding a NUL "
                     "character",
@@ -355,15 +187,21 @@ static char *sdup(const char *s)
     return dupn(s, strlen(s));
 }
 
-/* Grow *V (elements of SIZE bytes, *N used) by one zeroed element. */
+/* Grow *V (elements of SIZE bytes, *N used) by one zeroed element. The
+ * capacity doubles: room is made when *N is 0 or a power of two, so an
+ * array that only push grows always has room up to the next power of two
+ * (growing by one each time copies the array each time: quadratic). */
 static void *push(void *v, size_t *n, size_t size)
 {
-    char *p;
-    if (*n >= SIZE_MAX / size - 1)
-        return NULL;
-    p = realloc(v, (*n + 1) * size);
-    if (!p)
-        return NULL;
+    char *p = v;
+    if ((*n & (*n - 1)) == 0) {
+        size_t cap = *n ? 2 * *n : 1;
+        if (cap > SIZE_MAX / size)
+            return NULL;
+        p = realloc(v, cap * size);
+        if (!p)
+            return NULL;
+    }
     memset(p + *n * size, 0, size);
     (*n)++;
     return p;
@@ -558,15 +396,15 @@ static char *expand(const char *s, const struct qqb_bench *b, const size_t *poin
  * beats "expected an integer, got '10'". */
 static int quoted_number(struct cur *c, const char *what, const char *where)
 {
-    struct qbuf b;
+    struct qqb_qbuf b;
 
-    if (c->ev.type != YAML_SCALAR_EVENT || c->ev.data.scalar.length == 0)
+    if (c->y.ev.type != YAML_SCALAR_EVENT || c->y.ev.data.scalar.length == 0)
         return mismatch(c, what, where);
-    if (c->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    if (c->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return fail(c, here(c),
                     "expected %s %s, got the quoted string '%s' "
                     "(write numbers without quotes)",
-                    what, where, qs(&b, scalar(c)));
+                    what, where, qqb_qs(&b, scalar(c)));
     return 0;
 }
 
@@ -577,7 +415,7 @@ static int to_int(struct cur *c, long long min, long long max, const char *what,
     const char *s;
     char *end;
     long long v;
-    struct qbuf b;
+    struct qqb_qbuf b;
 
     if (quoted_number(c, what, where))
         return -1;
@@ -587,7 +425,7 @@ static int to_int(struct cur *c, long long min, long long max, const char *what,
     if (end == s || *end != '\0' || isspace((unsigned char)*s))
         return mismatch(c, what, where);
     if ((errno == ERANGE && v > 0) || v > max)
-        return fail(c, here(c), "expected %s %s, got '%s' (too large)", what, where, qs(&b, s));
+        return fail(c, here(c), "expected %s %s, got '%s' (too large)", what, where, qqb_qs(&b, s));
     if (errno == ERANGE || v < min)
         return mismatch(c, what, where);
     *out = v;
@@ -619,7 +457,7 @@ static int check_launcher(struct cur *c, const char *s)
 {
     const char *p, *q = s;
     size_t len;
-    struct qbuf b;
+    struct qqb_qbuf b;
 
     while (is_blank(*q))
         q++;
@@ -634,7 +472,7 @@ static int check_launcher(struct cur *c, const char *s)
             return fail(c, here(c),
                         "unknown placeholder '{%s}' in 'launcher'; only "
                         "'{nodes}' is substituted",
-                        qs(&b, t));
+                        qqb_qs(&b, t));
         }
         s = p + len + 2;
     }
@@ -696,7 +534,8 @@ static int parse_setting(struct cur *c, int f, struct qqb_settings *s)
         break;
     case S_ALLOW_DROPPED:
         /* YAML 1.2's core booleans, plain. */
-        if (c->ev.type != YAML_SCALAR_EVENT || c->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+        if (c->y.ev.type != YAML_SCALAR_EVENT ||
+            c->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
             (strcmp(scalar(c), "true") && strcmp(scalar(c), "false")))
             return mismatch(c, "true or false", where);
         s->allow_dropped = !strcmp(scalar(c), "true");
@@ -728,10 +567,10 @@ static int field(struct cur *c, const char *const *fields, size_t n, struct pos 
                  const char *where)
 {
     const char *k, *near;
-    struct qbuf b;
+    struct qqb_qbuf b;
     size_t i;
 
-    if (c->ev.type != YAML_SCALAR_EVENT)
+    if (c->y.ev.type != YAML_SCALAR_EVENT)
         return mismatch(c, "a field name", where);
     k = scalar(c);
     for (i = 0; i < n; i++) {
@@ -750,20 +589,20 @@ static int field(struct cur *c, const char *const *fields, size_t n, struct pos 
         return fail(c, here(c),
                     "unknown field '%s' %s; settings go under 'defaults:' "
                     "or in a benchmark",
-                    qs(&b, k), where);
+                    qqb_qs(&b, k), where);
     if (fields == top_fields && in_list(k, bench_fields, NBOWN))
         return fail(c, here(c),
                     "unknown field '%s' %s; benchmark fields go in a list "
                     "item under 'benchmarks:'",
-                    qs(&b, k), where);
+                    qqb_qs(&b, k), where);
     if (fields == set_fields && in_list(k, bench_fields, NBOWN))
         return fail(c, here(c),
                     "unknown field '%s' %s; it is a benchmark field and "
                     "cannot have a default",
-                    qs(&b, k), where);
+                    qqb_qs(&b, k), where);
     near = qqb_nearest(k, fields, n);
     if (near)
-        return fail(c, here(c), "unknown field '%s' %s; did you mean '%s'?", qs(&b, k), where,
+        return fail(c, here(c), "unknown field '%s' %s; did you mean '%s'?", qqb_qs(&b, k), where,
                     near);
     {
         struct sb all = {0};
@@ -776,8 +615,8 @@ static int field(struct cur *c, const char *const *fields, size_t n, struct pos 
             free(all.s);
             return oom(c);
         }
-        rc =
-            fail(c, here(c), "unknown field '%s' %s; expected one of: %s", qs(&b, k), where, all.s);
+        rc = fail(c, here(c), "unknown field '%s' %s; expected one of: %s", qqb_qs(&b, k), where,
+                  all.s);
         free(all.s);
         return rc;
     }
@@ -813,7 +652,7 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
     snprintf(where, sizeof where, "for %s", label);
     if (next(c))
         return -1;
-    if (c->ev.type == YAML_SCALAR_EVENT) {
+    if (c->y.ev.type == YAML_SCALAR_EVENT) {
         const char *s = scalar(c), *e;
         if (check_string(c, "a list of strings (or a string)", where, 1))
             return -1;
@@ -828,16 +667,16 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
                 return oom(c);
             s = e;
         }
-    } else if (c->ev.type == YAML_SEQUENCE_START_EVENT) {
+    } else if (c->y.ev.type == YAML_SEQUENCE_START_EVENT) {
         snprintf(what, sizeof what, "in %s", label);
         for (;;) {
             if (next(c))
                 return -1;
-            if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+            if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
                 break;
             if (check_string(c, "a string", what, 1))
                 return -1;
-            if (push_str(v, n, scalar(c), c->ev.data.scalar.length))
+            if (push_str(v, n, scalar(c), c->y.ev.data.scalar.length))
                 return oom(c);
             if (add_ref(c, (*v)[*n - 1], here(c)))
                 return -1;
@@ -852,59 +691,83 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
     return 0;
 }
 
+/* Remember the largest node count and where it is, for the bound that
+ * 'max_nodes:' (which may come later in the file) sets. */
+static void note_largest(const struct cur *c, struct qqb_bench *b, int v)
+{
+    if (v > b->max_node) {
+        b->max_node = v;
+        b->max_node_line = here(c).line;
+        b->max_node_col = here(c).col;
+    }
+}
+
 static int parse_nodes(struct cur *c, struct qqb_bench *b)
 {
     const char *what = "an integer >= 1", *where = "in 'nodes'";
+    struct qqb_strmap seen = {0};
     struct pos start;
     long long v;
-    size_t i;
-    int *nn;
+    int *nn, added, rc = -1;
+    char num[24];
 
     if (next(c))
         return -1;
     start = here(c);
-    if (c->ev.type == YAML_SCALAR_EVENT) {
+    if (c->y.ev.type == YAML_SCALAR_EVENT) {
         if (to_int(c, 1, INT_MAX, what, "for 'nodes'", &v))
             return -1;
         if (!(b->nodes = malloc(sizeof *b->nodes)))
             return oom(c);
         b->nodes[0] = (int)v;
         b->nnodes = 1;
+        note_largest(c, b, (int)v);
         return 0;
     }
-    if (c->ev.type != YAML_SEQUENCE_START_EVENT)
+    if (c->y.ev.type != YAML_SEQUENCE_START_EVENT)
         return mismatch(c, "a list of integers", "for 'nodes'");
     for (;;) {
         if (next(c))
-            return -1;
-        if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+            goto out;
+        if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
         if (to_int(c, 1, INT_MAX, what, where, &v))
-            return -1;
-        for (i = 0; i < b->nnodes; i++)
-            if (b->nodes[i] == (int)v)
-                return fail(c, here(c),
-                            "duplicate node count %lld in "
-                            "'nodes'",
-                            v);
-        if (!(nn = push(b->nodes, &b->nnodes, sizeof *nn)))
-            return oom(c);
+            goto out;
+        snprintf(num, sizeof num, "%lld", v);
+        if ((added = qqb_strmap_add(&seen, 0, num, b->nnodes, NULL)) <= 0) {
+            if (added < 0)
+                oom(c);
+            else
+                fail(c, here(c), "duplicate node count %lld in 'nodes'", v);
+            goto out;
+        }
+        if (!(nn = push(b->nodes, &b->nnodes, sizeof *nn))) {
+            oom(c);
+            goto out;
+        }
         b->nodes = nn;
         nn[b->nnodes - 1] = (int)v;
+        note_largest(c, b, (int)v);
     }
     if (b->nnodes == 0)
-        return fail(c, start,
-                    "expected a non-empty list of integers for "
-                    "'nodes', got an empty list");
-    return 0;
+        fail(c, start,
+             "expected a non-empty list of integers for "
+             "'nodes', got an empty list");
+    else
+        rc = 0;
+out:
+    qqb_strmap_free(&seen);
+    return rc;
 }
 
-/* keys, baseline_keys: a non-empty list of distinct names, or one name. */
-static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
+/* keys, baseline_keys: a non-empty list of distinct names, or one name;
+ * SEEN holds the names so far. */
+static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t *n,
+                         struct qqb_strmap *seen)
 {
-    struct qbuf q;
+    struct qqb_qbuf q;
     struct pos start;
-    size_t i;
+    int added;
     char where[64], in[64];
 
     snprintf(where, sizeof where, "for '%s'", field);
@@ -912,25 +775,26 @@ static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
     if (next(c))
         return -1;
     start = here(c);
-    if (c->ev.type == YAML_SCALAR_EVENT) {
+    if (c->y.ev.type == YAML_SCALAR_EVENT) {
         if (check_string(c, "a list of key names", where, 0))
             return -1;
         if (push_str(list, n, scalar(c), strlen(scalar(c))))
             return oom(c);
         return 0;
     }
-    if (c->ev.type != YAML_SEQUENCE_START_EVENT)
+    if (c->y.ev.type != YAML_SEQUENCE_START_EVENT)
         return mismatch(c, "a list of key names", where);
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+        if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
         if (check_string(c, "a key name", in, 0))
             return -1;
-        for (i = 0; i < *n; i++)
-            if (strcmp((*list)[i], scalar(c)) == 0)
-                return fail(c, here(c), "duplicate key '%s' in '%s'", qs(&q, scalar(c)), field);
+        if ((added = qqb_strmap_add(seen, 0, scalar(c), *n, NULL)) < 0)
+            return oom(c);
+        if (!added)
+            return fail(c, here(c), "duplicate key '%s' in '%s'", qqb_qs(&q, scalar(c)), field);
         if (push_str(list, n, scalar(c), strlen(scalar(c))))
             return oom(c);
     }
@@ -942,11 +806,20 @@ static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
     return 0;
 }
 
-static int parse_variants(struct cur *c, struct qqb_bench *b)
+static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
+{
+    struct qqb_strmap seen = {0};
+    int rc = parse_keys_in(c, field, list, n, &seen);
+    qqb_strmap_free(&seen);
+    return rc;
+}
+
+static int parse_variants_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap *seen)
 {
     struct pos start;
-    struct qbuf q;
+    struct qqb_qbuf q;
     size_t i;
+    int added;
 
     if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of variant names to arguments",
                "for 'variants'"))
@@ -957,7 +830,7 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
         char label[160];
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
         if (check_string(c, "a variant name", "in 'variants'", 0))
             return -1;
@@ -965,13 +838,14 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
             return fail(c, here(c),
                         "invalid variant name '%s'; expected letters, "
                         "digits, '_', '.' or '-'",
-                        qs(&q, scalar(c)));
-        for (i = 0; i < b->nvariants; i++)
-            if (strcmp(b->variants[i].name, scalar(c)) == 0)
-                return fail(c, here(c),
-                            "duplicate variant '%s' (first given at line "
-                            "%d, column %d)",
-                            qs(&q, scalar(c)), b->variants[i].line, b->variants[i].col);
+                        qqb_qs(&q, scalar(c)));
+        if ((added = qqb_strmap_add(seen, 0, scalar(c), b->nvariants, &i)) < 0)
+            return oom(c);
+        if (!added)
+            return fail(c, here(c),
+                        "duplicate variant '%s' (first given at line "
+                        "%d, column %d)",
+                        qqb_qs(&q, scalar(c)), b->variants[i].line, b->variants[i].col);
         if (!(v = push(b->variants, &b->nvariants, sizeof *v)))
             return oom(c);
         b->variants = v;
@@ -980,7 +854,7 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
         v->col = here(c).col;
         if (!(v->name = sdup(scalar(c))))
             return oom(c);
-        snprintf(label, sizeof label, "variant '%s'", qs(&q, v->name));
+        snprintf(label, sizeof label, "variant '%s'", qqb_qs(&q, v->name));
         if (parse_args(c, &v->args, &v->nargs, label))
             return -1;
     }
@@ -991,11 +865,22 @@ static int parse_variants(struct cur *c, struct qqb_bench *b)
     return 0;
 }
 
-static int parse_params(struct cur *c, struct qqb_bench *b)
+static int parse_variants(struct cur *c, struct qqb_bench *b)
+{
+    struct qqb_strmap seen = {0};
+    int rc = parse_variants_in(c, b, &seen);
+    qqb_strmap_free(&seen);
+    return rc;
+}
+
+/* SEEN holds (0, name) of each parameter and (i + 1, value) of the values of
+ * parameter i. */
+static int parse_params_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap *seen)
 {
     struct pos start;
-    struct qbuf q, q2;
+    struct qqb_qbuf q, q2;
     size_t i;
+    int added;
 
     if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of parameter names to lists of values",
                "for 'params'"))
@@ -1007,7 +892,7 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
         char where[160];
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
         if (check_string(c, "a parameter name", "in 'params'", 0))
             return -1;
@@ -1015,17 +900,18 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
             return fail(c, here(c),
                         "invalid parameter name '%s'; expected a letter or "
                         "'_', then letters, digits or '_'",
-                        qs(&q, scalar(c)));
+                        qqb_qs(&q, scalar(c)));
         if (strcmp(scalar(c), "nodes") == 0)
             return fail(c, here(c),
                         "'nodes' cannot be a parameter name: "
                         "'{nodes}' is the node count; use 'nodes:' for it");
-        for (i = 0; i < b->nparams; i++)
-            if (strcmp(b->params[i].name, scalar(c)) == 0)
-                return fail(c, here(c),
-                            "duplicate parameter '%s' (first given at line "
-                            "%d, column %d)",
-                            qs(&q, scalar(c)), b->params[i].line, b->params[i].col);
+        if ((added = qqb_strmap_add(seen, 0, scalar(c), b->nparams, &i)) < 0)
+            return oom(c);
+        if (!added)
+            return fail(c, here(c),
+                        "duplicate parameter '%s' (first given at line "
+                        "%d, column %d)",
+                        qqb_qs(&q, scalar(c)), b->params[i].line, b->params[i].col);
         if (!(p = push(b->params, &b->nparams, sizeof *p)))
             return oom(c);
         b->params = p;
@@ -1034,30 +920,35 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
         p->col = here(c).col;
         if (!(p->name = sdup(scalar(c))))
             return oom(c);
-        snprintf(where, sizeof where, "for parameter '%s'", qs(&q, p->name));
+        snprintf(where, sizeof where, "for parameter '%s'", qqb_qs(&q, p->name));
         if (expect(c, YAML_SEQUENCE_START_EVENT, "a non-empty list of values", where))
             return -1;
         list = here(c);
-        snprintf(where, sizeof where, "in parameter '%s'", qs(&q, p->name));
+        snprintf(where, sizeof where, "in parameter '%s'", qqb_qs(&q, p->name));
         for (;;) {
             if (next(c))
                 return -1;
-            if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+            if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
                 break;
             if (check_string(c, "a non-empty value", where, 0))
                 return -1;
-            for (i = 0; i < p->nvalues; i++)
-                if (strcmp(p->values[i], scalar(c)) == 0)
-                    return fail(c, here(c), "duplicate value '%s' in parameter '%s'",
-                                qs(&q, scalar(c)), qs(&q2, p->name));
-            if (push_str(&p->values, &p->nvalues, scalar(c), c->ev.data.scalar.length))
+            if (p->nvalues >= MAX_CASES)
+                return fail(c, here(c), "parameter '%s' has more than %d values",
+                            qqb_qs(&q, p->name), MAX_CASES);
+            if ((added = qqb_strmap_add(seen, (uint32_t)b->nparams, scalar(c), p->nvalues, NULL)) <
+                0)
+                return oom(c);
+            if (!added)
+                return fail(c, here(c), "duplicate value '%s' in parameter '%s'",
+                            qqb_qs(&q, scalar(c)), qqb_qs(&q2, p->name));
+            if (push_str(&p->values, &p->nvalues, scalar(c), c->y.ev.data.scalar.length))
                 return oom(c);
         }
         if (p->nvalues == 0)
             return fail(c, list,
                         "expected a non-empty list of values for "
                         "parameter '%s', got an empty list",
-                        qs(&q, p->name));
+                        qqb_qs(&q, p->name));
     }
     if (b->nparams == 0)
         return fail(c, start,
@@ -1065,6 +956,14 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
                     "names to lists of values for 'params', got an empty "
                     "mapping");
     return 0;
+}
+
+static int parse_params(struct cur *c, struct qqb_bench *b)
+{
+    struct qqb_strmap seen = {0};
+    int rc = parse_params_in(c, b, &seen);
+    qqb_strmap_free(&seen);
+    return rc;
 }
 
 /* DIR/NAME, or NAME alone when DIR is "." or NULL. */
@@ -1109,7 +1008,7 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
 {
     const char *k = b->kernel;
     char *full, shown[600];
-    struct qbuf q, q2;
+    struct qqb_qbuf q, q2;
     struct stat st;
     int rc = 0;
 
@@ -1119,16 +1018,16 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
         return fail(c, here(c),
                     "kernel '%s' is a bare name but no kernel directory is "
                     "known; write a path such as './%s'",
-                    qs(&q, k), qs(&q2, k));
+                    qqb_qs(&q, k), qqb_qs(&q2, k));
     } else {
         full = join(c->kernel_dir, k);
     }
     if (!full)
         return oom(c);
     if (strcmp(full, k) == 0)
-        snprintf(shown, sizeof shown, "'%s'", qs(&q, k));
+        snprintf(shown, sizeof shown, "'%s'", qqb_qs(&q, k));
     else
-        snprintf(shown, sizeof shown, "'%s' (%s)", qs(&q, k), qs(&q2, full));
+        snprintf(shown, sizeof shown, "'%s' (%s)", qqb_qs(&q, k), qqb_qs(&q2, full));
     if (stat(full, &st) != 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             rc = fail(c, here(c),
@@ -1154,58 +1053,73 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
 
 /* After a benchmark's mapping: placeholders name parameters, and every
  * parameter is used somewhere. */
-static int check_placeholders(struct cur *c, struct qqb_bench *b)
+/* Every placeholder names a parameter (or {nodes}) and every parameter is
+ * used: one pass over the references, parameters found by hash. */
+static int check_placeholders_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap *pnames,
+                                 char *used)
 {
-    struct qbuf q, q2;
+    struct qqb_qbuf q, q2;
     const char *p, *near;
-    size_t i, j, len;
+    size_t i, j, len, k;
 
+    for (j = 0; j < b->nparams; j++)
+        if (qqb_strmap_add(pnames, 0, b->params[j].name, j, NULL) < 0)
+            return oom(c);
     for (i = 0; i < c->nrefs; i++) {
         const char *s = c->refs[i].s;
         while ((p = placeholder(s, &len)) != NULL) {
-            int found = name_is("nodes", p + 1, len);
-            char name[96];
-            const char *names[64];
-            size_t nn = 0;
-            for (j = 0; !found && j < b->nparams; j++)
-                found = name_is(b->params[j].name, p + 1, len);
+            char *name = dupn(p + 1, len);
+            int found;
+            if (!name)
+                return oom(c);
+            found = name_is("nodes", p + 1, len) || qqb_strmap_get(pnames, 0, name, &k);
+            if (found && !name_is("nodes", p + 1, len))
+                used[k] = 1;
             if (!found) {
-                snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90), p + 1);
+                const char *names[64];
+                size_t nn = 0;
+                int rc;
                 names[nn++] = "nodes";
                 for (j = 0; j < b->nparams && nn < 64; j++)
                     names[nn++] = b->params[j].name;
                 near = qqb_nearest(name, names, nn);
                 if (near)
-                    return fail(c, c->refs[i].p,
-                                "unknown placeholder '{%s}'; did you mean "
-                                "'{%s}'?",
-                                qs(&q, name), qs(&q2, near));
-                return fail(c, c->refs[i].p,
-                            "unknown placeholder '{%s}'; expected '{nodes}' "
-                            "or a parameter from 'params'",
-                            qs(&q, name));
+                    rc = fail(c, c->refs[i].p,
+                              "unknown placeholder '{%s}'; did you mean "
+                              "'{%s}'?",
+                              qqb_qs(&q, name), qqb_qs(&q2, near));
+                else
+                    rc = fail(c, c->refs[i].p,
+                              "unknown placeholder '{%s}'; expected '{nodes}' "
+                              "or a parameter from 'params'",
+                              qqb_qs(&q, name));
+                free(name);
+                return rc;
             }
+            free(name);
             s = p + len + 2;
         }
     }
     for (j = 0; j < b->nparams; j++) {
-        int used = 0;
-        for (i = 0; !used && i < c->nrefs; i++) {
-            const char *s = c->refs[i].s;
-            while (!used && (p = placeholder(s, &len)) != NULL) {
-                used = name_is(b->params[j].name, p + 1, len);
-                s = p + len + 2;
-            }
-        }
-        if (!used) {
+        if (!used[j]) {
             struct pos pp = {b->params[j].line, b->params[j].col};
             return fail(c, pp,
                         "parameter '%s' is not used; expected '{%s}' in "
                         "'args' or in a variant's arguments",
-                        qs(&q, b->params[j].name), qs(&q2, b->params[j].name));
+                        qqb_qs(&q, b->params[j].name), qqb_qs(&q2, b->params[j].name));
         }
     }
     return 0;
+}
+
+static int check_placeholders(struct cur *c, struct qqb_bench *b)
+{
+    struct qqb_strmap pnames = {0};
+    char *used = calloc(b->nparams + 1, 1);
+    int rc = used ? check_placeholders_in(c, b, &pnames, used) : oom(c);
+    qqb_strmap_free(&pnames);
+    free(used);
+    return rc;
 }
 
 /* The column of the first whole word NAME in TEXT (1-based), or 1. */
@@ -1223,7 +1137,7 @@ static int word_col(const char *text, const char *name)
 static int check_model(struct cur *c, struct qqb_bench *b)
 {
     struct qqb_model m;
-    struct qbuf q;
+    struct qqb_qbuf q;
     char err[200];
     int col = 0;
     struct pos p = {b->model_line, b->model_col};
@@ -1252,11 +1166,11 @@ static int check_model(struct cur *c, struct qqb_bench *b)
             if (near)
                 return fail(c, at_name,
                             "the model names '%s', which is no parameter; did you mean '%s'?",
-                            qs(&q, m.params[i]), near);
+                            qqb_qs(&q, m.params[i]), near);
             return fail(c, at_name,
                         "the model names '%s', which is no parameter; expected 'nodes' or a name "
                         "from 'params'",
-                        qs(&q, m.params[i]));
+                        qqb_qs(&q, m.params[i]));
         }
         for (k = 0; k < b->params[j].nvalues; k++) {
             char *end;
@@ -1266,7 +1180,7 @@ static int check_model(struct cur *c, struct qqb_bench *b)
                 struct pos pp = {b->params[j].line, b->params[j].col};
                 return fail(c, pp,
                             "parameter '%s' has the value '%s', not a number: the model uses it",
-                            qs(&q, b->params[j].name), b->params[j].values[k]);
+                            qqb_qs(&q, b->params[j].name), b->params[j].values[k]);
             }
         }
         points *= b->params[j].nvalues;
@@ -1284,10 +1198,10 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
 {
     struct qqb_bench *b = &s->bench[bi];
     struct pos seen[NBENCH], start = here(c);
-    struct qbuf q;
+    struct qqb_qbuf q;
     char where[160];
     size_t i, ncases;
-    int f;
+    int f, added;
 
     memset(seen, 0, sizeof seen);
     b->line = start.line;
@@ -1296,10 +1210,10 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
         if (b->name)
-            snprintf(where, sizeof where, "in benchmark '%s'", qs(&q, b->name));
+            snprintf(where, sizeof where, "in benchmark '%s'", qqb_qs(&q, b->name));
         else
             snprintf(where, sizeof where, "in benchmark #%zu", bi + 1);
         if ((f = field(c, bench_fields, NBENCH, seen, where)) < 0)
@@ -1312,13 +1226,14 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
                 return fail(c, here(c),
                             "invalid benchmark name '%s'; expected letters, "
                             "digits, '_', '.' or '-'",
-                            qs(&q, scalar(c)));
-            for (i = 0; i < bi; i++)
-                if (strcmp(s->bench[i].name, scalar(c)) == 0)
-                    return fail(c, here(c),
-                                "duplicate benchmark name '%s' (first used "
-                                "at line %d, column %d)",
-                                qs(&q, scalar(c)), s->bench[i].line, s->bench[i].col);
+                            qqb_qs(&q, scalar(c)));
+            if ((added = qqb_strmap_add(&c->names, 0, scalar(c), bi, &i)) < 0)
+                return oom(c);
+            if (!added)
+                return fail(c, here(c),
+                            "duplicate benchmark name '%s' (first used "
+                            "at line %d, column %d)",
+                            qqb_qs(&q, scalar(c)), s->bench[i].line, s->bench[i].col);
             if (!(b->name = sdup(scalar(c))))
                 return oom(c);
             break;
@@ -1362,8 +1277,8 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
             b->model_line = here(c).line;
             /* the formula's first character: past the quote of a quoted scalar */
             b->model_col =
-                here(c).col + (c->ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-                               c->ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+                here(c).col + (c->y.ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                               c->y.ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
             if (!(b->model = sdup(scalar(c))))
                 return oom(c);
             break;
@@ -1382,7 +1297,7 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
         return fail(c, start,
                     "missing required field 'kernel' in "
                     "benchmark '%s'",
-                    qs(&q, b->name));
+                    qqb_qs(&q, b->name));
     if (!b->nodes) {
         if (!(b->nodes = malloc(sizeof *b->nodes)))
             return oom(c);
@@ -1405,7 +1320,7 @@ static int parse_bench(struct cur *c, struct qqb_suite *s, size_t bi)
         return fail(c, start,
                     "benchmark '%s' expands to more than %d cases "
                     "(params x nodes x variants)",
-                    qs(&q, b->name), MAX_CASES);
+                    qqb_qs(&q, b->name), MAX_CASES);
     return 0;
 }
 
@@ -1420,9 +1335,9 @@ static int parse_benchmarks(struct cur *c, struct qqb_suite *s)
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_SEQUENCE_END_EVENT)
+        if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
-        if (c->ev.type != YAML_MAPPING_START_EVENT)
+        if (c->y.ev.type != YAML_MAPPING_START_EVENT)
             return mismatch(c, "a mapping (one benchmark)", "in 'benchmarks'");
         if (!(nb = push(s->bench, &s->nbench, sizeof *nb)))
             return oom(c);
@@ -1448,7 +1363,7 @@ static int parse_defaults(struct cur *c, struct qqb_suite *s)
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             return 0;
         if ((f = field(c, set_fields, NSET, seen, "in defaults")) < 0)
             return -1;
@@ -1457,18 +1372,39 @@ static int parse_defaults(struct cur *c, struct qqb_suite *s)
     }
 }
 
+/* Every node count within the suite's bound: a runaway count (mpirun
+ * -np 2147483647) eats the machine before it fails. */
+static int check_max_nodes(struct cur *c, const struct qqb_suite *s, int given)
+{
+    size_t i;
+    for (i = 0; i < s->nbench; i++) {
+        const struct qqb_bench *b = &s->bench[i];
+        struct pos p = {b->max_node_line, b->max_node_col};
+        if (b->max_node <= s->max_nodes)
+            continue;
+        if (given)
+            return fail(c, p, "%d nodes is more than the suite's 'max_nodes: %d'", b->max_node,
+                        s->max_nodes);
+        return fail(c, p,
+                    "%d nodes is more than %d, the default maximum; "
+                    "set 'max_nodes:' at the top level to allow it",
+                    b->max_node, s->max_nodes);
+    }
+    return 0;
+}
+
 /* The top-level mapping whose MAPPING_START is the current event. */
 static int parse_top(struct cur *c, struct qqb_suite *s)
 {
     struct pos seen[NTOP], start = here(c);
-    struct qbuf q;
+    struct qqb_qbuf q;
     int f;
 
     memset(seen, 0, sizeof seen);
     for (;;) {
         if (next(c))
             return -1;
-        if (c->ev.type == YAML_MAPPING_END_EVENT)
+        if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
         if ((f = field(c, top_fields, NTOP, seen, "at the top level")) < 0)
             return -1;
@@ -1480,7 +1416,7 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
                 return fail(c, here(c),
                             "invalid suite name '%s'; expected letters, "
                             "digits, '_', '.' or '-'",
-                            qs(&q, scalar(c)));
+                            qqb_qs(&q, scalar(c)));
             if (!(s->name = sdup(scalar(c))))
                 return oom(c);
             break;
@@ -1498,6 +1434,18 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
             if (parse_benchmarks(c, s))
                 return -1;
             break;
+        case T_MAX_NODES: {
+            long long v;
+            if (next(c) || to_int(c, 1, INT_MAX, "an integer >= 1", "for 'max_nodes'", &v))
+                return -1;
+            s->max_nodes = (int)v;
+            break;
+        }
+        case T_THRESHOLD_BOUND:
+            if (next(c) || to_num(c, 0, 1, 1e6, "a number > 0", "for 'threshold_bound'",
+                                  &s->defaults.threshold_bound))
+                return -1;
+            break;
         }
     }
     if (!s->name)
@@ -1508,7 +1456,7 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
         return fail(c, start,
                     "missing required field 'benchmarks' at the "
                     "top level; expected a list of benchmarks");
-    return 0;
+    return check_max_nodes(c, s, seen[T_MAX_NODES].line != 0);
 }
 
 /* Settings the benchmark did not give come from the suite's defaults. */
@@ -1525,6 +1473,7 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
         b->threshold = d->threshold;
     if (!(own & QQB_SET_NOISE_MULTIPLE))
         b->noise_multiple = d->noise_multiple;
+    b->threshold_bound = d->threshold_bound; /* the suite's, never a benchmark's */
     if (!(own & QQB_SET_CONFIDENCE))
         b->confidence = d->confidence;
     if (!(own & QQB_SET_MEMORY_TOLERANCE))
@@ -1539,46 +1488,6 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
     return 0;
 }
 
-static int read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *p = NULL, *np;
-    size_t n = 0, cap = 0, got;
-    int e = 0;
-
-    if (!f) {
-        e = errno;
-        snprintf(err, errlen, "%s: error: cannot open the suite file: %s", path, strerror(e));
-        return -1;
-    }
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4096;
-            if (cap > MAX_FILE_SIZE || !(np = realloc(p, cap))) {
-                e = cap > MAX_FILE_SIZE ? EFBIG : ENOMEM;
-                break;
-            }
-            p = np;
-        }
-        got = fread(p + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                e = errno ? errno : EIO;
-            break;
-        }
-    }
-    fclose(f);
-    if (e) {
-        free(p);
-        snprintf(err, errlen, "%s: error: cannot read the suite file: %s", path, strerror(e));
-        return -1;
-    }
-    *buf = p;
-    *len = n;
-    return 0;
-}
-
 static void init_settings(struct qqb_settings *s)
 {
     s->repetitions = QQB_DEFAULT_REPETITIONS;
@@ -1586,6 +1495,7 @@ static void init_settings(struct qqb_settings *s)
     s->timeout = QQB_DEFAULT_TIMEOUT;
     s->threshold = QQB_DEFAULT_THRESHOLD;
     s->noise_multiple = QQB_DEFAULT_NOISE_MULTIPLE;
+    s->threshold_bound = QQB_DEFAULT_THRESHOLD_BOUND;
     s->confidence = QQB_DEFAULT_CONFIDENCE;
     s->memory_tolerance = QQB_DEFAULT_MEMORY_TOLERANCE;
     s->events = 0;
@@ -1597,8 +1507,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
 {
     struct cur c;
     struct qqb_suite *s = NULL;
-    unsigned char *buf = NULL;
-    size_t len = 0, i;
+    size_t i;
     char scratch[8];
     int rc = -1;
 
@@ -1614,20 +1523,16 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
         return -1;
     }
     memset(&c, 0, sizeof c);
-    c.path = path;
     c.kernel_dir = kernel_dir;
-    c.err = err;
-    c.errlen = errlen;
-    if (read_file(path, &buf, &len, err, errlen))
-        return -1;
-    c.buf = buf;
-    c.len = len;
+    if (qqb_ycur_open(&c.y, path, "suite file", MAX_FILE_SIZE, err, errlen))
+        goto done;
 
     if (!(s = calloc(1, sizeof *s)) || !(s->path = sdup(path)) || !(c.shown_dir = dir_of(path))) {
         snprintf(err, errlen, "%s: error: out of memory", path);
         goto done;
     }
     init_settings(&s->defaults);
+    s->max_nodes = QQB_DEFAULT_MAX_NODES;
     if (!(s->defaults.launcher = sdup(qqb_launcher_default()))) {
         snprintf(err, errlen, "%s: error: out of memory", path);
         goto done;
@@ -1639,18 +1544,12 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
                  path, strerror(errno));
         goto done;
     }
-    if (!yaml_parser_initialize(&c.parser)) {
-        snprintf(err, errlen, "%s: error: out of memory", path);
-        goto done;
-    }
-    c.parser_ok = 1;
-    yaml_parser_set_input_string(&c.parser, buf, len);
 
     if (next(&c)) /* STREAM-START */
         goto done;
     if (next(&c))
         goto done;
-    if (c.ev.type == YAML_STREAM_END_EVENT) {
+    if (c.y.ev.type == YAML_STREAM_END_EVENT) {
         struct pos start = {1, 1};
         fail(&c, start,
              "the file is empty; expected a mapping with 'suite' "
@@ -1659,7 +1558,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
     }
     if (next(&c)) /* after DOCUMENT-START: the document's root */
         goto done;
-    if (c.ev.type != YAML_MAPPING_START_EVENT) {
+    if (c.y.ev.type != YAML_MAPPING_START_EVENT) {
         mismatch(&c, "a mapping with 'suite' and 'benchmarks'", "at the top level");
         goto done;
     }
@@ -1667,7 +1566,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
         goto done;
     if (next(&c) || next(&c)) /* DOCUMENT-END, then STREAM-END */
         goto done;
-    if (c.ev.type != YAML_STREAM_END_EVENT) {
+    if (c.y.ev.type != YAML_STREAM_END_EVENT) {
         fail(&c, here(&c),
              "more than one document; a suite file holds "
              "exactly one suite");
@@ -1683,13 +1582,10 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
     s = NULL;
     rc = 0;
 done:
-    if (c.have)
-        yaml_event_delete(&c.ev);
-    if (c.parser_ok)
-        yaml_parser_delete(&c.parser);
+    qqb_ycur_close(&c.y);
+    qqb_strmap_free(&c.names);
     free(c.refs);
     free(c.shown_dir);
-    free(buf);
     qqb_suite_free(s);
     return rc;
 }

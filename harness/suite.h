@@ -16,6 +16,12 @@
 #define QQB_DEFAULT_NOISE_MULTIPLE   0.0
 #define QQB_DEFAULT_CONFIDENCE       0.95
 #define QQB_DEFAULT_MEMORY_TOLERANCE 0
+/* Thresholds that come from noise or run-to-run spread are capped here
+ * (percent; a fixed threshold above it stands): threshold_bound:,
+ * --threshold-bound (docs/STATISTICS.md). */
+#define QQB_DEFAULT_THRESHOLD_BOUND  30.0
+/* The largest node count a suite may ask for unless it sets max_nodes:. */
+#define QQB_DEFAULT_MAX_NODES        1024
 #define QQB_DEFAULT_LAUNCHER         "mpirun -np {nodes} --oversubscribe"
 
 /* Bits of qqb_settings.set: which fields the file gave (rather than the
@@ -39,6 +45,8 @@ struct qqb_settings {
     double timeout;           /* seconds per launch, > 0 */
     double threshold;         /* smallest change that counts, percent, > 0 */
     double noise_multiple;    /* > 0: threshold = k * baseline noise; 0: off */
+    double threshold_bound;   /* percent, > 0: the cap of a noise or run threshold;
+                                 the suite's (threshold_bound:) for every benchmark */
     double confidence;        /* 0.5 .. 0.999 */
     int64_t memory_tolerance; /* bytes of per-key memory difference allowed */
     int64_t events;           /* QQ_EVENTS buffer hint; 0: not given */
@@ -75,7 +83,8 @@ struct qqb_bench {
     size_t nargs;
     int *nodes; /* distinct, >= 1; [1] when not given */
     size_t nnodes;
-    struct qqb_variant *variants; /* in file order; [0] is the reference */
+    int max_node, max_node_line, max_node_col; /* the largest given, and where (0: none) */
+    struct qqb_variant *variants;              /* in file order; [0] is the reference */
     size_t nvariants;
     struct qqb_param *params; /* in file order */
     size_t nparams;
@@ -101,6 +110,7 @@ struct qqb_suite {
     char *path;        /* as passed to qqb_suite_load() */
     char *dir;         /* absolute directory of the suite file */
     struct qqb_settings defaults;
+    int max_nodes; /* no benchmark may ask for more nodes (max_nodes:) */
     size_t nbench;
     struct qqb_bench *bench;
 };

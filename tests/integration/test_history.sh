@@ -28,6 +28,10 @@ QQBENCH_FINGERPRINT=machine-a "$QQBENCH" run h.yaml --baselines bl --record v1 -
 mk 40 8
 QQBENCH_FINGERPRINT=machine-b "$QQBENCH" run h.yaml --baselines bl --record v2 --no-report -q >/dev/null 2>&1 || true  # memory grew: exit 1, still recorded
 QQBENCH_FINGERPRINT=machine-b "$QQBENCH" run h.yaml --baselines bl --record v3 --no-report -q >/dev/null 2>&1 || true
+# A snapshot keeps the verdicts of its run against the baseline (v3 had
+# v2's run as its baseline; v2 had none), for keys noisy run after run.
+check "v3 keeps its run's verdicts" has bl/machine-b/history/hist@v3.yaml '^- \{case: .*, verdict: [a-z]+\}$'
+check "v2 (no baseline then) keeps none" hasnt bl/machine-b/history/hist@v2.yaml '^verdicts:'
 export QQBENCH_FINGERPRINT=machine-b
 qq out.txt err.txt history h.yaml --baselines bl
 check "exit 0 (got $rc)" test "$rc" = 0

@@ -296,6 +296,50 @@ static void test_round_trip(void)
     qqb_results_free(&again);
 }
 
+/* A baseline whose suite: or fingerprint id: disagrees with its path is
+ * refused with the field named and its position; the update that would
+ * merge into it is refused too, the file left as it was. */
+static void test_path_fields(void)
+{
+    struct qqb_results r, back;
+    char path[256], wrong[256], err[512] = "";
+    struct qqb_fingerprint other;
+
+    make_awkward(&r);
+    CHECK_INT_EQ(qqb_baseline_path(root, "ncs", &r.fp, NULL, path, sizeof path), 0);
+    CHECK_INT_EQ(qqb_baseline_write(path, &r, err, sizeof err), 0);
+    CHECK_INT_EQ(qqb_baseline_read_as(path, "ncs", r.fp.id, &back, err, sizeof err), 0);
+    qqb_results_free(&back);
+    CHECK_INT_EQ(qqb_baseline_read_as(path, "ci", r.fp.id, &back, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, ":3:8: error: suite 'ncs' disagrees with the path, which is for "
+                            "suite 'ci'");
+    CHECK(back.ncases == 0);
+    CHECK_INT_EQ(qqb_baseline_read_as(path, "ncs", "arm-4cpu-0000", &back, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "error: fingerprint id 'x86_64-2cpu-1a2b3c4d' disagrees with the "
+                            "path, which is for fingerprint id 'arm-4cpu-0000'");
+
+    /* The same file copied into another machine's folder, then updated. */
+    other = r.fp;
+    snprintf(other.id, sizeof other.id, "arm-4cpu-0000");
+    CHECK_INT_EQ(qqb_baseline_path(root, "ncs", &other, NULL, wrong, sizeof wrong), 0);
+    snprintf(err, sizeof err, "%s", wrong);
+    *strrchr(err, '/') = '\0';
+    mkdir(err, 0755);
+    char *text = slurp(path);
+    CHECK(text != NULL);
+    if (text) {
+        put(wrong, text, strlen(text));
+        r.fp = other;
+        CHECK_INT_EQ(qqb_baseline_update(wrong, &r, 5, err, sizeof err), -1);
+        CHECK_STR_CONTAINS(err, "fingerprint id 'x86_64-2cpu-1a2b3c4d' disagrees with the path");
+        char *after = slurp(wrong);
+        CHECK(after && !strcmp(after, text));
+        free(after);
+        free(text);
+    }
+    qqb_results_free(&r);
+}
+
 static void test_write_refuses(void)
 {
     struct qqb_results r;
@@ -478,7 +522,29 @@ static void test_bad_files(void)
     bad("syntax.yaml", HEAD "cases: [\n", ":14:1:", "invalid YAML");
     bad("empty.yaml", "", ":1:1:", "empty file");
     bad("list.yaml", "- 1\n- 2\n", ":1:1:", "expected a mapping");
-    bad("alias.yaml", HEAD "cases: &c []\nx: *c\n...\n", ":14:4:", "aliases are not allowed");
+    /* The suite loader's cursor: anchors and aliases refused alike, reader
+     * errors at a line and column, nesting bounded. */
+    bad("anchor.yaml", HEAD "cases: &c []\nx: *c\n...\n",
+        ":13:8:", "anchors are not allowed (found '&c'); write the value out");
+    bad("alias.yaml", HEAD "cases: []\nx: *c\n...\n",
+        ":14:4:", "aliases are not allowed (found '*c'); write the value out");
+    bad("utf8.yaml", HEAD "label: \"ab\xff\"\ncases: []\n...\n", ":13:11:",
+        "invalid YAML: invalid leading UTF-8 octet (byte 0xFF); baselines must be UTF-8");
+    {
+        /* An unknown field nested past the bound: refused at the first
+         * level too deep, after reading that far only. */
+        size_t depth = 40000, n = strlen(HEAD) + 2 * depth + 64;
+        char *deep = malloc(n);
+        CHECK(deep != NULL);
+        if (deep) {
+            size_t at = (size_t)snprintf(deep, n, "%szzz: ", HEAD);
+            memset(deep + at, '[', depth);
+            memset(deep + at + depth, ']', depth);
+            snprintf(deep + at + 2 * depth, n - at - 2 * depth, "\ncases: []\n...\n");
+            bad("deep.yaml", deep, ":13:69:", "lists and mappings nested more than 64 deep");
+            free(deep);
+        }
+    }
     bad("twodocs.yaml", HEAD "cases: []\n...\n---\nx: 1\n", ":15:1:", "a second YAML document");
 
     /* Unknown fields in cases and metrics (and at the top) are a later
@@ -825,7 +891,7 @@ static void test_lock_timeout(void)
     CHECK(fd >= 0);
     CHECK_INT_EQ(flock(fd, LOCK_EX), 0);
     qqb_baseline_set_lock_timeout(0.2);
-    CHECK_INT_EQ(qqb_baseline_write(path, &r, err, sizeof err), -1);
+    CHECK_INT_EQ(qqb_baseline_write(path, &r, err, sizeof err), -2);
     CHECK_STR_CONTAINS(err, "locked/ncs.yaml: error: another writer has held the lock");
     flock(fd, LOCK_UN);
     close(fd);
@@ -1099,6 +1165,7 @@ int main(void)
     }
     RUN(test_path);
     RUN(test_round_trip);
+    RUN(test_path_fields);
     RUN(test_write_refuses);
     RUN(test_bad_files);
     RUN(test_merge);

@@ -270,6 +270,20 @@ static void test_thresholds_runs_bound(void)
     CHECK_INT_EQ(row.threshold_from, QQB_THR_BOUNDED);
     CHECK_DBL_NEAR(row.threshold, QQB_THRESHOLD_BOUND, 0);
     CHECK_INT_EQ(row.verdict, QQB_REGRESSED);
+    /* The suite's bound (threshold_bound:, --threshold-bound) replaces the
+     * default: at 250% the noise's 3 x 40% stands, unbounded; at 10% the
+     * threshold is 10%. */
+    st.threshold_bound = 250;
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &noisy, &twice, 0.95, &row), 0);
+    CHECK_INT_EQ(row.threshold_from, QQB_THR_NOISE);
+    CHECK(row.threshold > 100 && row.threshold < 250);
+    st.threshold_bound = 10;
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &noisy, &twice, 0.95, &row), 0);
+    CHECK_INT_EQ(row.threshold_from, QQB_THR_BOUNDED);
+    CHECK_DBL_NEAR(row.threshold, 10, 0);
+    st.threshold_bound = 0;
     /* A fixed 100% threshold: 4x faster is still `improved` (its mirror on
      * the log scale is -50%). */
     st.threshold = 100;

@@ -232,6 +232,8 @@ static void test_suite_builtin_defaults(void)
     CHECK_DBL_NEAR(b->s.confidence, 0.95, 0);
     CHECK_INT_EQ(b->s.memory_tolerance, 0);
     CHECK_INT_EQ(b->s.events, 0);
+    CHECK_DBL_NEAR(b->s.threshold_bound, QQB_DEFAULT_THRESHOLD_BOUND, 0);
+    CHECK_INT_EQ(s->max_nodes, QQB_DEFAULT_MAX_NODES);
     CHECK_STR_EQ(b->s.launcher, qqb_launcher_default());
     CHECK_INT_EQ(b->s.set, 0);
     CHECK_INT_EQ(qqb_bench_ncases(b), 1);
@@ -633,6 +635,20 @@ static void test_suite_bad_files(void)
         TEST_FAIL_AT("chdir %s", work);
 }
 
+/* Suite-wide fields reach every benchmark's settings. */
+static void test_suite_top_bounds(void)
+{
+    char path[4200];
+    struct qqb_suite *s;
+    path_join(path, sizeof path, data, "good_max_nodes.yaml");
+    if (!(s = load(path, NULL)))
+        return;
+    CHECK_INT_EQ(s->max_nodes, 4096);
+    CHECK_INT_EQ(s->bench[0].max_node, 4096);
+    CHECK_DBL_NEAR(s->bench[0].s.threshold_bound, 45, 0);
+    qqb_suite_free(s);
+}
+
 static void test_suite_good_files(void)
 {
     char **names = NULL, err[1024];
@@ -675,6 +691,7 @@ int main(void)
     RUN(test_suite_doc_example);
     RUN(test_suite_bad_files);
     RUN(test_suite_good_files);
+    RUN(test_suite_top_bounds);
     teardown();
     rc = TEST_DONE();
     return rc;

@@ -1,0 +1,203 @@
+/* test_big_inputs.c - big inputs cost time linear in their size: the string map's probes counted,
+ * and whole commands run on inputs where a quadratic step would take minutes. */
+#define QQ_ENABLE 1
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "craft.h"
+#include "qq.h"
+#include "strmap.h"
+#include "suite.h"
+#include "test.h"
+
+/* The map's work per operation stays bounded as it grows: N adds, N
+ * look-ups and N duplicate adds look at a few slots each, not at N. */
+static void test_strmap_probes(void)
+{
+    enum { N = 200000 };
+    struct qqb_strmap m = {0};
+    char key[32];
+    size_t v = 0;
+    int ok = 1;
+    for (size_t i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "key%zu", i);
+        ok &= qqb_strmap_add(&m, (uint32_t)(i & 3), key, i, NULL) == 1;
+    }
+    CHECK(ok);
+    CHECK_U64_EQ(m.n, N);
+    for (size_t i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "key%zu", i);
+        ok &= qqb_strmap_get(&m, (uint32_t)(i & 3), key, &v) == 1 && v == i;
+        ok &= qqb_strmap_get(&m, (uint32_t)((i + 1) & 3), key, NULL) == 0; /* other tag */
+        ok &= qqb_strmap_add(&m, (uint32_t)(i & 3), key, 0, &v) == 0 && v == i;
+    }
+    CHECK(ok);
+    CHECK_U64_EQ(m.n, N);
+    /* 4N operations plus the rehashes; a linear scan would need ~N^2/2. */
+    printf("strmap: %llu probes for %d operations\n", (unsigned long long)m.probes, 4 * N);
+    CHECK(m.probes < 16ull * N);
+    qqb_strmap_free(&m);
+}
+
+static double seconds(const struct rusage *ru)
+{
+    return (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 + (double)ru->ru_stime.tv_sec +
+           ru->ru_stime.tv_usec / 1e6;
+}
+
+/* Run FN in a child; its exit status, and the CPU seconds it used. CPU
+ * time, not wall time, so the machine's other load does not count. */
+static int in_child(int (*fn)(void), double *cpu)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("child.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, STDOUT_FILENO);
+        close(fd);
+        int rc = fn();
+        fflush(stdout);
+        _exit(rc);
+    }
+    int st = 0;
+    struct rusage before, after;
+    getrusage(RUSAGE_CHILDREN, &before);
+    if (pid < 0 || waitpid(pid, &st, 0) != pid)
+        return -1;
+    getrusage(RUSAGE_CHILDREN, &after);
+    *cpu = seconds(&after) - seconds(&before);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The bound for the commands below: 20x what they take here plain and
+ * about 5x under ASan, while the quadratic steps they replace took 47 s
+ * (compare, 100k keys) and 24 s (params) plain. */
+#define CPU_BOUND 10.0
+
+enum { NKEYS = 100000 };
+
+static int run_compare(void)
+{
+    char *argv[] = {"compare", "--all", "a.qq", "b.qq", NULL};
+    return cmd_compare(4, argv);
+}
+
+/* qqbench compare of two files of 100k keys: every key found in the other
+ * file by hash, not by a scan of it. */
+static void test_compare_many_keys(void)
+{
+    /* The key table filled directly: QQAddState looks for an existing key
+     * by a scan of the table, quadratic over 100k keys. */
+    char name[32];
+    struct qq__key *v = calloc(NKEYS, sizeof *v);
+    CHECK(v != NULL);
+    if (!v)
+        return;
+    for (int i = 0; i < NKEYS; i++) {
+        snprintf(name, sizeof name, "k%d", i);
+        v[i].type = QQ_TYPE_STATE;
+        v[i].name = strdup(name);
+    }
+    struct qq__keys saved = qq__keytab;
+    qq__keytab.v = v;
+    qq__keytab.n = qq__keytab.cap = NKEYS;
+    const struct qq_event *evs[1] = {NULL};
+    uint64_t n[1] = {0};
+    size_t len = 0;
+    unsigned char *p = craft(1, evs, n, 0, &len);
+    CHECK(p != NULL);
+    qq__keytab = saved;
+    for (int i = 0; i < NKEYS; i++)
+        free(v[i].name);
+    free(v);
+    for (int f = 0; p && f < 2; f++) {
+        FILE *fp = fopen(f ? "b.qq" : "a.qq", "wb");
+        CHECK(fp && fwrite(p, 1, len, fp) == len);
+        if (fp)
+            fclose(fp);
+    }
+    free(p);
+    double cpu = 0;
+    CHECK_INT_EQ(in_child(run_compare, &cpu), 0);
+    printf("compare of %d keys: %.2f s CPU\n", NKEYS, cpu);
+    CHECK(cpu < CPU_BOUND);
+    /* every key listed once, in both files */
+    FILE *fp = fopen("child.out", "r");
+    char line[256];
+    long rows = 0, only = 0;
+    while (fp && fgets(line, sizeof line, fp)) {
+        rows += line[0] == 'k' && strstr(line, " state ") != NULL;
+        only += strstr(line, "(only in") != NULL;
+    }
+    if (fp)
+        fclose(fp);
+    CHECK_INT_EQ(rows, NKEYS);
+    CHECK_INT_EQ(only, 0);
+}
+
+static const char *suite_err;
+static char suite_msg[512];
+
+static int load_suite(void)
+{
+    struct qqb_suite *s = NULL;
+    int rc = qqb_suite_load("params.yaml", NULL, &s, suite_msg, sizeof suite_msg);
+    qqb_suite_free(s);
+    printf("%s\n", suite_msg);
+    return rc == 0 ? 0 : strstr(suite_msg, suite_err) ? 2 : 1;
+}
+
+/* Two parameters of 100k values each: duplicate values found by hash, and
+ * the product refused with a message. One of a million and one values is
+ * refused at the value past the bound. */
+static void test_suite_big_params(void)
+{
+    FILE *fp = fopen("params.yaml", "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("suite: big\nbenchmarks:\n  - name: a\n    kernel: /bin/true\n"
+          "    args: [\"{p}\", \"{q}\"]\n    params:\n",
+          fp);
+    for (int k = 0; k < 2; k++) {
+        fprintf(fp, "      %c: [", "pq"[k]);
+        for (int i = 0; i < NKEYS; i++)
+            fprintf(fp, "%s%d", i ? "," : "", i);
+        fputs("]\n", fp);
+    }
+    fclose(fp);
+    double cpu = 0;
+    suite_err = "benchmark 'a' expands to more than 1000000 cases";
+    CHECK_INT_EQ(in_child(load_suite, &cpu), 2);
+    printf("two params of %d values: %.2f s CPU\n", NKEYS, cpu);
+    CHECK(cpu < CPU_BOUND);
+
+    fp = fopen("params.yaml", "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("suite: big\nbenchmarks:\n  - name: a\n    kernel: /bin/true\n"
+          "    args: [\"{p}\"]\n    params:\n      p: [",
+          fp);
+    for (int i = 0; i <= 1000000; i++)
+        fprintf(fp, "%s%d", i ? "," : "", i);
+    fputs("]\n", fp);
+    fclose(fp);
+    suite_err = "params.yaml:7:6888901: error: parameter 'p' has more than 1000000 values";
+    CHECK_INT_EQ(in_child(load_suite, &cpu), 2);
+    CHECK(cpu < CPU_BOUND);
+}
+
+int main(void)
+{
+    QQInit(10);
+    RUN(test_strmap_probes);
+    RUN(test_compare_many_keys);
+    RUN(test_suite_big_params);
+    return TEST_DONE();
+}
