@@ -593,7 +593,7 @@ static int take_lock(const char *path, char *err, size_t errlen)
                         "up (is another qqbench still running?)",
                         lp, lock_timeout);
         }
-        struct timespec ts = {0, 20 * 1000 * 1000};
+        struct timespec ts = {0, 20L * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
 }
@@ -888,7 +888,7 @@ static int v_string(struct rd *r, const char *field, char **dst, int nullable)
 static int v_fixed(struct rd *r, const char *field, char *buf, size_t size)
 {
     char *s = NULL;
-    if (v_string(r, field, &s, 0))
+    if (v_string(r, field, &s, 0) || !s)
         return -1;
     if (strlen(s) >= size) {
         free(s);
@@ -1120,7 +1120,8 @@ static int read_metric(struct rd *r, struct qqb_case_result *c)
                     v = nv;
                     cap = nc;
                 }
-                v[n++] = d;
+                v[n++] = d; // NOLINT(clang-analyzer-core.uninitialized.Assign)
+                            // broke out
             }
             break;
         case M_RUN:
@@ -1199,8 +1200,9 @@ static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
     }
     if (rc == 0)
         rc = check_required(r, &start, row_fields, NROW, (1u << NROW) - 1, seen, "the memory row");
-    for (size_t i = 0; rc == 0 && i < c->nmem; i++)
-        if (!strcmp(c->mem[i].key, row.key)) {
+    /* Every stored row has its key (the field is required). */
+    for (size_t i = 0; rc == 0 && row.key && i < c->nmem; i++)
+        if (!strcmp(c->mem[i].key, row.key)) { // NOLINT(clang-analyzer-core.NonNullParamChecker)
             struct qqb_qbuf b;
             rc = rfail(r, &start, "memory key '%s' is given twice", qqb_qs(&b, row.key));
         }
@@ -1218,7 +1220,8 @@ static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
         free(row.key);
         return -1;
     }
-    c->mem[c->nmem++] = row;
+    /* nmem < cap here, so mem was allocated above. */
+    c->mem[c->nmem++] = row; // NOLINT(clang-analyzer-core.NullDereference)
     return 0;
 }
 
@@ -1379,7 +1382,7 @@ static int read_case(struct rd *r, struct qqb_results *out)
         /* qqb_results_case makes a slot holding only the name: take it. */
         struct qqb_case_result *slot = qqb_results_case(out, c.name);
         if (!slot) {
-            rc = rfail(r, &start, "out of memory");
+            (void)rfail(r, &start, "out of memory");
         } else {
             free(slot->name);
             *slot = c;
@@ -1765,14 +1768,14 @@ int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur, 
         goto fail;
     if (base->ncases + added > base->capcases) {
         size_t cap = base->ncases + added;
-        struct qqb_case_result **v = realloc(base->cases, cap * sizeof *v);
+        struct qqb_case_result **v = realloc(base->cases, cap * sizeof(struct qqb_case_result *));
         if (!v)
             goto fail;
         base->cases = v;
         base->capcases = cap;
     }
     /* Slots for the new cases first, so nothing below can fail. */
-    struct qqb_case_result **slots = calloc(added ? added : 1, sizeof *slots);
+    struct qqb_case_result **slots = calloc(added ? added : 1, sizeof(struct qqb_case_result *));
     if (!slots)
         goto fail;
     for (i = 0; i < added; i++)

@@ -245,7 +245,8 @@ static int mem_keys(const struct side *a, const struct side *b, struct mem_key *
                     v[i].name = row->name;
                     (*n)++;
                 }
-                v[i].found[side] = 1;
+                /* A name in the map has its row in v. */
+                v[i].found[side] = 1; // NOLINT(clang-analyzer-core.NullDereference)
                 v[i].live[side] += row->obj_bytes + row->alloc_bytes;
                 v[i].peak[side] += row->peak_bytes;
                 v[i].objs[side] += row->created;

@@ -35,14 +35,11 @@ static char *point_string(const struct qqb_bench *b, const struct qqb_case *k)
     char *s = malloc(len);
     if (!s)
         return NULL;
+    size_t at = 0;
     s[0] = '\0';
-    for (size_t i = 0; i < b->nparams; i++) {
-        if (i)
-            strcat(s, ",");
-        strcat(s, b->params[i].name);
-        strcat(s, "=");
-        strcat(s, k->values[i]);
-    }
+    for (size_t i = 0; i < b->nparams && at < len; i++)
+        at += (size_t)snprintf(s + at, len - at, "%s%s=%s", i ? "," : "", b->params[i].name,
+                               k->values[i]);
     return s;
 }
 
@@ -73,9 +70,7 @@ static char *join_path(const char *dir, const char *rel)
     char *s = malloc(n + m + 2);
     if (!s)
         return NULL;
-    memcpy(s, dir, n);
-    s[n] = '/';
-    memcpy(s + n + 1, rel, m + 1);
+    snprintf(s, n + m + 2, "%s/%s", dir, rel);
     return s;
 }
 

@@ -330,7 +330,8 @@ static void sb_add(struct sb *b, const char *s, size_t n)
         b->s = p;
         b->cap = cap;
     }
-    memcpy(b->s + b->n, s, n);
+    if (n)                         /* b->s holds cap > n bytes here */
+        memcpy(b->s + b->n, s, n); // NOLINT(clang-analyzer-core.NonNullParamChecker)
     b->n += n;
     b->s[b->n] = '\0';
 }
@@ -841,11 +842,14 @@ static int parse_variants_in(struct cur *c, struct qqb_bench *b, struct qqb_strm
                         qqb_qs(&q, scalar(c)));
         if ((added = qqb_strmap_add(seen, 0, scalar(c), b->nvariants, &i)) < 0)
             return oom(c);
+        /* A name in the map has its variant. */
+        // NOLINTBEGIN(clang-analyzer-core.NullDereference)
         if (!added)
             return fail(c, here(c),
                         "duplicate variant '%s' (first given at line "
                         "%d, column %d)",
                         qqb_qs(&q, scalar(c)), b->variants[i].line, b->variants[i].col);
+        // NOLINTEND(clang-analyzer-core.NullDereference)
         if (!(v = push(b->variants, &b->nvariants, sizeof *v)))
             return oom(c);
         b->variants = v;
@@ -907,11 +911,14 @@ static int parse_params_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap
                         "'{nodes}' is the node count; use 'nodes:' for it");
         if ((added = qqb_strmap_add(seen, 0, scalar(c), b->nparams, &i)) < 0)
             return oom(c);
+        /* A name in the map has its parameter. */
+        // NOLINTBEGIN(clang-analyzer-core.NullDereference)
         if (!added)
             return fail(c, here(c),
                         "duplicate parameter '%s' (first given at line "
                         "%d, column %d)",
                         qqb_qs(&q, scalar(c)), b->params[i].line, b->params[i].col);
+        // NOLINTEND(clang-analyzer-core.NullDereference)
         if (!(p = push(b->params, &b->nparams, sizeof *p)))
             return oom(c);
         b->params = p;
@@ -1051,8 +1058,6 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
     return rc;
 }
 
-/* After a benchmark's mapping: placeholders name parameters, and every
- * parameter is used somewhere. */
 /* Every placeholder names a parameter (or {nodes}) and every parameter is
  * used: one pass over the references, parameters found by hash. */
 static int check_placeholders_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap *pnames,
@@ -1060,7 +1065,7 @@ static int check_placeholders_in(struct cur *c, struct qqb_bench *b, struct qqb_
 {
     struct qqb_qbuf q, q2;
     const char *p, *near;
-    size_t i, j, len, k;
+    size_t i, j, len, k = 0;
 
     for (j = 0; j < b->nparams; j++)
         if (qqb_strmap_add(pnames, 0, b->params[j].name, j, NULL) < 0)
@@ -1435,7 +1440,7 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
                 return -1;
             break;
         case T_MAX_NODES: {
-            long long v;
+            long long v = 0;
             if (next(c) || to_int(c, 1, INT_MAX, "an integer >= 1", "for 'max_nodes'", &v))
                 return -1;
             s->max_nodes = (int)v;
