@@ -1181,13 +1181,12 @@ static const char *const row_fields[NROW] = {"key",       "obj_size",    "create
 static int read_mem(struct rd *r, struct qqb_case_result *c, size_t *cap)
 {
     yaml_mark_t start = r->y.ev.start_mark;
-    struct qqb_mem row;
+    struct qqb_mem row = {0};
     uint64_t *val[NROW] = {NULL,           &row.obj_size,    &row.created,   &row.deleted,
                            &row.obj_bytes, &row.alloc_bytes, &row.peak_bytes};
     unsigned seen = 0;
     int k = -1, rc;
 
-    memset(&row, 0, sizeof row);
     while ((rc = next_key(r, row_fields, NROW, &seen, &k)) == 1) {
         if (k == R_KEY)
             rc = v_string(r, "key", &row.key, 0);

@@ -473,7 +473,7 @@ int cmd_model(int argc, char **argv)
     }
     struct qqb_model m;
     char err[256];
-    int col;
+    int col = 0;
     if (qqb_model_parse(o.formula, &m, err, sizeof err, &col) < 0) {
         fprintf(stderr, "--model:1:%d: error: %s\n  %s\n  %*s^\n", col,
                 err + (strchr(err, ':') ? strchr(err, ':') - err + 2 : 0), o.formula, col - 1, "");

@@ -74,7 +74,7 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
     const char *series = json_string_value(json_object_get(row, "series"));
     const json_t *cur = json_object_get(row, "current"), *base = json_object_get(row, "baseline");
     struct qqb_model m;
-    int col;
+    int col = 0;
     if (!formula || !json_is_object(cur) || qqb_model_parse(formula, &m, err, errlen, &col) != 0)
         return 0; /* nothing fitted: nothing to draw */
     struct qqb_fit fc, fb;
