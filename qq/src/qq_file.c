@@ -968,18 +968,8 @@ static int pass_entries(struct pass_key *restrict pk, uint32_t nk,
                 p->on = 0;
                 s->intervals++;
                 s->state_ticks += len;
-                if (iv) {
-                    struct qq__ivals *v = &iv[key];
-                    if (v->n == v->cap) {
-                        size_t cap = v->cap ? 2 * v->cap : 64;
-                        double *nv = realloc(v->v, cap * sizeof *nv);
-                        if (!nv)
-                            return QQ_ENOMEM;
-                        v->v = nv;
-                        v->cap = cap;
-                    }
-                    v->v[v->n++] = (double)len;
-                }
+                if (iv && qq__ivals_push(&iv[key], len) != 0)
+                    return QQ_ENOMEM;
             }
         } else if (p->type == QQ_TYPE_COUNT) {
             wide_add(&p->isum, info);
