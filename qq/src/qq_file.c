@@ -930,7 +930,9 @@ struct pass_key {
     uint64_t open; /* tick the state went on */
     uint32_t type;
     uint32_t on;
+    unsigned char pad[16]; /* 128 bytes: &pk[key] is one shift */
 };
+_Static_assert(sizeof(struct pass_key) == 128, "pass_key: 128 bytes");
 
 /* Walk N entries E into PK (NK keys). Returns 0, 1 at the first entry that
  * check_entries refuses (the entries are unchecked: this is where a
@@ -1042,6 +1044,8 @@ int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary
             s->dsum = s->dsum > 0 ? DBL_MAX : -DBL_MAX;
         if (pk[k].type == QQ_TYPE_STATE)
             ns->state_events += s->hits;
+        if (iv)
+            iv[k].sum = s->state_ticks;
         if (keys)
             keys[k] = *s;
     }

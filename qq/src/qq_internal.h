@@ -121,6 +121,7 @@ struct qq__ivals {
     uint32_t *u; /* the lengths while D is NULL; UCAP is 0 once D is set */
     double *d;
     size_t n, ucap, dcap;
+    uint64_t sum; /* of the N lengths, set when the pass ends (mod 2^64) */
 };
 
 /* Appends LEN; 0, or QQ_ENOMEM. Growing, and moving to doubles, are

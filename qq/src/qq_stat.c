@@ -129,6 +129,26 @@ static int hist_rank(const struct hist *h, size_t k, double *x)
     return -1;
 }
 
+/* From the counts: the sum of the values <= FENCE into *SUM, their number
+ * into *K. -1 when the counts cannot tell (FENCE reaches the last bin) or
+ * the sum reaches 2^53, where the doubles' sum rounds. */
+static int hist_fenced_sum(const struct hist *h, double fence, double *sum, size_t *k)
+{
+    if (!(fence >= 0 && fence < HIST_BINS))
+        return -1;
+    size_t top = (size_t)fence, kept = 0;
+    uint64_t s = 0;
+    for (size_t b = 0; b <= top; b++) {
+        s += (uint64_t)b * h->count[b];
+        kept += h->count[b];
+    }
+    if (s >= (UINT64_C(1) << 53))
+        return -1;
+    *sum = (double)s;
+    *k = kept;
+    return 0;
+}
+
 /* The sum of the values <= FENCE (>= 0), their number into *K. Whole ticks:
  * the 64-bit sum is the doubles' sum, exactly, below 2^53. */
 static double fenced_sum(const double *v, const uint32_t *u, size_t n, double fence, size_t *k)
@@ -192,7 +212,9 @@ static int per_hit(double *v, const uint32_t *u, size_t n, double short_ticks, d
             med = n % 2 ? v[n / 2] : (max_of(v, n / 2) + v[n / 2]) / 2;
         }
         if (med < short_ticks) {
-            double sum = fenced_sum(v, u, n, 4.0 * med + 16.0 * step, &k);
+            double fence = 4.0 * med + 16.0 * step, sum;
+            if (!counted || hist_fenced_sum(&h, fence, &sum, &k) != 0)
+                sum = fenced_sum(v, u, n, fence, &k);
             r = QQ_HIT_MEAN;
             x = sum / (double)k; /* k >= 1: the smallest value is <= med */
         } else if (n >= 10) {
@@ -311,11 +333,13 @@ static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals 
         if (n == 0)
             continue;
         double sum = 0;
-        if (v->d) {
+        if (!v->d && n <= UINT32_MAX && v->sum < (UINT64_C(1) << 53)) { /* no wrap */
+            sum = (double)v->sum; /* exact: the doubles' sum, in any order */
+        } else if (!v->d) {
+            sum = fenced_sum(NULL, v->u, n, (double)UINT32_MAX, &kept); /* all */
+        } else {
             for (size_t i = 0; i < n; i++)
                 sum += v->d[i];
-        } else {
-            sum = fenced_sum(NULL, v->u, n, (double)UINT32_MAX, &kept); /* all */
         }
         s->intervals = n;
         s->mean = sum / (double)n;
