@@ -276,16 +276,25 @@ static int ivals_widen(struct qq__ivals *v, size_t cap)
     return 0;
 }
 
+/* P (*CAP elements of SIZE bytes) reallocated to twice as many (64 at
+ * first), *CAP updated; NULL, and P and *CAP unchanged, when out of memory. */
+static void *grow(void *p, size_t *cap, size_t size)
+{
+    size_t c = *cap ? 2 * *cap : 64;
+    void *np = realloc(p, c * size);
+    if (np)
+        *cap = c;
+    return np;
+}
+
 int qq__ivals_grow(struct qq__ivals *v, uint64_t len)
 {
     if (!v->d && len <= UINT32_MAX) {
         if (v->n == v->ucap) {
-            size_t cap = v->ucap ? 2 * v->ucap : 64;
-            uint32_t *nu = realloc(v->u, cap * sizeof *nu);
+            uint32_t *nu = grow(v->u, &v->ucap, sizeof *nu);
             if (!nu)
                 return QQ_ENOMEM;
             v->u = nu;
-            v->ucap = cap;
         }
         v->u[v->n++] = (uint32_t)len;
         return 0;
@@ -293,12 +302,10 @@ int qq__ivals_grow(struct qq__ivals *v, uint64_t len)
     if (!v->d && ivals_widen(v, v->ucap) != 0)
         return QQ_ENOMEM;
     if (v->n == v->dcap) {
-        size_t cap = 2 * v->dcap;
-        double *nd = realloc(v->d, cap * sizeof *nd);
+        double *nd = grow(v->d, &v->dcap, sizeof *nd);
         if (!nd)
             return QQ_ENOMEM;
         v->d = nd;
-        v->dcap = cap;
     }
     v->d[v->n++] = (double)len;
     return 0;
