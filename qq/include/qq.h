@@ -243,7 +243,11 @@ static inline void qq__state_on(int key, int ordered)
  * pointers inside the interval would hold the ordered read back by a load's
  * latency when the interval is empty, and not when the line's work hides
  * them, so the calibrated empty cost would not be the one every interval
- * carries. Recording off (QQRecord(0)) still pays the read. */
+ * carries. Recording off (QQRecord(0)) still pays the read. The pointer is
+ * stored on both branches (unchanged on the full one), so that in a loop
+ * the compiler keeps it in a register for the next QQStateOn instead of
+ * reloading it from the store just made (a store-to-load forwarding, which
+ * the next opening fence would wait for). */
 static inline void qq__state_off(int key, int ordered)
 {
     uint64_t t = ordered ? qq_ticks_close() : qq_ticks();
@@ -252,10 +256,11 @@ static inline void qq__state_off(int key, int ordered)
         e->tick = t;
         e->key = (uint32_t)key;
         e->info.i = 0;
-        qq__st.cur = e + 1;
+        e++;
     } else {
         qq__st.missed++;
     }
+    qq__st.cur = e;
 }
 
 static inline void QQStateOn(int key)

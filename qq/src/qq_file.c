@@ -930,7 +930,9 @@ struct pass_key {
     uint64_t open; /* tick the state went on */
     uint32_t type;
     uint32_t on;
+    unsigned char pad[16]; /* 128 bytes: &pk[key] is one shift */
 };
+_Static_assert(sizeof(struct pass_key) == 128, "pass_key: 128 bytes");
 
 /* Walk N entries E into PK (NK keys). Returns 0, 1 at the first entry that
  * check_entries refuses (the entries are unchecked: this is where a
@@ -968,18 +970,8 @@ static int pass_entries(struct pass_key *restrict pk, uint32_t nk,
                 p->on = 0;
                 s->intervals++;
                 s->state_ticks += len;
-                if (iv) {
-                    struct qq__ivals *v = &iv[key];
-                    if (v->n == v->cap) {
-                        size_t cap = v->cap ? 2 * v->cap : 64;
-                        double *nv = realloc(v->v, cap * sizeof *nv);
-                        if (!nv)
-                            return QQ_ENOMEM;
-                        v->v = nv;
-                        v->cap = cap;
-                    }
-                    v->v[v->n++] = (double)len;
-                }
+                if (iv && qq__ivals_push(&iv[key], len) != 0)
+                    return QQ_ENOMEM;
             }
         } else if (p->type == QQ_TYPE_COUNT) {
             wide_add(&p->isum, info);
@@ -1052,6 +1044,8 @@ int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary
             s->dsum = s->dsum > 0 ? DBL_MAX : -DBL_MAX;
         if (pk[k].type == QQ_TYPE_STATE)
             ns->state_events += s->hits;
+        if (iv)
+            iv[k].sum = s->state_ticks;
         if (keys)
             keys[k] = *s;
     }

@@ -113,11 +113,28 @@ int qq__out_check_target(const char *path);
  * entries, at least one). Tests lower it to cross chunk boundaries. */
 extern size_t qq__read_chunk;
 
-/* Interval lengths of one state key, grown as the entries are walked. */
+/* Interval lengths of one state key, grown as the entries are walked: as
+ * 32-bit ticks while every length fits (half the memory, page faults and
+ * traffic of doubles; a state's intervals are almost always far below 2^32
+ * ticks), as doubles from the first that does not (all N of them then). */
 struct qq__ivals {
-    double *v;
-    size_t n, cap;
+    uint32_t *u; /* the lengths while D is NULL; UCAP is 0 once D is set */
+    double *d;
+    size_t n, ucap, dcap;
+    uint64_t sum; /* of the N lengths, set when the pass ends (mod 2^64) */
 };
+
+/* Appends LEN; 0, or QQ_ENOMEM. Growing, and moving to doubles, are
+ * qq__ivals_grow's. */
+int qq__ivals_grow(struct qq__ivals *v, uint64_t len);
+static inline int qq__ivals_push(struct qq__ivals *v, uint64_t len)
+{
+    if (v->n < v->ucap && len <= UINT32_MAX) {
+        v->u[v->n++] = (uint32_t)len;
+        return 0;
+    }
+    return qq__ivals_grow(v, len);
+}
 
 /* One pass over NODE's entries: the summary into NS and KEYS (KEYS may be
  * NULL), and when IV is not NULL (qq_file_nkeys() elements, zeroed) every

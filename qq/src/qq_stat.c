@@ -88,11 +88,17 @@ struct hist {
     size_t *count; /* HIST_BINS + 1 */
 };
 
-/* 0, or -1 when a value is not a whole number >= 0 (NaN included). */
-static int hist_build(struct hist *h, const double *v, size_t n)
+/* The values are V (doubles) or, when V is NULL, U (32-bit ticks). 0, or -1
+ * when a double is not a whole number >= 0 (NaN included). */
+static int hist_build(struct hist *h, const double *v, const uint32_t *u, size_t n)
 {
     size_t *c = h->count;
     memset(c, 0, (HIST_BINS + 1) * sizeof *c);
+    if (!v) {
+        for (size_t i = 0; i < n; i++)
+            c[u[i] < HIST_BINS ? u[i] : HIST_BINS]++;
+        return 0;
+    }
     int ok = 1;
     for (size_t i = 0; i < n; i++) {
         double x = v[i];
@@ -123,12 +129,66 @@ static int hist_rank(const struct hist *h, size_t k, double *x)
     return -1;
 }
 
-/* The rule is in qq_file.h; its measured bias in docs/STATISTICS.md. The
- * median and the 10th percentile are counted or selected, not sorted for:
- * a state of 10^7 intervals costs a few passes over them. Interval lengths
- * are whole ticks, so the fenced mean's sum is exact in any order (below
- * 2^53). */
-double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rule, size_t *kept)
+/* From the counts: the sum of the values <= FENCE into *SUM, their number
+ * into *K. -1 when the counts cannot tell (FENCE reaches the last bin) or
+ * the sum reaches 2^53, where the doubles' sum rounds. */
+static int hist_fenced_sum(const struct hist *h, double fence, double *sum, size_t *k)
+{
+    if (!(fence >= 0 && fence < HIST_BINS))
+        return -1;
+    size_t top = (size_t)fence, kept = 0;
+    uint64_t s = 0;
+    for (size_t b = 0; b <= top; b++) {
+        s += (uint64_t)b * h->count[b];
+        kept += h->count[b];
+    }
+    if (s >= (UINT64_C(1) << 53))
+        return -1;
+    *sum = (double)s;
+    *k = kept;
+    return 0;
+}
+
+/* The sum of the values <= FENCE (>= 0), their number into *K. Whole ticks:
+ * the 64-bit sum is the doubles' sum, exactly, below 2^53. */
+static double fenced_sum(const double *v, const uint32_t *u, size_t n, double fence, size_t *k)
+{
+    size_t kept = 0;
+    double sum = 0;
+    if (!v) {
+        uint32_t f = fence >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)fence;
+        uint64_t s = 0;
+        for (size_t i = 0; i < n; i++)
+            if (u[i] <= f) {
+                s += u[i];
+                kept++;
+            }
+        if (s < (UINT64_C(1) << 53)) {
+            *k = kept;
+            return (double)s;
+        }
+        kept = 0; /* the doubles' rounding, in the doubles' order */
+        for (size_t i = 0; i < n; i++)
+            if (u[i] <= f) {
+                sum += u[i];
+                kept++;
+            }
+        *k = kept;
+        return sum;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (v[i] <= fence) {
+            sum += v[i];
+            kept++;
+        }
+    *k = kept;
+    return sum;
+}
+
+/* qq_per_hit of V, or when V is NULL of U: then 1 when the counts cannot
+ * answer (the values must be selected, as doubles), else 0. */
+static int per_hit(double *v, const uint32_t *u, size_t n, double short_ticks, double step,
+                   int *rule, size_t *kept, double *out)
 {
     int r = QQ_HIT_NONE;
     size_t k = 0;
@@ -137,23 +197,24 @@ double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rul
     double lo, hi, med = 0;
     int counted = 0;
     if (n >= HIST_MIN && (h.count = malloc((HIST_BINS + 1) * sizeof *h.count)) != NULL &&
-        hist_build(&h, v, n) == 0 && hist_rank(&h, (n - 1) / 2, &lo) == 0 &&
+        hist_build(&h, v, u, n) == 0 && hist_rank(&h, (n - 1) / 2, &lo) == 0 &&
         hist_rank(&h, n / 2, &hi) == 0) {
         med = n % 2 ? hi : (lo + hi) / 2;
         counted = 1;
     }
     if (n > 0) {
+        if (!counted && !v) {
+            free(h.count);
+            return 1;
+        }
         if (!counted) {
             select_kth(v, n, n / 2);
             med = n % 2 ? v[n / 2] : (max_of(v, n / 2) + v[n / 2]) / 2;
         }
         if (med < short_ticks) {
-            double fence = 4.0 * med + 16.0 * step, sum = 0;
-            for (size_t i = 0; i < n; i++)
-                if (v[i] <= fence) {
-                    sum += v[i];
-                    k++;
-                }
+            double fence = 4.0 * med + 16.0 * step, sum;
+            if (!counted || hist_fenced_sum(&h, fence, &sum, &k) != 0)
+                sum = fenced_sum(v, u, n, fence, &k);
             r = QQ_HIT_MEAN;
             x = sum / (double)k; /* k >= 1: the smallest value is <= med */
         } else if (n >= 10) {
@@ -176,7 +237,78 @@ double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rul
         *rule = r;
     if (kept)
         *kept = k;
+    *out = x;
+    return 0;
+}
+
+/* The rule is in qq_file.h; its measured bias in docs/STATISTICS.md. The
+ * median and the 10th percentile are counted or selected, not sorted for:
+ * a state of 10^7 intervals costs a few passes over them. Interval lengths
+ * are whole ticks, so the fenced mean's sum is exact in any order (below
+ * 2^53). */
+double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rule, size_t *kept)
+{
+    double x = 0;
+    if (!v)
+        n = 0;
+    (void)per_hit(v, NULL, n, short_ticks, step, rule, kept, &x);
     return x;
+}
+
+/* V's lengths as doubles, in an array of CAP (at least N) doubles. 0, or
+ * QQ_ENOMEM with V unchanged. */
+static int ivals_widen(struct qq__ivals *v, size_t cap)
+{
+    if (cap < v->n)
+        cap = v->n;
+    if (cap == 0)
+        cap = 64;
+    double *d = malloc(cap * sizeof *d);
+    if (!d)
+        return QQ_ENOMEM;
+    for (size_t i = 0; i < v->n; i++)
+        d[i] = (double)v->u[i];
+    free(v->u);
+    v->d = d;
+    v->u = NULL;
+    v->ucap = 0;
+    v->dcap = cap;
+    return 0;
+}
+
+/* P (*CAP elements of SIZE bytes) reallocated to twice as many (64 at
+ * first), *CAP updated; NULL, and P and *CAP unchanged, when out of memory. */
+static void *grow(void *p, size_t *cap, size_t size)
+{
+    size_t c = *cap ? 2 * *cap : 64;
+    void *np = realloc(p, c * size);
+    if (np)
+        *cap = c;
+    return np;
+}
+
+int qq__ivals_grow(struct qq__ivals *v, uint64_t len)
+{
+    if (!v->d && len <= UINT32_MAX) {
+        if (v->n == v->ucap) {
+            uint32_t *nu = grow(v->u, &v->ucap, sizeof *nu);
+            if (!nu)
+                return QQ_ENOMEM;
+            v->u = nu;
+        }
+        v->u[v->n++] = (uint32_t)len;
+        return 0;
+    }
+    if (!v->d && ivals_widen(v, v->ucap) != 0)
+        return QQ_ENOMEM;
+    if (v->n == v->dcap) {
+        double *nd = grow(v->d, &v->dcap, sizeof *nd);
+        if (!nd)
+            return QQ_ENOMEM;
+        v->d = nd;
+    }
+    v->d[v->n++] = (double)len;
+    return 0;
 }
 
 /* The step for files without a calibration: the writer's bare-read step
@@ -188,9 +320,10 @@ static double fallback_step(const struct qq_file *f)
     return s > 0 ? s : 0;
 }
 
-/* The figures of every state key from its intervals IV (reordered). */
-static void hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals *iv,
-                        struct qq_hit_stat *out)
+/* The figures of every state key from its intervals IV (reordered, or
+ * widened to doubles). 0, or QQ_ENOMEM. */
+static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals *iv,
+                       struct qq_hit_stat *out)
 {
     uint32_t nk = qq_file_nkeys(f);
     const struct qq_node_info *ni = qq_file_node(f, node);
@@ -198,21 +331,36 @@ static void hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals
     int have = qq_file_calib(f, node, &cal);
     double step = have && cal.step > 0 ? cal.step : fallback_step(f);
     double empty = have ? cal.empty_typical : 0;
+    double short_ticks = qq_short_ticks(ni->mhz, step);
     memset(out, 0, (size_t)nk * sizeof *out);
     for (uint32_t k = 0; k < nk; k++) {
         struct qq_hit_stat *s = &out[k];
-        if (iv[k].n == 0)
+        struct qq__ivals *v = &iv[k];
+        size_t n = v->n, kept;
+        if (n == 0)
             continue;
         double sum = 0;
-        for (size_t i = 0; i < iv[k].n; i++)
-            sum += iv[k].v[i];
-        size_t kept;
-        s->intervals = iv[k].n;
-        s->mean = sum / (double)iv[k].n;
-        s->raw = qq_per_hit(iv[k].v, iv[k].n, qq_short_ticks(ni->mhz, step), step, &s->rule, &kept);
+        if (!v->d && n <= UINT32_MAX && v->sum < (UINT64_C(1) << 53)) { /* no wrap */
+            sum = (double)v->sum; /* exact: the doubles' sum, in any order */
+        } else if (!v->d) {
+            sum = fenced_sum(NULL, v->u, n, (double)UINT32_MAX, &kept); /* all */
+        } else {
+            for (size_t i = 0; i < n; i++)
+                sum += v->d[i];
+        }
+        s->intervals = n;
+        s->mean = sum / (double)n;
+        if (!v->d && per_hit(NULL, v->u, n, short_ticks, step, &s->rule, &kept, &s->raw) == 0) {
+            /* counted in 32 bits */
+        } else {
+            if (!v->d && ivals_widen(v, n) != 0)
+                return QQ_ENOMEM;
+            s->raw = qq_per_hit(v->d, n, short_ticks, step, &s->rule, &kept);
+        }
         s->kept = kept;
         s->net = s->raw - empty;
     }
+    return 0;
 }
 
 int qq_file_node_stats(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
@@ -226,10 +374,12 @@ int qq_file_node_stats(const struct qq_file *f, uint32_t node, struct qq_node_su
         return QQ_ENOMEM;
     int rc = qq__node_pass(f, node, ns, keys, iv);
     if (rc == 0 && hits)
-        hit_figures(f, node, iv, hits);
+        rc = hit_figures(f, node, iv, hits);
     if (iv)
-        for (uint32_t k = 0; k < nk; k++)
-            free(iv[k].v);
+        for (uint32_t k = 0; k < nk; k++) {
+            free(iv[k].u);
+            free(iv[k].d);
+        }
     free(iv);
     return rc;
 }

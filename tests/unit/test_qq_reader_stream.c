@@ -306,12 +306,51 @@ static void make_crafted_file(const char *path)
         free(ev[i]);
 }
 
+/* One node whose state keys take every path of the 32-bit interval
+ * lengths: short ones counted in 32 bits, 1500 of 5000-8000 ticks (the
+ * counts cannot give the median: selected as doubles), and lengths past
+ * 2^32 ticks (kept as doubles from the first). */
+static void make_wide_file(const char *path)
+{
+    int ks[3] = {QQAddState("w_short"), QQAddState("w_long"), QQAddState("w_huge")};
+    const size_t per = 1500, n = 3 * 2 * per;
+    struct qq_event *ev = calloc(n + 1, sizeof *ev);
+    uint64_t tick = 1000;
+    size_t j = 0;
+    for (size_t i = 0; i < per; i++)
+        for (int k = 0; k < 3; k++) {
+            uint64_t len = k == 0         ? 40 + next_rand() % 30
+                           : k == 1       ? 5000 + next_rand() % 3000
+                           : i % 500 == 7 ? (UINT64_C(1) << 32) + next_rand() % 1000
+                                          : 100 + next_rand() % 50;
+            ev[j].key = (uint32_t)ks[k];
+            ev[j].info.i = 1;
+            ev[j++].tick = tick;
+            tick += len;
+            ev[j].key = (uint32_t)ks[k];
+            ev[j].info.i = 0;
+            ev[j++].tick = tick;
+            tick += next_rand() % 10;
+        }
+    size_t len;
+    const struct qq_event *const evc[1] = {ev};
+    const uint64_t nn[1] = {n};
+    unsigned char *p = craft(1, evc, nn, 0, &len);
+    CHECK(p != NULL);
+    if (p)
+        write_file(path, p, len);
+    (free)(p); /* craft's buffer: libc's malloc */
+    free(ev);
+}
+
 static void test_same_as_whole(void)
 {
     make_program_file("program.qq");
     check_same("program.qq");
     make_crafted_file("crafted.qq");
     check_same("crafted.qq");
+    make_wide_file("wide.qq");
+    check_same("wide.qq");
 }
 
 /* The estimator counts or selects where it sorted: the same figure, rule
