@@ -11,7 +11,8 @@ CMAKE_FLAGS ?= -DQQ_WERROR=ON
 
 # Debian packages the build, the tests and the reports need.
 PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-dev \
-           libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell clang-format
+           libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell clang-format \
+           clang-tidy cppcheck
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
 # is built only when these are there; make deps tries them, and goes on without.
 OPTIONAL_PACKAGES = g++ libbenchmark-dev
@@ -97,14 +98,10 @@ format:
 	git ls-files '*.c' '*.h' '*.cc' | xargs clang-format -i
 
 # Static analysers on the library and the harness, with the checked-in
-# configurations (.clang-tidy; cppcheck's options here, suppressions inline).
-LINT_DIRS = qq harness
+# configurations (.clang-tidy; cppcheck's options in tests/integration/test_lint.sh, which CTest runs too).
 lint: deps
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-	clang-tidy -p $(BUILD) --quiet $(wildcard $(addsuffix /src/*.c,qq) harness/*.c)
-	cppcheck --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-	    --inline-suppr --quiet -D__x86_64__ -DQQ_ENABLE -D_POSIX_C_SOURCE=200809L \
-	    -Iqq/include -Iqq/src -Iharness $(LINT_DIRS)
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	QQ_SOURCE_DIR=$(CURDIR) QQ_BINARY_DIR=$(CURDIR)/$(BUILD) bash tests/integration/test_lint.sh
 
 fuzz: deps
 	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang; }

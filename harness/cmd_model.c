@@ -392,8 +392,9 @@ int cmd_model(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = 1;
-        /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): argv[i] for i < argc is never
-         * NULL; the analyser loses argc between iterations */
+        /* argv[i] for i < argc is never NULL; the analyser loses argc
+         * between iterations. */
+        // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             model_usage(stdout);
             return QQB_EXIT_OK;

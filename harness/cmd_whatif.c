@@ -153,8 +153,9 @@ int cmd_whatif(int argc, char **argv)
     double amount = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): argv[i] for i < argc is never
-         * NULL; the analyser loses argc between iterations */
+        /* argv[i] for i < argc is never NULL; the analyser loses argc
+         * between iterations. */
+        // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             whatif_usage(stdout);
             return QQB_EXIT_OK;
