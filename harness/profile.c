@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "atomic.h"
 #include "plot.h"
 #include "profile.h"
 
@@ -216,7 +217,7 @@ static int mkdirs(const char *dir)
 
 int qqb_profile_store(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
-    char dir[4096], tmp[4200];
+    char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash && slash != dir) {
@@ -225,35 +226,9 @@ int qqb_profile_store(const char *path, const char *text, size_t len, char *err,
             return perr(err, errlen, "%s: error: cannot make its folder: %s", path,
                         strerror(errno));
     }
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return perr(err, errlen, "%s: error: cannot write %s: %s", path, tmp, strerror(errno));
-    size_t off = 0;
-    while (off < len) {
-        ssize_t k = write(fd, text + off, len - off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            return perr(err, errlen, "%s: error: writing %s: %s", path, tmp, strerror(e));
-        }
-        off += (size_t)k;
-    }
-    /* The data on disk before the rename makes it the profile. */
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return perr(err, errlen, "%s: error: writing %s: %s", path, tmp, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return perr(err, errlen, "%s: error: cannot rename %s into place: %s", path, tmp,
-                    strerror(e));
-    }
+    char why[512];
+    if (qqb_write_atomic(path, text, len, why, sizeof why) != 0)
+        return perr(err, errlen, "%s: error: %s", path, why);
     return 0;
 }
 

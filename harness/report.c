@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "atomic.h"
 #include "history.h"
 #include "runner.h"
 
@@ -523,13 +524,19 @@ int qqb_report_json(const char *path, const struct qqb_report *r, char *err, siz
     json_object_set_new(root, "round_order_seed",
                         json_integer((json_int_t)(r->seed & 0x7fffffffffffffffull)));
     json_object_set_new(root, "exit_code", json_integer(r->exit_code));
-    errno = 0;
-    int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-    int e = errno;
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(root);
+    if (!text) {
+        snprintf(err, errlen, "%s: error: cannot write the JSON report: out of memory", path);
+        return -1;
+    }
+    /* Whole or not at all: a full disk leaves the old report, never half. */
+    char why[512];
+    size_t len = strlen(text);
+    int rc = qqb_write_atomic(path, text, len, why, sizeof why);
+    free(text);
     if (rc != 0) {
-        snprintf(err, errlen, "%s: error: cannot write the JSON report: %s", path,
-                 e ? strerror(e) : "write failed");
+        snprintf(err, errlen, "%s: error: cannot write the JSON report: %s", path, why);
         return -1;
     }
     return 0;
@@ -570,9 +577,12 @@ void qqb_markup_text(FILE *fp, const char *s)
 
 int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "w");
+    /* Made in memory, then written whole or not at all (atomic.h). */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
     if (!fp) {
-        snprintf(err, errlen, "%s: error: cannot write the JUnit report", path);
+        snprintf(err, errlen, "%s: error: cannot write the JUnit report: out of memory", path);
         return -1;
     }
     const struct qqb_results *res = r->results;
@@ -657,8 +667,16 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
         fprintf(fp, "\"/></testcase>\n");
     }
     fprintf(fp, "  </testsuite>\n</testsuites>\n");
-    if (fclose(fp) != 0) {
-        snprintf(err, errlen, "%s: error: cannot write the JUnit report", path);
+    if (fclose(fp) != 0 || !text) {
+        free(text);
+        snprintf(err, errlen, "%s: error: cannot write the JUnit report: out of memory", path);
+        return -1;
+    }
+    char why[512];
+    int rc = qqb_write_atomic(path, text, len, why, sizeof why);
+    free(text);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: error: cannot write the JUnit report: %s", path, why);
         return -1;
     }
     return 0;

@@ -40,6 +40,29 @@ else
     [ "$fail" = 0 ] || show err.txt
 fi
 
+# --- The same limit while the JSON and JUnit reports are written: each is
+# written whole or not at all, so the reports of the last run stay as they
+# were, no temporary file is left, and the message says why.
+qq out.txt err.txt run tiny.yaml --baselines bl -q --no-report --json r.json --junit r.xml
+check "reports written (exit $rc)" test "$rc" = 0
+cp r.json r_before.json
+cp r.xml r_before.xml
+jsize=$(wc -c < r.json)
+if ! command -v prlimit >/dev/null; then
+    echo "note: no prlimit (util-linux): the file-size limit is not tried on reports"
+elif [ "$limit" -ge "$jsize" ]; then
+    echo "note: the .qq file is not smaller than the JSON report ($jsize B): limit not tried"
+else
+    rc=0
+    prlimit --fsize="$limit" "$QQBENCH" run tiny.yaml --baselines bl -q --no-report \
+        --json r.json --junit r.xml >out.txt 2>err.txt || rc=$?
+    check "report under a file-size limit: exit 2 (got $rc)" test "$rc" = 2
+    check "report under a file-size limit: says why" has err.txt 'r\.json: error: cannot write the JSON report: write failed: File too large'
+    check "report under a file-size limit: the JSON report is byte-identical" cmp -s r_before.json r.json
+    check "report under a file-size limit: no temporary file left" test -z "$(ls | grep '\.tmp\.')"
+    [ "$fail" = 0 ] || show err.txt
+fi
+
 # --- Two updates at once: the lock makes the second wait; both runs end up
 # in the baseline (it keeps the last 5 runs of each case).
 runs_of() { grep -Eo '^  runs: [0-9]+' "$1" | grep -Eo '[0-9]+$' | head -1; }

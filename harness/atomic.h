@@ -1,0 +1,19 @@
+/* atomic.h - a file replaced whole or not at all: temporary beside it, fsync, rename, fsync the
+ * folder.
+ */
+#ifndef QQB_ATOMIC_H
+#define QQB_ATOMIC_H
+
+#include <stddef.h>
+
+/* Write LEN bytes of TEXT as PATH: into PATH.tmp.PID beside it, fsync'd,
+ * then renamed over PATH and the folder fsync'd, so that PATH is always
+ * either its old file or the complete new one. On failure (a full disk, a
+ * file-size limit, a folder that refuses) the temporary is removed, PATH is
+ * untouched, ERR says which step failed and why ("write failed: File
+ * too large"; the caller names PATH), errno is kept,
+ * and the result is -1. PATH must not name anything but a regular file or
+ * a name that does not exist (rename would replace it). */
+int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+#endif
