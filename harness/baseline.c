@@ -3,6 +3,7 @@
 /* flock() is BSD, not POSIX: the build's _POSIX_C_SOURCE alone hides it. */
 #define _DEFAULT_SOURCE
 
+#include "atomic.h"
 #include "baseline.h"
 
 #include <ctype.h>
@@ -209,7 +210,6 @@ struct em {
     FILE *f;
     int failed;
     int werr; /* errno of a failed write, 0 if none */
-    int io;   /* the failure is the file system's (write, fsync, close) */
     char why[200];
 };
 
@@ -628,34 +628,26 @@ static void remove_stale(const char *dir, const char *base)
     closedir(d);
 }
 
-/* The locked part of a write: temp file, fsync, rename, fsync the dir.
- * Returns 0, -1 (R cannot be written: a string that is not UTF-8), or -2
- * (the file system refused). */
+/* The locked part of a write: the document made in memory, then written
+ * whole or not at all (atomic.h: temporary, fsync, rename, fsync the dir).
+ * Returns 0, -1 (R cannot be written: a string that is not UTF-8, or out
+ * of memory), or -2 (the file system refused). */
 static int write_locked(const char *path, const char *dir, const char *base,
                         const struct qqb_results *r, char *err, size_t errlen)
 {
-    char tmp[PATH_MAX], date[32];
+    char date[32], why[512];
+    char *text = NULL;
+    size_t len = 0;
     struct em m;
-    int fd, dfd, ok;
 
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return ferr(err, errlen, path, "path too long");
     remove_stale(dir, base);
-    unlink(tmp);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return fserr(err, errlen, tmp, "cannot create: %s", strerror(errno));
     memset(&m, 0, sizeof m);
-    m.f = fdopen(fd, "w");
-    if (!m.f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        return ferr(err, errlen, tmp, "cannot open: %s", strerror(e));
-    }
+    m.f = open_memstream(&text, &len);
+    if (!m.f)
+        return ferr(err, errlen, path, "out of memory");
     if (!yaml_emitter_initialize(&m.e)) {
         fclose(m.f);
-        unlink(tmp);
+        free(text);
         return ferr(err, errlen, path, "out of memory");
     }
     yaml_emitter_set_output(&m.e, write_handler, &m);
@@ -670,46 +662,21 @@ static int write_locked(const char *path, const char *dir, const char *base,
     fputs("# qqbench baseline; format in docs/BASELINES.md\n", m.f);
     emit_results(&m, r, r->date ? r->date : date);
     if (!m.failed && !yaml_emitter_flush(&m.e)) {
-        m.failed = m.io = 1;
-        snprintf(m.why, sizeof m.why, "write failed: %s", strerror(m.werr ? m.werr : EIO));
+        m.failed = 1;
+        snprintf(m.why, sizeof m.why, "out of memory");
     }
     yaml_emitter_delete(&m.e);
-    if (!m.failed && (fflush(m.f) != 0 || ferror(m.f))) {
-        m.failed = m.io = 1;
-        snprintf(m.why, sizeof m.why, "write failed: %s", strerror(errno));
-    }
-    /* The data must be on disk before the rename makes it the baseline. */
-    if (!m.failed && fsync(fileno(m.f)) != 0) {
-        m.failed = m.io = 1;
-        snprintf(m.why, sizeof m.why, "fsync failed: %s", strerror(errno));
-    }
-    ok = fclose(m.f) == 0;
-    if (!m.failed && !ok) {
-        m.failed = m.io = 1;
-        snprintf(m.why, sizeof m.why, "close failed: %s", strerror(errno));
+    if (fclose(m.f) != 0 && !m.failed) {
+        m.failed = 1;
+        snprintf(m.why, sizeof m.why, "out of memory");
     }
     if (m.failed) {
-        unlink(tmp);
-        if (m.io || m.werr)
-            return fserr(err, errlen, path, "%s", m.why);
+        free(text);
         return ferr(err, errlen, path, "%s", m.why);
     }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return fserr(err, errlen, path, "cannot rename %s into place: %s", tmp, strerror(e));
-    }
-    /* And the rename itself must survive a crash. */
-    dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        if (fsync(dfd) != 0 && errno != EINVAL) {
-            int e = errno;
-            close(dfd);
-            return fserr(err, errlen, dir, "fsync of the directory failed: %s", strerror(e));
-        }
-        close(dfd);
-    }
-    return 0;
+    int rc = qqb_write_atomic(path, text, len, why, sizeof why);
+    free(text);
+    return rc != 0 ? fserr(err, errlen, path, "%s", why) : 0;
 }
 
 /* Validate, mkdir -p, lock; then either write R or (MERGE) read-merge-write. */
