@@ -375,8 +375,8 @@ static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite
                                  base, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             fprintf(stderr,
-                    "qqbench run: error: the baseline is damaged; fix it or "
-                    "remove it (git checkout %s)\n",
+                    "qqbench run: error: the baseline cannot be used (the line above "
+                    "says why); fix it or remove it (git checkout %s)\n",
                     bpath);
             return -1;
         }
