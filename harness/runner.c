@@ -881,15 +881,9 @@ static double net_floor(double net, double step)
     return net > floor ? net : floor;
 }
 
-int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_case_result *c,
+int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_case_result *c,
                 char *err, size_t errlen)
 {
-    struct qq_file *f;
-    if (qq_file_open_stream(path, &f) != 0) {
-        snprintf(err, errlen, "%s", qq_file_errmsg(f));
-        qq_file_close(f);
-        return -1;
-    }
     uint32_t nk = qq_file_nkeys(f), nn = qq_file_nnodes(f);
     size_t cells = (size_t)nk * (nn ? nn : 1) + 1;
     struct qq_key_summary *ks = calloc(cells, sizeof *ks);
@@ -987,7 +981,6 @@ int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_ca
 out:
     free(hs);
     free(ks);
-    qq_file_close(f);
     return rc ? -1 : 0;
 }
 

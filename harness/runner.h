@@ -52,11 +52,13 @@ int qqb_runner_trap_signals(const char *workdir);
 /* Back to the dispositions before qqb_runner_trap_signals. */
 void qqb_runner_untrap_signals(void);
 
-/* Read the .qq file at PATH and add one sample per metric of each key (see
- * results.h) to case C; KEYS (NKEYS > 0) limits the keys. Also fills C's
- * memory table (summed over nodes) and tick MHz. Returns 0, or -1 with a
- * one-line reason in ERR. */
-int qqb_collect(const char *path, char *const *keys, size_t nkeys, struct qqb_case_result *c,
+struct qq_file;
+/* Read the .qq file F (open, streamed or whole) in one pass per node, every
+ * entry checked, and add one sample per metric of each key (see results.h)
+ * to case C; KEYS (NKEYS > 0) limits the keys. Also fills C's memory table
+ * (summed over nodes) and tick MHz. Returns 0, or -1 with a one-line
+ * reason in ERR. */
+int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_case_result *c,
                 char *err, size_t errlen);
 
 /* The verdict metric of a key type: states are judged on net ticks per hit
