@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "cmds.h"
 #include "qq_file.h"
 #include "strmap.h"
@@ -229,12 +230,12 @@ static int mem_keys(const struct side *a, const struct side *b, struct mem_key *
                 const struct qq_mem_row *row = &t.rows[r];
                 size_t i = *n;
                 int added = qqb_strmap_add(&seen, 0, row->name, i, &i);
-                if (added > 0 && *n == cap) {
-                    struct mem_key *nv = realloc(v, (cap ? 2 * cap : 16) * sizeof *v);
+                if (added > 0) {
+                    struct mem_key *nv = qqb_grow(v, *n, &cap, sizeof *v, 16);
                     if (!nv)
                         added = -1;
                     else
-                        v = nv, cap = cap ? 2 * cap : 16;
+                        v = nv;
                 }
                 if (added < 0) {
                     rc = -1;

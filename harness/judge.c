@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "judge.h"
 #include "qq_file.h"
 #include "runner.h"
@@ -46,14 +47,10 @@ static const struct qqb_bench *bench_of(const struct qqb_plan *p, size_t ci)
 
 static int push_row(struct qqb_judgement *j, const struct qqb_cmp *row)
 {
-    if (j->ncmp == j->capcmp) {
-        size_t cap = j->capcmp ? 2 * j->capcmp : 32;
-        struct qqb_cmp *v = realloc(j->cmp, cap * sizeof *v);
-        if (!v)
-            return -1;
-        j->cmp = v;
-        j->capcmp = cap;
-    }
+    struct qqb_cmp *v = qqb_grow(j->cmp, j->ncmp, &j->capcmp, sizeof *v, 32);
+    if (!v)
+        return -1;
+    j->cmp = v;
     j->cmp[j->ncmp++] = *row;
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "judge_model.h"
 #include "suite.h"
 
@@ -98,14 +99,10 @@ static int add_case(const struct qqb_bench *b, const struct qqb_case_result *rc,
 
 static int push_row(struct qqb_model_judgement *j, size_t *cap)
 {
-    if (j->n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 8;
-        struct qqb_model_row *r = realloc(j->rows, nc * sizeof *r);
-        if (!r)
-            return -1;
-        j->rows = r;
-        *cap = nc;
-    }
+    struct qqb_model_row *r = qqb_grow(j->rows, j->n, cap, sizeof *r, 8);
+    if (!r)
+        return -1;
+    j->rows = r;
     memset(&j->rows[j->n], 0, sizeof j->rows[j->n]);
     j->n++;
     return 0;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "judge_sig.h"
 #include "stats.h"
 
@@ -67,14 +68,10 @@ int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur
             struct qqb_signature s;
             if (!signature_of(c, k, &s))
                 continue;
-            if (out->n == cap) {
-                size_t nc = cap ? 2 * cap : 8;
-                struct qqb_sig_row *r = realloc(out->rows, nc * sizeof *r);
-                if (!r)
-                    return -1;
-                out->rows = r;
-                cap = nc;
-            }
+            struct qqb_sig_row *rows = qqb_grow(out->rows, out->n, &cap, sizeof *rows, 8);
+            if (!rows)
+                return -1;
+            out->rows = rows;
             struct qqb_sig_row *r = &out->rows[out->n++];
             memset(r, 0, sizeof *r);
             r->case_idx = ci;

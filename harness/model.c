@@ -12,6 +12,7 @@
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_vector.h>
 
+#include "grow.h"
 #include "model.h"
 
 /* ---------------------------------------------------------------- parse */
@@ -476,14 +477,10 @@ struct qqb_model_series *qqb_model_series_get(struct qqb_model_data *d, const ch
     for (size_t i = 0; i < d->n; i++)
         if (!strcmp(d->s[i].label, label))
             return &d->s[i];
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 8;
-        struct qqb_model_series *s = realloc(d->s, cap * sizeof *s);
-        if (!s)
-            return NULL;
-        d->s = s;
-        d->cap = cap;
-    }
+    struct qqb_model_series *v = qqb_grow(d->s, d->n, &d->cap, sizeof *v, 8);
+    if (!v)
+        return NULL;
+    d->s = v;
     struct qqb_model_series *s = &d->s[d->n++];
     memset(s, 0, sizeof *s);
     snprintf(s->label, sizeof s->label, "%s", label);
@@ -492,14 +489,10 @@ struct qqb_model_series *qqb_model_series_get(struct qqb_model_data *d, const ch
 
 int qqb_model_series_add(struct qqb_model_series *s, const double *x, int nx, double y)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        struct qqb_model_obs *o = realloc(s->o, cap * sizeof *o);
-        if (!o)
-            return -1;
-        s->o = o;
-        s->cap = cap;
-    }
+    struct qqb_model_obs *v = qqb_grow(s->o, s->n, &s->cap, sizeof *v, 16);
+    if (!v)
+        return -1;
+    s->o = v;
     struct qqb_model_obs *o = &s->o[s->n++];
     memset(o, 0, sizeof *o);
     memcpy(o->x, x, (size_t)nx * sizeof *x);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "results.h"
 
 long qqb_results_index(const struct qqb_results *r, const char *name)
@@ -83,14 +84,10 @@ struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key, c
     struct qqb_metric *m = (struct qqb_metric *)qqb_case_find_metric(c, key, what);
     if (m)
         return m;
-    if (c->nmetrics == c->capmetrics) {
-        size_t cap = c->capmetrics ? 2 * c->capmetrics : 8;
-        struct qqb_metric *v = realloc(c->metrics, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        c->metrics = v;
-        c->capmetrics = cap;
-    }
+    struct qqb_metric *v = qqb_grow(c->metrics, c->nmetrics, &c->capmetrics, sizeof *v, 8);
+    if (!v)
+        return NULL;
+    c->metrics = v;
     m = &c->metrics[c->nmetrics];
     memset(m, 0, sizeof *m);
     m->key = strdup(key);
@@ -106,14 +103,10 @@ struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key, c
 
 int qqb_metric_add(struct qqb_metric *m, double sample)
 {
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 16;
-        double *v = realloc(m->samples, cap * sizeof *v);
-        if (!v)
-            return -1;
-        m->samples = v;
-        m->cap = cap;
-    }
+    double *v = qqb_grow(m->samples, m->n, &m->cap, sizeof *v, 16);
+    if (!v)
+        return -1;
+    m->samples = v;
     m->samples[m->n++] = sample;
     return 0;
 }
