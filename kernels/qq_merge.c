@@ -72,9 +72,11 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    static int median;
+    static int median, replace;
     static const struct kopt extra[] = {
         KIO_MEDIAN_OPTION(median),
+        {"replace", KOPT_FLAG, &replace, 0,
+         "QQOut replaces the last round's file (the old file's pages are freed in the rename)"},
         {NULL, KOPT_FLAG, NULL, 0, NULL},
     };
     static const struct kspec spec = {
@@ -149,7 +151,7 @@ int main(int argc, char **argv)
     kio_hide_output(saved, sizeof saved);
     int fail = 0;
     for (long r = -1; r < rounds; r++) {
-        if (rank == 0)
+        if (rank == 0 && !replace)
             unlink(path);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
