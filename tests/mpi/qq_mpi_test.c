@@ -419,8 +419,8 @@ static int run_bench(const char *name, long n, int rank, int size)
         fprintf(stderr, "rank %d: %s\n", rank, qq_out_errmsg());
     if (rank == 0) {
         const char *io = getenv("QQ_MPI_IO");
-        printf("merge %d ranks x %ld events (%s): %.3f s\n", size, n,
-               io && !strcmp(io, "0") ? "gather" : "MPI-IO", worst);
+        printf("merge %d ranks x %ld events (QQ_MPI_IO=%s): %.3f s\n", size, n, io ? io : "unset",
+               worst);
         struct qq_file *f;
         if (qq_file_open(name, &f) == 0) {
             for (uint32_t i = 0; i < qq_file_nnodes(f); i++)
