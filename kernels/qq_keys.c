@@ -77,8 +77,8 @@ static int round_in_child(long n, double t[R_N])
     if (pid == 0) {
         close(fd[0]);
         double mine[R_N];
-        int ok = register_all(n, mine) == 0 &&
-                 write(fd[1], mine, sizeof mine) == (ssize_t)sizeof mine;
+        int ok =
+            register_all(n, mine) == 0 && write(fd[1], mine, sizeof mine) == (ssize_t)sizeof mine;
         _exit(ok ? 0 : 1);
     }
     close(fd[1]);
