@@ -328,8 +328,9 @@ static int writer_asked(void)
 /* 1 when every rank is on one host (collective the first time; the ranks'
  * places do not change, so the answer is kept). There every rank writes its
  * own part straight into the file (write_direct): no byte travels through
- * MPI, and it measured 0.7-0.8x the gather with 2 and 4 ranks
- * (docs/PERFORMANCE.md, "QQ's own cost"). Across hosts, MPI-IO. */
+ * MPI; with 4 ranks it took 0.6-0.8x the gather's time (with 2 ranks on a
+ * shared 2-core guest, sometimes longer: docs/PERFORMANCE.md, "QQ's own
+ * cost"). Across hosts, MPI-IO. */
 static int one_host(int size)
 {
     static int known = -1;
