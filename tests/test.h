@@ -9,6 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 1 in an AddressSanitizer build (GCC or Clang): its shadow memory needs the
+ * address space, so tests that limit it (RLIMIT_AS) skip there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#ifndef TEST_ASAN
+#define TEST_ASAN 0
+#endif
+
 /* Exit code CTest reads as "skipped" (SKIP_RETURN_CODE). */
 #define TEST_SKIP_CODE 77
 

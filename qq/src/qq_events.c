@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -166,13 +167,17 @@ void qq_base_time(void)
     qq__base_tick = qq_ticks_open();
 }
 
+static struct qq__name_index key_index;
+
 static int add_key(const char *name, uint32_t type)
 {
     if (!name)
         name = "";
-    for (uint32_t i = 0; i < qq__keytab.n; i++)
-        if (qq__keytab.v[i].type == type && strcmp(qq__keytab.v[i].name, name) == 0)
-            return (int)i;
+    struct qq__name_table t = {qq__keytab.v, sizeof *qq__keytab.v, offsetof(struct qq__key, name),
+                               offsetof(struct qq__key, type), qq__keytab.n};
+    int64_t found = qq__name_index_find(&key_index, &t, name, type);
+    if (found >= 0)
+        return (int)found;
     if (qq__keytab.n == qq__keytab.cap) {
         uint32_t cap = qq__keytab.cap ? 2 * qq__keytab.cap : 16;
         struct qq__key *v = realloc(qq__keytab.v, cap * sizeof *v);

@@ -168,6 +168,46 @@ extern int qq__offset_valid;
 uint64_t qq__recorded(void);
 
 /* ---------------------------------------------------------------------
+ * Name index (qq_names.c): a key found by name and type in constant time,
+ * for QQAdd* (qq_events.c) and MemAddKey (qq_mem.c). The index holds no
+ * names, only hashes and entry numbers: the table it indexes is described
+ * afresh on every call, so the table may move (realloc) between calls.
+ * --------------------------------------------------------------------- */
+
+/* FNV-1a of N bytes at P, continuing from H (start with QQ__FNV_START). */
+#define QQ__FNV_START 1469598103934665603ull
+uint64_t qq__fnv1a(uint64_t h, const void *p, size_t n);
+
+/* A table of N entries of STRIDE bytes from BASE: entry I's name is the
+ * const char * at byte NAME_AT of the entry, its type the uint32_t at
+ * TYPE_AT, or every type is 0 when TYPE_AT is QQ__NO_TYPE. */
+#define QQ__NO_TYPE ((size_t)-1)
+struct qq__name_table {
+    const void *base;
+    size_t stride, name_at, type_at;
+    uint32_t n;
+};
+
+struct qq__name_slot {
+    uint32_t hash;
+    uint32_t entry; /* entry number + 1; 0: empty */
+};
+/* Zero-initialised: empty. */
+struct qq__name_index {
+    struct qq__name_slot *slot; /* CAP slots (a power of two), at most half used */
+    uint32_t cap;
+    uint32_t indexed; /* entries 0 .. INDEXED-1 of the table are in */
+};
+
+/* The first entry of T named NAME with type TYPE, or -1. Entries appended
+ * to T since the last call are indexed first; those the index has no
+ * memory for are compared one by one, so the answer is the same as a
+ * search from the start, only slower. Uses libc's malloc, never qq_mem's. */
+int64_t qq__name_index_find(struct qq__name_index *x, const struct qq__name_table *t,
+                            const char *name, uint32_t type);
+void qq__name_index_free(struct qq__name_index *x);
+
+/* ---------------------------------------------------------------------
  * Timer (qq_timer.c).
  * --------------------------------------------------------------------- */
 

@@ -493,13 +493,10 @@ int MemAddKey(const char *name)
         name = "";
     int how = enter();
     used = 1;
-    int found = -1;
-    for (uint32_t i = 0; i < nkeys; i++) {
-        if (strcmp(keys[i].name, name) == 0) {
-            found = (int)i;
-            break;
-        }
-    }
+    /* The first key of that name, through the name index (under the lock). */
+    static struct qq__name_index by_name;
+    struct qq__name_table t = {keys, sizeof *keys, offsetof(struct mkey, name), QQ__NO_TYPE, nkeys};
+    int found = (int)qq__name_index_find(&by_name, &t, name, 0);
     if (found < 0 && nkeys <= KEY_MAX) {
         if (nkeys == capkeys) {
             uint32_t ncap = capkeys < 8 ? 8 : capkeys * 2;

@@ -1,9 +1,12 @@
 /* qq_mpi.c - QQ across MPI ranks: synchronised start, tick offsets, one merged file (libqq-mpi
  * only). */
+#include <errno.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "qq_internal.h"
@@ -98,13 +101,13 @@ static int mpi_fail(int mrc, const char *what)
  * in the same order, or the merged file's one key table would lie. */
 static uint64_t keys_hash(void)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = QQ__FNV_START;
     for (uint32_t i = 0; i < qq__keytab.n; i++) {
-        const char *s = qq__keytab.v[i].name;
-        h = (h ^ qq__keytab.v[i].type) * 1099511628211ull;
-        for (; *s; s++)
-            h = (h ^ (unsigned char)*s) * 1099511628211ull;
-        h = (h ^ 0xff) * 1099511628211ull;
+        unsigned char type[4];
+        qq__store_u32(type, qq__keytab.v[i].type);
+        h = qq__fnv1a(h, type, sizeof type);
+        /* the terminating NUL too: "ab","c" and "a","bc" differ */
+        h = qq__fnv1a(h, qq__keytab.v[i].name, strlen(qq__keytab.v[i].name) + 1);
     }
     return h;
 }
@@ -112,10 +115,7 @@ static uint64_t keys_hash(void)
 /* FNV-1a of the output path: every rank must write the same file. */
 static uint64_t path_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return qq__fnv1a(QQ__FNV_START, s, strlen(s));
 }
 
 /* The last step before the rename: set the header's COMPLETE flag. The
@@ -268,9 +268,50 @@ static int write_gather(const char *tmp, const struct qq__node_out *o, uint64_t 
     return anybad ? qq__out_fail(QQ_EIO, "QQOut: writing %s failed", tmp) : 0;
 }
 
-/* The writer asked for: QQ_MPI_IO=1 MPI-IO, 0 the gather, unset (or
- * anything else) chosen by where the ranks are (one_host below). */
-enum { WRITER_GATHER = 0, WRITER_MPIIO = 1, WRITER_AUTO = 2 };
+/* On one host (or a file system every rank sees with POSIX semantics):
+ * rank 0 creates the temporary; once it has, every rank opens it and
+ * writes its own chunk at its offset with one pwritev of the parts where
+ * they lie, rank 0 its prefix too. No byte moves between ranks, and no
+ * rank waits for another's write: the file system orders them (ext4 takes
+ * the file's lock for each write, so they run one at a time; passing a
+ * token from rank to rank to order them measured the same,
+ * docs/PERFORMANCE.md). The first rank that fails is named on every rank. */
+static int write_direct(const char *tmp, const struct qq__node_out *o, uint64_t off,
+                        const struct qq__buf *prefix, int rank, int size)
+{
+    int fd = -1, err = 0;
+    if (rank == 0 && (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+        err = errno;
+    int created = fd >= 0;
+    MPI_Bcast(&created, 1, MPI_INT, 0, qq_comm);
+    if (created) {
+        if (rank > 0 && (fd = open(tmp, O_WRONLY)) < 0)
+            err = errno;
+        struct iovec v[4] = {
+            {prefix->p, rank == 0 ? prefix->len : 0},
+            {(void *)o->head, QQ__SECTION_HEAD},
+            {(void *)o->events, o->events_bytes},
+            {o->tail.p, o->tail.len},
+        };
+        if (fd >= 0 && qq__pwritev_all(fd, v, 4, rank == 0 ? 0 : off) != 0)
+            err = errno ? errno : EIO;
+        if (fd >= 0 && close(fd) != 0 && !err)
+            err = errno;
+    }
+    int mine = err ? rank : size, first = size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, qq_comm);
+    if (first == size)
+        return 0;
+    if (err)
+        return qq__out_fail(QQ_EIO, "QQOut: rank %d could not write its part of %s: %s", rank, tmp,
+                            strerror(err));
+    return qq__out_fail(QQ_EIO, "QQOut: rank %d could not write its part of %s", first, tmp);
+}
+
+/* The writer asked for: QQ_MPI_IO=1 MPI-IO, 0 the gather, 2 every rank
+ * writing its part, unset (or anything else) chosen by where the ranks are
+ * (one_host below). */
+enum { WRITER_GATHER = 0, WRITER_MPIIO = 1, WRITER_DIRECT = 2, WRITER_AUTO = 3 };
 
 static int writer_asked(void)
 {
@@ -279,22 +320,34 @@ static int writer_asked(void)
         return WRITER_GATHER;
     if (mode && !strcmp(mode, "1"))
         return WRITER_MPIIO;
+    if (mode && !strcmp(mode, "2"))
+        return WRITER_DIRECT;
     return WRITER_AUTO;
 }
 
-/* 1 when every rank shares this rank's host (collective). There the gather
- * is the default: ranks writing parts of one file at once contend for the
- * file's one lock in the kernel, and 2 ranks took 2-4x as long as rank 0
- * receiving and writing it all (docs/PERFORMANCE.md, "QQ's own cost"). */
+/* 1 when every rank is on one host (collective the first time; the ranks'
+ * places do not change, so the answer is kept). There every rank writes its
+ * own part straight into the file (write_direct): no byte travels through
+ * MPI; with 4 ranks it took 0.6-0.8x the gather's time (with 2 ranks on a
+ * shared 2-core guest, sometimes longer: docs/PERFORMANCE.md, "QQ's own
+ * cost"). Across hosts, MPI-IO. */
 static int one_host(int size)
 {
+    static int known = -1;
+    if (known >= 0)
+        return known;
     MPI_Comm local;
-    int lsize = 0;
-    if (MPI_Comm_split_type(qq_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) != MPI_SUCCESS)
-        return 0;
-    MPI_Comm_size(local, &lsize);
-    MPI_Comm_free(&local);
-    return lsize == size;
+    int lsize = 0, mine = 0;
+    if (MPI_Comm_split_type(qq_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(local, &lsize);
+        MPI_Comm_free(&local);
+        mine = lsize == size;
+    }
+    /* Every rank must choose the same writer, even if the split failed on
+     * one of them. */
+    MPI_Allreduce(&mine, &known, 1, MPI_INT, MPI_MIN, qq_comm);
+    return known;
 }
 
 static int mpi_out(const char *path, int node, int nodes, int *result)
@@ -345,7 +398,7 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
     }
     int writer = (int)lo[4];
     if (writer == WRITER_AUTO)
-        writer = one_host(size) ? WRITER_GATHER : WRITER_MPIIO;
+        writer = one_host(size) ? WRITER_DIRECT : WRITER_MPIIO;
 
     /* Rank 0 renames the file into place, so rank 0 decides whether PATH may
      * be replaced (a regular file or a new name); every rank gets its word. */
@@ -410,6 +463,8 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
         snprintf(tmp, tlen, "%s.tmp.%ld", path, pid);
         if (writer == WRITER_GATHER)
             rc = write_gather(tmp, &o, off, &pre, rank, size);
+        else if (writer == WRITER_DIRECT)
+            rc = write_direct(tmp, &o, off, &pre, rank, size);
         else
             rc = write_mpiio(tmp, &o, off, &pre, rank, prefix + total);
         int renamed = 0;

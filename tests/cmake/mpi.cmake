@@ -33,7 +33,9 @@ endfunction()
 
 qq_mpi_case(record 1 2 4)          # merged file checked entry by entry, MPI-IO (QQ_MPI_IO=1)
 qq_mpi_case(gather 1 2 4)          # the same with QQ_MPI_IO=0
-qq_mpi_case(same 1 2 4)            # MPI-IO, gather (and serial on 1) give identical bytes
+qq_mpi_case(direct 1 2 4)          # the same with QQ_MPI_IO=2 (each rank writes its part)
+qq_mpi_case(same 1 2 4)            # MPI-IO, gather, direct (and serial on 1): identical bytes
+qq_mpi_case(failwrite 2 4)         # rank 1's write fails: QQ_EIO everywhere, nothing left
 qq_mpi_case(output_env 2)          # QQ_OUTPUT overrides the name on all ranks
 qq_mpi_case(badnode 2 4)           # QQOut(node != rank) on one rank
 qq_mpi_case(badcount 1 2)          # QQOut(nodes != size) on rank 0

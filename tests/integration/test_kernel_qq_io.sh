@@ -1,5 +1,5 @@
 #!/bin/bash
-# test_kernel_qq_io.sh - the output benchmarks qq_io and qq_merge: they run, write their results, and leave no scratch file behind.
+# test_kernel_qq_io.sh - the output benchmarks qq_io and qq_merge, and qq_keys: they run, write their results, and leave no scratch file behind.
 set -u
 KD="${QQ_KERNEL_DIR:?QQ_KERNEL_DIR not set}"
 : "${QQBENCH:?QQBENCH not set}"
@@ -49,9 +49,19 @@ rc=$?
 check "configs/qq-overhead.yaml runs its recording benchmark (exit $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || cat suite.out
 
+# qq_keys: every round registers the names in order (it fails otherwise).
+o=$(QQ_OUTPUT="$PWD/out/keys.qq" "$KD/qq_keys" --size 20000 --steps 3 --print)
+check "qq_keys runs" test $? -eq 0
+check "qq_keys prints the registration time" test -n "$(field add_ms <<<"$o")"
+for k in add_ms again_ms mem_add_ms; do
+    check "qq_keys records 3 $k" test "$(hits out/keys.qq $k)" = 3
+done
+check "qq_keys's file holds only its results" \
+    test "$("$QQBENCH" st out/keys.qq | grep -c "'key[0-9]")" = 0
+
 if [ -x "$KD/qq_merge" ] && command -v mpirun >/dev/null; then
     for np in 1 2 4; do
-        for v in auto mpiio gather; do
+        for v in auto mpiio gather direct; do
             f="$PWD/out/merge_${np}_$v.qq"
             o=$(QQ_OUTPUT="$f" mpirun -np $np --oversubscribe "$KD/qq_merge" --variant $v \
                 --size 20000 --steps 3 --print)
@@ -61,8 +71,14 @@ if [ -x "$KD/qq_merge" ] && command -v mpirun >/dev/null; then
             check "qq_merge np $np $v records 3 gatherv_ms" test "$(hits "$f" gatherv_ms)" = 3
             check "qq_merge np $np $v records 3 gatherv_write_ms" \
                 test "$(hits "$f" gatherv_write_ms)" = 3
+            check "qq_merge np $np $v records 3 write_ms" test "$(hits "$f" write_ms)" = 3
         done
     done
+    f="$PWD/out/merge_replace.qq"
+    QQ_OUTPUT="$f" mpirun -np 2 --oversubscribe "$KD/qq_merge" --replace --size 20000 \
+        --steps 3 >/dev/null
+    check "qq_merge --replace runs" test $? -eq 0
+    check "qq_merge --replace records 3 merge_ms" test "$(hits "$f" merge_ms)" = 3
     check "qq_merge leaves no scratch file" no_scratch out
 else
     echo "skipped: qq_merge (no MPI)"

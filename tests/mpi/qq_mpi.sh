@@ -58,10 +58,14 @@ no_file() { # NAME: neither the file nor a readable temporary of it
 }
 
 case $scenario in
-record | gather)
-    # MPI-IO (forced: on one host the default is the gather) or the gather;
-    # memory keys travel too.
-    if [[ $scenario == gather ]]; then export QQ_MPI_IO=0; else export QQ_MPI_IO=1; fi
+record | gather | direct)
+    # MPI-IO (forced: on one host the default is every rank writing its
+    # part), the gather, or that direct writer; memory keys travel too.
+    case $scenario in
+    gather) export QQ_MPI_IO=0 ;;
+    direct) export QQ_MPI_IO=2 ;;
+    *) export QQ_MPI_IO=1 ;;
+    esac
     run record merged.qq --mem || fail "mpirun record failed"
     [[ -f merged.qq ]] || fail "no merged.qq"
     "$QQ_MPI_TEST" check merged.qq "$np" --mem || fail "the checker rejects merged.qq"
@@ -69,13 +73,14 @@ record | gather)
     grep -q "rank_buf" st.out || fail "qqbench st shows no memory table"
     ;;
 same)
-    # One run writes the same events with MPI-IO and with the fallback: the
-    # two files must be the same bytes (same run, so same ticks and META).
-    # With one rank the serial writer (after MPI_Finalize) must agree too.
+    # One run writes the same events with MPI-IO, the gather and the direct
+    # writer: the files must be the same bytes (same run, so same ticks and
+    # META). With one rank the serial writer (after MPI_Finalize) too.
     serial=()
     if ((np == 1)); then serial=(serial.qq); fi
-    run twice mpiio.qq gather.qq "${serial[@]}" || fail "mpirun twice failed"
+    run writers mpiio.qq gather.qq direct.qq "${serial[@]}" || fail "mpirun writers failed"
     cmp mpiio.qq gather.qq || fail "MPI-IO and gather files differ"
+    cmp mpiio.qq direct.qq || fail "MPI-IO and direct files differ"
     if ((np == 1)); then cmp mpiio.qq serial.qq || fail "MPI-IO and serial files differ"; fi
     st_shows_nodes gather.qq
     ;;
@@ -118,6 +123,14 @@ special | special_gather)
     fi
     [[ -z $(ls -- out.fifo.tmp.* null.dev.tmp.* 2>/dev/null) ]] || fail "temporaries left"
     rm -f out.fifo null.dev
+    ;;
+failwrite)
+    # Rank 1 cannot write its part (the direct writer, the default on one
+    # host): every rank reports QQ_EIO naming rank 1; no file, no temporary.
+    export QQ_MPI_IO=2
+    run failwrite full.qq || fail "mpirun failwrite failed (a rank did not see the error)"
+    [[ $(grep -c "QQ_EIO" run.out) -eq $np ]] || fail "not every rank reported QQ_EIO"
+    [[ -z $(ls -- full.qq* 2>/dev/null) ]] || fail "files left: $(ls full.qq*)"
     ;;
 die | diewrite | diewrite_gather)
     # Rank 1 dies (before QQOut, or inside its writes): mpirun fails, and

@@ -1,13 +1,16 @@
 /* qq_mpi_test.c - QQ under real mpirun: per-rank patterns merged into one file, checked with the
  * reader; error paths. */
-#define QQ_ENABLE 1
+#define _GNU_SOURCE /* pwritev2, to reach the real write from the pwritev below */
+#define QQ_ENABLE   1
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "qq.h"
@@ -26,15 +29,18 @@
  * Usage (every MODE but check/refuse runs under mpirun):
  *   record NAME [--mem]   each rank records its pattern, QQOut(NAME); rank 0
  *                         then re-reads the merged file and checks it
- *   twice A B [C]         QQOut(A) with MPI-IO (QQ_MPI_IO=1), then QQOut(B) with
- *                         QQ_MPI_IO=0 in the same run: byte-identical files;
- *                         with C (1 rank), QQOut(C) after MPI_Finalize, by
+ *   writers A B C [S]     QQOut(A) with MPI-IO (QQ_MPI_IO=1), QQOut(B) with the
+ *                         gather (0), QQOut(C) with every rank writing its
+ *                         part (2), in the same run: byte-identical files;
+ *                         with S (1 rank), QQOut(S) after MPI_Finalize, by
  *                         the serial writer, must give the same bytes too
  *   badnode|badcount|badkeys|badname|badrange|badio NAME
  *                         a wrong QQOut on one rank: every rank must fail,
  *                         with a message, and no file may appear
  *   die NAME              rank 1 exits after QQInit, before QQOut
  *   diewrite NAME         rank 1 exits in the middle of QQOut's writes
+ *   failwrite NAME        rank 1's write fails (no space): every rank gets
+ *                         QQ_EIO, and neither NAME nor a temporary is left
  *   bench NAME N          QQInit(N), N events per rank, time QQOut
  *   check NAME SIZE [--mem]  (no MPI) check a merged file
  *   refuse NAME           (no MPI) the reader must refuse NAME
@@ -336,6 +342,19 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
     return PMPI_Send(buf, count, datatype, dest, tag, comm);
 }
 
+/* failwrite: rank 1 cannot write its part (the disk is full). The test
+ * program's pwritev takes the library's calls; pwritev2 is the real one. */
+static int fail_in_write;
+
+ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t offset)
+{
+    if (fail_in_write) {
+        errno = ENOSPC;
+        return -1;
+    }
+    return pwritev2(fd, iov, n, offset, 0);
+}
+
 /* A wrong QQOut on one rank: every rank fails with a message, no file. */
 static int run_bad(const char *mode, const char *name, int rank, int size)
 {
@@ -400,8 +419,8 @@ static int run_bench(const char *name, long n, int rank, int size)
         fprintf(stderr, "rank %d: %s\n", rank, qq_out_errmsg());
     if (rank == 0) {
         const char *io = getenv("QQ_MPI_IO");
-        printf("merge %d ranks x %ld events (%s): %.3f s\n", size, n,
-               io && !strcmp(io, "0") ? "gather" : "MPI-IO", worst);
+        printf("merge %d ranks x %ld events (QQ_MPI_IO=%s): %.3f s\n", size, n, io ? io : "unset",
+               worst);
         struct qq_file *f;
         if (qq_file_open(name, &f) == 0) {
             for (uint32_t i = 0; i < qq_file_nnodes(f); i++)
@@ -424,9 +443,10 @@ static int run_mpi(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    if (!strcmp(mode, "record") || !strcmp(mode, "twice")) {
+    int writers = !strcmp(mode, "writers");
+    if (!strcmp(mode, "record") || writers) {
         int mem = !strcmp(mode, "record") && argc > 3 && !strcmp(argv[3], "--mem");
-        if (!strcmp(mode, "twice") && argc < 4) {
+        if (writers && argc < 5) {
             rc = 2;
         } else {
             if (mem)
@@ -439,14 +459,17 @@ static int run_mpi(int argc, char **argv)
             uint64_t drop = (uint64_t)(total > cap ? total - cap : 0);
             EXPECT(qq_dropped() == drop, "rank %d: qq_dropped %" PRIu64 ", want %" PRIu64, rank,
                    qq_dropped(), drop);
-            if (!strcmp(mode, "twice"))
+            if (writers)
                 setenv("QQ_MPI_IO", "1", 1);
             int orc = qq_out(name, rank, size);
             EXPECT(orc == 0, "rank %d: qq_out: %s", rank, qq_out_errmsg());
-            if (!strcmp(mode, "twice")) {
+            if (writers) {
                 setenv("QQ_MPI_IO", "0", 1);
                 orc = qq_out(argv[3], rank, size);
                 EXPECT(orc == 0, "rank %d: qq_out (gather): %s", rank, qq_out_errmsg());
+                setenv("QQ_MPI_IO", "2", 1);
+                orc = qq_out(argv[4], rank, size);
+                EXPECT(orc == 0, "rank %d: qq_out (direct): %s", rank, qq_out_errmsg());
             }
             MPI_Barrier(MPI_COMM_WORLD);
             /* QQ_OUTPUT, when set, names the file instead of NAME. */
@@ -457,9 +480,11 @@ static int run_mpi(int argc, char **argv)
                 EXPECT(temporaries(path) == 0, "temporaries of %s left", path);
                 if (env && *env)
                     EXPECT(!exists(name), "%s written despite %s", name, QQ_OUTPUT_ENV);
-                if (!strcmp(mode, "twice")) {
-                    check_file(argv[3], size, 0);
-                    EXPECT(same_bytes(name, argv[3]), "%s and %s differ", name, argv[3]);
+                if (writers) {
+                    for (int i = 3; i <= 4; i++) {
+                        check_file(argv[i], size, 0);
+                        EXPECT(same_bytes(name, argv[i]), "%s and %s differ", name, argv[i]);
+                    }
                 }
             }
             rc = all_ok() ? 0 : 1;
@@ -493,6 +518,28 @@ static int run_mpi(int argc, char **argv)
         rc = qq_out(name, rank, size);
         fprintf(stderr, "rank %d: qq_out returned %d: %s\n", rank, rc, qq_out_errmsg());
         rc = 1; /* reaching this is already wrong: rank 1 never wrote */
+    } else if (!strcmp(mode, "failwrite")) {
+        /* Rank 1's part cannot be written: every rank fails with QQ_EIO
+         * and a message; no file, no temporary. */
+        if (size < 2) {
+            rc = 2;
+        } else {
+            QQInit(BIG_CAP);
+            add_keys(0);
+            record_pattern(rank);
+            fail_in_write = rank == 1;
+            int orc = qq_out(name, rank, size);
+            fail_in_write = 0;
+            printf("rank %d: qq_out(%s) = %d (%s): %s\n", rank, name, orc, qq_err_name(orc),
+                   qq_out_errmsg());
+            EXPECT(orc == QQ_EIO, "rank %d: qq_out returned %d", rank, orc);
+            EXPECT(strstr(qq_out_errmsg(), "rank 1") != NULL, "rank %d: message '%s'", rank,
+                   qq_out_errmsg());
+            MPI_Barrier(MPI_COMM_WORLD);
+            EXPECT(!exists(name), "%s exists", name);
+            EXPECT(temporaries(name) == 0, "%d temporaries of %s", temporaries(name), name);
+            rc = all_ok() ? 0 : 1;
+        }
     } else if (!strcmp(mode, "bench") && argc > 3) {
         rc = run_bench(name, strtol(argv[3], NULL, 10), rank, size);
     } else {
@@ -501,12 +548,12 @@ static int run_mpi(int argc, char **argv)
     if (rc == 2 && rank == 0)
         fprintf(stderr, "qq_mpi_test: bad usage of mode %s\n", mode);
     MPI_Finalize();
-    if (rc == 0 && !strcmp(mode, "twice") && argc > 4) {
+    if (rc == 0 && writers && argc > 5) {
         /* MPI is finalized: QQOut falls back to the serial writer. */
         EXPECT(size == 1, "the serial comparison needs 1 rank, not %d", size);
-        int orc = qq_out(argv[4], 0, 1);
+        int orc = qq_out(argv[5], 0, 1);
         EXPECT(orc == 0, "qq_out (serial): %s", qq_out_errmsg());
-        EXPECT(same_bytes(argv[2], argv[4]), "%s and %s differ", argv[2], argv[4]);
+        EXPECT(same_bytes(argv[2], argv[5]), "%s and %s differ", argv[2], argv[5]);
         rc = failures ? 1 : 0;
     }
     return rc;

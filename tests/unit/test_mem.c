@@ -13,17 +13,6 @@
 
 #include "qq_mem.h" /* last: it redirects malloc & co */
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#ifndef TEST_ASAN
-#define TEST_ASAN 0
-#endif
-
 /* The keys of this file; MEM_KEY switches between them below. */
 static int key_a, key_b;
 

@@ -128,12 +128,7 @@ static void test_events_env(void)
  * shadow memory needs the address space). */
 static void test_events_env_too_large(void)
 {
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define QQ_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(QQ_TEST_ASAN)
+#if TEST_ASAN
     printf("  skipped under ASan\n");
 #else
     fflush(NULL);
