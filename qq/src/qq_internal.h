@@ -234,6 +234,9 @@ struct qq__mem_snapshot {
  * 0 if not, or QQ_ENOMEM. Free with qq__mem_snapshot_free. */
 int qq__mem_snapshot(struct qq__mem_snapshot *s);
 void qq__mem_snapshot_free(struct qq__mem_snapshot *s);
+/* Address tables registered so far (one per thread that recorded at
+ * once; a finished thread's table is adopted by the next): for tests. */
+int qq__mem_tables(void);
 
 /* ---------------------------------------------------------------------
  * MPI (qq_mpi.c, only in libqq-mpi; QQ__MPI is 1 there, 0 in libqq).

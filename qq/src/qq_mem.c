@@ -1,5 +1,5 @@
-/* qq_mem.c - memory keys: an address table of live blocks, per-key counters, MemPrint, the MEMT
- * snapshot. */
+/* qq_mem.c - memory keys: per-thread address tables of live blocks, per-key atomic counters,
+ * MemPrint, the MEMT snapshot. */
 
 /* mmap's MAP_ANONYMOUS and syscall() are outside strict POSIX in glibc. */
 #define _DEFAULT_SOURCE 1
@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -42,41 +43,51 @@
 #endif
 
 /* ---------------------------------------------------------------------
- * Who may record. Everything below (keys, counters, the address table) is
- * guarded by one mutex, with one exception that makes the common case
- * cheap: the first thread that records holds a "bias" and records without
- * the lock, as long as no other thread has recorded. Most QQ programs are
- * single-threaded (MPI ranks are processes), and an uncontended mutex is
- * two atomic read-modify-writes per call, as much as glibc's whole fast
- * path for a small block.
+ * Who records how.
+ *
+ * Each thread records its blocks in its own address table (below), under
+ * the table's own lock: a lock no other thread takes unless it frees a
+ * block this thread allocated, so taking it moves no cache line between
+ * cores. Counters are per key, atomic, outside any lock. One exception
+ * makes the common case cheaper still: the first thread that records holds
+ * a "bias" and records in the first table without its lock and updates the
+ * counters with plain loads and stores (no read-modify-write), as long as
+ * no other thread has recorded. Most QQ programs are single-threaded (MPI
+ * ranks are processes).
  *
  * The owner announces each call in owner_busy (a plain store, no fence)
- * and then checks biased. Another thread takes the lock, clears biased,
- * and runs membarrier(), which puts a full memory barrier into every
- * running thread of the process: after it, either the owner sees biased
- * clear, or the revoker sees owner_busy set and waits for the call to
- * end. From then on every thread, the old owner too, takes the lock. This
- * is the asymmetric Dekker handshake of userspace RCU; where the kernel
- * has no private expedited membarrier (not Linux, Linux before 4.14,
- * valgrind) no thread is ever biased and every call takes the lock.
+ * and then checks biased. Another thread takes the registry lock, clears
+ * biased, and runs membarrier(), which puts a full memory barrier into
+ * every running thread of the process: after it, either the owner sees
+ * biased clear, or the revoker sees owner_busy set and waits for the call
+ * to end. From then on every thread, the old owner too, takes its table's
+ * lock and updates counters with atomic read-modify-writes. This is the
+ * asymmetric Dekker handshake of userspace RCU; where the kernel has no
+ * private expedited membarrier (not Linux, Linux before 4.14, valgrind) no
+ * thread is ever biased.
  * --------------------------------------------------------------------- */
 
-static atomic_int lock_word;      /* the lock: 1 held */
 static _Thread_local int t_owner; /* this thread holds the bias */
-static atomic_int biased;         /* the owner may record without the lock */
-static atomic_int owner_busy;     /* the owner is inside a call */
-static int bias_tried;            /* under the lock: the bias was handed out once */
+/* Written by the owner on every call while it holds the bias, read by the
+ * revoker once: a line of their own. */
+static _Alignas(64) atomic_int owner_busy; /* the owner is inside a call */
+static atomic_int biased;                  /* the owner may record without locks */
 
-/* A test-and-test-and-set lock, held for a probe and a few additions:
- * taking it is one atomic exchange and releasing it a plain store, where a
+/* The registry lock: taken to add or adopt a table, for keys (MemAddKey),
+ * MemReset and the snapshot; never on the common path. */
+static _Alignas(64) atomic_int reg_lock;
+static int bias_tried; /* under reg_lock: the bias was handed out once */
+
+/* A test-and-test-and-set lock, held for a probe and a few stores: taking
+ * it is one atomic exchange and releasing it a plain store, where a
  * pthread mutex costs two atomic read-modify-writes and, contended, a
  * futex call on each side. A waiter spins briefly, then yields the CPU so
  * that a holder that was preempted (more threads than cores) can finish. */
-static void lock_take(void)
+static void lock_take(atomic_int *l)
 {
     for (unsigned spins = 0;; spins++) {
-        if (!atomic_load_explicit(&lock_word, memory_order_relaxed) &&
-            !atomic_exchange_explicit(&lock_word, 1, memory_order_acquire))
+        if (!atomic_load_explicit(l, memory_order_relaxed) &&
+            !atomic_exchange_explicit(l, 1, memory_order_acquire))
             return;
         if (spins >= 64) {
             sched_yield();
@@ -91,9 +102,9 @@ static void lock_take(void)
     }
 }
 
-static void lock_give(void)
+static void lock_give(atomic_int *l)
 {
-    atomic_store_explicit(&lock_word, 0, memory_order_release);
+    atomic_store_explicit(l, 0, memory_order_release);
 }
 
 /* Whether membarrier() can give the owner its barrier. */
@@ -124,66 +135,26 @@ static void membarrier_all(void)
 #endif
 }
 
-/* The lock, taking the bias from its owner if another thread holds it, or
- * the bias itself for the first thread that records. Returns what leave()
- * must release: 0 the bias, 1 the lock. */
-static int enter_slow(void)
-{
-    lock_take();
-    if (!bias_tried) {
-        bias_tried = 1;
-        if (membarrier_ready()) {
-            t_owner = 1;
-            atomic_store_explicit(&owner_busy, 1, memory_order_relaxed);
-            atomic_store_explicit(&biased, 1, memory_order_relaxed);
-            lock_give();
-            return 0;
-        }
-    } else if (atomic_load_explicit(&biased, memory_order_relaxed)) {
-        atomic_store_explicit(&biased, 0, memory_order_relaxed);
-        membarrier_all();
-        while (atomic_load_explicit(&owner_busy, memory_order_acquire))
-            sched_yield();
-    }
-    return 1;
-}
-
-HOT int enter(void)
-{
-    if (t_owner) {
-        atomic_store_explicit(&owner_busy, 1, memory_order_relaxed);
-        atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-        if (atomic_load_explicit(&biased, memory_order_relaxed))
-            return 0;
-        atomic_store_explicit(&owner_busy, 0, memory_order_release);
-        t_owner = 0; /* revoked: the lock from now on */
-    }
-    return enter_slow();
-}
-
-HOT void leave(int how)
-{
-    if (how == 0)
-        atomic_store_explicit(&owner_busy, 0, memory_order_release);
-    else
-        lock_give();
-}
-
 /* ---------------------------------------------------------------------
- * Per-key counters.
+ * Per-key counters: atomics at addresses that never move (keys live in
+ * chunks that are never reallocated), so that no lock guards them.
+ * held is alloc_bytes + obj_bytes: one fetch_add per allocation, free or
+ * object, and the values it returns are all in the one modification order
+ * of that counter, so the peak (a compare-and-swap maximum of them) is
+ * exact however many threads update the key.
  * --------------------------------------------------------------------- */
 
 struct mkey {
-    char *name;        /* malloc'd, except key 0's */
-    uint64_t obj_size; /* the last non-zero MEMADDOBJECT size */
-    uint64_t created;
-    uint64_t deleted;
-    int64_t obj_bytes; /* may go below 0 with unmatched MEMFREEOBJECTs */
-    uint64_t alloc_bytes;
-    uint64_t peak_bytes;
-    uint64_t allocs;
-    uint64_t frees;
-    uint64_t double_frees;
+    _Alignas(64) char *name;   /* malloc'd, except key 0's; a line (two) per key */
+    _Atomic uint64_t obj_size; /* the last non-zero MEMADDOBJECT size */
+    _Atomic uint64_t created;
+    _Atomic uint64_t deleted;
+    _Atomic int64_t obj_bytes; /* may go below 0 with unmatched MEMFREEOBJECTs */
+    _Atomic int64_t held;      /* alloc_bytes + obj_bytes */
+    _Atomic uint64_t peak_bytes;
+    _Atomic uint64_t allocs;
+    _Atomic uint64_t frees;
+    _Atomic uint64_t double_frees;
 };
 
 /* A slot holds a key in KEY_BITS bits and a size in the rest (below). */
@@ -191,31 +162,97 @@ struct mkey {
 #define KEY_MAX  ((UINT32_C(1) << KEY_BITS) - 1)
 #define META_MAX (UINT64_MAX >> KEY_BITS)
 
+/* Key I lives in chunk c = floor(log2(I + 1)), which holds 2^c keys (the
+ * last one fewer): chunk 0 is key 0, static, so that it counts before any
+ * MemAddKey; the others come from mmap as keys are added. */
+#define KEY_CHUNKS (KEY_BITS + 1)
+
 static char default_name[] = "default";
-static struct mkey key0 = {default_name, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-static struct mkey *keys = &key0; /* keys[0] is key0 until the first grow */
-static uint32_t nkeys = 1, capkeys = 1;
-static int used; /* any memory call since start/MemReset */
-static uint64_t foreign_frees;
-static uint64_t untracked; /* blocks the table had no room for */
+static struct mkey key0 = {.name = default_name};
+static struct mkey *chunks[KEY_CHUNKS] = {&key0};
+static _Alignas(64) atomic_uint nkeys = 1; /* keys 0 .. nkeys-1 exist */
+static atomic_int used;                    /* any memory call since start/MemReset */
+static _Alignas(64) _Atomic uint64_t foreign_frees;
+static _Atomic uint64_t untracked; /* blocks the table had no room for */
+
+HOT unsigned log2_u32(uint32_t n)
+{
+#if defined(__GNUC__)
+    return 31u - (unsigned)__builtin_clz(n);
+#else
+    unsigned c = 0;
+    while (n >>= 1)
+        c++;
+    return c;
+#endif
+}
 
 /* Keys out of range (e.g. -1 from a file compiled with profiling off)
  * count against the default key. */
 HOT uint32_t key_index(int key)
 {
-    return key < 0 || (uint32_t)key >= nkeys ? 0 : (uint32_t)key;
+    return key < 0 || (uint32_t)key >= atomic_load_explicit(&nkeys, memory_order_acquire)
+               ? 0
+               : (uint32_t)key;
 }
 
-HOT void note_peak(struct mkey *k)
+HOT struct mkey *key_at(uint32_t i)
 {
-    uint64_t obj = k->obj_bytes > 0 ? (uint64_t)k->obj_bytes : 0;
-    uint64_t total = obj + k->alloc_bytes;
-    if (total > k->peak_bytes)
-        k->peak_bytes = total;
+    uint32_t n = i + 1;
+    unsigned c = log2_u32(n);
+    return &chunks[c][n - (UINT32_C(1) << c)];
+}
+
+/* How a counter is updated: HOW 0 (the bias: only this thread writes) a
+ * plain load and store, 1 an atomic read-modify-write. */
+HOT void count1(_Atomic uint64_t *c, int how)
+{
+    if (how)
+        atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+    else
+        atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+}
+
+HOT int64_t add64(_Atomic int64_t *c, int64_t d, int how)
+{
+    if (how)
+        return atomic_fetch_add_explicit(c, d, memory_order_relaxed) + d;
+    int64_t v = atomic_load_explicit(c, memory_order_relaxed) + d;
+    atomic_store_explicit(c, v, memory_order_relaxed);
+    return v;
+}
+
+/* Add D to the bytes K holds; a new high is the peak. */
+HOT void held_add(struct mkey *k, int64_t d, int how)
+{
+    int64_t v = add64(&k->held, d, how);
+    if (d <= 0 || v <= 0)
+        return;
+    uint64_t p = atomic_load_explicit(&k->peak_bytes, memory_order_relaxed);
+    if ((uint64_t)v <= p)
+        return;
+    if (!how) {
+        atomic_store_explicit(&k->peak_bytes, (uint64_t)v, memory_order_relaxed);
+        return;
+    }
+    while ((uint64_t)v > p &&
+           !atomic_compare_exchange_weak_explicit(&k->peak_bytes, &p, (uint64_t)v,
+                                                  memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
+HOT void mark_used(int how)
+{
+    /* Read first when threads share it: a store on every call would move
+     * its line between the cores. */
+    if (!how || !atomic_load_explicit(&used, memory_order_relaxed))
+        atomic_store_explicit(&used, 1, memory_order_relaxed);
 }
 
 /* ---------------------------------------------------------------------
- * Pages for the tables, straight from the kernel: no allocator involved.
+ * Pages for the tables and keys, straight from the kernel: no allocator
+ * involved.
  * --------------------------------------------------------------------- */
 
 static void *pages_get(size_t bytes)
@@ -241,8 +278,9 @@ static void pages_put(void *p, size_t bytes)
 }
 
 /* ---------------------------------------------------------------------
- * The address table: address -> (key, size) of every tracked block, and a
- * record of blocks freed through MemFree/MemRealloc (for double frees).
+ * The address tables: address -> (key, size) of every tracked block, and
+ * a record of blocks freed through MemFree/MemRealloc (for double frees).
+ * One table per recording thread, each under its own lock.
  *
  * Open addressing with linear probing, 16-byte slots (four to a cache
  * line), Fibonacci hashing. A freed block's slot stays, marked freed (bit 0
@@ -252,9 +290,10 @@ static void pages_put(void *p, size_t bytes)
  * one probe. Freed slots are not tombstones: they hold a record, and
  * they are bounded. When live and freed slots pass half the table it is
  * swept: freed slots older than the last max(live blocks, FREED_MIN) frees
- * are deleted by backward shift (no tombstones, probe sequences stay as
- * short as the load allows), and the table is resized so that what is left
- * fills at most a quarter of it (in place when the size stays).
+ * of the table are deleted by backward shift (no tombstones, probe
+ * sequences stay as short as the load allows), and the table is resized so
+ * that what is left fills at most a quarter of it (in place when the size
+ * stays).
  * --------------------------------------------------------------------- */
 
 struct slot {
@@ -265,15 +304,29 @@ struct slot {
 #define TAB_MIN_BITS 10
 #define FREED_MIN    4096u
 
-/* Before the first block: two empty slots that are never written, so
- * that a lookup needs no test for a missing table. */
+struct mtab {
+    _Alignas(64) atomic_int lock; /* 1: held; a line per table */
+    int orphan;                   /* under reg_lock: no thread records here */
+    struct slot *slots;
+    unsigned bits;
+    unsigned shift; /* 64 - bits */
+    size_t mask;    /* (1 << bits) - 1 */
+    size_t used;    /* occupied slots, live and freed */
+    uint64_t free_seq;
+    _Atomic(struct mtab *) next; /* the registry: a list, only appended to */
+};
+
+/* Before a table's first block: two empty slots that are never written,
+ * so that a lookup needs no test for a missing table. */
 static struct slot tab0[2];
-static struct slot *tab = tab0;
-static unsigned tbits = 1;
-static unsigned tshift = 63; /* 64 - tbits */
-static size_t tmask = 1;     /* (1 << tbits) - 1 */
-static size_t tused;         /* occupied slots, live and freed */
-static uint64_t free_seq;
+
+/* The first table: the bias owner's (or the first thread's), and the head
+ * of the registry. An orphan until a thread records. */
+static struct mtab tab_main = {.orphan = 1, .slots = tab0, .bits = 1, .shift = 63, .mask = 1};
+static struct mtab *reg_tail = &tab_main; /* under reg_lock */
+static int ntables = 1;                   /* under reg_lock */
+
+static _Thread_local struct mtab *t_tab; /* this thread's table, once it has recorded */
 
 /* Fibonacci hashing: the high bits of the address times 2^64/phi. The
  * address's low 4 bits go first: malloc's blocks are 16-aligned, and a
@@ -299,231 +352,456 @@ HOT int slot_freed(const struct slot *e)
     return (int)(e->addr & 1u);
 }
 
-/* The slot of A (live or freed), or NULL. A is even. Inline: it is most
- * of what a call costs. */
-HOT struct slot *slot_find(uintptr_t a)
+/* The slot of A (live or freed) in T, or NULL. A is even. Inline: it is
+ * most of what a call costs. */
+HOT struct slot *slot_find(struct mtab *t, uintptr_t a)
 {
-    for (size_t i = hash_addr(a, tshift);; i = (i + 1) & tmask) {
-        uintptr_t x = tab[i].addr;
+    struct slot *s = t->slots;
+    for (size_t i = hash_addr(a, t->shift);; i = (i + 1) & t->mask) {
+        uintptr_t x = s[i].addr;
         if ((x & ~(uintptr_t)1) == a)
-            return &tab[i];
+            return &s[i];
         if (x == 0)
             return NULL;
     }
 }
 
-static struct slot *slot_empty(struct slot *t, unsigned bits, uintptr_t a)
+static struct slot *slot_empty(struct slot *s, unsigned bits, uintptr_t a)
 {
     size_t mask = ((size_t)1 << bits) - 1;
     size_t i = hash_addr(a, 64 - bits);
-    while (t[i].addr != 0)
+    while (s[i].addr != 0)
         i = (i + 1) & mask;
-    return &t[i];
+    return &s[i];
 }
 
-/* Empty slot I, moving later slots of its probe run back into the hole. */
-static void slot_delete(size_t i)
+/* Empty slot I of T, moving later slots of its probe run back into the hole. */
+static void slot_delete(struct mtab *t, size_t i)
 {
-    size_t mask = tmask;
-    for (size_t j = (i + 1) & mask; tab[j].addr != 0; j = (j + 1) & mask) {
-        size_t home = hash_addr(tab[j].addr & ~(uintptr_t)1, tshift);
+    struct slot *s = t->slots;
+    size_t mask = t->mask;
+    for (size_t j = (i + 1) & mask; s[j].addr != 0; j = (j + 1) & mask) {
+        size_t home = hash_addr(s[j].addr & ~(uintptr_t)1, t->shift);
         /* Slot j may move to i unless its home lies cyclically in (i, j]. */
         if (((j - home) & mask) >= ((j - i) & mask)) {
-            tab[i] = tab[j];
+            s[i] = s[j];
             i = j;
         }
     }
-    tab[i].addr = 0;
-    tab[i].meta = 0;
-    tused--;
+    s[i].addr = 0;
+    s[i].meta = 0;
+    t->used--;
 }
 
-/* A freed slot older than the last WINDOW frees: forgotten at a sweep. */
-static int slot_stale(const struct slot *e, uint64_t window)
+/* A freed slot older than the last WINDOW frees of T: forgotten at a sweep. */
+static int slot_stale(const struct mtab *t, const struct slot *e, uint64_t window)
 {
-    return slot_freed(e) && ((free_seq - slot_size(e)) & META_MAX) >= window;
+    return slot_freed(e) && ((t->free_seq - slot_size(e)) & META_MAX) >= window;
 }
 
-/* Sweep stale freed slots, and resize so that the rest fill at most a
+/* Sweep stale freed slots of T, and resize so that the rest fill at most a
  * quarter of the table. */
-static int tab_rebuild(void)
+static int tab_rebuild(struct mtab *t)
 {
-    size_t cap = tab == tab0 ? 0 : (size_t)1 << tbits, live = 0, keep = 0;
+    struct slot *s = t->slots;
+    size_t cap = s == tab0 ? 0 : (size_t)1 << t->bits, live = 0, keep = 0;
     for (size_t i = 0; i < cap; i++)
-        if (tab[i].addr != 0 && !slot_freed(&tab[i]))
+        if (s[i].addr != 0 && !slot_freed(&s[i]))
             live++;
     uint64_t window = live > FREED_MIN ? live : FREED_MIN;
     for (size_t i = 0; i < cap; i++)
-        if (tab[i].addr != 0 && !slot_stale(&tab[i], window))
+        if (s[i].addr != 0 && !slot_stale(t, &s[i], window))
             keep++;
     unsigned nbits = TAB_MIN_BITS;
     while ((keep + 1) * 4 > ((size_t)1 << nbits))
         nbits++;
-    if (tab != tab0 && nbits == tbits) {
+    if (s != tab0 && nbits == t->bits) {
         /* In place, from just past an empty slot, so that no probe run is
          * cut by the start: a deletion only moves later slots of its run
          * back into the slot just looked at, which is looked at again. */
         size_t mask = cap - 1, start = 0;
-        while (tab[start].addr != 0)
+        while (s[start].addr != 0)
             start++;
         for (size_t n = 1; n <= cap; n++) {
             size_t i = (start + n) & mask;
-            while (tab[i].addr != 0 && slot_stale(&tab[i], window))
-                slot_delete(i);
+            while (s[i].addr != 0 && slot_stale(t, &s[i], window))
+                slot_delete(t, i);
         }
         return 0;
     }
-    struct slot *nt = pages_get(((size_t)1 << nbits) * sizeof *nt);
-    if (!nt)
+    struct slot *ns = pages_get(((size_t)1 << nbits) * sizeof *ns);
+    if (!ns)
         return -1;
     for (size_t i = 0; i < cap; i++)
-        if (tab[i].addr != 0 && !slot_stale(&tab[i], window))
-            *slot_empty(nt, nbits, tab[i].addr & ~(uintptr_t)1) = tab[i];
-    if (tab != tab0)
-        pages_put(tab, cap * sizeof *tab);
-    tab = nt;
-    tbits = nbits;
-    tshift = 64 - nbits;
-    tmask = ((size_t)1 << nbits) - 1;
-    tused = keep;
+        if (s[i].addr != 0 && !slot_stale(t, &s[i], window))
+            *slot_empty(ns, nbits, s[i].addr & ~(uintptr_t)1) = s[i];
+    if (s != tab0)
+        pages_put(s, cap * sizeof *s);
+    t->slots = ns;
+    t->bits = nbits;
+    t->shift = 64 - nbits;
+    t->mask = ((size_t)1 << nbits) - 1;
+    t->used = keep;
     return 0;
 }
 
-/* A new slot for A, known not to be in the table; NULL if there is no room. */
-static struct slot *slot_new(uintptr_t a)
+/* A new slot for A in T, known not to be there; NULL if there is no room. */
+static struct slot *slot_new(struct mtab *t, uintptr_t a)
 {
-    if (tab == tab0 || (tused + 1) * 2 > ((size_t)1 << tbits)) {
-        if (tab_rebuild() != 0 && (tab == tab0 || tused + 2 > ((size_t)1 << tbits)))
+    if (t->slots == tab0 || (t->used + 1) * 2 > ((size_t)1 << t->bits)) {
+        if (tab_rebuild(t) != 0 && (t->slots == tab0 || t->used + 2 > ((size_t)1 << t->bits)))
             return NULL; /* always keep one slot empty: probes end */
     }
-    struct slot *e = slot_empty(tab, tbits, a);
+    struct slot *e = slot_empty(t->slots, t->bits, a);
     e->addr = a;
-    tused++;
+    t->used++;
     return e;
 }
 
-/* Mark a live slot freed (its bytes are taken off by the caller). */
-HOT void slot_free(struct slot *e)
+/* Mark a live slot of T freed (its bytes are taken off by the caller). */
+HOT void slot_free(struct mtab *t, struct slot *e)
 {
     e->addr |= 1u;
-    e->meta = ((++free_seq & META_MAX) << KEY_BITS) | slot_key(e);
+    e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | slot_key(e);
+}
+
+/* Forget every block of T. */
+static void tab_clear(struct mtab *t)
+{
+    if (t->slots != tab0)
+        pages_put(t->slots, ((size_t)1 << t->bits) * sizeof *t->slots);
+    t->slots = tab0;
+    t->bits = 1;
+    t->shift = 63;
+    t->mask = 1;
+    t->used = 0;
+    t->free_seq = 0;
 }
 
 /* ---------------------------------------------------------------------
- * Recording, inside enter()/leave().
+ * Tables and threads. A thread's table outlives the thread (its blocks
+ * do): when the thread exits, the table becomes an orphan, and the next
+ * thread that records adopts it, so that thread churn does not add tables
+ * without bound. The registry is a list walked with acquire loads; the
+ * registry lock only adds to it and hands orphans out.
  * --------------------------------------------------------------------- */
 
-HOT void record_alloc_in(int key, void *p, size_t size)
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static pthread_key_t exit_key;
+static int exit_key_ok;
+
+static void thread_gone(void *p)
+{
+    struct mtab *t = p;
+    lock_take(&reg_lock);
+    t->orphan = 1;
+    lock_give(&reg_lock);
+    if (t_tab == t)
+        t_tab = NULL; /* a later call of this thread (another destructor) registers again */
+}
+
+static void exit_key_make(void)
+{
+    exit_key_ok = pthread_key_create(&exit_key, thread_gone) == 0;
+}
+
+/* Under reg_lock: an orphan table, or a new one; NULL without memory. */
+static struct mtab *tab_adopt(void)
+{
+    struct mtab *t;
+    for (t = &tab_main; t; t = atomic_load_explicit(&t->next, memory_order_relaxed))
+        if (t->orphan)
+            break;
+    if (!t) {
+        t = pages_get(sizeof *t);
+        if (!t)
+            return NULL;
+        t->slots = tab0;
+        t->bits = 1;
+        t->shift = 63;
+        t->mask = 1;
+        atomic_store_explicit(&reg_tail->next, t, memory_order_release);
+        reg_tail = t;
+        ntables++;
+    }
+    t->orphan = 0;
+    pthread_once(&exit_once, exit_key_make);
+    if (exit_key_ok && pthread_setspecific(exit_key, t) != 0) {
+        t->orphan = 1;
+        return NULL;
+    }
+    return t;
+}
+
+/* The first call of a thread: its table, and the bias for the first thread
+ * that records, or the bias taken from its owner. Returns what the call
+ * does: 0 record as the bias owner, 1 under the table's lock. */
+static int enter_slow(void)
+{
+    int how = 1;
+    lock_take(&reg_lock);
+    if (!bias_tried) {
+        bias_tried = 1;
+        if (membarrier_ready()) {
+            t_owner = 1;
+            atomic_store_explicit(&owner_busy, 1, memory_order_relaxed);
+            atomic_store_explicit(&biased, 1, memory_order_relaxed);
+            how = 0;
+        }
+    } else if (atomic_load_explicit(&biased, memory_order_relaxed)) {
+        atomic_store_explicit(&biased, 0, memory_order_relaxed);
+        membarrier_all();
+        while (atomic_load_explicit(&owner_busy, memory_order_acquire))
+            sched_yield();
+    }
+    struct mtab *t = tab_adopt();
+    /* Without memory for a table of its own, a thread shares the first
+     * one: correct under its lock, only slower. */
+    t_tab = t ? t : &tab_main;
+    lock_give(&reg_lock);
+    return how;
+}
+
+/* 0: this thread holds the bias (records in tab_main, no locks); 1: it
+ * records in t_tab under its lock. */
+HOT int enter(void)
+{
+    if (t_owner) {
+        atomic_store_explicit(&owner_busy, 1, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+        if (atomic_load_explicit(&biased, memory_order_relaxed))
+            return 0;
+        atomic_store_explicit(&owner_busy, 0, memory_order_release);
+        t_owner = 0; /* revoked: the table's lock from now on */
+    }
+    if (t_tab)
+        return 1;
+    return enter_slow();
+}
+
+/* The end of a call that enter() returned HOW for. */
+HOT void leave(int how)
+{
+    if (how == 0)
+        atomic_store_explicit(&owner_busy, 0, memory_order_release);
+}
+
+/* The table a call records in. */
+HOT struct mtab *own_table(int how)
+{
+    return how ? t_tab : &tab_main;
+}
+
+int qq__mem_tables(void)
+{
+    lock_take(&reg_lock);
+    int n = ntables;
+    lock_give(&reg_lock);
+    return n;
+}
+
+/* ---------------------------------------------------------------------
+ * Recording.
+ * --------------------------------------------------------------------- */
+
+/* Record P in T (locked, or the bias's). */
+HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
 {
     uintptr_t a = (uintptr_t)p;
     uint32_t ki = key_index(key);
-    used = 1;
-    struct slot *e = (a & 1u) ? NULL : slot_find(a);
+    struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
     if (e && !slot_freed(e)) {
         /* Still live: it was freed behind our back (free through a function
          * pointer, or by a library) and the allocator reused the address.
          * It leaves its key as a free. */
-        struct mkey *o = &keys[slot_key(e)];
-        o->alloc_bytes -= slot_size(e);
-        o->frees++;
+        struct mkey *o = key_at(slot_key(e));
+        held_add(o, -(int64_t)slot_size(e), how);
+        count1(&o->frees, how);
     }
     if ((a & 1u) || (uint64_t)size > META_MAX) {
         /* Cannot be recorded (an odd address; 2^40 bytes or more): returned
          * untracked, and no record of the address is left to misjudge its
          * free. */
         if (e)
-            slot_delete((size_t)(e - tab));
-        untracked++;
+            slot_delete(t, (size_t)(e - t->slots));
+        count1(&untracked, how);
         return;
     }
     if (!e) {
-        e = slot_new(a);
+        e = slot_new(t, a);
         if (!e) {
-            untracked++;
+            count1(&untracked, how);
             return;
         }
     }
     e->addr = a;
     e->meta = ((uint64_t)size << KEY_BITS) | ki;
-    struct mkey *k = &keys[ki];
-    k->allocs++;
-    k->alloc_bytes += size;
-    note_peak(k);
+    struct mkey *k = key_at(ki);
+    count1(&k->allocs, how);
+    held_add(k, (int64_t)size, how);
 }
 
 HOT void record_alloc(int key, void *p, size_t size)
 {
-    int how = enter();
-    record_alloc_in(key, p, size);
-    leave(how);
+    if (enter() == 0) {
+        mark_used(0);
+        record_alloc_in(&tab_main, 0, key, p, size);
+        leave(0);
+        return;
+    }
+    struct mtab *t = t_tab;
+    mark_used(1);
+    lock_take(&t->lock);
+    record_alloc_in(t, 1, key, p, size);
+    lock_give(&t->lock);
 }
 
-/* What a free of P is. */
+/* What a free of an address is. */
 enum free_kind { FREE_TRACKED, FREE_FOREIGN, FREE_DOUBLE };
 
-/* Take P off its key (before the real free: once freed, the address may be
- * handed to another thread at once). */
-HOT enum free_kind record_free_in(void *p)
+/* In T: mark A's live record freed and give its size and key
+ * (FREE_TRACKED); or a freed record's key (FREE_DOUBLE); or nothing. */
+HOT enum free_kind take_in(struct mtab *t, uintptr_t a, uint64_t *size, uint32_t *key)
 {
-    uintptr_t a = (uintptr_t)p;
-    used = 1;
-    struct slot *e = (a & 1u) ? NULL : slot_find(a);
-    if (!e) {
-        foreign_frees++;
+    struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
+    if (!e)
         return FREE_FOREIGN;
-    }
-    struct mkey *k = &keys[slot_key(e)];
-    if (slot_freed(e)) {
-        k->double_frees++;
+    *key = slot_key(e);
+    if (slot_freed(e))
         return FREE_DOUBLE;
-    }
-    k->alloc_bytes -= slot_size(e);
-    k->frees++;
-    slot_free(e);
+    *size = slot_size(e);
+    slot_free(t, e);
     return FREE_TRACKED;
+}
+
+/* take_in over the tables other than OWN, one lock at a time, after OWN
+ * answered SEEN: the first live record wins; a freed one is remembered. */
+static enum free_kind take_elsewhere(const struct mtab *own, uintptr_t a, enum free_kind seen,
+                                     uint64_t *size, uint32_t *key, struct mtab **where)
+{
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
+        if (u == own)
+            continue;
+        uint64_t s = 0;
+        uint32_t k = 0;
+        lock_take(&u->lock);
+        enum free_kind r = take_in(u, a, &s, &k);
+        lock_give(&u->lock);
+        if (r == FREE_TRACKED) {
+            *size = s;
+            *key = k;
+            *where = u;
+            return r;
+        }
+        if (r == FREE_DOUBLE && seen != FREE_DOUBLE) {
+            seen = FREE_DOUBLE;
+            *key = k;
+        }
+    }
+    return seen;
+}
+
+/* Find A's live record, this thread's table first, and mark it freed.
+ * While the bias is held there is no other table with records. */
+HOT enum free_kind take_any(int how, uintptr_t a, uint64_t *size, uint32_t *key,
+                            struct mtab **where)
+{
+    struct mtab *t = own_table(how);
+    *where = t;
+    if (!how)
+        return take_in(t, a, size, key);
+    lock_take(&t->lock);
+    enum free_kind r = take_in(t, a, size, key);
+    lock_give(&t->lock);
+    if (r == FREE_TRACKED)
+        return r;
+    return take_elsewhere(t, a, r, size, key, where);
+}
+
+/* Count a free that take_any judged R. */
+HOT void count_free(enum free_kind r, uint64_t size, uint32_t key, int how)
+{
+    if (r == FREE_TRACKED) {
+        struct mkey *k = key_at(key);
+        held_add(k, -(int64_t)size, how);
+        count1(&k->frees, how);
+    } else if (r == FREE_DOUBLE) {
+        count1(&key_at(key)->double_frees, how);
+    } else {
+        count1(&foreign_frees, how);
+    }
 }
 
 /* ---------------------------------------------------------------------
  * Keys.
  * --------------------------------------------------------------------- */
 
+/* The keys' names in one array, for the name index (which wants one
+ * stride): under reg_lock or the bias. */
+static const char *names0[1] = {default_name};
+static const char **names = names0;
+static uint32_t capnames = 1;
+
+/* Room for key I (its chunk mapped), and for its name in NAMES. */
+static int key_room(uint32_t i)
+{
+    if (i == capnames) {
+        uint32_t ncap = capnames < 8 ? 8 : capnames * 2;
+        const char **nn;
+        if (names == names0) {
+            nn = malloc(ncap * sizeof *nn);
+            if (nn)
+                nn[0] = names0[0];
+        } else {
+            nn = realloc(names, ncap * sizeof *nn);
+        }
+        if (!nn)
+            return -1;
+        names = nn;
+        capnames = ncap;
+    }
+    unsigned c = log2_u32(i + 1);
+    if (!chunks[c]) {
+        /* The last chunk ends at KEY_MAX. */
+        uint32_t len = UINT32_C(1) << c;
+        if ((uint64_t)len - 1 + len > (uint64_t)KEY_MAX + 1)
+            len = KEY_MAX + 2 - len;
+        chunks[c] = pages_get((size_t)len * sizeof(struct mkey));
+        if (!chunks[c])
+            return -1;
+    }
+    return 0;
+}
+
 int MemAddKey(const char *name)
 {
     if (!name)
         name = "";
     int how = enter();
-    used = 1;
-    /* The first key of that name, through the name index (under the lock). */
+    if (how)
+        lock_take(&reg_lock);
+    mark_used(how);
+    /* The first key of that name, through the name index. */
     static struct qq__name_index by_name;
-    struct qq__name_table t = {keys, sizeof *keys, offsetof(struct mkey, name), QQ__NO_TYPE, nkeys};
+    uint32_t n = atomic_load_explicit(&nkeys, memory_order_relaxed);
+    struct qq__name_table t = {names, sizeof *names, 0, QQ__NO_TYPE, n};
     int found = (int)qq__name_index_find(&by_name, &t, name, 0);
-    if (found < 0 && nkeys <= KEY_MAX) {
-        if (nkeys == capkeys) {
-            uint32_t ncap = capkeys < 8 ? 8 : capkeys * 2;
-            struct mkey *nk;
-            if (keys == &key0) {
-                nk = malloc(ncap * sizeof *nk);
-                if (nk)
-                    nk[0] = key0;
-            } else {
-                nk = realloc(keys, ncap * sizeof *nk);
-            }
-            if (nk) {
-                keys = nk;
-                capkeys = ncap;
-            }
-        }
+    if (found < 0 && n <= KEY_MAX && key_room(n) == 0) {
         size_t len = strlen(name);
-        char *copy = nkeys < capkeys ? malloc(len + 1) : NULL;
+        char *copy = malloc(len + 1);
         if (copy) {
             memcpy(copy, name, len + 1);
-            memset(&keys[nkeys], 0, sizeof keys[nkeys]);
-            keys[nkeys].name = copy;
-            found = (int)nkeys++;
+            key_at(n)->name = copy;
+            names[n] = copy;
+            /* Published: a thread that sees the count sees the key. */
+            atomic_store_explicit(&nkeys, n + 1, memory_order_release);
+            found = (int)n;
         }
     }
     if (found < 0)
         found = 0; /* out of memory or of keys: count against the default key */
+    if (how)
+        lock_give(&reg_lock);
     leave(how);
     return found;
 }
@@ -558,10 +836,15 @@ void MemFree(int key, void *ptr)
     (void)key; /* bytes leave the key the block was charged to */
     if (!ptr)
         return;
+    uint64_t size = 0;
+    uint32_t k = 0;
+    struct mtab *where;
     int how = enter();
-    enum free_kind kind = record_free_in(ptr);
+    mark_used(how);
+    enum free_kind r = take_any(how, (uintptr_t)ptr, &size, &k, &where);
+    count_free(r, size, k, how);
     leave(how);
-    if (kind != FREE_DOUBLE)
+    if (r != FREE_DOUBLE)
         free(ptr);
 }
 
@@ -575,26 +858,20 @@ void *MemRealloc(int key, void *ptr, size_t size)
         return NULL;
     }
     uintptr_t a = (uintptr_t)ptr;
-    int how = enter();
-    used = 1;
-    struct slot *e = (a & 1u) ? NULL : slot_find(a);
     uint64_t old_size = 0;
     uint32_t old_key = 0;
-    int tracked = 0;
-    if (e && slot_freed(e)) {
+    struct mtab *where;
+    int how = enter();
+    mark_used(how);
+    /* A live record is marked freed for the duration: if the block moves,
+     * another thread may get the address before we record again. */
+    enum free_kind r = take_any(how, a, &old_size, &old_key, &where);
+    if (r == FREE_DOUBLE) {
         /* realloc of a freed block: passing it on would corrupt the heap. */
-        keys[slot_key(e)].double_frees++;
+        count1(&key_at(old_key)->double_frees, how);
         leave(how);
         errno = EINVAL;
         return NULL;
-    }
-    if (e) {
-        /* Freed for the duration: if the block moves, another thread may
-         * get the address before we record again. */
-        old_size = slot_size(e);
-        old_key = slot_key(e);
-        tracked = 1;
-        slot_free(e);
     }
     leave(how);
 
@@ -602,28 +879,33 @@ void *MemRealloc(int key, void *ptr, size_t size)
 
     how = enter();
     if (!q) {
-        /* The old block is still there, unchanged: bring its slot back. */
-        if (tracked) {
-            e = slot_find(a);
+        /* The old block is still there, unchanged: bring its record back,
+         * in the table it was in. */
+        if (r == FREE_TRACKED) {
+            if (how)
+                lock_take(&where->lock);
+            struct slot *e = slot_find(where, a);
             if (!e) /* dropped by a sweep meanwhile */
-                e = slot_new(a);
+                e = slot_new(where, a);
             if (e) {
                 e->addr = a;
                 e->meta = (old_size << KEY_BITS) | old_key;
-            } else {
-                keys[old_key].alloc_bytes -= old_size;
-                untracked++;
+            }
+            if (how)
+                lock_give(&where->lock);
+            if (!e) {
+                held_add(key_at(old_key), -(int64_t)old_size, how);
+                count1(&untracked, how);
             }
         }
     } else {
-        if (tracked) {
-            struct mkey *o = &keys[old_key];
-            o->alloc_bytes -= old_size;
-            o->frees++;
-        } else {
-            foreign_frees++;
-        }
-        record_alloc_in(key, q, size);
+        count_free(r, old_size, old_key, how);
+        struct mtab *t = own_table(how);
+        if (how)
+            lock_take(&t->lock);
+        record_alloc_in(t, how, key, q, size);
+        if (how)
+            lock_give(&t->lock);
     }
     leave(how);
     return q;
@@ -676,20 +958,21 @@ int MemPosixMemalign(int key, void **ptr, size_t alignment, size_t size)
 
 /* ---------------------------------------------------------------------
  * Objects: counted per key, not entered in the address table (an object
- * often lives inside a tracked block, at the same address).
+ * often lives inside a tracked block, at the same address). No table, so
+ * no lock: only the key's atomic counters.
  * --------------------------------------------------------------------- */
 
 void MemAddObject(int key, const void *obj, size_t size)
 {
     (void)obj;
     int how = enter();
-    used = 1;
-    struct mkey *k = &keys[key_index(key)];
-    k->created++;
-    k->obj_bytes += (int64_t)size;
+    mark_used(how);
+    struct mkey *k = key_at(key_index(key));
+    count1(&k->created, how);
+    add64(&k->obj_bytes, (int64_t)size, how);
     if (size != 0)
-        k->obj_size = size;
-    note_peak(k);
+        atomic_store_explicit(&k->obj_size, size, memory_order_relaxed);
+    held_add(k, (int64_t)size, how);
     leave(how);
 }
 
@@ -697,32 +980,45 @@ void MemFreeObject(int key, const void *obj, size_t size)
 {
     (void)obj;
     int how = enter();
-    used = 1;
-    struct mkey *k = &keys[key_index(key)];
-    k->deleted++;
-    k->obj_bytes -= (int64_t)size;
+    mark_used(how);
+    struct mkey *k = key_at(key_index(key));
+    count1(&k->deleted, how);
+    add64(&k->obj_bytes, -(int64_t)size, how);
+    held_add(k, -(int64_t)size, how);
     leave(how);
 }
 
+/* Under the registry lock, each table under its own in turn. */
 void MemReset(void)
 {
     int how = enter();
-    if (tab != tab0)
-        pages_put(tab, ((size_t)1 << tbits) * sizeof *tab);
-    tab = tab0;
-    tbits = 1;
-    tshift = 63;
-    tmask = 1;
-    tused = 0;
-    free_seq = 0;
-    for (uint32_t i = 0; i < nkeys; i++) {
-        char *name = keys[i].name;
-        memset(&keys[i], 0, sizeof keys[i]);
-        keys[i].name = name;
+    if (how)
+        lock_take(&reg_lock);
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
+        if (how)
+            lock_take(&u->lock);
+        tab_clear(u);
+        if (how)
+            lock_give(&u->lock);
     }
-    used = 0;
-    foreign_frees = 0;
-    untracked = 0;
+    uint32_t n = atomic_load_explicit(&nkeys, memory_order_relaxed);
+    for (uint32_t i = 0; i < n; i++) {
+        struct mkey *k = key_at(i);
+        atomic_store_explicit(&k->obj_size, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->created, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->deleted, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->obj_bytes, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->held, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->peak_bytes, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->allocs, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->frees, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->double_frees, 0, memory_order_relaxed);
+    }
+    atomic_store_explicit(&used, 0, memory_order_relaxed);
+    atomic_store_explicit(&foreign_frees, 0, memory_order_relaxed);
+    atomic_store_explicit(&untracked, 0, memory_order_relaxed);
+    if (how)
+        lock_give(&reg_lock);
     leave(how);
 }
 
@@ -769,20 +1065,29 @@ long GetMemoryUsed(void)
  * Snapshot (for the file) and the printed table.
  * --------------------------------------------------------------------- */
 
+/* The counters are read while other threads may go on recording: each
+ * figure is one it held, not one cut through all of them. The registry
+ * lock keeps MemAddKey and MemReset out meanwhile. */
 int qq__mem_snapshot(struct qq__mem_snapshot *s)
 {
     memset(s, 0, sizeof *s);
     long pb = qq_mem_process_bytes();
     int how = enter();
-    if (!used) {
-        leave(how);
-        return 0;
+    if (how)
+        lock_take(&reg_lock);
+    int rc = 1;
+    uint32_t n = atomic_load_explicit(&nkeys, memory_order_acquire);
+    struct qq_mem_row *rows = NULL;
+    if (!atomic_load_explicit(&used, memory_order_relaxed)) {
+        rc = 0;
+        n = 0;
+    } else {
+        rows = calloc(n, sizeof *rows);
+        if (!rows)
+            rc = QQ_ENOMEM;
     }
-    uint32_t n = nkeys;
-    struct qq_mem_row *rows = calloc(n, sizeof *rows);
-    int rc = rows ? 1 : QQ_ENOMEM;
     for (uint32_t i = 0; rows && i < n; i++) {
-        const struct mkey *k = &keys[i];
+        struct mkey *k = key_at(i);
         size_t len = strlen(k->name);
         char *name = malloc(len + 1);
         if (!name) {
@@ -791,19 +1096,27 @@ int qq__mem_snapshot(struct qq__mem_snapshot *s)
             break;
         }
         memcpy(name, k->name, len + 1);
+        int64_t obj = atomic_load_explicit(&k->obj_bytes, memory_order_relaxed);
+        int64_t alloc = atomic_load_explicit(&k->held, memory_order_relaxed) - obj;
         rows[i].name = name;
-        rows[i].obj_size = k->obj_size;
-        rows[i].created = k->created;
-        rows[i].deleted = k->deleted;
-        rows[i].obj_bytes = k->obj_bytes > 0 ? (uint64_t)k->obj_bytes : 0;
-        rows[i].alloc_bytes = k->alloc_bytes;
-        rows[i].peak_bytes = k->peak_bytes;
-        rows[i].allocs = k->allocs;
-        rows[i].frees = k->frees;
-        rows[i].double_frees = k->double_frees;
+        rows[i].obj_size = atomic_load_explicit(&k->obj_size, memory_order_relaxed);
+        rows[i].created = atomic_load_explicit(&k->created, memory_order_relaxed);
+        rows[i].deleted = atomic_load_explicit(&k->deleted, memory_order_relaxed);
+        rows[i].obj_bytes = obj > 0 ? (uint64_t)obj : 0;
+        rows[i].alloc_bytes = alloc > 0 ? (uint64_t)alloc : 0;
+        rows[i].peak_bytes = atomic_load_explicit(&k->peak_bytes, memory_order_relaxed);
+        rows[i].allocs = atomic_load_explicit(&k->allocs, memory_order_relaxed);
+        rows[i].frees = atomic_load_explicit(&k->frees, memory_order_relaxed);
+        rows[i].double_frees = atomic_load_explicit(&k->double_frees, memory_order_relaxed);
     }
-    s->foreign_frees = foreign_frees;
+    s->foreign_frees = atomic_load_explicit(&foreign_frees, memory_order_relaxed);
+    if (how)
+        lock_give(&reg_lock);
     leave(how);
+    if (rc == 0) {
+        s->foreign_frees = 0;
+        return 0;
+    }
     s->nrows = n;
     s->rows = rows;
     s->process_bytes = pb > 0 ? (uint64_t)pb : 0;
@@ -907,9 +1220,7 @@ void MemPrint(FILE *fp)
     struct qq_mem_table t = {s.nrows, s.rows, s.foreign_frees, s.process_bytes};
     qq_mem_print_table(fp, &t);
     qq__mem_snapshot_free(&s);
-    int how = enter();
-    uint64_t lost = untracked;
-    leave(how);
+    uint64_t lost = atomic_load_explicit(&untracked, memory_order_relaxed);
     if (lost)
         fprintf(fp ? fp : stdout,
                 "Untracked blocks %" PRIu64 " (no memory for the address table)\n", lost);
