@@ -31,9 +31,11 @@
 /* What a malloc+free pair runs through, inlined into MemMalloc and MemFree:
  * a call and its register saves are a tenth of the pair's cost. */
 #if defined(__GNUC__)
-#define HOT static inline __attribute__((always_inline))
+#define HOT  static inline __attribute__((always_inline))
+#define COLD static __attribute__((noinline))
 #else
-#define HOT static inline
+#define HOT  static inline
+#define COLD static
 #endif
 
 #if defined(MAP_ANONYMOUS)
@@ -83,7 +85,7 @@ static int bias_tried; /* under reg_lock: the bias was handed out once */
  * pthread mutex costs two atomic read-modify-writes and, contended, a
  * futex call on each side. A waiter spins briefly, then yields the CPU so
  * that a holder that was preempted (more threads than cores) can finish. */
-static void lock_take(atomic_int *l)
+static void lock_spin(atomic_int *l)
 {
     for (unsigned spins = 0;; spins++) {
         if (!atomic_load_explicit(l, memory_order_relaxed) &&
@@ -102,7 +104,14 @@ static void lock_take(atomic_int *l)
     }
 }
 
-static void lock_give(atomic_int *l)
+HOT void lock_take(atomic_int *l)
+{
+    if (!atomic_exchange_explicit(l, 1, memory_order_acquire))
+        return;
+    lock_spin(l);
+}
+
+HOT void lock_give(atomic_int *l)
 {
     atomic_store_explicit(l, 0, memory_order_release);
 }
@@ -162,14 +171,17 @@ struct mkey {
 #define KEY_MAX  ((UINT32_C(1) << KEY_BITS) - 1)
 #define META_MAX (UINT64_MAX >> KEY_BITS)
 
-/* Key I lives in chunk c = floor(log2(I + 1)), which holds 2^c keys (the
- * last one fewer): chunk 0 is key 0, static, so that it counts before any
- * MemAddKey; the others come from mmap as keys are added. */
-#define KEY_CHUNKS (KEY_BITS + 1)
+/* The first KEYS0 keys are static (key 0 counts before any MemAddKey);
+ * key I >= KEYS0 lives in chunk c = floor(log2(I)) - KEYS0_BITS + 1, which
+ * holds the 2^floor(log2(I)) keys from 2^floor(log2(I)), from mmap as keys
+ * are added. */
+#define KEYS0_BITS 6
+#define KEYS0      (1u << KEYS0_BITS)
+#define KEY_CHUNKS (KEY_BITS - KEYS0_BITS + 1)
 
 static char default_name[] = "default";
-static struct mkey key0 = {.name = default_name};
-static struct mkey *chunks[KEY_CHUNKS] = {&key0};
+static struct mkey keys0[KEYS0] = {{.name = default_name}};
+static struct mkey *chunks[KEY_CHUNKS] = {keys0};
 static _Alignas(64) atomic_uint nkeys = 1; /* keys 0 .. nkeys-1 exist */
 static atomic_int used;                    /* any memory call since start/MemReset */
 static _Alignas(64) _Atomic uint64_t foreign_frees;
@@ -198,9 +210,10 @@ HOT uint32_t key_index(int key)
 
 HOT struct mkey *key_at(uint32_t i)
 {
-    uint32_t n = i + 1;
-    unsigned c = log2_u32(n);
-    return &chunks[c][n - (UINT32_C(1) << c)];
+    if (i < KEYS0)
+        return &keys0[i];
+    unsigned b = log2_u32(i);
+    return &chunks[b - KEYS0_BITS + 1][i - (UINT32_C(1) << b)];
 }
 
 /* How a counter is updated: HOW 0 (the bias: only this thread writes) a
@@ -223,11 +236,12 @@ HOT int64_t add64(_Atomic int64_t *c, int64_t d, int how)
     return v;
 }
 
-/* Add D to the bytes K holds; a new high is the peak. */
-HOT void held_add(struct mkey *k, int64_t d, int how)
+/* Add D to the bytes K holds; a new high is the peak. (Bytes that leave
+ * a key: add64 of the negative.) */
+HOT void held_add(struct mkey *k, uint64_t d, int how)
 {
-    int64_t v = add64(&k->held, d, how);
-    if (d <= 0 || v <= 0)
+    int64_t v = add64(&k->held, (int64_t)d, how);
+    if (v <= 0)
         return;
     uint64_t p = atomic_load_explicit(&k->peak_bytes, memory_order_relaxed);
     if ((uint64_t)v <= p)
@@ -562,18 +576,26 @@ static int enter_slow(void)
     return how;
 }
 
+/* 1: this thread holds the bias, and is inside a call until leave(0). */
+HOT int bias_held(void)
+{
+    if (!t_owner)
+        return 0;
+    atomic_store_explicit(&owner_busy, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+    if (atomic_load_explicit(&biased, memory_order_relaxed))
+        return 1;
+    atomic_store_explicit(&owner_busy, 0, memory_order_release);
+    t_owner = 0; /* revoked: the table's lock from now on */
+    return 0;
+}
+
 /* 0: this thread holds the bias (records in tab_main, no locks); 1: it
  * records in t_tab under its lock. */
 HOT int enter(void)
 {
-    if (t_owner) {
-        atomic_store_explicit(&owner_busy, 1, memory_order_relaxed);
-        atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-        if (atomic_load_explicit(&biased, memory_order_relaxed))
-            return 0;
-        atomic_store_explicit(&owner_busy, 0, memory_order_release);
-        t_owner = 0; /* revoked: the table's lock from now on */
-    }
+    if (bias_held())
+        return 0;
     if (t_tab)
         return 1;
     return enter_slow();
@@ -615,7 +637,7 @@ HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
          * pointer, or by a library) and the allocator reused the address.
          * It leaves its key as a free. */
         struct mkey *o = key_at(slot_key(e));
-        held_add(o, -(int64_t)slot_size(e), how);
+        add64(&o->held, -(int64_t)slot_size(e), how);
         count1(&o->frees, how);
     }
     if ((a & 1u) || (uint64_t)size > META_MAX) {
@@ -638,15 +660,21 @@ HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
     e->meta = ((uint64_t)size << KEY_BITS) | ki;
     struct mkey *k = key_at(ki);
     count1(&k->allocs, how);
-    held_add(k, (int64_t)size, how);
+    held_add(k, size, how);
 }
 
-HOT void record_alloc(int key, void *p, size_t size)
+HOT void record_alloc_biased(int key, void *p, size_t size)
 {
-    if (enter() == 0) {
-        mark_used(0);
-        record_alloc_in(&tab_main, 0, key, p, size);
-        leave(0);
+    mark_used(0);
+    record_alloc_in(&tab_main, 0, key, p, size);
+    leave(0);
+}
+
+/* Out of line: the biased path keeps its few registers. */
+COLD void record_alloc_locked(int key, void *p, size_t size)
+{
+    if (!t_tab && enter_slow() == 0) {
+        record_alloc_biased(key, p, size);
         return;
     }
     struct mtab *t = t_tab;
@@ -654,6 +682,14 @@ HOT void record_alloc(int key, void *p, size_t size)
     lock_take(&t->lock);
     record_alloc_in(t, 1, key, p, size);
     lock_give(&t->lock);
+}
+
+HOT void record_alloc(int key, void *p, size_t size)
+{
+    if (bias_held())
+        record_alloc_biased(key, p, size);
+    else
+        record_alloc_locked(key, p, size);
 }
 
 /* What a free of an address is. */
@@ -703,8 +739,8 @@ static enum free_kind take_elsewhere(const struct mtab *own, uintptr_t a, enum f
 
 /* Find A's live record, this thread's table first, and mark it freed.
  * While the bias is held there is no other table with records. */
-HOT enum free_kind take_any(int how, uintptr_t a, uint64_t *size, uint32_t *key,
-                            struct mtab **where)
+static enum free_kind take_any(int how, uintptr_t a, uint64_t *size, uint32_t *key,
+                               struct mtab **where)
 {
     struct mtab *t = own_table(how);
     *where = t;
@@ -723,13 +759,82 @@ HOT void count_free(enum free_kind r, uint64_t size, uint32_t key, int how)
 {
     if (r == FREE_TRACKED) {
         struct mkey *k = key_at(key);
-        held_add(k, -(int64_t)size, how);
+        add64(&k->held, -(int64_t)size, how);
         count1(&k->frees, how);
     } else if (r == FREE_DOUBLE) {
         count1(&key_at(key)->double_frees, how);
     } else {
         count1(&foreign_frees, how);
     }
+}
+
+/* A free of A in T: a live record is marked freed and its bytes leave its
+ * key (FREE_TRACKED); otherwise nothing is counted yet, and FREE_DOUBLE
+ * gives the freed record's key. */
+HOT enum free_kind free_in(struct mtab *t, int how, uintptr_t a, uint32_t *key)
+{
+    struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
+    if (!e)
+        return FREE_FOREIGN;
+    struct mkey *k = key_at(slot_key(e));
+    if (slot_freed(e)) {
+        *key = slot_key(e);
+        return FREE_DOUBLE;
+    }
+    add64(&k->held, -(int64_t)slot_size(e), how);
+    count1(&k->frees, how);
+    slot_free(t, e);
+    return FREE_TRACKED;
+}
+
+/* A free by a thread without the bias that its own table did not settle
+ * (R, KEY): the other tables, one lock at a time. */
+static enum free_kind free_elsewhere(const struct mtab *own, uintptr_t a, enum free_kind r,
+                                     uint32_t key)
+{
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
+        if (u == own)
+            continue;
+        uint32_t k = 0;
+        lock_take(&u->lock);
+        enum free_kind ru = free_in(u, 1, a, &k);
+        lock_give(&u->lock);
+        if (ru == FREE_TRACKED)
+            return ru;
+        if (ru == FREE_DOUBLE && r != FREE_DOUBLE) {
+            r = FREE_DOUBLE;
+            key = k;
+        }
+    }
+    count_free(r, 0, key, 1);
+    return r;
+}
+
+HOT enum free_kind free_biased(uintptr_t a)
+{
+    uint32_t k = 0;
+    mark_used(0);
+    enum free_kind r = free_in(&tab_main, 0, a, &k);
+    if (r != FREE_TRACKED)
+        count_free(r, 0, k, 0);
+    leave(0);
+    return r;
+}
+
+/* Out of line: the biased path keeps its few registers. */
+COLD enum free_kind free_locked(uintptr_t a)
+{
+    if (!t_tab && enter_slow() == 0)
+        return free_biased(a);
+    struct mtab *t = t_tab;
+    uint32_t k = 0;
+    mark_used(1);
+    lock_take(&t->lock);
+    enum free_kind r = free_in(t, 1, a, &k);
+    lock_give(&t->lock);
+    if (r != FREE_TRACKED)
+        r = free_elsewhere(t, a, r, k);
+    return r;
 }
 
 /* ---------------------------------------------------------------------
@@ -760,13 +865,11 @@ static int key_room(uint32_t i)
         names = nn;
         capnames = ncap;
     }
-    unsigned c = log2_u32(i + 1);
+    if (i < KEYS0)
+        return 0;
+    unsigned b = log2_u32(i), c = b - KEYS0_BITS + 1;
     if (!chunks[c]) {
-        /* The last chunk ends at KEY_MAX. */
-        uint32_t len = UINT32_C(1) << c;
-        if ((uint64_t)len - 1 + len > (uint64_t)KEY_MAX + 1)
-            len = KEY_MAX + 2 - len;
-        chunks[c] = pages_get((size_t)len * sizeof(struct mkey));
+        chunks[c] = pages_get(((size_t)1 << b) * sizeof(struct mkey));
         if (!chunks[c])
             return -1;
     }
@@ -836,14 +939,7 @@ void MemFree(int key, void *ptr)
     (void)key; /* bytes leave the key the block was charged to */
     if (!ptr)
         return;
-    uint64_t size = 0;
-    uint32_t k = 0;
-    struct mtab *where;
-    int how = enter();
-    mark_used(how);
-    enum free_kind r = take_any(how, (uintptr_t)ptr, &size, &k, &where);
-    count_free(r, size, k, how);
-    leave(how);
+    enum free_kind r = bias_held() ? free_biased((uintptr_t)ptr) : free_locked((uintptr_t)ptr);
     if (r != FREE_DOUBLE)
         free(ptr);
 }
@@ -894,7 +990,7 @@ void *MemRealloc(int key, void *ptr, size_t size)
             if (how)
                 lock_give(&where->lock);
             if (!e) {
-                held_add(key_at(old_key), -(int64_t)old_size, how);
+                add64(&key_at(old_key)->held, -(int64_t)old_size, how);
                 count1(&untracked, how);
             }
         }
@@ -972,7 +1068,7 @@ void MemAddObject(int key, const void *obj, size_t size)
     add64(&k->obj_bytes, (int64_t)size, how);
     if (size != 0)
         atomic_store_explicit(&k->obj_size, size, memory_order_relaxed);
-    held_add(k, (int64_t)size, how);
+    held_add(k, size, how);
     leave(how);
 }
 
@@ -984,7 +1080,7 @@ void MemFreeObject(int key, const void *obj, size_t size)
     struct mkey *k = key_at(key_index(key));
     count1(&k->deleted, how);
     add64(&k->obj_bytes, -(int64_t)size, how);
-    held_add(k, -(int64_t)size, how);
+    add64(&k->held, -(int64_t)size, how);
     leave(how);
 }
 
