@@ -154,16 +154,17 @@ static void membarrier_all(void)
  * --------------------------------------------------------------------- */
 
 struct mkey {
-    _Alignas(64) char *name;   /* malloc'd, except key 0's; a line (two) per key */
-    _Atomic uint64_t obj_size; /* the last non-zero MEMADDOBJECT size */
-    _Atomic uint64_t created;
-    _Atomic uint64_t deleted;
-    _Atomic int64_t obj_bytes; /* may go below 0 with unmatched MEMFREEOBJECTs */
-    _Atomic int64_t held;      /* alloc_bytes + obj_bytes */
+    /* What every allocation and free writes, in one cache line. */
+    _Alignas(64) _Atomic int64_t held; /* alloc_bytes + obj_bytes; a line (two) per key */
     _Atomic uint64_t peak_bytes;
     _Atomic uint64_t allocs;
     _Atomic uint64_t frees;
+    _Atomic int64_t obj_bytes; /* may go below 0 with unmatched MEMFREEOBJECTs */
+    _Atomic uint64_t created;
+    _Atomic uint64_t deleted;
+    _Atomic uint64_t obj_size; /* the last non-zero MEMADDOBJECT size */
     _Atomic uint64_t double_frees;
+    char *name; /* malloc'd, except key 0's */
 };
 
 /* A slot holds a key in KEY_BITS bits and a size in the rest (below). */

@@ -66,5 +66,22 @@ if(NOT QQ_SANITIZE AND TARGET test_mem_table AND CMAKE_C_COMPILER_ID MATCHES "GN
       COMMAND $<TARGET_FILE:test_mem_table_tsan>
       ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1"
       LABELS unit TIMEOUT 300)
+    # The per-thread tables and atomic counters with several threads at
+    # once: blocks freed across threads, thread churn, a shared key.
+    foreach(t test_mem_threads test_mem_xthread)
+      if(TARGET ${t})
+        add_executable(${t}_tsan ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c
+                       $<TARGET_OBJECTS:qq_mem_tsan>)
+        target_include_directories(${t}_tsan PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                                   ${PROJECT_SOURCE_DIR}/qq/src)
+        target_compile_options(${t}_tsan PRIVATE -fsanitize=thread)
+        target_link_options(${t}_tsan PRIVATE -fsanitize=thread)
+        target_link_libraries(${t}_tsan PRIVATE qq)
+        qq_test(${t}_tsan
+          COMMAND $<TARGET_FILE:${t}_tsan>
+          ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1"
+          LABELS unit TIMEOUT 300)
+      endif()
+    endforeach()
   endif()
 endif()
