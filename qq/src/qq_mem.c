@@ -209,6 +209,12 @@ HOT uint32_t key_index(int key)
                : (uint32_t)key;
 }
 
+/* Keys in chunk C. */
+static size_t chunk_len(unsigned c)
+{
+    return c == 0 ? KEYS0 : (size_t)1 << (c + KEYS0_BITS - 1);
+}
+
 HOT struct mkey *key_at(uint32_t i)
 {
     if (i < KEYS0)
@@ -319,8 +325,15 @@ struct slot {
 #define TAB_MIN_BITS 10
 #define FREED_MIN    4096u
 
+/* Calls counted in a table, per key: written under the table's lock only
+ * (relaxed atomics, for the snapshot that reads them without it). */
+struct tcount {
+    _Atomic uint64_t allocs;
+    _Atomic uint64_t frees;
+};
+
 struct mtab {
-    _Alignas(64) atomic_int lock; /* 1: held; a line per table */
+    _Alignas(64) atomic_int lock; /* 1: held; lines of its own */
     int orphan;                   /* under reg_lock: no thread records here */
     struct slot *slots;
     unsigned bits;
@@ -328,7 +341,8 @@ struct mtab {
     size_t mask;    /* (1 << bits) - 1 */
     size_t used;    /* occupied slots, live and freed */
     uint64_t free_seq;
-    _Atomic(struct mtab *) next; /* the registry: a list, only appended to */
+    _Atomic(struct mtab *) next;    /* the registry: a list, only appended to */
+    struct tcount *cnt[KEY_CHUNKS]; /* laid out as the keys' chunks; from mmap when first used */
 };
 
 /* Before a table's first block: two empty slots that are never written,
@@ -483,6 +497,10 @@ HOT void slot_free(struct mtab *t, struct slot *e)
 /* Forget every block of T. */
 static void tab_clear(struct mtab *t)
 {
+    for (unsigned c = 0; c < KEY_CHUNKS; c++) {
+        pages_put(t->cnt[c], chunk_len(c) * sizeof *t->cnt[c]);
+        t->cnt[c] = NULL;
+    }
     if (t->slots != tab0)
         pages_put(t->slots, ((size_t)1 << t->bits) * sizeof *t->slots);
     t->slots = tab0;
@@ -627,6 +645,39 @@ int qq__mem_tables(void)
  * Recording.
  * --------------------------------------------------------------------- */
 
+COLD struct tcount *tcount_chunk(struct mtab *t, unsigned c)
+{
+    t->cnt[c] = pages_get(chunk_len(c) * sizeof *t->cnt[c]);
+    return t->cnt[c];
+}
+
+/* Count an allocation (FREES 0) or a free (1) of key KI recorded in T: the
+ * bias owner in the key's counters (plain stores), the others in T's
+ * counters, under T's lock: no line that another thread writes (summed
+ * when read). Without memory for them, the key's counters, atomically. */
+HOT void count_call(struct mtab *t, int how, struct mkey *k, uint32_t ki, int frees)
+{
+    if (how) {
+        unsigned c = 0;
+        uint32_t off = ki;
+        if (ki >= KEYS0) {
+            unsigned b = log2_u32(ki);
+            c = b - KEYS0_BITS + 1;
+            off = ki - (UINT32_C(1) << b);
+        }
+        struct tcount *ch = t->cnt[c];
+        if (!ch)
+            ch = tcount_chunk(t, c);
+        if (ch) {
+            _Atomic uint64_t *x = frees ? &ch[off].frees : &ch[off].allocs;
+            atomic_store_explicit(x, atomic_load_explicit(x, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
+            return;
+        }
+    }
+    count1(frees ? &k->frees : &k->allocs, how);
+}
+
 /* Record P in T (locked, or the bias's). */
 HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
 {
@@ -637,9 +688,10 @@ HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
         /* Still live: it was freed behind our back (free through a function
          * pointer, or by a library) and the allocator reused the address.
          * It leaves its key as a free. */
-        struct mkey *o = key_at(slot_key(e));
+        uint32_t oi = slot_key(e);
+        struct mkey *o = key_at(oi);
         add64(&o->held, -(int64_t)slot_size(e), how);
-        count1(&o->frees, how);
+        count_call(t, how, o, oi, 1);
     }
     if ((a & 1u) || (uint64_t)size > META_MAX) {
         /* Cannot be recorded (an odd address; 2^40 bytes or more): returned
@@ -660,7 +712,7 @@ HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
     e->addr = a;
     e->meta = ((uint64_t)size << KEY_BITS) | ki;
     struct mkey *k = key_at(ki);
-    count1(&k->allocs, how);
+    count_call(t, how, k, ki, 0);
     held_add(k, size, how);
 }
 
@@ -777,14 +829,18 @@ HOT enum free_kind free_in(struct mtab *t, int how, uintptr_t a, uint32_t *key)
     struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
     if (!e)
         return FREE_FOREIGN;
-    struct mkey *k = key_at(slot_key(e));
+    uint64_t meta = e->meta;
+    uint32_t ki = (uint32_t)(meta & KEY_MAX);
     if (slot_freed(e)) {
-        *key = slot_key(e);
+        *key = ki;
         return FREE_DOUBLE;
     }
-    add64(&k->held, -(int64_t)slot_size(e), how);
-    count1(&k->frees, how);
-    slot_free(t, e);
+    struct mkey *k = key_at(ki);
+    add64(&k->held, -(int64_t)(meta >> KEY_BITS), how);
+    count_call(t, how, k, ki, 1);
+    /* Freed (the slot_free of a known key). */
+    e->addr |= 1u;
+    e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | ki;
     return FREE_TRACKED;
 }
 
@@ -1205,6 +1261,23 @@ int qq__mem_snapshot(struct qq__mem_snapshot *s)
         rows[i].allocs = atomic_load_explicit(&k->allocs, memory_order_relaxed);
         rows[i].frees = atomic_load_explicit(&k->frees, memory_order_relaxed);
         rows[i].double_frees = atomic_load_explicit(&k->double_frees, memory_order_relaxed);
+    }
+    /* Plus the calls counted in each table, under its lock. */
+    for (struct mtab *u = &tab_main; rows && u;
+         u = atomic_load_explicit(&u->next, memory_order_acquire)) {
+        if (how)
+            lock_take(&u->lock);
+        for (unsigned c = 0; c < KEY_CHUNKS; c++) {
+            uint32_t first = c == 0 ? 0 : UINT32_C(1) << (c + KEYS0_BITS - 1);
+            for (uint32_t j = 0; u->cnt[c] && j < chunk_len(c) && first + j < n; j++) {
+                rows[first + j].allocs +=
+                    atomic_load_explicit(&u->cnt[c][j].allocs, memory_order_relaxed);
+                rows[first + j].frees +=
+                    atomic_load_explicit(&u->cnt[c][j].frees, memory_order_relaxed);
+            }
+        }
+        if (how)
+            lock_give(&u->lock);
     }
     s->foreign_frees = atomic_load_explicit(&foreign_frees, memory_order_relaxed);
     if (how)
