@@ -84,7 +84,7 @@ static void run_usage(FILE *fp)
                 "                      --kernels maps to the same path under DIR, any other\n"
                 "                      to its basename in DIR), interleaved and paired by\n"
                 "                      round; a regression vs reference build fails the run;\n"
-                "                      a noisy one measures up to 4x the rounds (unless\n"
+                "                      a noisy one measures up to 8x the rounds (unless\n"
                 "                      --max-repetitions says otherwise)\n"
                 "  --only NAME         run only this benchmark (repeatable)\n"
                 "  --repetitions N     override every benchmark's repetitions\n"
@@ -590,11 +590,14 @@ int cmd_run(int argc, char **argv)
     m.tty = isatty(STDERR_FILENO);
     m.max_reps = o.max_reps;
     /* Against a reference build, a noisy comparison measures more rounds by
-     * default (up to 4x; --max-repetitions sets the maximum): a CI runner
-     * shared with other jobs has slow spells that a few pairs cannot outvote. */
+     * default (up to 8x; --max-repetitions sets the maximum): a CI runner
+     * shared with other jobs has slow spells that a few pairs cannot outvote.
+     * With 4x a planted +3% at a 2% threshold was noisy in one of ten tries
+     * on a loaded 2-core machine ([+2.00, +3.10] after 40 rounds, "about 47
+     * pairs would decide"); only noisy comparisons pay for the rounds. */
     for (size_t g = 0; against && !o.max_reps && g < plan.ngroups; g++)
-        if (4 * plan.groups[g].reps > m.max_reps)
-            m.max_reps = 4 * plan.groups[g].reps;
+        if (8 * plan.groups[g].reps > m.max_reps)
+            m.max_reps = 8 * plan.groups[g].reps;
     m.seed =
         o.have_seed ? o.seed : (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
     m.undecided = undecided;

@@ -566,12 +566,63 @@ static struct mtab *tab_adopt(void)
     return t;
 }
 
+/* Under reg_lock, in a thread that does not hold the bias: take it from
+ * its owner, and wait for the owner's call in flight to end. From then on
+ * the owner records under its table's lock too. */
+static void bias_revoke(void)
+{
+    if (!atomic_load_explicit(&biased, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&biased, 0, memory_order_relaxed);
+    membarrier_all();
+    while (atomic_load_explicit(&owner_busy, memory_order_acquire))
+        sched_yield();
+}
+
+/* ---------------------------------------------------------------------
+ * fork(). The child has one thread, the one that forked; a lock another
+ * thread held at the fork, or a call the bias owner was in the middle of,
+ * would never end there. So before the fork the forking thread takes the
+ * registry lock, the bias (unless it is the owner: then no other thread
+ * records) and every table's lock, in the order the rest of this file
+ * takes them (registry, then tables one at a time in list order); after
+ * it, parent and child let them go. A program that forks from a thread
+ * other than the bias owner loses the bias for good: its first thread
+ * then takes its table's lock (uncontended) like the others.
+ * --------------------------------------------------------------------- */
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void fork_prepare(void)
+{
+    lock_take(&reg_lock);
+    if (!t_owner)
+        bias_revoke();
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
+        lock_take(&u->lock);
+}
+
+static void fork_done(void)
+{
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
+        lock_give(&u->lock);
+    lock_give(&reg_lock);
+}
+
+static void fork_hooks(void)
+{
+    /* Without them (out of memory) a fork while another thread records
+     * may leave the child waiting for a lock, as it did before them. */
+    (void)pthread_atfork(fork_prepare, fork_done, fork_done);
+}
+
 /* The first call of a thread: its table, and the bias for the first thread
  * that records, or the bias taken from its owner. Returns what the call
  * does: 0 record as the bias owner, 1 under the table's lock. */
 static int enter_slow(void)
 {
     int how = 1;
+    pthread_once(&fork_once, fork_hooks);
     lock_take(&reg_lock);
     if (!bias_tried) {
         bias_tried = 1;
@@ -581,11 +632,8 @@ static int enter_slow(void)
             atomic_store_explicit(&biased, 1, memory_order_relaxed);
             how = 0;
         }
-    } else if (atomic_load_explicit(&biased, memory_order_relaxed)) {
-        atomic_store_explicit(&biased, 0, memory_order_relaxed);
-        membarrier_all();
-        while (atomic_load_explicit(&owner_busy, memory_order_acquire))
-            sched_yield();
+    } else {
+        bias_revoke();
     }
     struct mtab *t = tab_adopt();
     /* Without memory for a table of its own, a thread shares the first
