@@ -17,7 +17,11 @@ static void print_help(const struct kspec *spec)
     printf("QQ keys recorded:\n%s\n\n", spec->keys);
     printf("options:\n");
     printf("  --help          this text\n");
-    printf("  --size N        problem size (default %ld)\n", spec->size_default);
+    if (spec->size_max > 0)
+        printf("  --size N        problem size (default %ld, at most %ld)\n", spec->size_default,
+               spec->size_max);
+    else
+        printf("  --size N        problem size (default %ld)\n", spec->size_default);
     printf("  --steps T       timesteps / rounds (default %ld)\n", spec->steps_default);
     printf("  --seed S        RNG seed; same seed, same results (default 1)\n");
     printf("  --variant NAME  one of:");
@@ -120,6 +124,10 @@ int kargs_parse(const struct kspec *spec, int argc, char **argv, struct kargs *o
             if (parse_long(val, &v) != 0 || v < 1)
                 return arg_error(spec, quiet, "--%.*s wants a positive integer, not '%s'",
                                  (int)nlen, name, val);
+            if (IS("size") && spec->size_max > 0 && v > spec->size_max)
+                return arg_error(spec, quiet, "--size at most %ld%s%s", spec->size_max,
+                                 spec->size_unit ? " " : "",
+                                 spec->size_unit ? spec->size_unit : "");
             if (IS("size")) {
                 out->size = v;
                 out->size_given = 1;

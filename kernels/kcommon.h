@@ -32,6 +32,8 @@ struct kspec {
     const char *keys;            /* QQ and memory keys it records (--help) */
     const char *const *variants; /* NULL-terminated; first is the default */
     long size_default;
+    long size_max;         /* the largest --size accepted (0: no bound) */
+    const char *size_unit; /* what --size counts, for the error ("per rank"); NULL: nothing */
     long steps_default;
     const struct kopt *extra; /* kernel options, ended by {NULL} (or NULL) */
 };

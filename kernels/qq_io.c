@@ -66,15 +66,13 @@ int main(int argc, char **argv)
                 "          one per round",
         .variants = variants,
         .size_default = 10000000,
+        .size_max = 80000000,
+        .size_unit = "(1.9 GB of events)",
         .steps_default = 5,
         .extra = extra,
     };
     struct kargs a;
     kargs_parse_or_exit(&spec, argc, argv, &a);
-    if (a.size > 80000000L) {
-        fprintf(stderr, "%s: --size at most 80000000 (1.9 GB of events)\n", PROG);
-        return 2;
-    }
     long n = a.size, rounds = a.steps;
 
     char saved[4096], qq_path[4096], plain_path[4096];

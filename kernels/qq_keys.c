@@ -105,15 +105,12 @@ int main(int argc, char **argv)
                 "          mem_add_ms (MemAddKey of new names), one per round",
         .variants = variants,
         .size_default = 100000,
+        .size_max = 10000000,
         .steps_default = 5,
         .extra = extra,
     };
     struct kargs a;
     kargs_parse_or_exit(&spec, argc, argv, &a);
-    if (a.size > 10000000L) {
-        fprintf(stderr, "%s: --size at most 10000000\n", PROG);
-        return 2;
-    }
     long n = a.size, rounds = a.steps;
     double *res = kxcalloc(PROG, (size_t)(rounds * R_N), sizeof *res);
     for (long r = 0; r < rounds; r++) {

@@ -93,16 +93,13 @@ int main(int argc, char **argv)
                 "          alone), one per round, on rank 0",
         .variants = variants,
         .size_default = 1000000,
+        .size_max = 40000000,
+        .size_unit = "per rank",
         .steps_default = 5,
         .extra = extra,
     };
     struct kargs a;
     int prc = kargs_parse(&spec, argc, argv, &a, rank != 0);
-    if (prc == KARGS_OK && a.size > 40000000L) {
-        if (rank == 0)
-            fprintf(stderr, "%s: --size at most 40000000 per rank\n", PROG);
-        prc = KARGS_ERROR;
-    }
     if (prc != KARGS_OK) {
         MPI_Finalize();
         return prc == KARGS_HELP ? 0 : 2;

@@ -131,15 +131,12 @@ int main(int argc, char **argv)
                 "bench_value; their\n  events are discarded)",
         .variants = variants,
         .size_default = 10000,
+        .size_max = 100000000,
         .steps_default = 21,
         .extra = extra,
     };
     struct kargs a;
     kargs_parse_or_exit(&spec, argc, argv, &a);
-    if (a.size > 100000000L) {
-        fprintf(stderr, "%s: --size at most 100000000\n", PROG);
-        return 2;
-    }
     long n = a.size, rounds = a.steps;
 
     QQInit(16);

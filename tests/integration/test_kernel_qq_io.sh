@@ -41,6 +41,11 @@ check "qq_io --median records one plain_ms" test "$(hits out/median.qq plain_ms)
 "$KD/qq_io" --size 0 >/dev/null 2>err.txt
 check "qq_io --size 0 is bad usage (exit 2)" test $? -eq 2
 check "qq_io --size 0 says why" grep -q -- "--size" err.txt
+"$KD/qq_io" --size 80000001 >/dev/null 2>err.txt
+check "qq_io --size past its bound is bad usage (exit 2)" test $? -eq 2
+check "qq_io --size past its bound names the bound" grep -q -- "--size at most 80000000" err.txt
+"$KD/qq_keys" --help >help.txt
+check "qq_keys --help names its --size bound" grep -q "at most 10000000" help.txt
 
 # The shipped suite loads, and its recording benchmark runs as written.
 "$QQBENCH" run "${QQ_SOURCE_DIR:?}/configs/qq-overhead.yaml" --only recording --repetitions 2 \
