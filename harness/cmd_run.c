@@ -364,6 +364,25 @@ static int store_failed(int rc, const char *err)
     return QQB_EXIT_USAGE;
 }
 
+/* The machine profile of fingerprint ID beside the baselines in BDIR into
+ * P, its path into PATH (set even when there is none): 1 read, 0 none,
+ * -1 damaged (said). */
+static int load_profile(const char *bdir, const char *id, struct qqb_profile *p, char *path,
+                        size_t len)
+{
+    char err[1024];
+    if (qqb_profile_path(bdir, id, path, len) != 0 || access(path, F_OK) != 0)
+        return 0;
+    if (qqb_profile_read(path, p, err, sizeof err) != 0) {
+        fprintf(stderr,
+                "%s\nqqbench run: error: the machine profile is damaged; measure it "
+                "again (qqbench profile-machine) or remove it\n",
+                err);
+        return -1;
+    }
+    return 1;
+}
+
 /* The baseline to compare with: 1 read, 0 none (yet), -1 an error (said). */
 static int load_baseline(const struct run_opts *o, const struct qqb_suite *suite,
                          const struct qqb_fingerprint *fp, const char *bdir, const char *bpath,
@@ -548,25 +567,12 @@ int cmd_run(int argc, char **argv)
     const char *other_id = o.baseline_from                                   ? o.baseline_from
                            : have_base && strcmp(base.fp.id, cur.fp.id) != 0 ? base.fp.id
                                                                              : NULL;
-    for (int k = 0; k < (other_id ? 2 : 1); k++) {
-        char pp[4200];
-        if (qqb_profile_path(bdir, k ? other_id : cur.fp.id, pp, sizeof pp) != 0 ||
-            access(pp, F_OK) != 0) {
-            if (!k)
-                snprintf(prof_path, sizeof prof_path, "%s", pp);
-            continue;
-        }
-        if (!k)
-            snprintf(prof_path, sizeof prof_path, "%s", pp);
-        if (qqb_profile_read(pp, k ? &base_prof : &prof, err, sizeof err) != 0) {
-            fprintf(stderr,
-                    "%s\nqqbench run: error: the machine profile is damaged; measure it "
-                    "again (qqbench profile-machine) or remove it\n",
-                    err);
-            exit_code = QQB_EXIT_USAGE;
-            goto done;
-        }
-        *(k ? &have_base_prof : &have_prof) = 1;
+    char other_path[sizeof prof_path];
+    if ((have_prof = load_profile(bdir, cur.fp.id, &prof, prof_path, sizeof prof_path)) < 0 ||
+        (other_id && (have_base_prof = load_profile(bdir, other_id, &base_prof, other_path,
+                                                    sizeof other_path)) < 0)) {
+        exit_code = QQB_EXIT_USAGE;
+        goto done;
     }
     if (access(mpath, F_OK) == 0) {
         if (qqb_baseline_read_as(mpath, suite->name, QQB_MEMORY_ID, &membase, err, sizeof err) !=

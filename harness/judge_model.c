@@ -63,11 +63,17 @@ static int case_point(const struct qqb_plan *p, size_t ci, const struct qqb_mode
     return 0;
 }
 
+/* The keys of D's series, parallel to them. */
+struct keylist {
+    const char **v;
+    size_t cap;
+};
+
 /* The per_hit samples of case RC into the series of D (prefix LABEL, one
- * per key); new series' keys go to KEYS (parallel to D's series). */
+ * per key); new series' keys go to KEYS (when not NULL). */
 static int add_case(const struct qqb_bench *b, const struct qqb_case_result *rc,
                     const struct qqb_model *m, const double *x, const char *prefix,
-                    struct qqb_model_data *d, const char ***keys, size_t *capk)
+                    struct qqb_model_data *d, struct keylist *keys)
 {
     for (size_t mi = 0; rc && mi < rc->nmetrics; mi++) {
         const struct qqb_metric *mt = &rc->metrics[mi];
@@ -80,15 +86,11 @@ static int add_case(const struct qqb_bench *b, const struct qqb_case_result *rc,
         if (!s)
             return -1;
         if (keys && d->n > before) {
-            if (d->n > *capk) {
-                size_t cap = *capk ? 2 * *capk : 8;
-                const char **k = realloc(*keys, cap * sizeof *k);
-                if (!k)
-                    return -1;
-                *keys = k;
-                *capk = cap;
-            }
-            (*keys)[d->n - 1] = mt->key;
+            const char **k = qqb_grow(keys->v, d->n - 1, &keys->cap, sizeof *k, 8);
+            if (!k)
+                return -1;
+            keys->v = k;
+            k[d->n - 1] = mt->key;
         }
         for (size_t i = 0; i < mt->n; i++)
             if (isfinite(mt->samples[i]) && qqb_model_series_add(s, x, m->nparams, mt->samples[i]))
@@ -117,8 +119,7 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
     if (qqb_model_parse(b->model, &m, err, sizeof err, NULL) != 0)
         return 0; /* the suite loader rejected it already */
     struct qqb_model_data dc = {0}, db = {0};
-    const char **keys = NULL;
-    size_t capk = 0;
+    struct keylist keys = {0};
     int rc = -1;
     for (size_t ci = 0; ci < p->ncases; ci++) {
         if (p->cases[ci].bench != bi || p->cases[ci].build != QQB_BUILD_CHANGE || ci >= cur->ncases)
@@ -126,9 +127,9 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
         double x[QQB_MODEL_MAX_PARAMS] = {0};
         char prefix[224];
         if (case_point(p, ci, &m, x, prefix, sizeof prefix) != 0 ||
-            add_case(b, cur->cases[ci], &m, x, prefix, &dc, &keys, &capk) != 0 ||
+            add_case(b, cur->cases[ci], &m, x, prefix, &dc, &keys) != 0 ||
             (base && add_case(b, qqb_results_find(base, cur->cases[ci]->name), &m, x, prefix, &db,
-                              NULL, NULL) != 0))
+                              NULL) != 0))
             goto out;
     }
     for (size_t si = 0; si < dc.n; si++) {
@@ -137,7 +138,7 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
         struct qqb_model_row *r = &out->rows[out->n - 1];
         r->bench = bi;
         r->m = m;
-        r->key = keys[si];
+        r->key = keys.v[si];
         snprintf(r->label, sizeof r->label, "%s", dc.s[si].label);
         if (qqb_model_points(&m, &dc.s[si], 0, &r->pc) != 0)
             goto out;
@@ -166,7 +167,7 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
     }
     rc = 0;
 out:
-    free(keys);
+    free(keys.v);
     qqb_model_data_free(&dc);
     qqb_model_data_free(&db);
     return rc;

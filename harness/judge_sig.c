@@ -63,7 +63,8 @@ int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur
         for (size_t mi = 0; mi < c->nmetrics; mi++) {
             const char *k = c->metrics[mi].key;
             /* a state key (it has ticks) that some "sig:KEY:" count names */
-            if (strcmp(c->metrics[mi].what, "ticks") || !strncmp(k, QQB_SIG_PREFIX, 4))
+            if (strcmp(c->metrics[mi].what, "ticks") ||
+                !strncmp(k, QQB_SIG_PREFIX, sizeof QQB_SIG_PREFIX - 1))
                 continue;
             struct qqb_signature s;
             if (!signature_of(c, k, &s))
