@@ -796,9 +796,12 @@ HOT void record_alloc(int key, void *p, size_t size)
 /* What a free of an address is. */
 enum free_kind { FREE_TRACKED, FREE_FOREIGN, FREE_DOUBLE };
 
-/* In T: mark A's live record freed and give its size and key
- * (FREE_TRACKED); or a freed record's key (FREE_DOUBLE); or nothing. */
-HOT enum free_kind take_in(struct mtab *t, uintptr_t a, uint64_t *size, uint32_t *key)
+/* In T (locked, or the bias's): mark A's live record freed and give its
+ * size and key (FREE_TRACKED), with COUNT also taking its bytes off the key
+ * and counting the free in T; or give a freed record's key (FREE_DOUBLE);
+ * or nothing. */
+HOT enum free_kind take_in(struct mtab *t, int how, int count, uintptr_t a, uint64_t *size,
+                           uint32_t *key)
 {
     struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
     if (!e)
@@ -807,14 +810,20 @@ HOT enum free_kind take_in(struct mtab *t, uintptr_t a, uint64_t *size, uint32_t
     if (slot_freed(e))
         return FREE_DOUBLE;
     *size = slot_size(e);
+    if (count) {
+        struct mkey *k = key_at(*key);
+        add64(&k->held, -(int64_t)*size, how);
+        count_call(t, how, k, *key, 1);
+    }
     slot_free(t, e);
     return FREE_TRACKED;
 }
 
 /* take_in over the tables other than OWN, one lock at a time, after OWN
  * answered SEEN: the first live record wins; a freed one is remembered. */
-static enum free_kind take_elsewhere(const struct mtab *own, uintptr_t a, enum free_kind seen,
-                                     uint64_t *size, uint32_t *key, struct mtab **where)
+static enum free_kind take_elsewhere(const struct mtab *own, int count, uintptr_t a,
+                                     enum free_kind seen, uint64_t *size, uint32_t *key,
+                                     struct mtab **where)
 {
     for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
         if (u == own)
@@ -822,7 +831,7 @@ static enum free_kind take_elsewhere(const struct mtab *own, uintptr_t a, enum f
         uint64_t s = 0;
         uint32_t k = 0;
         lock_take(&u->lock);
-        enum free_kind r = take_in(u, a, &s, &k);
+        enum free_kind r = take_in(u, 1, count, a, &s, &k);
         lock_give(&u->lock);
         if (r == FREE_TRACKED) {
             *size = s;
@@ -838,24 +847,26 @@ static enum free_kind take_elsewhere(const struct mtab *own, uintptr_t a, enum f
     return seen;
 }
 
-/* Find A's live record, this thread's table first, and mark it freed.
- * While the bias is held there is no other table with records. */
-static enum free_kind take_any(int how, uintptr_t a, uint64_t *size, uint32_t *key,
+/* Find A's live record, this thread's table first, and mark it freed
+ * (counted as take_in's COUNT says). While the bias is held there is no
+ * other table with records. */
+static enum free_kind take_any(int how, int count, uintptr_t a, uint64_t *size, uint32_t *key,
                                struct mtab **where)
 {
     struct mtab *t = own_table(how);
     *where = t;
     if (!how)
-        return take_in(t, a, size, key);
+        return take_in(t, 0, count, a, size, key);
     lock_take(&t->lock);
-    enum free_kind r = take_in(t, a, size, key);
+    enum free_kind r = take_in(t, 1, count, a, size, key);
     lock_give(&t->lock);
     if (r == FREE_TRACKED)
         return r;
-    return take_elsewhere(t, a, r, size, key, where);
+    return take_elsewhere(t, count, a, r, size, key, where);
 }
 
-/* Count a free that take_any judged R. */
+/* Count a free that take_any judged R (a tracked one only when take_any
+ * did not count it). */
 HOT void count_free(enum free_kind r, uint64_t size, uint32_t key, int how)
 {
     if (r == FREE_TRACKED) {
@@ -869,57 +880,12 @@ HOT void count_free(enum free_kind r, uint64_t size, uint32_t key, int how)
     }
 }
 
-/* A free of A in T: a live record is marked freed and its bytes leave its
- * key (FREE_TRACKED); otherwise nothing is counted yet, and FREE_DOUBLE
- * gives the freed record's key. */
-HOT enum free_kind free_in(struct mtab *t, int how, uintptr_t a, uint32_t *key)
-{
-    struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
-    if (!e)
-        return FREE_FOREIGN;
-    uint64_t meta = e->meta;
-    uint32_t ki = (uint32_t)(meta & KEY_MAX);
-    if (slot_freed(e)) {
-        *key = ki;
-        return FREE_DOUBLE;
-    }
-    struct mkey *k = key_at(ki);
-    add64(&k->held, -(int64_t)(meta >> KEY_BITS), how);
-    count_call(t, how, k, ki, 1);
-    /* Freed (the slot_free of a known key). */
-    e->addr |= 1u;
-    e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | ki;
-    return FREE_TRACKED;
-}
-
-/* A free by a thread without the bias that its own table did not settle
- * (R, KEY): the other tables, one lock at a time. */
-static enum free_kind free_elsewhere(const struct mtab *own, uintptr_t a, enum free_kind r,
-                                     uint32_t key)
-{
-    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
-        if (u == own)
-            continue;
-        uint32_t k = 0;
-        lock_take(&u->lock);
-        enum free_kind ru = free_in(u, 1, a, &k);
-        lock_give(&u->lock);
-        if (ru == FREE_TRACKED)
-            return ru;
-        if (ru == FREE_DOUBLE && r != FREE_DOUBLE) {
-            r = FREE_DOUBLE;
-            key = k;
-        }
-    }
-    count_free(r, 0, key, 1);
-    return r;
-}
-
 HOT enum free_kind free_biased(uintptr_t a)
 {
+    uint64_t s = 0;
     uint32_t k = 0;
     mark_used(0);
-    enum free_kind r = free_in(&tab_main, 0, a, &k);
+    enum free_kind r = take_in(&tab_main, 0, 1, a, &s, &k);
     if (r != FREE_TRACKED)
         count_free(r, 0, k, 0);
     leave(0);
@@ -931,14 +897,13 @@ COLD enum free_kind free_locked(uintptr_t a)
 {
     if (!t_tab && enter_slow() == 0)
         return free_biased(a);
-    struct mtab *t = t_tab;
+    uint64_t s = 0;
     uint32_t k = 0;
+    struct mtab *where;
     mark_used(1);
-    lock_take(&t->lock);
-    enum free_kind r = free_in(t, 1, a, &k);
-    lock_give(&t->lock);
+    enum free_kind r = take_any(1, 1, a, &s, &k, &where);
     if (r != FREE_TRACKED)
-        r = free_elsewhere(t, a, r, k);
+        count_free(r, 0, k, 1);
     return r;
 }
 
@@ -1066,7 +1031,7 @@ void *MemRealloc(int key, void *ptr, size_t size)
     mark_used(how);
     /* A live record is marked freed for the duration: if the block moves,
      * another thread may get the address before we record again. */
-    enum free_kind r = take_any(how, a, &old_size, &old_key, &where);
+    enum free_kind r = take_any(how, 0, a, &old_size, &old_key, &where);
     if (r == FREE_DOUBLE) {
         /* realloc of a freed block: passing it on would corrupt the heap. */
         count1(&key_at(old_key)->double_frees, how);
