@@ -726,6 +726,15 @@ HOT void count_call(struct mtab *t, int how, struct mkey *k, uint32_t ki, int fr
     count1(frees ? &k->frees : &k->allocs, how);
 }
 
+/* A free of SIZE bytes of key KI, recorded in T (locked, or the bias's):
+ * the bytes leave the key, the free is counted in T. */
+HOT void count_tracked_free(struct mtab *t, int how, uint32_t ki, uint64_t size)
+{
+    struct mkey *k = key_at(ki);
+    add64(&k->held, -(int64_t)size, how);
+    count_call(t, how, k, ki, 1);
+}
+
 /* Record P in T (locked, or the bias's). */
 HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
 {
@@ -736,10 +745,7 @@ HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
         /* Still live: it was freed behind our back (free through a function
          * pointer, or by a library) and the allocator reused the address.
          * It leaves its key as a free. */
-        uint32_t oi = slot_key(e);
-        struct mkey *o = key_at(oi);
-        add64(&o->held, -(int64_t)slot_size(e), how);
-        count_call(t, how, o, oi, 1);
+        count_tracked_free(t, how, slot_key(e), slot_size(e));
     }
     if ((a & 1u) || (uint64_t)size > META_MAX) {
         /* Cannot be recorded (an odd address; 2^40 bytes or more): returned
@@ -810,11 +816,8 @@ HOT enum free_kind take_in(struct mtab *t, int how, int count, uintptr_t a, uint
     if (slot_freed(e))
         return FREE_DOUBLE;
     *size = slot_size(e);
-    if (count) {
-        struct mkey *k = key_at(*key);
-        add64(&k->held, -(int64_t)*size, how);
-        count_call(t, how, k, *key, 1);
-    }
+    if (count)
+        count_tracked_free(t, how, *key, *size);
     slot_free(t, e);
     return FREE_TRACKED;
 }
@@ -865,19 +868,14 @@ static enum free_kind take_any(int how, int count, uintptr_t a, uint64_t *size, 
     return take_elsewhere(t, count, a, r, size, key, where);
 }
 
-/* Count a free that take_any judged R (a tracked one only when take_any
- * did not count it). */
-HOT void count_free(enum free_kind r, uint64_t size, uint32_t key, int how)
+/* Count a free that take_any judged R, not FREE_TRACKED: a double free
+ * of a block of KEY, or a foreign one. */
+HOT void count_untracked_free(enum free_kind r, uint32_t key, int how)
 {
-    if (r == FREE_TRACKED) {
-        struct mkey *k = key_at(key);
-        add64(&k->held, -(int64_t)size, how);
-        count1(&k->frees, how);
-    } else if (r == FREE_DOUBLE) {
+    if (r == FREE_DOUBLE)
         count1(&key_at(key)->double_frees, how);
-    } else {
+    else
         count1(&foreign_frees, how);
-    }
 }
 
 HOT enum free_kind free_biased(uintptr_t a)
@@ -887,7 +885,7 @@ HOT enum free_kind free_biased(uintptr_t a)
     mark_used(0);
     enum free_kind r = take_in(&tab_main, 0, 1, a, &s, &k);
     if (r != FREE_TRACKED)
-        count_free(r, 0, k, 0);
+        count_untracked_free(r, k, 0);
     leave(0);
     return r;
 }
@@ -903,7 +901,7 @@ COLD enum free_kind free_locked(uintptr_t a)
     mark_used(1);
     enum free_kind r = take_any(1, 1, a, &s, &k, &where);
     if (r != FREE_TRACKED)
-        count_free(r, 0, k, 1);
+        count_untracked_free(r, k, 1);
     return r;
 }
 
@@ -1065,10 +1063,13 @@ void *MemRealloc(int key, void *ptr, size_t size)
             }
         }
     } else {
-        count_free(r, old_size, old_key, how);
         struct mtab *t = own_table(how);
         if (how)
             lock_take(&t->lock);
+        if (r == FREE_TRACKED)
+            count_tracked_free(t, how, old_key, old_size);
+        else
+            count_untracked_free(r, old_key, how);
         record_alloc_in(t, how, key, q, size);
         if (how)
             lock_give(&t->lock);
