@@ -215,12 +215,25 @@ static size_t chunk_len(unsigned c)
     return c == 0 ? KEYS0 : (size_t)1 << (c + KEYS0_BITS - 1);
 }
 
+/* The chunk key I lives in; *OFF its place there. */
+HOT unsigned key_chunk(uint32_t i, uint32_t *off)
+{
+    if (i < KEYS0) {
+        *off = i;
+        return 0;
+    }
+    unsigned b = log2_u32(i);
+    *off = i - (UINT32_C(1) << b);
+    return b - KEYS0_BITS + 1;
+}
+
 HOT struct mkey *key_at(uint32_t i)
 {
     if (i < KEYS0)
         return &keys0[i];
-    unsigned b = log2_u32(i);
-    return &chunks[b - KEYS0_BITS + 1][i - (UINT32_C(1) << b)];
+    uint32_t off;
+    unsigned c = key_chunk(i, &off);
+    return &chunks[c][off];
 }
 
 /* How a counter is updated: HOW 0 (the bias: only this thread writes) a
@@ -706,13 +719,8 @@ COLD struct tcount *tcount_chunk(struct mtab *t, unsigned c)
 HOT void count_call(struct mtab *t, int how, struct mkey *k, uint32_t ki, int frees)
 {
     if (how) {
-        unsigned c = 0;
-        uint32_t off = ki;
-        if (ki >= KEYS0) {
-            unsigned b = log2_u32(ki);
-            c = b - KEYS0_BITS + 1;
-            off = ki - (UINT32_C(1) << b);
-        }
+        uint32_t off;
+        unsigned c = key_chunk(ki, &off);
         struct tcount *ch = t->cnt[c];
         if (!ch)
             ch = tcount_chunk(t, c);
@@ -935,9 +943,10 @@ static int key_room(uint32_t i)
     }
     if (i < KEYS0)
         return 0;
-    unsigned b = log2_u32(i), c = b - KEYS0_BITS + 1;
+    uint32_t off;
+    unsigned c = key_chunk(i, &off);
     if (!chunks[c]) {
-        chunks[c] = pages_get(((size_t)1 << b) * sizeof(struct mkey));
+        chunks[c] = pages_get(chunk_len(c) * sizeof(struct mkey));
         if (!chunks[c])
             return -1;
     }
