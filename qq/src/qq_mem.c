@@ -861,8 +861,8 @@ static enum free_kind take_elsewhere(const struct mtab *own, int count, uintptr_
 /* Find A's live record, this thread's table first, and mark it freed
  * (counted as take_in's COUNT says). While the bias is held there is no
  * other table with records. */
-static enum free_kind take_any(int how, int count, uintptr_t a, uint64_t *size, uint32_t *key,
-                               struct mtab **where)
+HOT enum free_kind take_any(int how, int count, uintptr_t a, uint64_t *size, uint32_t *key,
+                            struct mtab **where)
 {
     struct mtab *t = own_table(how);
     *where = t;
