@@ -215,12 +215,25 @@ static size_t chunk_len(unsigned c)
     return c == 0 ? KEYS0 : (size_t)1 << (c + KEYS0_BITS - 1);
 }
 
+/* The chunk key I lives in; *OFF its place there. */
+HOT unsigned key_chunk(uint32_t i, uint32_t *off)
+{
+    if (i < KEYS0) {
+        *off = i;
+        return 0;
+    }
+    unsigned b = log2_u32(i);
+    *off = i - (UINT32_C(1) << b);
+    return b - KEYS0_BITS + 1;
+}
+
 HOT struct mkey *key_at(uint32_t i)
 {
     if (i < KEYS0)
         return &keys0[i];
-    unsigned b = log2_u32(i);
-    return &chunks[b - KEYS0_BITS + 1][i - (UINT32_C(1) << b)];
+    uint32_t off;
+    unsigned c = key_chunk(i, &off);
+    return &chunks[c][off];
 }
 
 /* How a counter is updated: HOW 0 (the bias: only this thread writes) a
@@ -706,13 +719,8 @@ COLD struct tcount *tcount_chunk(struct mtab *t, unsigned c)
 HOT void count_call(struct mtab *t, int how, struct mkey *k, uint32_t ki, int frees)
 {
     if (how) {
-        unsigned c = 0;
-        uint32_t off = ki;
-        if (ki >= KEYS0) {
-            unsigned b = log2_u32(ki);
-            c = b - KEYS0_BITS + 1;
-            off = ki - (UINT32_C(1) << b);
-        }
+        uint32_t off;
+        unsigned c = key_chunk(ki, &off);
         struct tcount *ch = t->cnt[c];
         if (!ch)
             ch = tcount_chunk(t, c);
@@ -726,6 +734,15 @@ HOT void count_call(struct mtab *t, int how, struct mkey *k, uint32_t ki, int fr
     count1(frees ? &k->frees : &k->allocs, how);
 }
 
+/* A free of SIZE bytes of key KI, recorded in T (locked, or the bias's):
+ * the bytes leave the key, the free is counted in T. */
+HOT void count_tracked_free(struct mtab *t, int how, uint32_t ki, uint64_t size)
+{
+    struct mkey *k = key_at(ki);
+    add64(&k->held, -(int64_t)size, how);
+    count_call(t, how, k, ki, 1);
+}
+
 /* Record P in T (locked, or the bias's). */
 HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
 {
@@ -736,10 +753,7 @@ HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
         /* Still live: it was freed behind our back (free through a function
          * pointer, or by a library) and the allocator reused the address.
          * It leaves its key as a free. */
-        uint32_t oi = slot_key(e);
-        struct mkey *o = key_at(oi);
-        add64(&o->held, -(int64_t)slot_size(e), how);
-        count_call(t, how, o, oi, 1);
+        count_tracked_free(t, how, slot_key(e), slot_size(e));
     }
     if ((a & 1u) || (uint64_t)size > META_MAX) {
         /* Cannot be recorded (an odd address; 2^40 bytes or more): returned
@@ -796,9 +810,12 @@ HOT void record_alloc(int key, void *p, size_t size)
 /* What a free of an address is. */
 enum free_kind { FREE_TRACKED, FREE_FOREIGN, FREE_DOUBLE };
 
-/* In T: mark A's live record freed and give its size and key
- * (FREE_TRACKED); or a freed record's key (FREE_DOUBLE); or nothing. */
-HOT enum free_kind take_in(struct mtab *t, uintptr_t a, uint64_t *size, uint32_t *key)
+/* In T (locked, or the bias's): mark A's live record freed and give its
+ * size and key (FREE_TRACKED), with COUNT also taking its bytes off the key
+ * and counting the free in T; or give a freed record's key (FREE_DOUBLE);
+ * or nothing. */
+HOT enum free_kind take_in(struct mtab *t, int how, int count, uintptr_t a, uint64_t *size,
+                           uint32_t *key)
 {
     struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
     if (!e)
@@ -807,14 +824,17 @@ HOT enum free_kind take_in(struct mtab *t, uintptr_t a, uint64_t *size, uint32_t
     if (slot_freed(e))
         return FREE_DOUBLE;
     *size = slot_size(e);
+    if (count)
+        count_tracked_free(t, how, *key, *size);
     slot_free(t, e);
     return FREE_TRACKED;
 }
 
 /* take_in over the tables other than OWN, one lock at a time, after OWN
  * answered SEEN: the first live record wins; a freed one is remembered. */
-static enum free_kind take_elsewhere(const struct mtab *own, uintptr_t a, enum free_kind seen,
-                                     uint64_t *size, uint32_t *key, struct mtab **where)
+static enum free_kind take_elsewhere(const struct mtab *own, int count, uintptr_t a,
+                                     enum free_kind seen, uint64_t *size, uint32_t *key,
+                                     struct mtab **where)
 {
     for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
         if (u == own)
@@ -822,7 +842,7 @@ static enum free_kind take_elsewhere(const struct mtab *own, uintptr_t a, enum f
         uint64_t s = 0;
         uint32_t k = 0;
         lock_take(&u->lock);
-        enum free_kind r = take_in(u, a, &s, &k);
+        enum free_kind r = take_in(u, 1, count, a, &s, &k);
         lock_give(&u->lock);
         if (r == FREE_TRACKED) {
             *size = s;
@@ -838,90 +858,42 @@ static enum free_kind take_elsewhere(const struct mtab *own, uintptr_t a, enum f
     return seen;
 }
 
-/* Find A's live record, this thread's table first, and mark it freed.
- * While the bias is held there is no other table with records. */
-static enum free_kind take_any(int how, uintptr_t a, uint64_t *size, uint32_t *key,
-                               struct mtab **where)
+/* Find A's live record, this thread's table first, and mark it freed
+ * (counted as take_in's COUNT says). While the bias is held there is no
+ * other table with records. */
+HOT enum free_kind take_any(int how, int count, uintptr_t a, uint64_t *size, uint32_t *key,
+                            struct mtab **where)
 {
     struct mtab *t = own_table(how);
     *where = t;
     if (!how)
-        return take_in(t, a, size, key);
+        return take_in(t, 0, count, a, size, key);
     lock_take(&t->lock);
-    enum free_kind r = take_in(t, a, size, key);
+    enum free_kind r = take_in(t, 1, count, a, size, key);
     lock_give(&t->lock);
     if (r == FREE_TRACKED)
         return r;
-    return take_elsewhere(t, a, r, size, key, where);
+    return take_elsewhere(t, count, a, r, size, key, where);
 }
 
-/* Count a free that take_any judged R. */
-HOT void count_free(enum free_kind r, uint64_t size, uint32_t key, int how)
+/* Count a free that take_any judged R, not FREE_TRACKED: a double free
+ * of a block of KEY, or a foreign one. */
+HOT void count_untracked_free(enum free_kind r, uint32_t key, int how)
 {
-    if (r == FREE_TRACKED) {
-        struct mkey *k = key_at(key);
-        add64(&k->held, -(int64_t)size, how);
-        count1(&k->frees, how);
-    } else if (r == FREE_DOUBLE) {
+    if (r == FREE_DOUBLE)
         count1(&key_at(key)->double_frees, how);
-    } else {
+    else
         count1(&foreign_frees, how);
-    }
-}
-
-/* A free of A in T: a live record is marked freed and its bytes leave its
- * key (FREE_TRACKED); otherwise nothing is counted yet, and FREE_DOUBLE
- * gives the freed record's key. */
-HOT enum free_kind free_in(struct mtab *t, int how, uintptr_t a, uint32_t *key)
-{
-    struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
-    if (!e)
-        return FREE_FOREIGN;
-    uint64_t meta = e->meta;
-    uint32_t ki = (uint32_t)(meta & KEY_MAX);
-    if (slot_freed(e)) {
-        *key = ki;
-        return FREE_DOUBLE;
-    }
-    struct mkey *k = key_at(ki);
-    add64(&k->held, -(int64_t)(meta >> KEY_BITS), how);
-    count_call(t, how, k, ki, 1);
-    /* Freed (the slot_free of a known key). */
-    e->addr |= 1u;
-    e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | ki;
-    return FREE_TRACKED;
-}
-
-/* A free by a thread without the bias that its own table did not settle
- * (R, KEY): the other tables, one lock at a time. */
-static enum free_kind free_elsewhere(const struct mtab *own, uintptr_t a, enum free_kind r,
-                                     uint32_t key)
-{
-    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
-        if (u == own)
-            continue;
-        uint32_t k = 0;
-        lock_take(&u->lock);
-        enum free_kind ru = free_in(u, 1, a, &k);
-        lock_give(&u->lock);
-        if (ru == FREE_TRACKED)
-            return ru;
-        if (ru == FREE_DOUBLE && r != FREE_DOUBLE) {
-            r = FREE_DOUBLE;
-            key = k;
-        }
-    }
-    count_free(r, 0, key, 1);
-    return r;
 }
 
 HOT enum free_kind free_biased(uintptr_t a)
 {
+    uint64_t s = 0;
     uint32_t k = 0;
     mark_used(0);
-    enum free_kind r = free_in(&tab_main, 0, a, &k);
+    enum free_kind r = take_in(&tab_main, 0, 1, a, &s, &k);
     if (r != FREE_TRACKED)
-        count_free(r, 0, k, 0);
+        count_untracked_free(r, k, 0);
     leave(0);
     return r;
 }
@@ -931,14 +903,13 @@ COLD enum free_kind free_locked(uintptr_t a)
 {
     if (!t_tab && enter_slow() == 0)
         return free_biased(a);
-    struct mtab *t = t_tab;
+    uint64_t s = 0;
     uint32_t k = 0;
+    struct mtab *where;
     mark_used(1);
-    lock_take(&t->lock);
-    enum free_kind r = free_in(t, 1, a, &k);
-    lock_give(&t->lock);
+    enum free_kind r = take_any(1, 1, a, &s, &k, &where);
     if (r != FREE_TRACKED)
-        r = free_elsewhere(t, a, r, k);
+        count_untracked_free(r, k, 1);
     return r;
 }
 
@@ -972,9 +943,10 @@ static int key_room(uint32_t i)
     }
     if (i < KEYS0)
         return 0;
-    unsigned b = log2_u32(i), c = b - KEYS0_BITS + 1;
+    uint32_t off;
+    unsigned c = key_chunk(i, &off);
     if (!chunks[c]) {
-        chunks[c] = pages_get(((size_t)1 << b) * sizeof(struct mkey));
+        chunks[c] = pages_get(chunk_len(c) * sizeof(struct mkey));
         if (!chunks[c])
             return -1;
     }
@@ -1066,7 +1038,7 @@ void *MemRealloc(int key, void *ptr, size_t size)
     mark_used(how);
     /* A live record is marked freed for the duration: if the block moves,
      * another thread may get the address before we record again. */
-    enum free_kind r = take_any(how, a, &old_size, &old_key, &where);
+    enum free_kind r = take_any(how, 0, a, &old_size, &old_key, &where);
     if (r == FREE_DOUBLE) {
         /* realloc of a freed block: passing it on would corrupt the heap. */
         count1(&key_at(old_key)->double_frees, how);
@@ -1100,10 +1072,13 @@ void *MemRealloc(int key, void *ptr, size_t size)
             }
         }
     } else {
-        count_free(r, old_size, old_key, how);
         struct mtab *t = own_table(how);
         if (how)
             lock_take(&t->lock);
+        if (r == FREE_TRACKED)
+            count_tracked_free(t, how, old_key, old_size);
+        else
+            count_untracked_free(r, old_key, how);
         record_alloc_in(t, how, key, q, size);
         if (how)
             lock_give(&t->lock);

@@ -28,7 +28,6 @@ struct queue {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     void *item[QCAP];
-    size_t size[QCAP];
     unsigned head, tail; /* tail - head items, head % QCAP the oldest */
 };
 
@@ -45,25 +44,23 @@ static void queue_fini(struct queue *q)
     pthread_cond_destroy(&q->cv);
 }
 
-static void queue_put(struct queue *q, void *p, size_t size)
+static void queue_put(struct queue *q, void *p)
 {
     pthread_mutex_lock(&q->mu);
     while (q->tail - q->head == QCAP)
         pthread_cond_wait(&q->cv, &q->mu);
     q->item[q->tail % QCAP] = p;
-    q->size[q->tail % QCAP] = size;
     q->tail++;
     pthread_cond_broadcast(&q->cv);
     pthread_mutex_unlock(&q->mu);
 }
 
-static void *queue_get(struct queue *q, size_t *size)
+static void *queue_get(struct queue *q)
 {
     pthread_mutex_lock(&q->mu);
     while (q->tail == q->head)
         pthread_cond_wait(&q->cv, &q->mu);
     void *p = q->item[q->head % QCAP];
-    *size = q->size[q->head % QCAP];
     q->head++;
     pthread_cond_broadcast(&q->cv);
     pthread_mutex_unlock(&q->mu);
@@ -80,7 +77,6 @@ enum { TRAVEL = 20000 };
 struct pair {
     struct queue to_b, to_a;
     int key_a, key_b;
-    uint64_t sent_a, sent_b; /* bytes each side allocated */
     int failed;
 };
 
@@ -94,16 +90,11 @@ static void *side_a(void *arg)
     struct pair *w = arg;
     int key = w->key_a;
     for (int i = 0; i < TRAVEL; i++) {
-        size_t n = travel_size(i);
-        void *p = malloc(n);
-        if (!p) {
+        void *p = malloc(travel_size(i));
+        if (!p)
             w->failed = 1;
-            n = 0;
-        }
-        w->sent_a += n;
-        queue_put(&w->to_b, p, n);
-        size_t m;
-        void *q = queue_get(&w->to_a, &m);
+        queue_put(&w->to_b, p);
+        void *q = queue_get(&w->to_a);
         free(q); /* B's block */
     }
     return NULL;
@@ -114,17 +105,12 @@ static void *side_b(void *arg)
     struct pair *w = arg;
     int key = w->key_b;
     for (int i = 0; i < TRAVEL; i++) {
-        size_t m;
-        void *q = queue_get(&w->to_b, &m);
-        free(q); /* A's block */
-        size_t n = travel_size(i + 1);
-        void *p = malloc(n); /* glibc often hands back Q, freed just now */
-        if (!p) {
+        void *q = queue_get(&w->to_b);
+        free(q);                              /* A's block */
+        void *p = malloc(travel_size(i + 1)); /* glibc often hands back Q, freed just now */
+        if (!p)
             w->failed = 1;
-            n = 0;
-        }
-        w->sent_b += n;
-        queue_put(&w->to_a, p, n);
+        queue_put(&w->to_a, p);
     }
     return NULL;
 }
