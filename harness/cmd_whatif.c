@@ -290,9 +290,11 @@ int cmd_whatif(int argc, char **argv)
                 struct node_plan *p = &plan[r];
                 double t_on = (double)p->e[on[r]].tick - p->offset;
                 double t_off = (double)p->e[off[r]].tick - p->offset;
+                /* The wait ends its measured release after the last arrival. The release
+                 * may read negative when the nodes' clocks are a few ticks apart (offsets
+                 * are estimates): kept as it is, so that unchanged arrivals give the
+                 * measured end exactly; clamping it made scale 1 move such a node. */
                 double release = t_off - arrive_old;
-                if (release < 0)
-                    release = 0; /* clocks a few ticks apart */
                 double new_off = arrive_new + release;
                 if (new_off < t_on + p->shift)
                     new_off = t_on + p->shift;
