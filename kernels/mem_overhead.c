@@ -17,7 +17,91 @@
 static int KEY_BENCH;
 #define MEM_KEY KEY_BENCH
 
-enum { V_BOTH, V_TRACKED, V_PLAIN };
+enum { V_BOTH, V_TRACKED, V_PLAIN, V_FLOOR };
+
+/*
+ * The floor: the least an address table costs, to set the memory keys
+ * against (docs/PERFORMANCE.md, "Memory keys"). One thread, no locks, no
+ * freed records (so no double-free detection), no growth: open addressing
+ * at a quarter load, Fibonacci hashing, deletion by backward shift, and
+ * the one key's calls, bytes and peak as plain counters. Out of line, as
+ * the library's calls are.
+ */
+struct floor_slot {
+    uintptr_t addr; /* 0: empty */
+    uint64_t size;
+};
+
+static struct floor_slot *floor_tab;
+static size_t floor_mask;
+static unsigned floor_shift;
+static struct {
+    uint64_t allocs, frees, foreign;
+    int64_t held, peak;
+} floor_key;
+
+static void floor_init(long window)
+{
+    unsigned bits = 4;
+    while ((1L << bits) < 4 * window)
+        bits++;
+    floor_tab = kxcalloc(PROG, (size_t)1 << bits, sizeof *floor_tab);
+    floor_mask = ((size_t)1 << bits) - 1;
+    floor_shift = 64 - bits;
+}
+
+static size_t floor_hash(uintptr_t a)
+{
+    return (size_t)((((uint64_t)a >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> floor_shift);
+}
+
+static __attribute__((noinline)) void *floor_malloc(size_t size)
+{
+    void *p = (malloc)(size);
+    if (!p)
+        return NULL;
+    uintptr_t a = (uintptr_t)p;
+    size_t i = floor_hash(a);
+    while (floor_tab[i].addr && floor_tab[i].addr != a)
+        i = (i + 1) & floor_mask;
+    floor_tab[i].addr = a;
+    floor_tab[i].size = size;
+    floor_key.allocs++;
+    floor_key.held += (int64_t)size;
+    if (floor_key.held > floor_key.peak)
+        floor_key.peak = floor_key.held;
+    return p;
+}
+
+static __attribute__((noinline)) void floor_free(void *p)
+{
+    if (!p)
+        return;
+    uintptr_t a = (uintptr_t)p;
+    size_t i = floor_hash(a);
+    for (; floor_tab[i].addr != a; i = (i + 1) & floor_mask)
+        if (!floor_tab[i].addr) {
+            floor_key.foreign++;
+            (free)(p);
+            return;
+        }
+    floor_key.frees++;
+    floor_key.held -= (int64_t)floor_tab[i].size;
+    /* Backward shift: a later slot whose home is not between the hole and
+     * itself moves into the hole. */
+    for (size_t j = i;;) {
+        j = (j + 1) & floor_mask;
+        if (!floor_tab[j].addr)
+            break;
+        size_t home = floor_hash(floor_tab[j].addr);
+        if (((j - home) & floor_mask) >= ((j - i) & floor_mask)) {
+            floor_tab[i] = floor_tab[j];
+            i = j;
+        }
+    }
+    floor_tab[i].addr = 0;
+    (free)(p);
+}
 
 /* Blocks alive at once per thread: each pair frees the oldest of a window
  * and allocates a new one, so the heap and the address table stay at a
@@ -28,7 +112,7 @@ enum { V_BOTH, V_TRACKED, V_PLAIN };
 
 struct worker {
     pthread_t thread;
-    int tracked;
+    int variant; /* V_TRACKED, V_PLAIN or V_FLOOR */
     long pairs;    /* per round */
     long window;   /* blocks alive */
     size_t *sizes; /* the size of pair i (mixed), or NULL: all `bytes` */
@@ -60,9 +144,13 @@ static void make_sizes(size_t *sizes, long n)
     }
 }
 
+/* The round functions stay functions of their own: tools/mem_compare.sh
+ * counts instructions in each by name (callgrind --toggle-collect). */
+#define ROUND __attribute__((noinline))
+
 /* One round of W->pairs pairs through the memory keys: malloc and free are
  * the macros here. */
-static void tracked_round(struct worker *w)
+static ROUND void tracked_round(struct worker *w)
 {
     for (long i = 0; i < w->pairs; i++) {
         long slot = i % w->window;
@@ -75,7 +163,7 @@ static void tracked_round(struct worker *w)
 }
 
 /* The same through libc: the parenthesised names escape the macros. */
-static void plain_round(struct worker *w)
+static ROUND void plain_round(struct worker *w)
 {
     for (long i = 0; i < w->pairs; i++) {
         long slot = i % w->window;
@@ -87,12 +175,27 @@ static void plain_round(struct worker *w)
     }
 }
 
-/* Release the window, each block the way it was allocated. */
-static void drain(struct worker *w, int tracked)
+/* The same through the floor's table. */
+static ROUND void floor_round(struct worker *w)
+{
+    for (long i = 0; i < w->pairs; i++) {
+        long slot = i % w->window;
+        if (w->ptrs[slot])
+            floor_free(w->ptrs[slot]);
+        w->ptrs[slot] = floor_malloc(w->sizes ? w->sizes[i] : w->bytes);
+        if (w->ptrs[slot])
+            w->ptrs[slot][0] = 1;
+    }
+}
+
+/* Release the window, each block the way variant V allocated it. */
+static void drain(struct worker *w, int v)
 {
     for (long s = 0; s < w->window; s++) {
-        if (tracked)
+        if (v == V_TRACKED)
             free(w->ptrs[s]);
+        else if (v == V_FLOOR)
+            floor_free(w->ptrs[s]);
         else
             (free)(w->ptrs[s]);
         w->ptrs[s] = NULL;
@@ -101,8 +204,10 @@ static void drain(struct worker *w, int tracked)
 
 static void run_round(struct worker *w)
 {
-    if (w->tracked)
+    if (w->variant == V_TRACKED)
         tracked_round(w);
+    else if (w->variant == V_FLOOR)
+        floor_round(w);
     else
         plain_round(w);
 }
@@ -118,14 +223,31 @@ static void *worker_main(void *arg)
         run_round(w);
         pthread_barrier_wait(&finish_line);
     }
-    drain(w, w->tracked);
+    drain(w, w->variant);
     return NULL;
 }
 
-/* One side per launch (--variant tracked or plain): the state "pairs" is
- * one round of every thread's pairs, from the start barrier to the last
- * thread's end; thread 0 is the main thread, which records. */
-static int run_side(const struct kargs *a, int tracked, long bytes, long threads)
+static const char *const variant_names[] = {"both", "tracked", "plain", "floor", NULL};
+
+/* After the floor's last free: every block counted in and out, the peak the
+ * window's bytes (fixed sizes), no free it did not know. The kernel's own
+ * arithmetic, so that a table that loses blocks cannot pass for fast. */
+static void floor_check(long window, long bytes)
+{
+    if (floor_key.allocs != floor_key.frees || floor_key.held != 0 || floor_key.foreign != 0 ||
+        (bytes > 0 && floor_key.peak != (int64_t)window * bytes))
+        kdie(PROG,
+             "floor table: %llu allocs, %llu frees, %lld bytes held, peak %lld, %llu unknown "
+             "frees",
+             (unsigned long long)floor_key.allocs, (unsigned long long)floor_key.frees,
+             (long long)floor_key.held, (long long)floor_key.peak,
+             (unsigned long long)floor_key.foreign);
+}
+
+/* One side per launch (--variant tracked, plain or floor): the state
+ * "pairs" is one round of every thread's pairs, from the start barrier to
+ * the last thread's end; thread 0 is the main thread, which records. */
+static int run_side(const struct kargs *a, int variant, long bytes, long threads)
 {
     long window = WINDOW_MAX;
     if (bytes > 0 && WINDOW_BYTES / bytes < window)
@@ -139,13 +261,15 @@ static int run_side(const struct kargs *a, int tracked, long bytes, long threads
     }
     struct worker *ws = kxcalloc(PROG, (size_t)threads, sizeof *ws);
     for (long t = 0; t < threads; t++) {
-        ws[t].tracked = tracked;
+        ws[t].variant = variant;
         ws[t].pairs = a->size;
         ws[t].window = window;
         ws[t].sizes = sizes;
         ws[t].bytes = (size_t)bytes;
         ws[t].ptrs = kxcalloc(PROG, (size_t)window, sizeof *ws[t].ptrs);
     }
+    if (variant == V_FLOOR)
+        floor_init(window);
 
     QQInit(kqq_events((uint64_t)(2 * a->steps + 16)));
     int st_pairs = QQAddState("pairs");
@@ -175,13 +299,15 @@ static int run_side(const struct kargs *a, int tracked, long bytes, long threads
     pthread_barrier_wait(&start_line); /* rounds_left is 0: the workers end */
     for (long t = 1; t < threads; t++)
         pthread_join(ws[t].thread, NULL);
-    drain(&ws[0], tracked);
+    drain(&ws[0], variant);
     pthread_barrier_destroy(&start_line);
     pthread_barrier_destroy(&finish_line);
+    if (variant == V_FLOOR)
+        floor_check(window, bytes);
 
     {
-        printf("%s: %s, %ld thread%s x %ld rounds of %ld pairs, ", PROG,
-               tracked ? "tracked" : "plain", threads, threads == 1 ? "" : "s", a->steps, a->size);
+        printf("%s: %s, %ld thread%s x %ld rounds of %ld pairs, ", PROG, variant_names[variant],
+               threads, threads == 1 ? "" : "s", a->steps, a->size);
         if (bytes)
             printf("%ld B blocks, %ld alive per thread\n", bytes, window);
         else
@@ -192,6 +318,7 @@ static int run_side(const struct kargs *a, int tracked, long bytes, long threads
         kxfree(ws[t].ptrs);
     kxfree(ws);
     kxfree(sizes);
+    kxfree(floor_tab);
     return kqq_out(PROG, "mem_overhead.qq", 0, 1);
 }
 
@@ -201,10 +328,14 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Both sides in one process (the default): tracked and plain rounds
- * interleaved, A B then B A, and the ratio printed. */
+/* The three sides in one process (the default): tracked, plain and floor
+ * rounds, their order turned every round through all six, and the
+ * ratios to plain printed. */
 static int run_both(const struct kargs *a, long bytes)
 {
+    static const int order[6][3] = {{V_TRACKED, V_PLAIN, V_FLOOR}, {V_PLAIN, V_FLOOR, V_TRACKED},
+                                    {V_FLOOR, V_TRACKED, V_PLAIN}, {V_FLOOR, V_PLAIN, V_TRACKED},
+                                    {V_PLAIN, V_TRACKED, V_FLOOR}, {V_TRACKED, V_FLOOR, V_PLAIN}};
     long size = a->size, steps = a->steps;
     struct worker w = {0};
     w.pairs = size;
@@ -215,50 +346,46 @@ static int run_both(const struct kargs *a, long bytes)
         w.sizes = kxcalloc(PROG, (size_t)size, sizeof *w.sizes);
         make_sizes(w.sizes, size);
     }
-    double *ratios = kxcalloc(PROG, (size_t)steps, sizeof *ratios);
+    floor_init(WINDOW_MAX);
+    double *ratios = kxcalloc(PROG, 2 * (size_t)steps, sizeof *ratios); /* tracked, floor */
 
-    QQInit(kqq_events((uint64_t)(4 * steps + 16)));
-    int st_tracked = QQAddState("mem_tracked");
-    int st_plain = QQAddState("mem_plain");
+    QQInit(kqq_events((uint64_t)(6 * steps + 16)));
+    int st[4] = {0, QQAddState("mem_tracked"), QQAddState("mem_plain"), QQAddState("mem_floor")};
 
     /* One warm-up round each, unrecorded: page faults, table growth. */
-    tracked_round(&w);
-    drain(&w, 1);
-    plain_round(&w);
-    drain(&w, 0);
+    for (int v = V_TRACKED; v <= V_FLOOR; v++) {
+        w.variant = v;
+        run_round(&w);
+        drain(&w, v);
+    }
     QQBaseTime();
 
-    uint64_t tracked_ns = 0, plain_ns = 0;
-    uint64_t tracked_best = UINT64_MAX, plain_best = UINT64_MAX;
+    uint64_t total[4] = {0}, best[4] = {0, UINT64_MAX, UINT64_MAX, UINT64_MAX};
     for (long r = 0; r < steps; r++) {
-        uint64_t t = 0, p = 0;
-        /* A B, then B A: drift of the machine cancels. */
-        for (int half = 0; half < 2; half++) {
+        uint64_t ns[4] = {0};
+        for (int k = 0; k < 3; k++) {
+            int v = order[r % 6][k];
+            w.variant = v;
             uint64_t t0 = now_ns();
-            if ((half == 0) == (r % 2 == 0)) {
-                QQStateOn(st_tracked);
-                tracked_round(&w);
-                drain(&w, 1);
-                QQStateOff(st_tracked);
-                t = now_ns() - t0;
-            } else {
-                QQStateOn(st_plain);
-                plain_round(&w);
-                drain(&w, 0);
-                QQStateOff(st_plain);
-                p = now_ns() - t0;
-            }
+            QQStateOn(st[v]);
+            run_round(&w);
+            drain(&w, v);
+            QQStateOff(st[v]);
+            ns[v] = now_ns() - t0;
+            total[v] += ns[v];
+            if (ns[v] < best[v])
+                best[v] = ns[v];
         }
-        tracked_ns += t;
-        plain_ns += p;
-        if (t < tracked_best)
-            tracked_best = t;
-        if (p < plain_best)
-            plain_best = p;
-        ratios[r] = p ? (double)t / (double)p : 0.0;
+        ratios[r] = ns[V_PLAIN] ? (double)ns[V_TRACKED] / (double)ns[V_PLAIN] : 0.0;
+        ratios[steps + r] = ns[V_PLAIN] ? (double)ns[V_FLOOR] / (double)ns[V_PLAIN] : 0.0;
     }
-    qsort(ratios, (size_t)steps, sizeof *ratios, cmp_double);
-    double median = steps % 2 ? ratios[steps / 2] : (ratios[steps / 2 - 1] + ratios[steps / 2]) / 2;
+    floor_check(WINDOW_MAX, bytes);
+    double median[2];
+    for (int m = 0; m < 2; m++) {
+        double *x = ratios + m * steps;
+        qsort(x, (size_t)steps, sizeof *x, cmp_double);
+        median[m] = steps % 2 ? x[steps / 2] : (x[steps / 2 - 1] + x[steps / 2]) / 2;
+    }
     double pairs = (double)size * (double)steps;
 
     if (bytes)
@@ -268,22 +395,27 @@ static int run_both(const struct kargs *a, long bytes)
         printf("%s: %ld rounds of %ld malloc+free pairs, mixed sizes 16 B..16 KB, %ld blocks "
                "alive\n",
                PROG, steps, size, WINDOW_MAX);
-    printf("plain   malloc+free: %8.2f ns/pair (best round %.2f)\n", (double)plain_ns / pairs,
-           (double)plain_best / (double)size);
-    printf("tracked malloc+free: %8.2f ns/pair (best round %.2f)\n", (double)tracked_ns / pairs,
-           (double)tracked_best / (double)size);
+    static const int shown[3] = {V_PLAIN, V_TRACKED, V_FLOOR};
+    for (int k = 0; k < 3; k++) {
+        int v = shown[k];
+        printf("%-7s malloc+free: %8.2f ns/pair (best round %.2f)\n", variant_names[v],
+               (double)total[v] / pairs, (double)best[v] / (double)size);
+    }
     printf("ratio tracked/plain: %8.2f (median of rounds %.2f)\n",
-           plain_ns ? (double)tracked_ns / (double)plain_ns : 0.0, median);
+           total[V_PLAIN] ? (double)total[V_TRACKED] / (double)total[V_PLAIN] : 0.0, median[0]);
+    printf("ratio floor/plain:   %8.2f (median of rounds %.2f): the least table (one thread,\n"
+           "                     no locks, no freed records), for comparison\n",
+           total[V_PLAIN] ? (double)total[V_FLOOR] / (double)total[V_PLAIN] : 0.0, median[1]);
 
     kxfree(ratios);
     kxfree(w.sizes);
     kxfree(w.ptrs);
+    kxfree(floor_tab);
     return kqq_out(PROG, "mem_overhead.qq", 0, 1);
 }
 
 int main(int argc, char **argv)
 {
-    static const char *const variants[] = {"both", "tracked", "plain", NULL};
     static long bytes = 0, threads = 1;
     static const struct kopt extra[] = {
         {"bytes", KOPT_LONG, &bytes, 0, "block size in bytes, 0: mixed 16 B..16 KB (default 0)"},
@@ -292,16 +424,18 @@ int main(int argc, char **argv)
         {NULL, KOPT_FLAG, NULL, 0, NULL}};
     static const struct kspec spec = {
         .prog = PROG,
-        .summary = "Times malloc+free pairs through the memory keys (MemMalloc/MemFree)\n"
-                   "and through plain malloc/free: --size pairs per round, --steps rounds,\n"
-                   "each pair freeing the oldest block of a window of live blocks.\n"
-                   "both: tracked and plain rounds interleaved in one process, and their\n"
-                   "ratio printed. tracked, plain: one side per launch, with --threads\n"
-                   "threads each doing --size pairs per round, for qqbench's A/B of the\n"
-                   "state 'pairs' (configs/qq-overhead.yaml).",
-        .keys = "  states  mem_tracked, mem_plain (both); pairs (tracked, plain)\n"
+        .summary = "Times malloc+free pairs through the memory keys (MemMalloc/MemFree),\n"
+                   "through plain malloc/free, and through the floor: the least address\n"
+                   "table (one thread, no locks, no freed records) with the same counts.\n"
+                   "--size pairs per round, --steps rounds, each pair freeing the oldest\n"
+                   "block of a window of live blocks.\n"
+                   "both: the three in one process, rounds in turned order, and the ratios\n"
+                   "to plain printed. tracked, plain, floor: one side per launch, for\n"
+                   "qqbench's A/B of the state 'pairs' (configs/qq-overhead.yaml); tracked\n"
+                   "and plain with --threads threads each doing --size pairs per round.",
+        .keys = "  states  mem_tracked, mem_plain, mem_floor (both); pairs (the others)\n"
                 "  memory  mem_overhead",
-        .variants = variants,
+        .variants = variant_names,
         .size_default = 100000,
         .steps_default = 10,
         .extra = extra};
@@ -313,8 +447,8 @@ int main(int argc, char **argv)
         bad = "--bytes: expected an integer in 0..1048576";
     else if (threads > 64)
         bad = "--threads: expected an integer in 1..64";
-    else if (a.variant_index == V_BOTH && threads != 1)
-        bad = "--threads needs --variant tracked or plain";
+    else if ((a.variant_index == V_BOTH || a.variant_index == V_FLOOR) && threads != 1)
+        bad = "--threads needs --variant tracked or plain (the floor's table is one thread's)";
     else if (a.variant_index == V_BOTH && bytes > WINDOW_BYTES / WINDOW_MAX)
         bad = "--bytes above 4096 needs --variant tracked or plain";
     if (bad) {
@@ -325,5 +459,5 @@ int main(int argc, char **argv)
     KEY_BENCH = MemAddKey("mem_overhead");
     if (a.variant_index == V_BOTH)
         return run_both(&a, bytes);
-    return run_side(&a, a.variant_index == V_TRACKED, bytes, threads);
+    return run_side(&a, a.variant_index, bytes, threads);
 }

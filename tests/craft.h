@@ -3,6 +3,7 @@
 #define QQ_TEST_CRAFT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "qq_internal.h"
@@ -50,6 +51,20 @@ static inline unsigned char *craft(uint32_t nnodes, const struct qq_event *const
     }
     *len = b.len;
     return b.p;
+}
+
+/* craft() written to PATH: 0, or -1 when encoding or writing fails. */
+static inline int craft_file(const char *path, uint32_t nnodes, const struct qq_event *const *ev,
+                             const uint64_t *n)
+{
+    size_t len = 0;
+    unsigned char *p = craft(nnodes, ev, n, 0, &len);
+    FILE *fp = p ? fopen(path, "wb") : NULL;
+    int ok = fp && fwrite(p, 1, len, fp) == len;
+    if (fp && fclose(fp) != 0)
+        ok = 0;
+    free(p);
+    return ok ? 0 : -1;
 }
 
 #endif /* QQ_TEST_CRAFT_H */

@@ -18,9 +18,12 @@
 # threads, the time of a pair in each thread); "tracked/plain" is qqbench's A/B
 # estimate (median of the per-round ratios, Hodges-Lehmann) with its 95%
 # interval; the reference build's ratio is the ratio of its medians.
+# "floor/plain": the same A/B for the floor (mem_floor: the least address
+# table, one thread, no locks, no freed records; kernels/mem_overhead.c),
+# run in the same qqbench run: what any table lookup costs here.
 # callgrind: instructions per pair inside the round functions (inclusive:
-# libc's malloc and free, and the memory keys), one thread, 5 rounds of
-# 20000 pairs; exact and repeatable.
+# libc's malloc and free, and the memory keys or the floor's table), one
+# thread, 5 rounds of 20000 pairs; exact and repeatable.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,8 +49,13 @@ fi
 
 against=()
 [ -n "$ref" ] && against=(--against "$ref/kernels")
-echo "qqbench run configs/qq-overhead.yaml --only mem_pairs (${reps} launches per case) ..." >&2
-"$build/harness/qqbench" run "$root/configs/qq-overhead.yaml" --only mem_pairs \
+# mem_floor (the floor/plain column) when the reference build's kernel has the floor too
+only=(--only mem_pairs)
+if [ -z "$ref" ] || "$ref/kernels/mem_overhead" --help 2>&1 | grep -q floor; then
+    only+=(--only mem_floor)
+fi
+echo "qqbench run configs/qq-overhead.yaml ${only[*]} (${reps} launches per case) ..." >&2
+"$build/harness/qqbench" run "$root/configs/qq-overhead.yaml" "${only[@]}" \
     --kernels "$build/kernels" "${against[@]}" --repetitions "$reps" --seed "$seed" \
     --no-confirm --no-report --baselines "$work/baselines" --json "$work/run.json" \
     > "$work/run.txt" 2>&1 || rc=$?
@@ -67,13 +75,20 @@ for c in d["cases"]:
     for m in c["metrics"]:
         if m["key"] == "pairs" and m["what"] == "per_hit":
             med[c["name"]] = (m["median"], c["tick_mhz"])
+# The floor's run (mem_floor: plain, floor and tracked, one thread) in the
+# same qqbench run: its plain side is the floor's reference.
+floor = {}
+for c in d["comparisons"]:
+    m = re.match(r"mem_floor\[floor,bytes=(\d+)\]@1$", c.get("case", ""))
+    if m and c.get("kind") == "ab" and c["key"] == "pairs":
+        floor[int(m.group(1))] = c
 ab = {c["case"]: c for c in d["comparisons"] if c.get("kind") == "ab" and c["key"] == "pairs"}
 have_ref = any(n.endswith("(reference build)") for n in med)
 def ns(name):
     t, mhz = med[name]
     return t / pairs / mhz * 1000.0
-head = "| block | threads | plain ns/pair | tracked ns/pair | tracked/plain (95% interval) |"
-sep = "|---|---|---|---|---|"
+head = "| block | threads | plain ns/pair | tracked ns/pair | tracked/plain (95% interval) | floor/plain (95% interval) |"
+sep = "|---|---|---|---|---|---|"
 if have_ref:
     head += " reference: tracked ns/pair | reference: tracked/plain |"
     sep += "---|---|"
@@ -90,6 +105,9 @@ for b, t, name in sorted(rows):
     line = "| %d B | %d | %.2f | %.2f | %.2f (%.2f-%.2f) |" % (
         b, t, ns(plain), ns(name), 1 + c["change_pct"] / 100,
         1 + c["interval_lo_pct"] / 100, 1 + c["interval_hi_pct"] / 100)
+    f = floor.get(b) if t == 1 else None
+    line += " %.2f (%.2f-%.2f) |" % (1 + f["change_pct"] / 100, 1 + f["interval_lo_pct"] / 100,
+                                     1 + f["interval_hi_pct"] / 100) if f else " |"
     if have_ref:
         rt, rp = name + " (reference build)", plain + " (reference build)"
         line += " %.2f | %.2f |" % (ns(rt), med[rt][0] / med[rp][0])
@@ -108,12 +126,19 @@ count() {
     local out="$work/cg.out" n=20000 steps=4
     valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="$2_round" \
         "$1" --variant "$2" --bytes "$3" --size $n --steps $steps > /dev/null 2>&1
-    callgrind_annotate "$out" 2>/dev/null |
-        awk -v p=$((n * (steps + 1))) '/PROGRAM TOTALS/ { gsub(",", "", $1); printf "%.1f", $1 / p }'
+    local per
+    per=$(callgrind_annotate "$out" 2>/dev/null |
+        awk -v p=$((n * (steps + 1))) '/PROGRAM TOTALS/ { gsub(",", "", $1); printf "%.1f", $1 / p }')
+    # Nothing counted: the function was inlined away or renamed.
+    if [ -z "$per" ] || [ "$per" = 0.0 ]; then
+        echo "mem_compare.sh: callgrind counted no instructions in $2_round of $1" >&2
+        exit 3
+    fi
+    echo "$per"
 }
 echo
-head="| block | plain instr/pair | tracked instr/pair | tracked - plain |"
-sep="|---|---|---|---|"
+head="| block | plain instr/pair | tracked instr/pair | tracked - plain | floor - plain |"
+sep="|---|---|---|---|---|"
 if [ -n "$ref" ]; then
     head+=" reference: tracked instr/pair | reference: tracked - plain |"
     sep+="---|---|"
@@ -123,7 +148,9 @@ echo "$sep"
 for b in 16 64 256 1024 4096 16384 65536; do
     p=$(count "$build/kernels/mem_overhead" plain $b)
     t=$(count "$build/kernels/mem_overhead" tracked $b)
+    f=$(count "$build/kernels/mem_overhead" floor $b)
     line="| $b B | $p | $t | $(awk -v a="$t" -v b="$p" 'BEGIN { printf "%.1f", a - b }') |"
+    line+=" $(awk -v a="$f" -v b="$p" 'BEGIN { printf "%.1f", a - b }') |"
     if [ -n "$ref" ]; then
         r=$(count "$ref/kernels/mem_overhead" tracked $b)
         line+=" $r | $(awk -v a="$r" -v b="$p" 'BEGIN { printf "%.1f", a - b }') |"

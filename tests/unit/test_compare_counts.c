@@ -1,10 +1,9 @@
 /* test_compare_counts.c - qqbench compare sums counts over nodes without signed overflow, and says
  * when a sum saturated. */
 #define QQ_ENABLE 1
-#include <fcntl.h>
 #include <stdint.h>
-#include <unistd.h>
 
+#include "cmd_output.h"
 #include "cmds.h"
 #include "craft.h"
 #include "qq.h"
@@ -25,35 +24,14 @@ static void counts_file(const char *name, const int64_t *v, uint32_t nnodes)
         evs[i] = &ev[i];
         n[i] = 1;
     }
-    size_t len = 0;
-    unsigned char *p = craft(nnodes, evs, n, 0, &len);
-    CHECK(p != NULL);
-    FILE *fp = fopen(name, "wb");
-    CHECK(fp && p && fwrite(p, 1, len, fp) == len);
-    if (fp)
-        fclose(fp);
-    free(p);
+    CHECK_INT_EQ(craft_file(name, nnodes, evs, n), 0);
 }
 
 /* Run `qqbench compare A B` with stdout into OUT; returns its exit status. */
 static int compare(const char *a, const char *b, char *out, size_t outlen)
 {
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    int fd = open("compare.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, STDOUT_FILENO);
-    close(fd);
     char *argv[] = {"compare", "--all", (char *)a, (char *)b, NULL};
-    int rc = cmd_compare(4, argv);
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    FILE *fp = fopen("compare.out", "r");
-    size_t got = fp ? fread(out, 1, outlen - 1, fp) : 0;
-    out[got] = '\0';
-    if (fp)
-        fclose(fp);
-    return rc;
+    return cmd_output(cmd_compare, 4, argv, out, outlen);
 }
 
 static void test_sum_over_nodes_saturates(void)

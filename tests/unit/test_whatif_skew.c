@@ -2,10 +2,9 @@
  * apart: at scale 1 the prediction is the measurement on every node, and a faster key still ends
  * every node's wait when the last node arrives. */
 #define QQ_ENABLE 1
-#include <fcntl.h>
 #include <stdint.h>
-#include <unistd.h>
 
+#include "cmd_output.h"
 #include "cmds.h"
 #include "craft.h"
 #include "qq.h"
@@ -37,35 +36,14 @@ static void skewed_file(const char *name)
                             ev(ksync, 0, 950)};
     const struct qq_event *evs[] = {n0, n1};
     const uint64_t n[] = {4, 4};
-    size_t len = 0;
-    unsigned char *p = craft(2, evs, n, 0, &len);
-    CHECK(p != NULL);
-    FILE *fp = fopen(name, "wb");
-    CHECK(fp && p && fwrite(p, 1, len, fp) == len);
-    if (fp)
-        fclose(fp);
-    free(p);
+    CHECK_INT_EQ(craft_file(name, 2, evs, n), 0);
 }
 
 /* Run `qqbench whatif FILE --scale compute=F --waiting sync` with stdout into OUT. */
 static int whatif(const char *file, const char *scale, char *out, size_t outlen)
 {
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    int fd = open("whatif.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, STDOUT_FILENO);
-    close(fd);
     char *argv[] = {"whatif", (char *)file, "--scale", (char *)scale, "--waiting", "sync", NULL};
-    int rc = cmd_whatif(6, argv);
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    FILE *fp = fopen("whatif.out", "r");
-    size_t got = fp ? fread(out, 1, outlen - 1, fp) : 0;
-    out[got] = '\0';
-    if (fp)
-        fclose(fp);
-    return rc;
+    return cmd_output(cmd_whatif, 6, argv, out, outlen);
 }
 
 /* The measured and predicted ticks of node row NODE ("0", "1", "all"). */
