@@ -112,7 +112,7 @@ static __attribute__((noinline)) void floor_free(void *p)
 
 struct worker {
     pthread_t thread;
-    int variant; /* V_TRACKED, V_PLAIN or V_FLOOR */
+    int variant;   /* V_TRACKED, V_PLAIN or V_FLOOR */
     long pairs;    /* per round */
     long window;   /* blocks alive */
     size_t *sizes; /* the size of pair i (mixed), or NULL: all `bytes` */
