@@ -31,11 +31,14 @@
 /* What a malloc+free pair runs through, inlined into MemMalloc and MemFree:
  * a call and its register saves are a tenth of the pair's cost. */
 #if defined(__GNUC__)
-#define HOT  static inline __attribute__((always_inline))
-#define COLD static __attribute__((noinline))
+#define HOT       static inline __attribute__((always_inline))
+#define COLD      static __attribute__((noinline))
+/* The branch a call takes in the common case, laid out straight. */
+#define LIKELY(c) __builtin_expect(!!(c), 1)
 #else
-#define HOT  static inline
-#define COLD static
+#define HOT       static inline
+#define COLD      static
+#define LIKELY(c) (c)
 #endif
 
 #if defined(MAP_ANONYMOUS)
@@ -184,7 +187,7 @@ static char default_name[] = "default";
 static struct mkey keys0[KEYS0] = {{.name = default_name}};
 static struct mkey *chunks[KEY_CHUNKS] = {keys0};
 static _Alignas(64) atomic_uint nkeys = 1; /* keys 0 .. nkeys-1 exist */
-static atomic_int used;                    /* any memory call since start/MemReset */
+static atomic_int used; /* a memory call since start/MemReset (but see mem_used()) */
 static _Alignas(64) _Atomic uint64_t foreign_frees;
 static _Atomic uint64_t untracked; /* blocks the table had no room for */
 
@@ -201,12 +204,11 @@ HOT unsigned log2_u32(uint32_t n)
 }
 
 /* Keys out of range (e.g. -1 from a file compiled with profiling off)
- * count against the default key. */
+ * count against the default key. One compare: a negative key, as
+ * unsigned, is past any count of keys (at most 2^KEY_BITS). */
 HOT uint32_t key_index(int key)
 {
-    return key < 0 || (uint32_t)key >= atomic_load_explicit(&nkeys, memory_order_acquire)
-               ? 0
-               : (uint32_t)key;
+    return (uint32_t)key < atomic_load_explicit(&nkeys, memory_order_acquire) ? (uint32_t)key : 0;
 }
 
 /* Keys in chunk C. */
@@ -229,7 +231,7 @@ HOT unsigned key_chunk(uint32_t i, uint32_t *off)
 
 HOT struct mkey *key_at(uint32_t i)
 {
-    if (i < KEYS0)
+    if (LIKELY(i < KEYS0))
         return &keys0[i];
     uint32_t off;
     unsigned c = key_chunk(i, &off);
@@ -261,10 +263,10 @@ HOT int64_t add64(_Atomic int64_t *c, int64_t d, int how)
 HOT void held_add(struct mkey *k, uint64_t d, int how)
 {
     int64_t v = add64(&k->held, (int64_t)d, how);
-    if (v <= 0)
-        return;
+    /* One signed compare: the peak is never negative (nor above
+     * INT64_MAX), bytes held may be (unmatched MEMFREEOBJECTs). */
     uint64_t p = atomic_load_explicit(&k->peak_bytes, memory_order_relaxed);
-    if ((uint64_t)v <= p)
+    if (v <= (int64_t)p)
         return;
     if (!how) {
         atomic_store_explicit(&k->peak_bytes, (uint64_t)v, memory_order_relaxed);
@@ -394,8 +396,8 @@ HOT int slot_freed(const struct slot *e)
     return (int)(e->addr & 1u);
 }
 
-/* The slot of A (live or freed) in T, or NULL. A is even. Inline: it is
- * most of what a call costs. */
+/* The slot of A (live or freed) in T, or NULL (always for an odd A: no
+ * slot holds one). Inline: it is most of what a call costs. */
 HOT struct slot *slot_find(struct mtab *t, uintptr_t a)
 {
     struct slot *s = t->slots;
@@ -500,11 +502,12 @@ static struct slot *slot_new(struct mtab *t, uintptr_t a)
     return e;
 }
 
-/* Mark a live slot of T freed (its bytes are taken off by the caller). */
-HOT void slot_free(struct mtab *t, struct slot *e)
+/* Mark a live slot of T, of key KI, freed (its bytes are taken off by the
+ * caller). */
+HOT void slot_free(struct mtab *t, struct slot *e, uint32_t ki)
 {
     e->addr |= 1u;
-    e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | slot_key(e);
+    e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | ki;
 }
 
 /* Forget every block of T. */
@@ -743,26 +746,34 @@ HOT void count_tracked_free(struct mtab *t, int how, uint32_t ki, uint64_t size)
     count_call(t, how, k, ki, 1);
 }
 
+/* A block that cannot be recorded (an odd address; 2^40 bytes or more):
+ * returned untracked, and no record of the address is left to misjudge
+ * its free. */
+COLD void record_untracked(struct mtab *t, int how, uintptr_t a)
+{
+    struct slot *e = slot_find(t, a);
+    if (e && !slot_freed(e))
+        count_tracked_free(t, how, slot_key(e), slot_size(e)); /* freed behind our back */
+    if (e)
+        slot_delete(t, (size_t)(e - t->slots));
+    count1(&untracked, how);
+}
+
 /* Record P in T (locked, or the bias's). */
 HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
 {
     uintptr_t a = (uintptr_t)p;
     uint32_t ki = key_index(key);
-    struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
+    if ((a & 1u) || (uint64_t)size > META_MAX) {
+        record_untracked(t, how, a);
+        return;
+    }
+    struct slot *e = slot_find(t, a);
     if (e && !slot_freed(e)) {
         /* Still live: it was freed behind our back (free through a function
          * pointer, or by a library) and the allocator reused the address.
          * It leaves its key as a free. */
         count_tracked_free(t, how, slot_key(e), slot_size(e));
-    }
-    if ((a & 1u) || (uint64_t)size > META_MAX) {
-        /* Cannot be recorded (an odd address; 2^40 bytes or more): returned
-         * untracked, and no record of the address is left to misjudge its
-         * free. */
-        if (e)
-            slot_delete(t, (size_t)(e - t->slots));
-        count1(&untracked, how);
-        return;
     }
     if (!e) {
         e = slot_new(t, a);
@@ -778,9 +789,9 @@ HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
     held_add(k, size, how);
 }
 
+/* No mark_used(): every call counts something (mem_used()). */
 HOT void record_alloc_biased(int key, void *p, size_t size)
 {
-    mark_used(0);
     record_alloc_in(&tab_main, 0, key, p, size);
     leave(0);
 }
@@ -817,16 +828,17 @@ enum free_kind { FREE_TRACKED, FREE_FOREIGN, FREE_DOUBLE };
 HOT enum free_kind take_in(struct mtab *t, int how, int count, uintptr_t a, uint64_t *size,
                            uint32_t *key)
 {
-    struct slot *e = (a & 1u) ? NULL : slot_find(t, a);
+    struct slot *e = slot_find(t, a);
     if (!e)
         return FREE_FOREIGN;
-    *key = slot_key(e);
+    uint32_t ki = slot_key(e);
+    *key = ki;
     if (slot_freed(e))
         return FREE_DOUBLE;
     *size = slot_size(e);
     if (count)
-        count_tracked_free(t, how, *key, *size);
-    slot_free(t, e);
+        count_tracked_free(t, how, ki, *size);
+    slot_free(t, e, ki);
     return FREE_TRACKED;
 }
 
@@ -890,7 +902,7 @@ HOT enum free_kind free_biased(uintptr_t a)
 {
     uint64_t s = 0;
     uint32_t k = 0;
-    mark_used(0);
+    /* No mark_used(): every call counts something (mem_used()). */
     enum free_kind r = take_in(&tab_main, 0, 1, a, &s, &k);
     if (r != FREE_TRACKED)
         count_untracked_free(r, k, 0);
@@ -1241,6 +1253,26 @@ long GetMemoryUsed(void)
  * Snapshot (for the file) and the printed table.
  * --------------------------------------------------------------------- */
 
+/* Whether a memory call was made since start or MemReset, the keys being
+ * 0 .. N-1: the flag, or a count the bias owner's malloc and free leave
+ * (an allocation, a free, a double, foreign or untracked one), in place of
+ * a store of the flag on each of those calls. */
+static int mem_used(uint32_t n)
+{
+    if (atomic_load_explicit(&used, memory_order_relaxed) ||
+        atomic_load_explicit(&foreign_frees, memory_order_relaxed) ||
+        atomic_load_explicit(&untracked, memory_order_relaxed))
+        return 1;
+    for (uint32_t i = 0; i < n; i++) {
+        struct mkey *k = key_at(i);
+        if (atomic_load_explicit(&k->allocs, memory_order_relaxed) ||
+            atomic_load_explicit(&k->frees, memory_order_relaxed) ||
+            atomic_load_explicit(&k->double_frees, memory_order_relaxed))
+            return 1;
+    }
+    return 0;
+}
+
 /* The counters are read while other threads may go on recording: each
  * figure is one it held, not one cut through all of them. The registry
  * lock keeps MemAddKey and MemReset out meanwhile. */
@@ -1254,7 +1286,7 @@ int qq__mem_snapshot(struct qq__mem_snapshot *s)
     int rc = 1;
     uint32_t n = atomic_load_explicit(&nkeys, memory_order_acquire);
     struct qq_mem_row *rows = NULL;
-    if (!atomic_load_explicit(&used, memory_order_relaxed)) {
+    if (!mem_used(n)) {
         rc = 0;
         n = 0;
     } else {

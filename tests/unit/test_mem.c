@@ -49,6 +49,15 @@ static void test_mem_snapshot_unused(void)
     CHECK(s.process_bytes > 0);
     qq__mem_snapshot_free(&s);
     free(p);
+
+    /* A free alone makes a table too (a foreign one here: the first
+     * thread's calls leave no flag, only their counts). */
+    void *f = (malloc)(8);
+    MemReset();
+    free(f);
+    CHECK_INT_EQ(qq__mem_snapshot(&s), 1);
+    CHECK_U64_EQ(s.foreign_frees, 1);
+    qq__mem_snapshot_free(&s);
 }
 
 static void test_mem_malloc_free(void)
