@@ -219,6 +219,9 @@ uint64_t qq__measure_step(void);
 int qq__counter_invariant(void);
 /* Nanoseconds of CLOCK_MONOTONIC_RAW (or CLOCK_MONOTONIC). */
 uint64_t qq__mono_ns(void);
+/* A (clock ns, ticks) pair read at the same instant, bracketed by fenced
+ * counter reads (the calibration's samples). */
+void qq__clock_sample(uint64_t *ns, uint64_t *ticks);
 
 /* ---------------------------------------------------------------------
  * Memory keys (qq_mem.c): a snapshot of the per-key table for the file.

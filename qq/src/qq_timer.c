@@ -54,9 +54,10 @@ int qq__counter_invariant(void)
 #endif
 }
 
-/* Sample (clock, ticks) pairs where the two reads sit closest together,
- * twice, far enough apart that the clock's resolution is negligible. */
-static void sample(uint64_t *ns, uint64_t *ticks)
+/* One (clock, ticks) pair: of 16 tries, the one whose clock read sits
+ * between the closest two fenced counter reads, so a preemption or an
+ * interrupt between the reads cannot skew the pair. */
+void qq__clock_sample(uint64_t *ns, uint64_t *ticks)
 {
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < 16; i++) {
@@ -77,10 +78,10 @@ double qq__measure_mhz(void)
     return 1000.0; /* ticks are nanoseconds */
 #else
     uint64_t ns0, tk0, ns1, tk1;
-    sample(&ns0, &tk0);
+    qq__clock_sample(&ns0, &tk0);
     /* 20 ms: the clock reads' error (tens of ns) is then < 1e-5 relative. */
     do {
-        sample(&ns1, &tk1);
+        qq__clock_sample(&ns1, &tk1);
     } while (ns1 - ns0 < 20000000u);
     return (double)(tk1 - tk0) * 1000.0 / (double)(ns1 - ns0);
 #endif

@@ -45,6 +45,6 @@ qq_mpi_case(badrange 2 4)          # one rank passes node >= nodes
 qq_mpi_case(badio 2)               # one rank asks for another writer (QQ_MPI_IO)
 qq_mpi_case(die 2 4)               # rank 1 exits before QQOut
 qq_mpi_case(diewrite 2 4)          # rank 1 exits inside the MPI-IO writes
-qq_mpi_case(diewrite_gather 2)     # rank 1 exits instead of sending its chunk
+qq_mpi_case(diewrite_gather 2)     # rank 1 exits in the middle of sending its chunk
 qq_mpi_case(special 1 2)           # QQ_OUTPUT names a FIFO or a device: refused, kept
 qq_mpi_case(special_gather 2)      # the same with QQ_MPI_IO=0

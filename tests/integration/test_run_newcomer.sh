@@ -53,10 +53,16 @@ qq out.txt err.txt run nc.yaml --baselines bl -q --no-confirm
 check "changed command: row note" has out.txt '\[command line differs from the baseline'"'"'s\]'
 check "changed command: warning" has out.txt 'WARNING: 1 case ran another command line'
 
-# +30%: regressed (exit 1), and --update-baseline accepts it with exit 0.
-mk work 300 50
+# Twice the work: regressed (exit 1), and --update-baseline accepts it with
+# exit 0. The baseline holds two runs, so its run-to-run bound has one degree
+# of freedom (t = 12.7): two runs 1.05% apart gave a 21.5% threshold, and
+# from about 1.5% apart it is held at the 30% bound (docs/STATISTICS.md
+# section 13), where a +30% change reads noisy. A doubling clears the bound
+# whatever the two runs' distance on this machine or another.
+mk work 1000 50
 qq out.txt err.txt run nc.yaml --baselines bl -q --no-confirm
-check "+30%: exit 1 (got $rc)" test "$rc" = 1
+check "+100%: exit 1 (got $rc)" test "$rc" = 1
+[ "$rc" = 1 ] || show out.txt
 qq out.txt err.txt run nc.yaml --baselines bl -q --update-baseline
 check "--update-baseline with a regression: exit 0 (got $rc)" test "$rc" = 0
 check "--update-baseline says what it accepted" has out.txt '^Accepted as the new baseline: 1 regressed'

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # A planted 5% of extra work is regressed in every one of 10 tries; a planted 0.3% never, at a 2% threshold (A/B, interleaved).
 set -euo pipefail
+# A fresh baseline: one left by an earlier run of the tests (another build
+# of the kernel, another day) would be judged against too.
+rm -rf bl
 cat > planted.yaml <<YAML
 suite: planted_ab
 defaults:

@@ -163,11 +163,14 @@ static void test_timer_monotonic_and_frequency(void)
     QQInit(10);
     CHECK(qq__mhz > 1.0);
     /* The measured frequency converts ticks to the monotonic clock's time
-     * over an interval 5x longer than the calibration's. */
-    uint64_t n0 = qq__mono_ns(), t0 = qq_ticks();
+     * over an interval 5x longer than the calibration's. Each end is a
+     * bracketed pair: two plain reads in a row could be split by a
+     * preemption (1 ms of it is the whole 1% here). */
+    uint64_t n0, t0, n1, t1;
+    qq__clock_sample(&n0, &t0);
     struct timespec ts = {0, 100000000};
     nanosleep(&ts, NULL);
-    uint64_t n1 = qq__mono_ns(), t1 = qq_ticks();
+    qq__clock_sample(&n1, &t1);
     double ns_from_ticks = (double)(t1 - t0) * 1000.0 / qq__mhz;
     double ratio = ns_from_ticks / (double)(n1 - n0);
     printf("  tick frequency %.3f MHz, ticks/clock over 100 ms = %.6f\n", qq__mhz, ratio);
