@@ -1,7 +1,8 @@
 /* baseline.c - baselines as YAML files: libyaml emitter out, event parser in, atomic locked writes.
  */
-/* flock() is BSD, not POSIX: the build's _POSIX_C_SOURCE alone hides it. */
-#define _DEFAULT_SOURCE
+/* flock() is BSD and strverscmp() GNU, not POSIX: the build's
+ * _POSIX_C_SOURCE alone hides them. */
+#define _GNU_SOURCE
 
 #include "atomic.h"
 #include "baseline.h"
@@ -1928,7 +1929,12 @@ static int cmp_snap(const void *a, const void *b)
         if (c)
             return c;
     }
-    return strcmp(x->label, y->label);
+    return qqb_label_cmp(x->label, y->label);
+}
+
+int qqb_label_cmp(const char *a, const char *b)
+{
+    return strverscmp(a, b);
 }
 
 int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id, char ***labels,

@@ -85,8 +85,13 @@ int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur, 
 int qqb_baseline_find_others(const char *dir, const char *suite, const char *except_id, char ***ids,
                              size_t *n);
 
+/* Snapshot labels in version order (strverscmp: "v9" before "v10", "1.2"
+ * before "1.10"): how snapshots with the same date (to the second) are
+ * ordered. */
+int qqb_label_cmp(const char *a, const char *b);
+
 /* The labels of the history snapshots of SUITE for FP_ID, oldest first (by
- * the date inside each file, then by label; a file whose date cannot be read
+ * the date inside each file, then qqb_label_cmp; a file whose date cannot be read
  * sorts last). Each label is the one stored in the file (the user's
  * spelling), or the file name's when the file has none; qqb_baseline_path
  * maps it back to the file. Missing history gives 0 labels. Returns 0 or -1. */

@@ -224,14 +224,14 @@ static int load_snaps(const char *dir, const char *suite, const char *id, struct
 }
 
 /* Oldest first across machines, by the date each snapshot stores (ISO 8601
- * UTC to the second, so the text order is the time order), then by label,
- * as qqb_baseline_history orders one machine's. */
+ * UTC to the second, so the text order is the time order), then by label in
+ * version order, as qqb_baseline_history orders one machine's. */
 static int by_date(const void *a, const void *b)
 {
     const struct snap *x = a, *y = b;
     const char *dx = x->r.date ? x->r.date : "", *dy = y->r.date ? y->r.date : "";
     int c = strcmp(dx, dy);
-    return c ? c : strcmp(x->label, y->label);
+    return c ? c : qqb_label_cmp(x->label, y->label);
 }
 
 static void print_cycles(const struct snap *s, size_t n, const char *machine, const char *only,

@@ -59,6 +59,17 @@ for p in history-cycles history-memory; do
 done
 check "--plot: the memory data has the labels of both machines" \
     sh -c "grep -q '\"v1\"' pics/history-memory.dat && grep -q '\"v3\"' pics/history-memory.dat"
+# Snapshots with the same date (to the second: recorded in one second by a
+# script) come in version order: v9 before v10, not by text.
+mkdir -p bl2/machine-b/history
+for v in v10 v9; do
+    sed -e "s/^label: .*/label: $v/" -e 's/^date: .*/date: "2026-01-02T03:04:05Z"/' \
+        bl/machine-b/history/hist@v3.yaml > bl2/machine-b/history/hist@$v.yaml
+done
+QQBENCH_FINGERPRINT=machine-b qq out.txt err.txt history h.yaml --baselines bl2
+check "same date: exit 0 (got $rc)" test "$rc" = 0
+check "same date: v9 before v10" \
+    awk '$1 == "v9" && !s { s = NR } $1 == "v10" && !t { t = NR } END { exit !(s && t && s < t) }' out.txt
 : > blocked
 qq out.txt err.txt history h.yaml --baselines bl --plot blocked/x
 check "--plot into a file: exit 2 (got $rc)" test "$rc" = 2
