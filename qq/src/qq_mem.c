@@ -358,6 +358,7 @@ struct mtab {
     uint64_t free_seq;
     _Atomic(struct mtab *) next;    /* the registry: a list, only appended to */
     struct tcount *cnt[KEY_CHUNKS]; /* laid out as the keys' chunks; from mmap when first used */
+    unsigned cnt_none;              /* bit c: chunk c could not be mapped; not tried again */
 };
 
 /* Before a table's first block: two empty slots that are never written,
@@ -517,6 +518,7 @@ static void tab_clear(struct mtab *t)
         pages_put(t->cnt[c], chunk_len(c) * sizeof *t->cnt[c]);
         t->cnt[c] = NULL;
     }
+    t->cnt_none = 0;
     if (t->slots != tab0)
         pages_put(t->slots, ((size_t)1 << t->bits) * sizeof *t->slots);
     t->slots = tab0;
@@ -709,9 +711,16 @@ int qq__mem_tables(void)
  * Recording.
  * --------------------------------------------------------------------- */
 
+/* T's counters of chunk C, mapped now, or NULL. A mapping that failed is
+ * not tried again until MemReset: without it a thread would make a failing
+ * system call on every call while memory is short. */
 COLD struct tcount *tcount_chunk(struct mtab *t, unsigned c)
 {
+    if (t->cnt_none & (1u << c))
+        return NULL;
     t->cnt[c] = pages_get(chunk_len(c) * sizeof *t->cnt[c]);
+    if (!t->cnt[c])
+        t->cnt_none |= 1u << c;
     return t->cnt[c];
 }
 
