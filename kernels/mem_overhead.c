@@ -322,12 +322,6 @@ static int run_side(const struct kargs *a, int variant, long bytes, long threads
     return kqq_out(PROG, "mem_overhead.qq", 0, 1);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The three sides in one process (the default): tracked, plain and floor
  * rounds, their order turned every round through all six, and the
  * ratios to plain printed. */
@@ -380,12 +374,7 @@ static int run_both(const struct kargs *a, long bytes)
         ratios[steps + r] = ns[V_PLAIN] ? (double)ns[V_FLOOR] / (double)ns[V_PLAIN] : 0.0;
     }
     floor_check(WINDOW_MAX, bytes);
-    double median[2];
-    for (int m = 0; m < 2; m++) {
-        double *x = ratios + m * steps;
-        qsort(x, (size_t)steps, sizeof *x, cmp_double);
-        median[m] = steps % 2 ? x[steps / 2] : (x[steps / 2 - 1] + x[steps / 2]) / 2;
-    }
+    double median[2] = {kmedian(ratios, (size_t)steps), kmedian(ratios + steps, (size_t)steps)};
     double pairs = (double)size * (double)steps;
 
     if (bytes)

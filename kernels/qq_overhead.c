@@ -100,12 +100,6 @@ static double time_kind(int kind, long n)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static const char *const variants[] = {"all", NULL};
 
 int main(int argc, char **argv)
@@ -172,10 +166,8 @@ int main(int argc, char **argv)
 
     if (a.print) {
         double med[K_N];
-        for (int k = 0; k < K_N; k++) {
-            qsort(cost + k * rounds, (size_t)rounds, sizeof *cost, cmp_double);
-            med[k] = cost[k * rounds + rounds / 2];
-        }
+        for (int k = 0; k < K_N; k++)
+            med[k] = kmedian(cost + k * rounds, (size_t)rounds);
         printf("events_per_round %ld\nrounds %ld\ntick_source %s\nstates %s\n", n, rounds,
                QQ_TICK_SOURCE, QQ_ORDERED ? "ordered" : "unordered");
         /* States are held against the read they use; the rest against a
