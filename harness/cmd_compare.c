@@ -10,6 +10,7 @@
 #include "cmds.h"
 #include "qq_file.h"
 #include "strmap.h"
+#include "trace.h"
 
 static void compare_usage(FILE *fp)
 {
@@ -86,6 +87,11 @@ static int load(const char *path, struct side *s)
 {
     if (qq_file_open_stream(path, &s->f) != 0) {
         fprintf(stderr, "qqbench compare: error: %s\n", qq_file_errmsg(s->f));
+        return -1;
+    }
+    char terr[600];
+    if (qqb_ticks_judgeable(s->f, path, terr, sizeof terr) != 0) {
+        fprintf(stderr, "qqbench compare: error: %s\n", terr);
         return -1;
     }
     s->nk = qq_file_nkeys(s->f);

@@ -8,6 +8,7 @@
 #include "cmds.h"
 #include "qq_file.h"
 #include "qq_mem.h"
+#include "trace.h"
 
 static void st_usage(FILE *fp)
 {
@@ -87,6 +88,11 @@ static int print_node(const struct qq_file *f, uint32_t i)
                "timed), counter step %.0f ticks, %s reads\n\n",
                cal.empty_typical, cal.empty_min, cal.empty_median, cal.samples, cal.step,
                cal.ordered ? "ordered" : "unordered");
+    if (have_cal) {
+        char path[300];
+        qqb_tick_path_text(&cal, path, sizeof path);
+        printf("          tick path: %s\n\n", path);
+    }
     if (n->flags & QQ_NODE_OFFSET_VALID)
         printf("          tick offset to node 0: %" PRId64 " ticks (+/- %.0f)\n\n", n->tick_offset,
                n->offset_error);

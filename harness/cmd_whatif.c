@@ -8,6 +8,7 @@
 
 #include "cmds.h"
 #include "qq_file.h"
+#include "trace.h"
 
 static void whatif_usage(FILE *fp)
 {
@@ -208,6 +209,12 @@ int cmd_whatif(int argc, char **argv)
     }
     if (measured && (st = qq_file_open(measured, &g)) != 0) {
         fprintf(stderr, "%s: error: %s\n", measured, g ? qq_file_errmsg(g) : qq_strerror(st));
+        goto out;
+    }
+    char terr[600];
+    if (qqb_ticks_judgeable(f, path, terr, sizeof terr) != 0 ||
+        (g && qqb_ticks_judgeable(g, measured, terr, sizeof terr) != 0)) {
+        fprintf(stderr, "qqbench whatif: error: %s\n", terr);
         goto out;
     }
     uint32_t key, wait[16];

@@ -8,6 +8,7 @@
 #include "measure.h"
 #include "qq_file.h"
 #include "runner.h"
+#include "trace.h"
 
 /* ---------------------------------------------------------------------
  * Progress on stderr: a rewritten line on a terminal, plain lines elsewhere.
@@ -105,10 +106,14 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
         struct qq_file *f;
         struct qqb_case_result scratch;
         char err[600];
+        const char *what = "damaged QQ file: ";
         memset(&scratch, 0, sizeof scratch);
         if (qq_file_open_stream(out, &f) != 0) {
             rc = -1;
             snprintf(err, sizeof err, "%s", qq_file_errmsg(f));
+        } else if (qqb_ticks_judgeable(f, b->kernel, err, sizeof err) != 0) {
+            rc = -1;
+            what = "";
         } else {
             note_keys(m, ci, f);
             rc = qqb_collect(f, b->keys, b->nkeys, warm ? &scratch : r, err, sizeof err);
@@ -117,7 +122,7 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
         qqb_case_result_free(&scratch);
         if (rc != 0) {
             lr.status = QQB_LAUNCH_BADFILE;
-            snprintf(lr.reason, sizeof lr.reason, "damaged QQ file: %.480s", err);
+            snprintf(lr.reason, sizeof lr.reason, "%s%.480s", what, err);
         }
     }
     if (rc == 0 && !warm) {

@@ -169,3 +169,50 @@ const char *qqb_trace_type_name(uint32_t type)
     }
     return "unknown";
 }
+
+void qqb_tick_path_text(const struct qq_calib *c, char *buf, size_t bufsz)
+{
+    uint32_t fl = c->path_flags;
+    int tsc = c->path == QQ_TICKS_LFENCE || c->path == QQ_TICKS_RDTSCP;
+    const char *why = "";
+    if (c->path == QQ_TICKS_UNSET) {
+        snprintf(buf, bufsz, "not recorded (written before QQ recorded it)");
+        return;
+    }
+    if (fl & QQ_CALIB_REFUSED)
+        why = "QQ_TICKS was not honoured: no such path, or one this processor does not offer; ";
+    else if (fl & QQ_CALIB_FORCED)
+        why = "forced by QQ_TICKS; ";
+    if (c->path == QQ_TICKS_CNTVCT) {
+        snprintf(buf, bufsz, "%s (%sthe generic timer)", qq_tick_path_name((int)c->path), why);
+        return;
+    }
+    if (!(fl & QQ_CALIB_TSC)) {
+        snprintf(buf, bufsz, "%s (%sno usable time-stamp counter)", qq_tick_path_name((int)c->path),
+                 why);
+        return;
+    }
+    snprintf(buf, bufsz, "%s (%sCPUID %s RDTSCP; the TSC is %s%s)", qq_tick_path_name((int)c->path),
+             why, fl & QQ_CALIB_RDTSCP ? "offers" : "does not offer",
+             fl & QQ_CALIB_INVARIANT ? "invariant" : "NOT invariant (0x80000007 EDX bit 8 is 0)",
+             !tsc || (fl & QQ_CALIB_INVARIANT)
+                 ? ""
+                 : ": these ticks are not a time, and are not judged");
+}
+
+int qqb_ticks_judgeable(const struct qq_file *f, const char *path, char *err, size_t errsz)
+{
+    for (uint32_t n = 0; n < qq_file_nnodes(f); n++) {
+        if (!qq_file_ticks_variant(f, n))
+            continue;
+        struct qq_calib c;
+        qq_file_calib(f, n, &c);
+        snprintf(err, errsz,
+                 "%s: node %u read the time-stamp counter (%s), which CPUID does not call "
+                 "invariant: its ticks are not a time, so they are not judged (record with "
+                 "QQ_TICKS=clock, or leave QQ_TICKS unset)",
+                 path, n, qq_tick_path_name((int)c.path));
+        return -1;
+    }
+    return 0;
+}

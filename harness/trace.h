@@ -51,6 +51,17 @@ double qqb_trace_node_sec(const struct qqb_trace *t, uint32_t node, uint64_t tic
  * has no measured offset for it. */
 double qqb_trace_offset_error_sec(const struct qqb_trace *t, uint32_t node);
 
+/* One line on how a node's ticks were read, from its calibration: the
+ * path, why it was taken, and a warning when the ticks are not a time
+ * ("rdtscp (CPUID offers RDTSCP; the TSC is invariant)"). */
+void qqb_tick_path_text(const struct qq_calib *c, char *buf, size_t bufsz);
+
+/* 0 when every node's ticks are a time; otherwise -1 with one line in ERR
+ * naming PATH and the node whose counter CPUID does not call invariant:
+ * such ticks are not judged (a TSC forced with QQ_TICKS on such a
+ * processor). */
+int qqb_ticks_judgeable(const struct qq_file *f, const char *path, char *err, size_t errsz);
+
 /* "state", "mark", "count", "value". */
 const char *qqb_trace_type_name(uint32_t type);
 

@@ -169,7 +169,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < K_N; k++)
             med[k] = kmedian(cost + k * rounds, (size_t)rounds);
         printf("events_per_round %ld\nrounds %ld\ntick_source %s\nstates %s\n", n, rounds,
-               QQ_TICK_SOURCE, QQ_ORDERED ? "ordered" : "unordered");
+               qq_tick_path_name(qq_tick_path()), QQ_ORDERED ? "ordered" : "unordered");
         /* States are held against the read they use; the rest against a
          * bare read. */
         for (int k = 0; k < K_N; k++) {

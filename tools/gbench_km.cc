@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 2;
     benchmark::AddCustomContext("tsc_mhz", mhz);
-    benchmark::AddCustomContext("tick_source", QQ_TICK_SOURCE);
+    benchmark::AddCustomContext("tick_source", qq_tick_path_name(qq_tick_path()));
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -90,6 +90,34 @@ QQ_API int qq_tick_invariant(void);
 #define QQ_EVENTS_ENV "QQ_EVENTS"
 
 /* ======================================================================
+ * Tick paths: how the record path reads the counter. QQInit chooses one
+ * from what the processor says (CPUID on x86-64) and $QQ_TICKS, and every
+ * node's calibration in the file says which (docs/TIMING.md, "Tick paths").
+ * ====================================================================== */
+
+enum qq_tick_path {
+    QQ_TICKS_UNSET = 0,  /* not chosen yet; in a file: written before the field */
+    QQ_TICKS_CLOCK = 1,  /* clock_gettime(CLOCK_MONOTONIC_RAW): ticks are nanoseconds */
+    QQ_TICKS_LFENCE = 2, /* x86-64: bare rdtsc; states open and close with
+                            lfence; rdtsc; lfence (no RDTSCP needed) */
+    QQ_TICKS_RDTSCP = 3, /* x86-64: bare rdtsc; states open with lfence; rdtsc;
+                            lfence and close with rdtscp; lfence */
+    QQ_TICKS_CNTVCT = 4  /* aarch64: isb; mrs cntvct_el0 */
+};
+#define QQ_TICKS_NPATHS 5
+
+/* Environment variable forcing a path at QQInit: auto (the default), rdtscp,
+ * lfence, cntvct or clock. A path the processor does not offer is refused
+ * (the automatic choice is used, and the file says so). */
+#define QQ_TICKS_ENV "QQ_TICKS"
+
+/* The path this process reads with (chosen on first use when QQInit has not
+ * run yet), and a path's name: "rdtscp", "lfence-rdtsc", "cntvct_el0",
+ * "clock_gettime", or "unknown". Library functions, on or off. */
+QQ_API int qq_tick_path(void);
+QQ_API const char *qq_tick_path_name(int path);
+
+/* ======================================================================
  * The library's state, read by the inline record path. Not for users.
  * ====================================================================== */
 
@@ -97,11 +125,24 @@ struct qq__state {
     struct qq_event *cur; /* next free event; == end when full or off */
     struct qq_event *end; /* one past the last event */
     uint64_t missed;      /* events that found cur == end */
+    int path;             /* enum qq_tick_path; QQ_TICKS_UNSET until chosen */
 };
 extern QQ_API struct qq__state qq__st;
 
+/* The chosen path, read without a lock: it is written once, before any
+ * read that depends on it, and only ever to the same value. */
+static inline int qq__path(void)
+{
+    return __atomic_load_n(&qq__st.path, __ATOMIC_RELAXED);
+}
+
+/* Every read that the inline paths below do not take: the clock fallback,
+ * and the first read of a process that has not chosen a path yet.
+ * HOW: 0 bare, 1 opening, 2 closing. */
+QQ_API uint64_t qq__ticks_slow(int how);
+
 /* ======================================================================
- * The tick source: the time-stamp counter, read three ways.
+ * The tick source, read three ways.
  *
  * qq_ticks()        a bare read: marks, counts, values, and states when
  *                   QQ_ORDERED is 0. The cheapest read, but not ordered
@@ -110,12 +151,15 @@ extern QQ_API struct qq__state qq__st;
  *                   to finish and keeps the work after it from starting
  *                   early (x86-64: lfence; rdtsc; lfence).
  * qq_ticks_close()  closes a state interval: waits for the work before it
- *                   to finish (x86-64: rdtscp; lfence).
+ *                   to finish (x86-64: rdtscp; lfence where CPUID offers
+ *                   RDTSCP, lfence; rdtsc; lfence where it does not).
  *
  * The fenced pair is Intel's pattern ("How to Benchmark Code Execution
  * Times on Intel IA-32 and IA-64", with lfence for cpuid): without it the
  * closing read can run before the line's result is computed and the cost
  * spills into the next interval (docs/TIMING.md has both modes measured).
+ * The path is a load and a compare that the branch predictor settles: the
+ * cost of choosing at run time is measured in docs/PERFORMANCE.md.
  * ====================================================================== */
 
 /* States use ordered reads unless the program is compiled with
@@ -125,59 +169,90 @@ extern QQ_API struct qq__state qq__st;
 #endif
 
 #if defined(__x86_64__) || defined(__i386__)
-static inline uint64_t qq_ticks(void)
+static inline uint64_t qq__rdtsc(void)
 {
     uint32_t lo, hi;
     __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
     return ((uint64_t)hi << 32) | lo;
 }
-static inline uint64_t qq_ticks_open(void)
+static inline uint64_t qq__rdtsc_fenced(void)
 {
     uint32_t lo, hi;
     __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi)::"memory");
     return ((uint64_t)hi << 32) | lo;
 }
-static inline uint64_t qq_ticks_close(void)
+static inline uint64_t qq__rdtscp_fenced(void)
 {
     uint32_t lo, hi, aux;
     __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
     return ((uint64_t)hi << 32) | lo;
 }
-#define QQ_TICK_SOURCE "rdtsc"
+/* Both TSC paths (LFENCE, RDTSCP) are at or above QQ_TICKS_LFENCE. */
+static inline uint64_t qq_ticks(void)
+{
+    if (__builtin_expect(qq__path() >= QQ_TICKS_LFENCE, 1))
+        return qq__rdtsc();
+    return qq__ticks_slow(0);
+}
+static inline uint64_t qq_ticks_open(void)
+{
+    if (__builtin_expect(qq__path() >= QQ_TICKS_LFENCE, 1))
+        return qq__rdtsc_fenced();
+    return qq__ticks_slow(1);
+}
+static inline uint64_t qq_ticks_close(void)
+{
+    int p = qq__path();
+    if (__builtin_expect(p == QQ_TICKS_RDTSCP, 1))
+        return qq__rdtscp_fenced();
+    if (p == QQ_TICKS_LFENCE)
+        return qq__rdtsc_fenced();
+    return qq__ticks_slow(2);
+}
 #elif defined(__aarch64__)
 /* isb: every instruction before the read completes first. */
-static inline uint64_t qq_ticks(void)
+static inline uint64_t qq__cntvct(void)
 {
     uint64_t v;
     __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
     return v;
 }
-static inline uint64_t qq_ticks_open(void)
+static inline uint64_t qq__cntvct_fenced(void)
 {
     uint64_t v;
     __asm__ __volatile__("isb; mrs %0, cntvct_el0; isb" : "=r"(v) : : "memory");
     return v;
 }
+static inline uint64_t qq_ticks(void)
+{
+    if (__builtin_expect(qq__path() == QQ_TICKS_CNTVCT, 1))
+        return qq__cntvct();
+    return qq__ticks_slow(0);
+}
+static inline uint64_t qq_ticks_open(void)
+{
+    if (__builtin_expect(qq__path() == QQ_TICKS_CNTVCT, 1))
+        return qq__cntvct_fenced();
+    return qq__ticks_slow(1);
+}
 static inline uint64_t qq_ticks_close(void)
 {
     return qq_ticks();
 }
-#define QQ_TICK_SOURCE "cntvct_el0"
 #else
-QQ_API uint64_t qq__clock_ticks(void); /* CLOCK_MONOTONIC in nanoseconds */
+/* No counter QQ knows: every read is the clock. */
 static inline uint64_t qq_ticks(void)
 {
-    return qq__clock_ticks();
+    return qq__ticks_slow(0);
 }
 static inline uint64_t qq_ticks_open(void)
 {
-    return qq__clock_ticks();
+    return qq__ticks_slow(1);
 }
 static inline uint64_t qq_ticks_close(void)
 {
-    return qq__clock_ticks();
+    return qq__ticks_slow(2);
 }
-#define QQ_TICK_SOURCE "clock_gettime"
 #endif
 
 /* ======================================================================

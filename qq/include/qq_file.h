@@ -153,7 +153,27 @@ struct qq_calib {
     double empty_typical; /* qq_per_hit() of them, in ticks */
     double empty_median;  /* in ticks */
     double step;          /* ticks; 0 if unseen (every interval equal) */
+    uint32_t path;        /* enum qq_tick_path (qq.h); QQ_TICKS_UNSET in older files */
+    uint32_t path_flags;  /* QQ_CALIB_*: what the processor said when it was chosen */
 };
+
+/* path_flags: what QQInit found when it chose the tick path. */
+#define QQ_CALIB_TSC    0x1u /* x86-64: a usable TSC (CPUID 1 EDX bit 4, not disabled) */
+#define QQ_CALIB_RDTSCP 0x2u /* x86-64: CPUID offers RDTSCP (0x80000001 EDX bit 27) */
+#define QQ_CALIB_INVARIANT                                                                         \
+    0x4u                     /* the hardware counter runs at a constant rate                       \
+                                (x86-64: CPUID 0x80000007 EDX bit 8) */
+#define QQ_CALIB_FORCED 0x8u /* $QQ_TICKS chose the path */
+#define QQ_CALIB_REFUSED                                                                           \
+    0x10u /* $QQ_TICKS asked for a path this processor does not                                    \
+             offer (or no path): the automatic one was used */
+#define QQ_CALIB_KNOWN 0x1Fu
+
+/* 1 when NODE's ticks are not a time: its calibration says it read a
+ * time-stamp counter that CPUID does not call invariant (its rate may
+ * change with the processor's power states). 0 otherwise, and for files
+ * from before the tick path was recorded. */
+QQ_API int qq_file_ticks_variant(const struct qq_file *f, uint32_t node);
 
 /* The node's calibration; returns 1 if the file has one, 0 if not (files
  * from before the section; *out is zeroed). */

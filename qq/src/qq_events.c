@@ -57,9 +57,12 @@ static void calibrate(int ordered)
     double *v = calloc(CALIB_PAIRS, sizeof *v);
     memset(&qq__calib, 0, sizeof qq__calib);
     qq__calib.ordered = ordered ? 1 : 0;
+    qq__calib.path = (uint32_t)qq_tick_path();
+    qq__calib.path_flags = qq__tick_flags;
     if (!scratch || !d || !v)
         goto out;
-    struct qq__state saved = qq__st;
+    struct qq_event *keep_cur = qq__st.cur, *keep_end = qq__st.end;
+    uint64_t keep_missed = qq__st.missed;
     for (int round = 0; round < 2; round++) {
         qq__st.cur = scratch;
         qq__st.end = scratch + 2 * CALIB_PAIRS;
@@ -75,7 +78,9 @@ static void calibrate(int ordered)
             }
         }
     }
-    qq__st = saved;
+    qq__st.cur = keep_cur;
+    qq__st.end = keep_end;
+    qq__st.missed = keep_missed;
     for (size_t i = 0; i < CALIB_PAIRS; i++)
         d[i] = scratch[2 * i + 1].tick - scratch[2 * i].tick;
     qsort(d, CALIB_PAIRS, sizeof *d, cmp_u64);
@@ -149,7 +154,11 @@ void qq_init(int nEvents, int ordered)
      * dropped: the file says so instead of the program failing. */
     qq__st.cur = qq__buf_start;
     qq__st.end = qq__buf_start ? qq__buf_start + want : NULL;
-    if (qq__mhz == 0.0) {
+    /* The path is chosen (again) here, where $QQ_TICKS is read: a read
+     * before QQInit chose it without a program's say. A new path needs its
+     * own frequency. */
+    int was = qq__path();
+    if (qq__tick_path_choose() != was || qq__mhz == 0.0) {
         qq__mhz = qq__measure_mhz();
         qq__tsc_invariant = qq__counter_invariant();
         qq__tick_step = qq__measure_step();

@@ -248,6 +248,14 @@ static int parse_calb(struct qq_file *f, uint32_t idx, const unsigned char *pl, 
     if (c->c.ordered > 1 || c->c.empty_min > c->c.empty_typical ||
         c->c.empty_min > c->c.empty_median)
         return fail(f, QQ_ECORRUPT, "calibration of node %u is inconsistent", idx);
+    if (len >= QQ__CALB_PATH) {
+        c->c.path = ld32(pl + 40);
+        c->c.path_flags = ld32(pl + 44);
+        if (c->c.path == QQ_TICKS_UNSET || c->c.path >= QQ_TICKS_NPATHS ||
+            (c->c.path_flags & ~QQ_CALIB_KNOWN) != 0)
+            return fail(f, QQ_ECORRUPT, "calibration of node %u names tick path %u, flags 0x%x",
+                        idx, c->c.path, c->c.path_flags);
+    }
     c->present = 1;
     return 0;
 }
@@ -903,6 +911,15 @@ int qq_file_calib(const struct qq_file *f, uint32_t node, struct qq_calib *out)
     }
     *out = f->cal[node].c;
     return 1;
+}
+
+int qq_file_ticks_variant(const struct qq_file *f, uint32_t node)
+{
+    if (node >= f->nnodes || !f->cal[node].present)
+        return 0;
+    const struct qq_calib *c = &f->cal[node].c;
+    return (c->path == QQ_TICKS_LFENCE || c->path == QQ_TICKS_RDTSCP) &&
+           !(c->path_flags & QQ_CALIB_INVARIANT);
 }
 
 /* A 128-bit two's-complement sum of int64 counts: exact for any number of

@@ -31,7 +31,8 @@
 #define QQ__TAG_EVTS  QQ__TAG('E', 'V', 'T', 'S')
 #define QQ__TAG_MEMT  QQ__TAG('M', 'E', 'M', 'T')
 #define QQ__TAG_CALB  QQ__TAG('C', 'A', 'L', 'B')
-#define QQ__CALB_SIZE 40
+#define QQ__CALB_SIZE 40 /* the first version's payload; readers need no more */
+#define QQ__CALB_PATH 48 /* with the tick path and its flags */
 
 /* ---------------------------------------------------------------------
  * A growable byte buffer and little-endian stores (qq_out.c).
@@ -217,6 +218,18 @@ double qq__measure_mhz(void);
 uint64_t qq__measure_step(void);
 /* 1 if the counter is known to run at a constant rate, 0 if not. */
 int qq__counter_invariant(void);
+/* What the processor says of its counter: QQ_CALIB_TSC, _RDTSCP and
+ * _INVARIANT (x86-64: CPUID, and prctl for a TSC turned off). */
+uint32_t qq__tick_survey(void);
+/* The path for a processor that says CPU (QQ_CALIB_* as the survey gives
+ * them) when $QQ_TICKS asks for WANT (QQ_TICKS_UNSET: auto; -1: a name
+ * that is no path): the request if the processor offers it, else the
+ * automatic choice. *FLAGS gets CPU's flags, plus FORCED or REFUSED. */
+int qq__tick_path_decide(uint32_t cpu, int want, uint32_t *flags);
+/* Choose the tick path from the survey and $QQ_TICKS, store it in
+ * qq__st.path and the flags in qq__tick_flags; returns the path. */
+int qq__tick_path_choose(void);
+extern uint32_t qq__tick_flags;
 /* Nanoseconds of CLOCK_MONOTONIC_RAW (or CLOCK_MONOTONIC). */
 uint64_t qq__mono_ns(void);
 /* A (clock ns, ticks) pair read at the same instant, bracketed by fenced

@@ -224,7 +224,7 @@ static int encode_meta(struct qq__buf *b)
     rc = rc ? rc : put_pair(b, "host", host);
     rc = rc ? rc : put_pair(b, "command", cmd);
     rc = rc ? rc : put_pair(b, "date", date);
-    rc = rc ? rc : put_pair(b, "tick_source", QQ_TICK_SOURCE);
+    rc = rc ? rc : put_pair(b, "tick_source", qq_tick_path_name(qq_tick_path()));
     rc = rc ? rc : put_pair(b, "tick_invariant", qq__tsc_invariant ? "yes" : "no");
     rc = rc ? rc : put_pair(b, "tick_step", step);
     rc = rc ? rc : put_pair(b, "writer", "libqq " QQ__WRITER_VERSION);
@@ -342,6 +342,8 @@ static int encode_calb(struct qq__buf *b, uint32_t node)
     rc = rc ? rc : qq__put_f64(b, qq__calib.empty_typical);
     rc = rc ? rc : qq__put_f64(b, qq__calib.empty_median);
     rc = rc ? rc : qq__put_f64(b, qq__calib.step);
+    rc = rc ? rc : qq__put_u32(b, qq__calib.path);
+    rc = rc ? rc : qq__put_u32(b, qq__calib.path_flags);
     return rc ? rc : end_section(b, at);
 }
 

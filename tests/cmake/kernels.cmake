@@ -27,6 +27,18 @@ if(QQ_VALGRIND AND NOT QQ_SANITIZE)
         COMMAND ${QQ_VALGRIND} --error-exitcode=1 --leak-check=full
                 --errors-for-leak-kinds=definite,indirect $<TARGET_FILE:${k}> ${parts}
         LABELS "unit;valgrind" TIMEOUT 300)
+      # Again on the path a processor that hides RDTSCP from CPUID gets
+      # (valgrind refuses the instruction where CPUID does not offer it).
+      qq_test(valgrind_kernel_${k}_lfence
+        COMMAND ${QQ_VALGRIND} --error-exitcode=1 --leak-check=full
+                --errors-for-leak-kinds=definite,indirect $<TARGET_FILE:${k}> ${parts}
+        LABELS "unit;valgrind" TIMEOUT 300 ENVIRONMENT QQ_TICKS=lfence)
     endif()
   endforeach()
+  if(TARGET channel)
+    qq_test(valgrind_tools_channel
+      COMMAND bash ${QQ_TEST_DATA}/kernels/valgrind_tools.sh $<TARGET_FILE:channel>
+              $<TARGET_FILE:qqbench>
+      LABELS "integration;valgrind" TIMEOUT 300)
+  endif()
 endif()

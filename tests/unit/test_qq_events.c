@@ -216,7 +216,7 @@ static void test_round_trip(void)
     CHECK(qq_file_meta(f, "host") != NULL);
     CHECK_STR_CONTAINS(qq_file_meta(f, "command"), "test_qq_events");
     CHECK(qq_file_meta(f, "date") != NULL);
-    CHECK_STR_EQ(qq_file_meta(f, "tick_source"), QQ_TICK_SOURCE);
+    CHECK_STR_EQ(qq_file_meta(f, "tick_source"), qq_tick_path_name(qq_tick_path()));
 
     uint32_t nk = qq_file_nkeys(f);
     struct qq_key_summary *ks = calloc(nk, sizeof *ks);
