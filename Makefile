@@ -14,8 +14,12 @@ PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-d
            libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell clang-format \
            clang-tidy cppcheck
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
-# is built only when these are there; make deps tries them, and goes on without.
-OPTIONAL_PACKAGES = g++ libbenchmark-dev
+# is built only when g++ and libbenchmark-dev are there; test-aarch64 (libqq and
+# its unit tests cross-built, run under qemu, docs/TIMING.md) only when the
+# cross compiler and qemu-user are. make deps tries each (one missing from the
+# archive, as the cross compiler is on an arm64 host, stops no other), and goes
+# on without.
+OPTIONAL_PACKAGES = g++ libbenchmark-dev gcc-aarch64-linux-gnu qemu-user
 
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
@@ -46,12 +50,16 @@ deps:
 	@missing=$$(for p in $(OPTIONAL_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
 	  done); \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && apt-get update -qq; then \
+	  left=; \
+	  for p in $$missing; do \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p || left="$$left $$p"; \
+	  done; \
+	  missing=$$left; \
+	fi; \
 	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && apt-get update -qq && \
-	     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; then :; \
-	  else \
-	    echo "note: optional packages not installed: $$missing (tools/gbench_km is skipped)" >&2; \
-	  fi; \
+	  echo "note: optional packages not installed:" $$missing \
+	       "(without them tools/gbench_km or test-aarch64 is skipped)" >&2; \
 	fi
 
 $(BUILD)/CMakeCache.txt: | deps
