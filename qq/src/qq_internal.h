@@ -33,6 +33,12 @@
 #define QQ__TAG_CALB  QQ__TAG('C', 'A', 'L', 'B')
 #define QQ__CALB_SIZE 40
 
+/* The version in META's "writer" pair: CMake passes the project's; a build
+ * without CMake (a compiler called by hand, a cross compiler) says so. */
+#ifndef QQ__WRITER_VERSION
+#define QQ__WRITER_VERSION "(unversioned build)"
+#endif
+
 /* ---------------------------------------------------------------------
  * A growable byte buffer and little-endian stores (qq_out.c).
  * --------------------------------------------------------------------- */
