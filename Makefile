@@ -1,9 +1,11 @@
 # Makefile - the front door: install what is missing, build with CMake, run, test.
 #   make run    build, then run the shipped default suite and print the verdicts
-#   make test   build, run every CTest test, then again under ASan+UBSan
+#   make test   build, run every CTest test, then again under ASan+UBSan, then the
+#               fuzz targets briefly and libqq's tests cross-built for aarch64 (under qemu)
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
+BUILD_AARCH64 ?= build-aarch64
 FUZZ_SECONDS ?= 600
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SUITE      ?= configs/ncs.yaml
@@ -24,13 +26,15 @@ OPTIONAL_PACKAGES = g++ libbenchmark-dev gcc-aarch64-linux-gnu qemu-user
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz fuzz lint format install clean help
+.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz test-aarch64 \
+        fuzz lint format install clean help
 
 all: build
 
 help:
 	@echo "make run    build, run $(SUITE), print the verdicts"
-	@echo "make test   build, run all tests, then again under ASan+UBSan"
+	@echo "make test   build, run all tests, then again under ASan+UBSan, the fuzz targets"
+	@echo "            briefly and libqq's tests built for aarch64 under qemu (test-aarch64)"
 	@echo "make deps   install missing Debian packages (as root)"
 	@echo "make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each (needs clang)"
 	@echo "make clean  remove the build folders"
@@ -100,6 +104,26 @@ test-fuzz: deps
 	  echo "test-fuzz: clang is not installed, the fuzz targets did not run ('make fuzz' installs it)"; \
 	fi
 
+# libqq and its own unit tests cross-built for aarch64 and run under qemu-user,
+# and the host's qqbench st reading a file the aarch64 build wrote
+# (docs/TIMING.md, "aarch64"); one line instead when the tools are missing.
+test-aarch64: deps $(BUILD)/CMakeCache.txt
+	@missing=; \
+	for t in aarch64-linux-gnu-gcc qemu-aarch64; do \
+	  command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; \
+	done; \
+	if [ -z "$$missing" ]; then \
+	  cmake --build $(BUILD) -j$(JOBS) --target qqbench && \
+	  cmake -S . -B $(BUILD_AARCH64) -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+	      -DQQ_LIBRARY_ONLY=ON $(CMAKE_FLAGS) \
+	      -DQQ_HOST_QQBENCH=$(CURDIR)/$(BUILD)/harness/qqbench >/dev/null && \
+	  cmake --build $(BUILD_AARCH64) -j$(JOBS) && \
+	  ctest --test-dir $(BUILD_AARCH64) --output-on-failure -j$(JOBS); \
+	else \
+	  echo "test-aarch64:$$missing not installed, the aarch64 tests did not run" \
+	       "('make deps' installs gcc-aarch64-linux-gnu and qemu-user)"; \
+	fi
+
 # Rewrite every tracked C/C++ file as .clang-format says (CTest's
 # test_format checks it).
 format:
@@ -116,10 +140,10 @@ fuzz: deps
 	$(MAKE) --no-print-directory build-fuzz
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
 
-test: test-plain test-asan test-fuzz
+test: test-plain test-asan test-fuzz test-aarch64
 
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_AARCH64)
