@@ -1,9 +1,11 @@
 # Makefile - the front door: install what is missing, build with CMake, run, test.
 #   make run    build, then run the shipped default suite and print the verdicts
-#   make test   build, run every CTest test, then again under ASan+UBSan
+#   make test   build, run every CTest test, then again under ASan+UBSan, then the
+#               fuzz targets briefly and libqq's tests cross-built for aarch64 (under qemu)
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
+BUILD_AARCH64 ?= build-aarch64
 FUZZ_SECONDS ?= 600
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SUITE      ?= configs/ncs.yaml
@@ -14,19 +16,25 @@ PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-d
            libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell clang-format \
            clang-tidy cppcheck
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
-# is built only when these are there; make deps tries them, and goes on without.
-OPTIONAL_PACKAGES = g++ libbenchmark-dev
+# is built only when g++ and libbenchmark-dev are there; test-aarch64 (libqq and
+# its unit tests cross-built, run under qemu, docs/TIMING.md) only when the
+# cross compiler and qemu-user are. make deps tries each (one missing from the
+# archive, as the cross compiler is on an arm64 host, stops no other), and goes
+# on without.
+OPTIONAL_PACKAGES = g++ libbenchmark-dev gcc-aarch64-linux-gnu qemu-user
 
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz fuzz lint format install clean help
+.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz test-aarch64 \
+        fuzz lint format install clean help
 
 all: build
 
 help:
 	@echo "make run    build, run $(SUITE), print the verdicts"
-	@echo "make test   build, run all tests, then again under ASan+UBSan"
+	@echo "make test   build, run all tests, then again under ASan+UBSan, the fuzz targets"
+	@echo "            briefly and libqq's tests built for aarch64 under qemu (test-aarch64)"
 	@echo "make deps   install missing Debian packages (as root)"
 	@echo "make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each (needs clang)"
 	@echo "make clean  remove the build folders"
@@ -46,12 +54,16 @@ deps:
 	@missing=$$(for p in $(OPTIONAL_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
 	  done); \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && apt-get update -qq; then \
+	  left=; \
+	  for p in $$missing; do \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p || left="$$left $$p"; \
+	  done; \
+	  missing=$$left; \
+	fi; \
 	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && apt-get update -qq && \
-	     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; then :; \
-	  else \
-	    echo "note: optional packages not installed: $$missing (tools/gbench_km is skipped)" >&2; \
-	  fi; \
+	  echo "note: optional packages not installed:" $$missing \
+	       "(without them tools/gbench_km or test-aarch64 is skipped)" >&2; \
 	fi
 
 $(BUILD)/CMakeCache.txt: | deps
@@ -92,6 +104,26 @@ test-fuzz: deps
 	  echo "test-fuzz: clang is not installed, the fuzz targets did not run ('make fuzz' installs it)"; \
 	fi
 
+# libqq and its own unit tests cross-built for aarch64 and run under qemu-user,
+# and the host's qqbench st reading a file the aarch64 build wrote
+# (docs/TIMING.md, "aarch64"); one line instead when the tools are missing.
+test-aarch64: deps $(BUILD)/CMakeCache.txt
+	@missing=; \
+	for t in aarch64-linux-gnu-gcc qemu-aarch64; do \
+	  command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; \
+	done; \
+	if [ -z "$$missing" ]; then \
+	  cmake --build $(BUILD) -j$(JOBS) --target qqbench && \
+	  cmake -S . -B $(BUILD_AARCH64) -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+	      -DQQ_LIBRARY_ONLY=ON $(CMAKE_FLAGS) \
+	      -DQQ_HOST_QQBENCH=$(CURDIR)/$(BUILD)/harness/qqbench >/dev/null && \
+	  cmake --build $(BUILD_AARCH64) -j$(JOBS) && \
+	  ctest --test-dir $(BUILD_AARCH64) --output-on-failure -j$(JOBS); \
+	else \
+	  echo "test-aarch64:$$missing not installed, the aarch64 tests did not run" \
+	       "('make deps' installs gcc-aarch64-linux-gnu and qemu-user)"; \
+	fi
+
 # Rewrite every tracked C/C++ file as .clang-format says (CTest's
 # test_format checks it).
 format:
@@ -108,10 +140,10 @@ fuzz: deps
 	$(MAKE) --no-print-directory build-fuzz
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
 
-test: test-plain test-asan test-fuzz
+test: test-plain test-asan test-fuzz test-aarch64
 
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_AARCH64)

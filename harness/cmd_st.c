@@ -56,6 +56,29 @@ static void print_per_hit(const struct qq_file *f, const struct qq_hit_stat *hs,
     printf("\n");
 }
 
+/* The calibrated empty state, or why there is no figure: at or below the
+ * counter's resolution it cannot be told from 0 (qq_calib_resolved). */
+static void print_calib(const struct qq_calib *cal)
+{
+    const char *reads = cal->ordered ? "ordered" : "unordered";
+    if (qq_calib_resolved(cal)) {
+        printf("          empty state = %.1f ticks (min %.0f, median %.1f; %u "
+               "timed), counter step %.0f ticks, %s reads\n\n",
+               cal->empty_typical, cal->empty_min, cal->empty_median, cal->samples, cal->step,
+               reads);
+        return;
+    }
+    printf("          empty state: below the counter's resolution (%.1f ticks), the "
+           "calibration cannot resolve it\n"
+           "          (typical %.2f, min %.0f, median %.1f of %u timed), ",
+           qq_resolution_ticks(cal->step), cal->empty_typical, cal->empty_min, cal->empty_median,
+           cal->samples);
+    if (cal->step > 0)
+        printf("counter step %.0f ticks, %s reads\n\n", cal->step, reads);
+    else
+        printf("no counter step seen (all read the same), %s reads\n\n", reads);
+}
+
 /* Node I's tables, from one pass over its entries (the file is streamed:
  * a damaged entry is found here). Returns 0 or the reader's error. */
 static int print_node(const struct qq_file *f, uint32_t i)
@@ -83,12 +106,8 @@ static int print_node(const struct qq_file *f, uint32_t i)
                n->dropped);
     struct qq_calib cal;
     int have_cal = qq_file_calib(f, i, &cal);
-    if (have_cal)
-        printf("          empty state = %.1f ticks (min %.0f, median %.1f; %u "
-               "timed), counter step %.0f ticks, %s reads\n\n",
-               cal.empty_typical, cal.empty_min, cal.empty_median, cal.samples, cal.step,
-               cal.ordered ? "ordered" : "unordered");
     if (have_cal) {
+        print_calib(&cal);
         char path[300];
         qqb_tick_path_text(&cal, path, sizeof path);
         printf("          tick path: %s\n\n", path);

@@ -179,6 +179,12 @@ QQ_API int qq_file_ticks_variant(const struct qq_file *f, uint32_t node);
  * from before the section; *out is zeroed). */
 QQ_API int qq_file_calib(const struct qq_file *f, uint32_t node, struct qq_calib *out);
 
+/* 1 when CAL's typical empty state is a measurement; 0 when it is at or
+ * below the counter's resolution (qq_resolution_ticks of its step): on a
+ * counter that coarse (62.5 MHz under qemu-user, where most empty states
+ * read 0 ticks) the calibration cannot tell the empty state from zero. */
+QQ_API int qq_calib_resolved(const struct qq_calib *cal);
+
 /* ======================================================================
  * Ticks per hit of a state: one estimator for the library, st and the
  * harness (docs/STATISTICS.md, "Ticks per hit", has the rule measured).

@@ -34,6 +34,12 @@
 #define QQ__CALB_SIZE 40 /* the first version's payload; readers need no more */
 #define QQ__CALB_PATH 48 /* with the tick path and its flags */
 
+/* The version in META's "writer" pair: CMake passes the project's; a build
+ * without CMake (a compiler called by hand, a cross compiler) says so. */
+#ifndef QQ__WRITER_VERSION
+#define QQ__WRITER_VERSION "(unversioned build)"
+#endif
+
 /* ---------------------------------------------------------------------
  * A growable byte buffer and little-endian stores (qq_out.c).
  * --------------------------------------------------------------------- */

@@ -24,6 +24,11 @@ double qq_resolution_ticks(double step)
     return r > 1.0 ? r : 1.0;
 }
 
+int qq_calib_resolved(const struct qq_calib *cal)
+{
+    return cal->empty_typical > qq_resolution_ticks(cal->step);
+}
+
 /* Exchange-based quickselect: after it, V[K] holds the K-th smallest of
  * V[0..N), everything before it is <= and everything after >= it. Hoare's
  * partition splits runs of equal values (quantised intervals have many)

@@ -1,4 +1,7 @@
 # Test kernels for the harness's integration tests (tests/data/kernels).
+if(QQ_LIBRARY_ONLY) # no harness, no integration tests
+  return()
+endif()
 add_executable(planted ${QQ_TEST_DATA}/kernels/planted.c)
 target_compile_definitions(planted PRIVATE QQ_ENABLE)
 target_link_libraries(planted PRIVATE qq)
