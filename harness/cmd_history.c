@@ -166,7 +166,7 @@ static void sink_series(struct sink *k, const char *case_name, const char *key)
         snprintf(k->titles[k->nseries], len, "%s  %s", case_name, key);
     if (k->nseries++)
         fprintf(k->dat, "\n\n");
-    fprintf(k->dat, "# %s  %s\n", case_name, key);
+    qqb_plot_comment(k->dat, k->titles[k->nseries - 1] ? k->titles[k->nseries - 1] : "?");
 }
 
 static void sink_point(struct sink *k, size_t x, const char *label, double v, int moved)
@@ -360,7 +360,7 @@ static int plot_series(const char *dir, const char *stem, const struct sink *k, 
     qqb_plot_begin(gp, title);
     qqb_plot_svg(gp, stem, 1000, 520);
     fprintf(gp, "set title ");
-    qqb_plot_quote(gp, title);
+    qqb_plot_str(gp, title, 0);
     fprintf(gp, "\nset xlabel 'snapshot (--record label), oldest first'\n"
                 "set key outside right top\nset offsets 0.3, 0.3, 0, 0\n");
     /* Series many times apart: a log axis, or the small ones lie flat on 0. */
@@ -368,19 +368,22 @@ static int plot_series(const char *dir, const char *stem, const struct sink *k, 
         fprintf(gp, "set logscale y\nset ylabel ");
     else
         fprintf(gp, "set yrange [0:*]\nset ylabel ");
-    qqb_plot_quote(gp, ylabel);
+    qqb_plot_str(gp, ylabel, 0);
     fprintf(gp, "%s\n", k->vmin > 0 && k->vmax / k->vmin > 20 ? " . ' (log scale)'" : "");
+    char datn[80], qdat[200];
+    snprintf(datn, sizeof datn, "%s.dat", stem);
+    qqb_plot_quoted(qdat, sizeof qdat, datn, 0);
     fprintf(gp, "plot ");
     for (size_t i = 0; i < k->nseries; i++) {
         fprintf(gp,
-                "%s'%s.dat' index %zu using 1:3:xtic(2) with linespoints lw 2 pt 7 "
+                "%s%s index %zu using 1:3:xtic(2) with linespoints lw 2 pt 7 "
                 "ps 0.8 lc rgb '%s' title ",
-                i ? ", \\\n     " : "", stem, i, qqb_plot_color(i));
-        qqb_plot_quote(gp, k->titles[i] ? k->titles[i] : "?");
+                i ? ", \\\n     " : "", qdat, i, qqb_plot_color(i));
+        qqb_plot_str(gp, k->titles[i] ? k->titles[i] : "?", 0);
         fprintf(gp,
-                ", \\\n     '%s.dat' index %zu using 1:($4 > 0 ? $3 : 1/0) with "
+                ", \\\n     %s index %zu using 1:($4 > 0 ? $3 : 1/0) with "
                 "points pt 6 ps 2.2 lw 2 lc rgb '%s' %s",
-                stem, i, QQB_PLOT_ALERT, i ? "notitle" : "title 'changed'");
+                qdat, i, QQB_PLOT_ALERT, i ? "notitle" : "title 'changed'");
     }
     fprintf(gp, "\n");
     qqb_plot_png_replot(gp, stem, 1000, 520);

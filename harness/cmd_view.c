@@ -400,7 +400,7 @@ static void key_title(FILE *gp, const struct view *v, uint32_t k)
 {
     const struct qq_key_info *ki = qq_file_key(v->tr.f, k);
     const struct keyplot *kp = &v->kp[k];
-    qqb_plot_quote(gp, ki->name);
+    qqb_plot_str(gp, ki->name, 0);
     if (ki->type == QQ_TYPE_STATE && kp->idle)
         fprintf(gp, ".' (waiting)'");
     else if (ki->type == QQ_TYPE_MARK)
@@ -430,13 +430,13 @@ static int write_script(struct view *v, char *err, size_t errsz)
     for (uint32_t r = 0; r < v->nrows; r++)
         offsets |= v->rows[r] != 0 && qqb_trace_offset_error_sec(&v->tr, v->rows[r]) >= 0;
     fprintf(gp, "set title ");
-    qqb_plot_quote(gp, base_name(v->file));
+    qqb_plot_str(gp, base_name(v->file), 0);
     fprintf(gp, ".': states per node over time'");
     if (host || date) {
         fprintf(gp, ".\"\\n\".");
-        qqb_plot_quote(gp, host ? host : "");
+        qqb_plot_str(gp, host ? host : "", 0);
         fprintf(gp, ".' '.");
-        qqb_plot_quote(gp, date ? date : "");
+        qqb_plot_str(gp, date ? date : "", 0);
     }
     if (offsets)
         fprintf(gp, ".'; clocks aligned to node 0 (offset error bound under each node)'");

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
+#include "yamlcur.h"
 #include "plot.h"
 #include "pictures.h"
 #include "pictures_model.h"
@@ -307,34 +309,6 @@ static void short_name(char *b, size_t n, const struct rcase *c)
         snprintf(b, n, "%s", c->name);
 }
 
-/* A tic label of 'set xtics ("label" pos)': gnuplot reads it as a format,
- * so '%' is doubled. */
-static void ticlabel(FILE *gp, const char *s)
-{
-    fputc('\'', gp);
-    for (; *s; s++) {
-        if (*s == '\'' || *s == '%')
-            fputc(*s, gp);
-        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, gp);
-    }
-    fputc('\'', gp);
-}
-
-/* A gnuplot double-quoted string, where "\n" starts a new line (titles). */
-static void dquote(FILE *gp, const char *s)
-{
-    fputc('"', gp);
-    for (; *s; s++) {
-        if (*s == '\n')
-            fputs("\\n", gp);
-        else if (*s == '"' || *s == '\\')
-            fprintf(gp, "\\%c", *s);
-        else if (*s != '\r')
-            fputc(*s, gp);
-    }
-    fputc('"', gp);
-}
-
 static long find_case(const struct rep *r, const char *name)
 {
     for (size_t i = 0; name && i < r->ncases; i++)
@@ -379,6 +353,25 @@ static const char *verdict_word(const struct rcmp *c)
  * Reading the JSON.
  * ====================================================================== */
 
+/* A name read from the run JSON at FIELD[IDX].SUB (IDX (size_t)-1: no
+ * index) passes the names rule of KIND, or the report is refused naming the
+ * field: the JSON may come from another machine's job or a pull request,
+ * and its names go into file names, scripts and pages. Absent is fine. */
+static int jname(struct rep *r, const char *v, enum qqb_name_kind kind, const char *field,
+                 size_t idx, const char *sub)
+{
+    char why[80], where[96];
+    if (!v || qqb_name_check(kind, v, why, sizeof why) == 0)
+        return 0;
+    if (idx == (size_t)-1)
+        snprintf(where, sizeof where, "%s", field);
+    else
+        snprintf(where, sizeof where, "%s[%zu]%s%s", field, idx, sub ? "." : "", sub ? sub : "");
+    struct qqb_qbuf q;
+    return fail(r, "%s: error: %s: the name '%s' %s; expected %s", r->path, where, qqb_qs(&q, v),
+                why, qqb_name_rule(kind));
+}
+
 static int read_json(struct rep *r)
 {
     json_error_t je;
@@ -397,6 +390,8 @@ static int read_json(struct rep *r)
                     "\"cases\" array, as 'qqbench run --json' writes)",
                     r->path);
     r->suite = js(root, "suite");
+    if (jname(r, r->suite, QQB_NAME_PLAIN, "suite", (size_t)-1, NULL))
+        return -1;
     r->date = js(root, "date");
     r->baseline = js(root, "baseline");
     r->baseline_other = jb(root, "baseline_other_machine", 0);
@@ -426,6 +421,11 @@ static int read_json(struct rep *r)
             c->bench = c->name;
         c->variant = js(jc, "variant");
         c->point = js(jc, "point");
+        if (jname(r, c->name, QQB_NAME_TEXT, "cases", i, "name") ||
+            jname(r, js(jc, "bench"), QQB_NAME_PLAIN, "cases", i, "bench") ||
+            jname(r, c->variant, QQB_NAME_PLAIN, "cases", i, "variant") ||
+            jname(r, c->point, QQB_NAME_TEXT, "cases", i, "point"))
+            return -1;
         c->note = js(jc, "note");
         c->nodes = jl(jc, "nodes", 1);
         c->mhz = jn(jc, "tick_mhz");
@@ -445,6 +445,9 @@ static int read_json(struct rep *r)
             m->what = js(jm, "what");
             if (!m->key || !m->what)
                 continue;
+            if (jname(r, m->key, QQB_NAME_TEXT, "cases", i, "metrics[].key") ||
+                jname(r, m->what, QQB_NAME_TEXT, "cases", i, "metrics[].what"))
+                return -1;
             m->v = jsamples(json_object_get(jm, "samples"), &m->n);
             c->nm++;
         }
@@ -459,6 +462,8 @@ static int read_json(struct rep *r)
             m->key = js(jm, "key");
             if (!m->key)
                 continue;
+            if (jname(r, m->key, QQB_NAME_TEXT, "cases", i, "memory[].key"))
+                return -1;
             m->created = jn(jm, "created");
             m->live = jn(jm, "obj_bytes") + jn(jm, "alloc_bytes");
             m->peak = jn(jm, "peak_bytes");
@@ -483,6 +488,12 @@ static int read_json(struct rep *r)
             c->kind = "other";
         c->ref = js(j, "reference");
         c->verdict = js(j, "verdict");
+        if (jname(r, c->case_name, QQB_NAME_TEXT, "comparisons", i, "case") ||
+            jname(r, c->key, QQB_NAME_TEXT, "comparisons", i, "key") ||
+            jname(r, c->kind, QQB_NAME_TEXT, "comparisons", i, "kind") ||
+            jname(r, c->ref, QQB_NAME_TEXT, "comparisons", i, "reference") ||
+            jname(r, c->verdict, QQB_NAME_TEXT, "comparisons", i, "verdict"))
+            return -1;
         c->note = js(j, "note");
         c->reason = js(j, "reason");
         c->base = jn(j, "baseline_cycles_per_hit");
@@ -534,6 +545,11 @@ static int read_json(struct rep *r)
         if (!m->kind)
             m->kind = "other";
         m->ref = js(j, "reference");
+        if (jname(r, m->case_name, QQB_NAME_TEXT, "memory_changes", i, "case") ||
+            jname(r, m->key, QQB_NAME_TEXT, "memory_changes", i, "key") ||
+            jname(r, m->kind, QQB_NAME_TEXT, "memory_changes", i, "kind") ||
+            jname(r, m->ref, QQB_NAME_TEXT, "memory_changes", i, "reference"))
+            return -1;
         json_t *b = json_object_get(j, "before"), *a = json_object_get(j, "after");
         m->has_before = json_is_object(b);
         m->before = (struct rmem){m->key, jn(b, "created"),
@@ -673,10 +689,9 @@ static int pic_change(struct rep *r, const char *kind)
     FILE *d = open_data(r, p, NULL);
     if (!d)
         return -1;
-    fprintf(d,
-            "# %s\n# row\tchange_pct\tinterval_lo_pct\tinterval_hi_pct\tthreshold_pct"
-            "\tclass\tlabel\ttext\n",
-            p->title);
+    qqb_plot_comment(d, p->title);
+    fprintf(d, "# row\tchange_pct\tinterval_lo_pct\tinterval_hi_pct\tthreshold_pct"
+               "\tclass\tlabel\ttext\n");
     size_t row = 0, present[NCLASS] = {0}, thr_n = 0;
     double xmin = 0, xmax = 0, thr_first = NAN, conf = NAN;
     int thr_same = 1;
@@ -757,14 +772,14 @@ static int pic_change(struct rep *r, const char *kind)
     snprintf(ttl, sizeof ttl, "%s\n%.0f%% intervals; %s", kt, isfinite(conf) ? conf * 100 : 95.0,
              off ? counts : "no change could be computed");
     fprintf(gp, "set title ");
-    dquote(gp, ttl);
+    qqb_plot_str(gp, ttl, QQB_GP_LINES);
     fprintf(gp, "\nset xlabel ");
     char xl[160];
     snprintf(xl, sizeof xl, "change of cycles per hit, %% (%s; left is faster)",
              !strcmp(kind, "baseline") ? "this run against the baseline"
              : !strcmp(kind, "build")  ? "this build against the reference build"
                                        : "against the reference case");
-    qqb_plot_quote(gp, xl);
+    qqb_plot_str(gp, xl, 0);
     fprintf(gp, "\nunset ylabel\nset yrange [%zu.5:-0.5]\nset y2range [%zu.5:-0.5]\n",
             row ? row - 1 : 0, row ? row - 1 : 0);
     fprintf(gp, "set ytics scale 0 nomirror\nset y2tics scale 0 nomirror\n"
@@ -817,23 +832,26 @@ static int pic_change(struct rep *r, const char *kind)
     }
     fprintf(gp, "set bmargin 6\nset key at screen 0.5, screen 0.012 center bottom horizontal "
                 "samplen 1.5\n");
+    fprintf(gp, "plot ");
+    qqb_plot_str(gp, p->data[0], 0);
     fprintf(gp,
-            "plot '%s' using (X(-$5)):1:(X(-$5)):(X($5)):($1-0.42):($1+0.42):ytic(7):y2tic(8) "
+            " using (X(-$5)):1:(X(-$5)):(X($5)):($1-0.42):($1+0.42):ytic(7):y2tic(8) "
             "with boxxyerror fc rgb '%s' fs solid 1.0 noborder title ",
-            p->data[0], C_BAND);
+            C_BAND);
     char band[64];
     if (thr_same && isfinite(thr_first))
         snprintf(band, sizeof band, "threshold \xc2\xb1%g%%", thr_first);
     else
         snprintf(band, sizeof band, "threshold (per benchmark)");
-    qqb_plot_quote(gp, band);
+    qqb_plot_str(gp, band, 0);
     for (int v = 0; v < NCLASS; v++) {
         if (!present[v])
             continue;
         fprintf(gp,
                 ", \\\n     '' using ($6==%d ? X($2) : NaN):1:(X($3)):(X($4)) with xerrorbars "
-                "pt %d ps 1.4 lw 1.6 lc rgb '%s' title '%s'",
-                v, vstyle[v].pt, vstyle[v].color, is_base ? vstyle[v].name : vstyle[v].ab_name);
+                "pt %d ps 1.4 lw 1.6 lc rgb '%s' title ",
+                v, vstyle[v].pt, vstyle[v].color);
+        qqb_plot_str(gp, is_base ? vstyle[v].name : vstyle[v].ab_name, 0);
     }
     fprintf(gp, "\n");
     qqb_plot_both_end(gp);
@@ -950,8 +968,8 @@ static int pic_samples(struct rep *r, const struct bench *b)
             fclose(box);
         return -1;
     }
-    fprintf(pts, "# %s\n# panel\tx\tcycles_per_hit\tseries(0 baseline, 1 current)\tlaunch\n",
-            p->title);
+    qqb_plot_comment(pts, p->title);
+    fprintf(pts, "# panel\tx\tcycles_per_hit\tseries(0 baseline, 1 current)\tlaunch\n");
     fprintf(box, "# panel\tx\tmin\tq1\tmedian\tq3\tmax\tseries(0 baseline, 1 current)\tlaunches\n");
     fprintf(bl, "# panel\tx_from\ty\tx_length\tbaseline median cycles per hit\n");
     /* What each panel holds, so the script plots no empty selection. */
@@ -1030,7 +1048,7 @@ static int pic_samples(struct rep *r, const struct bench *b)
              b->name, anyb ? ", grey = the baseline's launches, blue = this run's" : "",
              anyl ? ", dashed = baseline median" : "");
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
-    dquote(gp, ttl);
+    qqb_plot_str(gp, ttl, QQB_GP_LINES);
     fprintf(gp,
             "\nunset key\nset boxwidth 0.3 absolute\nset style fill empty\n"
             "set xrange [0.4:%zu.6]\nset xtics (",
@@ -1039,14 +1057,14 @@ static int pic_samples(struct rep *r, const struct bench *b)
         char sn[128];
         short_name(sn, sizeof sn, &r->cases[b->cases[s]]);
         fprintf(gp, "%s", s ? ", " : "");
-        ticlabel(gp, sn);
+        qqb_plot_str(gp, sn, QQB_GP_FORMAT);
         fprintf(gp, " %zu", s + 1);
     }
     fprintf(gp, ") scale 0%s\nset grid ytics noxtics\n", rotate ? " rotate by -25" : "");
     const char *dp = p->data[0], *db = p->data[1], *dl = p->data[2];
     for (size_t k = 0; k < b->nkeys; k++) {
         fprintf(gp, "set title ");
-        qqb_plot_quote(gp, b->keys[k]);
+        qqb_plot_str(gp, b->keys[k], 0);
         /* Cases 20x apart (chain with 0 and 40 operations): a log axis,
          * so each case's spread shows at its own scale. */
         if (span[k][0] > 0 && span[k][1] / span[k][0] > 20) {
@@ -1064,21 +1082,29 @@ static int pic_samples(struct rep *r, const struct bench *b)
             if (!has[k][series])
                 continue;
             const char *col = series ? C_CURRENT : C_BASELINE;
+            fputs(sep, gp);
+            qqb_plot_str(gp, db, 0);
             fprintf(gp,
-                    "%s'%s' using ($1==%zu && $8==%d ? $2 : NaN):4:3:7:6 with candlesticks "
+                    " using ($1==%zu && $8==%d ? $2 : NaN):4:3:7:6 with candlesticks "
                     "whiskerbars 0.5 lc rgb '%s' lw 1.2, \\\n"
                     "     '' using ($1==%zu && $8==%d ? $2 : NaN):5:5:5:5 with candlesticks "
-                    "lc rgb '%s' lw 2.5, \\\n"
-                    "     '%s' using ($1==%zu && $4==%d ? $2 : NaN):3 with points pt 7 "
+                    "lc rgb '%s' lw 2.5, \\\n     ",
+                    k, series, col, k, series, col);
+            qqb_plot_str(gp, dp, 0);
+            fprintf(gp,
+                    " using ($1==%zu && $4==%d ? $2 : NaN):3 with points pt 7 "
                     "ps 0.55 lc rgb '#50%s'",
-                    sep, db, k, series, col, k, series, col, dp, k, series, col + 1);
+                    k, series, col + 1);
             sep = ", \\\n     ";
         }
-        if (has[k][2])
+        if (has[k][2]) {
+            fputs(sep, gp);
+            qqb_plot_str(gp, dl, 0);
             fprintf(gp,
-                    "%s'%s' using ($1==%zu ? $2 : NaN):3:4:(0) with vectors nohead "
+                    " using ($1==%zu ? $2 : NaN):3:4:(0) with vectors nohead "
                     "dt 2 lw 2 lc rgb '%s'",
-                    sep, dl, k, QQB_PLOT_INK);
+                    k, QQB_PLOT_INK);
+        }
         fprintf(gp, "\n");
     }
     fprintf(gp, "unset multiplot\n");
@@ -1165,11 +1191,10 @@ static int pic_memory(struct rep *r)
         free(rows);
         return -1;
     }
-    fprintf(d,
-            "# %s (bytes, objects; NaN: no baseline)\n"
-            "# row\tlabel\tlive_base\tlive\tpeak_base\tpeak\tcreated_base\tcreated"
-            "\tcolor_live\tcolor_peak\tcolor_created\ttext_live\ttext_peak\ttext_created\n",
-            p->title);
+    qqb_plot_comment(d, p->title);
+    fprintf(d, "# (bytes, objects; NaN: no baseline)\n"
+               "# row\tlabel\tlive_base\tlive\tpeak_base\tpeak\tcreated_base\tcreated"
+               "\tcolor_live\tcolor_peak\tcolor_created\ttext_live\ttext_peak\ttext_created\n");
     for (size_t i = 0; i < nr; i++) {
         const struct memrow *w = &rows[i];
         const struct rcase *c = &r->cases[w->ci];
@@ -1235,7 +1260,7 @@ static int pic_memory(struct rep *r)
              nbase ? ": grey = baseline, coloured = this run (vermillion grew, green shrank)"
                    : " (no baseline to compare with)");
     fprintf(gp, "set multiplot layout 1,3 title ");
-    qqb_plot_quote(gp, ttl);
+    qqb_plot_str(gp, ttl, 0);
     fprintf(gp, " margins %.4f,0.97,%.4f,%.4f spacing 0.035,0\n", lm, bottom, top);
     fprintf(gp,
             "unset key\nset yrange [%zu.5:-0.5]\nset grid xtics noytics\n"
@@ -1253,7 +1278,7 @@ static int pic_memory(struct rep *r)
                 char lab[256];
                 snprintf(lab, sizeof lab, "%s  %s", r->cases[rows[i].ci].name,
                          r->cases[rows[i].ci].mem[rows[i].mi].key);
-                ticlabel(gp, lab);
+                qqb_plot_str(gp, lab, QQB_GP_FORMAT);
             } else {
                 fprintf(gp, "''");
             }
@@ -1261,17 +1286,20 @@ static int pic_memory(struct rep *r)
         }
         int bc = 3 + 2 * v, cc = 4 + 2 * v, colc = 9 + v, tc = 12 + v;
         fprintf(gp, ") scale 0\nplot ");
-        if (nbase)
+        if (nbase) {
+            qqb_plot_str(gp, p->data[0], 0);
             fprintf(gp,
-                    "'%s' using (0):1:(0):%d:($1-0.4):($1-0.02) with boxxyerror "
+                    " using (0):1:(0):%d:($1-0.4):($1-0.02) with boxxyerror "
                     "fc rgb '%s', \\\n     ",
-                    p->data[0], bc, C_BASELINE);
+                    bc, C_BASELINE);
+        }
+        qqb_plot_str(gp, p->data[0], 0);
         fprintf(gp,
-                "'%s' using (0):1:(0):%d:($1+0.02):($1+0.4):%d with boxxyerror "
+                " using (0):1:(0):%d:($1+0.02):($1+0.4):%d with boxxyerror "
                 "fc rgb variable, \\\n"
                 "     '' using %d:($1+0.2):%d with labels left offset 0.6,0 "
                 "textcolor rgb '%s'\n",
-                p->data[0], cc, colc, cc, tc, QQB_PLOT_INK);
+                cc, colc, cc, tc, QQB_PLOT_INK);
     }
     fprintf(gp, "unset multiplot\n");
     qqb_plot_both_end(gp);
@@ -1358,10 +1386,9 @@ static int pic_scaling(struct rep *r, const struct bench *b)
         free(sidx);
         return -1;
     }
-    fprintf(d,
-            "# %s\n# panel\tseries\tnodes\tmedian_cycles_per_hit\tq1\tq3\timbalance_median"
-            "\tticks_median\tcase\n",
-            p->title);
+    qqb_plot_comment(d, p->title);
+    fprintf(d, "# panel\tseries\tnodes\tmedian_cycles_per_hit\tq1\tq3\timbalance_median"
+               "\tticks_median\tcase\n");
     int(*has)[2] = calloc(b->nkeys * ns + 1, sizeof *has);
     if (!has) {
         fclose(d);
@@ -1425,7 +1452,7 @@ static int pic_scaling(struct rep *r, const struct bench *b)
              "dashed: imbalance, right axis",
              b->name);
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
-    dquote(gp, ttl);
+    qqb_plot_str(gp, ttl, QQB_GP_LINES);
     fprintf(gp, "\nset logscale x 2\nset xrange [%.6g:%.6g]\nset xtics (", (double)nmin / 1.35,
             (double)nmax * 1.35);
     for (size_t q = 0; q < distinct; q++)
@@ -1436,7 +1463,7 @@ static int pic_scaling(struct rep *r, const struct bench *b)
                 "set key top left samplen 2\nset grid ytics xtics\n");
     for (size_t k = 0; k < b->nkeys; k++) {
         fprintf(gp, "set title ");
-        qqb_plot_quote(gp, b->keys[k]);
+        qqb_plot_str(gp, b->keys[k], 0);
         if (k == 1)
             fprintf(gp, "\nunset key");
         fprintf(gp, "\nplot ");
@@ -1444,21 +1471,25 @@ static int pic_scaling(struct rep *r, const struct bench *b)
         for (size_t q = 0; q < ns; q++) {
             const char *col = qqb_plot_color(q);
             if (has[k * ns + q][0]) {
+                fputs(sep, gp);
+                qqb_plot_str(gp, p->data[0], 0);
                 fprintf(gp,
-                        "%s'%s' using ($1==%zu && $2==%zu ? $3 : NaN):4:5:6 with yerrorlines "
+                        " using ($1==%zu && $2==%zu ? $3 : NaN):4:5:6 with yerrorlines "
                         "pt 7 ps 1.1 lw 2 lc rgb '%s' title ",
-                        sep, p->data[0], k, q, col);
-                qqb_plot_quote(gp, series[q]);
+                        k, q, col);
+                qqb_plot_str(gp, series[q], 0);
                 sep = ", \\\n     ";
             }
             if (has[k * ns + q][1]) {
+                fputs(sep, gp);
+                qqb_plot_str(gp, p->data[0], 0);
                 fprintf(gp,
-                        "%s'%s' using ($1==%zu && $2==%zu ? $3 : NaN):7 axes x1y2 with "
+                        " using ($1==%zu && $2==%zu ? $3 : NaN):7 axes x1y2 with "
                         "linespoints pt 6 ps 1 dt 2 lw 1.5 lc rgb '%s' title ",
-                        sep, p->data[0], k, q, col);
+                        k, q, col);
                 char it[160];
                 snprintf(it, sizeof it, "%s imbalance", series[q]);
-                qqb_plot_quote(gp, it);
+                qqb_plot_str(gp, it, 0);
                 sep = ", \\\n     ";
             }
         }
@@ -1533,7 +1564,8 @@ static int pic_ab(struct rep *r, const struct bench *b)
         free(sel), free(keys), free(groups);
         return -1;
     }
-    fprintf(d, "# %s\n# panel\tx\tmedian_cycles_per_hit\tq1\tq3\tcolor\tcase\n", p->title);
+    qqb_plot_comment(d, p->title);
+    fprintf(d, "# panel\tx\tmedian_cycles_per_hit\tq1\tq3\tcolor\tcase\n");
     fprintf(l, "# panel\tx\ty\tclass\tchange_pct\ttext\n");
     /* Slots: per group the reference, then each compared case in order. */
     size_t nslot = 0, cap = nsel + ngroups;
@@ -1638,7 +1670,7 @@ static int pic_ab(struct rep *r, const struct bench *b)
              "half)\nabove each bar: its change against the first bar of its group",
              b->name);
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
-    dquote(gp, ttl);
+    qqb_plot_str(gp, ttl, QQB_GP_LINES);
     fprintf(gp,
             "\nunset key\nset boxwidth 0.8 absolute\nset style fill solid 0.85 noborder\n"
             "# Labels on a white box, readable over a neighbouring bar.\n"
@@ -1649,7 +1681,7 @@ static int pic_ab(struct rep *r, const struct bench *b)
         char sn[128];
         short_name(sn, sizeof sn, &r->cases[slots[s].ci]);
         fprintf(gp, "%s", s ? ", " : "");
-        ticlabel(gp, sn);
+        qqb_plot_str(gp, sn, QQB_GP_FORMAT);
         fprintf(gp, " %.3f", slots[s].x);
     }
     fprintf(gp, ") scale 0%s\nset grid ytics noxtics\nset ylabel 'cycles per hit'\n",
@@ -1657,25 +1689,28 @@ static int pic_ab(struct rep *r, const struct bench *b)
     ns_axis(r, gp);
     for (size_t k = 0; k < nkeys; k++) {
         fprintf(gp, "set title ");
-        qqb_plot_quote(gp, keys[k]);
+        qqb_plot_str(gp, keys[k], 0);
         fprintf(gp, "\nset yrange [0:%.6g]\nplot ", ymax[k] > 0 ? ymax[k] * 1.25 : 1.0);
         if (!has[k][NCLASS]) {
             fprintf(gp, "NaN notitle\n");
             continue;
         }
-        fprintf(gp, "'%s' using ($1==%zu ? $2 : NaN):3:6 with boxes lc rgb variable", p->data[0],
-                k);
+        qqb_plot_str(gp, p->data[0], 0);
+        fprintf(gp, " using ($1==%zu ? $2 : NaN):3:6 with boxes lc rgb variable", k);
         if (has[k][NCLASS + 1])
             fprintf(gp,
                     ", \\\n     '' using ($1==%zu ? $2 : NaN):3:4:5 with yerrorbars pt 7 "
                     "ps 0.4 lw 1.2 lc rgb '%s'",
                     k, QQB_PLOT_INK);
         for (int v = 0; v < NCLASS; v++)
-            if (has[k][v])
+            if (has[k][v]) {
+                fputs(", \\\n     ", gp);
+                qqb_plot_str(gp, p->data[1], 0);
                 fprintf(gp,
-                        ", \\\n     '%s' using ($1==%zu && $4==%d ? $2 : NaN):3:6 with "
+                        " using ($1==%zu && $4==%d ? $2 : NaN):3:6 with "
                         "labels center offset 0,0.9 boxed textcolor rgb '%s'",
-                        p->data[1], k, v, vstyle[v].color);
+                        k, v, vstyle[v].color);
+            }
         fprintf(gp, "\n");
     }
     fprintf(gp, "unset multiplot\n");

@@ -134,7 +134,7 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
     snprintf(title, sizeof title, "%s: %s (net ticks per hit)", series ? series : "series",
              formula);
     fprintf(gp, "set multiplot layout 2,1 title ");
-    qqb_plot_quote(gp, title);
+    qqb_plot_str(gp, title, 0);
     fprintf(gp, "\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n");
     if (curve && lo > 0 && hi / lo >= 10)
         fprintf(gp, "set logscale x\n");
@@ -143,37 +143,40 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
     char xl[80];
     snprintf(xl, sizeof xl, "%s", curve ? m.params[0] : "point (in the order of the table)");
     fprintf(gp, "set xlabel ");
-    qqb_plot_quote(gp, xl);
+    qqb_plot_str(gp, xl, 0);
     fprintf(gp, "\nset ylabel 'net ticks per hit'\nset size 1,0.57\nset origin 0,0.38\n");
+    char datn[80], qdat[200];
+    snprintf(datn, sizeof datn, "%s.dat", stem);
+    qqb_plot_quoted(qdat, sizeof qdat, datn, 0);
     fprintf(gp, "plot ");
     if (have_base && pb.n)
         fprintf(gp,
-                "'%s.dat' index 1 using 1:2:3 with yerrorbars pt 6 lc rgb '#999999' "
+                "%s index 1 using 1:2:3 with yerrorbars pt 6 lc rgb '#999999' "
                 "title 'baseline (mean +- spread)', \\\n     ",
-                stem);
+                qdat);
     if (have_base && curve)
         fprintf(gp,
-                "'%s.dat' index 3 using 1:2 with lines dt 2 lw 1.5 lc rgb '#999999' "
+                "%s index 3 using 1:2 with lines dt 2 lw 1.5 lc rgb '#999999' "
                 "title 'baseline fit', \\\n     ",
-                stem);
+                qdat);
     fprintf(gp,
-            "'%s.dat' index 0 using 1:2:3 with yerrorbars pt 7 lc rgb '%s' "
+            "%s index 0 using 1:2:3 with yerrorbars pt 7 lc rgb '%s' "
             "title 'this run (mean +- spread)', \\\n     ",
-            stem, qqb_plot_color(0));
+            qdat, qqb_plot_color(0));
     if (curve)
-        fprintf(gp, "'%s.dat' index 2 using 1:2 with lines lw 2 lc rgb '%s' title 'fit'\n", stem,
+        fprintf(gp, "%s index 2 using 1:2 with lines lw 2 lc rgb '%s' title 'fit'\n", qdat,
                 qqb_plot_color(1));
     else
         fprintf(gp,
-                "'%s.dat' index 0 using 1:4 with points pt 2 ps 1.5 lc rgb '%s' "
+                "%s index 0 using 1:4 with points pt 2 ps 1.5 lc rgb '%s' "
                 "title 'fitted'\n",
-                stem, qqb_plot_color(1));
+                qdat, qqb_plot_color(1));
     fprintf(gp, "set size 1,0.38\nset origin 0,0\nset ylabel 'residual (%%)'\nunset title\n"
                 "set key top left\n");
     fprintf(gp,
-            "plot 0 with lines lc rgb '%s' notitle, \\\n     '%s.dat' index 0 using 1:5:6 "
+            "plot 0 with lines lc rgb '%s' notitle, \\\n     %s index 0 using 1:5:6 "
             "with yerrorbars pt 7 lc rgb '%s' title '(measured - fitted) / measured'\n",
-            QQB_PLOT_INK, stem, qqb_plot_color(0));
+            QQB_PLOT_INK, qdat, qqb_plot_color(0));
     fprintf(gp, "unset multiplot\n");
     qqb_plot_both_end(gp);
     if (fclose(gp) != 0)

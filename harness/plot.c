@@ -70,21 +70,73 @@ FILE *qqb_plot_create(const char *dir, const char *name, char *err, size_t errsz
     return fp;
 }
 
-void qqb_plot_quote(FILE *gp, const char *s)
+/* Where quoted text goes: a stream, or a buffer (cut short, always ended). */
+struct sink {
+    FILE *fp;
+    char *buf;
+    size_t cap, len;
+};
+
+static void put(struct sink *k, const char *t)
 {
-    fputc('\'', gp);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', gp);
-        /* A newline would end the command; the rest of the text is kept. */
-        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, gp);
+    if (k->fp) {
+        fputs(t, k->fp);
+        return;
     }
-    fputc('\'', gp);
+    for (; *t; t++)
+        if (k->len + 1 < k->cap)
+            k->buf[k->len++] = *t;
+    if (k->cap)
+        k->buf[k->len] = '\0';
+}
+
+/* The one quoting rule (plot.h says it). */
+static void quote(struct sink *k, const char *s, unsigned flags)
+{
+    put(k, "'");
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char one[2] = {(char)c, '\0'};
+        if (c == '\n' && (flags & QQB_GP_LINES))
+            put(k, "'.\"\\n\".'");
+        else if (c == '\'' || c == '`')
+            put(k, "''");
+        else if (c == '%' && (flags & QQB_GP_FORMAT))
+            put(k, "%%");
+        else
+            put(k, c < 0x20 || c == 0x7f ? " " : one);
+    }
+    put(k, "'");
+}
+
+void qqb_plot_str(FILE *gp, const char *s, unsigned flags)
+{
+    struct sink k = {gp, NULL, 0, 0};
+    quote(&k, s, flags);
+}
+
+const char *qqb_plot_quoted(char *out, size_t outsz, const char *s, unsigned flags)
+{
+    struct sink k = {NULL, out, outsz, 0};
+    if (outsz)
+        out[0] = '\0';
+    quote(&k, s, flags);
+    return out;
+}
+
+void qqb_plot_comment(FILE *gp, const char *s)
+{
+    fputs("# ", gp);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        fputc(c < 0x20 || c == 0x7f ? ' ' : c, gp);
+    }
+    fputc('\n', gp);
 }
 
 void qqb_plot_begin(FILE *gp, const char *what)
 {
-    fprintf(gp, "# %s\n", what);
+    qqb_plot_comment(gp, what);
     fprintf(gp, "# Written by qqbench %s. Re-draw from this folder with: gnuplot THIS.gp\n",
             QQB_VERSION);
     fprintf(gp,
@@ -110,7 +162,7 @@ void qqb_plot_svg(FILE *gp, const char *stem, int width, int height)
             "background rgb 'white'\n",
             width, height);
     fprintf(gp, "set output ");
-    qqb_plot_quote(gp, stem);
+    qqb_plot_str(gp, stem, 0);
     fprintf(gp, ".'.svg'\n");
 }
 
@@ -121,7 +173,7 @@ void qqb_plot_png_replot(FILE *gp, const char *stem, int width, int height)
             "background rgb 'white'\n",
             width, height);
     fprintf(gp, "set output ");
-    qqb_plot_quote(gp, stem);
+    qqb_plot_str(gp, stem, 0);
     fprintf(gp, ".'.png'\nreplot\nunset output\n");
 }
 
@@ -136,7 +188,7 @@ void qqb_plot_both_begin(FILE *gp, const char *stem, int width, int height)
             "background rgb 'white'\n"
             "    set output ",
             width, height);
-    qqb_plot_quote(gp, stem);
+    qqb_plot_str(gp, stem, 0);
     fprintf(gp, ".'.png'\n}\n");
 }
 

@@ -33,8 +33,23 @@ int qqb_plot_mkdir(const char *dir, char *err, size_t errsz);
  * reason in ERR. */
 FILE *qqb_plot_create(const char *dir, const char *name, char *err, size_t errsz);
 
-/* Write S as a gnuplot single-quoted string ('' stands for '). */
-void qqb_plot_quote(FILE *gp, const char *s);
+/*
+ * Text in a script. Every string that goes into a gnuplot script is written
+ * by qqb_plot_str, and every comment by qqb_plot_comment: names come from
+ * run JSON, baselines and .qq files that may be another machine's or a pull
+ * request's, and gnuplot runs `...` inside double-quoted strings, and a
+ * newline ends a command. So: single quotes only (gnuplot substitutes
+ * nothing there), an embedded ' doubled, backquotes written as ', control
+ * characters (newline, CR, tab, ESC, ...) and DEL as blanks.
+ */
+#define QQB_GP_FORMAT 0x1u /* gnuplot reads it as a format (tic labels): '%' doubled */
+#define QQB_GP_LINES  0x2u /* a newline starts a new line: '...'."\n".'...' */
+void qqb_plot_str(FILE *gp, const char *s, unsigned flags);
+/* The same into OUT (OUTSZ bytes, cut short if need be; a quoted text that
+ * was cut is refused by gnuplot, never run): returns OUT. */
+const char *qqb_plot_quoted(char *out, size_t outsz, const char *s, unsigned flags);
+/* "# S" and a newline: S on one line, control characters as blanks. */
+void qqb_plot_comment(FILE *gp, const char *s);
 
 /* ======================================================================
  * Scripts.

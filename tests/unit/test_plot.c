@@ -26,13 +26,75 @@ static void test_palette(void)
     CHECK_STR_EQ(qqb_plot_color(7), qqb_plot_color(0));
 }
 
+static void quoted(const char *s, unsigned flags, const char *want)
+{
+    char buf[256] = "";
+    FILE *fp = fmemopen(buf, sizeof buf, "w");
+    qqb_plot_str(fp, s, flags);
+    fclose(fp);
+    CHECK_STR_EQ(buf, want);
+    char b2[256];
+    CHECK_STR_EQ(qqb_plot_quoted(b2, sizeof b2, s, flags), want);
+}
+
 static void test_quote(void)
 {
-    char buf[128] = "";
+    quoted("it's a\nkey", 0, "'it''s a key'");
+    /* What gnuplot would run, or read as the end of a command, never
+     * reaches it as such: backquotes, newlines, CR, ESC, DEL. */
+    quoted("x`id >PWN`", 0, "'x''id >PWN'''");
+    quoted("a\nsystem('id')\r\x1b[31m\x7f", 0, "'a system(''id'')  [31m '");
+    quoted("50% of", QQB_GP_FORMAT, "'50%% of'");
+    quoted("two\nlines", QQB_GP_LINES, "'two'.\"\\n\".'lines'");
+    quoted(NULL, 0, "''");
+    char small[6];
+    CHECK_STR_EQ(qqb_plot_quoted(small, sizeof small, "abcdefgh", 0), "'abcd");
+    char buf[256] = "";
     FILE *fp = fmemopen(buf, sizeof buf, "w");
-    qqb_plot_quote(fp, "it's a\nkey");
+    qqb_plot_comment(fp, "a title\nsystem('touch PWN')");
     fclose(fp);
-    CHECK_STR_EQ(buf, "'it''s a key'");
+    CHECK_STR_EQ(buf, "# a title system('touch PWN')\n");
+}
+
+/* Hostile names through the helpers into a script gnuplot runs: nothing
+ * they hold is executed, and the picture is drawn. */
+static void test_quote_gnuplot(void)
+{
+    static const char *const evil[] = {"x`touch PWN1`", "y\nsystem('touch PWN2')\n#",
+                                       "z' . system('touch PWN3') . '", "w\\\\`touch PWN4`"};
+    char err[512] = "";
+    CHECK_INT_EQ(qqb_plot_mkdir("evil", err, sizeof err), 0);
+    FILE *d = qqb_plot_create("evil", "e.dat", err, sizeof err);
+    FILE *gp = qqb_plot_create("evil", "e.gp", err, sizeof err);
+    if (!d || !gp) {
+        TEST_FAIL_AT("cannot create files: %s", err);
+        return;
+    }
+    fprintf(d, "1 2\n2 3\n");
+    fclose(d);
+    qqb_plot_begin(gp, evil[1]);
+    qqb_plot_svg(gp, "e", 400, 300);
+    fprintf(gp, "set title ");
+    qqb_plot_str(gp, evil[0], QQB_GP_LINES);
+    fprintf(gp, "\nset xlabel ");
+    qqb_plot_str(gp, evil[1], QQB_GP_LINES);
+    fprintf(gp, "\nset xtics (");
+    qqb_plot_str(gp, evil[3], QQB_GP_FORMAT);
+    fprintf(gp, " 1)\nplot 'e.dat' using 1:2 with lines title ");
+    qqb_plot_str(gp, evil[2], 0);
+    fprintf(gp, "\n");
+    qqb_plot_png_replot(gp, "e", 400, 300);
+    fclose(gp);
+    int rc = qqb_plot_run("evil", "e.gp", err, sizeof err);
+    CHECK_INT_EQ(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "  gnuplot: %s\n", err);
+    CHECK(file_size("evil/e.svg") > 0);
+    const char *pwn[] = {"PWN1",      "PWN2",      "PWN3",      "PWN4",
+                         "evil/PWN1", "evil/PWN2", "evil/PWN3", "evil/PWN4"};
+    for (size_t i = 0; i < sizeof pwn / sizeof pwn[0]; i++)
+        if (file_size(pwn[i]) >= 0)
+            TEST_FAIL_AT("gnuplot ran a command from a name: %s exists", pwn[i]);
 }
 
 static void test_mkdir(void)
@@ -113,8 +175,10 @@ int main(void)
     if (gp)
         fclose(gp);
     if (qqb_plot_run(".", "empty.gp", err, sizeof err) != 0 && strstr(err, "not found"))
-        printf("skipped test_run: %s\n", err);
-    else
+        printf("skipped test_run, test_quote_gnuplot: %s\n", err);
+    else {
         RUN(test_run);
+        RUN(test_quote_gnuplot);
+    }
     return TEST_DONE();
 }
