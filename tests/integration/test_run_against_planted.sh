@@ -16,6 +16,8 @@
 # pair's ratio is as likely below 1 as above it whatever the machine does: P(all 14 above) is at
 # most 2^-14 = 6.1e-5 per run of this test, before the confirmation (which must say so again).
 # Not a certainty, a rate below 1 in 10,000; the default 10 rounds at 95% would give 11/1024.
+# --max-repetitions 14 keeps it one look: a noisy row would otherwise measure 14 more rounds at a
+# time up to 112, and each look at n pairs spends the level again (4.6e-4 at 28 pairs).
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf chg ref bl ./*.txt
@@ -47,7 +49,8 @@ check "10x regressed vs reference build" test -n "$(echo "$l" | grep ' regressed
 check "10x: exit 1 (got $rc)" test "$rc" = 1
 [ "$rc" = 1 ] || show out.txt err.txt
 rm -rf bl
-qq out.txt err.txt run aa.yaml --kernels chg --against ref --baselines bl --quiet
+qq out.txt err.txt run aa.yaml --kernels chg --against ref --baselines bl --quiet \
+    --max-repetitions 14
 l=$(grep -E '^aa@1 +work .*vs reference build' out.txt | tail -1 || true)
 echo "A/A (exit $rc): $l"
 check "A/A compared with the reference build" test -n "$l"
