@@ -2,6 +2,7 @@
 #   make run    build, then run the shipped default suite and print the verdicts
 #   make test   build, run every CTest test, then again under ASan+UBSan, then the
 #               fuzz targets briefly and libqq's tests cross-built for aarch64 (under qemu)
+#   make bench  build, then time the Km line beside other tools and print the figures
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
@@ -27,7 +28,7 @@ export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
 .PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz test-aarch64 \
-        fuzz lint format install clean help
+        fuzz lint format install clean help bench
 
 all: build
 
@@ -35,6 +36,8 @@ help:
 	@echo "make run    build, run $(SUITE), print the verdicts"
 	@echo "make test   build, run all tests, then again under ASan+UBSan, the fuzz targets"
 	@echo "            briefly and libqq's tests built for aarch64 under qemu (test-aarch64)"
+	@echo "make bench  time the Km line's change with qqbench, the kernel's bulk loop, Google Benchmark"
+	@echo "            and callgrind, side by side (docs/PERFORMANCE.md; figures, not pass/fail)"
 	@echo "make deps   install missing Debian packages (as root)"
 	@echo "make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each (needs clang)"
 	@echo "make clean  remove the build folders"
@@ -141,6 +144,13 @@ fuzz: deps
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
 
 test: test-plain test-asan test-fuzz test-aarch64
+
+# Benchmarks: this machine's timings beside other tools' (docs/PERFORMANCE.md).
+# They print figures and pass/fail nothing: a timing of another tool on a
+# busy machine is not a test. KM_REPS, KM_GB_REPS, ... pass through
+# (tools/km_compare.sh --help).
+bench: build
+	bash tools/km_compare.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD)

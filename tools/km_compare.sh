@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # km_compare.sh - the Km line's one-line change (pow -> direct) measured five ways: qqbench, the kernel's bulk timing, Google Benchmark dependent and independent, callgrind.
 #
-# Usage: tools/km_compare.sh [BUILD_DIR] [--json FILE]
+# Usage: tools/km_compare.sh [BUILD_DIR] [--json FILE] [--callgrind-only]
 #   BUILD_DIR  a CMake build of this tree (default: build); needs
 #              harness/qqbench, kernels/channel, tools/km_count, and
 #              tools/gbench_km (Google Benchmark rows are skipped without it)
 #   --json F   also write every figure (with samples' spread) to F
+#   --callgrind-only  only the instruction counts, which no machine's speed
+#              or load changes (what `make test` checks; needs valgrind)
 # Environment (defaults in brackets): KM_REPS qqbench launches per variant
 # [10], KM_BULK Km_bulk repetitions [1000000], KM_GB_REPS Google Benchmark
 # repetitions [10], KM_GB_MIN_TIME seconds per repetition [0.1], KM_CG_REPS
@@ -23,11 +25,12 @@
 # that could run ran, 1 on a failure, 2 on bad usage.
 set -euo pipefail
 
-build=build json_out=
+build=build json_out= cg_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --json) [ $# -ge 2 ] || { echo "km_compare: --json needs a file" >&2; exit 2; }
             json_out="$2"; shift 2 ;;
+    --callgrind-only) cg_only=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "km_compare: unknown option $1" >&2; exit 2 ;;
     *) build="$1"; shift ;;
@@ -67,14 +70,18 @@ benchmarks:
       direct: [--variant, direct]
 YAML
 rc=0
-"$qqbench" run "$work/km.yaml" --baselines "$work/bl" --json "$work/qq.json" -q \
-    > "$work/qq.out" 2> "$work/qq.err" || rc=$?
-if [ ! -s "$work/qq.json" ]; then
-    echo "km_compare: qqbench run failed (exit $rc):" >&2; cat "$work/qq.err" >&2; exit 1
+if [ "$cg_only" = 0 ]; then
+    "$qqbench" run "$work/km.yaml" --baselines "$work/bl" --json "$work/qq.json" -q \
+        > "$work/qq.out" 2> "$work/qq.err" || rc=$?
+    if [ ! -s "$work/qq.json" ]; then
+        echo "km_compare: qqbench run failed (exit $rc):" >&2; cat "$work/qq.err" >&2; exit 1
+    fi
 fi
 
 # 3, 4. Google Benchmark, both forms, CPU time per repetition.
-if [ -x "$gbench" ]; then
+if [ "$cg_only" = 1 ]; then
+    :
+elif [ -x "$gbench" ]; then
     "$gbench" --benchmark_format=json --benchmark_repetitions="$gb_reps" \
         --benchmark_min_time="$gb_min" > "$work/gb.json" 2> "$work/gb.err" || {
         echo "km_compare: $gbench failed:" >&2; cat "$work/gb.err" >&2; exit 1; }
@@ -95,10 +102,12 @@ cg_step() { # VARIANT -> instructions counted in channel's compartment_step
     sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$work/cgk.$1"
 }
 cg=""
-if [ "${KM_CALLGRIND:-1}" = 0 ]; then
+if [ "${KM_CALLGRIND:-1}" = 0 ] && [ "$cg_only" = 0 ]; then
     :
 elif command -v valgrind >/dev/null; then
     cg="$(cg_line pow) $(cg_line direct) $(cg_step pow) $(cg_step direct)"
+elif [ "$cg_only" = 1 ]; then
+    echo "km_compare: --callgrind-only needs valgrind" >&2; exit 1
 else
     echo "km_compare: valgrind not found: callgrind rows skipped" >&2
 fi
@@ -119,7 +128,8 @@ def summary(xs):
 
 rows = []  # (label, pow, direct) with pow/direct summaries
 
-qq = json.load(open(os.path.join(work, "qq.json")))
+qqp = os.path.join(work, "qq.json")
+qq = json.load(open(qqp)) if os.path.exists(qqp) else None
 def qq_samples(variant, key, what):
     for c in qq["cases"]:
         if c["variant"] == variant:
@@ -127,7 +137,7 @@ def qq_samples(variant, key, what):
                 if m["key"] == key and m["what"] == what:
                     return m["samples"]
     sys.exit("km_compare: qqbench JSON lacks %s %s of %s" % (key, what, variant))
-mhz = qq["cases"][0]["tick_mhz"]
+mhz = qq["cases"][0]["tick_mhz"] if qq else None
 def qq_net(variant):
     """Net per hit before the floor at the counter's resolution (the judged
     per_hit stores a figure at or below half a counter step as half a step):
@@ -135,11 +145,12 @@ def qq_net(variant):
     raw = qq_samples(variant, "Km", "per_hit_raw")
     empty = qq_samples(variant, "@timer", "empty")
     return [r - e for r, e in zip(raw, empty)]
-rows.append(("qqbench Km state, net per hit", "ticks",
-             summary(qq_net("pow")), summary(qq_net("direct"))))
-rows.append(("kernel Km_bulk (dependent)", "ticks",
-             summary(qq_samples("pow", "Km_bulk", "mean")),
-             summary(qq_samples("direct", "Km_bulk", "mean"))))
+if qq:
+    rows.append(("qqbench Km state, net per hit", "ticks",
+                 summary(qq_net("pow")), summary(qq_net("direct"))))
+    rows.append(("kernel Km_bulk (dependent)", "ticks",
+                 summary(qq_samples("pow", "Km_bulk", "mean")),
+                 summary(qq_samples("direct", "Km_bulk", "mean"))))
 
 gb_mhz = None
 gbp = os.path.join(work, "gb.json")
@@ -169,8 +180,11 @@ if len(cg) == 4:
                  exact(int(cg[2]) / nkm), exact(int(cg[3]) / nkm)))
 
 out = {"tick_mhz_qqbench": mhz, "tick_mhz_gbench": gb_mhz, "rows": []}
-print("Km line, pow -> direct; TSC %.1f MHz%s; median +- standard uncertainty"
-      % (mhz, "" if gb_mhz is None else " (gbench_km measured %.1f)" % gb_mhz))
+if mhz is None:
+    print("Km line, pow -> direct; instructions counted by callgrind")
+else:
+    print("Km line, pow -> direct; TSC %.1f MHz%s; median +- standard uncertainty"
+          % (mhz, "" if gb_mhz is None else " (gbench_km measured %.1f)" % gb_mhz))
 print("%-40s %5s %17s %17s %19s" % ("measure", "unit", "pow", "direct", "delta"))
 for label, unit, p, d in rows:
     delta, ud = d["median"] - p["median"], math.hypot(p["u"], d["u"])
@@ -181,8 +195,8 @@ for label, unit, p, d in rows:
                         "delta": delta, "delta_u": ud})
 
 byname = {r["measure"]: r for r in out["rows"]}
-q, g = byname["qqbench Km state, net per hit"], byname.get("Google Benchmark, dependent calls")
-if g:
+q, g = byname.get("qqbench Km state, net per hit"), byname.get("Google Benchmark, dependent calls")
+if q and g:
     diff, u = q["delta"] - g["delta"], math.hypot(q["delta_u"], g["delta_u"])
     out["qq_vs_gb_dep"] = {"diff": diff, "u": u, "z": diff / u if u else float("inf")}
     print("qqbench delta - GB dependent delta: %.2f +- %.2f ticks (%.1f standard uncertainties)"

@@ -1,5 +1,5 @@
-# test_km_gbench compares timings of two tools: run it alone, not beside
-# other tests that would load the two cores unevenly between its rounds.
-if(TEST test_km_gbench)
-  set_tests_properties(test_km_gbench PROPERTIES RUN_SERIAL TRUE)
+# test_km_callgrind counts instructions under valgrind: with the valgrind
+# tests (not in the sanitizer pass).
+if(TEST test_km_callgrind)
+  set_property(TEST test_km_callgrind APPEND PROPERTY LABELS valgrind)
 endif()

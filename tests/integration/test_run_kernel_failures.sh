@@ -72,8 +72,7 @@ check "JSON: a baseline comparison of good@1" test "$(jq_py out.json \
     'len([c for c in d["comparisons"] if c["case"]=="good@1" and c["kind"]=="baseline"])')" -ge 1
 check "the baseline was not touched" cmp -s baseline.before "$bfile"
 check "no launch files left in the work folder" test -z "$(find work -type f)"
-sleep 0.2
-left=$(pgrep -f -- "planted_$marker" || true)
+left=$(gone "planted_$marker")
 check "no 'planted --hang' process left (pids: ${left:-none})" test -z "$left"
 [ -z "$left" ] || kill -9 $left 2>/dev/null || true
 

@@ -8,6 +8,7 @@ suite() { cat > "$1" <<YAML
 suite: machine
 defaults:
   repetitions: 10
+  threshold: 25
 benchmarks:
   - name: p
     kernel: $QQ_TEST_KERNELS/planted
@@ -15,17 +16,21 @@ benchmarks:
 YAML
 }
 suite base.yaml 0
-# +20%: far beyond the 2% threshold and the launch-to-launch noise of a
-# stored-baseline comparison on a busy machine (seen: intervals 4.5% wide).
-suite slow.yaml 200
+# 3x against a threshold of 25%: decided by orders of magnitude both ways.
+# A stored baseline is a run minutes ago (one read +7.88% against the same
+# kernel here), so a +20% against 2% (this test's old numbers) is a rate;
+# and with the reference scaled to match, the check turns the row noisy
+# unless the reference misses a quarter of the machine's move in the same
+# launches.
+suite slow.yaml 2000
 pass=0 fail=0
 check() { if "$@"; then pass=$((pass+1)); else echo "FAIL: $*"; fail=$((fail+1)); fi; }
 "$QQBENCH" run base.yaml --quiet --baselines bl > first.txt 2>&1
 
-# The kernel 20% slower while the reference says the machine is 20% slower
+# The kernel 3x slower while the reference says the machine is 3x slower
 # too: the machine moved, not the code.
 rc=0
-QQBENCH_REFERENCE_SCALE=1.20 "$QQBENCH" run slow.yaml --quiet --baselines bl --json moved.json > moved.txt 2>&1 || rc=$?
+QQBENCH_REFERENCE_SCALE=3.0 "$QQBENCH" run slow.yaml --quiet --baselines bl --json moved.json > moved.txt 2>&1 || rc=$?
 cat moved.txt
 check test "$rc" = 0
 check grep -Eq 'the machine moved \+[0-9.]+%' moved.txt

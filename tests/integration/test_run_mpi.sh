@@ -75,8 +75,7 @@ check "MPI crash: a failure reported" has out.txt '^  crash@2: '
 # signal), not a decoration line of mpirun's log.
 check "MPI crash: the reason names the signal" has out.txt '^  crash@2: .*(signal 11|Segmentation fault)'
 check "MPI crash: the reason is not a line of dashes" hasnt out.txt '^  crash@2: .*: -{10,}$'
-sleep 0.5
-left=$(pgrep -f -- "planted_$marker" || true)
+left=$(gone "planted_$marker")
 check "no rank left running (pids: ${left:-none})" test -z "$left"
 [ -z "$left" ] || kill -9 $left 2>/dev/null || true
 finish

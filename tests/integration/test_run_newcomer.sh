@@ -3,13 +3,17 @@
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf bl ./*.json
+# Threshold 25%: the A/A runs against a one-run baseline below must pass
+# whatever the machine's run-to-run shift (one read +7.88% here); at 2% a
+# false regression is a rate (docs/STATISTICS.md section 8). Twice the work
+# clears it, and the 30% bound, by a wide margin.
 mk() { # mk KEYS EXTRA REPS
     cat > nc.yaml <<YAML
 suite: newcomer
 defaults:
   repetitions: 6
   warmup: 0
-  threshold: 2
+  threshold: 25
 benchmarks:
   - name: mine
     kernel: $PLANTED

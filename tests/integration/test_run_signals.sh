@@ -74,14 +74,19 @@ stop() {
     local want=$((128 + $(kill -l "$sig")))
     check "$what: exit $want (got $rc)" test "$rc" = "$want"
     [ "$rc" = "$want" ] || show "out.$suite.$sig.txt" "err.$suite.$sig.txt"
-    sleep 0.2
-    local f pid parent alive=""
-    for f in pids/parent.*; do
-        pid=${f##*.}
-        parent=$(cat "$f")
-        alive "$pid" && alive="$alive $pid"
-        # A rank's parent is mpirun (or its daemon); a serial kernel's is qqbench.
-        if [ "$ranks" -gt 1 ] && alive "$parent"; then alive="$alive $parent"; fi
+    # What was killed may take a moment to die on a busy machine: up to 10 s.
+    local f pid parent alive="" i
+    for ((i = 0; i < 100; i++)); do
+        alive=""
+        for f in pids/parent.*; do
+            pid=${f##*.}
+            parent=$(cat "$f")
+            alive "$pid" && alive="$alive $pid"
+            # A rank's parent is mpirun (or its daemon); a serial kernel's is qqbench.
+            if [ "$ranks" -gt 1 ] && alive "$parent"; then alive="$alive $parent"; fi
+        done
+        [ -z "$alive" ] && [ -z "$(pgrep -f -- "$marker" || true)" ] && break
+        sleep 0.1
     done
     check "$what: no kernel, rank or mpirun left (alive:${alive:- none})" test -z "$alive"
     [ -z "$alive" ] || ps -o pid,ppid,pgid,stat,etime,cmd -p "${alive# }" || true

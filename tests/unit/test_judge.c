@@ -1,6 +1,8 @@
 /* test_judge.c - the judge: pairing by round, thresholds from pairs and runs, visible machine
  * checks, Holm, round order; simulations of false confirmation and family-wise rates. */
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -13,9 +15,9 @@
 #include "suite.h"
 #include "test.h"
 
-/* A suite of one benchmark with variants a and b (/bin/true as the kernel:
- * nothing is launched here). EXTRA goes into the benchmark's mapping. */
-static struct qqb_suite *suite_of(const char *extra)
+/* A suite of one benchmark k (/bin/true as the kernel: nothing is launched
+ * here); BODY is the rest of the benchmark's mapping. */
+static struct qqb_suite *suite_yaml(const char *body)
 {
     static int serial;
     char path[64], err[512];
@@ -23,16 +25,21 @@ static struct qqb_suite *suite_of(const char *extra)
     FILE *f = fopen(path, "w");
     if (!f)
         return NULL;
-    fprintf(f,
-            "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n"
-            "    variants:\n      a: []\n      b: []\n%s",
-            extra);
+    fprintf(f, "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n%s", body);
     fclose(f);
     struct qqb_suite *s = NULL;
     if (qqb_suite_load(path, NULL, &s, err, sizeof err) != 0)
         fprintf(stderr, "%s\n", err);
     unlink(path);
     return s;
+}
+
+/* The same with variants a and b; EXTRA goes into the benchmark's mapping. */
+static struct qqb_suite *suite_of(const char *extra)
+{
+    char body[1024];
+    snprintf(body, sizeof body, "    variants:\n      a: []\n      b: []\n%s", extra);
+    return suite_yaml(body);
 }
 
 /* Results sized from PLAN. */
@@ -642,6 +649,200 @@ static void test_against_build_rows(void)
     qqb_suite_free(s);
 }
 
+/* ---------------------------------------------------------------------
+ * --against with the shipped defaults (10 rounds, threshold 2%, 95%; a
+ * noisy row measures 10 more rounds at a time up to 80; a regressed row is
+ * confirmed by a fresh measurement, extended the same way), simulated on
+ * the real judge (qqb_judge_ab_undecided, qqb_judge, qqb_judge_confirm).
+ * Whether a true +3% reads `regressed` is a matter of chance (the
+ * procedure's power there is below 1), so it is checked as a rate against
+ * the rate the procedure's definition gives:
+ *
+ * Each round's weather (a slow period with probability 0.3, factor
+ * U[1.3, 1.9]) hits both builds' launches alike and cancels in the pair
+ * ratio; each launch has its own lognormal jitter sigma. So the log pair
+ * ratios d_i are independent N(mu, 2 sigma^2), mu = log(planted factor).
+ * At n pairs the sign-test interval is [d(k), d(n+1-k)], k the largest
+ * with 2 P(Binomial(n, 1/2) <= k-1) <= 0.05 (computed here from the
+ * binomial, not taken from the harness). With T = log 1.02, a = #(d > T)
+ * and b = #(d < -T), the verdict depends on (n, a, b) alone:
+ *   regressed  n - a <= k-1     improved  n - b <= k-1
+ *   unchanged  a <= k-1 and b <= k-1, else noisy,
+ * and each batch of 10 pairs moves (a, b) by a trinomial draw with
+ * pa = P(d > T), pb = P(d < -T). Carrying the distribution of (a, b) over
+ * the still-noisy paths through n = 10, 20, ..., 80 gives each verdict's
+ * exact probability for one measurement; the final `regressed` is
+ * regressed twice (the confirmation is independent here), P^2; `improved`
+ * and `unchanged` are final as first judged.
+ * A count of N trials is Binomial(N, p); each asserted count must lie in
+ * the two-sided range whose tails hold 1e-4 / SIM_CHECKS together, so all
+ * SIM_CHECKS checks together fail a correct judge for fewer than 1 seed in
+ * 10,000.
+ * --------------------------------------------------------------------- */
+
+#define SIM_BATCH  10 /* the suite's repetitions */
+#define SIM_MOST   80 /* 8x, --against's default maximum */
+#define SIM_TRIALS 2000
+#define SIM_CHECKS 18 /* 2 machines x 3 changes x (regressed, unchanged, improved) */
+
+/* The range [*lo, *hi] a Binomial(n, p) count falls outside of with
+ * probability at most TAIL, split evenly between the two sides. */
+static void binom_range(unsigned n, double p, double tail, unsigned *lo, unsigned *hi)
+{
+    p = p < 0 ? 0 : p > 1 ? 1 : p; /* a sum of probabilities may round past 1 */
+    *lo = 0;
+    while (*lo < n && gsl_cdf_binomial_P(*lo, p, n) <= tail / 2)
+        (*lo)++;
+    *hi = n;
+    while (*hi > 0 && gsl_cdf_binomial_Q(*hi - 1, p, n) <= tail / 2)
+        (*hi)--;
+}
+
+/* The sign test's k at n pairs and 95%: the largest k >= 1 with
+ * 2 P(Binomial(n, 1/2) <= k-1) <= 0.05; 0 when none. */
+static unsigned sign_k(unsigned n)
+{
+    unsigned k = 0;
+    while (k < n && 2 * gsl_cdf_binomial_P(k, 0.5, n) <= 0.05)
+        k++;
+    return k;
+}
+
+/* One measurement's verdict probabilities (indexed by enum qqb_verdict)
+ * for log pair ratios N(MU, SD^2), by the recursion above. */
+static void against_model(double mu, double sd, double prob[QQB_NVERDICTS])
+{
+    static double at[SIM_MOST + 1][SIM_MOST + 1], next[SIM_MOST + 1][SIM_MOST + 1];
+    const double T = log(1.02);
+    double pa = gsl_cdf_gaussian_Q(T - mu, sd), pb = gsl_cdf_gaussian_P(-T - mu, sd);
+    memset(at, 0, sizeof at);
+    memset(prob, 0, QQB_NVERDICTS * sizeof *prob);
+    at[0][0] = 1;
+    for (unsigned n = SIM_BATCH; n <= SIM_MOST; n += SIM_BATCH) {
+        memset(next, 0, sizeof next);
+        for (unsigned a = 0; a + SIM_BATCH <= n; a++)
+            for (unsigned b = 0; a + b + SIM_BATCH <= n; b++)
+                for (unsigned x = 0; at[a][b] > 0 && x <= SIM_BATCH; x++)
+                    for (unsigned y = 0; x + y <= SIM_BATCH; y++)
+                        next[a + x][b + y] += at[a][b] * gsl_sf_choose(SIM_BATCH, x) *
+                                              gsl_sf_choose(SIM_BATCH - x, y) * pow(pa, x) *
+                                              pow(pb, y) * pow(1 - pa - pb, SIM_BATCH - x - y);
+        unsigned k = sign_k(n);
+        memset(at, 0, sizeof at);
+        for (unsigned a = 0; a <= n; a++)
+            for (unsigned b = 0; a + b <= n; b++) {
+                double q = next[a][b];
+                if (n - a + 1 <= k)
+                    prob[QQB_REGRESSED] += q;
+                else if (n - b + 1 <= k)
+                    prob[QQB_IMPROVED] += q;
+                else if (a < k && b < k)
+                    prob[QQB_UNCHANGED] += q;
+                else if (n < SIM_MOST)
+                    at[a][b] = q;
+                else
+                    prob[QQB_NOISY] += q;
+            }
+    }
+}
+
+/* One measurement of the two builds (case 0 the change, case 1 the
+ * reference build) into R: SIM_BATCH rounds at a time while the row is
+ * noisy, up to SIM_MOST, as qqb_measure_group does. */
+static void sim_builds(gsl_rng *g, const struct qqb_plan *p, struct qqb_results *r, double change,
+                       double sigma)
+{
+    for (uint32_t i = 0; i < SIM_MOST; i++) {
+        if (i > 0 && i % SIM_BATCH == 0 && !qqb_judge_ab_undecided(p, 0, r, NULL))
+            break;
+        double w = gsl_rng_uniform(g) < 0.3 ? gsl_ran_flat(g, 1.3, 1.9) : 1.0;
+        add(r->cases[0], "work", 1000 * change * w * exp(gsl_ran_gaussian(g, sigma)), 0, i);
+        add(r->cases[1], "work", 1000 * w * exp(gsl_ran_gaussian(g, sigma)), 0, i);
+        r->cases[0]->launches++;
+        r->cases[1]->launches++;
+    }
+}
+
+/* Final verdicts of the change build's row over SIM_TRIALS runs. */
+static void sim_against(const struct qqb_plan *p, double change, double sigma, unsigned long seed,
+                        unsigned counts[QQB_NVERDICTS])
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, seed);
+    memset(counts, 0, QQB_NVERDICTS * sizeof *counts);
+    for (int t = 0; t < SIM_TRIALS; t++) {
+        struct qqb_results cur, conf;
+        struct qqb_judgement j;
+        results_for(p, &cur);
+        sim_builds(g, p, &cur, change, sigma);
+        CHECK_INT_EQ(qqb_judge(p, &cur, NULL, &j), 0);
+        if (j.build_regressed) {
+            results_for(p, &conf);
+            sim_builds(g, p, &conf, change, sigma);
+            qqb_judge_confirm(p, &conf, NULL, &j);
+            qqb_results_free(&conf);
+        }
+        const struct qqb_cmp *row = find_row(&j, QQB_CMP_BUILD, "k@1");
+        CHECK(row != NULL);
+        if (row)
+            counts[row->verdict]++;
+        qqb_judgement_free(&j);
+        qqb_results_free(&cur);
+    }
+    gsl_rng_free(g);
+}
+
+/* Check COUNT of SIM_TRIALS against Binomial(SIM_TRIALS, P), two-sided. */
+static void check_rate(const char *what, unsigned count, double p)
+{
+    unsigned lo, hi;
+    binom_range(SIM_TRIALS, p, 1e-4 / SIM_CHECKS, &lo, &hi);
+    printf("  %-36s %4u of %d (p %.4f: %u..%u)\n", what, count, SIM_TRIALS, p, lo, hi);
+    if (count < lo || count > hi)
+        TEST_FAIL_AT("%s: %u of %d outside %u..%u (p = %.5f)", what, count, SIM_TRIALS, lo, hi, p);
+}
+
+static void test_sim_against(void)
+{
+    struct qqb_suite *s = suite_yaml("");
+    struct qqb_plan p;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(
+        qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
+    CHECK_INT_EQ(p.ncases, 2);
+    CHECK_INT_EQ(p.groups[0].reps, SIM_BATCH);
+    CHECK_INT_EQ(sign_k(SIM_BATCH), 2);
+    /* A quiet machine and a busy one (jitter 0.5% and 1.5% a launch). */
+    static const double sigmas[2] = {0.005, 0.015};
+    static const struct {
+        const char *name;
+        double change;
+    } cases[3] = {{"A/A", 1.0}, {"+0.3%", 1.003}, {"+3%", 1.03}};
+    unsigned long seed = 20261125;
+    for (int m = 0; m < 2; m++)
+        for (int c = 0; c < 3; c++) {
+            double prob[QQB_NVERDICTS];
+            against_model(log(cases[c].change), sqrt(2.0) * sigmas[m], prob);
+            unsigned counts[QQB_NVERDICTS];
+            sim_against(&p, cases[c].change, sigmas[m], seed++, counts);
+            char what[64];
+            snprintf(what, sizeof what, "%s, jitter %.1f%%: regressed", cases[c].name,
+                     100 * sigmas[m]);
+            check_rate(what, counts[QQB_REGRESSED], prob[QQB_REGRESSED] * prob[QQB_REGRESSED]);
+            snprintf(what, sizeof what, "%s, jitter %.1f%%: unchanged", cases[c].name,
+                     100 * sigmas[m]);
+            check_rate(what, counts[QQB_UNCHANGED], prob[QQB_UNCHANGED]);
+            snprintf(what, sizeof what, "%s, jitter %.1f%%: improved", cases[c].name,
+                     100 * sigmas[m]);
+            check_rate(what, counts[QQB_IMPROVED], prob[QQB_IMPROVED]);
+        }
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 int main(void)
 {
     RUN(test_against_build_rows);
@@ -653,5 +854,6 @@ int main(void)
     RUN(test_round_order);
     RUN(test_sim_confirmation);
     RUN(test_sim_family);
+    RUN(test_sim_against);
     return TEST_DONE();
 }

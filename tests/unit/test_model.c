@@ -1,7 +1,9 @@
 /* test_model.c - formulas, the weighted fit on synthetic data, prediction, growth change. */
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "judge_model.h"
 #include "model.h"
 #include "test.h"
 
@@ -199,6 +201,94 @@ static void test_model_growth(void)
     CHECK_INT_EQ(g.flagged[1], 0);
 }
 
+/* ---------------------------------------------------------------------
+ * The growth gate of qqbench run (QQB_GROWTH_SIGMAS) on simulated sweeps,
+ * through the real point and fitting functions (qqb_model_points,
+ * qqb_model_fit, qqb_model_growth), with fixed seeds. A sweep's points are
+ * measured one after another, so each point also carries the machine's
+ * speed of its moment (weather, lognormal WEATHER a point) that its own
+ * spread (5 launches, jitter 0.5%) does not see. The planted kernel's cost
+ * is 200 + 4 (n + n^2/D) ticks, as tests/data/kernels/planted.c.
+ * --------------------------------------------------------------------- */
+
+#define GATE_PAIRS 2000
+
+/* One sweep of NP points n = STEP, 2 STEP, ..., fitted. */
+static void gate_sweep(gsl_rng *g, const struct qqb_model *m, int np, double step, double d,
+                       double weather, struct qqb_fit *f)
+{
+    struct qqb_model_series se;
+    memset(&se, 0, sizeof se);
+    for (int i = 0; i < np; i++) {
+        double n = step * (i + 1), mu = 200 + 4 * (n + (d > 0 ? n * n / d : 0));
+        double w = exp(gsl_ran_gaussian(g, weather));
+        for (int k = 0; k < 5; k++)
+            CHECK_INT_EQ(qqb_model_series_add(&se, &n, 1, mu * w * exp(gsl_ran_gaussian(g, 0.005))),
+                         0);
+    }
+    struct qqb_model_points p;
+    char err[200];
+    CHECK_INT_EQ(qqb_model_points(m, &se, 0, &p), 0);
+    CHECK_INT_EQ(qqb_model_fit(m, p.n, p.x, p.y, p.sigma, f, err, sizeof err), 0);
+    qqb_model_points_free(&p);
+    free(se.o);
+}
+
+/* How many of GATE_PAIRS (linear baseline, sweep planted with D) pairs
+ * the gate flags. */
+static int gate_flags(unsigned long seed, int np, double step, double d, double weather)
+{
+    struct qqb_model m = parse_ok("1 + n + n^2");
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, seed);
+    double xmax = step * np;
+    int flagged = 0;
+    for (int t = 0; t < GATE_PAIRS; t++) {
+        struct qqb_fit a, b;
+        struct qqb_growth gr;
+        gate_sweep(g, &m, np, step, 0, weather, &a);
+        gate_sweep(g, &m, np, step, d, weather, &b);
+        qqb_model_growth(&m, &a, &b, &xmax, QQB_GROWTH_SIGMAS, 2000, &gr);
+        flagged += gr.regressed;
+    }
+    gsl_rng_free(g);
+    return flagged;
+}
+
+/* test_run_model's design: 12 points to n = 12000, --square 1350 (9.9x at
+ * the largest point). Its growth is flagged whatever the weather of a
+ * loaded machine; the design it replaced (6 points to 8000, --square 20000:
+ * +40% at the largest) is not, and an unchanged sweep rarely is. */
+static void test_model_growth_gate(void)
+{
+    int old2 = gate_flags(11, 6, 1000, 20000, 0.02);
+    int new5 = gate_flags(12, 12, 1000, 1350, 0.05);
+    int aa12 = gate_flags(13, 12, 1000, 0, 0.02);
+    int aa6 = gate_flags(14, 6, 1000, 0, 0.02);
+    printf("  weather 2%%, 6 points, +40%% planted: flagged %d of %d\n", old2, GATE_PAIRS);
+    printf("  weather 5%%, 12 points, 9.9x planted: flagged %d of %d\n", new5, GATE_PAIRS);
+    printf("  weather 2%%, unchanged: flagged %d of %d (12 points), %d (6 points)\n", aa12,
+           GATE_PAIRS, aa6);
+    /* The old design's power is far below 1 (428 of 2000: 21%). */
+    CHECK(old2 < GATE_PAIRS * 9 / 10);
+    /* The new one misses at most 10 of 2000: a miss rate up to 1e-3 a
+     * pair would stay under that with probability 1 - 1e-5 (none missed
+     * in 4000 in a longer run, where z's 0.1% quantile was 9.5). */
+    CHECK(new5 >= GATE_PAIRS - 10);
+    /* The level: an unchanged pair's z is near Student's t on the fit's
+     * 12 - 3 degrees of freedom (conservative: the floors on a point's
+     * sigma and on the fit's scale only widen the errors; 0.25% measured
+     * at 6 points against t's 0.77%), so at most the count whose binomial
+     * tail at P(t_9 > 5) is below 1e-4. */
+    double level = gsl_cdf_tdist_Q(QQB_GROWTH_SIGMAS, 9);
+    int most = 0;
+    while (gsl_cdf_binomial_Q((unsigned)most, level, GATE_PAIRS) > 1e-4)
+        most++;
+    printf("  level bound P(t_9 > %.0f) = %.2e: at most %d of %d\n", QQB_GROWTH_SIGMAS, level, most,
+           GATE_PAIRS);
+    CHECK(aa12 <= most);
+}
+
 int main(void)
 {
     RUN(test_model_parse_terms);
@@ -207,5 +297,6 @@ int main(void)
     RUN(test_model_fit_exact);
     RUN(test_model_fit_errors);
     RUN(test_model_growth);
+    RUN(test_model_growth_gate);
     return TEST_DONE();
 }

@@ -22,6 +22,18 @@ qq() {
     rc=0
     "$QQBENCH" "$@" >"$out" 2>"$err" || rc=$?
 }
+# gone PATTERN: wait up to 10 s for every process whose command line
+# matches PATTERN to end (a process just killed takes a moment to die, longer
+# on a busy machine); prints the pids still there, nothing when none are.
+gone() {
+    local i left
+    for ((i = 0; i < 100; i++)); do
+        left=$(pgrep -f -- "$1" || true)
+        [ -z "$left" ] && return 0
+        sleep 0.1
+    done
+    echo $left
+}
 # show FILE...: print files after a failure, for the log.
 show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 # jq_py FILE JQ_EXPR PY_EXPR: evaluate an expression on a JSON file (d is the

@@ -8,7 +8,7 @@ chain: for each variant nN of the chain benchmark (N multiply-adds), the A/B
        launch (raw minus the launch's calibrated empty state) against the
        counter step.
 km:    the Km delta pow -> direct (net per hit) against the Km_bulk delta,
-       and the A/B verdicts of Ka and Kahp.
+       and the A/B verdicts of Ka and Kahp (neither regressed nor improved).
 Prints one line per check, "ok ..." or "FAIL ...", and exits 1 on a failure.
 """
 import json
@@ -81,11 +81,16 @@ elif sys.argv[2] == "km":
         check(q < 0 and abs(err) <= TOL,
               "Km pow -> direct: qqbench net delta %.1f ticks, bulk %.1f (%+.1f%%)"
               % (q, b, 100 * err))
+    # Ka and Kahp run the same code in both variants: neither regressed nor
+    # improved. `unchanged` is not asked for: it needs the whole interval
+    # inside the threshold, which a busy machine's noise can deny (`noisy`
+    # is then the correct answer), while a false `regressed` or `improved`
+    # needs three quarters of the pairs beyond the threshold on one side.
     for key in ("Ka", "Kahp"):
         rows = [c for c in doc["comparisons"]
                 if c["kind"] == "ab" and c["case"] == "km[direct]@1" and c["key"] == key]
         v = rows[0]["verdict"] if rows else "missing"
-        check(v == "unchanged", "A/B %s (identical code in both variants): %s, %s%%"
+        check(v in ("unchanged", "noisy"), "A/B %s (identical code in both variants): %s, %s%%"
               % (key, v, rows[0]["change_pct"] if rows else "?"))
 else:
     raise SystemExit("usage: deltas.py REPORT.json chain|km")
