@@ -3,7 +3,7 @@
 # would run beside them cannot share their core. The verdicts of
 # test_ci_end_to_end, test_run_against, test_run_against_planted and
 # test_run_newcomer are decided by orders of magnitude: they need not.
-foreach(t test_run_chain test_run_attribution test_run_pow_direct)
+foreach(t test_run_chain test_run_tick_paths test_run_attribution test_run_pow_direct)
   if(TEST ${t})
     set_tests_properties(${t} PROPERTIES RUN_SERIAL TRUE)
   endif()
@@ -16,9 +16,12 @@ endforeach()
 # chain test's 10% agreement is a property of the plain build, so in the
 # sanitizer build it says so and skips; the attribution and pow/direct
 # tests hold in both and run in both.
-if(QQ_SANITIZE AND TEST test_run_chain)
-  set_property(TEST test_run_chain APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
-endif()
+# test_run_tick_paths holds the same chain on forced tick paths.
+foreach(t test_run_chain test_run_tick_paths)
+  if(QQ_SANITIZE AND TEST ${t})
+    set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
+  endif()
+endforeach()
 # The attribution test holds Km's delta to the bulk timing within 10% in the
 # plain build; under ASan (-76 against -69 ticks seen, +11%) within 25%
 # (tests/data/timing/deltas.py says why). Ka and Kahp unchanged in both.
