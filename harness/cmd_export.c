@@ -306,8 +306,12 @@ int cmd_export(int argc, char **argv)
     } else {
         fp = stdout;
     }
+    /* A write that failed (a full device) is said as such, exit 3 (the
+     * results were not stored); the Chrome writer's own failures are
+     * memory or a name JSON cannot hold. */
+    errno = 0;
     if (chrome) {
-        if (export_chrome(&t, fp, err, sizeof err) != 0)
+        if (export_chrome(&t, fp, err, sizeof err) != 0 && !ferror(fp))
             goto done;
     } else {
         export_csv(&t, fp);
@@ -315,13 +319,14 @@ int cmd_export(int argc, char **argv)
     if (fflush(fp) != 0 || ferror(fp)) {
         snprintf(err, sizeof err, "cannot write %s: %s", out ? out : "standard output",
                  strerror(errno ? errno : EIO));
+        rc = QQB_EXIT_KERNEL;
         goto done;
     }
     rc = QQB_EXIT_OK;
 done:
     if (fp && fp != stdout && fclose(fp) != 0 && rc == QQB_EXIT_OK) {
         snprintf(err, sizeof err, "cannot write %s: %s", out, strerror(errno));
-        rc = QQB_EXIT_USAGE;
+        rc = QQB_EXIT_KERNEL;
     }
     if (rc != QQB_EXIT_OK)
         fprintf(stderr, "qqbench export: error: %s\n", err);

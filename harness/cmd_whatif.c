@@ -125,6 +125,11 @@ static uint64_t wait_end(const struct node_plan *p, uint64_t on)
     return UINT64_MAX;
 }
 
+/* The largest factor or per-hit figure taken: a billion times (or ticks)
+ * is far past any question a prediction answers, and a product of ticks
+ * that large still fits a double with room (1e308 printed "inf ms"). */
+#define QQB_WHATIF_MAX 1e9
+
 static int parse_kv(const char *opt, const char *v, char *key, size_t len, double *val)
 {
     const char *eq = v ? strrchr(v, '=') : NULL;
@@ -135,12 +140,18 @@ static int parse_kv(const char *opt, const char *v, char *key, size_t len, doubl
     }
     memcpy(key, v, (size_t)(eq - v));
     key[eq - v] = '\0';
+    /* Decimal only: strtod would also take 0x10 as 16, and inf or nan. */
+    if (eq[1] == '\0' || strspn(eq + 1, "0123456789.eE+-") != strlen(eq + 1)) {
+        fprintf(stderr, "qqbench whatif: error: %s %s: '%s' is not a decimal number\n", opt, v,
+                eq + 1);
+        return -1;
+    }
     *val = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !isfinite(*val) || *val < 0) {
+    if (end == eq + 1 || *end || !isfinite(*val) || *val < 0 || *val > QQB_WHATIF_MAX) {
         fprintf(stderr,
                 "qqbench whatif: error: %s %s: '%s' is not a number "
-                "0 or above\n",
-                opt, v, eq + 1);
+                "from 0 to %g\n",
+                opt, v, eq + 1, QQB_WHATIF_MAX);
         return -1;
     }
     return 0;

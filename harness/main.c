@@ -1,4 +1,5 @@
 /* main.c - qqbench: the global options and the table of subcommands. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +39,20 @@ static void usage(FILE *fp)
                 "3 a kernel failed.\n");
 }
 
+/* A command's verdict table lost to a full disk or a closed pipe is a
+ * result that was not delivered: exit 3 (results not stored), not 0, so a
+ * CI job cannot pass on output nobody saw. Usage errors keep their 2. */
+static int output_checked(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    int e = errno;
+    fprintf(stderr, "qqbench: error: cannot write the output: %s\n",
+            e ? strerror(e) : "write error");
+    return rc == QQB_EXIT_USAGE ? rc : QQB_EXIT_KERNEL;
+}
+
 int main(int argc, char **argv)
 {
     /* A file-size limit reached while writing a baseline or report fails
@@ -50,15 +65,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return QQB_EXIT_OK;
+        return output_checked(QQB_EXIT_OK);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("qqbench %s\n", QQB_VERSION);
-        return QQB_EXIT_OK;
+        return output_checked(QQB_EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+            return output_checked(commands[i].fn(argc - 1, argv + 1));
     const char *names[sizeof commands / sizeof commands[0]];
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         names[i] = commands[i].name;

@@ -53,4 +53,14 @@ qq e3.out e3.err whatif pow.qq --scale Km=fast
 check "bad number: exit 2 (rc $rc)" test "$rc" = 2
 qq e4.out e4.err whatif nosuch.qq --scale Km=0.5
 check "missing file: exit 2 (rc $rc)" test "$rc" = 2
+# Decimal numbers only, and none past a billion: strtod took 0x10 as 16,
+# and 1e308 predicted "inf ms".
+qq e5.out e5.err whatif pow.qq --scale Km=0x10
+check "a hexadecimal factor: exit 2 (got $rc)" test "$rc" = 2
+check "it is not a decimal number" has e5.err "'0x10' is not a decimal number"
+qq e6.out e6.err whatif pow.qq --scale Km=1e308
+check "a factor of 1e308: exit 2 (got $rc)" test "$rc" = 2
+check "it is past the range" has e6.err "'1e308' is not a number from 0 to 1e\\+09"
+qq e7.out e7.err whatif pow.qq --per-hit Km=inf
+check "an infinite per-hit figure: exit 2 (got $rc)" test "$rc" = 2
 finish
