@@ -20,6 +20,21 @@ check "export says so" has full.err '^qqbench export: error: cannot write standa
 full "--help" --help
 full "--version" --version
 full "st --help" st --help
+# run: the verdict table lost is a run not reported.
+cat > s.yaml <<YAML
+suite: full
+defaults:
+  repetitions: 2
+  warmup: 0
+benchmarks:
+  - name: p
+    kernel: $PLANTED
+    args: [--work, "1000", --reps, "20"]
+YAML
+rm -rf bl
+rc=0; "$QQBENCH" run s.yaml --baselines bl --no-report > /dev/full 2> run.err || rc=$?
+check "run into /dev/full: exit 3 (got $rc)" test "$rc" = 3
+check "run: says the output could not be written" has run.err '^qqbench: error: cannot write the output: No space left on device$'
 # --out onto a full device: the Chrome trace's writer says it could not
 # write (it said "out of memory (or a name that is not UTF-8)"), exit 3.
 for fmt in chrome csv; do
