@@ -749,8 +749,12 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         exit_code = QQB_EXIT_USAGE;
     }
-    if (!o.no_report && write_pictures(&o, &rep, suite->name) != 0 && o.report_dir)
-        exit_code = QQB_EXIT_USAGE; /* asked for by name: its failure is an error */
+    /* A report asked for by name that could not be written is a result not
+     * stored (3); it never hides a verdict (a regression's 1 stands), and
+     * is no bad input (2). */
+    if (!o.no_report && write_pictures(&o, &rep, suite->name) != 0 && o.report_dir &&
+        exit_code == QQB_EXIT_OK)
+        exit_code = QQB_EXIT_KERNEL;
 
     /* Baselines: never touched by a run in which a kernel failed or the
      * suite named keys that do not exist. They hold the change build only

@@ -309,6 +309,70 @@ static void short_name(char *b, size_t n, const struct rcase *c)
         snprintf(b, n, "%s", c->name);
 }
 
+/* Tic labels along x. A label past XTIC_MAX characters keeps its start
+ * and end around an ellipsis (the table and the caption have it whole);
+ * when the labels would crowd the axis they stand upright, and the panels
+ * get the room below them, so gnuplot never has to find room itself (it
+ * warned "difficulty making room for xtic labels", and the report failed). */
+#define XTIC_MAX 40
+
+static void xtic_text(char *out, size_t n, const char *s)
+{
+    size_t len = strlen(s);
+    if (len <= XTIC_MAX)
+        snprintf(out, n, "%s", s);
+    else
+        snprintf(out, n, "%.*s\xe2\x80\xa6%s", XTIC_MAX / 2 - 1, s, s + len - XTIC_MAX / 2);
+}
+
+struct xtics {
+    int upright; /* labels rotated by 90 degrees */
+    int margin;  /* bottom margin, in character heights (0: gnuplot's) */
+    int extra;   /* pixels added to each panel's height */
+};
+
+/* The layout for N labels LABEL(i) of a panel WIDTH pixels wide. */
+static struct xtics xtics_layout(const struct rep *r, const size_t *ci, size_t n, int width)
+{
+    size_t total = 0, longest = 0;
+    for (size_t i = 0; i < n; i++) {
+        char sn[128], t[160];
+        short_name(sn, sizeof sn, &r->cases[ci[i]]);
+        xtic_text(t, sizeof t, sn);
+        size_t len = strlen(t);
+        total += len + 2;
+        longest = len > longest ? len : longest;
+    }
+    struct xtics x = {0, 0, 0};
+    /* About 7 pixels a character at the PNG's 10 points. */
+    if (total * 7 > (size_t)width * 3 / 4) {
+        x.upright = 1;
+        /* A character's width is about half its height: the margin in
+         * character heights, and the pixels (about 15 a height) added. */
+        x.margin = (int)(longest * 0.58) + 2;
+        x.extra = x.margin * 15;
+    }
+    return x;
+}
+
+/* "set xtics ('label' x, ...) scale 0 [rotate]" and the margin. */
+static void xtics_write(FILE *gp, const struct rep *r, const size_t *ci, const double *x, size_t n,
+                        const struct xtics *l)
+{
+    fprintf(gp, "set xtics (");
+    for (size_t i = 0; i < n; i++) {
+        char sn[128], t[160];
+        short_name(sn, sizeof sn, &r->cases[ci[i]]);
+        xtic_text(t, sizeof t, sn);
+        fprintf(gp, "%s", i ? ", " : "");
+        qqb_plot_str(gp, t, QQB_GP_FORMAT);
+        fprintf(gp, " %.3f", x[i]);
+    }
+    fprintf(gp, ") scale 0%s\n", l->upright ? " rotate by 90 right" : "");
+    if (l->margin)
+        fprintf(gp, "set bmargin %d\n", l->margin);
+}
+
 static long find_case(const struct rep *r, const char *name)
 {
     for (size_t i = 0; name && i < r->ncases; i++)
@@ -975,9 +1039,11 @@ static int pic_samples(struct rep *r, const struct bench *b)
     /* What each panel holds, so the script plots no empty selection. */
     int(*has)[3] = calloc(b->nkeys, sizeof *has);
     double(*span)[2] = calloc(b->nkeys, sizeof *span); /* lowest, highest median */
-    if (!has || !span) {
+    double(*lim)[2] = calloc(b->nkeys, sizeof *lim);   /* lowest, highest point */
+    if (!has || !span || !lim) {
         free(has);
         free(span);
+        free(lim);
         fclose(pts), fclose(box), fclose(bl);
         return fail(r, "out of memory");
     }
@@ -1004,6 +1070,10 @@ static int pic_samples(struct rep *r, const struct bench *b)
                 five(v, nv, q);
                 fprintf(box, "%zu\t%.4f\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%d\t%zu\n", k, cx, q[0],
                         q[1], q[2], q[3], q[4], series, nv);
+                if (!has[k][0] && !has[k][1] && !has[k][2])
+                    lim[k][0] = lim[k][1] = q[0];
+                lim[k][0] = fmin(lim[k][0], q[0]);
+                lim[k][1] = fmax(lim[k][1], q[4]);
                 has[k][series] = 1;
                 if (q[2] > 0 && (span[k][0] == 0 || q[2] < span[k][0]))
                     span[k][0] = q[2];
@@ -1012,6 +1082,10 @@ static int pic_samples(struct rep *r, const struct bench *b)
             }
             if (bc && isfinite(bc->base) && !two) {
                 fprintf(bl, "%zu\t%.4f\t%.9g\t%.4f\n", k, x - 0.4, bc->base, 0.8);
+                if (!has[k][0] && !has[k][1] && !has[k][2])
+                    lim[k][0] = lim[k][1] = bc->base;
+                lim[k][0] = fmin(lim[k][0], bc->base);
+                lim[k][1] = fmax(lim[k][1], bc->base);
                 has[k][2] = 1;
             }
         }
@@ -1021,24 +1095,30 @@ static int pic_samples(struct rep *r, const struct bench *b)
     if (bad) {
         free(has);
         free(span);
+        free(lim);
         return -1;
     }
     FILE *gp = open_script(r, p);
     if (!gp) {
         free(has);
         free(span);
+        free(lim);
         return -1;
     }
     int rows, cols;
     grid(b->nkeys, &rows, &cols);
-    size_t chars = 0;
-    for (size_t s = 0; s < b->ncases; s++) {
-        char sn[128];
-        short_name(sn, sizeof sn, &r->cases[b->cases[s]]);
-        chars += strlen(sn) + 2;
+    double *xs = malloc((b->ncases + 1) * sizeof *xs);
+    if (!xs) {
+        free(has);
+        free(span);
+        free(lim);
+        fclose(gp);
+        return fail(r, "out of memory");
     }
-    int rotate = chars > 60;
-    qqb_plot_both_begin(gp, p->stem, 600 * cols, 340 * rows + 90 + (rotate ? 40 * rows : 0));
+    for (size_t s = 0; s < b->ncases; s++)
+        xs[s] = (double)s + 1;
+    struct xtics xl = xtics_layout(r, b->cases, b->ncases, 600);
+    qqb_plot_both_begin(gp, p->stem, 600 * cols, 340 * rows + 90 + xl.extra * rows);
     int anyb = 0, anyl = 0;
     for (size_t k = 0; k < b->nkeys; k++)
         anyb |= has[k][0], anyl |= has[k][2];
@@ -1051,16 +1131,11 @@ static int pic_samples(struct rep *r, const struct bench *b)
     qqb_plot_str(gp, ttl, QQB_GP_LINES);
     fprintf(gp,
             "\nunset key\nset boxwidth 0.3 absolute\nset style fill empty\n"
-            "set xrange [0.4:%zu.6]\nset xtics (",
+            "set xrange [0.4:%zu.6]\n",
             b->ncases);
-    for (size_t s = 0; s < b->ncases; s++) {
-        char sn[128];
-        short_name(sn, sizeof sn, &r->cases[b->cases[s]]);
-        fprintf(gp, "%s", s ? ", " : "");
-        qqb_plot_str(gp, sn, QQB_GP_FORMAT);
-        fprintf(gp, " %zu", s + 1);
-    }
-    fprintf(gp, ") scale 0%s\nset grid ytics noxtics\n", rotate ? " rotate by -25" : "");
+    xtics_write(gp, r, b->cases, xs, b->ncases, &xl);
+    free(xs);
+    fprintf(gp, "set grid ytics noxtics\n");
     const char *dp = p->data[0], *db = p->data[1], *dl = p->data[2];
     for (size_t k = 0; k < b->nkeys; k++) {
         fprintf(gp, "set title ");
@@ -1075,6 +1150,14 @@ static int pic_samples(struct rep *r, const struct bench *b)
         } else {
             fprintf(gp, "\nunset logscale y\nset ylabel 'cycles per hit'\n");
             ns_axis(r, gp);
+        }
+        /* Every launch read the same figure: gnuplot would warn of an
+         * empty y range; give it one around the value. */
+        if (isfinite(lim[k][0]) && lim[k][0] == lim[k][1]) {
+            double v = lim[k][0], d = fmax(fabs(v) * 0.05, 1.0);
+            fprintf(gp, "set yrange [%.9g:%.9g]\n", v > 0 && v - d <= 0 ? v / 2 : v - d, v + d);
+        } else {
+            fprintf(gp, "set yrange [*:*]\n");
         }
         fprintf(gp, "plot ");
         const char *sep = "";
@@ -1111,6 +1194,7 @@ static int pic_samples(struct rep *r, const struct bench *b)
     qqb_plot_both_end(gp);
     free(has);
     free(span);
+    free(lim);
     return finish_pic(r, p, gp);
 }
 
@@ -1661,9 +1745,18 @@ static int pic_ab(struct rep *r, const struct bench *b)
     }
     int rows, cols;
     grid(nkeys, &rows, &cols);
-    int rotate = nslot > 4;
     int pw = nslot > 6 ? 700 : cols == 1 ? 800 : 600;
-    qqb_plot_both_begin(gp, p->stem, pw * cols, 340 * rows + 90 + (rotate ? 40 * rows : 0));
+    size_t *sci = malloc((nslot + 1) * sizeof *sci);
+    double *sx = malloc((nslot + 1) * sizeof *sx);
+    if (!sci || !sx) {
+        free(sci), free(sx), fclose(gp);
+        free(has), free(ymax), free(slots), free(sel), free(keys), free(groups);
+        return fail(r, "out of memory");
+    }
+    for (size_t s = 0; s < nslot; s++)
+        sci[s] = (size_t)slots[s].ci, sx[s] = slots[s].x;
+    struct xtics xl = xtics_layout(r, sci, nslot, pw);
+    qqb_plot_both_begin(gp, p->stem, pw * cols, 340 * rows + 90 + xl.extra * rows);
     char ttl[256];
     snprintf(ttl, sizeof ttl,
              "%s: variants side by side (bars: median, error bars: middle "
@@ -1675,17 +1768,11 @@ static int pic_ab(struct rep *r, const struct bench *b)
             "\nunset key\nset boxwidth 0.8 absolute\nset style fill solid 0.85 noborder\n"
             "# Labels on a white box, readable over a neighbouring bar.\n"
             "set style textbox opaque fillcolor rgb 'white' noborder margins 1,1\n"
-            "set xrange [0.3:%.3f]\nset xtics (",
+            "set xrange [0.3:%.3f]\n",
             xmax + 0.7);
-    for (size_t s = 0; s < nslot; s++) {
-        char sn[128];
-        short_name(sn, sizeof sn, &r->cases[slots[s].ci]);
-        fprintf(gp, "%s", s ? ", " : "");
-        qqb_plot_str(gp, sn, QQB_GP_FORMAT);
-        fprintf(gp, " %.3f", slots[s].x);
-    }
-    fprintf(gp, ") scale 0%s\nset grid ytics noxtics\nset ylabel 'cycles per hit'\n",
-            rotate ? " rotate by -25" : "");
+    xtics_write(gp, r, sci, sx, nslot, &xl);
+    free(sci), free(sx);
+    fprintf(gp, "set grid ytics noxtics\nset ylabel 'cycles per hit'\n");
     ns_axis(r, gp);
     for (size_t k = 0; k < nkeys; k++) {
         fprintf(gp, "set title ");
