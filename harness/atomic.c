@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -74,4 +75,35 @@ int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, 
         close(dfd);
     }
     return 0;
+}
+
+FILE *qqb_open_regular(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = fstat(fd, &st) != 0 ? errno : EINVAL;
+        snprintf(err, errlen, "%s",
+                 e != EINVAL            ? strerror(e)
+                 : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
+                 : S_ISDIR(st.st_mode)  ? "is a folder, not a regular file"
+                 : S_ISCHR(st.st_mode)  ? "is a device, not a regular file"
+                                        : "is not a regular file");
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, "%s", strerror(e));
+        close(fd);
+        errno = e;
+    }
+    return f;
 }

@@ -5,6 +5,7 @@
 #define QQB_ATOMIC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Write LEN bytes of TEXT as PATH: into PATH.tmp.PID beside it, fsync'd,
  * then renamed over PATH and the folder fsync'd, so that PATH is always
@@ -15,5 +16,12 @@
  * and the result is -1. PATH must not name anything but a regular file or
  * a name that does not exist (rename would replace it). */
 int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/* Open PATH for reading only if it is a regular file: a FIFO where a
+ * baseline, a snapshot or a machine profile should be would hang the read
+ * forever, a device would never end (the open itself does not wait: it is
+ * non-blocking until the check). Returns the stream, or NULL with ERR
+ * ("is a FIFO, not a regular file"; the caller names PATH) and errno. */
+FILE *qqb_open_regular(const char *path, char *err, size_t errlen);
 
 #endif

@@ -1432,7 +1432,7 @@ static int read_verdict(struct rd *r, struct qqb_results *out)
 /* Open PATH and read up to the top-level mapping's start. */
 static int open_doc(struct rd *r, const char *path, char *err, size_t errlen)
 {
-    if (qqb_ycur_open(&r->y, path, "baseline", MAX_BASELINE_SIZE, err, errlen))
+    if (qqb_ycur_open_stored(&r->y, path, "baseline", MAX_BASELINE_SIZE, err, errlen))
         return -1;
     if (expect(r, YAML_STREAM_START_EVENT, "a YAML stream", NULL) || next(r))
         return -1;

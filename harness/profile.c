@@ -77,11 +77,11 @@ static int set_value(struct qqb_profile *p, const struct frame *st, int depth, d
 
 int qqb_profile_read(const char *path, struct qqb_profile *p, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "rb");
+    char why[96];
+    FILE *fp = qqb_open_regular(path, why, sizeof why);
     if (!fp) {
         memset(p, 0, sizeof *p);
-        return perr(err, errlen, "%s: error: cannot read the machine profile: %s", path,
-                    strerror(errno));
+        return perr(err, errlen, "%s: error: cannot read the machine profile: %s", path, why);
     }
     char *text = NULL;
     size_t len = 0, cap = 0;

@@ -1,6 +1,8 @@
 /* yamlcur.c - the libyaml event cursor of suites and baselines: positions, refusals, messages. */
 #include "yamlcur.h"
 
+#include "atomic.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,14 +94,16 @@ int qqb_ycur_col(const struct qqb_ycur *c)
 
 static int read_all(struct qqb_ycur *c, size_t max_size)
 {
-    FILE *f = fopen(c->path, "rb");
+    char why[96] = "";
+    FILE *f = c->flags & QQB_YCUR_REGULAR ? qqb_open_regular(c->path, why, sizeof why)
+                                          : fopen(c->path, "rb");
     unsigned char *np;
     size_t cap = 0, got;
     int e = 0;
 
     if (!f)
         return qqb_yerr(c->err, c->errlen, c->path, 0, 0, "cannot open the %s: %s", c->kind,
-                        strerror(errno));
+                        why[0] ? why : strerror(errno));
     for (;;) {
         if (c->len == cap) {
             cap = cap ? cap * 2 : 4096;
@@ -124,12 +128,13 @@ static int read_all(struct qqb_ycur *c, size_t max_size)
     return 0;
 }
 
-int qqb_ycur_open(struct qqb_ycur *c, const char *path, const char *kind, size_t max_size,
-                  char *err, size_t errlen)
+static int open_as(struct qqb_ycur *c, const char *path, const char *kind, size_t max_size,
+                   char *err, size_t errlen, unsigned flags)
 {
     memset(c, 0, sizeof *c);
     c->path = path;
     c->kind = kind;
+    c->flags = flags;
     c->err = err;
     c->errlen = errlen;
     if (read_all(c, max_size))
@@ -139,6 +144,18 @@ int qqb_ycur_open(struct qqb_ycur *c, const char *path, const char *kind, size_t
     c->parser_ok = 1;
     yaml_parser_set_input_string(&c->parser, c->buf ? c->buf : (const unsigned char *)"", c->len);
     return 0;
+}
+
+int qqb_ycur_open(struct qqb_ycur *c, const char *path, const char *kind, size_t max_size,
+                  char *err, size_t errlen)
+{
+    return open_as(c, path, kind, max_size, err, errlen, 0);
+}
+
+int qqb_ycur_open_stored(struct qqb_ycur *c, const char *path, const char *kind, size_t max_size,
+                         char *err, size_t errlen)
+{
+    return open_as(c, path, kind, max_size, err, errlen, QQB_YCUR_REGULAR);
 }
 
 void qqb_ycur_close(struct qqb_ycur *c)

@@ -42,6 +42,7 @@ struct qqb_ycur {
     int depth;
     const char *path;
     const char *kind; /* "suite file", "baseline": for messages */
+    unsigned flags;   /* QQB_YCUR_REGULAR */
     unsigned char *buf;
     size_t len;
     char *err;
@@ -53,6 +54,12 @@ struct qqb_ycur {
  * "PATH: error: ..." in ERR; qqb_ycur_close() either way. */
 int qqb_ycur_open(struct qqb_ycur *c, const char *path, const char *kind, size_t max_size,
                   char *err, size_t errlen);
+/* The same for a file qqbench stores (a baseline, a snapshot), which is
+ * never piped: anything but a regular file is refused (a FIFO would hang
+ * the read). A suite may come through a pipe (qqbench run <(...)). */
+#define QQB_YCUR_REGULAR 0x1u
+int qqb_ycur_open_stored(struct qqb_ycur *c, const char *path, const char *kind, size_t max_size,
+                         char *err, size_t errlen);
 void qqb_ycur_close(struct qqb_ycur *c);
 
 /* Advance to the next event. Refused, with the position: anchors, aliases

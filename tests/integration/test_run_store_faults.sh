@@ -90,7 +90,7 @@ fp=$(basename "$(dirname "$bfile")")
 mkdir -p "bl2/$fp/tiny.yaml"
 qq out.txt err.txt run tiny.yaml --baselines bl2 -q
 check "baseline a directory: exit 2 (got $rc)" test "$rc" = 2
-check "baseline a directory: says why" has err.txt "tiny\.yaml: error: cannot read the baseline: Is a directory"
+check "baseline a directory: says why" has err.txt "tiny\.yaml: error: cannot open the baseline: is a folder, not a regular file"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
