@@ -38,6 +38,13 @@ check "names the memory baseline" has fifo.err 'fifo\.memory\.yaml.*is a FIFO, n
 fifo_in "$snap" history s.yaml --baselines bl
 check "history snapshot a FIFO: exit 2, no hang (got $rc)" test "$rc" = 2
 check "names the snapshot" has fifo.err 'fifo@v1\.yaml.*is a FIFO, not a regular file'
+# The machine profile beside the timing baseline.
+prof="$(dirname "$timing")/profile.yaml"
+touch "$prof"
+fifo_in "$prof" run s.yaml --baselines bl --no-report -q
+check "machine profile a FIFO: exit 2, no hang (got $rc)" test "$rc" = 2
+check "names the profile" has fifo.err 'profile\.yaml.*is a FIFO, not a regular file'
+rm -f "$prof"
 # The suite through a pipe still works (it is the trusted input).
 rc=0; timeout 60 "$QQBENCH" run <(cat s.yaml) --baselines bl --no-report -q > pipe.out 2> pipe.err || rc=$?
 check "a suite through a pipe runs (exit $rc)" test "$rc" = 0
