@@ -272,11 +272,13 @@ QQ_API int QQAddMark(const char *name);
 QQ_API int QQAddCount(const char *name);
 QQ_API int QQAddValue(const char *name);
 QQ_API void QQRecord(int flag);
+/* Writes the file; when it cannot, says why on stderr in one line
+ * ("QQOut: ...", the message of qq_out_errmsg()) and returns. */
 QQ_API void QQOut(const char *filename, int node, int nodes);
 
 /* Extensions. qq_out: QQOut returning 0 or a negative QQ_E* code, with the
- * detail of the last failure in qq_out_errmsg(); qq_dropped: events lost to
- * a full buffer so far on this node. */
+ * detail of the last failure in qq_out_errmsg(), and printing nothing;
+ * qq_dropped: events lost to a full buffer so far on this node. */
 QQ_API int qq_out(const char *filename, int node, int nodes);
 QQ_API const char *qq_out_errmsg(void);
 QQ_API uint64_t qq_dropped(void);

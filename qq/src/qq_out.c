@@ -525,7 +525,15 @@ int qq_out(const char *filename, int node, int nodes)
     return write_serial(path, (uint32_t)node);
 }
 
+/* The paper's QQOut returns nothing, so a failure it kept to itself was
+ * a program that exited 0 with no file and no word. It says why on stderr,
+ * one line, the message qq_out_errmsg() holds. (libqq prints nowhere else:
+ * qq_out is the call that reports instead.) */
 void QQOut(const char *filename, int node, int nodes)
 {
-    (void)qq_out(filename, node, nodes);
+    if (qq_out(filename, node, nodes) == 0)
+        return;
+    const char *m = qq_out_errmsg();
+    fprintf(stderr, "%s%s\n",
+            strncmp(m, "QQOut: ", 7) == 0 ? "" : "QQOut: ", m[0] ? m : "the file was not written");
 }
