@@ -2,6 +2,7 @@
  * gnuplot. */
 #include "plot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -63,9 +64,18 @@ FILE *qqb_plot_create(const char *dir, const char *name, char *err, size_t errsz
         return NULL;
     }
     snprintf(path, n, "%s/%s", dir, name);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
+    /* Never through a symbolic link: a report folder's index.html that
+     * points at another file would have that file overwritten. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!fp) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        snprintf(err, errsz, "cannot write %s: %s", path,
+                 e == ELOOP ? "it is a symbolic link, which a report does not follow"
+                            : strerror(e));
+    }
     free(path);
     return fp;
 }
@@ -218,8 +228,35 @@ static size_t drain(int fd, char *buf, size_t sz)
     return have;
 }
 
+/* gnuplot writes its pictures itself, following links: a folder that
+ * holds one is refused before it runs. */
+static int no_links(const char *dir, char *err, size_t errsz)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errsz, "cannot read %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+            snprintf(err, errsz,
+                     "%s/%s is a symbolic link: a report does not write through one "
+                     "(remove it, or choose another folder)",
+                     dir, e->d_name);
+            rc = -1;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 int qqb_plot_run(const char *dir, const char *script, char *err, size_t errsz)
 {
+    if (no_links(dir, err, errsz) != 0)
+        return -1;
     const char *prog = getenv("QQB_GNUPLOT");
     if (!prog || !*prog)
         prog = "gnuplot";

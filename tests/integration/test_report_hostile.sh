@@ -66,5 +66,17 @@ check "the clean JSON draws its report (exit $rc)" test "$rc" = 0
 if command -v gnuplot >/dev/null; then
     check "with pictures" test -n "$(ls out_clean/*.svg 2>/dev/null)"
 fi
+# Symbolic links in the output folder are not written through (the report
+# overwrote the file index.html pointed at).
+for name in index.html samples-p.png; do
+    rm -rf out_link; mkdir out_link
+    echo precious > victim.txt
+    ln -s ../victim.txt "out_link/$name"
+    qq l.out l.err report r1.json --out out_link
+    check "$name a symbolic link: exit 2 (got $rc)" test "$rc" = 2
+    check "$name: the file it points at is untouched" test "$(cat victim.txt)" = precious
+    check "$name: says so" has l.err "out_link/$name is a symbolic link|out_link/$name: it is a symbolic link"
+done
+rm -rf out_link victim.txt l.out l.err
 [ "$fail" = 0 ] || show e1.err e2.err e3.err e4.err e5.err e6.err e7.err clean.err
 finish
