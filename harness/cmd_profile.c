@@ -20,6 +20,7 @@
 #include "fingerprint.h"
 #include "git.h"
 #include "profile.h"
+#include "yamlcur.h"
 #include "qq.h"
 #include "results.h"
 
@@ -448,11 +449,23 @@ int cmd_profile(int argc, char **argv)
     time_t t = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    /* The strings a user or the machine names go through libyaml's own
+     * quoting: a launcher such as 'env Q=a"b mpirun' wrote a profile that
+     * every later run refused as damaged. */
+    char qhost[600], qlaunch[8300];
+    if (qqb_yaml_quote(qhost, sizeof qhost, host) != 0)
+        qqb_yaml_quote(qhost, sizeof qhost, "unknown");
+    if (mpi && qqb_yaml_quote(qlaunch, sizeof qlaunch, launcher) != 0) {
+        fprintf(stderr, "qqbench profile-machine: error: --launcher: not UTF-8 text\n");
+        fclose(fp);
+        free(text);
+        return QQB_EXIT_USAGE;
+    }
     fprintf(fp,
             "# qqbench machine profile (qqbench profile-machine, docs/MODELS.md)\n"
-            "profile: 1\nhost: \"%s\"\ndate: \"%s\"\nqqbench_version: \"%s\"\n"
+            "profile: 1\nhost: %s\ndate: \"%s\"\nqqbench_version: \"%s\"\n"
             "quick: %s\n",
-            host, date, QQB_VERSION, quick ? "true" : "false");
+            qhost, date, QQB_VERSION, quick ? "true" : "false");
     fprintf(fp, "caches:\n  l1d_bytes: %ld\n  l2_bytes: %ld\n  l3_bytes: %ld\n", l1, l2, l3);
     fprintf(fp,
             "timer:\n  tick_mhz: %.3f\n  read_ns: %.3f\n  read_ticks: %.3f\n"
@@ -465,7 +478,7 @@ int cmd_profile(int argc, char **argv)
                 bw[i] / 1e9, lat[i]);
     fprintf(fp, "flops:\n  fma_chains: 8\n  gflops: %.3f\n", fl / 1e9);
     if (mpi && mpi_rc == 0) {
-        fprintf(fp, "mpi:\n  launcher: \"%s\"\n  ranks: 2\n  pingpong:\n", launcher);
+        fprintf(fp, "mpi:\n  launcher: %s\n  ranks: 2\n  pingpong:\n", qlaunch);
         for (int i = 0; i < pp.n; i++)
             fprintf(fp,
                     "    - bytes: %ld\n      latency_us: %.4f\n"

@@ -302,3 +302,39 @@ int qqb_ycur_skip(struct qqb_ycur *c)
             return -1;
     }
 }
+
+int qqb_yaml_quote(char *out, size_t outsz, const char *s)
+{
+    yaml_emitter_t e;
+    yaml_event_t ev;
+    size_t written = 0;
+    int ok = outsz > 1 && yaml_emitter_initialize(&e);
+    if (outsz)
+        out[0] = '\0';
+    if (!ok)
+        return -1;
+    yaml_emitter_set_output_string(&e, (unsigned char *)out, outsz - 1, &written);
+    yaml_emitter_set_unicode(&e, 1);
+    yaml_emitter_set_width(&e, -1); /* one line, however long */
+    ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && yaml_emitter_emit(&e, &ev);
+    ok = ok && yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) &&
+         yaml_emitter_emit(&e, &ev);
+    ok = ok &&
+         yaml_scalar_event_initialize(&ev, NULL, NULL, (const yaml_char_t *)s, (int)strlen(s), 1, 1,
+                                      YAML_DOUBLE_QUOTED_SCALAR_STYLE) &&
+         yaml_emitter_emit(&e, &ev);
+    ok = ok && yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev);
+    ok = ok && yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev);
+    ok = ok && yaml_emitter_flush(&e);
+    yaml_emitter_delete(&e);
+    /* The scalar, and the line break (and any "..." line) after it, cut. */
+    out[ok ? written : 0] = '\0';
+    char *nl = strchr(out, '\n');
+    if (nl)
+        *nl = '\0';
+    if (!ok || out[0] != '"') {
+        out[0] = '\0';
+        return -1;
+    }
+    return 0;
+}

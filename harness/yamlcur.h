@@ -62,6 +62,13 @@ int qqb_ycur_open_stored(struct qqb_ycur *c, const char *path, const char *kind,
                          char *err, size_t errlen);
 void qqb_ycur_close(struct qqb_ycur *c);
 
+/* S as one YAML double-quoted scalar, written by libyaml's emitter (so
+ * quotes, backslashes and control characters are escaped as YAML says),
+ * into OUT: for the few strings a file qqbench writes by hand (a machine
+ * profile's host and launcher). Returns 0, or -1 (S not UTF-8, or longer
+ * than OUT holds) with OUT set to "". */
+int qqb_yaml_quote(char *out, size_t outsz, const char *s);
+
 /* Advance to the next event. Refused, with the position: anchors, aliases
  * (write the value out), nesting deeper than QQB_YAML_MAX_DEPTH, and every
  * libyaml error (as "invalid YAML: ..."). Returns 0 or -1 (message set). */

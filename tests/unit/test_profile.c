@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "yamlcur.h"
 #include "test.h"
 
 /* A hand-written profile: two working sets, a flop rate, two message sizes. */
@@ -50,6 +51,29 @@ static void test_profile_parse(void)
     CHECK_STR_CONTAINS(err, "b.yaml:");
 }
 
+/* Strings written into a profile by hand go through libyaml's quoting: a
+ * launcher with a quote and a backslash reads back (it made a profile every
+ * later run refused as damaged), and the scalar is what YAML says. */
+static void test_profile_quoted_launcher(void)
+{
+    char q[256], text[1024], err[300];
+    const char *launcher = "env Q=a\"b\\c\tmpirun -np 2";
+    CHECK_INT_EQ(qqb_yaml_quote(q, sizeof q, launcher), 0);
+    CHECK_STR_EQ(q, "\"env Q=a\\\"b\\\\c\\tmpirun -np 2\"");
+    snprintf(text, sizeof text,
+             "profile: 1\nhost: %s\ntimer:\n  tick_mhz: 2000.0\n"
+             "mpi:\n  launcher: %s\n  ranks: 2\n  pingpong:\n"
+             "    - bytes: 1\n      latency_us: 1.0\n      bandwidth_mbps: 1\n",
+             q, q);
+    struct qqb_profile p;
+    CHECK_INT_EQ(qqb_profile_parse("p.yaml", text, strlen(text), &p, err, sizeof err), 0);
+    CHECK_INT_EQ((int)p.nmpi, 1);
+    char small[8];
+    CHECK_INT_EQ(qqb_yaml_quote(small, sizeof small, "far too long for it"), -1);
+    CHECK_STR_EQ(small, "");
+    CHECK_INT_EQ(qqb_yaml_quote(q, sizeof q, "\xff\xfe not UTF-8"), -1);
+}
+
 static void test_profile_predict(void)
 {
     struct qqb_profile p;
@@ -91,6 +115,7 @@ static void test_profile_predict(void)
 int main(void)
 {
     RUN(test_profile_parse);
+    RUN(test_profile_quoted_launcher);
     RUN(test_profile_predict);
     return TEST_DONE();
 }
