@@ -141,7 +141,14 @@ int cmd_ci(int argc, char **argv)
         }
         base = given;
     }
-    char spec[200];
+    char spec[1100];
+    /* Git's own limit on a ref name is far below this; a longer --base is
+     * refused, never cut (a cut lost the ^{commit} and named another rev). */
+    if (strlen(base) > 1024) {
+        fprintf(stderr, "qqbench ci: error: --base is %zu characters, at most 1024\n",
+                strlen(base));
+        return QQB_EXIT_USAGE;
+    }
     snprintf(spec, sizeof spec, "%s^{commit}", base);
     const char *const rev_args[] = {"rev-parse", "--verify", "--quiet", spec, NULL};
     if (qqb_git_line(".", rev_args, rev, sizeof rev) != 0 || !rev[0]) {

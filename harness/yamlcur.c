@@ -139,6 +139,14 @@ static int open_as(struct qqb_ycur *c, const char *path, const char *kind, size_
     c->errlen = errlen;
     if (read_all(c, max_size))
         return -1;
+    /* libyaml reads UTF-16 after a byte-order mark; qqbench's files are
+     * UTF-8 (docs/SUITE.md), and a UTF-16 suite was accepted. */
+    if (c->len >= 2 &&
+        ((c->buf[0] == 0xFF && c->buf[1] == 0xFE) || (c->buf[0] == 0xFE && c->buf[1] == 0xFF)))
+        return qqb_yerr(err, errlen, path, 1, 1,
+                        "the %s is UTF-16 (it starts with a byte-order mark); qqbench reads "
+                        "UTF-8",
+                        kind);
     if (!yaml_parser_initialize(&c->parser))
         return qqb_yerr(err, errlen, path, 0, 0, "out of memory");
     c->parser_ok = 1;

@@ -87,4 +87,23 @@ check "--only unknown benchmark: named" has err.txt "--only nosuch: no such benc
 check "still no kernel ran" test ! -e ran.marker
 check "still no baselines folder" test ! -e bl
 check "still no work files" test -z "$(ls -A work)"
+# A UTF-16 suite (a byte-order mark) is refused: suites are UTF-8.
+if command -v iconv >/dev/null; then
+    printf 'suite: u\nbenchmarks:\n  - name: a\n    kernel: %s\n' "$PLANTED" | iconv -f UTF-8 -t UTF-16 > u16.yaml
+    qq out.txt err.txt run u16.yaml --baselines bl
+    check "UTF-16 suite: exit 2 (got $rc)" test "$rc" = 2
+    check "UTF-16 suite: says so at 1:1" has err.txt '^u16\.yaml:1:1: error: the suite file is UTF-16'
+fi
+# ci: a --base too long for a revision is refused, never cut (a 199-byte one
+# lost its ^{commit} to a 200-byte buffer).
+if command -v git >/dev/null; then
+    rm -rf repo && mkdir repo && (cd repo && git init -q && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m x)
+    long=$(printf 'a%.0s' $(seq 1 1100))
+    rc=0; (cd repo && "$QQBENCH" ci --base "$long" ../ok.yaml > ../ci.out 2> ../ci.err) || rc=$?
+    check "ci --base of 1100 characters: exit 2 (got $rc)" test "$rc" = 2
+    check "ci says it is too long" has ci.err '^qqbench ci: error: --base is 1100 characters, at most 1024$'
+    mid=$(printf 'a%.0s' $(seq 1 199))
+    rc=0; (cd repo && "$QQBENCH" ci --base "$mid" ../ok.yaml > ../ci.out 2> ../ci.err) || rc=$?
+    check "ci --base of 199 characters: not a commit, named whole (got $rc)" has ci.err "--base '$mid' is not a commit"
+fi
 finish
