@@ -1,6 +1,8 @@
 /* names.c - the one rule for names read from suites, run JSON, baselines and .qq files. */
 #include "names.h"
 
+#include "qq_file.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -8,11 +10,6 @@ static int plain_char(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '.' || c == '-';
-}
-
-static int text_char(unsigned char c)
-{
-    return c >= 0x20 && c <= 0x7e && c != '`';
 }
 
 int qqb_name_check(enum qqb_name_kind kind, const char *s, char *why, size_t whysz)
@@ -31,9 +28,18 @@ int qqb_name_check(enum qqb_name_kind kind, const char *s, char *why, size_t why
         snprintf(why, whysz, "is '%s'", s);
         return -1;
     }
+    if (kind == QQB_NAME_TEXT) {
+        /* libqq's rule for key names, the one a .qq file's names obey. */
+        size_t bad = qq_name_check(s, n);
+        if (bad) {
+            snprintf(why, whysz, "has the byte 0x%02x at %zu", (unsigned char)s[bad - 1], bad);
+            return -1;
+        }
+        return 0;
+    }
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (kind == QQB_NAME_PLAIN ? !plain_char(c) : !text_char(c)) {
+        if (!plain_char(c)) {
             snprintf(why, whysz, "has the byte 0x%02x at %zu", c, i + 1);
             return -1;
         }
@@ -43,6 +49,7 @@ int qqb_name_check(enum qqb_name_kind kind, const char *s, char *why, size_t why
 
 const char *qqb_name_rule(enum qqb_name_kind kind)
 {
-    return kind == QQB_NAME_PLAIN ? "1 to 128 letters, digits, '_', '.' or '-'"
-                                  : "1 to 256 bytes of printable ASCII other than the backquote";
+    return kind == QQB_NAME_PLAIN
+               ? "1 to 128 letters, digits, '_', '.' or '-'"
+               : "1 to 255 bytes of UTF-8 with no control character and no backquote";
 }

@@ -13,8 +13,9 @@
  *                 become file names.
  * QQB_NAME_TEXT   key names (states, marks, counts, values, memory keys), case
  *                 names ("bench[variant]@2", "g[n=1000]@1") and the other
- *                 words of a run JSON: 1 to 256 bytes of printable ASCII
- *                 (0x20-0x7E) other than the backquote.
+ *                 words of a run JSON: libqq's rule for key names
+ *                 (qq_name_check, qq_file.h), not empty: 1 to 255 bytes of
+ *                 UTF-8 with no control character and no backquote.
  *
  * Everything a report, a script or a table prints comes from names that
  * passed here where they entered; the quoting of each target language
@@ -23,7 +24,7 @@
 enum qqb_name_kind { QQB_NAME_PLAIN, QQB_NAME_TEXT };
 
 #define QQB_NAME_PLAIN_MAX 128
-#define QQB_NAME_TEXT_MAX  256
+#define QQB_NAME_TEXT_MAX  255
 
 /* 0 when S is a valid name of KIND; otherwise -1 with WHY ("has the byte
  * 0x60 at 3", "is empty", "is 300 bytes, at most 256"). */

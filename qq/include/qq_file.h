@@ -48,6 +48,21 @@ QQ_API void qq_file_close(struct qq_file *f);
  * Keys, nodes, entries, metadata.
  * ====================================================================== */
 
+/*
+ * Key names (states, marks, counts, values, memory keys): at most
+ * QQ_NAME_MAX bytes of UTF-8, with no control character (U+0000-U+001F,
+ * U+007F-U+009F) and no backquote. The writer cleans what a program names
+ * (QQAddState & co and MemAddKey write each offending byte as '?' and cut
+ * at QQ_NAME_MAX, at a character's end); the reader refuses a file whose
+ * names break the rule (docs/FORMAT.md). A name may be empty.
+ */
+#define QQ_NAME_MAX 255
+
+/* 0 when the LEN bytes at S make a valid name; otherwise the 1-based
+ * position of the first byte that breaks the rule (QQ_NAME_MAX + 1 when
+ * the name is longer). */
+QQ_API size_t qq_name_check(const char *s, size_t len);
+
 struct qq_key_info {
     uint32_t index;
     uint32_t type; /* enum qq_key_type */

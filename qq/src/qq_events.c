@@ -178,10 +178,26 @@ void qq_base_time(void)
 
 static struct qq__name_index key_index;
 
-static int add_key(const char *name, uint32_t type)
+static int add_clean_key(const char *name, uint32_t type);
+
+static int add_key(const char *given, uint32_t type)
 {
-    if (!name)
-        name = "";
+    /* A name that breaks the rule (qq_file.h) is recorded cleaned, so the
+     * file it makes is one every reader takes. */
+    const char *name = given ? given : "";
+    char *clean = NULL;
+    if (qq_name_check(name, strlen(name)) != 0) {
+        if (!(clean = qq__name_clean(name)))
+            return -1;
+        name = clean;
+    }
+    int k = add_clean_key(name, type);
+    free(clean);
+    return k;
+}
+
+static int add_clean_key(const char *name, uint32_t type)
+{
     struct qq__name_table t = {qq__keytab.v, sizeof *qq__keytab.v, offsetof(struct qq__key, name),
                                offsetof(struct qq__key, type), qq__keytab.n};
     int64_t found = qq__name_index_find(&key_index, &t, name, type);

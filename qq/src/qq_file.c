@@ -172,6 +172,12 @@ static int parse_keys(struct qq_file *f, const unsigned char *pl, uint64_t len)
         uint32_t type = ld32(h + 4);
         if (type < QQ_TYPE_STATE || type > QQ_TYPE_VALUE)
             return fail(f, QQ_ECORRUPT, "key %u has unknown type %u", i, type);
+        size_t bad = qq_name_check((const char *)name, ld32(h + 8));
+        if (bad)
+            return fail(f, QQ_ECORRUPT,
+                        "key %u's name breaks the rule for names at byte %zu "
+                        "(a control character, a backquote, not UTF-8, or past %d bytes)",
+                        i, bad, QQ_NAME_MAX);
         f->keys[i].index = i;
         f->keys[i].type = type;
         f->keys[i].name = dupn(name, ld32(h + 8));
@@ -215,6 +221,12 @@ static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl, 
                               &row->allocs,    &row->frees,       &row->double_frees};
         for (int k = 0; k < 9; k++)
             *fields[k] = ld64(v + (size_t)8 * (size_t)k);
+        size_t bad = qq_name_check((const char *)name, ld32(nl));
+        if (bad)
+            return fail(f, QQ_ECORRUPT,
+                        "memory row %u of node %u: its name breaks the rule for names at "
+                        "byte %zu",
+                        r, idx, bad);
         row->name = dupn(name, ld32(nl));
         if (!row->name)
             return fail(f, QQ_ENOMEM, "out of memory");

@@ -214,6 +214,11 @@ int64_t qq__name_index_find(struct qq__name_index *x, const struct qq__name_tabl
                             const char *name, uint32_t type);
 void qq__name_index_free(struct qq__name_index *x);
 
+/* NAME made a valid key name (qq_file.h, QQ_NAME_MAX): each byte that
+ * breaks the rule written as '?', cut at QQ_NAME_MAX at a character's end;
+ * NULL is "". malloc'd (libc's), or NULL when out of memory. */
+char *qq__name_clean(const char *name);
+
 /* ---------------------------------------------------------------------
  * Timer (qq_timer.c).
  * --------------------------------------------------------------------- */

@@ -974,10 +974,25 @@ static int key_room(uint32_t i)
     return 0;
 }
 
-int MemAddKey(const char *name)
+static int add_clean_memkey(const char *name);
+
+int MemAddKey(const char *given)
 {
-    if (!name)
-        name = "";
+    /* Cleaned as QQAddState's names are (qq_file.h, QQ_NAME_MAX). */
+    const char *name = given ? given : "";
+    char *clean = NULL;
+    if (qq_name_check(name, strlen(name)) != 0) {
+        if (!(clean = qq__name_clean(name)))
+            return 0; /* out of memory: counts against the default key */
+        name = clean;
+    }
+    int k = add_clean_memkey(name);
+    free(clean);
+    return k;
+}
+
+static int add_clean_memkey(const char *name)
+{
     int how = enter();
     if (how)
         lock_take(&reg_lock);

@@ -122,3 +122,65 @@ void qq__name_index_free(struct qq__name_index *x)
     x->cap = 0;
     x->indexed = 0;
 }
+
+/* The length of the UTF-8 character at S (N bytes left) when it is valid
+ * (shortest form, no surrogate, at most U+10FFFF) and no control character
+ * or backquote; 0 otherwise. */
+static size_t name_char(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    if (c < 0x80)
+        return c >= 0x20 && c != 0x7f && c != '`' ? 1 : 0;
+    size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+    if (len == 0 || c > 0xf4 || len > n)
+        return 0;
+    unsigned cp = c & (0x3fu >> (len - 1));
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    static const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    if (cp >= 0x80 && cp <= 0x9f)
+        return 0; /* C1 controls */
+    return len;
+}
+
+size_t qq_name_check(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len && i < QQ_NAME_MAX) {
+        size_t k = name_char(p + i, len - i);
+        if (k == 0 || i + k > QQ_NAME_MAX)
+            return i + 1;
+        i += k;
+    }
+    return len > QQ_NAME_MAX ? QQ_NAME_MAX + 1 : 0;
+}
+
+char *qq__name_clean(const char *name)
+{
+    const unsigned char *p = (const unsigned char *)(name ? name : "");
+    size_t n = strlen((const char *)p);
+    char *out = malloc((n < QQ_NAME_MAX ? n : QQ_NAME_MAX) + 1);
+    if (!out)
+        return NULL;
+    size_t i = 0, o = 0;
+    while (i < n) {
+        size_t k = name_char(p + i, n - i);
+        if (k == 0)
+            k = 1; /* one offending byte, written as '?' */
+        if (o + k > QQ_NAME_MAX)
+            break;
+        if (name_char(p + i, n - i) == 0)
+            out[o++] = '?';
+        else
+            memcpy(out + o, p + i, k), o += k;
+        i += k;
+    }
+    out[o] = '\0';
+    return out;
+}
