@@ -1990,9 +1990,13 @@ int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id, 
         }
         s[ns].date = NULL;
         s[ns].label = NULL;
-        peek_header(p, &s[ns].date, &s[ns].label);
-        if (!s[ns].label)
-            s[ns].label = strndup(lab, llen);
+        char *inside = NULL;
+        peek_header(p, &s[ns].date, &inside);
+        /* The label is the file name's: it is what leads back to this
+         * file. (The label inside only agrees with it, or the snapshot is
+         * refused when read: it led history to read another file twice.) */
+        free(inside);
+        s[ns].label = strndup(lab, llen);
         ns++;
         if (!s[ns - 1].label) {
             rc = -1;

@@ -10,6 +10,7 @@
 #include "fingerprint.h"
 #include "git.h"
 #include "history.h"
+#include "yamlcur.h"
 #include "plot.h"
 #include "results.h"
 #include "runner.h"
@@ -213,6 +214,20 @@ static int load_snaps(const char *dir, const char *suite, const char *id, struct
         struct snap *t = &s[*n];
         if (qqb_baseline_read_as(path, suite, id, &t->r, err, sizeof err) != 0) {
             fprintf(stderr, "qqbench history: warning: %s\n", err);
+            continue;
+        }
+        /* The label inside must lead to this file, as run checks a baseline's
+         * suite and machine against its path. */
+        char back[4096];
+        if (!t->r.label || qqb_baseline_path(dir, suite, &fp, t->r.label, back, sizeof back) != 0 ||
+            strcmp(back, path) != 0) {
+            struct qqb_qbuf q;
+            fprintf(stderr,
+                    "qqbench history: warning: %s: error: label '%s' disagrees with the file "
+                    "name, which is for label '%s'; a snapshot copied or renamed by hand? "
+                    "Skipped\n",
+                    path, qqb_qs(&q, t->r.label ? t->r.label : ""), labels[i]);
+            qqb_results_free(&t->r);
             continue;
         }
         t->label = strdup(labels[i]);

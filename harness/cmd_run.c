@@ -18,6 +18,8 @@
 #include "judge_model.h"
 #include "judge_sig.h"
 #include "measure.h"
+#include "names.h"
+#include "yamlcur.h"
 #include "plan.h"
 #include "pictures.h"
 #include "plot.h"
@@ -119,7 +121,8 @@ static void run_usage(FILE *fp)
 /* The report folder (docs/REPORTS.md): the run's JSON as DIR/run.json, then
  * the pictures and index.html drawn from it, exactly as 'qqbench report'
  * draws them from a --json file anywhere else. The default folder's failure
- * is a warning; -1 either way. */
+ * is a warning. -2 when the folder cannot be made, -1 when the report
+ * cannot be drawn, 0 when it is written. */
 static int write_pictures(const struct run_opts *o, const struct qqb_report *rep, const char *suite)
 {
     char dir[4096], json[4200], err[512];
@@ -128,6 +131,7 @@ static int write_pictures(const struct run_opts *o, const struct qqb_report *rep
     else
         snprintf(dir, sizeof dir, "reports/latest/%s", suite);
     int rc = qqb_plot_mkdir(dir, err, sizeof err);
+    int usage = rc != 0; /* a folder that cannot be made: the option's fault */
     snprintf(json, sizeof json, "%s/run.json", dir);
     if (rc == 0)
         rc = qqb_report_json(json, rep, err, sizeof err);
@@ -137,7 +141,7 @@ static int write_pictures(const struct run_opts *o, const struct qqb_report *rep
         fprintf(stderr, "qqbench run: %s: the report was not written: %s%s\n",
                 o->report_dir ? "error" : "warning", err,
                 o->report_dir ? "" : " (--no-report skips it)");
-        return -1;
+        return usage ? -2 : -1;
     }
     if (!o->quiet)
         fprintf(stderr, "qqbench: report: %s/index.html\n", dir);
@@ -165,6 +169,15 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         } else if (!strcmp(a, "--record")) {
             NEEDS_ARG();
             o->record = next;
+            /* A label is a file name's part: refused outside the names
+             * rule, never changed ('a/b' and 'a_b' were one snapshot). */
+            char why[80];
+            if (qqb_name_check(QQB_NAME_PLAIN, next, why, sizeof why) != 0) {
+                struct qqb_qbuf q;
+                fprintf(stderr, "qqbench run: error: --record '%s' %s; expected %s\n",
+                        qqb_qs(&q, next), why, qqb_name_rule(QQB_NAME_PLAIN));
+                return -1;
+            }
         } else if (!strcmp(a, "--baselines")) {
             NEEDS_ARG();
             o->baselines_dir = next;
@@ -749,12 +762,12 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         exit_code = QQB_EXIT_USAGE;
     }
-    /* A report asked for by name that could not be written is a result not
-     * stored (3); it never hides a verdict (a regression's 1 stands), and
-     * is no bad input (2). */
-    if (!o.no_report && write_pictures(&o, &rep, suite->name) != 0 && o.report_dir &&
-        exit_code == QQB_EXIT_OK)
-        exit_code = QQB_EXIT_KERNEL;
+    /* A report asked for by name that could not be drawn is a result not
+     * stored (3), a folder that cannot be made a bad option (2); neither
+     * hides a verdict (a regression's 1 stands). */
+    int pics = o.no_report ? 0 : write_pictures(&o, &rep, suite->name);
+    if (pics != 0 && o.report_dir && exit_code == QQB_EXIT_OK)
+        exit_code = pics == -2 ? QQB_EXIT_USAGE : QQB_EXIT_KERNEL;
 
     /* Baselines: never touched by a run in which a kernel failed or the
      * suite named keys that do not exist. They hold the change build only

@@ -652,10 +652,22 @@ static struct pic *new_pic(struct rep *r, int section, const char *stem)
 {
     if (r->npics == MAX_PICS)
         return NULL;
-    struct pic *p = &r->pics[r->npics++];
+    struct pic *p = &r->pics[r->npics];
     memset(p, 0, sizeof *p);
     p->section = section;
+    /* Names made file-safe can meet ("p.x" and "p_x" are both p_x): the
+     * second picture gets "-2", so neither one's files, caption or HTML id
+     * is the other's. */
     snprintf(p->stem, sizeof p->stem, "%s", stem);
+    for (int k = 2; k < 1000; k++) {
+        size_t i = 0;
+        while (i < r->npics && strcmp(r->pics[i].stem, p->stem) != 0)
+            i++;
+        if (i == r->npics)
+            break;
+        snprintf(p->stem, sizeof p->stem, "%.80s-%d", stem, k);
+    }
+    r->npics++;
     return p;
 }
 
