@@ -81,6 +81,13 @@ static int name_char(char ch)
     return isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '-';
 }
 
+/* A label's character in its snapshot's file name (one rule, for writing
+ * the path and for finding the label that leads to a file). */
+static char label_file_char(char ch)
+{
+    return name_char(ch) ? ch : '_';
+}
+
 /* A suite name or fingerprint id usable as one path component. */
 static int plain_name(const char *s)
 {
@@ -119,7 +126,7 @@ int qqb_baseline_path(const char *dir, const char *suite, const struct qqb_finge
         /* Only [A-Za-z0-9._-] survives, so no '/' can leave history/; the
          * '@' before it keeps "." and ".." from being whole names. */
         for (size_t i = 0; i <= len; i++)
-            safe[i] = i == len ? '\0' : name_char(label[i]) ? label[i] : '_';
+            safe[i] = i == len ? '\0' : label_file_char(label[i]);
         n = snprintf(out, outlen, "%s/%s/history/%s@%s.yaml", dir, fp->id, suite, safe);
     }
     if (n < 0 || (size_t)n >= outlen)
@@ -1937,6 +1944,19 @@ int qqb_label_cmp(const char *a, const char *b)
     return strverscmp(a, b);
 }
 
+/* Whether LABEL's file name (qqb_baseline_path's mapping) is the LLEN
+ * bytes at LAB. */
+static int label_leads_to(const char *label, const char *lab, size_t llen)
+{
+    size_t n = strlen(label);
+    if (n != llen || n == 0 || n > MAX_LABEL)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (label_file_char(label[i]) != lab[i])
+            return 0;
+    return 1;
+}
+
 int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id, char ***labels,
                          size_t *n)
 {
@@ -1992,11 +2012,16 @@ int qqb_baseline_history(const char *dir, const char *suite, const char *fp_id, 
         s[ns].label = NULL;
         char *inside = NULL;
         peek_header(p, &s[ns].date, &inside);
-        /* The label is the file name's: it is what leads back to this
-         * file. (The label inside only agrees with it, or the snapshot is
-         * refused when read: it led history to read another file twice.) */
-        free(inside);
-        s[ns].label = strndup(lab, llen);
+        /* The label inside (the user's spelling, "../evil") when it leads
+         * back to this file ("..__evil"); otherwise the file name's, so a
+         * copy with another label is read as itself (and refused there),
+         * never as the file its label names (history read that twice). */
+        if (inside && label_leads_to(inside, lab, llen))
+            s[ns].label = inside;
+        else {
+            free(inside);
+            s[ns].label = strndup(lab, llen);
+        }
         ns++;
         if (!s[ns - 1].label) {
             rc = -1;
