@@ -22,9 +22,9 @@ foreach(t test_run_chain test_run_tick_paths)
     set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
   endif()
 endforeach()
-# The attribution test holds Km's delta to the bulk timing within 10% in the
-# plain build; under ASan (-76 against -69 ticks seen, +11%) within 25%
-# (tests/data/timing/deltas.py says why). Ka and Kahp unchanged in both.
+# The attribution test holds Km's delta to the bulk timing within 25% in
+# both builds (tests/data/timing/deltas.py says why: code layout moves the
+# two 4-12% apart between builds); Ka and Kahp neither regressed nor improved.
 if(QQ_SANITIZE AND TEST test_run_attribution)
   set_property(TEST test_run_attribution APPEND PROPERTY ENVIRONMENT "QQ_SANITIZED=1")
 endif()

@@ -70,17 +70,18 @@ elif sys.argv[2] == "km":
     q = net("km[direct]@1", "Km") - net("km[pow]@1", "Km")
     b = med("km[direct]@1", "Km_bulk", "mean") - med("km[pow]@1", "Km_bulk", "mean")
     err = (q - b) / b
-    if os.environ.get("QQ_SANITIZED"):
-        # The sanitizer build instruments the state's loads and not the bulk
-        # loop's registers: -76 against -69 was seen there (+11%). The 10%
-        # agreement is the plain build's; here the size is checked coarsely.
-        check(q < 0 and abs(err) <= 0.25,
-              "Km pow -> direct (sanitizer build, within 25%%): qqbench net delta %.1f ticks, "
-              "bulk %.1f (%+.1f%%)" % (q, b, 100 * err))
-    else:
-        check(q < 0 and abs(err) <= TOL,
-              "Km pow -> direct: qqbench net delta %.1f ticks, bulk %.1f (%+.1f%%)"
-              % (q, b, 100 * err))
+    # Within 25%, in both builds. The line's state and the bulk loop are
+    # different code around a libm call, and where the linker puts them
+    # moves them apart: three builds of the same source, interleaved in one
+    # run, read the bulk delta -55.3 to -59.6 ticks and the state's -60.4
+    # to -64.6, +4% to +12% apart. A state that did not hold its line
+    # (the compiler moving the line out, unordered reads) reads 50-100% off.
+    # The close agreement is measured, not asserted: 'make bench'
+    # (tools/km_compare.sh) and docs/PERFORMANCE.md. The sanitizer build
+    # instruments the state's loads and not the loop's registers (+11% seen).
+    check(q < 0 and abs(err) <= 0.25,
+          "Km pow -> direct (within 25%%): qqbench net delta %.1f ticks, bulk %.1f (%+.1f%%)"
+          % (q, b, 100 * err))
     # Ka and Kahp run the same code in both variants: neither regressed nor
     # improved. `unchanged` is not asked for: it needs the whole interval
     # inside the threshold, which a busy machine's noise can deny (`noisy`
