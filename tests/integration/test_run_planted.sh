@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A planted 5% of extra work is regressed in every one of 10 tries; a planted 0.3% never, at a 2% threshold (A/B, interleaved).
+# A planted 5% of extra work is regressed in every one of 3 tries; a planted 0.3% never, at a 2% threshold (A/B, interleaved).
 set -euo pipefail
 # A fresh baseline: one left by an earlier run of the tests (another build
 # of the kernel, another day) would be judged against too.
@@ -20,8 +20,12 @@ benchmarks:
       plus5: ["--extra", "50"]
       plus03: ["--extra", "3"]
 YAML
+# Real launches show that the kernel's planted work reaches the verdict
+# through the whole pipeline; the rates (power at +5%, false alarms at
+# +0.3%) are checked in seeded simulation on the same C functions
+# (test_stats, (b), (c), (p2), (p3)), so three tries are enough here.
 pass=0 fail=0
-for try in $(seq 1 10); do
+for try in $(seq 1 3); do
     "$QQBENCH" run planted.yaml --quiet --baselines bl --max-repetitions 80 > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
     v03=$(grep -E 'planted\[plus03\]@1 +work .*(regressed|improved|unchanged|noisy)' out.txt | tail -1)
     line5=$(grep -E 'planted\[plus5\]@1 +work .*(regressed|improved|unchanged|noisy)' out.txt | tail -1)
