@@ -1,7 +1,7 @@
 # Makefile - the front door: install what is missing, build with CMake, run, test.
 #   make run    build, then run the shipped default suite and print the verdicts
-#   make test   build, run every CTest test, then again under ASan+UBSan, then the
-#               fuzz targets briefly and libqq's tests cross-built for aarch64 (under qemu)
+#   make test   build, run every CTest test, then the sanitizer pass, a fuzz smoke and
+#               libqq's tests cross-built for aarch64 (under qemu); prints the times
 #   make bench  build, then time the Km line beside other tools and print the figures
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
@@ -34,8 +34,8 @@ all: build
 
 help:
 	@echo "make run    build, run $(SUITE), print the verdicts"
-	@echo "make test   build, run all tests, then again under ASan+UBSan, the fuzz targets"
-	@echo "            briefly and libqq's tests built for aarch64 under qemu (test-aarch64)"
+	@echo "make test   build, run all tests, the sanitizer pass, a fuzz smoke and libqq's tests"
+	@echo "            built for aarch64 under qemu (test-aarch64); print the times"
 	@echo "make bench  time the Km line's change with qqbench, the kernel's bulk loop, Google Benchmark"
 	@echo "            and callgrind, side by side (docs/PERFORMANCE.md; figures, not pass/fail)"
 	@echo "make deps   install missing Debian packages (as root)"
@@ -86,14 +86,28 @@ run: build
 	$(BUILD)/harness/qqbench run $(SUITE) --json $(REPORT_DIR)/$(notdir $(basename $(SUITE))).json \
 	    --junit $(REPORT_DIR)/$(notdir $(basename $(SUITE))).xml
 
+# make test's parts each append "NAME END-SECONDS" to TEST_TIMES when they
+# pass; the last line of make test turns the stamps since make started into
+# the wall time of each part, its build included.
+TEST_TIMES = $(BUILD)/make-test.times
+MAKE_T0 := $(shell date +%s)
+test_stamp = @mkdir -p $(BUILD) && echo "$(1) $$(date +%s)" >> $(TEST_TIMES)
+
 test-plain: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+	$(call test_stamp,plain)
 
+# The sanitizer pass runs the tests labelled asan (tests/CMakeLists.txt
+# says which and why): the C tests, the MPI scenarios and the integration
+# tests that reach the harness's code no unit test reaches.
 test-asan: build-asan
-	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS) -LE valgrind
+	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS) -L asan
+	$(call test_stamp,asan)
 
-# Fuzz targets (tests/fuzz): a short run of each in 'make test' when clang
-# is installed; 'make fuzz' installs clang and runs them long.
+# Fuzz targets (tests/fuzz): in 'make test' a smoke of each when clang is
+# installed (the seed corpus replayed, then FUZZ_SMOKE_SECONDS of new
+# inputs); 'make fuzz' installs clang and runs them FUZZ_SECONDS each.
+FUZZ_SMOKE_SECONDS ?= 5
 build-fuzz:
 	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DQQ_FUZZ=ON -DQQ_BUILD_TESTS=OFF \
 	    -DQQ_FUZZ_SECONDS=$(FUZZ_SECONDS)
@@ -101,11 +115,12 @@ build-fuzz:
 
 test-fuzz: deps
 	@if command -v clang >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory build-fuzz FUZZ_SECONDS=20 && \
-	  ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz; \
+	  $(MAKE) --no-print-directory build-fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) && \
+	  ctest --test-dir $(BUILD_FUZZ) --output-on-failure -j$(JOBS) -L fuzz; \
 	else \
 	  echo "test-fuzz: clang is not installed, the fuzz targets did not run ('make fuzz' installs it)"; \
 	fi
+	$(call test_stamp,fuzz)
 
 # libqq and its own unit tests cross-built for aarch64 and run under qemu-user,
 # and the host's qqbench st reading a file the aarch64 build wrote
@@ -126,6 +141,7 @@ test-aarch64: deps $(BUILD)/CMakeCache.txt
 	  echo "test-aarch64:$$missing not installed, the aarch64 tests did not run" \
 	       "('make deps' installs gcc-aarch64-linux-gnu and qemu-user)"; \
 	fi
+	$(call test_stamp,aarch64)
 
 # Rewrite every tracked C/C++ file as .clang-format says (CTest's
 # test_format checks it).
@@ -144,6 +160,8 @@ fuzz: deps
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
 
 test: test-plain test-asan test-fuzz test-aarch64
+	@awk -v t0=$(MAKE_T0) -v now=$$(date +%s) '$$2 >= t0 { d = $$2 - (p ? p : t0); p = $$2; \
+	    s = s (s ? ", " : "") $$1 " " d " s" } END { print "make test: " now - t0 " s (" s ")" }' $(TEST_TIMES)
 
 # Benchmarks: this machine's timings beside other tools' (docs/PERFORMANCE.md).
 # They print figures and pass/fail nothing: a timing of another tool on a

@@ -36,6 +36,9 @@ benchmarks:
   - name: msg_pack
     kernel: $K/msg_pack
     threshold: 10.0
+    # Each launch starts mpirun (about 0.5 s, most of the run): the fewest
+    # launches a comparison takes.
+    repetitions: 2
     args: ["--steps", "30", "--size", "1000"]
     nodes: [1, 2]
     variants:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# qqbench run --update-baseline killed with SIGKILL 50 times at random moments (and right in the middle of writing): the baseline is always the old or a new whole file that parses, holds every case, and no temp file is taken for a baseline.
+# qqbench run --update-baseline killed with SIGKILL 16 times at random moments (and right in the middle of writing): the baseline is always the old or a new whole file that parses, holds every case, and no temp file is taken for a baseline.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf bl
@@ -25,17 +25,22 @@ bfile=$(echo bl/*/killme.yaml)
 dir=$(dirname "$bfile")
 check "first baseline holds $ncases cases" test "$(grep -c '^- name: ' "$bfile")" = "$ncases"
 
-# 50 kills, three kinds in turn: at the moment the temp file appears
-# (mid-write) of an update measuring only 'tiny' (the whole file is still
-# rewritten: a short run, a full write); at a random moment of such an
-# update; every fifth, at a random moment of an update of everything. After
-# each, the baseline must be the file of before or a new whole one.
-mid=0 tries=50 same=0 changed=0
+# 16 kills, three kinds in turn: half of them at the moment the temp file
+# appears (mid-write) of an update measuring only 'tiny' (the whole file is
+# still rewritten: a short run, a full write), the window where a
+# non-atomic store would leave a cut file; a quarter at a random moment of
+# such an update (nearly always still measuring); every fourth at a random
+# moment of an update of everything. After each, the baseline must be the
+# file of before or a new whole one.
+mid=0 tries=16 same=0 changed=0
 for try in $(seq 1 $tries); do
     cp "$bfile" before.yaml
     only=(--only tiny)
-    kind=$((try % 3))
-    [ $((try % 5)) = 0 ] && { only=(); kind=full; }
+    case $((try % 4)) in
+    0) only=(); kind=full ;;
+    2) kind=1 ;;
+    *) kind=0 ;;
+    esac
     "$QQBENCH" run big.yaml --baselines bl -q --update-baseline "${only[@]}" >/dev/null 2>&1 &
     pid=$!
     how=""
