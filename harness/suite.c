@@ -1014,8 +1014,9 @@ static char *absolute(const char *path)
 static int resolve_kernel(struct cur *c, struct qqb_bench *b)
 {
     const char *k = b->kernel;
-    char *full, shown[600];
+    char *full, shown[1300];
     struct qqb_qbuf q, q2;
+    struct qqb_qpath qp;
     struct stat st;
     int rc = 0;
 
@@ -1034,7 +1035,7 @@ static int resolve_kernel(struct cur *c, struct qqb_bench *b)
     if (strcmp(full, k) == 0)
         snprintf(shown, sizeof shown, "'%s'", qqb_qs(&q, k));
     else
-        snprintf(shown, sizeof shown, "'%s' (%s)", qqb_qs(&q, k), qqb_qs(&q2, full));
+        snprintf(shown, sizeof shown, "'%s' (%s)", qqb_qs(&q, k), qqb_qp(&qp, full));
     if (stat(full, &st) != 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             rc = fail(c, here(c),

@@ -8,31 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *qqb_qs(struct qqb_qbuf *b, const char *s)
+/* The one rule for a user string in a message: control characters escaped
+ * or replaced, cut with "..." (never inside a UTF-8 character) to fit CAP. */
+static const char *printable(char *out, size_t cap, const char *s)
 {
-    size_t n = 0, max = sizeof b->s - 4;
+    size_t n = 0, max = cap - 4;
     for (; *s && n < max; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '\n' || ch == '\t' || ch == '\r') {
             if (n + 2 > max)
                 break;
-            b->s[n++] = '\\';
-            b->s[n++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
+            out[n++] = '\\';
+            out[n++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
         } else {
-            b->s[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+            out[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
         }
     }
     if (*s) {
         /* do not leave half a UTF-8 character before the dots */
-        while (n > 0 && ((unsigned char)*s & 0xC0) == 0x80 && (unsigned char)b->s[n - 1] >= 0x80) {
+        while (n > 0 && ((unsigned char)*s & 0xC0) == 0x80 && (unsigned char)out[n - 1] >= 0x80) {
             n--;
             s--;
         }
-        memcpy(b->s + n, "...", 3);
+        memcpy(out + n, "...", 3);
         n += 3;
     }
-    b->s[n] = '\0';
-    return b->s;
+    out[n] = '\0';
+    return out;
+}
+
+const char *qqb_qs(struct qqb_qbuf *b, const char *s)
+{
+    return printable(b->s, sizeof b->s, s);
+}
+
+const char *qqb_qp(struct qqb_qpath *b, const char *s)
+{
+    return printable(b->s, sizeof b->s, s);
 }
 
 static void one_line(char *s)

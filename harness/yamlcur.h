@@ -24,6 +24,12 @@ struct qqb_qbuf {
 /* S with control characters escaped or replaced, cut with "..." (never
  * inside a UTF-8 character) to fit B. Returns B->s. */
 const char *qqb_qs(struct qqb_qbuf *b, const char *s);
+/* The same for a path the harness composed (a kernel's full path): whole
+ * up to 1 KiB, so a message names a file deep in a checkout. */
+struct qqb_qpath {
+    char s[1100];
+};
+const char *qqb_qp(struct qqb_qpath *b, const char *s);
 
 /* "PATH:LINE:COLUMN: error: " (LINE 0: "PATH: error: ") and the message,
  * into ERR as one line. Returns -1. */

@@ -399,7 +399,7 @@ static void test_suite_relative_kernel(void)
 
 static void test_suite_kernel_dir(void)
 {
-    char suite[4300], err[512], want[6000];
+    char suite[4300], err[4096], want[6000];
     struct qqb_suite *s = NULL;
 
     path_join(suite, sizeof suite, tmp, "bare.yaml");
