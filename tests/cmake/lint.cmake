@@ -6,6 +6,11 @@
 # cppcheck (a few CPU-seconds) over qq/ and harness/ is one more test.
 # Label lint; the sanitizer pass does not run them, and in the sanitizer
 # build they say so and skip (the sources are the same).
+# Not in the library-only (cross) build: the analysers run on the host's
+# build of the whole tree, which that build is not.
+if(QQ_LIBRARY_ONLY OR CMAKE_CROSSCOMPILING)
+  return()
+endif()
 set(QQ_LINT_SCRIPT ${CMAKE_CURRENT_SOURCE_DIR}/integration/test_lint.sh)
 set(QQ_LINT_ENV "")
 if(QQ_SANITIZE)
