@@ -331,8 +331,11 @@ struct xtics {
     int extra;   /* pixels added to each panel's height */
 };
 
-/* The layout for N labels LABEL(i) of a panel WIDTH pixels wide. */
-static struct xtics xtics_layout(const struct rep *r, const size_t *ci, size_t n, int width)
+/* The layout for N labels of a panel WIDTH pixels wide; CLOSE: labels
+ * stand closer than their share of the width (bars side by side in
+ * groups), so they stand upright whatever their length. */
+static struct xtics xtics_layout(const struct rep *r, const size_t *ci, size_t n, int width,
+                                 int close)
 {
     size_t total = 0, longest = 0;
     for (size_t i = 0; i < n; i++) {
@@ -345,7 +348,7 @@ static struct xtics xtics_layout(const struct rep *r, const size_t *ci, size_t n
     }
     struct xtics x = {0, 0, 0};
     /* About 7 pixels a character at the PNG's 10 points. */
-    if (total * 7 > (size_t)width * 3 / 4) {
+    if (close || total * 7 > (size_t)width * 3 / 4) {
         x.upright = 1;
         /* A character's width is about half its height: the margin in
          * character heights, and the pixels (about 15 a height) added. */
@@ -1129,7 +1132,7 @@ static int pic_samples(struct rep *r, const struct bench *b)
     }
     for (size_t s = 0; s < b->ncases; s++)
         xs[s] = (double)s + 1;
-    struct xtics xl = xtics_layout(r, b->cases, b->ncases, 600);
+    struct xtics xl = xtics_layout(r, b->cases, b->ncases, 600, 0);
     qqb_plot_both_begin(gp, p->stem, 600 * cols, 340 * rows + 90 + xl.extra * rows);
     int anyb = 0, anyl = 0;
     for (size_t k = 0; k < b->nkeys; k++)
@@ -1767,7 +1770,7 @@ static int pic_ab(struct rep *r, const struct bench *b)
     }
     for (size_t s = 0; s < nslot; s++)
         sci[s] = (size_t)slots[s].ci, sx[s] = slots[s].x;
-    struct xtics xl = xtics_layout(r, sci, nslot, pw);
+    struct xtics xl = xtics_layout(r, sci, nslot, pw, nslot > 4);
     qqb_plot_both_begin(gp, p->stem, pw * cols, 340 * rows + 90 + xl.extra * rows);
     char ttl[256];
     snprintf(ttl, sizeof ttl,
