@@ -1,12 +1,14 @@
 /* cmd_ci.c - qqbench ci: build a reference revision beside the working tree and run a suite against
  * it. */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -39,15 +41,58 @@ static void ci_usage(FILE *fp)
                 "does not build.\n");
 }
 
+/* SIGINT, SIGTERM or SIGHUP while the reference is checked out and built:
+ * the signal, 0 until then. The build is stopped, the worktree and the
+ * folder removed, and ci ends by the same signal (it left cmake running
+ * under init, the folder in TMPDIR and the worktree registered). */
+static volatile sig_atomic_t ci_stop;
+static const int ci_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+#define NCISIG (sizeof ci_sigs / sizeof ci_sigs[0])
+static struct sigaction ci_old[NCISIG];
+
+static void on_ci_signal(int sig)
+{
+    ci_stop = sig;
+}
+
+static void ci_trap(int on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_ci_signal; /* no SA_RESTART: waitpid returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NCISIG; i++)
+        sigaction(ci_sigs[i], on ? &sa : &ci_old[i], on ? &ci_old[i] : NULL);
+}
+
+/* Stop process group G: SIGTERM, SIGKILL after 2 s, reaped. */
+static void stop_group(pid_t g)
+{
+    kill(-g, SIGTERM);
+    for (int i = 0; i < 200 && kill(-g, 0) == 0; i++) {
+        while (waitpid(-g, NULL, WNOHANG) > 0)
+            ;
+        struct timespec ts = {0, 10L * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    kill(-g, SIGKILL);
+    while (waitpid(-g, NULL, 0) > 0)
+        ;
+}
+
 /* Run ARGV with stdout and stderr to LOG (appended), or to /dev/null when
- * LOG is NULL; stdin from /dev/null. Returns the exit status, or -1 when it
- * could not run or died by a signal. */
+ * LOG is NULL; stdin from /dev/null; in a process group of its own, which
+ * a signal to ci stops. Returns the exit status, or -1 when it could not
+ * run, died by a signal or was stopped. */
 static int run_logged(char *const argv[], const char *log, const char *cwd)
 {
+    if (ci_stop)
+        return -1;
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        setpgid(0, 0);
         int in = open("/dev/null", O_RDONLY);
         int out =
             log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : open("/dev/null", O_WRONLY);
@@ -58,10 +103,16 @@ static int run_logged(char *const argv[], const char *log, const char *cwd)
         execvp(argv[0], argv);
         _exit(127);
     }
+    setpgid(pid, pid); /* both sides: whichever runs first */
     int st;
-    while (waitpid(pid, &st, 0) < 0)
+    while (waitpid(pid, &st, 0) < 0) {
         if (errno != EINTR)
             return -1;
+        if (ci_stop) {
+            stop_group(pid);
+            return -1;
+        }
+    }
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -183,10 +234,18 @@ int cmd_ci(int argc, char **argv)
         NULL};
     char *bld_argv[] = {"cmake", "--build", bld, "-j", (char *)jobs, NULL};
     int rc;
-    if (run_logged(wt_argv, log, NULL) != 0) {
+    ci_trap(1);
+    if (run_logged(wt_argv, log, NULL) != 0 && !ci_stop) {
         fprintf(stderr, "qqbench ci: error: cannot check out %s (see %s)\n", base, log);
         rc = QQB_EXIT_USAGE;
-    } else if (run_logged(cfg_argv, log, NULL) != 0 || run_logged(bld_argv, log, NULL) != 0) {
+    } else if (ci_stop) {
+        rc = QQB_EXIT_KERNEL; /* ends by the signal below */
+    } else if (run_logged(cfg_argv, log, NULL) != 0 || run_logged(bld_argv, log, NULL) != 0 ||
+               ci_stop) {
+        if (ci_stop) {
+            rc = QQB_EXIT_KERNEL;
+            goto cleanup;
+        }
         fprintf(stderr, "qqbench ci: error: the reference %s does not build (see %s)\n", base, log);
         keep = 1; /* the log is the evidence */
         rc = QQB_EXIT_USAGE;
@@ -207,16 +266,31 @@ int cmd_ci(int argc, char **argv)
             rargv[n++] = kernels;
             for (int j = i; j < argc; j++)
                 rargv[n++] = argv[j];
+            ci_trap(0); /* the run traps its own */
             rc = cmd_run(n, rargv);
             free(rargv);
         }
     }
+cleanup:;
     char *rm_argv[] = {"git", "-C", top, "worktree", "remove", "--force", src, NULL};
+    int sig = ci_stop;
+    ci_stop = 0; /* the clean-up's own commands must run */
+    if (sig)
+        keep = 0; /* stopped: nothing of it is evidence */
     if (!keep) {
         run_logged(rm_argv, NULL, NULL);
         remove_tree(dir);
     } else {
         fprintf(stderr, "qqbench ci: kept %s\n", dir);
+    }
+    ci_trap(0);
+    if (sig) {
+        fprintf(stderr,
+                "qqbench ci: stopped by signal %d: the reference build stopped, %s "
+                "removed\n",
+                sig, dir);
+        signal(sig, SIG_DFL);
+        raise(sig);
     }
     return rc;
 }

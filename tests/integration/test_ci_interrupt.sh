@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# qqbench ci stopped by SIGTERM or SIGINT during the reference build: the build's processes are stopped, the qqbench-ci-* folder is removed, the worktree is no longer registered in the user's repository, and ci ends by the signal (128+N); it left cmake running under init, the folder and the worktree.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+command -v git >/dev/null && command -v cmake >/dev/null || { echo "FAIL: git and cmake are needed (make deps installs them)"; exit 1; }
+rm -rf repo tmp && mkdir -p repo tmp
+tmpd="$PWD/tmp"
+marker="qqb_ci_interrupt_$$"
+# The bracket keeps pgrep from finding its own command line (and the test's).
+pat="[s]leep 60 # $marker"
+running() { pgrep -f "$pat" >/dev/null 2>&1; }
+build_gone() { ! running; }
+cd repo
+git init -q
+git config user.email t@example.invalid
+git config user.name test
+# A project whose build runs long: a custom target that sleeps (its
+# command line carries a marker, so a leftover process can be found).
+cat > CMakeLists.txt <<CM
+cmake_minimum_required(VERSION 3.13)
+project(slow C)
+add_custom_target(slow ALL COMMAND sh -c "sleep 60 # $marker")
+CM
+printf 'suite: s\nbenchmarks:\n  - name: a\n    kernel: /bin/true\n' > suite.yaml
+git add -A && git commit -qm base
+for sig in TERM INT; do
+    rc=0
+    TMPDIR="$tmpd" "$QQBENCH" ci --base HEAD suite.yaml > ../ci.out 2> ../ci.err &
+    pid=$!
+    # Wait for the build to start: its sleep is running.
+    for _ in $(seq 1 300); do
+        running && break
+        sleep 0.1
+    done
+    check "SIG$sig: the reference build started" running
+    kill -$sig $pid
+    wait $pid || rc=$?
+    [ "$sig" = TERM ] && want=143 || want=130
+    check "SIG$sig: ci ends by the signal (exit $rc, want $want)" test "$rc" = "$want"
+    sleep 0.5
+    check "SIG$sig: no build process left" build_gone
+    check "SIG$sig: no qqbench-ci-* folder left in TMPDIR" test -z "$(ls "$tmpd")"
+    check "SIG$sig: the worktree is no longer registered" test "$(git worktree list | wc -l)" = 1
+    check "SIG$sig: says what it did" grep -q "qqbench ci: stopped by signal" ../ci.err
+done
+cd ..
+[ "$fail" = 0 ] || show ci.err
+pkill -f "$pat" 2>/dev/null || true
+finish
