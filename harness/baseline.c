@@ -26,6 +26,7 @@
 #include <yaml.h>
 
 #include "stats.h"
+#include "strmap.h"
 #include "yamlcur.h"
 
 #ifndef PATH_MAX
@@ -745,6 +746,9 @@ int qqb_baseline_update(const char *path, const struct qqb_results *cur, size_t 
 struct rd {
     struct qqb_ycur y;                /* the file, the current event, the first error */
     const char *want_suite, *want_id; /* what the path says; NULL: anything */
+    struct qqb_strmap cases;          /* the case names read so far: a duplicate is
+                                         found in constant time, not by a scan (a file
+                                         of 40,000 cases took 25 s) */
 };
 
 static int rfail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...) QQB_PRINTF_LIKE(3, 4);
@@ -1338,9 +1342,14 @@ static int read_case(struct rd *r, struct qqb_results *out)
                             1u << C_NAME | 1u << C_BENCH | 1u << C_NODES | 1u << C_MHZ |
                                 1u << C_LAUNCHES | 1u << C_METRICS,
                             seen, "the case");
-    if (rc == 0 && qqb_results_find(out, c.name)) {
-        struct qqb_qbuf b;
-        rc = rfail(r, &start, "case '%s' is given twice", qqb_qs(&b, c.name));
+    if (rc == 0) {
+        int added = qqb_strmap_add(&r->cases, 0, c.name, out->ncases, NULL);
+        if (added < 0)
+            rc = rfail(r, &start, "out of memory");
+        else if (added == 0) {
+            struct qqb_qbuf b;
+            rc = rfail(r, &start, "case '%s' is given twice", qqb_qs(&b, c.name));
+        }
     }
     for (size_t i = 0; rc == 0 && i < c.nmetrics; i++)
         for (size_t j = 0; rc == 0 && j < c.metrics[i].n; j++)
@@ -1353,8 +1362,9 @@ static int read_case(struct rd *r, struct qqb_results *out)
                            (unsigned)c.metrics[i].run[j], c.runs, c.runs == 1 ? "" : "s");
             }
     if (rc == 0) {
-        /* qqb_results_case makes a slot holding only the name: take it. */
-        struct qqb_case_result *slot = qqb_results_case(out, c.name);
+        /* A new slot holding only the name (the name is new: checked
+         * above): take it. */
+        struct qqb_case_result *slot = qqb_results_append(out, c.name);
         if (!slot) {
             (void)rfail(r, &start, "out of memory");
         } else {
@@ -1575,6 +1585,7 @@ int qqb_baseline_read_as(const char *path, const char *suite, const char *fp_id,
     if (rc == 0)
         rc = read_doc(&r, out);
     qqb_ycur_close(&r.y);
+    qqb_strmap_free(&r.cases);
     if (rc) {
         qqb_results_free(out);
         return -1;

@@ -48,6 +48,11 @@ static struct qqb_case_result *append(struct qqb_results *r, const char *name)
     return c;
 }
 
+struct qqb_case_result *qqb_results_append(struct qqb_results *r, const char *name)
+{
+    return append(r, name);
+}
+
 struct qqb_case_result *qqb_results_case(struct qqb_results *r, const char *name)
 {
     struct qqb_case_result *c = qqb_results_find(r, name);

@@ -112,6 +112,9 @@ void qqb_results_drop_verdicts(struct qqb_results *r);
 /* Size R for N cases named NAMES[i] (the plan's cases, in plan order), all
  * empty: case i of the results is case i of the plan. 0 or -1. */
 int qqb_results_init(struct qqb_results *r, const char *const *names, size_t n);
+/* A new empty case named NAME at the end, without looking for one of that
+ * name (the caller knows it is new); NULL on out of memory. */
+struct qqb_case_result *qqb_results_append(struct qqb_results *r, const char *name);
 /* The case named NAME, made (empty) when missing; NULL on out of memory.
  * The pointer stays valid until qqb_results_free. */
 struct qqb_case_result *qqb_results_case(struct qqb_results *r, const char *name);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "cmds.h"
 #include "craft.h"
 #include "qq.h"
@@ -199,6 +200,65 @@ static void test_open_many_nodes(void)
     CHECK(check_ratio("open of 50000 nodes", small, big, 10));
 }
 
+/* A baseline of many cases read in a child: each case was checked against
+ * every case before it for a duplicate (25 s at 40,000 cases). */
+static int read_big(void)
+{
+    struct qqb_results back;
+    char err[512];
+    int rc = qqb_baseline_read("big.yaml", &back, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err);
+    qqb_results_free(&back);
+    return rc == 0 ? 0 : 1;
+}
+
+static double baseline_cases(size_t n)
+{
+    struct qqb_results r;
+    memset(&r, 0, sizeof r);
+    r.suite = strdup("big");
+    r.date = strdup("2026-01-01T00:00:00Z");
+    r.version = strdup("0.1.0");
+    snprintf(r.fp.id, sizeof r.fp.id, "x86_64-2cpu-00000000");
+    snprintf(r.fp.cpu, sizeof r.fp.cpu, "test");
+    snprintf(r.fp.compiler, sizeof r.fp.compiler, "cc");
+    snprintf(r.fp.flags, sizeof r.fp.flags, "-O2");
+    r.fp.mhz = 1000;
+    r.fp.cores = 2;
+    char **names = calloc(n, sizeof *names);
+    for (size_t i = 0; names && i < n; i++) {
+        names[i] = malloc(32);
+        if (names[i])
+            snprintf(names[i], 32, "b%zu@1", i);
+    }
+    double cpu = 0;
+    char err[512] = "";
+    CHECK_INT_EQ(qqb_results_init(&r, (const char *const *)names, n), 0);
+    for (size_t i = 0; i < r.ncases; i++) {
+        r.cases[i]->bench = strdup("b");
+        r.cases[i]->nodes = 1;
+        r.cases[i]->runs = 1;
+    }
+    int wrc = qqb_baseline_write("big.yaml", &r, err, sizeof err);
+    CHECK_INT_EQ(wrc, 0);
+    if (wrc != 0)
+        fprintf(stderr, "%s\n", err);
+    else
+        CHECK_INT_EQ(in_child(read_big, &cpu), 0);
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+    qqb_results_free(&r);
+    return cpu;
+}
+
+static void test_baseline_many_cases(void)
+{
+    double small = baseline_cases(4000), big = baseline_cases(40000);
+    CHECK(check_ratio("baseline of 40000 cases", small, big, 10));
+}
+
 static const char *suite_err;
 static char suite_msg[512];
 
@@ -267,6 +327,7 @@ int main(void)
     RUN(test_strmap_probes);
     RUN(test_compare_many_keys);
     RUN(test_open_many_nodes);
+    RUN(test_baseline_many_cases);
     RUN(test_suite_big_params);
     return TEST_DONE();
 }
