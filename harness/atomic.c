@@ -20,15 +20,17 @@ static int failed(const char *what, const char *tmp, char *err, size_t errlen)
     return -1;
 }
 
-int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen)
+int qqb_atomic_prepare(struct qqb_atomic *a, const char *path, const char *text, size_t len,
+                       char *err, size_t errlen)
 {
-    char tmp[PATH_MAX], dir[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+    a->ready = 0;
+    if (snprintf(a->path, sizeof a->path, "%s", path) >= (int)sizeof a->path ||
+        snprintf(a->tmp, sizeof a->tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof a->tmp) {
         errno = ENAMETOOLONG;
         return failed("cannot name its temporary file", NULL, err, errlen);
     }
-    unlink(tmp); /* one left by a killed process of the same pid */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    unlink(a->tmp); /* one left by a killed process of the same pid */
+    int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return failed("cannot create its temporary file", NULL, err, errlen);
     for (size_t off = 0; off < len;) {
@@ -41,7 +43,7 @@ int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, 
             int e = errno;
             close(fd);
             errno = e;
-            return failed("write failed", tmp, err, errlen);
+            return failed("write failed", a->tmp, err, errlen);
         }
         off += (size_t)k;
     }
@@ -50,17 +52,29 @@ int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, 
         int e = errno;
         close(fd);
         errno = e;
-        return failed("fsync failed", tmp, err, errlen);
+        return failed("fsync failed", a->tmp, err, errlen);
     }
     if (close(fd) != 0)
-        return failed("close failed", tmp, err, errlen);
-    if (rename(tmp, path) != 0)
-        return failed("cannot rename its temporary file into place", tmp, err, errlen);
+        return failed("close failed", a->tmp, err, errlen);
+    a->ready = 1;
+    return 0;
+}
+
+int qqb_atomic_commit(struct qqb_atomic *a, char *err, size_t errlen)
+{
+    char dir[PATH_MAX];
+    if (!a->ready) {
+        errno = EINVAL;
+        return failed("nothing prepared", NULL, err, errlen);
+    }
+    a->ready = 0;
+    if (rename(a->tmp, a->path) != 0)
+        return failed("cannot rename its temporary file into place", a->tmp, err, errlen);
     /* And the rename itself must survive a crash. */
-    const char *slash = strrchr(path, '/');
-    if (slash && (size_t)(slash - path) < sizeof dir) {
-        memcpy(dir, path, (size_t)(slash - path));
-        dir[slash - path] = '\0';
+    const char *slash = strrchr(a->path, '/');
+    if (slash && (size_t)(slash - a->path) < sizeof dir) {
+        memcpy(dir, a->path, (size_t)(slash - a->path));
+        dir[slash - a->path] = '\0';
     } else {
         snprintf(dir, sizeof dir, ".");
     }
@@ -75,6 +89,21 @@ int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, 
         close(dfd);
     }
     return 0;
+}
+
+void qqb_atomic_abort(struct qqb_atomic *a)
+{
+    if (a->ready)
+        unlink(a->tmp);
+    a->ready = 0;
+}
+
+int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    struct qqb_atomic a;
+    if (qqb_atomic_prepare(&a, path, text, len, err, errlen) != 0)
+        return -1;
+    return qqb_atomic_commit(&a, err, errlen);
 }
 
 FILE *qqb_open_regular(const char *path, char *err, size_t errlen)

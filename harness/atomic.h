@@ -17,6 +17,20 @@
  * a name that does not exist (rename would replace it). */
 int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen);
 
+/* The same in two steps, so that two files are replaced both or neither:
+ * prepare writes TEXT into PATH's temporary beside it, fsync'd (PATH
+ * untouched); commit renames it over PATH and fsyncs the folder; abort
+ * removes a prepared temporary. Each returns 0 or -1 with ERR and errno,
+ * as qqb_write_atomic; a failed prepare leaves no temporary. */
+struct qqb_atomic {
+    char tmp[4096], path[4096];
+    int ready; /* a temporary is prepared */
+};
+int qqb_atomic_prepare(struct qqb_atomic *a, const char *path, const char *text, size_t len,
+                       char *err, size_t errlen);
+int qqb_atomic_commit(struct qqb_atomic *a, char *err, size_t errlen);
+void qqb_atomic_abort(struct qqb_atomic *a);
+
 /* Open PATH for reading only if it is a regular file: a FIFO where a
  * baseline, a snapshot or a machine profile should be would hang the read
  * forever, a device would never end (the open itself does not wait: it is

@@ -637,12 +637,12 @@ static void remove_stale(const char *dir, const char *base)
     closedir(d);
 }
 
-/* The locked part of a write: the document made in memory, then written
- * whole or not at all (atomic.h: temporary, fsync, rename, fsync the dir).
- * Returns 0, -1 (R cannot be written: a string that is not UTF-8, or out
- * of memory), or -2 (the file system refused). */
-static int write_locked(const char *path, const char *dir, const char *base,
-                        const struct qqb_results *r, char *err, size_t errlen)
+/* The locked part of a write: the document made in memory and written to
+ * a temporary beside PATH, fsync'd (atomic.h); PATH itself is untouched
+ * until the commit. Returns 0, -1 (R cannot be written: a string that is
+ * not UTF-8, or out of memory), or -2 (the file system refused). */
+static int prepare_locked(struct qqb_atomic *a, const char *path, const char *dir, const char *base,
+                          const struct qqb_results *r, char *err, size_t errlen)
 {
     char date[32], why[512];
     char *text = NULL;
@@ -683,19 +683,29 @@ static int write_locked(const char *path, const char *dir, const char *base,
         free(text);
         return ferr(err, errlen, path, "%s", m.why);
     }
-    int rc = qqb_write_atomic(path, text, len, why, sizeof why);
+    int rc = qqb_atomic_prepare(a, path, text, len, why, sizeof why);
     free(text);
     return rc != 0 ? fserr(err, errlen, path, "%s", why) : 0;
 }
 
-/* Validate, mkdir -p, lock; then either write R or (MERGE) read-merge-write. */
-static int store(const char *path, const struct qqb_results *r, int merge, size_t keep_runs,
-                 char *err, size_t errlen)
+/* One baseline being stored: its lock held, its new text prepared. */
+struct staged {
+    int lock;
+    struct qqb_atomic a;
+};
+
+/* Validate, mkdir -p, lock; then prepare R (or, MERGE, what is stored
+ * merged with R). 0 with the lock held and the text prepared; -1 or -2
+ * (as store's) with neither. */
+static int stage(struct staged *st, const char *path, const struct qqb_results *r, int merge,
+                 size_t keep_runs, char *err, size_t errlen)
 {
     char dir[PATH_MAX];
     const char *base;
-    int lock, rc;
+    int rc;
 
+    st->lock = -1;
+    st->a.ready = 0;
     if (!path || !*path || !r)
         return ferr(err, errlen, path ? path : "(null)", "no path or results");
     if (split_path(path, dir, sizeof dir, &base) || !*base)
@@ -706,8 +716,8 @@ static int store(const char *path, const struct qqb_results *r, int merge, size_
      * folder, locked by another writer too long): -2. */
     if (make_dirs(dir, err, errlen))
         return -2;
-    lock = take_lock(path, err, errlen);
-    if (lock < 0)
+    st->lock = take_lock(path, err, errlen);
+    if (st->lock < 0)
         return -2;
     if (merge && access(path, F_OK) == 0) {
         struct qqb_results old;
@@ -718,13 +728,71 @@ static int store(const char *path, const struct qqb_results *r, int merge, size_
                           "cannot merge: the stored baseline is for another "
                           "suite or machine (or out of memory)");
             else
-                rc = write_locked(path, dir, base, &old, err, errlen);
+                rc = prepare_locked(&st->a, path, dir, base, &old, err, errlen);
         }
         qqb_results_free(&old);
     } else {
-        rc = write_locked(path, dir, base, r, err, errlen);
+        rc = prepare_locked(&st->a, path, dir, base, r, err, errlen);
     }
-    drop_lock(lock);
+    if (rc != 0) {
+        drop_lock(st->lock);
+        st->lock = -1;
+    }
+    return rc;
+}
+
+static void unstage(struct staged *st)
+{
+    qqb_atomic_abort(&st->a);
+    if (st->lock >= 0)
+        drop_lock(st->lock);
+    st->lock = -1;
+}
+
+/* The prepared text renamed into place, the lock dropped. 0 or -2. */
+static int commit_staged(struct staged *st, const char *path, char *err, size_t errlen)
+{
+    char why[512];
+    int rc = qqb_atomic_commit(&st->a, why, sizeof why);
+    unstage(st);
+    return rc != 0 ? fserr(err, errlen, path, "%s", why) : 0;
+}
+
+static int store(const char *path, const struct qqb_results *r, int merge, size_t keep_runs,
+                 char *err, size_t errlen)
+{
+    struct staged st;
+    int rc = stage(&st, path, r, merge, keep_runs, err, errlen);
+    return rc != 0 ? rc : commit_staged(&st, path, err, errlen);
+}
+
+int qqb_baseline_update_both(const char *p1, const struct qqb_results *r1, size_t keep1,
+                             const char *p2, const struct qqb_results *r2, size_t keep2, char *err,
+                             size_t errlen)
+{
+    /* Locks in one order (by path), so two runs storing the same pair
+     * cannot each hold one and wait for the other. */
+    int swap = p1 && p2 && strcmp(p1, p2) > 0;
+    const char *pa = swap ? p2 : p1, *pb = swap ? p1 : p2;
+    const struct qqb_results *ra = swap ? r2 : r1, *rb = swap ? r1 : r2;
+    size_t ka = swap ? keep2 : keep1, kb = swap ? keep1 : keep2;
+    struct staged sa, sb;
+    int rc = stage(&sa, pa, ra, 1, ka, err, errlen);
+    if (rc != 0)
+        return rc;
+    rc = stage(&sb, pb, rb, 1, kb, err, errlen);
+    if (rc != 0) {
+        unstage(&sa);
+        return rc;
+    }
+    /* Both prepared: the renames are what is left, in one folder's file
+     * system each; a rename that fails after the first is said. */
+    rc = commit_staged(&sa, pa, err, errlen);
+    if (rc != 0) {
+        unstage(&sb);
+        return rc;
+    }
+    rc = commit_staged(&sb, pb, err, errlen);
     return rc;
 }
 

@@ -52,6 +52,14 @@ int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err,
  * and the result is written as qqb_baseline_write does. Two concurrent
  * updates of different cases both survive. Returns 0, -1 or -2 (as
  * qqb_baseline_write) with ERR. */
+/* Update two baselines (a timing baseline and the memory baseline) both or
+ * neither: both locked (in path order), both merged and prepared beside
+ * their files, then both renamed into place. A failure before the renames
+ * writes neither (ERR names the file that failed); -1 or -2 as
+ * qqb_baseline_update. */
+int qqb_baseline_update_both(const char *p1, const struct qqb_results *r1, size_t keep1,
+                             const char *p2, const struct qqb_results *r2, size_t keep2, char *err,
+                             size_t errlen);
 int qqb_baseline_update(const char *path, const struct qqb_results *cur, size_t keep_runs,
                         char *err, size_t errlen);
 

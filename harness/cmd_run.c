@@ -366,12 +366,11 @@ static int reference_scale(double *scale)
 /* A baseline that could not be written (RC from qqb_baseline_write or
  * _update, message ERR): the file system's refusal (a full disk, a
  * read-only folder) is exit 3, as a failed launch is; the rest exit 2. */
-static int store_failed(int rc, const char *err)
+static int store_failed(int rc, const char *err, const char *as_was)
 {
     fprintf(stderr, "%s\n", err);
     if (rc == -2) {
-        fprintf(stderr, "qqbench run: error: the results could not be stored; the "
-                        "baseline is as it was\n");
+        fprintf(stderr, "qqbench run: error: the results could not be stored; %s\n", as_was);
         return QQB_EXIT_KERNEL;
     }
     return QQB_EXIT_USAGE;
@@ -786,6 +785,11 @@ int cmd_run(int argc, char **argv)
         }
     }
     free(keep);
+    /* The memory baseline (every machine's): written with --update-baseline,
+     * or when there is none and nothing regressed. */
+    int mem_due = !m.kernel_failures && !bad_keys && !refused &&
+                  (o.update || (!have_mem && !o.baseline_from && !failed));
+    int mem_done = 0;
     if (m.kernel_failures || bad_keys || ndropped) {
         if (o.update || !have_base || o.record)
             fprintf(stderr, "qqbench: %s: the baseline was not written\n",
@@ -801,11 +805,35 @@ int cmd_run(int argc, char **argv)
         /* Always this machine's own file: --baseline-from only chooses what
          * to compare against, it never writes another machine's baseline. */
         int own_exists = access(own, F_OK) == 0;
-        int urc = qqb_baseline_update(own, &stored, o.keep_runs, err, sizeof err);
+        /* With the memory baseline to update too: both or neither (a
+         * refused memory lock left the timing baseline updated, and the
+         * message said it was as it was). */
+        int urc;
+        struct qqb_results memv;
+        if (mem_due && qqb_results_view(&stored, NULL, 1, &memv) != 0) {
+            stored.label = label;
+            goto nomem;
+        }
+        if (mem_due) {
+            memv.fp = memfp;
+            memv.label = NULL;
+            urc = qqb_baseline_update_both(own, &stored, o.keep_runs, mpath, &memv, 1, err,
+                                           sizeof err);
+            free(memv.cases);
+            mem_done = 1;
+        } else {
+            urc = qqb_baseline_update(own, &stored, o.keep_runs, err, sizeof err);
+        }
         stored.label = label;
         if (urc != 0) {
-            exit_code = store_failed(urc, err);
+            exit_code = store_failed(urc, err,
+                                     mem_due ? "neither the baseline nor the memory baseline was "
+                                               "written"
+                                             : "the baseline is as it was");
         } else {
+            if (mem_due && !o.quiet)
+                fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
+                        have_mem ? "updated:" : "recorded:", mpath);
             if (o.update && failed)
                 fprintf(stdout,
                         "Accepted as the new baseline: %zu regressed, %zu "
@@ -826,7 +854,7 @@ int cmd_run(int argc, char **argv)
             snprintf(err, sizeof err, "%.900s: error: out of memory", hpath);
         qqb_results_drop_verdicts(&stored);
         if (wrc != 0) {
-            exit_code = store_failed(wrc, err);
+            exit_code = store_failed(wrc, err, "no snapshot was written");
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: snapshot '%s' recorded: %s\n", o.record, hpath);
         }
@@ -834,8 +862,7 @@ int cmd_run(int argc, char **argv)
     /* The memory baseline (every machine's): written with --update-baseline,
      * or when there is none and nothing regressed. (History snapshots of
      * --record hold memory too: qqbench history reads every machine's.) */
-    int write_mem = o.update || (!have_mem && !o.baseline_from && !failed);
-    if (!m.kernel_failures && !bad_keys && !refused && write_mem) {
+    if (mem_due && !mem_done) {
         struct qqb_results memv;
         if (qqb_results_view(&stored, NULL, 1, &memv) != 0)
             goto nomem;
@@ -843,7 +870,7 @@ int cmd_run(int argc, char **argv)
         memv.label = NULL;
         int mrc = qqb_baseline_update(mpath, &memv, 1, err, sizeof err);
         if (mrc != 0) {
-            exit_code = store_failed(mrc, err);
+            exit_code = store_failed(mrc, err, "the memory baseline is as it was");
         } else if (!o.quiet) {
             fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
                     have_mem ? "updated:" : "recorded:", mpath);

@@ -2,7 +2,11 @@
 #define _DEFAULT_SOURCE /* symlink, mkdtemp */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "baseline.h"
@@ -69,8 +73,86 @@ static void test_dangling_lock_link(void)
     rmdir(dir);
 }
 
+/* The bytes of PATH ("" when it does not exist), malloc'd. */
+static char *contents(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return strdup("");
+    char *buf = calloc(1, 1 << 16);
+    if (buf)
+        buf[fread(buf, 1, (1 << 16) - 1, fp)] = '\0';
+    fclose(fp);
+    return buf;
+}
+
+/* Hold PATH.lock in a child until it is killed; its pid. */
+static pid_t hold_lock(const char *path)
+{
+    char lock[400];
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    int ready[2];
+    if (pipe(ready) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(lock, O_RDWR | O_CREAT, 0644);
+        if (fd < 0 || flock(fd, LOCK_EX) != 0)
+            _exit(1);
+        (void)!write(ready[1], "x", 1);
+        pause();
+        _exit(0);
+    }
+    char c;
+    close(ready[1]);
+    if (read(ready[0], &c, 1) != 1)
+        pid = -1;
+    close(ready[0]);
+    return pid;
+}
+
+/* Two baselines (a timing one and the memory one) are updated both or
+ * neither: with either's lock held by another writer, neither file
+ * changes (the memory lock refused left the timing baseline updated). */
+static void test_update_both(void)
+{
+    char dir[] = "bothtest.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%s/x/lock.yaml", dir);
+    snprintf(b, sizeof b, "%s/lock.memory.yaml", dir);
+    struct qqb_results r;
+    make_result(&r);
+    char err[512] = "";
+    CHECK_INT_EQ(qqb_baseline_update_both(a, &r, 5, b, &r, 1, err, sizeof err), 0);
+    qqb_baseline_set_lock_timeout(0.2);
+    for (int which = 0; which < 2; which++) {
+        char *before_a = contents(a), *before_b = contents(b);
+        pid_t holder = hold_lock(which ? a : b);
+        CHECK(holder > 0);
+        err[0] = '\0';
+        CHECK_INT_EQ(qqb_baseline_update_both(a, &r, 5, b, &r, 1, err, sizeof err), -2);
+        CHECK_STR_CONTAINS(err, which ? "x/lock.yaml.lock" : "lock.memory.yaml.lock");
+        char *after_a = contents(a), *after_b = contents(b);
+        CHECK_STR_EQ(after_a, before_a); /* neither written */
+        CHECK_STR_EQ(after_b, before_b);
+        kill(holder, SIGKILL);
+        waitpid(holder, NULL, 0);
+        free(before_a), free(before_b), free(after_a), free(after_b);
+    }
+    /* With the locks free both move on together: the timing one holds two
+     * runs now. */
+    CHECK_INT_EQ(qqb_baseline_update_both(a, &r, 5, b, &r, 1, err, sizeof err), 0);
+    char *ta = contents(a);
+    CHECK_STR_CONTAINS(ta, "runs: 2");
+    free(ta);
+    qqb_baseline_set_lock_timeout(QQB_BASELINE_LOCK_SECONDS);
+    qqb_results_free(&r);
+}
+
 int main(void)
 {
     RUN(test_dangling_lock_link);
+    RUN(test_update_both);
     return TEST_DONE();
 }
