@@ -14,6 +14,7 @@
 #define MICRO     "\xc2\xb5" /* U+00B5 in UTF-8 */
 #define PIXELS    1500       /* time steps per picture width: finer detail is merged */
 #define MAX_DEPTH 3          /* nesting shown by insets; deeper states share the last */
+#define MAX_DRAWN 24         /* keys drawn each their own; the rest fold (fold_keys) */
 
 static void view_usage(FILE *fp)
 {
@@ -75,6 +76,7 @@ struct view {
     double scale;      /* seconds to the axis unit */
     const char *unit;
     int any_marks, any_lines, any_idle;
+    uint32_t folded, dropped; /* states folded into "other"; other keys not drawn */
 };
 
 static int push_span(struct keyplot *k, struct span s)
@@ -307,7 +309,7 @@ static int write_data(struct view *v, char *err, size_t errsz)
             "# on off y_low y_high node\n",
             v->file, PIXELS, v->unit);
     for (uint32_t d = 0; d <= MAX_DEPTH; d++)
-        for (uint32_t k = 0; k < nk; k++) {
+        for (uint32_t k = 0; k <= nk; k++) {
             struct keyplot *kp = &v->kp[k];
             int any = 0;
             for (size_t i = 0; i < kp->nspans; i++) {
@@ -316,7 +318,7 @@ static int write_data(struct view *v, char *err, size_t errsz)
                     continue;
                 if (!any) {
                     fprintf(fp, "%s# key '", blocks++ ? "\n\n" : "");
-                    comment_name(fp, qq_file_key(v->tr.f, k)->name);
+                    comment_name(fp, k < nk ? qq_file_key(v->tr.f, k)->name : "other");
                     fprintf(fp, "' depth %u\n", d);
                     any = 1;
                 }
@@ -395,9 +397,13 @@ static void write_ytics(FILE *gp, const struct view *v, int detail)
     fprintf(gp, ")\n");
 }
 
-/* The legend text of key K. */
+/* The legend text of key K (K == nkeys: the states folded together). */
 static void key_title(FILE *gp, const struct view *v, uint32_t k)
 {
+    if (k == v->tr.nkeys) {
+        fprintf(gp, "'other (%u states)'", v->folded);
+        return;
+    }
     const struct qq_key_info *ki = qq_file_key(v->tr.f, k);
     const struct keyplot *kp = &v->kp[k];
     qqb_plot_str(gp, ki->name, 0);
@@ -419,7 +425,7 @@ static int write_script(struct view *v, char *err, size_t errsz)
     if (strip_px < 16)
         strip_px = 16;
     int nlegend = 0;
-    for (uint32_t k = 0; k < nk; k++)
+    for (uint32_t k = 0; k <= nk; k++)
         nlegend += v->kp[k].nspans || v->kp[k].npts;
     int width = 1200, height = 150 + (int)v->nrows * strip_px + 22 * ((nlegend + 3) / 4);
 
@@ -475,7 +481,7 @@ static int write_script(struct view *v, char *err, size_t errsz)
         return -1;
     }
     for (uint32_t d = 0; d <= MAX_DEPTH; d++)
-        for (uint32_t k = 0; k < nk; k++) {
+        for (uint32_t k = 0; k <= nk; k++) {
             const struct keyplot *kp = &v->kp[k];
             int any = 0;
             for (size_t i = 0; i < kp->nspans && !any; i++)
@@ -672,6 +678,85 @@ static int collect(struct view *v, char *err, size_t errsz)
     return 0;
 }
 
+/* Past MAX_DRAWN keys with something to draw, a legend and a plot clause
+ * per key help nobody (100,000 keys kept gnuplot busy past 300 s): every
+ * waiting key and the MAX_DRAWN - 1 others first by the states' time, then
+ * the others' points, keep their own colour, the other states are drawn as
+ * one grey key "other", and the other marks, counts and values are not
+ * drawn (--keys picks any). Said on stdout. */
+struct rank {
+    int tier; /* 2 waiting, 1 a state, 0 a mark, count or value */
+    double w; /* a state's time, or points */
+    uint32_t k;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+    const struct rank *x = a, *y = b;
+    if (x->tier != y->tier)
+        return x->tier > y->tier ? -1 : 1;
+    if (x->w != y->w)
+        return x->w > y->w ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+static int fold_keys(struct view *v)
+{
+    uint32_t nk = v->tr.nkeys, n = 0;
+    for (uint32_t k = 0; k < nk; k++)
+        n += v->kp[k].nspans || v->kp[k].npts;
+    if (n <= MAX_DRAWN)
+        return 0;
+    struct rank *rk = malloc(n * sizeof *rk);
+    if (!rk)
+        return -1;
+    n = 0;
+    for (uint32_t k = 0; k < nk; k++) {
+        const struct keyplot *kp = &v->kp[k];
+        if (!kp->nspans && !kp->npts)
+            continue;
+        /* Waiting keys first, then states by their time, then marks,
+         * counts and values by their points: a view is of states. */
+        double w = (double)kp->npts;
+        if (kp->nspans) {
+            w = 0;
+            for (size_t i = 0; i < kp->nspans; i++)
+                w += kp->spans[i].b - kp->spans[i].a;
+        }
+        rk[n++] = (struct rank){kp->idle ? 2 : kp->nspans ? 1 : 0, w, k};
+    }
+    /* Heaviest first, then in key order: the same keys every time. */
+    qsort(rk, n, sizeof *rk, cmp_rank);
+    struct keyplot *other = &v->kp[nk];
+    other->color = "#999999";
+    int rc = 0;
+    for (uint32_t i = MAX_DRAWN - 1; i < n && rc == 0; i++) {
+        struct keyplot *kp = &v->kp[rk[i].k];
+        if (qq_file_key(v->tr.f, rk[i].k)->type == QQ_TYPE_STATE) {
+            for (size_t j = 0; j < kp->nspans && rc == 0; j++) {
+                if (other->nspans == other->capspans) {
+                    size_t cap = other->capspans ? 2 * other->capspans : 64;
+                    struct span *sp = realloc(other->spans, cap * sizeof *sp);
+                    if (!sp) {
+                        rc = -1;
+                        break;
+                    }
+                    other->spans = sp;
+                    other->capspans = cap;
+                }
+                other->spans[other->nspans++] = kp->spans[j];
+            }
+            v->folded++;
+        } else {
+            v->dropped++;
+        }
+        kp->nspans = 0;
+        kp->npts = 0;
+    }
+    free(rk);
+    return rc;
+}
+
 static void report(const struct view *v)
 {
     printf("qqbench view: %s: %u node%s, %.6g to %.6g s since the run's start\n", v->file, v->nrows,
@@ -681,6 +766,10 @@ static void report(const struct view *v)
             printf("  node %u: %5.1f%% of the window waiting\n",
                    qq_file_node(v->tr.f, v->rows[r])->node,
                    100.0 * v->idle_sec[r] / (v->t1 - v->t0));
+    if (v->folded || v->dropped)
+        printf("  %u keys past the %d drawn: %u states drawn together as 'other', %u marks, "
+               "counts and values not drawn (--keys chooses)\n",
+               v->folded + v->dropped, MAX_DRAWN - 1, v->folded, v->dropped);
     if (v->no_plot)
         printf("wrote %s/view.gp and its data (not drawn: --no-plot)\n", v->out);
     else
@@ -763,6 +852,7 @@ int cmd_view(int argc, char **argv)
     char err[1024] = "";
     int rc = QQB_EXIT_USAGE;
     if (setup(&v, nodes, keys, err, sizeof err) != 0 || collect(&v, err, sizeof err) != 0 ||
+        (fold_keys(&v) != 0 && snprintf(err, sizeof err, "out of memory") > 0) ||
         qqb_plot_mkdir(v.out, err, sizeof err) != 0 || write_data(&v, err, sizeof err) != 0 ||
         write_script(&v, err, sizeof err) != 0 ||
         (!v.no_plot && qqb_plot_run(v.out, "view.gp", err, sizeof err) != 0)) {
@@ -771,7 +861,7 @@ int cmd_view(int argc, char **argv)
         report(&v);
         rc = QQB_EXIT_OK;
     }
-    for (uint32_t k = 0; v.kp && k < v.tr.nkeys; k++) {
+    for (uint32_t k = 0; v.kp && k <= v.tr.nkeys; k++) {
         free(v.kp[k].spans);
         free(v.kp[k].pts);
     }

@@ -118,4 +118,45 @@ rc=0
 QQB_GNUPLOT=false "$QQBENCH" view syn.qq --out gf > out.txt 2> err.txt || rc=$?
 check "view with a failing gnuplot: exit 2 (got $rc)" test "$rc" = 2
 check "failing gnuplot: one line naming it" test "$(wc -l < err.txt)" = 1 -a -n "$(grep -F 'false view.gp failed' err.txt)"
+# Many keys: past 24 with something to draw, the heaviest 23 (and every
+# waiting key) keep their own colour, the other states are one grey key
+# 'other', and the rest is not drawn, which view says (100,000 keys kept
+# gnuplot busy past 300 s). 300 states and 40 marks, written by hand.
+python3 - many.qq <<'PY'
+import struct, sys
+def pad8(b): return b + b"\0" * (-len(b) % 8)
+def section(tag, node, payload):
+    payload = pad8(payload)
+    return struct.pack("<4sIQ", tag, node, len(payload)) + payload
+keys = [("s%d" % i, 1) for i in range(300)] + [("m%d" % i, 2) for i in range(40)] + [("Sync", 1)]
+meta = b""
+for name, value in (("host", "h"), ("tick_source", "clock_gettime")):
+    meta += struct.pack("<I", len(name)) + name.encode() + struct.pack("<I", len(value)) + value.encode()
+kt = b""
+for i, (name, typ) in enumerate(keys):
+    kt = pad8(kt + struct.pack("<III", i, typ, len(name)) + name.encode())
+ev, t = b"", 1000
+for i in range(300):          # state i lasts i + 10 ticks
+    ev += struct.pack("<IIqQ", i, 0, 1, t) + struct.pack("<IIqQ", i, 0, 0, t + i + 10); t += 400
+for i in range(40):
+    ev += struct.pack("<IIqQ", 300 + i, 0, 0, t); t += 10
+ev += struct.pack("<IIqQ", 340, 0, 1, t) + struct.pack("<IIqQ", 340, 0, 0, t + 5); t += 10
+n = len(ev) // 24
+head = 64
+sections = section(b"META", 0xFFFFFFFF, meta) + section(b"KEYS", 0xFFFFFFFF, kt)
+node_at = head + len(sections) + 16 + 64
+evts_at = node_at + 16
+node = struct.pack("<IIQQQdQqd", 0, 1, evts_at, n, 1000, 1000.0, 0, 0, 0.0)
+body = sections + section(b"NODE", 0xFFFFFFFF, node) + section(b"EVTS", 0, ev)
+size = head + len(body)
+hdr = struct.pack("<8sHHIIIIIQ24s", b"QQPROF\r\n", 1, 0, head, 1, len(keys), 1, 0, size, b"\0" * 24)
+open(sys.argv[1], "wb").write(hdr + body)
+PY
+qq out.txt err.txt view many.qq --out many_view
+check "view of 341 keys: exit 0 (got $rc)" test "$rc" = 0
+check "says what was folded" has out.txt "^  318 keys past the 23 drawn: 278 states drawn together as 'other', 40 marks, counts and values not drawn \\(--keys chooses\\)$"
+check "the legend has the heaviest states and 'other'" has many_view/view.gp "title 's299'"
+check "'other' is one key" test "$(grep -c "title 'other (278 states)'" many_view/view.gp)" = 1
+check "the waiting key keeps its own colour" has many_view/view.gp "title 'Sync'"
+check "no folded key has its own clause" hasnt many_view/view.gp "title 's0'"
 finish
