@@ -129,8 +129,9 @@ struct qq__state {
 };
 extern QQ_API struct qq__state qq__st;
 
-/* The chosen path, read without a lock: it is written once, before any
- * read that depends on it, and only ever to the same value. */
+/* The chosen path, read without a lock: it is written by the first read
+ * of a process and again by QQInit (where $QQ_TICKS may force another),
+ * before the reads that QQInit calibrates and the program records with. */
 static inline int qq__path(void)
 {
     return __atomic_load_n(&qq__st.path, __ATOMIC_RELAXED);

@@ -85,8 +85,8 @@ static void test_qq_ticks_this_machine(void)
     CHECK_INT_EQ(qq__tick_flags, fl);
     if (p == QQ_TICKS_RDTSCP)
         CHECK(cpu & QQ_CALIB_RDTSCP);
-    printf("this machine: %s (CPUID: TSC %d, RDTSCP %d, invariant %d)\n", qq_tick_path_name(p),
-           !!(cpu & TSC), !!(cpu & RDTSCP), !!(cpu & INV));
+    printf("this machine: %s (the processor says: TSC %d, RDTSCP %d, invariant %d)\n",
+           qq_tick_path_name(p), !!(cpu & TSC), !!(cpu & RDTSCP), !!(cpu & INV));
     CHECK(strcmp(qq_tick_path_name(QQ_TICKS_UNSET), "unknown") == 0);
     CHECK(strcmp(qq_tick_path_name(99), "unknown") == 0);
     CHECK(strcmp(qq_tick_path_name(-1), "unknown") == 0);
