@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "names.h"
 #include "stats.h"
 #include "strmap.h"
 #include "yamlcur.h"
@@ -79,7 +80,7 @@ static int fserr(char *err, size_t errlen, const char *path, const char *fmt, ..
 
 static int name_char(char ch)
 {
-    return isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '-';
+    return qqb_name_plain_char((unsigned char)ch);
 }
 
 /* A label's character in its snapshot's file name (one rule, for writing

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmds.h"
 #include "git.h"
+#include "runner.h"
 
 static void ci_usage(FILE *fp)
 {
@@ -65,21 +65,6 @@ static void ci_trap(int on)
         sigaction(ci_sigs[i], on ? &sa : &ci_old[i], on ? &ci_old[i] : NULL);
 }
 
-/* Stop process group G: SIGTERM, SIGKILL after 2 s, reaped. */
-static void stop_group(pid_t g)
-{
-    kill(-g, SIGTERM);
-    for (int i = 0; i < 200 && kill(-g, 0) == 0; i++) {
-        while (waitpid(-g, NULL, WNOHANG) > 0)
-            ;
-        struct timespec ts = {0, 10L * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    kill(-g, SIGKILL);
-    while (waitpid(-g, NULL, 0) > 0)
-        ;
-}
-
 /* Run ARGV with stdout and stderr to LOG (appended), or to /dev/null when
  * LOG is NULL; stdin from /dev/null; in a process group of its own, which
  * a signal to ci stops. Returns the exit status, or -1 when it could not
@@ -109,7 +94,7 @@ static int run_logged(char *const argv[], const char *log, const char *cwd)
         if (errno != EINTR)
             return -1;
         if (ci_stop) {
-            stop_group(pid);
+            qqb_stop_group(pid);
             return -1;
         }
     }

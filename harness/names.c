@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int plain_char(unsigned char c)
+int qqb_name_plain_char(int c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '.' || c == '-';
@@ -39,7 +39,7 @@ int qqb_name_check(enum qqb_name_kind kind, const char *s, char *why, size_t why
     }
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (!plain_char(c)) {
+        if (!qqb_name_plain_char(c)) {
             snprintf(why, whysz, "has the byte 0x%02x at %zu", c, i + 1);
             return -1;
         }

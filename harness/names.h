@@ -30,6 +30,9 @@ enum qqb_name_kind { QQB_NAME_PLAIN, QQB_NAME_TEXT };
  * 0x60 at 3", "is empty", "is 300 bytes, at most 256"). */
 int qqb_name_check(enum qqb_name_kind kind, const char *s, char *why, size_t whysz);
 
+/* 1 when C may stand in a plain name: [A-Za-z0-9._-]. */
+int qqb_name_plain_char(int c);
+
 /* "letters, digits, '_', '.' or '-' (at most 128)": what a message says a
  * name of KIND may hold. */
 const char *qqb_name_rule(enum qqb_name_kind kind);

@@ -189,9 +189,7 @@ static int trap_on;
 static char trap_dir[4096];           /* the work folder, "" to keep it */
 static volatile sig_atomic_t running; /* process group of the launch, 0 */
 
-/* Stop process group G: SIGTERM first (mpirun then stops its ranks and
- * cleans up), SIGKILL after 2 s for whatever is left. */
-static void stop_group(pid_t g)
+void qqb_stop_group(pid_t g)
 {
     kill(-g, SIGTERM);
     for (int i = 0; i < 200; i++) {
@@ -521,7 +519,7 @@ static void on_trap(int sig)
     int saved = errno;
     pid_t g = (pid_t)running;
     if (g > 0) {
-        stop_group(g);
+        qqb_stop_group(g);
         kill_descendants(NULL, 0);
     }
     if (trap_dir[0]) {

@@ -5,6 +5,8 @@
 #endif
 
 #include "suite.h"
+
+#include "names.h"
 #include "model.h"
 
 #include <ctype.h>
@@ -249,15 +251,11 @@ static int is_alnum(char ch)
     return is_alpha(ch) || (ch >= '0' && ch <= '9');
 }
 
+/* The names rule's plain names (names.h): suite, benchmark, variant. */
 static int valid_name(const char *s)
 {
-    const char *p;
-    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-        return 0;
-    for (p = s; *p; p++)
-        if (!is_alnum(*p) && *p != '_' && *p != '.' && *p != '-')
-            return 0;
-    return 1;
+    char why[80];
+    return qqb_name_check(QQB_NAME_PLAIN, s, why, sizeof why) == 0;
 }
 
 static int is_ident_start(char ch)

@@ -12,7 +12,6 @@ km:    the Km delta pow -> direct (net per hit) against the Km_bulk delta,
 Prints one line per check, "ok ..." or "FAIL ...", and exits 1 on a failure.
 """
 import json
-import os
 import statistics
 import sys
 
