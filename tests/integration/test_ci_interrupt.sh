@@ -28,7 +28,7 @@ for sig in TERM INT; do
     TMPDIR="$tmpd" "$QQBENCH" ci --base HEAD suite.yaml > ../ci.out 2> ../ci.err &
     pid=$!
     # Wait for the build to start: its sleep is running.
-    for _ in $(seq 1 300); do
+    for _ in $(seq 1 1200); do # up to 2 minutes: cmake's configure on a slow machine
         running && break
         sleep 0.1
     done

@@ -21,16 +21,7 @@ full "--help" --help
 full "--version" --version
 full "st --help" st --help
 # run: the verdict table lost is a run not reported.
-cat > s.yaml <<YAML
-suite: full
-defaults:
-  repetitions: 2
-  warmup: 0
-benchmarks:
-  - name: p
-    kernel: $PLANTED
-    args: [--work, "1000", --reps, "20"]
-YAML
+planted_suite s.yaml full '--work, "1000", --reps, "20"'
 rm -rf bl
 rc=0; "$QQBENCH" run s.yaml --baselines bl --no-report > /dev/full 2> run.err || rc=$?
 check "run into /dev/full: exit 3 (got $rc)" test "$rc" = 3

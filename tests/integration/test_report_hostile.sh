@@ -4,19 +4,9 @@ set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to edit the JSON (make deps installs it)"; exit 1; }
 rm -rf bl out* ./*.json PWN*
-cat > s.yaml <<YAML
-suite: hostile
-defaults:
-  repetitions: 2
-  warmup: 0
-benchmarks:
-  - name: p
-    kernel: $PLANTED
-    args: [--work, "2000", --reps, "20"]
-    variants:
+planted_suite s.yaml hostile '--work, "2000", --reps, "20"' '    variants:
       a: []
-      b: [--extra, "3"]
-YAML
+      b: [--extra, "3"]'
 qq out.txt err.txt run s.yaml --baselines bl --json r1.json --no-report -q
 check "the run writes its JSON (exit $rc)" test "$rc" = 0
 # evil NAME FIELD VALUE: r1.json with FIELD of every case (or of the first

@@ -5,18 +5,8 @@ set -euo pipefail
 command -v gnuplot >/dev/null || { echo "FAIL: gnuplot is not installed (make deps installs it)"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to edit the JSON (make deps installs it)"; exit 1; }
 rm -rf bl rep rs rf
-cat > long.yaml <<YAML
-suite: long
-defaults:
-  repetitions: 2
-  warmup: 0
-benchmarks:
-  - name: p
-    kernel: $PLANTED
-    args: [--work, "{p}", --reps, "20"]
-    params:
-      p: ["000000000000000000000000001000", "000000000000000000000000002000", "000000000000000000000000003000"]
-YAML
+planted_suite long.yaml long '--work, "{p}", --reps, "20"' '    params:
+      p: ["000000000000000000000000001000", "000000000000000000000000002000", "000000000000000000000000003000"]'
 qq out.txt err.txt run long.yaml --baselines bl --report rep --json long.json -q
 check "30-character parameter values: the run exits 0 (got $rc)" test "$rc" = 0
 check "no report error" hasnt err.txt 'report was not written'

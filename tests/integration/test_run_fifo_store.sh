@@ -3,16 +3,7 @@
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf bl
-cat > s.yaml <<YAML
-suite: fifo
-defaults:
-  repetitions: 2
-  warmup: 0
-benchmarks:
-  - name: p
-    kernel: $PLANTED
-    args: [--work, "1000", --reps, "20", --mem, "4096"]
-YAML
+planted_suite s.yaml fifo '--work, "1000", --reps, "20", --mem, "4096"'
 qq out.txt err.txt run s.yaml --baselines bl --update-baseline --record v1 --no-report -q
 check "the baselines are recorded (exit $rc)" test "$rc" = 0
 timing=$(ls bl/*/fifo.yaml | head -1)

@@ -34,6 +34,17 @@ gone() {
     done
     echo $left
 }
+# planted_suite FILE SUITE ARGS [MORE]: a suite of one benchmark 'p' of the
+# planted kernel, 2 launches a side and no warmup, its args the YAML flow
+# list ARGS ('"--work", "1000"'), then the YAML lines MORE under it
+# (variants:, params:).
+planted_suite() {
+    {
+        printf 'suite: %s\ndefaults:\n  repetitions: 2\n  warmup: 0\nbenchmarks:\n' "$2"
+        printf '  - name: p\n    kernel: %s\n    args: [%s]\n' "$PLANTED" "$3"
+        [ -z "${4:-}" ] || printf '%s\n' "$4"
+    } > "$1"
+}
 # show FILE...: print files after a failure, for the log.
 show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 # jq_py FILE JQ_EXPR PY_EXPR: evaluate an expression on a JSON file (d is the
