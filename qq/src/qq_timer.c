@@ -1,5 +1,6 @@
 /* qq_timer.c - the tick path chosen from what the processor says, and the counter calibrated
  * against the monotonic clock. */
+#define _DEFAULT_SOURCE /* syscall */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,15 +12,31 @@
 #endif
 #if defined(__linux__)
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
+
+/* 1 when this process's rdtsc faults (prctl PR_TSC_SIGSEGV): the vDSO's
+ * clock_gettime reads the TSC itself and faults too (seen: SIGSEGV inside
+ * clock_gettime), so the clock is asked of the kernel. */
+static int clock_by_syscall;
+
+static int read_clock(clockid_t id, struct timespec *ts)
+{
+#if defined(__linux__) && defined(SYS_clock_gettime)
+    if (__atomic_load_n(&clock_by_syscall, __ATOMIC_RELAXED))
+        return (int)syscall(SYS_clock_gettime, id, ts);
+#endif
+    return clock_gettime(id, ts);
+}
 
 uint64_t qq__mono_ns(void)
 {
     struct timespec ts;
 #ifdef CLOCK_MONOTONIC_RAW
-    if (clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0)
+    if (read_clock(CLOCK_MONOTONIC_RAW, &ts) != 0)
 #endif
-        clock_gettime(CLOCK_MONOTONIC, &ts);
+        read_clock(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -77,8 +94,10 @@ uint32_t qq__tick_survey(void)
 #if defined(PR_GET_TSC) && defined(PR_TSC_SIGSEGV)
     /* A process may have rdtsc turned into SIGSEGV (prctl PR_SET_TSC). */
     int mode = 0;
-    if (tsc && prctl(PR_GET_TSC, &mode, 0, 0, 0) == 0 && mode == PR_TSC_SIGSEGV)
+    if (tsc && prctl(PR_GET_TSC, &mode, 0, 0, 0) == 0 && mode == PR_TSC_SIGSEGV) {
         tsc = 0;
+        __atomic_store_n(&clock_by_syscall, 1, __ATOMIC_RELAXED);
+    }
 #endif
     if (tsc)
         fl |= QQ_CALIB_TSC;

@@ -244,11 +244,75 @@ static void test_qq_ticks_file(void)
     free(img);
 }
 
+#if defined(__x86_64__) && defined(__linux__)
+#include <sys/prctl.h>
+
+/* A process whose rdtsc faults (prctl PR_TSC_SIGSEGV, as a sandbox or a
+ * record-and-replay tool sets it): QQ takes the clock and never executes
+ * rdtsc, even when QQ_TICKS asks for it. Forced here on any x86-64 Linux. */
+static int no_tsc_child(const char *force, const char *path)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) != 0)
+            _exit(77);
+        /* As a process started so: nothing chosen yet (the fork inherited
+         * this test's path). */
+        qq__st.path = QQ_TICKS_UNSET;
+        if (force)
+            setenv(QQ_TICKS_ENV, force, 1);
+        else
+            unsetenv(QQ_TICKS_ENV);
+        /* A read before QQInit chooses the path too. */
+        (void)qq_ticks();
+        qq_init(100, 1);
+        int k = QQAddState("s");
+        QQStateOn(k);
+        QQStateOff(k);
+        QQMark(QQAddMark("m"));
+        _exit(qq_out(path, 0, 1) == 0 ? 0 : 1);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_qq_ticks_no_tsc(void)
+{
+    static const char *const force[] = {NULL, "lfence", "rdtscp"};
+    for (size_t i = 0; i < sizeof force / sizeof force[0]; i++) {
+        int rc = no_tsc_child(force[i], "notsc.qq");
+        if (rc == 77) {
+            printf("PR_SET_TSC refused here: the no-counter path was not tried\n");
+            return;
+        }
+        CHECK_INT_EQ(rc, 0); /* 139: a SIGSEGV, rdtsc executed */
+        struct qq_file *f = NULL;
+        if (rc != 0 || qq_file_open("notsc.qq", &f) != 0) {
+            qq_file_close(f);
+            continue;
+        }
+        struct qq_calib c;
+        CHECK_INT_EQ(qq_file_calib(f, 0, &c), 1);
+        CHECK_INT_EQ(c.path, QQ_TICKS_CLOCK);
+        CHECK((c.path_flags & QQ_CALIB_TSC) == 0);
+        CHECK(!force[i] || (c.path_flags & QQ_CALIB_REFUSED));
+        CHECK_DBL_NEAR(qq_file_node(f, 0)->mhz, 1000.0, 1e-9);
+        printf("no usable TSC, QQ_TICKS=%s: %s, flags 0x%x\n", force[i] ? force[i] : "(unset)",
+               qq_tick_path_name((int)c.path), c.path_flags);
+        qq_file_close(f);
+    }
+}
+#endif
+
 int main(void)
 {
     RUN(test_qq_ticks_decide);
     RUN(test_qq_ticks_this_machine);
     RUN(test_qq_ticks_forced);
     RUN(test_qq_ticks_file);
+#if defined(__x86_64__) && defined(__linux__)
+    RUN(test_qq_ticks_no_tsc);
+#endif
     return TEST_DONE();
 }
