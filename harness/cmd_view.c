@@ -261,13 +261,6 @@ static void line_band(const struct view *v, uint32_t row, double *lo, double *hi
 /* ---------------------------------------------------------------------- */
 /* Output.                                                                */
 
-/* A name in a data file's comment: control characters would end it. */
-static void comment_name(FILE *fp, const char *s)
-{
-    for (; *s; s++)
-        fputc(iscntrl((unsigned char)*s) ? '?' : *s, fp);
-}
-
 static int close_file(FILE *fp, const char *name, char *err, size_t errsz)
 {
     int bad = ferror(fp);
@@ -317,9 +310,11 @@ static int write_data(struct view *v, char *err, size_t errsz)
                 if ((sp->depth < MAX_DEPTH ? sp->depth : MAX_DEPTH) != d)
                     continue;
                 if (!any) {
-                    fprintf(fp, "%s# key '", blocks++ ? "\n\n" : "");
-                    comment_name(fp, k < nk ? qq_file_key(v->tr.f, k)->name : "other");
-                    fprintf(fp, "' depth %u\n", d);
+                    char c[400];
+                    snprintf(c, sizeof c, "key '%s' depth %u",
+                             k < nk ? qq_file_key(v->tr.f, k)->name : "other", d);
+                    fputs(blocks++ ? "\n\n" : "", fp);
+                    qqb_plot_comment(fp, c);
                     any = 1;
                 }
                 double lo, hi;
@@ -346,9 +341,10 @@ static int write_data(struct view *v, char *err, size_t errsz)
         uint32_t type = qq_file_key(v->tr.f, k)->type;
         if (type == QQ_TYPE_STATE || !kp->npts)
             continue;
-        fprintf(fp, "%s# %s '", blocks++ ? "\n\n" : "", qqb_trace_type_name(type));
-        comment_name(fp, qq_file_key(v->tr.f, k)->name);
-        fprintf(fp, "'\n");
+        char c[400];
+        snprintf(c, sizeof c, "%s '%s'", qqb_trace_type_name(type), qq_file_key(v->tr.f, k)->name);
+        fputs(blocks++ ? "\n\n" : "", fp);
+        qqb_plot_comment(fp, c);
         double range = kp->vmax - kp->vmin;
         for (size_t i = 0; i < kp->npts; i++) {
             const struct pt *p = &kp->pts[i];
