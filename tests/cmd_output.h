@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 /*
- * Run CMD(ARGC, ARGV) (a cmd_* of harness/cmds.h) with its standard output
+ * Run CMD(ARGC, ARGV) (a cmd_* of harness/cli/cmds.h) with its standard output
  * in the file "cmd.out" and then in OUT (OUTLEN bytes at most, with the
  * terminating NUL). Returns CMD's exit status.
  */

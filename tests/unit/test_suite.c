@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nearest.h"
 #include "suite.h"
 #include "test.h"
 

@@ -66,28 +66,6 @@ struct qq_file;
 int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_case_result *c,
                 char *err, size_t errlen);
 
-/* The verdict metric of a key type: states are judged on net ticks per hit
- * (qq_per_hit of the intervals minus the launch's calibrated empty-state
- * cost, floored at half a counter step); "per_hit_raw" keeps the figure
- * before the subtraction. */
-#define QQB_VERDICT_METRIC "per_hit"
-
-/* QQInit's calibration of each launch (node 0), stored as metrics "empty"
- * (the empty-state cost, ticks) and "step" (the counter step, ticks) of
- * this key: what a net figure was computed with, and its resolution. */
-#define QQB_TIMER_KEY "@timer"
-
-/* Events each launch lost to a full buffer, summed over nodes: metric
- * "dropped" of this key. A key of a case with a launch that dropped events
- * is judged `incomplete`, unless the benchmark says allow_dropped. */
-#define QQB_EVENTS_KEY "@qq"
-
-/* The machine's speed right now: the median ticks of a fixed dependent
- * multiply-add loop run in this process (about 1 ms). Stored per launch as
- * the metric QQB_REFERENCE_WHAT of key QQB_REFERENCE_KEY, so a comparison
- * with a stored baseline can tell a slower machine from a slower kernel. */
-#define QQB_REFERENCE_KEY  "@machine"
-#define QQB_REFERENCE_WHAT "reference"
 double qqb_reference_ticks(void);
 
 /* Where bare kernel names are found by default: $QQBENCH_KERNELS, else the
@@ -95,8 +73,5 @@ double qqb_reference_ticks(void);
  * build/kernels; bin/qqbench -> libexec/qqbench/kernels), in BUF; NULL
  * when none exists. */
 const char *qqb_default_kernel_dir(char *buf, size_t len);
-
-/* Seconds on a monotonic clock. */
-double qqb_now(void);
 
 #endif /* QQB_RUNNER_H */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "clock.h"
 #include "cmds.h"
 #include "fingerprint.h"
 #include "git.h"
@@ -19,6 +20,7 @@
 #include "judge_sig.h"
 #include "measure.h"
 #include "names.h"
+#include "nearest.h"
 #include "yamlcur.h"
 #include "plan.h"
 #include "pictures.h"
@@ -314,14 +316,6 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         return -1;
     }
     return 0;
-}
-
-static void utc_now(char *buf, size_t len)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 static void remove_workdir(const char *dir, size_t files)
@@ -644,7 +638,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "qqbench: suite '%s': %zu launches on %s\n", suite->name, plan.launches,
                 cur.fp.id);
     char date[64];
-    utc_now(date, sizeof date);
+    qqb_utc_now(date, sizeof date);
     cur.suite = strdup(suite->name);
     cur.date = strdup(date);
     cur.version = strdup(QQB_VERSION);

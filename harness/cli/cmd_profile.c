@@ -19,6 +19,7 @@
 #include "cmds.h"
 #include "fingerprint.h"
 #include "git.h"
+#include "pictures_model.h"
 #include "profile.h"
 #include "yamlcur.h"
 #include "qq.h"

@@ -246,3 +246,95 @@ int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FI
     }
     return 0;
 }
+
+/* ---------------------------------------------------------------- the machine profile */
+
+static int close_ok(FILE *fp, const char *name, char *err, size_t errlen)
+{
+    if (fclose(fp) != 0) {
+        snprintf(err, errlen, "cannot write %s", name);
+        return -1;
+    }
+    return 0;
+}
+
+int qqb_profile_plot(const struct qqb_profile *p, const char *dir, const char *stem, int no_plot,
+                     char stems[2][64], size_t *nstems, char *err, size_t errlen)
+{
+    char name[128];
+    *nstems = 0;
+    if (qqb_plot_mkdir(dir, err, errlen) != 0)
+        return -1;
+    for (int pic = 0; pic < 2; pic++) {
+        size_t n = pic ? p->nmpi : p->nmem;
+        if (n == 0)
+            continue;
+        char s[64];
+        snprintf(s, sizeof s, "%s_%s", stem, pic ? "mpi" : "memory");
+        snprintf(name, sizeof name, "%s.dat", s);
+        FILE *d = qqb_plot_create(dir, name, err, errlen);
+        if (!d)
+            return -1;
+        fprintf(d, pic ? "# bytes one_way_us bandwidth_MBps\n"
+                       : "# working_set_bytes bandwidth_GBps latency_ns\n");
+        for (size_t i = 0; i < n; i++)
+            fprintf(d, "%.17g %.17g %.17g\n", pic ? p->mpi_bytes[i] : p->mem_bytes[i],
+                    pic ? p->mpi_us[i] : p->mem_gbps[i], pic ? p->mpi_mbps[i] : p->mem_ns[i]);
+        if (close_ok(d, name, err, errlen) != 0)
+            return -1;
+        snprintf(name, sizeof name, "%s.gp", s);
+        FILE *gp = qqb_plot_create(dir, name, err, errlen);
+        if (!gp)
+            return -1;
+        qqb_plot_begin(gp, pic ? "the machine profile: MPI ping-pong between 2 ranks"
+                               : "the machine profile: memory bandwidth and latency against "
+                                 "the working set");
+        qqb_plot_svg(gp, s, 900, 480);
+        /* Ranges set here: one working set (or equal figures) would leave
+         * gnuplot an empty range, which it warns about. */
+        const double *cx = pic ? p->mpi_bytes : p->mem_bytes;
+        const double *c1 = pic ? p->mpi_us : p->mem_gbps, *c2 = pic ? p->mpi_mbps : p->mem_ns;
+        double r[3][2] = {{INFINITY, 0}, {INFINITY, 0}, {INFINITY, 0}};
+        for (size_t i = 0; i < n; i++) {
+            const double v[3] = {cx[i], c1[i], c2[i]};
+            for (int k = 0; k < 3; k++)
+                if (v[k] > 0) {
+                    r[k][0] = fmin(r[k][0], v[k]);
+                    r[k][1] = fmax(r[k][1], v[k]);
+                }
+        }
+        static const char *const axis[3] = {"x", "y", "y2"};
+        for (int k = 0; k < 3; k++)
+            if (r[k][1] > 0)
+                fprintf(gp, "set %srange [%.6g:%.6g]\n", axis[k], r[k][0] / 1.5, r[k][1] * 1.5);
+        fprintf(gp, "set logscale x 2\nset logscale y\nset logscale y2\n"
+                    "set format x '%%.0b %%BB'\nset ytics nomirror\nset y2tics nomirror\n"
+                    "set key top center\n");
+        if (pic) {
+            fprintf(gp, "set title 'MPI ping-pong (profile.yaml)'\n"
+                        "set xlabel 'message size'\nset ylabel 'one-way time (us)'\n"
+                        "set y2label 'bandwidth (MB/s)'\n");
+            fprintf(gp,
+                    "plot '%s.dat' using 1:2 axes x1y1 with linespoints lw 2 pt 7 lc rgb '%s' "
+                    "title 'one-way time', \\\n     '%s.dat' using 1:3 axes x1y2 with linespoints "
+                    "lw 2 pt 5 lc rgb '%s' title 'bandwidth'\n",
+                    s, qqb_plot_color(0), s, qqb_plot_color(1));
+        } else {
+            fprintf(gp, "set title 'Memory (profile.yaml): the steps are the cache levels'\n"
+                        "set xlabel 'working set'\nset ylabel 'bandwidth (GB/s)'\n"
+                        "set y2label 'latency of a dependent load (ns)'\n");
+            fprintf(gp,
+                    "plot '%s.dat' using 1:2 axes x1y1 with linespoints lw 2 pt 7 lc rgb '%s' "
+                    "title 'bandwidth (streaming sum)', \\\n     '%s.dat' using 1:3 axes x1y2 "
+                    "with linespoints lw 2 pt 5 lc rgb '%s' title 'latency (pointer chase)'\n",
+                    s, qqb_plot_color(0), s, qqb_plot_color(1));
+        }
+        qqb_plot_png_replot(gp, s, 900, 480);
+        if (close_ok(gp, name, err, errlen) != 0)
+            return -1;
+        if (!no_plot && qqb_plot_run(dir, name, err, errlen) != 0)
+            return -1;
+        snprintf(stems[(*nstems)++], 64, "%s", s);
+    }
+    return 0;
+}

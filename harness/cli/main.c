@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "suite.h"
+#include "nearest.h"
 
 struct cmd {
     const char *name;

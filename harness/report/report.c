@@ -9,7 +9,6 @@
 #include "report.h"
 #include "atomic.h"
 #include "history.h"
-#include "runner.h"
 
 static double ns_of(double ticks, double mhz)
 {

@@ -8,7 +8,6 @@
 #include "grow.h"
 #include "judge.h"
 #include "qq_file.h"
-#include "runner.h"
 
 const char *qqb_threshold_from_name(enum qqb_threshold_from f)
 {

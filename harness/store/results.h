@@ -152,4 +152,27 @@ int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_o
 void qqb_case_result_free(struct qqb_case_result *c);
 void qqb_results_free(struct qqb_results *r);
 
+/* The verdict metric of a key type: states are judged on net ticks per hit
+ * (qq_per_hit of the intervals minus the launch's calibrated empty-state
+ * cost, floored at half a counter step); "per_hit_raw" keeps the figure
+ * before the subtraction. */
+#define QQB_VERDICT_METRIC "per_hit"
+
+/* QQInit's calibration of each launch (node 0), stored as metrics "empty"
+ * (the empty-state cost, ticks) and "step" (the counter step, ticks) of
+ * this key: what a net figure was computed with, and its resolution. */
+#define QQB_TIMER_KEY "@timer"
+
+/* Events each launch lost to a full buffer, summed over nodes: metric
+ * "dropped" of this key. A key of a case with a launch that dropped events
+ * is judged `incomplete`, unless the benchmark says allow_dropped. */
+#define QQB_EVENTS_KEY "@qq"
+
+/* The machine's speed right now: the median ticks of a fixed dependent
+ * multiply-add loop run in this process (about 1 ms). Stored per launch as
+ * the metric QQB_REFERENCE_WHAT of key QQB_REFERENCE_KEY, so a comparison
+ * with a stored baseline can tell a slower machine from a slower kernel. */
+#define QQB_REFERENCE_KEY  "@machine"
+#define QQB_REFERENCE_WHAT "reference"
+
 #endif /* QQB_RESULTS_H */

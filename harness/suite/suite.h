@@ -162,9 +162,4 @@ int qqb_launcher_argv(const char *tmpl, int nodes, char ***argv, size_t *argc);
 /* Free a NULL-ended array of strings and the strings. */
 void qqb_argv_free(char **argv);
 
-/* The choice nearest to WORD by edit distance (case-insensitive, a
- * transposition counts one), or NULL when none is close enough to be a
- * plausible typo. */
-const char *qqb_nearest(const char *word, const char *const *choices, size_t n);
-
 #endif /* QQB_SUITE_H */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "qq_file.h"
 #include "runner.h"
 
@@ -43,13 +44,6 @@ double qqb_reference_ticks(void)
                 t[j] = tmp;
             }
     return t[INTERVALS / 2];
-}
-
-double qqb_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void sleep_ms(long ms)

@@ -29,4 +29,14 @@ int qqb_model_pictures(const json_t *models, const char *dir, int no_plot, FILE 
 int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FILE *html, char *err,
                          size_t errlen);
 
+struct qqb_profile;
+
+/* Draw P into DIR as STEM_memory.{dat,gp,svg,png} (bandwidth and latency
+ * against the working set, log axes) and, with MPI figures,
+ * STEM_mpi.* (one-way time and bandwidth against the message size). With
+ * NO_PLOT only data and scripts. The stems drawn go to STEMS (up to 2).
+ * 0, or -1 with ERR. */
+int qqb_profile_plot(const struct qqb_profile *p, const char *dir, const char *stem, int no_plot,
+                     char stems[2][64], size_t *nstems, char *err, size_t errlen);
+
 #endif /* QQB_PICTURES_MODEL_H */

@@ -43,14 +43,6 @@ int qqb_profile_store(const char *path, const char *text, size_t len, char *err,
 json_t *qqb_profile_json(const struct qqb_profile *p);
 int qqb_profile_from_json(const json_t *o, struct qqb_profile *p);
 
-/* Draw P into DIR as STEM_memory.{dat,gp,svg,png} (bandwidth and latency
- * against the working set, log axes) and, with MPI figures,
- * STEM_mpi.* (one-way time and bandwidth against the message size). With
- * NO_PLOT only data and scripts. The stems drawn go to STEMS (up to 2).
- * 0, or -1 with ERR. */
-int qqb_profile_plot(const struct qqb_profile *p, const char *dir, const char *stem, int no_plot,
-                     char stems[2][64], size_t *nstems, char *err, size_t errlen);
-
 /* ======================================================================
  * Application signatures (Snavely): operation counts a kernel reports with
  * QQCount under "sig:KEY:bytes", "sig:KEY:working_set", "sig:KEY:flops",

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "measure.h"
+#include "clock.h"
+#include "nearest.h"
 #include "qq_file.h"
 #include "runner.h"
 #include "trace.h"

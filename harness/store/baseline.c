@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "clock.h"
 #include "names.h"
 #include "stats.h"
 #include "strmap.h"
@@ -551,23 +552,6 @@ static int check_results(const char *path, const struct qqb_results *r, char *er
     return 0;
 }
 
-static void utc_now(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&t, &tm))
-        strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    else
-        snprintf(buf, len, "1970-01-01T00:00:00Z");
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Take the exclusive lock PATH.lock; returns its descriptor or -1. The lock
  * file stays: deleting it would let a waiter and a newcomer lock two
  * different files. The lock dies with the process holding it. */
@@ -585,7 +569,7 @@ static int take_lock(const char *path, char *err, size_t errlen)
     if (fd < 0)
         return ferr(err, errlen, lp, "cannot open the lock file: %s",
                     errno == ELOOP ? "it is a symbolic link (not followed)" : strerror(errno));
-    deadline = now_seconds() + lock_timeout;
+    deadline = qqb_now() + lock_timeout;
     for (;;) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0)
             return fd;
@@ -596,7 +580,7 @@ static int take_lock(const char *path, char *err, size_t errlen)
             close(fd);
             return ferr(err, errlen, lp, "cannot lock: %s", strerror(e));
         }
-        if (now_seconds() >= deadline) {
+        if (qqb_now() >= deadline) {
             close(fd);
             return ferr(err, errlen, path,
                         "another writer has held the lock %s for %.0f s; giving "
@@ -667,7 +651,7 @@ static int prepare_locked(struct qqb_atomic *a, const char *path, const char *di
     if (r->date)
         snprintf(date, sizeof date, "%s", r->date);
     else
-        utc_now(date, sizeof date);
+        qqb_utc_now(date, sizeof date);
     /* A constant comment, not data: the emitter cannot write comments. */
     fputs("# qqbench baseline; format in docs/BASELINES.md\n", m.f);
     emit_results(&m, r, r->date ? r->date : date);
