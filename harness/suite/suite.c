@@ -22,6 +22,7 @@
 #include <yaml.h>
 
 #include "nearest.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "yamlcur.h"
 
@@ -303,67 +304,19 @@ static int name_is(const char *name, const char *s, size_t n)
 }
 
 /* ======================================================================
- * Growable strings, and "{param}" / "{nodes}" substitution.
+ * "{param}" / "{nodes}" substitution.
  * ====================================================================== */
 
-struct sb {
-    char *s;
-    size_t n, cap;
-    int bad;
-};
-
-static void sb_add(struct sb *b, const char *s, size_t n)
+static void sb_int(struct qqb_strbuf *b, long long v)
 {
-    if (b->bad)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 32;
-        char *p;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        p = realloc(b->s, cap);
-        if (!p) {
-            b->bad = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    if (n)                         /* b->s holds cap > n bytes here */
-        memcpy(b->s + b->n, s, n); // NOLINT(clang-analyzer-core.NonNullParamChecker)
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void sb_str(struct sb *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
-}
-
-static void sb_int(struct sb *b, long long v)
-{
-    char t[32];
-    int n = snprintf(t, sizeof t, "%lld", v);
-    sb_add(b, t, (size_t)n);
-}
-
-/* Take the built string (an empty one if nothing was added), or NULL. */
-static char *sb_take(struct sb *b)
-{
-    if (!b->bad && !b->s)
-        sb_add(b, "", 0);
-    if (b->bad) {
-        free(b->s);
-        return NULL;
-    }
-    return b->s;
+    qqb_strbuf_printf(b, "%lld", v);
 }
 
 /* S with "{nodes}" and, when B is given, each "{param}" replaced by its
  * value at POINT. Other placeholders stay as they are. */
 static char *expand(const char *s, const struct qqb_bench *b, const size_t *point, int nodes)
 {
-    struct sb out = {0};
+    struct qqb_strbuf out = QQB_STRBUF_INIT;
     const char *p;
     size_t len, j;
 
@@ -377,15 +330,15 @@ static char *expand(const char *s, const struct qqb_bench *b, const size_t *poin
         for (j = 0; b && !val && j < b->nparams; j++)
             if (name_is(b->params[j].name, name, len))
                 val = b->params[j].values[point[j]];
-        sb_add(&out, s, (size_t)(p - s));
+        qqb_strbuf_add(&out, s, (size_t)(p - s));
         if (val)
-            sb_str(&out, val);
+            qqb_strbuf_str(&out, val);
         else
-            sb_add(&out, p, len + 2);
+            qqb_strbuf_add(&out, p, len + 2);
         s = p + len + 2;
     }
-    sb_str(&out, s);
-    return sb_take(&out);
+    qqb_strbuf_str(&out, s);
+    return qqb_strbuf_take(&out);
 }
 
 /* ======================================================================
@@ -605,19 +558,19 @@ static int field(struct cur *c, const char *const *fields, size_t n, struct pos 
         return fail(c, here(c), "unknown field '%s' %s; did you mean '%s'?", qqb_qs(&b, k), where,
                     near);
     {
-        struct sb all = {0};
+        struct qqb_strbuf all = QQB_STRBUF_INIT;
         int rc;
         for (i = 0; i < n; i++) {
-            sb_str(&all, i ? ", " : "");
-            sb_str(&all, fields[i]);
+            qqb_strbuf_str(&all, i ? ", " : "");
+            qqb_strbuf_str(&all, fields[i]);
         }
-        if (all.bad) {
-            free(all.s);
+        if (qqb_strbuf_failed(&all)) {
+            qqb_strbuf_free(&all);
             return oom(c);
         }
         rc = fail(c, here(c), "unknown field '%s' %s; expected one of: %s", qqb_qs(&b, k), where,
-                  all.s);
-        free(all.s);
+                  qqb_strbuf_str_of(&all));
+        qqb_strbuf_free(&all);
         return rc;
     }
 }
@@ -975,14 +928,14 @@ static int parse_params(struct cur *c, struct qqb_bench *b)
 /* DIR/NAME, or NAME alone when DIR is "." or NULL. */
 static char *join(const char *dir, const char *name)
 {
-    struct sb b = {0};
+    struct qqb_strbuf b = QQB_STRBUF_INIT;
     if (dir && strcmp(dir, ".") != 0) {
-        sb_str(&b, dir);
+        qqb_strbuf_str(&b, dir);
         if (b.n && b.s[b.n - 1] != '/')
-            sb_str(&b, "/");
+            qqb_strbuf_str(&b, "/");
     }
-    sb_str(&b, name);
-    return sb_take(&b);
+    qqb_strbuf_str(&b, name);
+    return qqb_strbuf_take(&b);
 }
 
 /* PATH's directory as written: "." when PATH has no slash. */
@@ -1670,7 +1623,7 @@ void qqb_case_free(struct qqb_case *c)
 int qqb_bench_case(const struct qqb_bench *b, size_t i, struct qqb_case *c)
 {
     size_t rest = i, j, k, nv, argc = 0;
-    struct sb name = {0};
+    struct qqb_strbuf name = QQB_STRBUF_INIT;
     char **argv = NULL;
     int bad = 0;
 
@@ -1712,23 +1665,23 @@ int qqb_bench_case(const struct qqb_bench *b, size_t i, struct qqb_case *c)
     if (bad)
         goto fail;
 
-    sb_str(&name, b->name);
+    qqb_strbuf_str(&name, b->name);
     if (c->variant >= 0 || b->nparams) {
-        sb_str(&name, "[");
+        qqb_strbuf_str(&name, "[");
         if (c->variant >= 0)
-            sb_str(&name, b->variants[c->variant].name);
+            qqb_strbuf_str(&name, b->variants[c->variant].name);
         for (j = 0; j < b->nparams; j++) {
             if (j || c->variant >= 0)
-                sb_str(&name, ",");
-            sb_str(&name, b->params[j].name);
-            sb_str(&name, "=");
-            sb_str(&name, c->values[j]);
+                qqb_strbuf_str(&name, ",");
+            qqb_strbuf_str(&name, b->params[j].name);
+            qqb_strbuf_str(&name, "=");
+            qqb_strbuf_str(&name, c->values[j]);
         }
-        sb_str(&name, "]");
+        qqb_strbuf_str(&name, "]");
     }
-    sb_str(&name, "@");
+    qqb_strbuf_str(&name, "@");
     sb_int(&name, c->nodes);
-    if (!(c->name = sb_take(&name)))
+    if (!(c->name = qqb_strbuf_take(&name)))
         goto fail;
     return 0;
 fail:
