@@ -7,6 +7,7 @@
 
 #include "grow.h"
 #include "judge.h"
+#include "match.h"
 #include "qq_file.h"
 
 const char *qqb_threshold_from_name(enum qqb_threshold_from f)
@@ -275,7 +276,7 @@ static void completeness(struct qqb_cmp *row, const struct qqb_settings *s,
 
 static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
                         const struct qqb_case_result *c, const struct qqb_case_result *bc,
-                        struct qqb_cmp *row)
+                        size_t bi, struct qqb_cmp *row)
 {
     const struct qqb_bench *b = bench_of(p, ci);
     const struct qqb_metric *cm = &c->metrics[mi];
@@ -283,6 +284,8 @@ static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
     memset(row, 0, sizeof *row);
     row->case_idx = ci;
     row->metric = mi;
+    row->base_idx = bi;
+    row->base_metric = bm ? (size_t)(bm - bc->metrics) : QQB_NO_MATCH;
     row->case_name = c->name;
     row->key = cm->key;
     row->mhz = c->mhz;
@@ -370,7 +373,8 @@ static size_t rounds_of(const struct qqb_metric *a, const struct qqb_metric *b)
 
 static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
                   const struct qqb_case_result *c, const struct qqb_case_result *ref,
-                  const struct qqb_results *base, int kind, struct qqb_cmp *row)
+                  const struct qqb_case_result *bc, const struct qqb_case_result *br, int kind,
+                  struct qqb_cmp *row)
 {
     const struct qqb_bench *b = bench_of(p, ci);
     const struct qqb_metric *cm = &c->metrics[mi];
@@ -385,6 +389,7 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->key = cm->key;
     row->ref_name = ref->name;
     row->ab = kind;
+    row->base_idx = row->base_metric = QQB_NO_MATCH;
     row->mhz = c->mhz;
     row->base_mhz = ref->mhz;
     row->confirmed = -1;
@@ -392,11 +397,9 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->machine = QQB_MC_NOT_NEEDED;
     row->machine_pct = row->norm_pct = row->run_pct = row->run_bound_pct = NAN;
     /* The threshold's noise: the spread of the pair ratios in the stored
-     * baseline (both cases, paired by run and launch), so it does not move
-     * with the run under test; without one, this run's pairs. */
+     * baseline (both cases BC and BR, paired by run and launch), so it does
+     * not move with the run under test; without one, this run's pairs. */
     double noise = NAN;
-    const struct qqb_case_result *bc = base ? qqb_results_find(base, c->name) : NULL;
-    const struct qqb_case_result *br = base ? qqb_results_find(base, ref->name) : NULL;
     if (bc && br) {
         const struct qqb_metric *x = qqb_case_find_metric(br, cm->key, cm->what);
         const struct qqb_metric *y = qqb_case_find_metric(bc, cm->key, cm->what);
@@ -492,6 +495,15 @@ static int compare_mem(struct qqb_judgement *j, size_t ci, const struct qqb_case
  * with the intervals' own p-values. A row decisive alone that does not stand
  * becomes noisy and says so.
  */
+/* The baseline metric a baseline row was judged against (NULL: none). */
+static const struct qqb_metric *base_metric(const struct qqb_results *base,
+                                            const struct qqb_cmp *row)
+{
+    if (!base || row->base_idx == QQB_NO_MATCH || row->base_metric == QQB_NO_MATCH)
+        return NULL;
+    return &base->cases[row->base_idx]->metrics[row->base_metric];
+}
+
 static void holm(const struct qqb_plan *p, const struct qqb_results *cur,
                  const struct qqb_results *base, struct qqb_judgement *j)
 {
@@ -512,10 +524,8 @@ static void holm(const struct qqb_plan *p, const struct qqb_results *cur,
             struct qqb_cmp *row = &j->cmp[i];
             if (row->ab || row->holm_held != 0)
                 continue;
-            const struct qqb_case_result *c = cur->cases[row->case_idx];
-            const struct qqb_case_result *bc = qqb_results_find(base, c->name);
-            const struct qqb_metric *cm = &c->metrics[row->metric];
-            const struct qqb_metric *bm = qqb_case_find_metric(bc, cm->key, cm->what);
+            const struct qqb_metric *cm = &cur->cases[row->case_idx]->metrics[row->metric];
+            const struct qqb_metric *bm = base_metric(base, row);
             double alpha = 1.0 - bench_of(p, row->case_idx)->s.confidence;
             struct qqb_cmp t = *row;
             judge_unpaired(&t, bm, cm, 1.0 - alpha / (double)(m - stood));
@@ -619,69 +629,71 @@ int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
     return qqb_judge_with(p, cur, base, base, j);
 }
 
-int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
-                   const struct qqb_results *base, const struct qqb_results *membase,
-                   struct qqb_judgement *j)
+/* The rows of plan case CI: against its baseline case BC (index BI; NULL:
+ * none), its memory baseline MC, the reference variant and the reference
+ * build's twin (BASE_OF: each plan case's baseline case, for the pairs'
+ * noise). 0 or -1 (out of memory). */
+static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, size_t ci,
+                      const struct qqb_results *base, const size_t *base_of,
+                      const struct qqb_case_result *mc, struct qqb_judgement *j)
 {
-    memset(j, 0, sizeof *j);
-    for (size_t ci = 0; ci < p->ncases; ci++) {
-        const struct qqb_case_result *c = cur->cases[ci];
-        const struct qqb_bench *b = bench_of(p, ci);
-        /* The reference build's cases are references only: never judged
-         * against the stored baseline (which holds the change build). */
-        if (c->failures || c->launches == 0 || p->cases[ci].build == QQB_BUILD_REFERENCE)
-            continue;
-        const struct qqb_case_result *bc = base ? qqb_results_find(base, c->name) : NULL;
-        if (bc) {
-            j->one_run_cases += bc->runs <= 1;
-            int differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
-            j->command_changed += differs;
-            for (size_t mi = 0; mi < c->nmetrics; mi++) {
-                if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC) ||
-                    !baseline_key(b, c->metrics[mi].key))
-                    continue;
-                struct qqb_cmp row;
-                int rc = baseline_row(p, ci, mi, c, bc, &row);
-                if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
-                    return -1;
-            }
-        }
-        /* Memory per key: against the memory baseline (any machine's). */
-        const struct qqb_case_result *mc = membase ? qqb_results_find(membase, c->name) : NULL;
-        if (mc && compare_mem(j, ci, mc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
-            return -1;
-        /* Against the reference variant of the group, then against the
-         * same case of the reference build: indices, not names. */
-        for (int kind = QQB_CMP_VARIANT; kind <= QQB_CMP_BUILD; kind++) {
-            size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref : p->cases[ci].twin;
-            if (ri == ci || ri == QQB_NO_CASE)
+    const struct qqb_case_result *c = cur->cases[ci];
+    const struct qqb_bench *b = bench_of(p, ci);
+    const struct qqb_case_result *bc = qqb_matched(base, base_of, ci);
+    if (bc) {
+        j->one_run_cases += bc->runs <= 1;
+        int differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
+        j->command_changed += differs;
+        for (size_t mi = 0; mi < c->nmetrics; mi++) {
+            if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC) ||
+                !baseline_key(b, c->metrics[mi].key))
                 continue;
-            const struct qqb_case_result *ref = cur->cases[ri];
-            if (ref->failures || ref->launches == 0)
-                continue;
-            for (size_t mi = 0; mi < c->nmetrics; mi++) {
-                if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
-                    continue;
-                struct qqb_cmp row;
-                int rc = ab_row(p, ci, ri, mi, c, ref, base, kind, &row);
-                if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
-                    return -1;
-            }
-            if (compare_mem(j, ci, ref, c, kind,
-                            kind == QQB_CMP_BUILD ? (uint64_t)b->s.memory_tolerance : 0) != 0)
+            struct qqb_cmp row;
+            int rc = baseline_row(p, ci, mi, c, bc, base_of[ci], &row);
+            if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
                 return -1;
         }
     }
-    if (base)
-        holm(p, cur, base, j);
+    /* Memory per key: against the memory baseline (any machine's). */
+    if (mc && compare_mem(j, ci, mc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
+        return -1;
+    /* Against the reference variant of the group, then against the same
+     * case of the reference build: indices, not names. */
+    for (int kind = QQB_CMP_VARIANT; kind <= QQB_CMP_BUILD; kind++) {
+        size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref : p->cases[ci].twin;
+        if (ri == ci || ri == QQB_NO_CASE)
+            continue;
+        const struct qqb_case_result *ref = cur->cases[ri];
+        if (ref->failures || ref->launches == 0)
+            continue;
+        const struct qqb_case_result *br = qqb_matched(base, base_of, ri);
+        for (size_t mi = 0; mi < c->nmetrics; mi++) {
+            if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
+                continue;
+            struct qqb_cmp row;
+            int rc = ab_row(p, ci, ri, mi, c, ref, bc, br, kind, &row);
+            if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
+                return -1;
+        }
+        if (compare_mem(j, ci, ref, c, kind,
+                        kind == QQB_CMP_BUILD ? (uint64_t)b->s.memory_tolerance : 0) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* After every row is made: the machine check of the baseline rows, each
+ * row's explanation, and the tallies. */
+static void finish(const struct qqb_results *cur, const struct qqb_results *base,
+                   struct qqb_judgement *j)
+{
     for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
-        if (row->ab)
+        if (row->ab || !base) /* baseline rows exist only with a baseline */
             continue;
         const struct qqb_case_result *c = cur->cases[row->case_idx];
-        const struct qqb_case_result *bc = qqb_results_find(base, c->name);
-        const struct qqb_metric *cm = &c->metrics[row->metric];
-        machine_check(row, qqb_case_find_metric(bc, cm->key, cm->what), cm,
+        const struct qqb_case_result *bc = base->cases[row->base_idx];
+        machine_check(row, base_metric(base, row), &c->metrics[row->metric],
                       qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
                       qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT));
         j->missing_ref += row->machine == QQB_MC_SKIPPED;
@@ -702,6 +714,35 @@ int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
         j->mem_regressed += !j->mem[i].ab && j->mem[i].verdict > 0;
         j->build_mem_regressed += j->mem[i].ab == QQB_CMP_BUILD && j->mem[i].verdict > 0;
     }
+}
+
+int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
+                   const struct qqb_results *base, const struct qqb_results *membase,
+                   struct qqb_judgement *j)
+{
+    memset(j, 0, sizeof *j);
+    /* Case I of the plan is case I of CUR; the stored runs' cases are
+     * matched to them once, by name, and found by index after. */
+    size_t *base_of = NULL, *mem_of = NULL;
+    int rc = qqb_match_cases(cur, p->ncases, base, &base_of) != 0 ||
+                     qqb_match_cases(cur, p->ncases, membase, &mem_of) != 0
+                 ? -1
+                 : 0;
+    for (size_t ci = 0; rc == 0 && ci < p->ncases; ci++) {
+        const struct qqb_case_result *c = cur->cases[ci];
+        /* The reference build's cases are references only: never judged
+         * against the stored baseline (which holds the change build). */
+        if (c->failures || c->launches == 0 || p->cases[ci].build == QQB_BUILD_REFERENCE)
+            continue;
+        rc = judge_case(p, cur, ci, base, base_of, qqb_matched(membase, mem_of, ci), j);
+    }
+    free(base_of);
+    free(mem_of);
+    if (rc != 0)
+        return -1;
+    if (base)
+        holm(p, cur, base, j);
+    finish(cur, base, j);
     return 0;
 }
 
@@ -742,8 +783,8 @@ static void confirm_build(const struct qqb_plan *p, const struct qqb_results *co
             if (strcmp(cm->key, row->key) || strcmp(cm->what, QQB_VERDICT_METRIC))
                 continue;
             struct qqb_cmp again;
-            if (ab_row(p, row->case_idx, row->ref_idx, mi, cc, rc, NULL, QQB_CMP_BUILD, &again) >
-                0) {
+            if (ab_row(p, row->case_idx, row->ref_idx, mi, cc, rc, NULL, NULL, QQB_CMP_BUILD,
+                       &again) > 0) {
                 /* The threshold the row was decided with, not a new one. */
                 again.verdict = qqb_verdict_sym(&again.ch, row->threshold);
                 row->confirmed = again.verdict == QQB_REGRESSED;
@@ -772,18 +813,17 @@ void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
         if (row->ab || row->verdict != QQB_REGRESSED)
             continue;
         const struct qqb_case_result *cc = conf->cases[row->case_idx];
-        const struct qqb_case_result *bc = qqb_results_find(base, cc->name);
         const struct qqb_metric *cm =
             cc->failures ? NULL : qqb_case_find_metric(cc, row->key, QQB_VERDICT_METRIC);
-        const struct qqb_metric *bm =
-            bc ? qqb_case_find_metric(bc, row->key, QQB_VERDICT_METRIC) : NULL;
+        const struct qqb_metric *bm = base_metric(base, row);
         row->confirmed = 0;
         row->confirm_pct = NAN;
         if (cm && bm) {
             struct qqb_cmp again = *row;
             judge_unpaired(&again, bm, cm, row->level);
             machine_check(&again, bm, cm,
-                          qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                          qqb_case_find_metric(base->cases[row->base_idx], QQB_REFERENCE_KEY,
+                                               QQB_REFERENCE_WHAT),
                           qqb_case_find_metric(cc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT));
             row->confirmed = again.verdict == QQB_REGRESSED;
             row->confirm_pct = again.ch.pct;
@@ -802,7 +842,13 @@ int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_
                            const struct qqb_results *base)
 {
     const struct qqb_plan_group *gr = &p->groups[g];
-    for (size_t k = 0; k < gr->n; k++) {
+    /* Out of memory here leaves BASE_OF NULL: the thresholds then come
+     * from this run's pairs, as for a case the baseline does not hold. */
+    size_t *base_of = NULL;
+    if (qqb_match_cases(cur, p->ncases, base, &base_of) != 0)
+        base_of = NULL;
+    int undecided = 0;
+    for (size_t k = 0; k < gr->n && !undecided; k++) {
         size_t ci = gr->first + k;
         const struct qqb_case_result *c = cur->cases[ci];
         if (c->failures || p->cases[ci].build == QQB_BUILD_REFERENCE)
@@ -816,13 +862,17 @@ int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_
                 if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
                     continue;
                 struct qqb_cmp row;
-                if (ab_row(p, ci, ri, mi, c, ref, base, kind, &row) > 0 &&
-                    row.ch.status == QQB_CHANGE_OK && row.verdict == QQB_NOISY)
-                    return 1;
+                if (ab_row(p, ci, ri, mi, c, ref, qqb_matched(base, base_of, ci),
+                           qqb_matched(base, base_of, ri), kind, &row) > 0 &&
+                    row.ch.status == QQB_CHANGE_OK && row.verdict == QQB_NOISY) {
+                    undecided = 1;
+                    break;
+                }
             }
         }
     }
-    return 0;
+    free(base_of);
+    return undecided;
 }
 
 size_t qqb_judge_incomplete_case(const struct qqb_plan *p, const struct qqb_results *cur,

@@ -49,9 +49,11 @@ enum {
  * of the reference build (ab = 2: paired by round as variants are). Indices are into
  * the plan (= the current results); names are borrowed from the results. */
 struct qqb_cmp {
-    size_t case_idx; /* plan case */
-    size_t ref_idx;  /* A/B: the plan case of the reference variant */
-    size_t metric;   /* index of the metric in the current case */
+    size_t case_idx;    /* plan case */
+    size_t ref_idx;     /* A/B: the plan case of the reference variant */
+    size_t metric;      /* index of the metric in the current case */
+    size_t base_idx;    /* baseline rows: the baseline's case (QQB_NO_MATCH otherwise) */
+    size_t base_metric; /* baseline rows: its metric (QQB_NO_MATCH: it has none) */
     const char *case_name, *key;
     const char *ref_name;           /* A/B: the reference case */
     int ab;                         /* QQB_CMP_BASELINE, _VARIANT or _BUILD */

@@ -6,6 +6,7 @@
 
 #include "grow.h"
 #include "judge_model.h"
+#include "match.h"
 #include "suite.h"
 
 static const char *const METRIC = "per_hit";
@@ -121,6 +122,10 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
     struct qqb_model_data dc = {0}, db = {0};
     struct keylist keys = {0};
     int rc = -1;
+    size_t *base_of = NULL;
+    if (base && qqb_match_cases(cur, cur->ncases < p->ncases ? cur->ncases : p->ncases, base,
+                                &base_of) != 0)
+        goto out;
     for (size_t ci = 0; ci < p->ncases; ci++) {
         if (p->cases[ci].bench != bi || p->cases[ci].build != QQB_BUILD_CHANGE || ci >= cur->ncases)
             continue;
@@ -128,8 +133,7 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
         char prefix[224];
         if (case_point(p, ci, &m, x, prefix, sizeof prefix) != 0 ||
             add_case(b, cur->cases[ci], &m, x, prefix, &dc, &keys) != 0 ||
-            (base && add_case(b, qqb_results_find(base, cur->cases[ci]->name), &m, x, prefix, &db,
-                              NULL) != 0))
+            (base && add_case(b, qqb_matched(base, base_of, ci), &m, x, prefix, &db, NULL) != 0))
             goto out;
     }
     for (size_t si = 0; si < dc.n; si++) {
@@ -167,6 +171,7 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
     }
     rc = 0;
 out:
+    free(base_of);
     free(keys.v);
     qqb_model_data_free(&dc);
     qqb_model_data_free(&db);

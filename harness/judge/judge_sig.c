@@ -5,6 +5,7 @@
 
 #include "grow.h"
 #include "judge_sig.h"
+#include "match.h"
 #include "stats.h"
 
 static const char *const FIELDS[] = {"bytes", "working_set", "flops", "messages", "message_bytes"};
@@ -46,17 +47,16 @@ static int signature_of(const struct qqb_case_result *c, const char *key, struct
     return any;
 }
 
-int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur,
-                         const struct qqb_results *base, const struct qqb_profile *prof,
-                         const struct qqb_profile *base_prof, struct qqb_sig_judgement *out)
+/* The rows of qqb_judge_signatures for the first N cases (BASE_OF: each
+ * case's in BASE, when BASE is another machine's). */
+static int sig_rows(const struct qqb_plan *p, const struct qqb_results *cur, size_t n,
+                    const struct qqb_results *base, const size_t *base_of,
+                    const struct qqb_profile *prof, const struct qqb_profile *base_prof,
+                    struct qqb_sig_judgement *out)
 {
     size_t cap = 0;
-    memset(out, 0, sizeof *out);
-    out->profile = prof;
-    out->base_profile = base_prof;
-    int other = base && strcmp(base->fp.id, cur->fp.id) != 0;
-    out->base_id = other ? base->fp.id : NULL;
-    for (size_t ci = 0; ci < cur->ncases && ci < p->ncases; ci++) {
+    int other = base_of != NULL;
+    for (size_t ci = 0; ci < n; ci++) {
         const struct qqb_case_result *c = cur->cases[ci];
         if (p->cases[ci].build != QQB_BUILD_CHANGE)
             continue;
@@ -83,7 +83,7 @@ int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur
             r->predicted = prof ? qqb_profile_predict(prof, &s, r->parts, &r->bound) : NAN;
             if (!other || !prof || !base_prof)
                 continue;
-            const struct qqb_case_result *b = qqb_results_find(base, c->name);
+            const struct qqb_case_result *b = qqb_matched(base, base_of, ci);
             r->base_measured = seconds(b, k);
             /* The work is the program's, not the machine's: the current
              * signature on both profiles. */
@@ -97,6 +97,22 @@ int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur
     return 0;
 }
 
+int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur,
+                         const struct qqb_results *base, const struct qqb_profile *prof,
+                         const struct qqb_profile *base_prof, struct qqb_sig_judgement *out)
+{
+    memset(out, 0, sizeof *out);
+    out->profile = prof;
+    out->base_profile = base_prof;
+    int other = base && strcmp(base->fp.id, cur->fp.id) != 0;
+    out->base_id = other ? base->fp.id : NULL;
+    size_t n = cur->ncases < p->ncases ? cur->ncases : p->ncases, *base_of = NULL;
+    if (other && qqb_match_cases(cur, n, base, &base_of) != 0)
+        return -1;
+    int rc = sig_rows(p, cur, n, base, base_of, prof, base_prof, out);
+    free(base_of);
+    return rc;
+}
 void qqb_sig_judgement_free(struct qqb_sig_judgement *j)
 {
     free(j->rows);

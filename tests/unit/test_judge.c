@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "match.h"
 #include "plan.h"
 #include "results.h"
 #include "runner.h"
@@ -843,12 +844,81 @@ static void test_sim_against(void)
     qqb_suite_free(s);
 }
 
+/* A stored run's cases are matched to the plan's once, by name, and found
+ * by index after: a baseline that holds its cases in another order, and
+ * one more, gives the same rows, each pointing at the right stored case. */
+static void test_baseline_found_by_index(void)
+{
+    struct qqb_suite *s = suite_of("");
+    struct qqb_plan p;
+    char err[256];
+    struct qqb_results cur, base, moved;
+    struct qqb_judgement j, k;
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
+    results_for(&p, &cur);
+    results_for(&p, &base);
+    memset(&moved, 0, sizeof moved);
+    const char *names[] = {"k[gone]@1", base.cases[1]->name, base.cases[0]->name};
+    CHECK_INT_EQ(qqb_results_init(&moved, names, 3), 0);
+    for (uint32_t r = 0; r < 10; r++) {
+        double e = 1.0 + 0.001 * (r % 3);
+        add(base.cases[0], "work", 1000 * e, 0, r);
+        add(moved.cases[2], "work", 1000 * e, 0, r);
+        add(base.cases[1], "work", 2000 * e, 0, r);
+        add(moved.cases[1], "work", 2000 * e, 0, r);
+        add(moved.cases[0], "work", 9999, 0, r);
+        add(cur.cases[0], "work", 1200 * e, 0, r); /* +20% */
+        add(cur.cases[1], "work", 2000 * e, 0, r); /* unchanged */
+        cur.cases[0]->launches = cur.cases[1]->launches = r + 1;
+        base.cases[0]->launches = base.cases[1]->launches = r + 1;
+        moved.cases[1]->launches = moved.cases[2]->launches = r + 1;
+    }
+    size_t *m = NULL;
+    CHECK_INT_EQ(qqb_match_cases(&cur, cur.ncases, &moved, &m), 0);
+    CHECK(m && m[0] == 2 && m[1] == 1);
+    CHECK(qqb_matched(&moved, m, 0) == moved.cases[2]);
+    free(m);
+    CHECK_INT_EQ(qqb_match_cases(&cur, cur.ncases, NULL, &m), 0);
+    CHECK(m && m[0] == QQB_NO_MATCH && m[1] == QQB_NO_MATCH);
+    CHECK(qqb_matched(NULL, m, 0) == NULL);
+    free(m);
+
+    CHECK_INT_EQ(qqb_judge(&p, &cur, &base, &j), 0);
+    CHECK_INT_EQ(qqb_judge(&p, &cur, &moved, &k), 0);
+    const struct qqb_cmp *a = find_row(&j, 0, "k[a]@1"), *b = find_row(&k, 0, "k[a]@1");
+    const struct qqb_cmp *c = find_row(&j, 0, "k[b]@1"), *d = find_row(&k, 0, "k[b]@1");
+    CHECK(a && b && c && d);
+    if (a && b && c && d) {
+        CHECK_INT_EQ(a->verdict, QQB_REGRESSED);
+        CHECK_INT_EQ(b->verdict, QQB_REGRESSED);
+        CHECK_DBL_NEAR(a->ch.pct, b->ch.pct, 1e-12);
+        CHECK_INT_EQ(c->verdict, d->verdict);
+        CHECK(c->verdict != QQB_REGRESSED && c->verdict != QQB_IMPROVED);
+        CHECK_U64_EQ(a->base_idx, 0);
+        CHECK_U64_EQ(b->base_idx, 2);
+        CHECK_U64_EQ(d->base_idx, 1);
+        CHECK(!strcmp(moved.cases[b->base_idx]->metrics[b->base_metric].key, "work"));
+    }
+    CHECK_U64_EQ(j.regressed, k.regressed);
+    qqb_judgement_free(&j);
+    qqb_judgement_free(&k);
+    qqb_results_free(&cur);
+    qqb_results_free(&base);
+    qqb_results_free(&moved);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 int main(void)
 {
     RUN(test_against_build_rows);
     RUN(test_ab_pairs_by_round);
     RUN(test_ab_threshold_from_pairs);
     RUN(test_machine_check_visible);
+    RUN(test_baseline_found_by_index);
     RUN(test_thresholds_runs_bound);
     RUN(test_holm);
     RUN(test_round_order);
