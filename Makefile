@@ -12,8 +12,9 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SUITE      ?= configs/ncs.yaml
 CMAKE_FLAGS ?= -DQQ_WERROR=ON
 
-# Debian packages the build, the tests and the reports need.
-PACKAGES = gcc make cmake pkg-config python3 libyaml-dev libjansson-dev libgsl-dev \
+# Debian packages the build, the tests and the reports need (the tests ask
+# both python3 and jq each JSON question, tests/data/run/lib.sh jq_py).
+PACKAGES = gcc make cmake pkg-config python3 jq libyaml-dev libjansson-dev libgsl-dev \
            libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell clang-format \
            clang-tidy cppcheck
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)

@@ -43,7 +43,7 @@ suite quadratic.yaml ', --square, "1350"'
 qq out1.txt err1.txt run linear.yaml --baselines bl --no-report --json base.json -q
 check "the linear sweep records the baseline (exit 0, got $rc)" test "$rc" = 0
 check "its fit is shown with standard errors, chi2 and R2" has out1.txt 'chi2 .* dof, R2 '
-check "the JSON holds the fit" test "$(jq_py base.json '.models[0].terms' 'd["models"][0]["terms"]')" = "['1', 'n', 'n^2']"
+check "the JSON holds the fit" test "$(jq_py base.json '.models[0].terms|join(",")' '",".join(d["models"][0]["terms"])')" = "1,n,n^2"
 
 rm -rf rep
 qq out2.txt err2.txt run quadratic.yaml --baselines bl --report rep --json cur.json -q

@@ -48,17 +48,26 @@ planted_suite() {
 # show FILE...: print files after a failure, for the log.
 show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 # jq_py FILE JQ_EXPR PY_EXPR: evaluate an expression on a JSON file (d is the
-# document in Python); prints the result (jq -r style). Needs python3 or jq.
+# document in Python); prints the result (jq -r style). Both tools answer and
+# must agree (make deps installs both), so neither expression goes unchecked.
 jq_py() {
-    if command -v python3 >/dev/null; then
-        python3 -c 'import json,sys
+    command -v python3 >/dev/null || { echo "no-python3"; return; }
+    command -v jq >/dev/null || { echo "no-jq"; return; }
+    local py jqr
+    py=$(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 r = eval(sys.argv[2])
-print(r if not isinstance(r, bool) else str(r).lower())' "$1" "$3"
-    elif command -v jq >/dev/null; then
-        jq -r "$2" "$1"
+# as jq -r prints: strings raw, whole numbers without ".0", the rest as JSON
+if isinstance(r, float) and r.is_integer() and abs(r) < 1e17:
+    r = int(r)
+print(r if isinstance(r, str) else json.dumps(r, indent=2))' "$1" "$3")
+    jqr=$(jq -r "$2" "$1")
+    # Both are asked, and must agree: a query written twice is checked twice.
+    if [ "$py" = "$jqr" ]; then
+        echo "$py"
     else
-        echo "no-json-tool"
+        echo "jq_py: '$2' gives '$jqr', '$3' gives '$py'" >&2
+        echo "jq-and-python-disagree"
     fi
 }
 # valid_json FILE: the file parses as JSON (python3, else jq; else say so).
