@@ -448,12 +448,13 @@ static int write_yaml(FILE *fp, const struct profile_opts *o, const struct machi
     return 0;
 }
 
-/* TEXT (LEN bytes, closed FP's) to --out (or stdout), then the pictures
- * with --plot. 0, or -1 with the error printed. */
-static int store(const struct profile_opts *o, FILE *fp, const char *text, size_t len)
+/* TEXT (LEN bytes; CLOSED 0 when its memory stream failed) to --out (or
+ * stdout), then the pictures with --plot. 0, or -1 with the error
+ * printed. */
+static int store(const struct profile_opts *o, int closed, const char *text, size_t len)
 {
     char err[1024];
-    int wrc = fclose(fp) != 0 ? -1 : 0;
+    int wrc = closed ? 0 : -1;
     if (wrc == 0 && !strcmp(o->out, "-"))
         wrc = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : -1;
     else if (wrc == 0)
@@ -544,7 +545,9 @@ int cmd_profile(int argc, char **argv)
         free(text);
         return QQB_EXIT_USAGE;
     }
-    int src = store(&o, fp, text, textlen);
+    /* The stream sets TEXT and TEXTLEN when it is closed. */
+    int closed = fclose(fp) == 0;
+    int src = store(&o, closed, text, textlen);
     free(text);
     if (src != 0)
         return QQB_EXIT_USAGE;
