@@ -306,17 +306,13 @@ int cmd_compare(int argc, char **argv)
     const char *files[2] = {NULL, NULL};
     const struct qqb_opt table[] = {
         QQB_OPT_FLAG("--all", 0, &all, "also list keys whose numbers did not change"),
-        QQB_OPT_POSITIONAL("A.qq", &files[0]),
-        QQB_OPT_POSITIONAL("B.qq", &files[1]),
+        QQB_OPT_REQUIRED_POSITIONAL("A.qq", &files[0]),
+        QQB_OPT_REQUIRED_POSITIONAL("B.qq", &files[1]),
         QQB_OPT_END,
     };
     int prc = qqb_opts_parse(&compare_cmd, table, argc, argv, NULL);
     if (prc != 0)
         return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
-    if (!files[1]) {
-        qqb_opts_usage(&compare_cmd, table, stderr);
-        return QQB_EXIT_USAGE;
-    }
     struct side a = {0}, b = {0};
     int rc = QQB_EXIT_USAGE;
     if (load(files[0], &a) == 0 && load(files[1], &b) == 0 && load_hits(&a) == 0 &&

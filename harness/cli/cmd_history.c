@@ -402,16 +402,12 @@ int cmd_history(int argc, char **argv)
         QQB_OPT_STRING("--plot", "DIR", &plot,
                        "also draw the series (history-cycles, history-memory:\n"
                        "data, .gp script, SVG and PNG) into DIR"),
-        QQB_OPT_POSITIONAL("SUITE", &arg),
+        QQB_OPT_REQUIRED_POSITIONAL("SUITE", &arg),
         QQB_OPT_END,
     };
     int prc = qqb_opts_parse(&history_cmd, table, argc, argv, NULL);
     if (prc != 0)
         return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
-    if (!arg) {
-        qqb_opts_usage(&history_cmd, table, stderr);
-        return QQB_EXIT_USAGE;
-    }
     char name[256], dirbuf[4096];
     if (suite_and_dir(arg, name, sizeof name, &bdir, dirbuf, sizeof dirbuf) != 0)
         return QQB_EXIT_USAGE;

@@ -209,17 +209,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         QQB_OPT_FLAG("--keep", 0, &o->keep, "keep the launches' files and logs"),
         QQB_OPT_FLAG("--quiet", 'q', &o->quiet, "no progress, only the table and summary"),
         QQB_OPT_FLAG("--verbose", 'v', &o->verbose, "a line per launch"),
-        QQB_OPT_POSITIONAL("SUITE.yaml", &o->suite_path),
+        QQB_OPT_REQUIRED_POSITIONAL("SUITE.yaml", &o->suite_path),
         QQB_OPT_END,
     };
-    int rc = qqb_opts_parse(&run_cmd, table, argc, argv, NULL);
-    if (rc != 0)
-        return rc;
-    if (!o->suite_path) {
-        qqb_opts_usage(&run_cmd, table, stderr);
-        return -1;
-    }
-    return 0;
+    return qqb_opts_parse(&run_cmd, table, argc, argv, NULL);
 }
 
 static void remove_workdir(const char *dir, size_t files)

@@ -325,7 +325,15 @@ int qqb_opts_parse(const struct qqb_opts_cmd *cmd, const struct qqb_opt *table, 
         if (positional(cmd, table, a) != 0)
             return -1;
     }
-    if (rest)
+    if (rest) {
         *rest = argc;
+        return 0;
+    }
+    for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END; o++)
+        if (o->kind == QQB_OPTK_POSITIONAL && (o->flags & QQB_OPT_REQUIRED) &&
+            !*(const char **)o->value) {
+            qqb_opts_usage(cmd, table, stderr);
+            return -1;
+        }
     return 0;
 }

@@ -20,8 +20,9 @@ enum qqb_opt_kind {
     QQB_OPTK_POSITIONAL, /* const char **: the next argument that is not an option */
 };
 
-/* struct qqb_opt's flags: the ends of a DOUBLE's range that are excluded. */
-enum { QQB_OPT_ABOVE_MIN = 1, QQB_OPT_BELOW_MAX = 2 };
+/* struct qqb_opt's flags: the ends of a DOUBLE's range that are excluded;
+ * a POSITIONAL that must be given (missing: the usage on stderr, -1). */
+enum { QQB_OPT_ABOVE_MIN = 1, QQB_OPT_BELOW_MAX = 2, QQB_OPT_REQUIRED = 4 };
 
 /* A callback's check of VALUE: 0 taken, -1 refused with the whole reason
  * in ERR ("--record 'a/b' has ..."), which follows "qqbench CMD: error: ". */
@@ -91,6 +92,10 @@ struct qqb_opt {
     {                                                                                              \
         .kind = QQB_OPTK_POSITIONAL, .name = (n), .value = (p)                                     \
     }
+#define QQB_OPT_REQUIRED_POSITIONAL(n, p)                                                          \
+    {                                                                                              \
+        .kind = QQB_OPTK_POSITIONAL, .name = (n), .value = (p), .flags = QQB_OPT_REQUIRED          \
+    }
 #define QQB_OPT_END                                                                                \
     {                                                                                              \
         .kind = QQB_OPTK_END                                                                       \
@@ -104,11 +109,10 @@ struct qqb_opts_cmd {
     const char *footer; /* after them ("\nExit: ...\n"); NULL: none */
 };
 
-/* Parse ARGV[1..ARGC-1] by TABLE. Options are --name VALUE, --name=VALUE,
- * -s VALUE; "--" ends them; -h and --help print the usage on stdout.
- * With REST NULL, options and positional arguments mix and a positional
- * argument beyond the table's is an error. With REST, parsing stops at
- * the first argument that is not an option (after a "--"), whose index
+/* Parse ARGV[1..ARGC-1] by TABLE (a POSITIONAL's pointer starts NULL). Options are --name VALUE,
+ * --name=VALUE, -s VALUE; "--" ends them; -h and --help print the usage on stdout. With REST NULL,
+ * options and positional arguments mix and a positional argument beyond the table's is an error.
+ * With REST, parsing stops at the first argument that is not an option (after a "--"), whose index
  * goes to *REST (ARGC when none); the caller takes the rest.
  * Returns 0 parsed, 1 the usage printed (the caller exits 0), -1 an error
  * printed on stderr as one line (the caller exits QQB_EXIT_USAGE):

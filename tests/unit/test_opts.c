@@ -39,6 +39,34 @@ static int starts_x(const char *v, void *ctx, char *err, size_t errlen)
 
 static const char *const picks[] = {"red", "green", "blue", NULL};
 
+/* The file NAME's text into BUF. */
+static void slurp(const char *name, char *buf, size_t len)
+{
+    FILE *fp = fopen(name, "r");
+    size_t got = fp ? fread(buf, 1, len - 1, fp) : 0;
+    buf[got] = '\0';
+    if (fp)
+        fclose(fp);
+}
+
+/* FD (standard output or error) into the file NAME: the saved FD. */
+static int to_file(int fd, const char *name)
+{
+    fflush(fd == STDOUT_FILENO ? stdout : stderr);
+    int saved = dup(fd);
+    int f = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(f, fd);
+    close(f);
+    return saved;
+}
+
+static void restore(int fd, int saved)
+{
+    fflush(fd == STDOUT_FILENO ? stdout : stderr);
+    dup2(saved, fd);
+    close(saved);
+}
+
 /* Parse ARGS (NULL-terminated, argv[0] added) by the demo table into V;
  * what the parser printed on stderr into ERR (ERRLEN bytes). */
 static int parse(struct vals *v, char *err, size_t errlen, const char *const *args)
@@ -71,40 +99,14 @@ static int parse(struct vals *v, char *err, size_t errlen, const char *const *ar
     int argc = 1;
     while (args[argc - 1])
         argv[argc] = (char *)args[argc - 1], argc++;
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO);
-    int fd = open("opts.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, STDERR_FILENO);
-    close(fd);
-    /* --help prints on stdout: into opts.out. */
-    fflush(stdout);
-    int so = dup(STDOUT_FILENO);
-    int fo = open("opts.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fo, STDOUT_FILENO);
-    close(fo);
+    /* --help prints on stdout: into opts.out; errors into opts.err. */
+    int saved_err = to_file(STDERR_FILENO, "opts.err");
+    int saved_out = to_file(STDOUT_FILENO, "opts.out");
     int rc = qqb_opts_parse(&demo, table, argc, argv, NULL);
-    fflush(stdout);
-    dup2(so, STDOUT_FILENO);
-    close(so);
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
-    FILE *fp = fopen("opts.err", "r");
-    size_t got = fp ? fread(err, 1, errlen - 1, fp) : 0;
-    err[got] = '\0';
-    if (fp)
-        fclose(fp);
+    restore(STDOUT_FILENO, saved_out);
+    restore(STDERR_FILENO, saved_err);
+    slurp("opts.err", err, errlen);
     return rc;
-}
-
-/* The file NAME's text into BUF. */
-static void slurp(const char *name, char *buf, size_t len)
-{
-    FILE *fp = fopen(name, "r");
-    size_t got = fp ? fread(buf, 1, len - 1, fp) : 0;
-    buf[got] = '\0';
-    if (fp)
-        fclose(fp);
 }
 
 static void test_kinds(void)
@@ -338,16 +340,10 @@ static int command_err(const struct command *k, char *bogus, char *err, size_t e
     char name[32];
     snprintf(name, sizeof name, "%s", k->name);
     char *argv[] = {name, bogus, NULL};
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO);
-    int fd = open("cmd.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, STDERR_FILENO);
-    close(fd);
+    int saved = to_file(STDERR_FILENO, "cmd.err");
     char out[4096];
     int rc = cmd_output(k->fn, 2, argv, out, sizeof out);
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
+    restore(STDERR_FILENO, saved);
     slurp("cmd.err", err, errlen);
     return rc;
 }
