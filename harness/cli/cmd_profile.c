@@ -293,19 +293,19 @@ static int out_path(struct profile_opts *o, char *buf, size_t len)
     if (!o->out) {
         struct qqb_fingerprint fpr;
         qqb_fingerprint_this(&fpr);
-        if (!o->bdir) {
+        const char *bdir = o->bdir;
+        if (!bdir) {
             if (qqb_git_baselines_dir(".", bbuf, sizeof bbuf) != 0) {
                 fprintf(stderr, "qqbench profile-machine: error: the current folder's path is "
                                 "too long\n");
                 return -1;
             }
-            o->bdir = bbuf;
+            bdir = bbuf;
         }
-        if (qqb_profile_path(o->bdir, fpr.id, buf, len) != 0) {
-            fprintf(stderr, "qqbench profile-machine: error: %s: path too long\n", o->bdir);
+        if (qqb_profile_path(bdir, fpr.id, buf, len) != 0) {
+            fprintf(stderr, "qqbench profile-machine: error: %s: path too long\n", bdir);
             return -1;
         }
-        o->bdir = NULL; /* bbuf ends here; only the path is needed */
         o->out = buf;
         return 0;
     }

@@ -576,7 +576,7 @@ static int setup(struct view *v, const char *nodes, const char *keys, char *err,
         }
     }
     v->rows = calloc(tr->nnodes ? tr->nnodes : 1, sizeof *v->rows);
-    v->idle_sec = calloc(tr->nnodes, sizeof *v->idle_sec);
+    v->idle_sec = calloc(tr->nnodes ? tr->nnodes : 1, sizeof *v->idle_sec);
     v->kp = calloc(tr->nkeys + 1u, sizeof *v->kp);
     if (!v->rows || !v->idle_sec || !v->kp) {
         snprintf(err, errsz, "out of memory");

@@ -30,19 +30,19 @@ typedef int (*qqb_opt_check)(const char *value, void *ctx, char *err, size_t err
 
 /* One option, or one positional argument. Tables end with QQB_OPT_END. */
 struct qqb_opt {
-    enum qqb_opt_kind kind;
-    const char *name;   /* "--record"; POSITIONAL: its name in messages ("SUITE.yaml") */
-    char short_name;    /* 'q' for -q; 0 none */
-    const char *arg;    /* the value's name in the usage ("LABEL"); NULL for flags */
-    const char *help;   /* the usage's text, lines separated by '\n'; NULL: not listed */
-    void *value;        /* where the value goes: see enum qqb_opt_kind; CALLBACK: its ctx */
-    size_t *count;      /* LIST: the number of values */
-    double min, max;    /* INT, SIZE, DOUBLE: the range; LIST: max is the most values */
-    int flags;          /* QQB_OPT_ABOVE_MIN, QQB_OPT_BELOW_MAX */
-    const char *expect; /* the value in errors ("a number of percent above 0"); NULL: the range */
+    const char *name;           /* "--record"; POSITIONAL: its name in messages ("SUITE.yaml") */
+    const char *arg;            /* the value's name in the usage ("LABEL"); NULL for flags */
+    const char *help;           /* the usage's text, lines separated by '\n'; NULL: not listed */
+    void *value;                /* where the value goes: see enum qqb_opt_kind; CALLBACK: ctx */
+    size_t *count;              /* LIST: the number of values */
+    const char *expect;         /* the value in errors ("a number above 0"); NULL: the range */
     const char *const *choices; /* CHOICE: the values, NULL-terminated */
     qqb_opt_check check;        /* CALLBACK */
     int *given;                 /* set to 1 when the option is given; may be NULL */
+    double min, max;            /* INT, SIZE, DOUBLE: the range; LIST: max is the most values */
+    enum qqb_opt_kind kind;
+    int flags;       /* QQB_OPT_ABOVE_MIN, QQB_OPT_BELOW_MAX, QQB_OPT_REQUIRED */
+    char short_name; /* 'q' for -q; 0 none */
 };
 
 /* The table entries (git's OPT_BOOL and kin). */
