@@ -199,8 +199,8 @@ int cmd_whatif(int argc, char **argv)
         QQB_OPT_END,
     };
     int prc = qqb_opts_parse(&whatif_cmd, table, argc, argv, NULL);
-    int nwaits = (int)nw, mode = c.mode;
-    for (size_t w = 0; w < nw; w++)
+    int nwaits = wlist ? (int)nw : 0, mode = c.mode; /* the parser allocates WLIST */
+    for (int w = 0; w < nwaits; w++)
         waits[w] = wlist[w];
     free(wlist);
     if (prc != 0)
