@@ -115,8 +115,9 @@ struct qqb_opts_cmd {
  * With REST, parsing stops at the first argument that is not an option (after a "--"), whose index
  * goes to *REST (ARGC when none); the caller takes the rest.
  * Returns 0 parsed, 1 the usage printed (the caller exits 0), -1 an error
- * printed on stderr as one line (the caller exits QQB_EXIT_USAGE):
+ * printed on stderr (the caller exits QQB_EXIT_USAGE): one line,
  *   qqbench CMD: error: unknown option '--x' (did you mean '--y'?); see 'qqbench CMD --help'
+ * or, for a missing QQB_OPT_REQUIRED positional argument, the usage.
  * LIST values are allocated even on error: the caller frees *value. */
 int qqb_opts_parse(const struct qqb_opts_cmd *cmd, const struct qqb_opt *table, int argc,
                    char **argv, int *rest);
