@@ -12,33 +12,39 @@
 
 #include "cmds.h"
 #include "git.h"
+#include "opts.h"
 #include "runner.h"
 
-static void ci_usage(FILE *fp)
+/* The usage's prose around the option lines, which the table in cmd_ci
+ * generates. */
+static const struct qqb_opts_cmd ci_cmd = {
+    "ci",
+    "usage: qqbench ci [--base REV] [--keep] [--jobs N] [--kernels-subdir SUB]\n"
+    "                  [SUITE.yaml] [run options]\n\n"
+    "Check a change in one job, on whatever machine the job got: build the\n"
+    "reference revision REV of this git checkout in a temporary folder with\n"
+    "the project's own build (cmake), then run SUITE (default\n"
+    "configs/ci.yaml) with 'qqbench run SUITE --against REFERENCE-KERNELS',\n"
+    "so every case runs from both builds, interleaved and paired by round.\n"
+    "The change build is this qqbench's own build (its kernels are found as\n"
+    "'qqbench run' finds them; another project passes --kernels DIR after the\n"
+    "suite). Options after the suite go to 'qqbench run'\n"
+    "(--kernels, --json, --junit, --report, --require-baseline, ...).\n\n",
+    "\nThe reference's build log goes to a file (its path is printed), not to\n"
+    "the job's log. Exit: as 'qqbench run' (0, 1 a regression, 3 a kernel\n"
+    "failed), and 2 for bad usage, when REV is not a commit, or when REV\n"
+    "does not build.\n"};
+
+/* --kernels-subdir SUB: a relative folder inside the build. */
+static int ci_subdir(const char *v, void *ctx, char *err, size_t errlen)
 {
-    fprintf(fp, "usage: qqbench ci [--base REV] [--keep] [--jobs N] [--kernels-subdir SUB]\n"
-                "                  [SUITE.yaml] [run options]\n\n"
-                "Check a change in one job, on whatever machine the job got: build the\n"
-                "reference revision REV of this git checkout in a temporary folder with\n"
-                "the project's own build (cmake), then run SUITE (default\n"
-                "configs/ci.yaml) with 'qqbench run SUITE --against REFERENCE-KERNELS',\n"
-                "so every case runs from both builds, interleaved and paired by round.\n"
-                "The change build is this qqbench's own build (its kernels are found as\n"
-                "'qqbench run' finds them; another project passes --kernels DIR after the\n"
-                "suite). Options after the suite go to 'qqbench run'\n"
-                "(--kernels, --json, --junit, --report, --require-baseline, ...).\n\n"
-                "  --base REV   the reference: a commit, branch or tag (default: the merge\n"
-                "               base of HEAD with origin/main, else with main)\n"
-                "  --keep       keep the reference's folder and its build logs\n"
-                "  --jobs N     parallel build jobs (default 2)\n"
-                "  --kernels-subdir SUB  the reference's kernels are BUILD/SUB (default\n"
-                "               kernels: the build folder's kernels/, as this project\n"
-                "               lays them out); bare names are looked up there\n"
-                "  --help       this text\n\n"
-                "The reference's build log goes to a file (its path is printed), not to\n"
-                "the job's log. Exit: as 'qqbench run' (0, 1 a regression, 3 a kernel\n"
-                "failed), and 2 for bad usage, when REV is not a commit, or when REV\n"
-                "does not build.\n");
+    if (!*v || v[0] == '/' || strstr(v, "..")) {
+        snprintf(err, errlen, "--kernels-subdir '%s': expected a relative folder inside the build",
+                 v);
+        return -1;
+    }
+    *(const char **)ctx = v;
+    return 0;
 }
 
 /* SIGINT, SIGTERM or SIGHUP while the reference is checked out and built:
@@ -122,42 +128,26 @@ static void remove_tree(const char *dir)
 
 int cmd_ci(int argc, char **argv)
 {
-    const char *base = NULL, *suite = "configs/ci.yaml", *jobs = "2", *sub = "kernels";
-    int keep = 0, i = 1;
-    for (; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            ci_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(argv[i], "--base") && i + 1 < argc) {
-            base = argv[++i];
-        } else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
-            jobs = argv[++i];
-            char *end;
-            long nj = strtol(jobs, &end, 10);
-            if (end == jobs || *end || nj < 1 || nj > 1024) {
-                fprintf(stderr, "qqbench ci: --jobs takes a positive number, not '%s'\n", jobs);
-                return QQB_EXIT_USAGE;
-            }
-        } else if (!strcmp(argv[i], "--kernels-subdir") && i + 1 < argc) {
-            sub = argv[++i];
-            if (!*sub || sub[0] == '/' || strstr(sub, "..")) {
-                fprintf(stderr,
-                        "qqbench ci: --kernels-subdir takes a relative folder "
-                        "inside the build, not '%s'\n",
-                        sub);
-                return QQB_EXIT_USAGE;
-            }
-        } else if (!strcmp(argv[i], "--keep")) {
-            keep = 1;
-        } else if (argv[i][0] == '-' && strncmp(argv[i], "--", 2) == 0 &&
-                   (!strcmp(argv[i], "--base") || !strcmp(argv[i], "--jobs") ||
-                    !strcmp(argv[i], "--kernels-subdir"))) {
-            fprintf(stderr, "qqbench ci: %s needs a value; see 'qqbench ci --help'\n", argv[i]);
-            return QQB_EXIT_USAGE;
-        } else {
-            break;
-        }
-    }
+    const char *base = NULL, *suite = "configs/ci.yaml", *sub = "kernels";
+    int keep = 0, njobs = 2, i = 1;
+    const struct qqb_opt table[] = {
+        QQB_OPT_STRING("--base", "REV", &base,
+                       "the reference: a commit, branch or tag (default: the merge\n"
+                       "base of HEAD with origin/main, else with main)"),
+        QQB_OPT_FLAG("--keep", 0, &keep, "keep the reference's folder and its build logs"),
+        QQB_OPT_INT("--jobs", "N", &njobs, 1, 1024, "parallel build jobs (default 2)"),
+        QQB_OPT_CALLBACK("--kernels-subdir", "SUB", ci_subdir, &sub,
+                         "the reference's kernels are BUILD/SUB (default\n"
+                         "kernels: the build folder's kernels/, as this project\n"
+                         "lays them out); bare names are looked up there"),
+        QQB_OPT_END,
+    };
+    /* ci's options come first; the suite and everything after it are the run's. */
+    int prc = qqb_opts_parse(&ci_cmd, table, argc, argv, &i);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
+    char jobs[16];
+    snprintf(jobs, sizeof jobs, "%d", njobs);
     if (i < argc && argv[i][0] != '-')
         suite = argv[i++];
     /* argv[i..] go to 'qqbench run'. */

@@ -8,25 +8,26 @@
 
 #include "grow.h"
 #include "cmds.h"
+#include "opts.h"
 #include "qq_file.h"
 #include "strmap.h"
 #include "trace.h"
 
-static void compare_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench compare [--all] A.qq B.qq\n\n"
-                "Compare two QQ files key by key, summed over nodes: hits, cycles in\n"
-                "each state, net cycles per hit (the per-hit estimator of\n"
-                "docs/STATISTICS.md minus the empty-state cost QQInit calibrated, the\n"
-                "slowest node's) and the change from A to B (in ticks where a figure\n"
-                "is within the counter's resolution, half a counter step, of zero);\n"
-                "then memory per key (live and peak bytes, objects). One file per side is one "
-                "launch: there is no statistics\n"
-                "here. For verdicts with intervals, run both versions through\n"
-                "'qqbench run' (variants or a baseline).\n\n"
-                "  --all    also list keys whose numbers did not change\n\n"
-                "Exit: 0, or 2 when a file is missing or damaged.\n");
-}
+/* The usage's prose around the option lines, which the table in
+ * cmd_compare generates. */
+static const struct qqb_opts_cmd compare_cmd = {
+    "compare",
+    "usage: qqbench compare [--all] A.qq B.qq\n\n"
+    "Compare two QQ files key by key, summed over nodes: hits, cycles in\n"
+    "each state, net cycles per hit (the per-hit estimator of\n"
+    "docs/STATISTICS.md minus the empty-state cost QQInit calibrated, the\n"
+    "slowest node's) and the change from A to B (in ticks where a figure\n"
+    "is within the counter's resolution, half a counter step, of zero);\n"
+    "then memory per key (live and peak bytes, objects). One file per side is one "
+    "launch: there is no statistics\n"
+    "here. For verdicts with intervals, run both versions through\n"
+    "'qqbench run' (variants or a baseline).\n\n",
+    "\nExit: 0, or 2 when a file is missing or damaged.\n"};
 
 struct side {
     struct qq_file *f;
@@ -303,30 +304,15 @@ int cmd_compare(int argc, char **argv)
 {
     int all = 0;
     const char *files[2] = {NULL, NULL};
-    int nf = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            compare_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(argv[i], "--all")) {
-            all = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr,
-                    "qqbench compare: error: unknown option '%s'; see "
-                    "'qqbench compare --help'\n",
-                    argv[i]);
-            return QQB_EXIT_USAGE;
-        } else if (nf < 2) {
-            files[nf++] = argv[i];
-        } else {
-            fprintf(stderr, "qqbench compare: error: two files, not more ('%s')\n", argv[i]);
-            return QQB_EXIT_USAGE;
-        }
-    }
-    if (nf != 2) {
-        compare_usage(stderr);
-        return QQB_EXIT_USAGE;
-    }
+    const struct qqb_opt table[] = {
+        QQB_OPT_FLAG("--all", 0, &all, "also list keys whose numbers did not change"),
+        QQB_OPT_REQUIRED_POSITIONAL("A.qq", &files[0]),
+        QQB_OPT_REQUIRED_POSITIONAL("B.qq", &files[1]),
+        QQB_OPT_END,
+    };
+    int prc = qqb_opts_parse(&compare_cmd, table, argc, argv, NULL);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
     struct side a = {0}, b = {0};
     int rc = QQB_EXIT_USAGE;
     if (load(files[0], &a) == 0 && load(files[1], &b) == 0 && load_hits(&a) == 0 &&

@@ -10,27 +10,17 @@
 #include <jansson.h>
 
 #include "cmds.h"
+#include "opts.h"
 #include "trace.h"
 
-static void export_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench export FILE.qq --format chrome|csv [--out F] [--nodes LIST]\n"
-                "                      [--keys LIST]\n\n"
-                "  --format chrome  Chrome trace-event JSON, for https://ui.perfetto.dev and\n"
-                "                   chrome://tracing: each node a process, each state key a\n"
-                "                   thread of complete ('X') slices, marks instant ('i')\n"
-                "                   events, counts and values counter ('C') tracks. Times in\n"
-                "                   microseconds since the run's start, the tick offsets\n"
-                "                   applied (each node's error bound is its process label).\n"
-                "  --format csv     one row per event: node,key,type,info,tick,seconds,\n"
-                "                   run_seconds (seconds since the node's base time, and since\n"
-                "                   the run's start with the offset applied)\n"
-                "  --out F          write to F (default: standard output)\n"
-                "  --nodes LIST     only these nodes: 0-3, 5, 0,2,6-7\n"
-                "  --keys LIST      only these keys, by name, comma-separated\n\n"
-                "Exit: 0; 2 for a missing or damaged file, a bad option, a node or key the\n"
-                "file does not have, or an unwritable output (one line on stderr).\n");
-}
+/* The usage's prose around the option lines, which the table in
+ * cmd_export generates. */
+static const struct qqb_opts_cmd export_cmd = {
+    "export",
+    "usage: qqbench export FILE.qq --format chrome|csv [--out F] [--nodes LIST]\n"
+    "                      [--keys LIST]\n\n",
+    "\nExit: 0; 2 for a missing or damaged file, a bad option, a node or key the\n"
+    "file does not have, or an unwritable output (one line on stderr).\n"};
 
 /* ---------------------------------------------------------------------- */
 /* CSV                                                                    */
@@ -249,45 +239,33 @@ static int export_chrome(const struct qqb_trace *t, FILE *fp, char *err, size_t 
 int cmd_export(int argc, char **argv)
 {
     const char *file = NULL, *format = NULL, *out = NULL, *nodes = NULL, *keys = NULL;
-    for (int a = 1; a < argc; a++) {
-        const char *o = argv[a];
-        const char *val = a + 1 < argc ? argv[a + 1] : NULL;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            export_usage(stdout);
-            return QQB_EXIT_OK;
-        }
-        if (o[0] != '-') {
-            if (file) {
-                fprintf(stderr, "qqbench export: error: one file at a time ('%s' and '%s')\n", file,
-                        o);
-                return QQB_EXIT_USAGE;
-            }
-            file = o;
-            continue;
-        }
-        const char **slot = !strcmp(o, "--format")  ? &format
-                            : !strcmp(o, "--out")   ? &out
-                            : !strcmp(o, "--nodes") ? &nodes
-                            : !strcmp(o, "--keys")  ? &keys
-                                                    : NULL;
-        if (!slot || !val) {
-            fprintf(stderr, "qqbench export: error: %s '%s'; see 'qqbench export --help'\n",
-                    slot ? "missing value for" : "unknown option", o);
-            return QQB_EXIT_USAGE;
-        }
-        *slot = val;
-        a++;
-    }
+    static const char *const formats[] = {"chrome", "csv", NULL};
+    const struct qqb_opt table[] = {
+        QQB_OPT_CHOICE("--format", "chrome|csv", &format, formats,
+                       "chrome: Chrome trace-event JSON, for https://ui.perfetto.dev\n"
+                       "and chrome://tracing: each node a process, each state key a\n"
+                       "thread of complete ('X') slices, marks instant ('i')\n"
+                       "events, counts and values counter ('C') tracks. Times in\n"
+                       "microseconds since the run's start, the tick offsets\n"
+                       "applied (each node's error bound is its process label).\n"
+                       "csv: one row per event: node,key,type,info,tick,seconds,\n"
+                       "run_seconds (seconds since the node's base time, and since\n"
+                       "the run's start with the offset applied)"),
+        QQB_OPT_STRING("--out", "F", &out, "write to F (default: standard output)"),
+        QQB_OPT_STRING("--nodes", "LIST", &nodes, "only these nodes: 0-3, 5, 0,2,6-7"),
+        QQB_OPT_STRING("--keys", "LIST", &keys, "only these keys, by name, comma-separated"),
+        QQB_OPT_POSITIONAL("FILE.qq", &file),
+        QQB_OPT_END,
+    };
+    int prc = qqb_opts_parse(&export_cmd, table, argc, argv, NULL);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
     if (!file || !format) {
-        fprintf(stderr, "qqbench export: error: %s; see 'qqbench export --help'\n",
-                !file ? "no .qq file given" : "--format chrome or --format csv is required");
+        qqb_opts_error(&export_cmd, "%s",
+                       !file ? "no .qq file given" : "--format chrome or --format csv is required");
         return QQB_EXIT_USAGE;
     }
     int chrome = !strcmp(format, "chrome");
-    if (!chrome && strcmp(format, "csv") != 0) {
-        fprintf(stderr, "qqbench export: error: --format '%s': expected chrome or csv\n", format);
-        return QQB_EXIT_USAGE;
-    }
 
     struct qqb_trace t;
     char err[1024] = "";

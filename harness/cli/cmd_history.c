@@ -7,6 +7,7 @@
 
 #include "baseline.h"
 #include "cmds.h"
+#include "opts.h"
 #include "fingerprint.h"
 #include "git.h"
 #include "history.h"
@@ -18,25 +19,20 @@
 #include "strmap.h"
 #include "suite.h"
 
-static void history_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench history SUITE.yaml|SUITE [--baselines DIR] [--key K]\n"
-                "                       [--machine ID]\n\n"
-                "Print, per case and key, the series across the labelled snapshots that\n"
-                "'qqbench run --record LABEL' kept (oldest first): net cycles per interval\n"
-                "(the median over launches) measured on this machine (or --machine ID),\n"
-                "and memory per key (live and peak bytes, objects created) from the\n"
-                "snapshots of every machine, since memory does not depend on it. A '*'\n"
-                "marks a change from the label before (cycles: beyond the larger of the\n"
-                "two labels' noise; memory: any change).\n\n"
-                "  --baselines DIR   where baselines live (default: as 'qqbench run')\n"
-                "  --key K           only this key\n"
-                "  --machine ID      cycles of this machine fingerprint (default: this one)\n"
-                "  --plot DIR        also draw the series (history-cycles, history-memory:\n"
-                "                    data, .gp script, SVG and PNG) into DIR\n"
-                "  --help            this text\n\n"
-                "Exit: 0; 2 for bad usage, or when there is no snapshot at all.\n");
-}
+/* The usage's prose around the option lines, which the table in
+ * cmd_history generates. */
+static const struct qqb_opts_cmd history_cmd = {
+    "history",
+    "usage: qqbench history SUITE.yaml|SUITE [--baselines DIR] [--key K]\n"
+    "                       [--machine ID]\n\n"
+    "Print, per case and key, the series across the labelled snapshots that\n"
+    "'qqbench run --record LABEL' kept (oldest first): net cycles per interval\n"
+    "(the median over launches) measured on this machine (or --machine ID),\n"
+    "and memory per key (live and peak bytes, objects created) from the\n"
+    "snapshots of every machine, since memory does not depend on it. A '*'\n"
+    "marks a change from the label before (cycles: beyond the larger of the\n"
+    "two labels' noise; memory: any change).\n\n",
+    "\nExit: 0; 2 for bad usage, or when there is no snapshot at all.\n"};
 
 /* A picture's data being written: one block per series (case and key),
  * rows "x label value changed", and the series' titles for the script. */
@@ -310,42 +306,13 @@ static void sink_free(struct sink *k)
     free(k->titles);
 }
 
-int cmd_history(int argc, char **argv)
+/* The suite's name in NAME (NAMELEN bytes) from ARG, a suite file or a
+ * bare name, and where its baselines are in *BDIR when not given: the
+ * suite's checkout's (a file), the current checkout's (a name), else
+ * baselines. 0, or -1 with the error printed. */
+static int suite_and_dir(const char *arg, char *name, size_t namelen, const char **bdir,
+                         char *dirbuf, size_t dirlen)
 {
-    const char *arg = NULL, *bdir = NULL, *only = NULL, *machine = NULL, *plot = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            history_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(a, "--baselines") && i + 1 < argc) {
-            bdir = argv[++i];
-        } else if (!strcmp(a, "--key") && i + 1 < argc) {
-            only = argv[++i];
-        } else if (!strcmp(a, "--machine") && i + 1 < argc) {
-            machine = argv[++i];
-        } else if (!strcmp(a, "--plot") && i + 1 < argc) {
-            plot = argv[++i];
-        } else if (a[0] == '-') {
-            fprintf(stderr,
-                    "qqbench history: error: unknown option or missing value "
-                    "'%s'; see 'qqbench history --help'\n",
-                    a);
-            return QQB_EXIT_USAGE;
-        } else if (!arg) {
-            arg = a;
-        } else {
-            fprintf(stderr, "qqbench history: error: one suite, not also '%s'\n", a);
-            return QQB_EXIT_USAGE;
-        }
-    }
-    if (!arg) {
-        history_usage(stderr);
-        return QQB_EXIT_USAGE;
-    }
-    /* A suite file names the suite and where its baselines are; a bare name
-     * needs --baselines or the current checkout's. */
-    char name[256], dirbuf[4096];
     size_t len = strlen(arg);
     if (len > 5 && !strcmp(arg + len - 5, ".yaml")) {
         struct qqb_suite *su;
@@ -353,35 +320,105 @@ int cmd_history(int argc, char **argv)
         if (qqb_suite_load(arg, qqb_default_kernel_dir(kbuf, sizeof kbuf), &su, err, sizeof err) !=
             0) {
             fprintf(stderr, "%s\n", err);
-            return QQB_EXIT_USAGE;
+            return -1;
         }
-        snprintf(name, sizeof name, "%s", su->name);
-        if (!bdir && qqb_git_baselines_dir(su->dir, dirbuf, sizeof dirbuf) == 0)
-            bdir = dirbuf;
+        snprintf(name, namelen, "%s", su->name);
+        if (!*bdir && qqb_git_baselines_dir(su->dir, dirbuf, dirlen) == 0)
+            *bdir = dirbuf;
         qqb_suite_free(su);
     } else {
-        snprintf(name, sizeof name, "%s", arg);
-        if (!bdir && qqb_git_baselines_dir(".", dirbuf, sizeof dirbuf) == 0)
-            bdir = dirbuf;
+        snprintf(name, namelen, "%s", arg);
+        if (!*bdir && qqb_git_baselines_dir(".", dirbuf, dirlen) == 0)
+            *bdir = dirbuf;
     }
-    if (!bdir)
-        bdir = "baselines";
+    if (!*bdir)
+        *bdir = "baselines";
+    return 0;
+}
+
+/* Every machine's snapshots of suite NAME (memory), MACHINE's first. */
+static int load_all(const char *bdir, const char *name, const char *machine, struct snap **s,
+                    size_t *n)
+{
+    char **ids = NULL;
+    size_t nids = 0;
+    int rc = load_snaps(bdir, name, machine, s, n);
+    if (rc == 0)
+        rc = qqb_baseline_find_others(bdir, name, machine, &ids, &nids);
+    for (size_t i = 0; rc == 0 && i < nids; i++)
+        rc = load_snaps(bdir, name, ids[i], s, n);
+    qqb_baseline_free_list(ids, nids);
+    return rc;
+}
+
+/* The series of S (N snapshots, sorted by date), on stdout and, with
+ * PLOT, as pictures in that folder. 0, or -1 with the error printed. */
+static int print_history(struct snap *s, size_t n, const char *name, const char *bdir,
+                         const char *machine, const char *only, const char *plot)
+{
+    printf("Suite %s: %zu snapshot%s under %s\n\n", name, n, n == 1 ? "" : "s", bdir);
+    struct sink kc = {0}, km = {0};
+    char err[512] = "";
+    if (plot && qqb_plot_mkdir(plot, err, sizeof err) == 0) {
+        kc.dat = qqb_plot_create(plot, "history-cycles.dat", err, sizeof err);
+        km.dat = kc.dat ? qqb_plot_create(plot, "history-memory.dat", err, sizeof err) : NULL;
+    }
+    print_cycles(s, n, machine, only, &kc);
+    print_memory(s, n, only, &km);
+    int bad = plot && (!kc.dat || !km.dat);
+    if (kc.dat && fclose(kc.dat) != 0)
+        bad = 1;
+    if (km.dat && fclose(km.dat) != 0)
+        bad = 1;
+    char title[512];
+    snprintf(title, sizeof title, "%s: net cycles per interval across snapshots on %s", name,
+             machine);
+    if (!bad && plot && kc.nseries &&
+        plot_series(plot, "history-cycles", &kc, title, "cycles per interval (net)", err,
+                    sizeof err) != 0)
+        bad = 1;
+    snprintf(title, sizeof title, "%s: live memory per key across snapshots, every machine", name);
+    if (!bad && plot && km.nseries &&
+        plot_series(plot, "history-memory", &km, title, "live KB", err, sizeof err) != 0)
+        bad = 1;
+    if (bad)
+        fprintf(stderr, "qqbench history: error: the pictures were not written: %s\n", err);
+    else if (plot)
+        fprintf(stderr, "qqbench: pictures in %s (history-cycles, history-memory)\n", plot);
+    sink_free(&kc);
+    sink_free(&km);
+    return bad ? -1 : 0;
+}
+
+int cmd_history(int argc, char **argv)
+{
+    const char *arg = NULL, *bdir = NULL, *only = NULL, *machine = NULL, *plot = NULL;
+    const struct qqb_opt table[] = {
+        QQB_OPT_STRING("--baselines", "DIR", &bdir,
+                       "where baselines live (default: as 'qqbench run')"),
+        QQB_OPT_STRING("--key", "K", &only, "only this key"),
+        QQB_OPT_STRING("--machine", "ID", &machine,
+                       "cycles of this machine fingerprint (default: this one)"),
+        QQB_OPT_STRING("--plot", "DIR", &plot,
+                       "also draw the series (history-cycles, history-memory:\n"
+                       "data, .gp script, SVG and PNG) into DIR"),
+        QQB_OPT_REQUIRED_POSITIONAL("SUITE", &arg),
+        QQB_OPT_END,
+    };
+    int prc = qqb_opts_parse(&history_cmd, table, argc, argv, NULL);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
+    char name[256], dirbuf[4096];
+    if (suite_and_dir(arg, name, sizeof name, &bdir, dirbuf, sizeof dirbuf) != 0)
+        return QQB_EXIT_USAGE;
     struct qqb_fingerprint fp;
     qqb_fingerprint_this(&fp);
     if (!machine)
         machine = fp.id;
 
-    /* Every machine's snapshots (memory), this one's first. */
     struct snap *s = NULL;
     size_t n = 0;
-    char **ids = NULL;
-    size_t nids = 0;
-    int rc = load_snaps(bdir, name, machine, &s, &n);
-    if (rc == 0)
-        rc = qqb_baseline_find_others(bdir, name, machine, &ids, &nids);
-    for (size_t i = 0; rc == 0 && i < nids; i++)
-        rc = load_snaps(bdir, name, ids[i], &s, &n);
-    qqb_baseline_free_list(ids, nids);
+    int rc = load_all(bdir, name, machine, &s, &n);
     if (rc != 0) {
         fprintf(stderr, "qqbench history: error: cannot read the snapshots under %s\n", bdir);
     } else if (n == 0) {
@@ -392,40 +429,7 @@ int cmd_history(int argc, char **argv)
         rc = -1;
     } else {
         qsort(s, n, sizeof *s, by_date);
-        printf("Suite %s: %zu snapshot%s under %s\n\n", name, n, n == 1 ? "" : "s", bdir);
-        struct sink kc = {0}, km = {0};
-        char err[512] = "";
-        if (plot && qqb_plot_mkdir(plot, err, sizeof err) == 0) {
-            kc.dat = qqb_plot_create(plot, "history-cycles.dat", err, sizeof err);
-            km.dat = kc.dat ? qqb_plot_create(plot, "history-memory.dat", err, sizeof err) : NULL;
-        }
-        print_cycles(s, n, machine, only, &kc);
-        print_memory(s, n, only, &km);
-        int bad = plot && (!kc.dat || !km.dat);
-        if (kc.dat && fclose(kc.dat) != 0)
-            bad = 1;
-        if (km.dat && fclose(km.dat) != 0)
-            bad = 1;
-        char title[512];
-        snprintf(title, sizeof title, "%s: net cycles per interval across snapshots on %s", name,
-                 machine);
-        if (!bad && plot && kc.nseries &&
-            plot_series(plot, "history-cycles", &kc, title, "cycles per interval (net)", err,
-                        sizeof err) != 0)
-            bad = 1;
-        snprintf(title, sizeof title, "%s: live memory per key across snapshots, every machine",
-                 name);
-        if (!bad && plot && km.nseries &&
-            plot_series(plot, "history-memory", &km, title, "live KB", err, sizeof err) != 0)
-            bad = 1;
-        if (bad) {
-            fprintf(stderr, "qqbench history: error: the pictures were not written: %s\n", err);
-            rc = -1;
-        } else if (plot) {
-            fprintf(stderr, "qqbench: pictures in %s (history-cycles, history-memory)\n", plot);
-        }
-        sink_free(&kc);
-        sink_free(&km);
+        rc = print_history(s, n, name, bdir, machine, only, plot);
     }
     for (size_t i = 0; i < n; i++) {
         free(s[i].label);

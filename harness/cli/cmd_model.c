@@ -10,51 +10,34 @@
 
 #include "bigsim.h"
 #include "cmds.h"
+#include "opts.h"
 #include "judge_model.h"
 #include "model.h"
 #include "pictures_model.h"
 
-static void model_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench model --model FORMULA [options] RESULT.json\n"
-                "       qqbench model --model FORMULA --baseline OLD.json [options] NEW.json\n"
-                "       qqbench model --model FORMULA --bigsim FILE [options]\n\n"
-                "Fit a performance model by weighted linear least squares (GSL) to the\n"
-                "cases of a params sweep ('qqbench run --json') or to BigSim's\n"
-                "TRACEBIGSIM lines, per benchmark, variant and key (per event name for\n"
-                "BigSim), and print coefficients with standard errors, chi2 and R2.\n\n"
-                "FORMULA is a sum of terms: 1, a parameter (n), a power (n^2), a product\n"
-                "(n*m), log(n) (base 2), n*log(n); 'nodes' is the node count; BigSim's\n"
-                "parameters are p1..p20 by position: \"1 + p1 + p1^2 + p2\".\n\n"
-                "options:\n"
-                "  --model F          the formula (required)\n"
-                "  --metric M         per_hit (default: net ticks per hit), ticks (ticks\n"
-                "                     in the state, slowest node) or mean_hit\n"
-                "  --key K            fit only this key (repeatable; default all state keys)\n"
-                "  --bench B          fit only this benchmark (repeatable)\n"
-                "  --predict P=V,...  predict at this point (repeatable)\n"
-                "  --confidence C     of the prediction intervals (default 0.95)\n"
-                "  --baseline OLD     also fit OLD.json and flag a change of growth\n"
-                "  --sigmas K         a coefficient 'grew' when it rose by more than K\n"
-                "                     combined standard errors (default 3)\n"
-                "  --threshold PCT    a lower-order term must also change the largest\n"
-                "                     measured point by PCT%% (default 2)\n"
-                "  --bigsim FILE      read TRACEBIGSIM lines instead of a JSON report\n"
-                "  --dilation F       multiply every duration by F (BigSim's model 1:\n"
-                "                     a target machine F times slower)\n"
-                "  --unweighted       ordinary least squares\n"
-                "  --plot DIR         draw each series: the points with their spread, the\n"
-                "                     fitted curve (the baseline's in grey), the residuals\n"
-                "                     (gnuplot: .dat, .gp, SVG, PNG; model_N)\n\n"
-                "Points: every launch of a case (every BigSim record) is one observation;\n"
-                "observations at the same parameter point form a point, its value their\n"
-                "mean and its weight 1/sigma^2 with sigma the spread of the mean\n"
-                "(sd/sqrt(k), at least 0.1%% of the mean). A point with a single\n"
-                "observation makes the fit unweighted. Standard errors are scaled by\n"
-                "max(1, chi2/dof).\n\n"
-                "Exit: 0; 1 a growth regression (with --baseline); 2 bad input or a\n"
-                "series that cannot be fitted.\n");
-}
+/* The usage's prose around the option lines, which the table in
+ * parse_opts generates. */
+static const struct qqb_opts_cmd model_cmd = {
+    "model",
+    "usage: qqbench model --model FORMULA [options] RESULT.json\n"
+    "       qqbench model --model FORMULA --baseline OLD.json [options] NEW.json\n"
+    "       qqbench model --model FORMULA --bigsim FILE [options]\n\n"
+    "Fit a performance model by weighted linear least squares (GSL) to the\n"
+    "cases of a params sweep ('qqbench run --json') or to BigSim's\n"
+    "TRACEBIGSIM lines, per benchmark, variant and key (per event name for\n"
+    "BigSim), and print coefficients with standard errors, chi2 and R2.\n\n"
+    "FORMULA is a sum of terms: 1, a parameter (n), a power (n^2), a product\n"
+    "(n*m), log(n) (base 2), n*log(n); 'nodes' is the node count; BigSim's\n"
+    "parameters are p1..p20 by position: \"1 + p1 + p1^2 + p2\".\n\n"
+    "options:\n",
+    "\nPoints: every launch of a case (every BigSim record) is one observation;\n"
+    "observations at the same parameter point form a point, its value their\n"
+    "mean and its weight 1/sigma^2 with sigma the spread of the mean\n"
+    "(sd/sqrt(k), at least 0.1% of the mean). A point with a single\n"
+    "observation makes the fit unweighted. Standard errors are scaled by\n"
+    "max(1, chi2/dof).\n\n"
+    "Exit: 0; 1 a growth regression (with --baseline); 2 bad input or a\n"
+    "series that cannot be fitted.\n"};
 
 /* ---------------------------------------------------------------- data */
 
@@ -69,19 +52,109 @@ static int parse_num(const char *text, double *v)
 
 struct opts {
     const char *formula, *metric, *baseline, *bigsim, *plot;
-    const char *keys[32], *benches[32], *predict[32];
-    int nkeys, nbenches, npredict;
+    char **keys, **benches, **predict; /* --key, --bench, --predict: 32 each at most */
+    size_t nkeys, nbenches, npredict;
     double confidence, sigmas, threshold, dilation;
     int unweighted;
 };
 
-static int listed(const char *const *list, int n, const char *s)
+static int listed(char *const *list, size_t n, const char *s)
 {
     if (n == 0)
         return 1;
-    for (int i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++)
         if (!strcmp(list[i], s))
             return 1;
+    return 0;
+}
+
+/* Case C's parameter point: the model's parameters into X (nodes from
+ * NODES when the model uses it), the others as "k=v,..." into REST (the
+ * series' name). 0, or -1 with the error printed. */
+static int case_point(const char *path, const struct qqb_model *m, json_t *c, double *x, char *rest,
+                      size_t restlen)
+{
+    const char *name = json_string_value(json_object_get(c, "name"));
+    const char *point = json_string_value(json_object_get(c, "point"));
+    int have[QQB_MODEL_MAX_PARAMS] = {0};
+    int np = qqb_model_param(m, "nodes");
+    if (np >= 0) {
+        x[np] = (double)json_integer_value(json_object_get(c, "nodes"));
+        have[np] = 1;
+    }
+    /* "size=100,steps=10" */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", point ? point : "");
+    rest[0] = '\0';
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        int pi = qqb_model_param(m, kv);
+        if (pi < 0) {
+            size_t k = strlen(rest);
+            snprintf(rest + k, restlen - k, "%s%s=%s", k ? "," : "", kv, eq + 1);
+            continue;
+        }
+        if (parse_num(eq + 1, &x[pi]) < 0) {
+            fprintf(stderr,
+                    "%s: error: case %s: parameter %s is '%s', "
+                    "not a number\n",
+                    path, name, kv, eq + 1);
+            return -1;
+        }
+        have[pi] = 1;
+    }
+    for (int pi = 0; pi < m->nparams; pi++)
+        if (!have[pi]) {
+            fprintf(stderr,
+                    "%s: error: case %s has no parameter '%s' "
+                    "(its point: %s)\n",
+                    path, name, m->params[pi], point && *point ? point : "none");
+            return -1;
+        }
+    return 0;
+}
+
+/* Case C's samples of the metric asked for, at point X, each into the
+ * series of its benchmark, variant, REST, node count and key. 0, or -1
+ * (out of memory, printed). */
+static int case_samples(const struct qqb_model *m, const struct opts *o, json_t *c, const double *x,
+                        const char *rest, struct qqb_model_data *d)
+{
+    const char *bench = json_string_value(json_object_get(c, "bench"));
+    const char *variant = json_string_value(json_object_get(c, "variant"));
+    json_int_t nodes = json_integer_value(json_object_get(c, "nodes"));
+    json_t *metrics = json_object_get(c, "metrics"), *mt;
+    size_t mi;
+    json_array_foreach(metrics, mi, mt)
+    {
+        const char *key = json_string_value(json_object_get(mt, "key"));
+        const char *what = json_string_value(json_object_get(mt, "what"));
+        if (!key || !what || key[0] == '@' || strcmp(what, o->metric) ||
+            !listed(o->keys, o->nkeys, key))
+            continue;
+        char label[256], nd[32] = "";
+        if (qqb_model_param(m, "nodes") < 0)
+            snprintf(nd, sizeof nd, "@%lld", (long long)nodes);
+        snprintf(label, sizeof label, "%s%s%s%s%s%s%s%s %s", bench, variant ? "[" : "",
+                 variant ? variant : "", variant ? "]" : "", *rest ? "{" : "", rest,
+                 *rest ? "}" : "", nd, key);
+        struct qqb_model_series *s = qqb_model_series_get(d, label);
+        json_t *samples = json_object_get(mt, "samples"), *sv;
+        size_t si;
+        json_array_foreach(samples, si, sv)
+        {
+            if (!json_is_number(sv))
+                continue;
+            if (!s ||
+                qqb_model_series_add(s, x, m->nparams, json_number_value(sv) * o->dilation) < 0) {
+                fprintf(stderr, "qqbench model: error: out of memory\n");
+                return -1;
+            }
+        }
+    }
     return 0;
 }
 
@@ -110,100 +183,29 @@ static int load_json(const char *path, const struct qqb_model *m, const struct o
         return -1;
     }
     int rc = 0;
-    int use_nodes = qqb_model_param(m, "nodes") >= 0;
     size_t ci;
     json_t *c;
     json_array_foreach(cases, ci, c)
     {
         const char *name = json_string_value(json_object_get(c, "name"));
         const char *bench = json_string_value(json_object_get(c, "bench"));
-        const char *variant = json_string_value(json_object_get(c, "variant"));
-        const char *point = json_string_value(json_object_get(c, "point"));
-        json_int_t nodes = json_integer_value(json_object_get(c, "nodes"));
-        if (!name || !bench)
-            continue;
-        if (!listed(o->benches, o->nbenches, bench))
+        if (!name || !bench || !listed(o->benches, o->nbenches, bench))
             continue;
         double x[QQB_MODEL_MAX_PARAMS];
-        int have[QQB_MODEL_MAX_PARAMS] = {0};
-        char rest[128] = "";
-        if (use_nodes) {
-            x[qqb_model_param(m, "nodes")] = (double)nodes;
-            have[qqb_model_param(m, "nodes")] = 1;
-        }
-        /* "size=100,steps=10" */
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", point ? point : "");
-        for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv;
-             kv = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(kv, '=');
-            if (!eq)
-                continue;
-            *eq = '\0';
-            int pi = qqb_model_param(m, kv);
-            if (pi < 0) {
-                size_t k = strlen(rest);
-                snprintf(rest + k, sizeof rest - k, "%s%s=%s", k ? "," : "", kv, eq + 1);
-                continue;
-            }
-            if (parse_num(eq + 1, &x[pi]) < 0) {
-                fprintf(stderr,
-                        "%s: error: case %s: parameter %s is '%s', "
-                        "not a number\n",
-                        path, name, kv, eq + 1);
-                rc = -1;
-                goto done;
-            }
-            have[pi] = 1;
-        }
-        for (int pi = 0; pi < m->nparams; pi++)
-            if (!have[pi]) {
-                fprintf(stderr,
-                        "%s: error: case %s has no parameter '%s' "
-                        "(its point: %s)\n",
-                        path, name, m->params[pi], point && *point ? point : "none");
-                rc = -1;
-                goto done;
-            }
-        json_t *metrics = json_object_get(c, "metrics"), *mt;
-        size_t mi;
-        json_array_foreach(metrics, mi, mt)
-        {
-            const char *key = json_string_value(json_object_get(mt, "key"));
-            const char *what = json_string_value(json_object_get(mt, "what"));
-            if (!key || !what || key[0] == '@' || strcmp(what, o->metric) ||
-                !listed(o->keys, o->nkeys, key))
-                continue;
-            char label[256], nd[32] = "";
-            if (!use_nodes)
-                snprintf(nd, sizeof nd, "@%lld", (long long)nodes);
-            snprintf(label, sizeof label, "%s%s%s%s%s%s%s%s %s", bench, variant ? "[" : "",
-                     variant ? variant : "", variant ? "]" : "", *rest ? "{" : "", rest,
-                     *rest ? "}" : "", nd, key);
-            struct qqb_model_series *s = qqb_model_series_get(d, label);
-            json_t *samples = json_object_get(mt, "samples"), *sv;
-            size_t si;
-            json_array_foreach(samples, si, sv)
-            {
-                if (!json_is_number(sv))
-                    continue;
-                if (!s || qqb_model_series_add(s, x, m->nparams,
-                                               json_number_value(sv) * o->dilation) < 0) {
-                    fprintf(stderr, "qqbench model: error: out of memory\n");
-                    rc = -1;
-                    goto done;
-                }
-            }
+        char rest[128];
+        if (case_point(path, m, c, x, rest, sizeof rest) != 0 ||
+            case_samples(m, o, c, x, rest, d) != 0) {
+            rc = -1;
+            break;
         }
     }
-    if (d->n == 0) {
+    if (rc == 0 && d->n == 0) {
         fprintf(stderr, "%s: error: no case has metric '%s'%s\n", path, o->metric,
                 o->nkeys || o->nbenches ? " for the keys and "
                                           "benchmarks asked for"
                                         : "");
         rc = -1;
     }
-done:
     json_decref(root);
     return rc;
 }
@@ -371,13 +373,231 @@ static void print_fit(const struct qqb_model *m, const struct qqb_model_series *
 
 /* ------------------------------------------------------------------ command */
 
-static int parse_double_opt(const char *opt, const char *v, double lo, double *out)
+/* The options into O and the input file into *INPUT: as qqb_opts_parse
+ * returns (1 the usage printed, -1 an error printed), the lists in O
+ * allocated either way. */
+static int parse_opts(int argc, char **argv, struct opts *o, const char **input)
 {
-    if (!v || parse_num(v, out) < 0 || !(*out > lo)) {
-        fprintf(stderr, "qqbench model: error: %s needs a number above %g\n", opt, lo);
+    static const char *const metrics[] = {"per_hit", "ticks", "mean_hit", NULL};
+    const struct qqb_opt table[] = {
+        QQB_OPT_STRING("--model", "F", &o->formula, "the formula (required)"),
+        QQB_OPT_CHOICE("--metric", "M", &o->metric, metrics,
+                       "per_hit (default: net ticks per hit), ticks (ticks\n"
+                       "in the state, slowest node) or mean_hit"),
+        QQB_OPT_LIST("--key", "K", &o->keys, &o->nkeys, 32,
+                     "fit only this key (repeatable; default all state keys)"),
+        QQB_OPT_LIST("--bench", "B", &o->benches, &o->nbenches, 32,
+                     "fit only this benchmark (repeatable)"),
+        QQB_OPT_LIST("--predict", "P=V,...", &o->predict, &o->npredict, 32,
+                     "predict at this point (repeatable)"),
+        {.kind = QQB_OPTK_DOUBLE,
+         .name = "--confidence",
+         .arg = "C",
+         .value = &o->confidence,
+         .min = 0,
+         .max = 1,
+         .flags = QQB_OPT_ABOVE_MIN | QQB_OPT_BELOW_MAX,
+         .expect = "a number above 0 and below 1",
+         .help = "of the prediction intervals (default 0.95)"},
+        QQB_OPT_STRING("--baseline", "OLD", &o->baseline,
+                       "also fit OLD.json and flag a change of growth"),
+        QQB_OPT_DOUBLE("--sigmas", "K", &o->sigmas, 0, HUGE_VAL, QQB_OPT_ABOVE_MIN,
+                       "a coefficient 'grew' when it rose by more than K\n"
+                       "combined standard errors (default 3)"),
+        QQB_OPT_DOUBLE("--threshold", "PCT", &o->threshold, 0, HUGE_VAL, 0,
+                       "a lower-order term must also change the largest\n"
+                       "measured point by PCT% (default 2)"),
+        QQB_OPT_STRING("--bigsim", "FILE", &o->bigsim,
+                       "read TRACEBIGSIM lines instead of a JSON report"),
+        QQB_OPT_DOUBLE("--dilation", "F", &o->dilation, 0, HUGE_VAL, QQB_OPT_ABOVE_MIN,
+                       "multiply every duration by F (BigSim's model 1:\n"
+                       "a target machine F times slower)"),
+        QQB_OPT_FLAG("--unweighted", 0, &o->unweighted, "ordinary least squares"),
+        QQB_OPT_STRING("--plot", "DIR", &o->plot,
+                       "draw each series: the points with their spread, the\n"
+                       "fitted curve (the baseline's in grey), the residuals\n"
+                       "(gnuplot: .dat, .gp, SVG, PNG; model_N)"),
+        QQB_OPT_POSITIONAL("RESULT.json", input),
+        QQB_OPT_END,
+    };
+    int rc = qqb_opts_parse(&model_cmd, table, argc, argv, NULL);
+    if (rc != 0)
+        return rc;
+    if (!o->formula) {
+        qqb_opts_error(&model_cmd, "--model FORMULA is required");
+        return -1;
+    }
+    if (o->bigsim ? (*input || o->baseline) : !*input) {
+        fprintf(stderr, "qqbench model: error: give a RESULT.json, or "
+                        "--bigsim FILE alone\n");
         return -1;
     }
     return 0;
+}
+
+/* S's growth against the series of the same name in OLD (the baseline):
+ * the coefficients side by side and whether one grew (*REGRESSED); with
+ * ROW, the baseline's fit in it. *FOUND 0 when OLD has no such series
+ * (said). 0, or -1 when the baseline cannot be fitted (said). */
+static int growth(const struct qqb_model *m, const struct qqb_model_series *s,
+                  const struct qqb_model_points *p, const struct qqb_fit *f, const struct opts *o,
+                  const struct qqb_model_data *old, json_t *row, int *found, int *regressed)
+{
+    const struct qqb_model_series *b = NULL;
+    for (size_t j = 0; j < old->n; j++)
+        if (!strcmp(old->s[j].label, s->label))
+            b = &old->s[j];
+    *found = b != NULL;
+    *regressed = 0;
+    if (!b) {
+        printf("  baseline: no such series in %s\n\n", o->baseline);
+        return 0;
+    }
+    struct qqb_model_points bp;
+    struct qqb_fit bf;
+    char err[256];
+    if (qqb_model_points(m, b, o->unweighted, &bp) < 0 ||
+        qqb_model_fit(m, bp.n, bp.x, bp.y, bp.sigma, &bf, err, sizeof err) < 0) {
+        fprintf(stderr, "qqbench model: error: %s in %s: %s\n", s->label, o->baseline, err);
+        qqb_model_points_free(&bp);
+        return -1;
+    }
+    if (row)
+        json_object_set_new(row, "baseline", qqb_model_fit_json(m, &bf, &bp));
+    struct qqb_growth g;
+    qqb_model_growth(m, &bf, f, p->xmax, o->sigmas, o->threshold, &g);
+    double p_old = qqb_model_leading_p(m, bp.n, bp.x, bp.y, bp.sigma);
+    double p_new = qqb_model_leading_p(m, p->n, p->x, p->y, p->sigma);
+    printf("  growth against %s:\n", o->baseline);
+    printf("  %-16s %14s %14s %8s\n", "term", "baseline", "current", "z");
+    for (int t = 0; t < m->nterms; t++)
+        printf("  %-16s %14.6g %14.6g %8.2f%s\n", m->t[t].text, bf.c[t], f->c[t], g.z[t],
+               g.flagged[t] ? "  GREW" : "");
+    printf("  leading term needed (F test p): baseline %.3g, current "
+           "%.3g\n",
+           p_old, p_new);
+    if (g.regressed) {
+        printf("  REGRESSED: the growth changed (a coefficient rose by "
+               "more than %g combined standard errors)\n",
+               o->sigmas);
+        *regressed = 1;
+    } else {
+        printf("  growth unchanged\n");
+    }
+    qqb_model_points_free(&bp);
+    return 0;
+}
+
+/* Fit series S (its points P) and print the fit, the predictions at PX
+ * and, with --baseline, the growth against OLD; with ROWS, the fit as a
+ * row of the pictures. *REGRESSIONS counts a growth regression. 0, or -1
+ * when a fit failed (said). */
+static int fit_series(const struct qqb_model *m, const struct qqb_model_series *s,
+                      const struct qqb_model_points *p, const struct opts *o, const char *unit,
+                      double (*px)[QQB_MODEL_MAX_PARAMS], const struct qqb_model_data *old,
+                      json_t *rows, int *regressions)
+{
+    struct qqb_fit f;
+    char err[256];
+    if (qqb_model_fit(m, p->n, p->x, p->y, p->sigma, &f, err, sizeof err) < 0) {
+        fprintf(stderr, "qqbench model: error: %s: %s\n", s->label, err);
+        return -1;
+    }
+    print_fit(m, s, p, &f, unit);
+    json_t *row = NULL;
+    if (rows) {
+        row = json_pack("{s:s, s:s, s:o}", "series", s->label, "formula", o->formula, "current",
+                        qqb_model_fit_json(m, &f, p));
+        json_array_append_new(rows, row);
+    }
+    for (size_t i = 0; i < o->npredict; i++) {
+        double half;
+        double y = qqb_model_predict(m, &f, px[i], o->confidence, &half);
+        printf("  predicted at %s: %.6g +- %.3g (%g%% interval of the "
+               "fitted curve; a wrong model is not in it)\n",
+               o->predict[i], y, half, 100 * o->confidence);
+    }
+    if (o->baseline) {
+        int found, regressed;
+        if (growth(m, s, p, &f, o, old, row, &found, &regressed) != 0)
+            return -1;
+        if (!found)
+            return 0;
+        *regressions += regressed;
+    }
+    printf("\n");
+    return 0;
+}
+
+/* Fit every series of CUR (with --baseline, against OLD's) and draw the
+ * pictures with --plot. The exit status. */
+static int fit_all(const struct qqb_model *m, const struct opts *o,
+                   const struct qqb_model_data *cur, const struct qqb_model_data *old,
+                   double (*px)[QQB_MODEL_MAX_PARAMS])
+{
+    const char *unit = o->bigsim                       ? "time units of the file"
+                       : !strcmp(o->metric, "per_hit") ? "net ticks per hit"
+                       : !strcmp(o->metric, "ticks")   ? "ticks in the state"
+                                                       : "mean ticks per interval";
+    printf("model: %s\nmetric: %s (%s)%s\n\n", o->formula, o->bigsim ? "time" : o->metric, unit,
+           o->dilation != 1 ? ", durations multiplied by the --dilation" : "");
+    int regressions = 0, rc = QQB_EXIT_OK;
+    json_t *rows = o->plot ? json_array() : NULL; /* --plot: what to draw */
+    for (size_t si = 0; si < cur->n; si++) {
+        struct qqb_model_points p;
+        if (qqb_model_points(m, &cur->s[si], o->unweighted, &p) < 0) {
+            qqb_model_points_free(&p);
+            fprintf(stderr, "qqbench model: error: out of memory\n");
+            rc = QQB_EXIT_USAGE;
+            break;
+        }
+        if (fit_series(m, &cur->s[si], &p, o, unit, px, old, rows, &regressions) != 0)
+            rc = QQB_EXIT_USAGE;
+        qqb_model_points_free(&p);
+    }
+    char err[256];
+    if (rows && json_array_size(rows)) {
+        if (qqb_model_pictures(rows, o->plot, 0, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "qqbench model: error: --plot %s: %s\n", o->plot, err);
+            rc = QQB_EXIT_USAGE;
+        } else {
+            fprintf(stderr, "qqbench model: pictures: %s/model_1.svg .. model_%zu.svg\n", o->plot,
+                    json_array_size(rows));
+        }
+    }
+    json_decref(rows);
+    if (o->baseline && rc == QQB_EXIT_OK) {
+        printf("qqbench model: %d growth regression%s\n", regressions, regressions == 1 ? "" : "s");
+        if (regressions)
+            rc = QQB_EXIT_REGRESSION;
+    }
+    return rc;
+}
+
+/* The model and the data (CUR, and OLD with --baseline) of the options O,
+ * then the fits. The exit status. */
+static int run_model(const struct opts *o, const char *input)
+{
+    struct qqb_model m;
+    char err[256];
+    int col = 0;
+    if (qqb_model_parse(o->formula, &m, err, sizeof err, &col) < 0) {
+        fprintf(stderr, "--model:1:%d: error: %s\n  %s\n  %*s^\n", col,
+                err + (strchr(err, ':') ? strchr(err, ':') - err + 2 : 0), o->formula, col - 1, "");
+        return QQB_EXIT_USAGE;
+    }
+    double px[32][QQB_MODEL_MAX_PARAMS];
+    for (size_t i = 0; i < o->npredict; i++)
+        if (parse_point(&m, o->predict[i], px[i]) < 0)
+            return QQB_EXIT_USAGE;
+    struct qqb_model_data cur = {0}, old = {0};
+    int rc = QQB_EXIT_USAGE;
+    if ((o->bigsim ? load_bigsim(o->bigsim, &m, o, &cur) : load_json(input, &m, o, &cur)) == 0 &&
+        (!o->baseline || load_json(o->baseline, &m, o, &old) == 0))
+        rc = fit_all(&m, o, &cur, &old, px);
+    qqb_model_data_free(&cur);
+    qqb_model_data_free(&old);
+    return rc;
 }
 
 int cmd_model(int argc, char **argv)
@@ -389,213 +609,10 @@ int cmd_model(int argc, char **argv)
     o.threshold = 2;
     o.dilation = 1;
     const char *input = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = 1;
-        /* argv[i] for i < argc is never NULL; the analyser loses argc
-         * between iterations. */
-        // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            model_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(a, "--unweighted")) {
-            o.unweighted = 1;
-            takes = 0;
-        } else if (a[0] == '-' && a[1] == '-' && !v) {
-            fprintf(stderr, "qqbench model: error: %s needs a value\n", a);
-            return QQB_EXIT_USAGE;
-        } else if (!strcmp(a, "--model")) {
-            o.formula = v;
-        } else if (!strcmp(a, "--metric") && v) {
-            if (strcmp(v, "per_hit") && strcmp(v, "ticks") && strcmp(v, "mean_hit")) {
-                fprintf(stderr,
-                        "qqbench model: error: --metric is per_hit, "
-                        "ticks or mean_hit, not '%s'\n",
-                        v);
-                return QQB_EXIT_USAGE;
-            }
-            o.metric = v;
-        } else if (!strcmp(a, "--key") || !strcmp(a, "--bench") || !strcmp(a, "--predict")) {
-            const char **list = a[2] == 'k' ? o.keys : a[2] == 'b' ? o.benches : o.predict;
-            int *n = a[2] == 'k' ? &o.nkeys : a[2] == 'b' ? &o.nbenches : &o.npredict;
-            if (*n == 32) {
-                fprintf(stderr, "qqbench model: error: more than 32 %s\n", a);
-                return QQB_EXIT_USAGE;
-            }
-            list[(*n)++] = v;
-        } else if (!strcmp(a, "--baseline")) {
-            o.baseline = v;
-        } else if (!strcmp(a, "--bigsim")) {
-            o.bigsim = v;
-        } else if (!strcmp(a, "--plot")) {
-            o.plot = v;
-        } else if (!strcmp(a, "--confidence")) {
-            if (parse_double_opt(a, v, 0, &o.confidence) < 0 || o.confidence >= 1) {
-                fprintf(stderr, "qqbench model: error: --confidence is in (0, 1)\n");
-                return QQB_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--sigmas")) {
-            if (parse_double_opt(a, v, 0, &o.sigmas) < 0)
-                return QQB_EXIT_USAGE;
-        } else if (!strcmp(a, "--threshold")) {
-            if (parse_double_opt(a, v, -1e-300, &o.threshold) < 0)
-                return QQB_EXIT_USAGE;
-        } else if (!strcmp(a, "--dilation")) {
-            if (parse_double_opt(a, v, 0, &o.dilation) < 0)
-                return QQB_EXIT_USAGE;
-        } else if (a[0] == '-') {
-            fprintf(stderr,
-                    "qqbench model: error: unknown option '%s'; see "
-                    "'qqbench model --help'\n",
-                    a);
-            return QQB_EXIT_USAGE;
-        } else {
-            if (input) {
-                fprintf(stderr,
-                        "qqbench model: error: one result file, not "
-                        "'%s' and '%s'\n",
-                        input, a);
-                return QQB_EXIT_USAGE;
-            }
-            input = a;
-            takes = 0;
-        }
-        i += takes;
-    }
-    if (!o.formula) {
-        fprintf(stderr, "qqbench model: error: --model FORMULA is required; "
-                        "see 'qqbench model --help'\n");
-        return QQB_EXIT_USAGE;
-    }
-    if (o.bigsim ? (input || o.baseline) : !input) {
-        fprintf(stderr, "qqbench model: error: give a RESULT.json, or "
-                        "--bigsim FILE alone\n");
-        return QQB_EXIT_USAGE;
-    }
-    struct qqb_model m;
-    char err[256];
-    int col = 0;
-    if (qqb_model_parse(o.formula, &m, err, sizeof err, &col) < 0) {
-        fprintf(stderr, "--model:1:%d: error: %s\n  %s\n  %*s^\n", col,
-                err + (strchr(err, ':') ? strchr(err, ':') - err + 2 : 0), o.formula, col - 1, "");
-        return QQB_EXIT_USAGE;
-    }
-    double px[32][QQB_MODEL_MAX_PARAMS];
-    for (int i = 0; i < o.npredict; i++)
-        if (parse_point(&m, o.predict[i], px[i]) < 0)
-            return QQB_EXIT_USAGE;
-
-    struct qqb_model_data cur = {0}, old = {0};
-    int rc = QQB_EXIT_OK;
-    if (o.bigsim ? load_bigsim(o.bigsim, &m, &o, &cur) < 0 : load_json(input, &m, &o, &cur) < 0) {
-        rc = QQB_EXIT_USAGE;
-        goto out;
-    }
-    if (o.baseline && load_json(o.baseline, &m, &o, &old) < 0) {
-        rc = QQB_EXIT_USAGE;
-        goto out;
-    }
-    const char *unit = o.bigsim                       ? "time units of the file"
-                       : !strcmp(o.metric, "per_hit") ? "net ticks per hit"
-                       : !strcmp(o.metric, "ticks")   ? "ticks in the state"
-                                                      : "mean ticks per interval";
-    printf("model: %s\nmetric: %s (%s)%s\n\n", o.formula, o.bigsim ? "time" : o.metric, unit,
-           o.dilation != 1 ? ", durations multiplied by the --dilation" : "");
-    int regressions = 0;
-    json_t *rows = o.plot ? json_array() : NULL, *row = NULL; /* --plot: what to draw */
-    for (size_t si = 0; si < cur.n; si++) {
-        const struct qqb_model_series *s = &cur.s[si];
-        struct qqb_model_points p;
-        struct qqb_fit f;
-        if (qqb_model_points(&m, s, o.unweighted, &p) < 0) {
-            qqb_model_points_free(&p);
-            fprintf(stderr, "qqbench model: error: out of memory\n");
-            rc = QQB_EXIT_USAGE;
-            break;
-        }
-        if (qqb_model_fit(&m, p.n, p.x, p.y, p.sigma, &f, err, sizeof err) < 0) {
-            fprintf(stderr, "qqbench model: error: %s: %s\n", s->label, err);
-            rc = QQB_EXIT_USAGE;
-            qqb_model_points_free(&p);
-            continue;
-        }
-        print_fit(&m, s, &p, &f, unit);
-        if (rows) {
-            row = json_pack("{s:s, s:s, s:o}", "series", s->label, "formula", o.formula, "current",
-                            qqb_model_fit_json(&m, &f, &p));
-            json_array_append_new(rows, row);
-        }
-        for (int i = 0; i < o.npredict; i++) {
-            double half;
-            double y = qqb_model_predict(&m, &f, px[i], o.confidence, &half);
-            printf("  predicted at %s: %.6g +- %.3g (%g%% interval of the "
-                   "fitted curve; a wrong model is not in it)\n",
-                   o.predict[i], y, half, 100 * o.confidence);
-        }
-        if (o.baseline) {
-            const struct qqb_model_series *b = NULL;
-            for (size_t j = 0; j < old.n; j++)
-                if (!strcmp(old.s[j].label, s->label))
-                    b = &old.s[j];
-            struct qqb_model_points bp;
-            struct qqb_fit bf;
-            if (!b) {
-                printf("  baseline: no such series in %s\n\n", o.baseline);
-                qqb_model_points_free(&p);
-                continue;
-            }
-            if (qqb_model_points(&m, b, o.unweighted, &bp) < 0 ||
-                qqb_model_fit(&m, bp.n, bp.x, bp.y, bp.sigma, &bf, err, sizeof err) < 0) {
-                fprintf(stderr, "qqbench model: error: %s in %s: %s\n", s->label, o.baseline, err);
-                rc = QQB_EXIT_USAGE;
-                qqb_model_points_free(&bp);
-                qqb_model_points_free(&p);
-                continue;
-            }
-            if (row)
-                json_object_set_new(row, "baseline", qqb_model_fit_json(&m, &bf, &bp));
-            struct qqb_growth g;
-            qqb_model_growth(&m, &bf, &f, p.xmax, o.sigmas, o.threshold, &g);
-            double p_old = qqb_model_leading_p(&m, bp.n, bp.x, bp.y, bp.sigma);
-            double p_new = qqb_model_leading_p(&m, p.n, p.x, p.y, p.sigma);
-            printf("  growth against %s:\n", o.baseline);
-            printf("  %-16s %14s %14s %8s\n", "term", "baseline", "current", "z");
-            for (int t = 0; t < m.nterms; t++)
-                printf("  %-16s %14.6g %14.6g %8.2f%s\n", m.t[t].text, bf.c[t], f.c[t], g.z[t],
-                       g.flagged[t] ? "  GREW" : "");
-            printf("  leading term needed (F test p): baseline %.3g, current "
-                   "%.3g\n",
-                   p_old, p_new);
-            if (g.regressed) {
-                printf("  REGRESSED: the growth changed (a coefficient rose by "
-                       "more than %g combined standard errors)\n",
-                       o.sigmas);
-                regressions++;
-            } else {
-                printf("  growth unchanged\n");
-            }
-            qqb_model_points_free(&bp);
-        }
-        printf("\n");
-        qqb_model_points_free(&p);
-    }
-    if (rows && json_array_size(rows)) {
-        if (qqb_model_pictures(rows, o.plot, 0, NULL, err, sizeof err) != 0) {
-            fprintf(stderr, "qqbench model: error: --plot %s: %s\n", o.plot, err);
-            rc = QQB_EXIT_USAGE;
-        } else {
-            fprintf(stderr, "qqbench model: pictures: %s/model_1.svg .. model_%zu.svg\n", o.plot,
-                    json_array_size(rows));
-        }
-    }
-    json_decref(rows);
-    if (o.baseline && rc == QQB_EXIT_OK) {
-        printf("qqbench model: %d growth regression%s\n", regressions, regressions == 1 ? "" : "s");
-        if (regressions)
-            rc = QQB_EXIT_REGRESSION;
-    }
-out:
-    qqb_model_data_free(&cur);
-    qqb_model_data_free(&old);
+    int prc = parse_opts(argc, argv, &o, &input);
+    int rc = prc > 0 ? QQB_EXIT_OK : prc < 0 ? QQB_EXIT_USAGE : run_model(&o, input);
+    free(o.keys);
+    free(o.benches);
+    free(o.predict);
     return rc;
 }

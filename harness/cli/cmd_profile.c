@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "opts.h"
 #include "fingerprint.h"
 #include "git.h"
 #include "pictures_model.h"
@@ -26,35 +27,6 @@
 #include "results.h"
 
 extern char **environ;
-
-static void profile_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench profile-machine [--out PROFILE.yaml] [options]\n\n"
-                "Measure this machine's rates (Snavely's machine profile) and write them\n"
-                "as YAML: the cost of a counter read, memory bandwidth (a streaming sum)\n"
-                "and latency (a dependent pointer chase over a random cycle) over\n"
-                "working sets from 8 KiB to twice the last-level cache (the curve\n"
-                "shows the cache levels), a floating-point rate (independent\n"
-                "multiply-adds), and MPI ping-pong latency and bandwidth between 2 ranks\n"
-                "over message sizes (mpirun --oversubscribe -np 2 qqb_pingpong).\n"
-                "Every figure is the best of several trials: interference only adds time.\n\n"
-                "  --out FILE          where to write ('-' for stdout); default: beside\n"
-                "                      this machine's baselines, BASELINES/ID/profile.yaml,\n"
-                "                      where 'qqbench run' finds it (written atomically)\n"
-                "  --baselines DIR     the baselines folder (default: baselines/ at the\n"
-                "                      root of the git checkout holding the current\n"
-                "                      folder, else ./baselines)\n"
-                "  --plot DIR          also draw the profile: bandwidth and latency against\n"
-                "                      the working set, MPI time and bandwidth against the\n"
-                "                      message size (gnuplot: data, .gp, SVG, PNG)\n"
-                "  --quick             fewer sizes and trials (about a second)\n"
-                "  --no-mpi            skip the MPI ping-pong\n"
-                "  --mpi-helper PATH   the ping-pong program (default: qqb_pingpong\n"
-                "                      next to qqbench)\n"
-                "  --launcher CMD      default \"mpirun --oversubscribe -np 2\"\n\n"
-                "Exit: 0, 2 for bad usage or an unwritable file, 3 when the MPI\n"
-                "helper fails (the rest of the profile is still written).\n");
-}
 
 static double now(void)
 {
@@ -306,145 +278,131 @@ static long cache_size(int name)
     return v > 0 ? v : 0;
 }
 
-int cmd_profile(int argc, char **argv)
+struct profile_opts {
+    const char *out, *helper, *bdir, *plot, *launcher;
+    int quick, mpi;
+};
+
+/* Where the profile goes: --out, else BASELINES/ID/profile.yaml (into
+ * BUF). Checked first: an unwritable place fails before a minute of
+ * measuring; only the default place (a new machine's folder) is made.
+ * 0, or -1 with the error printed. */
+static int out_path(struct profile_opts *o, char *buf, size_t len)
 {
-    const char *out = NULL, *helper = NULL, *bdir = NULL, *plot = NULL;
-    const char *launcher = "mpirun --oversubscribe -np 2";
-    int quick = 0, mpi = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            profile_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(a, "--quick")) {
-            quick = 1;
-        } else if (!strcmp(a, "--no-mpi")) {
-            mpi = 0;
-        } else if (!strcmp(a, "--out") && v) {
-            out = v;
-            i++;
-        } else if (!strcmp(a, "--baselines") && v) {
-            bdir = v;
-            i++;
-        } else if (!strcmp(a, "--plot") && v) {
-            plot = v;
-            i++;
-        } else if (!strcmp(a, "--mpi-helper") && v) {
-            helper = v;
-            i++;
-        } else if (!strcmp(a, "--launcher") && v) {
-            launcher = v;
-            i++;
-        } else {
-            fprintf(stderr,
-                    "qqbench profile-machine: error: unknown option or "
-                    "missing value '%s'; see 'qqbench profile-machine --help'\n",
-                    a);
-            return QQB_EXIT_USAGE;
-        }
-    }
-    char outbuf[4200], bbuf[4096];
-    if (!out) {
+    char bbuf[4096];
+    if (!o->out) {
         struct qqb_fingerprint fpr;
         qqb_fingerprint_this(&fpr);
+        const char *bdir = o->bdir;
         if (!bdir) {
             if (qqb_git_baselines_dir(".", bbuf, sizeof bbuf) != 0) {
                 fprintf(stderr, "qqbench profile-machine: error: the current folder's path is "
                                 "too long\n");
-                return QQB_EXIT_USAGE;
+                return -1;
             }
             bdir = bbuf;
         }
-        if (qqb_profile_path(bdir, fpr.id, outbuf, sizeof outbuf) != 0) {
+        if (qqb_profile_path(bdir, fpr.id, buf, len) != 0) {
             fprintf(stderr, "qqbench profile-machine: error: %s: path too long\n", bdir);
-            return QQB_EXIT_USAGE;
+            return -1;
         }
-        out = outbuf;
+        o->out = buf;
+        return 0;
     }
-    /* Checked first: an unwritable place fails before a minute of measuring.
-     * Only the default place (a new machine's folder) is made. */
     char odir[4200];
-    snprintf(odir, sizeof odir, "%s", out);
+    snprintf(odir, sizeof odir, "%s", o->out);
     char *oslash = strrchr(odir, '/');
     if (oslash)
         oslash[oslash == odir ? 1 : 0] = '\0';
     const char *od = oslash ? odir : ".";
-    if (strcmp(out, "-") && out != outbuf && access(od, W_OK) != 0) {
-        fprintf(stderr, "qqbench profile-machine: error: cannot write %s: %s\n", out,
+    if (strcmp(o->out, "-") && access(od, W_OK) != 0) {
+        fprintf(stderr, "qqbench profile-machine: error: cannot write %s: %s\n", o->out,
                 strerror(errno));
-        return QQB_EXIT_USAGE;
+        return -1;
     }
-    char *text = NULL;
-    size_t textlen = 0;
-    FILE *fp = open_memstream(&text, &textlen);
-    if (!fp) {
-        fprintf(stderr, "qqbench profile-machine: error: out of memory\n");
-        return QQB_EXIT_USAGE;
-    }
-    char helper_buf[PATH_MAX];
-    if (!helper) {
-        ssize_t k = readlink("/proc/self/exe", helper_buf, sizeof helper_buf - 32);
-        if (k > 0) {
-            helper_buf[k] = '\0';
-            char *slash = strrchr(helper_buf, '/');
-            if (slash)
-                snprintf(slash + 1, sizeof helper_buf - (size_t)(slash + 1 - helper_buf), "%s",
-                         "qqb_pingpong");
-            helper = helper_buf;
-        } else {
-            helper = "qqb_pingpong";
-        }
-    }
+    return 0;
+}
 
-    int trials = quick ? 3 : 5;
-    long l1 = cache_size(_SC_LEVEL1_DCACHE_SIZE), l2 = cache_size(_SC_LEVEL2_CACHE_SIZE),
-         l3 = cache_size(_SC_LEVEL3_CACHE_SIZE);
-    long last = l3 ? l3 : l2 ? l2 : 8L << 20;
-    /* a DRAM-sized set: twice the last-level cache, at least 64 MiB, at most 1 GiB */
+/* The ping-pong helper next to this qqbench (into BUF), else by name. */
+static const char *default_helper(char *buf, size_t len)
+{
+    ssize_t k = readlink("/proc/self/exe", buf, len - 32);
+    if (k <= 0)
+        return "qqb_pingpong";
+    buf[k] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash)
+        snprintf(slash + 1, len - (size_t)(slash + 1 - buf), "%s", "qqb_pingpong");
+    return buf;
+}
+
+/* What profile-machine measured. */
+struct machine {
+    long l1, l2, l3;
+    size_t sizes[32];
+    int ns;
+    double bw[32], lat[32], fl;
+    double ns_bare, ticks_bare, ns_pair, mhz;
+    struct pp pp;
+    int mpi_rc;
+};
+
+/* The working sets: 8 KiB up by fours, then a DRAM-sized set (twice the
+ * last-level cache, at least 64 MiB, at most 1 GiB); three with --quick. */
+static size_t working_sets(const struct machine *m, int quick, size_t *sizes, int *ns)
+{
+    long last = m->l3 ? m->l3 : m->l2 ? m->l2 : 8L << 20;
     size_t dram = (size_t)last * 2;
     if (dram < (64u << 20))
         dram = 64u << 20;
     if (dram > (1u << 30))
         dram = 1u << 30;
-    size_t sizes[32];
-    int ns = 0;
+    *ns = 0;
     if (quick) {
-        sizes[ns++] = 16u << 10;
-        sizes[ns++] = 1u << 20;
-        sizes[ns++] = dram;
+        sizes[(*ns)++] = 16u << 10;
+        sizes[(*ns)++] = 1u << 20;
+        sizes[(*ns)++] = dram;
     } else {
-        for (size_t s = 8u << 10; s * 2 < dram && ns < 30; s *= 4)
-            sizes[ns++] = s;
-        sizes[ns++] = dram;
+        for (size_t s = 8u << 10; s * 2 < dram && *ns < 30; s *= 4)
+            sizes[(*ns)++] = s;
+        sizes[(*ns)++] = dram;
     }
+    return dram;
+}
+
+/* Measure the machine into M. 0, or -1 with the error printed. */
+static int measure(const struct profile_opts *o, struct machine *m)
+{
+    int trials = o->quick ? 3 : 5;
+    m->l1 = cache_size(_SC_LEVEL1_DCACHE_SIZE);
+    m->l2 = cache_size(_SC_LEVEL2_CACHE_SIZE);
+    m->l3 = cache_size(_SC_LEVEL3_CACHE_SIZE);
+    size_t dram = working_sets(m, o->quick, m->sizes, &m->ns);
     uint64_t *buf = calloc(1, dram); /* calloc: large, so fresh zero pages, no memset */
     if (!buf) {
         fprintf(stderr,
                 "qqbench profile-machine: error: cannot allocate %zu "
                 "bytes\n",
                 dram);
-        fclose(fp);
-        free(text);
-        return QQB_EXIT_USAGE;
+        return -1;
     }
     for (size_t i = 0; i < dram / sizeof *buf; i++)
         buf[i] = i;
-
-    double ns_bare, ticks_bare, ns_pair, mhz;
-    tick_cost(&ns_bare, &ticks_bare, &ns_pair, &mhz);
-    double bw[32], lat[32];
+    tick_cost(&m->ns_bare, &m->ticks_bare, &m->ns_pair, &m->mhz);
     unsigned seed = 12345;
-    for (int i = 0; i < ns; i++) {
-        bw[i] = bandwidth(buf, sizes[i], trials);
-        lat[i] = latency((size_t *)buf, sizes[i], quick ? 2 : 3, &seed);
+    for (int i = 0; i < m->ns; i++) {
+        m->bw[i] = bandwidth(buf, m->sizes[i], trials);
+        m->lat[i] = latency((size_t *)buf, m->sizes[i], o->quick ? 2 : 3, &seed);
     }
-    double fl = flops(trials);
+    m->fl = flops(trials);
     free(buf);
-    struct pp pp = {0};
-    int mpi_rc = 0;
-    if (mpi)
-        mpi_rc = pingpong(launcher, helper, &pp);
+    m->mpi_rc = o->mpi ? pingpong(o->launcher, o->helper, &m->pp) : 0;
+    return 0;
+}
 
+/* The profile as YAML on FP. 0, or -1 with the error printed. */
+static int write_yaml(FILE *fp, const struct profile_opts *o, const struct machine *m)
+{
     char host[256] = "unknown";
     gethostname(host, sizeof host - 1);
     time_t t = time(NULL);
@@ -456,72 +414,147 @@ int cmd_profile(int argc, char **argv)
     char qhost[600], qlaunch[8300];
     if (qqb_yaml_quote(qhost, sizeof qhost, host) != 0)
         qqb_yaml_quote(qhost, sizeof qhost, "unknown");
-    if (mpi && qqb_yaml_quote(qlaunch, sizeof qlaunch, launcher) != 0) {
+    if (o->mpi && qqb_yaml_quote(qlaunch, sizeof qlaunch, o->launcher) != 0) {
         fprintf(stderr, "qqbench profile-machine: error: --launcher: not UTF-8 text\n");
-        fclose(fp);
-        free(text);
-        return QQB_EXIT_USAGE;
+        return -1;
     }
     fprintf(fp,
             "# qqbench machine profile (qqbench profile-machine, docs/MODELS.md)\n"
             "profile: 1\nhost: %s\ndate: \"%s\"\nqqbench_version: \"%s\"\n"
             "quick: %s\n",
-            qhost, date, QQB_VERSION, quick ? "true" : "false");
-    fprintf(fp, "caches:\n  l1d_bytes: %ld\n  l2_bytes: %ld\n  l3_bytes: %ld\n", l1, l2, l3);
+            qhost, date, QQB_VERSION, o->quick ? "true" : "false");
+    fprintf(fp, "caches:\n  l1d_bytes: %ld\n  l2_bytes: %ld\n  l3_bytes: %ld\n", m->l1, m->l2,
+            m->l3);
     fprintf(fp,
             "timer:\n  tick_mhz: %.3f\n  read_ns: %.3f\n  read_ticks: %.3f\n"
             "  ordered_pair_ns: %.3f\n",
-            mhz, ns_bare, ticks_bare, ns_pair);
+            m->mhz, m->ns_bare, m->ticks_bare, m->ns_pair);
     fprintf(fp, "memory:\n  # streaming sum of 8-byte words; dependent loads "
                 "over a random cycle of 64-byte lines\n");
-    for (int i = 0; i < ns; i++)
-        fprintf(fp, "  - bytes: %zu\n    bandwidth_gbps: %.3f\n    latency_ns: %.3f\n", sizes[i],
-                bw[i] / 1e9, lat[i]);
-    fprintf(fp, "flops:\n  fma_chains: 8\n  gflops: %.3f\n", fl / 1e9);
-    if (mpi && mpi_rc == 0) {
+    for (int i = 0; i < m->ns; i++)
+        fprintf(fp, "  - bytes: %zu\n    bandwidth_gbps: %.3f\n    latency_ns: %.3f\n", m->sizes[i],
+                m->bw[i] / 1e9, m->lat[i]);
+    fprintf(fp, "flops:\n  fma_chains: 8\n  gflops: %.3f\n", m->fl / 1e9);
+    if (o->mpi && m->mpi_rc == 0) {
         fprintf(fp, "mpi:\n  launcher: %s\n  ranks: 2\n  pingpong:\n", qlaunch);
-        for (int i = 0; i < pp.n; i++)
+        for (int i = 0; i < m->pp.n; i++)
             fprintf(fp,
                     "    - bytes: %ld\n      latency_us: %.4f\n"
                     "      bandwidth_mbps: %.2f\n",
-                    pp.size[i], pp.us[i], pp.mbps[i]);
+                    m->pp.size[i], m->pp.us[i], m->pp.mbps[i]);
     } else {
-        fprintf(fp, "mpi: null  # %s\n", mpi ? "the helper failed" : "--no-mpi");
+        fprintf(fp, "mpi: null  # %s\n", o->mpi ? "the helper failed" : "--no-mpi");
     }
+    return 0;
+}
+
+/* TEXT (LEN bytes; CLOSED 0 when its memory stream failed) to --out (or
+ * stdout), then the pictures with --plot. 0, or -1 with the error
+ * printed. */
+static int store(const struct profile_opts *o, int closed, const char *text, size_t len)
+{
     char err[1024];
-    int wrc = fclose(fp) != 0 ? -1 : 0;
-    if (wrc == 0 && !strcmp(out, "-"))
-        wrc = fwrite(text, 1, textlen, stdout) == textlen && fflush(stdout) == 0 ? 0 : -1;
+    int wrc = closed ? 0 : -1;
+    if (wrc == 0 && !strcmp(o->out, "-"))
+        wrc = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : -1;
     else if (wrc == 0)
-        wrc = qqb_profile_store(out, text, textlen, err, sizeof err);
+        wrc = qqb_profile_store(o->out, text, len, err, sizeof err);
     else
         snprintf(err, sizeof err, "qqbench profile-machine: error: out of memory");
     if (wrc != 0) {
         fprintf(stderr, "%s\n",
-                strcmp(out, "-") ? err
-                                 : "qqbench profile-machine: error: "
-                                   "cannot write to stdout");
-        free(text);
-        return QQB_EXIT_USAGE;
+                strcmp(o->out, "-") ? err
+                                    : "qqbench profile-machine: error: "
+                                      "cannot write to stdout");
+        return -1;
     }
-    if (plot) {
+    if (o->plot) {
         struct qqb_profile prof;
         char stems[2][64];
         size_t nst;
-        if (qqb_profile_parse(out, text, textlen, &prof, err, sizeof err) != 0 ||
-            qqb_profile_plot(&prof, plot, "profile", 0, stems, &nst, err, sizeof err) != 0) {
-            fprintf(stderr, "qqbench profile-machine: error: --plot %s: %s\n", plot, err);
-            free(text);
-            return QQB_EXIT_USAGE;
+        if (qqb_profile_parse(o->out, text, len, &prof, err, sizeof err) != 0 ||
+            qqb_profile_plot(&prof, o->plot, "profile", 0, stems, &nst, err, sizeof err) != 0) {
+            fprintf(stderr, "qqbench profile-machine: error: --plot %s: %s\n", o->plot, err);
+            return -1;
         }
-        fprintf(stderr, "qqbench profile-machine: pictures: %s/%s.svg%s%s%s\n", plot, stems[0],
+        fprintf(stderr, "qqbench profile-machine: pictures: %s/%s.svg%s%s%s\n", o->plot, stems[0],
                 nst > 1 ? ", " : "", nst > 1 ? stems[1] : "", nst > 1 ? ".svg" : "");
     }
+    return 0;
+}
+
+/* The usage's prose around the option lines, which the table in
+ * cmd_profile generates. */
+static const struct qqb_opts_cmd profile_cmd = {
+    "profile-machine",
+    "usage: qqbench profile-machine [--out PROFILE.yaml] [options]\n\n"
+    "Measure this machine's rates (Snavely's machine profile) and write them\n"
+    "as YAML: the cost of a counter read, memory bandwidth (a streaming sum)\n"
+    "and latency (a dependent pointer chase over a random cycle) over\n"
+    "working sets from 8 KiB to twice the last-level cache (the curve\n"
+    "shows the cache levels), a floating-point rate (independent\n"
+    "multiply-adds), and MPI ping-pong latency and bandwidth between 2 ranks\n"
+    "over message sizes (mpirun --oversubscribe -np 2 qqb_pingpong).\n"
+    "Every figure is the best of several trials: interference only adds time.\n\n",
+    "\nExit: 0, 2 for bad usage or an unwritable file, 3 when the MPI\n"
+    "helper fails (the rest of the profile is still written).\n"};
+
+int cmd_profile(int argc, char **argv)
+{
+    struct profile_opts o = {.launcher = "mpirun --oversubscribe -np 2", .mpi = 1};
+    const struct qqb_opt table[] = {
+        QQB_OPT_STRING("--out", "FILE", &o.out,
+                       "where to write ('-' for stdout); default: beside\n"
+                       "this machine's baselines, BASELINES/ID/profile.yaml,\n"
+                       "where 'qqbench run' finds it (written atomically)"),
+        QQB_OPT_STRING("--baselines", "DIR", &o.bdir,
+                       "the baselines folder (default: baselines/ at the\n"
+                       "root of the git checkout holding the current\n"
+                       "folder, else ./baselines)"),
+        QQB_OPT_STRING("--plot", "DIR", &o.plot,
+                       "also draw the profile: bandwidth and latency against\n"
+                       "the working set, MPI time and bandwidth against the\n"
+                       "message size (gnuplot: data, .gp, SVG, PNG)"),
+        QQB_OPT_FLAG("--quick", 0, &o.quick, "fewer sizes and trials (about a second)"),
+        QQB_OPT_FLAG_OFF("--no-mpi", &o.mpi, "skip the MPI ping-pong"),
+        QQB_OPT_STRING("--mpi-helper", "PATH", &o.helper,
+                       "the ping-pong program (default: qqb_pingpong\n"
+                       "next to qqbench)"),
+        QQB_OPT_STRING("--launcher", "CMD", &o.launcher,
+                       "default \"mpirun --oversubscribe -np 2\""),
+        QQB_OPT_END,
+    };
+    int prc = qqb_opts_parse(&profile_cmd, table, argc, argv, NULL);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
+    char outbuf[4200], helper_buf[PATH_MAX];
+    if (out_path(&o, outbuf, sizeof outbuf) != 0)
+        return QQB_EXIT_USAGE;
+    char *text = NULL;
+    size_t textlen = 0;
+    FILE *fp = open_memstream(&text, &textlen);
+    if (!fp) {
+        fprintf(stderr, "qqbench profile-machine: error: out of memory\n");
+        return QQB_EXIT_USAGE;
+    }
+    if (!o.helper)
+        o.helper = default_helper(helper_buf, sizeof helper_buf);
+    struct machine m = {0};
+    if (measure(&o, &m) != 0 || write_yaml(fp, &o, &m) != 0) {
+        fclose(fp);
+        free(text);
+        return QQB_EXIT_USAGE;
+    }
+    /* The stream sets TEXT and TEXTLEN when it is closed. */
+    int closed = fclose(fp) == 0;
+    int src = store(&o, closed, text, textlen);
     free(text);
+    if (src != 0)
+        return QQB_EXIT_USAGE;
     fprintf(stderr,
             "qqbench profile-machine: wrote %s: counter read %.1f ns, "
             "bandwidth %.1f GB/s (%zu KiB) to %.1f GB/s (%zu MiB), %.2f GFLOP/s%s\n",
-            out, ns_bare, bw[0] / 1e9, sizes[0] >> 10, bw[ns - 1] / 1e9, sizes[ns - 1] >> 20,
-            fl / 1e9, mpi && mpi_rc == 0 ? ", MPI measured" : "");
-    return mpi_rc ? QQB_EXIT_KERNEL : QQB_EXIT_OK;
+            o.out, m.ns_bare, m.bw[0] / 1e9, m.sizes[0] >> 10, m.bw[m.ns - 1] / 1e9,
+            m.sizes[m.ns - 1] >> 20, m.fl / 1e9, o.mpi && m.mpi_rc == 0 ? ", MPI measured" : "");
+    return m.mpi_rc ? QQB_EXIT_KERNEL : QQB_EXIT_OK;
 }

@@ -5,55 +5,41 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "opts.h"
 #include "pictures.h"
 
-static void report_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench report RESULT.json [--out DIR] [--no-plot]\n\n"
-                "Draw the report of a run from the file 'qqbench run --json' wrote: a folder\n"
-                "with index.html (the verdict tables and every picture, no network needed)\n"
-                "and, per picture, its data, the gnuplot script that draws it (re-draw with\n"
-                "'gnuplot NAME.gp' in the folder), SVG and PNG. The pictures: change per key\n"
-                "with its interval (per comparison kind), every launch's samples, memory per\n"
-                "object type, scaling over node counts, A/B pairs side by side\n"
-                "(docs/REPORTS.md).\n\n"
-                "  --out DIR    the folder (default: RESULT's name without .json, plus -report)\n"
-                "  --no-plot    write the data, scripts and index.html but do not run gnuplot\n\n"
-                "Exit: 0; 2 for a missing or damaged file, a bad option, or gnuplot failing\n"
-                "(one line on stderr).\n");
-}
+/* The usage's prose around the option lines, which the table in
+ * cmd_report generates. */
+static const struct qqb_opts_cmd report_cmd = {
+    "report",
+    "usage: qqbench report RESULT.json [--out DIR] [--no-plot]\n\n"
+    "Draw the report of a run from the file 'qqbench run --json' wrote: a folder\n"
+    "with index.html (the verdict tables and every picture, no network needed)\n"
+    "and, per picture, its data, the gnuplot script that draws it (re-draw with\n"
+    "'gnuplot NAME.gp' in the folder), SVG and PNG. The pictures: change per key\n"
+    "with its interval (per comparison kind), every launch's samples, memory per\n"
+    "object type, scaling over node counts, A/B pairs side by side\n"
+    "(docs/REPORTS.md).\n\n",
+    "\nExit: 0; 2 for a missing or damaged file, a bad option, or gnuplot failing\n"
+    "(one line on stderr).\n"};
 
 int cmd_report(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL;
     int no_plot = 0;
-    for (int a = 1; a < argc; a++) {
-        const char *o = argv[a];
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            report_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(o, "--no-plot")) {
-            no_plot = 1;
-        } else if (!strcmp(o, "--out") && a + 1 < argc) {
-            out = argv[++a];
-        } else if (o[0] != '-' || !strcmp(o, "-")) {
-            if (file) {
-                fprintf(stderr, "qqbench report: error: one file at a time ('%s' and '%s')\n", file,
-                        o);
-                return QQB_EXIT_USAGE;
-            }
-            file = o;
-        } else {
-            fprintf(stderr,
-                    "qqbench report: error: unknown option or missing value '%s'; "
-                    "see 'qqbench report --help'\n",
-                    o);
-            return QQB_EXIT_USAGE;
-        }
-    }
+    const struct qqb_opt table[] = {
+        QQB_OPT_STRING("--out", "DIR", &out,
+                       "the folder (default: RESULT's name without .json, plus -report)"),
+        QQB_OPT_FLAG("--no-plot", 0, &no_plot,
+                     "write the data, scripts and index.html but do not run gnuplot"),
+        QQB_OPT_POSITIONAL("RESULT.json", &file),
+        QQB_OPT_END,
+    };
+    int prc = qqb_opts_parse(&report_cmd, table, argc, argv, NULL);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
     if (!file) {
-        fprintf(stderr, "qqbench report: error: no RESULT.json given; see 'qqbench report "
-                        "--help'\n");
+        qqb_opts_error(&report_cmd, "no RESULT.json given");
         return QQB_EXIT_USAGE;
     }
     char *alloc = NULL;

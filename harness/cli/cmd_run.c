@@ -20,7 +20,7 @@
 #include "judge_sig.h"
 #include "measure.h"
 #include "names.h"
-#include "nearest.h"
+#include "opts.h"
 #include "yamlcur.h"
 #include "plan.h"
 #include "pictures.h"
@@ -58,63 +58,24 @@ static int is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static void run_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench run [options] SUITE.yaml\n\n"
-                "Run every benchmark of a suite (docs/SUITE.md): each case (benchmark x\n"
-                "variant x node count x parameter point) is launched `warmup` times, then\n"
-                "`repetitions` rounds, variants interleaved, each round's lead drawn at\n"
-                "random (each variant leads once in every block of rounds). Each\n"
-                "launch is one sample (docs/STATISTICS.md). Compares cycles per hit of\n"
-                "every state key, and memory per key, against this machine's baseline,\n"
-                "and every variant against the first variant; a regression is measured\n"
-                "again before it counts.\n\n"
-                "options:\n"
-                "  --update-baseline   accept this run: add it to this machine's baseline\n"
-                "                      (which keeps the last --keep-runs runs) and exit 0\n"
-                "  --keep-runs K       runs a baseline keeps per case (default 5)\n"
-                "  --record LABEL      also keep a labelled snapshot (history for reports)\n"
-                "  --baselines DIR     where baselines live (default: baselines/ at the root\n"
-                "                      of the git checkout holding the suite, else next to\n"
-                "                      the suite file)\n"
-                "  --require-baseline  a run that gates nothing (no timing baseline for\n"
-                "                      this machine and no --against, or no memory\n"
-                "                      baseline) is an error (exit 2), and records nothing\n"
-                "  --baseline-from ID  compare against another machine's baseline (loud)\n"
-                "  --kernels DIR       where bare kernel names are found\n"
-                "                      (default: $QQBENCH_KERNELS, else next to qqbench)\n"
-                "  --against DIR       also run every case from a reference build whose\n"
-                "                      kernels are in DIR (same names; a kernel path under\n"
-                "                      --kernels maps to the same path under DIR, any other\n"
-                "                      to its basename in DIR), interleaved and paired by\n"
-                "                      round; a regression vs reference build fails the run;\n"
-                "                      a noisy one measures up to 8x the rounds (unless\n"
-                "                      --max-repetitions says otherwise)\n"
-                "  --only NAME         run only this benchmark (repeatable)\n"
-                "  --repetitions N     override every benchmark's repetitions\n"
-                "  --max-repetitions N while a variant's A/B comparison is noisy, measure\n"
-                "                      more rounds, up to N (default: no more)\n"
-                "  --no-confirm        do not re-measure regressions before failing\n"
-                "  --fail-on-noisy     a noisy comparison against the baseline fails too\n"
-                "  --threshold-bound P cap noise- and run-derived thresholds at P percent\n"
-                "                      (default: the suite's threshold_bound:, else 30)\n"
-                "  --seed N            seed of the round order (default: from the clock)\n"
-                "  --json FILE         write every number as JSON\n"
-                "  --junit FILE        write a JUnit XML report (a test case per case and key)\n"
-                "  --report DIR        write the pictures, their data and .gp scripts, the\n"
-                "                      run's JSON (run.json) and index.html into DIR\n"
-                "                      (default: reports/latest/SUITE, from where qqbench runs)\n"
-                "  --no-report         no report folder\n"
-                "  --work DIR          where launches write (default: $TMPDIR)\n"
-                "  --keep              keep the launches' files and logs\n"
-                "  -q, --quiet         no progress, only the table and summary\n"
-                "  -v, --verbose       a line per launch\n"
-                "  -h, --help          this text\n\n"
-                "Exit: 0 nothing regressed (or --update-baseline accepted the run); 1 a\n"
-                "regression (timing or memory; with --fail-on-noisy also noisy); 2 bad\n"
-                "input or usage; 3 a kernel failed (crash, non-zero exit, timeout, no or\n"
-                "damaged output); the other cases' results are still shown.\n");
-}
+/* The usage's prose around the option lines, which the table in
+ * parse_opts generates. */
+static const struct qqb_opts_cmd run_cmd = {
+    "run",
+    "usage: qqbench run [options] SUITE.yaml\n\n"
+    "Run every benchmark of a suite (docs/SUITE.md): each case (benchmark x\n"
+    "variant x node count x parameter point) is launched `warmup` times, then\n"
+    "`repetitions` rounds, variants interleaved, each round's lead drawn at\n"
+    "random (each variant leads once in every block of rounds). Each\n"
+    "launch is one sample (docs/STATISTICS.md). Compares cycles per hit of\n"
+    "every state key, and memory per key, against this machine's baseline,\n"
+    "and every variant against the first variant; a regression is measured\n"
+    "again before it counts.\n\n"
+    "options:\n",
+    "\nExit: 0 nothing regressed (or --update-baseline accepted the run); 1 a\n"
+    "regression (timing or memory; with --fail-on-noisy also noisy); 2 bad\n"
+    "input or usage; 3 a kernel failed (crash, non-zero exit, timeout, no or\n"
+    "damaged output); the other cases' results are still shown.\n"};
 
 /* ---------------------------------------------------------------------
  * The command.
@@ -150,172 +111,108 @@ static int write_pictures(const struct run_opts *o, const struct qqb_report *rep
     return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct run_opts *o)
+/* --record LABEL: a label is a file name's part, refused outside the names
+ * rule, never changed ('a/b' and 'a_b' were one snapshot). */
+static int run_record(const char *v, void *ctx, char *err, size_t errlen)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDS_ARG()                                                                                \
-    do {                                                                                           \
-        if (!next) {                                                                               \
-            fprintf(stderr, "qqbench run: error: %s needs an argument\n", a);                      \
-            return -1;                                                                             \
-        }                                                                                          \
-        i++;                                                                                       \
-    } while (0)
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            run_usage(stdout);
-            return 1;
-        } else if (!strcmp(a, "--update-baseline")) {
-            o->update = 1;
-        } else if (!strcmp(a, "--record")) {
-            NEEDS_ARG();
-            o->record = next;
-            /* A label is a file name's part: refused outside the names
-             * rule, never changed ('a/b' and 'a_b' were one snapshot). */
-            char why[80];
-            if (qqb_name_check(QQB_NAME_PLAIN, next, why, sizeof why) != 0) {
-                struct qqb_qbuf q;
-                fprintf(stderr, "qqbench run: error: --record '%s' %s; expected %s\n",
-                        qqb_qs(&q, next), why, qqb_name_rule(QQB_NAME_PLAIN));
-                return -1;
-            }
-        } else if (!strcmp(a, "--baselines")) {
-            NEEDS_ARG();
-            o->baselines_dir = next;
-        } else if (!strcmp(a, "--baseline-from")) {
-            NEEDS_ARG();
-            o->baseline_from = next;
-        } else if (!strcmp(a, "--kernels")) {
-            NEEDS_ARG();
-            o->kernel_dir = next;
-        } else if (!strcmp(a, "--against")) {
-            NEEDS_ARG();
-            o->against = next;
-        } else if (!strcmp(a, "--json")) {
-            NEEDS_ARG();
-            o->json = next;
-        } else if (!strcmp(a, "--junit")) {
-            NEEDS_ARG();
-            o->junit = next;
-        } else if (!strcmp(a, "--report")) {
-            NEEDS_ARG();
-            o->report_dir = next;
-        } else if (!strcmp(a, "--no-report")) {
-            o->no_report = 1;
-        } else if (!strcmp(a, "--work")) {
-            NEEDS_ARG();
-            o->work_parent = next;
-        } else if (!strcmp(a, "--only")) {
-            NEEDS_ARG();
-            char **v = realloc(o->only, (o->nonly + 1) * sizeof *v);
-            if (!v)
-                return -1;
-            o->only = v;
-            o->only[o->nonly++] = (char *)next;
-        } else if (!strcmp(a, "--repetitions")) {
-            NEEDS_ARG();
-            char *end;
-            long r = strtol(next, &end, 10);
-            if (*end || r < QQB_MIN_REPS || r > 100000) {
-                fprintf(stderr,
-                        "qqbench run: error: --repetitions takes a whole "
-                        "number >= %d, not '%s'\n",
-                        QQB_MIN_REPS, next);
-                return -1;
-            }
-            o->reps = (int)r;
-        } else if (!strcmp(a, "--max-repetitions")) {
-            NEEDS_ARG();
-            char *end;
-            long r = strtol(next, &end, 10);
-            if (*end || r < QQB_MIN_REPS || r > 100000) {
-                fprintf(stderr,
-                        "qqbench run: error: --max-repetitions takes a whole "
-                        "number >= %d, not '%s'\n",
-                        QQB_MIN_REPS, next);
-                return -1;
-            }
-            o->max_reps = (int)r;
-        } else if (!strcmp(a, "--no-confirm")) {
-            o->confirm = 0;
-        } else if (!strcmp(a, "--fail-on-noisy")) {
-            o->fail_on_noisy = 1;
-        } else if (!strcmp(a, "--require-baseline")) {
-            o->require_baseline = 1;
-        } else if (!strcmp(a, "--threshold-bound")) {
-            NEEDS_ARG();
-            char *end;
-            errno = 0;
-            double v = strtod(next, &end);
-            if (end == next || *end || errno || !(v > 0) || v > 1e6) {
-                fprintf(stderr,
-                        "qqbench run: error: --threshold-bound takes a number of "
-                        "percent > 0, not '%s'\n",
-                        next);
-                return -1;
-            }
-            o->threshold_bound = v;
-        } else if (!strcmp(a, "--keep-runs")) {
-            NEEDS_ARG();
-            char *end;
-            long r = strtol(next, &end, 10);
-            if (*end || r < 1 || r > 1000) {
-                fprintf(stderr,
-                        "qqbench run: error: --keep-runs takes a whole "
-                        "number from 1 to 1000, not '%s'\n",
-                        next);
-                return -1;
-            }
-            o->keep_runs = (size_t)r;
-        } else if (!strcmp(a, "--seed")) {
-            NEEDS_ARG();
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(next, &end, 10);
-            if (*end || !*next || errno || next[0] == '-') {
-                fprintf(stderr,
-                        "qqbench run: error: --seed takes a whole number, "
-                        "not '%s'\n",
-                        next);
-                return -1;
-            }
-            o->seed = v;
-            o->have_seed = 1;
-        } else if (!strcmp(a, "--keep")) {
-            o->keep = 1;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o->quiet = 1;
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            o->verbose = 1;
-        } else if (a[0] == '-' && a[1]) {
-            static const char *const known[] = {
-                "--update-baseline", "--record",          "--baselines",  "--baseline-from",
-                "--kernels",         "--against",         "--json",       "--junit",
-                "--report",          "--no-report",       "--work",       "--only",
-                "--repetitions",     "--max-repetitions", "--no-confirm", "--keep",
-                "--fail-on-noisy",   "--keep-runs",       "--seed",       "--require-baseline",
-                "--quiet",           "--verbose",         "--help"};
-            const char *near = qqb_nearest(a, known, sizeof known / sizeof known[0]);
-            fprintf(stderr,
-                    "qqbench run: error: unknown option '%s'%s%s%s; see "
-                    "'qqbench run --help'\n",
-                    a, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-            return -1;
-        } else if (o->suite_path) {
-            fprintf(stderr, "qqbench run: error: one suite at a time ('%s' and '%s')\n",
-                    o->suite_path, a);
-            return -1;
-        } else {
-            o->suite_path = a;
-        }
-#undef NEEDS_ARG
-    }
-    if (!o->suite_path) {
-        run_usage(stderr);
+    char why[80];
+    if (qqb_name_check(QQB_NAME_PLAIN, v, why, sizeof why) != 0) {
+        struct qqb_qbuf q;
+        snprintf(err, errlen, "--record '%s' %s; expected %s", qqb_qs(&q, v), why,
+                 qqb_name_rule(QQB_NAME_PLAIN));
         return -1;
     }
+    *(const char **)ctx = v;
     return 0;
+}
+
+/* --seed N: any whole number a uint64_t holds. */
+static int run_seed(const char *v, void *ctx, char *err, size_t errlen)
+{
+    struct run_opts *o = ctx;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*end || !*v || errno || v[0] == '-') {
+        snprintf(err, errlen, "--seed '%s': expected a whole number from 0 to %llu", v,
+                 (unsigned long long)UINT64_MAX);
+        return -1;
+    }
+    o->seed = n;
+    o->have_seed = 1;
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+    const struct qqb_opt table[] = {
+        QQB_OPT_FLAG("--update-baseline", 0, &o->update,
+                     "accept this run: add it to this machine's baseline\n"
+                     "(which keeps the last --keep-runs runs) and exit 0"),
+        QQB_OPT_SIZE("--keep-runs", "K", &o->keep_runs, 1, 1000,
+                     "runs a baseline keeps per case (default 5)"),
+        QQB_OPT_CALLBACK("--record", "LABEL", run_record, &o->record,
+                         "also keep a labelled snapshot (history for reports)"),
+        QQB_OPT_STRING("--baselines", "DIR", &o->baselines_dir,
+                       "where baselines live (default: baselines/ at the root\n"
+                       "of the git checkout holding the suite, else next to\n"
+                       "the suite file)"),
+        QQB_OPT_FLAG("--require-baseline", 0, &o->require_baseline,
+                     "a run that gates nothing (no timing baseline for\n"
+                     "this machine and no --against, or no memory\n"
+                     "baseline) is an error (exit 2), and records nothing"),
+        QQB_OPT_STRING("--baseline-from", "ID", &o->baseline_from,
+                       "compare against another machine's baseline (loud)"),
+        QQB_OPT_STRING("--kernels", "DIR", &o->kernel_dir,
+                       "where bare kernel names are found\n"
+                       "(default: $QQBENCH_KERNELS, else next to qqbench)"),
+        QQB_OPT_STRING("--against", "DIR", &o->against,
+                       "also run every case from a reference build whose\n"
+                       "kernels are in DIR (same names; a kernel path under\n"
+                       "--kernels maps to the same path under DIR, any other\n"
+                       "to its basename in DIR), interleaved and paired by\n"
+                       "round; a regression vs reference build fails the run;\n"
+                       "a noisy one measures up to 8x the rounds (unless\n"
+                       "--max-repetitions says otherwise)"),
+        QQB_OPT_LIST("--only", "NAME", &o->only, &o->nonly, 0,
+                     "run only this benchmark (repeatable)"),
+        QQB_OPT_INT("--repetitions", "N", &o->reps, QQB_MIN_REPS, 100000,
+                    "override every benchmark's repetitions"),
+        QQB_OPT_INT("--max-repetitions", "N", &o->max_reps, QQB_MIN_REPS, 100000,
+                    "while a variant's A/B comparison is noisy, measure\n"
+                    "more rounds, up to N (default: no more)"),
+        QQB_OPT_FLAG_OFF("--no-confirm", &o->confirm,
+                         "do not re-measure regressions before failing"),
+        QQB_OPT_FLAG("--fail-on-noisy", 0, &o->fail_on_noisy,
+                     "a noisy comparison against the baseline fails too"),
+        {.kind = QQB_OPTK_DOUBLE,
+         .name = "--threshold-bound",
+         .arg = "P",
+         .value = &o->threshold_bound,
+         .min = 0,
+         .max = 1e6,
+         .flags = QQB_OPT_ABOVE_MIN,
+         .expect = "a number of percent above 0 (at most 1000000)",
+         .help = "cap noise- and run-derived thresholds at P percent\n"
+                 "(default: the suite's threshold_bound:, else 30)"},
+        QQB_OPT_CALLBACK("--seed", "N", run_seed, o,
+                         "seed of the round order (default: from the clock)"),
+        QQB_OPT_STRING("--json", "FILE", &o->json, "write every number as JSON"),
+        QQB_OPT_STRING("--junit", "FILE", &o->junit,
+                       "write a JUnit XML report (a test case per case and key)"),
+        QQB_OPT_STRING("--report", "DIR", &o->report_dir,
+                       "write the pictures, their data and .gp scripts, the\n"
+                       "run's JSON (run.json) and index.html into DIR\n"
+                       "(default: reports/latest/SUITE, from where qqbench runs)"),
+        QQB_OPT_FLAG("--no-report", 0, &o->no_report, "no report folder"),
+        QQB_OPT_STRING("--work", "DIR", &o->work_parent, "where launches write (default: $TMPDIR)"),
+        QQB_OPT_FLAG("--keep", 0, &o->keep, "keep the launches' files and logs"),
+        QQB_OPT_FLAG("--quiet", 'q', &o->quiet, "no progress, only the table and summary"),
+        QQB_OPT_FLAG("--verbose", 'v', &o->verbose, "a line per launch"),
+        QQB_OPT_REQUIRED_POSITIONAL("SUITE.yaml", &o->suite_path),
+        QQB_OPT_END,
+    };
+    return qqb_opts_parse(&run_cmd, table, argc, argv, NULL);
 }
 
 static void remove_workdir(const char *dir, size_t files)

@@ -1,33 +1,34 @@
 /* cmd_st.c - qqbench st: the summary table of the paper's Figure 5, plus marks, counts, values,
  * memory. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmds.h"
+#include "opts.h"
 #include "qq_file.h"
 #include "qq_mem.h"
 #include "trace.h"
 
-static void st_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench st [--node N] FILE...\n\n"
-                "Summarise QQ output files as the paper's st program does: per node\n"
-                "the tick frequency, keys, state events, tick range and elapsed time;\n"
-                "per state key the hits, millions of cycles in the state and the\n"
-                "percent of elapsed time; then marks (hits), counts (hits, sum, min,\n"
-                "max), values (hits, mean, min, max), dropped events and the memory\n"
-                "table when the program used memory keys. Under the state table, the\n"
-                "ticks per hit of each state (docs/STATISTICS.md: the mean of short\n"
-                "intervals, the 10th percentile of long ones) and the same net of the\n"
-                "empty-state cost that QQInit calibrated (docs/TIMING.md).\n\n"
-                "  --node N   only node N\n"
-                "  --help     this text\n\n"
-                "Files are streamed (read once, in chunks, in bounded memory), so the\n"
-                "nodes before a damaged entry are printed before the error.\n\n"
-                "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n");
-}
+/* The usage's prose around the option lines, which the table in cmd_st
+ * generates. */
+static const struct qqb_opts_cmd st_cmd = {
+    "st",
+    "usage: qqbench st [--node N] FILE...\n\n"
+    "Summarise QQ output files as the paper's st program does: per node\n"
+    "the tick frequency, keys, state events, tick range and elapsed time;\n"
+    "per state key the hits, millions of cycles in the state and the\n"
+    "percent of elapsed time; then marks (hits), counts (hits, sum, min,\n"
+    "max), values (hits, mean, min, max), dropped events and the memory\n"
+    "table when the program used memory keys. Under the state table, the\n"
+    "ticks per hit of each state (docs/STATISTICS.md: the mean of short\n"
+    "intervals, the 10th percentile of long ones) and the same net of the\n"
+    "empty-state cost that QQInit calibrated (docs/TIMING.md).\n\n",
+    "\nFiles are streamed (read once, in chunks, in bounded memory), so the\n"
+    "nodes before a damaged entry are printed before the error.\n\n"
+    "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n"};
 
 /* Cycles per hit of each state key: the estimator's figure, and net of the
  * calibrated empty state when the file has a calibration. */
@@ -179,32 +180,27 @@ static int print_node(const struct qq_file *f, uint32_t i)
 
 int cmd_st(int argc, char **argv)
 {
-    long only = -1;
-    int first = 1;
-    for (; first < argc && argv[first][0] == '-'; first++) {
-        if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-            st_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(argv[first], "--node") && first + 1 < argc) {
-            char *end;
-            only = strtol(argv[++first], &end, 10);
-            if (*end || only < 0) {
-                fprintf(stderr, "qqbench st: --node takes a node number, not '%s'\n", argv[first]);
-                return QQB_EXIT_USAGE;
-            }
-        } else if (!strcmp(argv[first], "--")) {
-            first++;
-            break;
-        } else {
-            fprintf(stderr, "qqbench st: unknown option '%s'; see 'qqbench st --help'\n",
-                    argv[first]);
-            return QQB_EXIT_USAGE;
-        }
-    }
+    int node = -1, first = 1;
+    const struct qqb_opt table[] = {
+        {.kind = QQB_OPTK_INT,
+         .name = "--node",
+         .arg = "N",
+         .value = &node,
+         .min = 0,
+         .max = INT_MAX,
+         .expect = "a node number",
+         .help = "only node N"},
+        QQB_OPT_END,
+    };
+    /* Options come first; the files are the rest ("--" before a file named "-x"). */
+    int prc = qqb_opts_parse(&st_cmd, table, argc, argv, &first);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
     if (first >= argc) {
-        st_usage(stderr);
+        qqb_opts_usage(&st_cmd, table, stderr);
         return QQB_EXIT_USAGE;
     }
+    long only = node;
     for (int a = first; a < argc; a++) {
         struct qq_file *f;
         int rc = qq_file_open_stream(argv[a], &f);

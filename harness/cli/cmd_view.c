@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "opts.h"
 #include "plot.h"
 #include "trace.h"
 
@@ -16,30 +17,23 @@
 #define MAX_DEPTH 3          /* nesting shown by insets; deeper states share the last */
 #define MAX_DRAWN 24         /* keys drawn each their own; the rest fold (fold_keys) */
 
-static void view_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench view FILE.qq [--nodes 0-3] [--keys K1,K2] [--from S] [--to S]\n"
-                "                    [--idle K1,K2] [--out DIR] [--no-plot]\n\n"
-                "Draw the per-node timeline of a QQ file (the QQ paper's Figure 6): a\n"
-                "strip per node, each state key a colour, states nested in others drawn\n"
-                "over them; marks as ticks above the strip, counts and values as a line\n"
-                "(scaled to the key's range over the nodes shown). Time is seconds (or\n"
-                "ms, " MICRO "s) since the run's start on node 0's clock: each node's tick\n"
-                "offset is applied, and its error bound is printed under the node.\n"
-                "Waiting keys (names with sync, wait, barrier or idle, or --idle) are\n"
-                "vermillion, and the share of the time shown each node spends in them\n"
-                "is printed at the right of its strip and on stdout.\n\n"
-                "  --nodes LIST   nodes to draw: 0-3, 5, 0,2,6-7 (default all)\n"
-                "  --keys LIST    keys to draw, by name, comma-separated (default all)\n"
-                "  --from S       start of the window, seconds since the run's start\n"
-                "  --to S         end of the window (default: the last event)\n"
-                "  --idle LIST    the waiting keys, instead of guessing from the names\n"
-                "  --out DIR      folder for view.gp, its data, view.svg and view.png\n"
-                "                 (default: FILE's name without .qq, plus -view)\n"
-                "  --no-plot      write the data and view.gp but do not run gnuplot\n\n"
-                "Exit: 0; 2 for a missing or damaged file, a bad option, a node or key\n"
-                "the file does not have, or gnuplot failing (one line on stderr).\n");
-}
+/* The usage's prose around the option lines, which the table in cmd_view
+ * generates. */
+static const struct qqb_opts_cmd view_cmd = {
+    "view",
+    "usage: qqbench view FILE.qq [--nodes 0-3] [--keys K1,K2] [--from S] [--to S]\n"
+    "                    [--idle K1,K2] [--out DIR] [--no-plot]\n\n"
+    "Draw the per-node timeline of a QQ file (the QQ paper's Figure 6): a\n"
+    "strip per node, each state key a colour, states nested in others drawn\n"
+    "over them; marks as ticks above the strip, counts and values as a line\n"
+    "(scaled to the key's range over the nodes shown). Time is seconds (or\n"
+    "ms, " MICRO "s) since the run's start on node 0's clock: each node's tick\n"
+    "offset is applied, and its error bound is printed under the node.\n"
+    "Waiting keys (names with sync, wait, barrier or idle, or --idle) are\n"
+    "vermillion, and the share of the time shown each node spends in them\n"
+    "is printed at the right of its strip and on stdout.\n\n",
+    "\nExit: 0; 2 for a missing or damaged file, a bad option, a node or key\n"
+    "the file does not have, or gnuplot failing (one line on stderr).\n"};
 
 /* ---------------------------------------------------------------------- */
 
@@ -551,18 +545,6 @@ static int is_idle(const char *name, const char *spec)
     return 0;
 }
 
-static int parse_sec(const char *opt, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(*out)) {
-        fprintf(stderr, "qqbench view: error: %s takes seconds (a number), not '%s'\n", opt, s);
-        return -1;
-    }
-    return 0;
-}
-
 static int setup(struct view *v, const char *nodes, const char *keys, char *err, size_t errsz)
 {
     struct qqb_trace *tr = &v->tr;
@@ -594,7 +576,7 @@ static int setup(struct view *v, const char *nodes, const char *keys, char *err,
         }
     }
     v->rows = calloc(tr->nnodes ? tr->nnodes : 1, sizeof *v->rows);
-    v->idle_sec = calloc(tr->nnodes, sizeof *v->idle_sec);
+    v->idle_sec = calloc(tr->nnodes ? tr->nnodes : 1, sizeof *v->idle_sec);
     v->kp = calloc(tr->nkeys + 1u, sizeof *v->kp);
     if (!v->rows || !v->idle_sec || !v->kp) {
         snprintf(err, errsz, "out of memory");
@@ -778,59 +760,43 @@ int cmd_view(int argc, char **argv)
     memset(&v, 0, sizeof v);
     const char *nodes = NULL, *keys = NULL;
     char *out_alloc = NULL;
-    int a;
-    for (a = 1; a < argc; a++) {
-        const char *o = argv[a];
-        const char *val = a + 1 < argc ? argv[a + 1] : NULL;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            view_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(o, "--no-plot")) {
-            v.no_plot = 1;
-            continue;
-        } else if (o[0] != '-' || !strcmp(o, "-")) {
-            if (v.file) {
-                fprintf(stderr, "qqbench view: error: one file at a time ('%s' and '%s')\n", v.file,
-                        o);
-                return QQB_EXIT_USAGE;
-            }
-            v.file = o;
-            continue;
-        }
-        if (!val) {
-            fprintf(stderr,
-                    "qqbench view: error: unknown option or missing value '%s'; "
-                    "see 'qqbench view --help'\n",
-                    o);
-            return QQB_EXIT_USAGE;
-        }
-        a++;
-        if (!strcmp(o, "--nodes")) {
-            nodes = val;
-        } else if (!strcmp(o, "--keys")) {
-            keys = val;
-        } else if (!strcmp(o, "--idle")) {
-            v.idle_spec = val;
-        } else if (!strcmp(o, "--out")) {
-            v.out = val;
-        } else if (!strcmp(o, "--from")) {
-            if (parse_sec(o, val, &v.from) != 0)
-                return QQB_EXIT_USAGE;
-            v.has_from = 1;
-        } else if (!strcmp(o, "--to")) {
-            if (parse_sec(o, val, &v.to) != 0)
-                return QQB_EXIT_USAGE;
-            v.has_to = 1;
-        } else {
-            fprintf(stderr,
-                    "qqbench view: error: unknown option '%s'; see 'qqbench view "
-                    "--help'\n",
-                    o);
-            return QQB_EXIT_USAGE;
-        }
-    }
+    const struct qqb_opt table[] = {
+        QQB_OPT_STRING("--nodes", "LIST", &nodes, "nodes to draw: 0-3, 5, 0,2,6-7 (default all)"),
+        QQB_OPT_STRING("--keys", "LIST", &keys,
+                       "keys to draw, by name, comma-separated (default all)"),
+        {.kind = QQB_OPTK_DOUBLE,
+         .name = "--from",
+         .arg = "S",
+         .value = &v.from,
+         .min = -HUGE_VAL,
+         .max = HUGE_VAL,
+         .expect = "seconds (a number)",
+         .given = &v.has_from,
+         .help = "start of the window, seconds since the run's start"},
+        {.kind = QQB_OPTK_DOUBLE,
+         .name = "--to",
+         .arg = "S",
+         .value = &v.to,
+         .min = -HUGE_VAL,
+         .max = HUGE_VAL,
+         .expect = "seconds (a number)",
+         .given = &v.has_to,
+         .help = "end of the window (default: the last event)"},
+        QQB_OPT_STRING("--idle", "LIST", &v.idle_spec,
+                       "the waiting keys, instead of guessing from the names"),
+        QQB_OPT_STRING("--out", "DIR", &v.out,
+                       "folder for view.gp, its data, view.svg and view.png\n"
+                       "(default: FILE's name without .qq, plus -view)"),
+        QQB_OPT_FLAG("--no-plot", 0, &v.no_plot,
+                     "write the data and view.gp but do not run gnuplot"),
+        QQB_OPT_POSITIONAL("FILE.qq", &v.file),
+        QQB_OPT_END,
+    };
+    int prc = qqb_opts_parse(&view_cmd, table, argc, argv, NULL);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
     if (!v.file) {
-        fprintf(stderr, "qqbench view: error: no .qq file given; see 'qqbench view --help'\n");
+        qqb_opts_error(&view_cmd, "no .qq file given");
         return QQB_EXIT_USAGE;
     }
     if (!v.out) {

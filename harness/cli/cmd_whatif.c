@@ -7,36 +7,36 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "opts.h"
 #include "qq_file.h"
 #include "trace.h"
 
-static void whatif_usage(FILE *fp)
-{
-    fprintf(fp, "usage: qqbench whatif FILE.qq (--scale KEY=F | --per-hit KEY=T)\n"
-                "                      [--waiting KEY]... [--measured OTHER.qq]\n\n"
-                "Is this line worth optimising? Re-lay each node's recorded timeline\n"
-                "with the intervals of state KEY made F times as costly (--scale\n"
-                "Km=0.5: half the cost), or costing T net ticks per hit (--per-hit\n"
-                "Km=11), keeping the order of events, and print the predicted run time\n"
-                "(first to last event) per node and overall (the slowest node) against\n"
-                "the measured one.\n\n"
-                "A short key (its per-hit figure a fenced mean: docs/STATISTICS.md)\n"
-                "changes each interval by (F - 1) x its net ticks per hit on that node,\n"
-                "not by F x the interval's own length: an interval an interrupt\n"
-                "stretched keeps the interrupt. A long key (10th percentile or median)\n"
-                "has the net part of each interval (its length minus the calibrated\n"
-                "empty state) multiplied by F: long intervals differ for real (load).\n"
-                "Either way QQ's own cost in the interval stays.\n\n"
-                "Waiting states (--waiting, e.g. MessageBus::Sync around a barrier)\n"
-                "absorb or grow: when every node has the same number of intervals of\n"
-                "the waiting key, the k-th of each node is taken as one collective: it\n"
-                "ends, on every node, when the last node arrives (re-laid) plus that\n"
-                "node's measured release latency. Otherwise a wait ends at its measured\n"
-                "time if the node now arrives earlier, at once if later.\n\n"
-                "  --measured OTHER.qq  the run of the changed program: print its run\n"
-                "                       time and the prediction's error\n\n"
-                "Exit: 0, or 2 for bad input.\n");
-}
+/* The usage's prose around the option lines, which the table in
+ * cmd_whatif generates. */
+static const struct qqb_opts_cmd whatif_cmd = {
+    "whatif",
+    "usage: qqbench whatif FILE.qq (--scale KEY=F | --per-hit KEY=T)\n"
+    "                      [--waiting KEY]... [--measured OTHER.qq]\n\n"
+    "Is this line worth optimising? Re-lay each node's recorded timeline\n"
+    "with the intervals of state KEY made F times as costly (--scale\n"
+    "Km=0.5: half the cost), or costing T net ticks per hit (--per-hit\n"
+    "Km=11), keeping the order of events, and print the predicted run time\n"
+    "(first to last event) per node and overall (the slowest node) against\n"
+    "the measured one.\n\n"
+    "A short key (its per-hit figure a fenced mean: docs/STATISTICS.md)\n"
+    "changes each interval by (F - 1) x its net ticks per hit on that node,\n"
+    "not by F x the interval's own length: an interval an interrupt\n"
+    "stretched keeps the interrupt. A long key (10th percentile or median)\n"
+    "has the net part of each interval (its length minus the calibrated\n"
+    "empty state) multiplied by F: long intervals differ for real (load).\n"
+    "Either way QQ's own cost in the interval stays.\n\n"
+    "Waiting states (--waiting, e.g. MessageBus::Sync around a barrier)\n"
+    "absorb or grow: when every node has the same number of intervals of\n"
+    "the waiting key, the k-th of each node is taken as one collective: it\n"
+    "ends, on every node, when the last node arrives (re-laid) plus that\n"
+    "node's measured release latency. Otherwise a wait ends at its measured\n"
+    "time if the node now arrives earlier, at once if later.\n\n",
+    "\nExit: 0, or 2 for bad input.\n"};
 
 struct node_plan {
     const struct qq_event *e;
@@ -130,85 +130,87 @@ static uint64_t wait_end(const struct node_plan *p, uint64_t on)
  * that large still fits a double with room (1e308 printed "inf ms"). */
 #define QQB_WHATIF_MAX 1e9
 
-static int parse_kv(const char *opt, const char *v, char *key, size_t len, double *val)
+/* --scale KEY=F or --per-hit KEY=T: which of the two was given (one at
+ * most), the key and the figure. */
+struct whatif_change {
+    int mode; /* 1 scale, 2 per-hit, 0 neither yet */
+    char key[256];
+    double amount;
+};
+
+static int parse_kv(const char *opt, int mode, const char *v, void *ctx, char *err, size_t errlen)
 {
-    const char *eq = v ? strrchr(v, '=') : NULL;
+    struct whatif_change *c = ctx;
+    const char *eq = strrchr(v, '=');
     char *end;
-    if (!eq || eq == v || (size_t)(eq - v) >= len) {
-        fprintf(stderr, "qqbench whatif: error: %s needs KEY=NUMBER\n", opt);
+    if (c->mode) {
+        snprintf(err, errlen, "one --scale or --per-hit");
         return -1;
     }
-    memcpy(key, v, (size_t)(eq - v));
-    key[eq - v] = '\0';
+    if (!eq || eq == v || (size_t)(eq - v) >= sizeof c->key) {
+        snprintf(err, errlen, "%s needs KEY=NUMBER", opt);
+        return -1;
+    }
+    memcpy(c->key, v, (size_t)(eq - v));
+    c->key[eq - v] = '\0';
     /* Decimal only: strtod would also take 0x10 as 16, and inf or nan. */
     if (eq[1] == '\0' || strspn(eq + 1, "0123456789.eE+-") != strlen(eq + 1)) {
-        fprintf(stderr, "qqbench whatif: error: %s %s: '%s' is not a decimal number\n", opt, v,
-                eq + 1);
+        snprintf(err, errlen, "%s %s: '%s' is not a decimal number", opt, v, eq + 1);
         return -1;
     }
-    *val = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !isfinite(*val) || *val < 0 || *val > QQB_WHATIF_MAX) {
-        fprintf(stderr,
-                "qqbench whatif: error: %s %s: '%s' is not a number "
-                "from 0 to %g\n",
-                opt, v, eq + 1, QQB_WHATIF_MAX);
+    c->amount = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !isfinite(c->amount) || c->amount < 0 ||
+        c->amount > QQB_WHATIF_MAX) {
+        snprintf(err, errlen, "%s %s: '%s' is not a number from 0 to %g", opt, v, eq + 1,
+                 QQB_WHATIF_MAX);
         return -1;
     }
+    c->mode = mode;
     return 0;
+}
+
+static int parse_scale(const char *v, void *ctx, char *err, size_t errlen)
+{
+    return parse_kv("--scale", 1, v, ctx, err, errlen);
+}
+
+static int parse_per_hit(const char *v, void *ctx, char *err, size_t errlen)
+{
+    return parse_kv("--per-hit", 2, v, ctx, err, errlen);
 }
 
 int cmd_whatif(int argc, char **argv)
 {
     const char *path = NULL, *measured = NULL, *waits[16];
-    int nwaits = 0, mode = 0; /* 1 scale, 2 per-hit */
-    char keyname[256] = "";
-    double amount = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        /* argv[i] for i < argc is never NULL; the analyser loses argc
-         * between iterations. */
-        // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            whatif_usage(stdout);
-            return QQB_EXIT_OK;
-        } else if (!strcmp(a, "--scale") || !strcmp(a, "--per-hit")) {
-            if (mode) {
-                fprintf(stderr, "qqbench whatif: error: one --scale or "
-                                "--per-hit\n");
-                return QQB_EXIT_USAGE;
-            }
-            if (parse_kv(a, v, keyname, sizeof keyname, &amount) < 0)
-                return QQB_EXIT_USAGE;
-            mode = a[2] == 's' ? 1 : 2;
-            i++;
-        } else if (!strcmp(a, "--waiting") && v) {
-            if (nwaits == 16) {
-                fprintf(stderr, "qqbench whatif: error: more than 16 "
-                                "--waiting\n");
-                return QQB_EXIT_USAGE;
-            }
-            waits[nwaits++] = v;
-            i++;
-        } else if (!strcmp(a, "--measured") && v) {
-            measured = v;
-            i++;
-        } else if (a[0] == '-') {
-            fprintf(stderr,
-                    "qqbench whatif: error: unknown option or missing "
-                    "value '%s'; see 'qqbench whatif --help'\n",
-                    a);
-            return QQB_EXIT_USAGE;
-        } else if (path) {
-            fprintf(stderr, "qqbench whatif: error: one file\n");
-            return QQB_EXIT_USAGE;
-        } else {
-            path = a;
-        }
-    }
+    char **wlist = NULL;
+    size_t nw = 0;
+    struct whatif_change c = {.mode = 0, .amount = 1};
+    const struct qqb_opt table[] = {
+        QQB_OPT_CALLBACK("--scale", "KEY=F", parse_scale, &c,
+                         "make KEY's intervals F times as costly (0 to 1e9)"),
+        QQB_OPT_CALLBACK("--per-hit", "KEY=T", parse_per_hit, &c,
+                         "make KEY's intervals cost T net ticks per hit"),
+        QQB_OPT_LIST("--waiting", "KEY", &wlist, &nw, 16,
+                     "a waiting state (repeatable, at most 16)"),
+        QQB_OPT_STRING("--measured", "OTHER.qq", &measured,
+                       "the run of the changed program: print its run\n"
+                       "time and the prediction's error"),
+        QQB_OPT_POSITIONAL("FILE.qq", &path),
+        QQB_OPT_END,
+    };
+    int prc = qqb_opts_parse(&whatif_cmd, table, argc, argv, NULL);
+    int nwaits = wlist ? (int)nw : 0, mode = c.mode; /* the parser allocates WLIST */
+    for (int w = 0; w < nwaits; w++)
+        waits[w] = wlist[w];
+    free(wlist);
+    if (prc != 0)
+        return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
     if (!path || !mode) {
-        whatif_usage(stderr);
+        qqb_opts_usage(&whatif_cmd, table, stderr);
         return QQB_EXIT_USAGE;
     }
+    const char *keyname = c.key;
+    double amount = c.amount;
     struct qq_file *f = NULL, *g = NULL;
     struct node_plan *plan = NULL;
     struct qq_hit_stat *hs = NULL;

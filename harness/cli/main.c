@@ -29,12 +29,14 @@ static const struct cmd commands[] = {
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "usage: qqbench [--version] [--help] <command> [<args>]\n\n"
+    fprintf(fp, "usage: qqbench [--version] [--help] <command> [<args>]\n"
+                "       qqbench help [<command>]\n\n"
                 "Benchmark-regression harness for QQ-instrumented programs.\n\n"
                 "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(fp, "  %-16s %s\n", commands[i].name, commands[i].summary);
-    fprintf(fp, "\n'qqbench <command> --help' describes a command.\n"
+    fprintf(fp, "\n'qqbench help <command>' (or 'qqbench <command> --help') describes a\n"
+                "command.\n"
                 "Exit codes: 0 all good, 1 a regression, 2 bad input or usage,\n"
                 "3 a kernel failed.\n");
 }
@@ -53,6 +55,45 @@ static int output_checked(int rc)
     return rc == QQB_EXIT_USAGE ? rc : QQB_EXIT_KERNEL;
 }
 
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* The command named NAME, or NULL with the error (and the nearest name)
+ * printed, as WHO ("qqbench" or "qqbench help") says it. */
+static const struct cmd *find_command(const char *name, const char *who)
+{
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (!strcmp(name, commands[i].name))
+            return &commands[i];
+        names[i] = commands[i].name;
+    }
+    const char *near = qqb_nearest(name, names, NCOMMANDS);
+    fprintf(stderr, "%s: '%s' is not a command%s%s%s; see 'qqbench --help'\n", who, name,
+            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    return NULL;
+}
+
+/* qqbench help [CMD]: the command list, or CMD's usage as 'qqbench CMD
+ * --help' prints it. */
+static int help(int argc, char **argv)
+{
+    if (argc < 3) {
+        usage(stdout);
+        return QQB_EXIT_OK;
+    }
+    if (argc > 3) {
+        fprintf(stderr, "qqbench help: error: one command at a time; see 'qqbench --help'\n");
+        return QQB_EXIT_USAGE;
+    }
+    const struct cmd *c = find_command(argv[2], "qqbench help: error");
+    if (!c)
+        return QQB_EXIT_USAGE;
+    char name[32], opt[] = "--help";
+    snprintf(name, sizeof name, "%s", c->name);
+    char *args[] = {name, opt, NULL};
+    return c->fn(2, args);
+}
+
 int main(int argc, char **argv)
 {
     /* A file-size limit reached while writing a baseline or report fails
@@ -63,22 +104,18 @@ int main(int argc, char **argv)
         usage(stderr);
         return QQB_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
         return output_checked(QQB_EXIT_OK);
     }
+    if (!strcmp(argv[1], "help"))
+        return output_checked(help(argc, argv));
     if (!strcmp(argv[1], "--version")) {
         printf("qqbench %s\n", QQB_VERSION);
         return output_checked(QQB_EXIT_OK);
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return output_checked(commands[i].fn(argc - 1, argv + 1));
-    const char *names[sizeof commands / sizeof commands[0]];
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        names[i] = commands[i].name;
-    const char *near = qqb_nearest(argv[1], names, sizeof names / sizeof names[0]);
-    fprintf(stderr, "qqbench: '%s' is not a command%s%s%s; see 'qqbench --help'\n", argv[1],
-            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-    return QQB_EXIT_USAGE;
+    const struct cmd *c = find_command(argv[1], "qqbench");
+    if (!c)
+        return QQB_EXIT_USAGE;
+    return output_checked(c->fn(argc - 1, argv + 1));
 }

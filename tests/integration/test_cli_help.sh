@@ -44,6 +44,33 @@ check "comapre: exit 2 (got $rc)" test "$rc" = 2
 check "comapre: did you mean compare" has err.txt "'comapre' is not a command \(did you mean 'compare'\?\)"
 qq out.txt err.txt compare --bogus a b
 check "compare --bogus: exit 2 (got $rc)" test "$rc" = 2
+
+# qqbench help CMD is qqbench CMD --help; every command says an unknown
+# option the same way (the option table's parser, harness/cli/opts.c).
+for cmd in run ci compare st view export whatif profile-machine model history report; do
+    qq out.txt err.txt "$cmd" --help
+    cp out.txt want.txt
+    qq out.txt err.txt help "$cmd"
+    check "help $cmd: exit 0 (got $rc)" test "$rc" = 0
+    check "help $cmd: the same as '$cmd --help'" cmp -s out.txt want.txt
+    qq out.txt err.txt "$cmd" --bogus
+    check "$cmd --bogus: exit 2, one line, the one wording (got $rc)" \
+        test "$rc" = 2 -a "$(wc -l < err.txt)" = 1 -a \
+        -n "$(grep "^qqbench $cmd: error: unknown option '--bogus'; see 'qqbench $cmd --help'\$" err.txt)"
+done
+qq out.txt err.txt help
+check "help alone: exit 0 (got $rc)" test "$rc" = 0
+check "help alone: the command list" has out.txt '^  profile-machine '
+qq out.txt err.txt help comapre
+check "help comapre: exit 2 (got $rc)" test "$rc" = 2
+check "help comapre: did you mean compare" has err.txt "'comapre' is not a command \(did you mean 'compare'\?\)"
+qq out.txt err.txt run --repetiton 3 x.yaml
+check "run --repetiton: did you mean, then where to look" has err.txt \
+    "^qqbench run: error: unknown option '--repetiton' \(did you mean '--repetitions'\?\); see 'qqbench run --help'\$"
+qq out.txt err.txt view x.qq --from
+check "view --from without a value: missing value" has err.txt "^qqbench view: error: missing value for '--from'"
+qq out.txt err.txt run --repetitions abc x.yaml
+check "run --repetitions abc: the range" has err.txt "^qqbench run: error: --repetitions 'abc': expected a whole number from 2 to 100000"
 qq out.txt err.txt compare only-one.qq
 check "compare with one file: exit 2 (got $rc)" test "$rc" = 2
 finish
