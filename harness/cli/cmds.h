@@ -2,7 +2,7 @@
 #ifndef QQB_CMDS_H
 #define QQB_CMDS_H
 
-/* Exit codes (DESIGN.md, contract 8). */
+/* Exit codes (README.md, "Exit codes"). */
 enum qqb_exit {
     QQB_EXIT_OK = 0,         /* all good */
     QQB_EXIT_REGRESSION = 1, /* a regression */
