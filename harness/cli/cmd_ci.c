@@ -238,23 +238,20 @@ int cmd_ci(int argc, char **argv)
         /* A reference without the kernel folder lacks every kernel: the
          * run says which (exit 3), rather than refusing the folder. */
         mkdir(kernels, 0755);
-        /* qqbench run SUITE --against KERNELS [the rest]. */
-        int n = 0;
-        char **rargv = calloc((size_t)(argc - i) + 5, sizeof *rargv);
-        if (!rargv) {
-            fprintf(stderr, "qqbench ci: error: out of memory\n");
+        /* qqbench run SUITE --against KERNELS [the rest]: the rest parsed
+         * as run parses it, after the suite and the reference's kernels
+         * (argv[i - 1], ci's, is skipped as a command's name). */
+        struct qqb_run_opts ro;
+        qqb_run_opts_init(&ro);
+        ro.suite_path = suite;
+        ro.against = kernels;
+        int help = 0;
+        ci_trap(0); /* the run traps its own */
+        if (cmd_run_options(argc - i + 1, argv + i - 1, &ro, &help) != 0)
             rc = QQB_EXIT_USAGE;
-        } else {
-            rargv[n++] = "run";
-            rargv[n++] = (char *)suite;
-            rargv[n++] = "--against";
-            rargv[n++] = kernels;
-            for (int j = i; j < argc; j++)
-                rargv[n++] = argv[j];
-            ci_trap(0); /* the run traps its own */
-            rc = cmd_run(n, rargv);
-            free(rargv);
-        }
+        else
+            rc = help ? QQB_EXIT_OK : qqb_run(&ro);
+        qqb_run_opts_free(&ro);
     }
 cleanup:;
     char *rm_argv[] = {"git", "-C", top, "worktree", "remove", "--force", src, NULL};
