@@ -126,6 +126,88 @@ static void remove_tree(const char *dir)
     run_logged(argv, NULL, NULL);
 }
 
+/* The reference: this checkout's top folder into TOP, and the commit *BASE
+ * names into REV (*BASE NULL: the default reference, spelled into GIVEN).
+ * 0, or -1 with the error said. */
+static int ci_reference(const char **base, char *given, size_t glen, char *top, size_t toplen,
+                        char *rev, size_t revlen)
+{
+    static const char *const top_args[] = {"rev-parse", "--show-toplevel", NULL};
+    if (qqb_git_line(".", top_args, top, toplen) != 0 || !top[0]) {
+        fprintf(stderr, "qqbench ci: error: not in a git checkout (git rev-parse "
+                        "--show-toplevel failed); run it from the repository\n");
+        return -1;
+    }
+    if (!*base) {
+        if (default_base(given, glen) != 0) {
+            fprintf(stderr, "qqbench ci: error: no --base given and no main or "
+                            "origin/main to take the merge base with\n");
+            return -1;
+        }
+        *base = given;
+    }
+    char spec[1100];
+    /* Git's own limit on a ref name is far below this; a longer --base is
+     * refused, never cut (a cut lost the ^{commit} and named another rev). */
+    if (strlen(*base) > 1024) {
+        fprintf(stderr, "qqbench ci: error: --base is %zu characters, at most 1024\n",
+                strlen(*base));
+        return -1;
+    }
+    snprintf(spec, sizeof spec, "%s^{commit}", *base);
+    const char *const rev_args[] = {"rev-parse", "--verify", "--quiet", spec, NULL};
+    if (qqb_git_line(".", rev_args, rev, revlen) != 0 || !rev[0]) {
+        fprintf(stderr,
+                "qqbench ci: error: --base '%s' is not a commit of this "
+                "repository\n",
+                *base);
+        return -1;
+    }
+    return 0;
+}
+
+/* qqbench run SUITE --against KERNELS [the rest]: the rest, ARGV[1..ARGC-1],
+ * parsed as run parses it, over the suite and the reference's kernels. */
+static int ci_run(const char *suite, const char *kernels, int argc, char **argv)
+{
+    struct qqb_run_opts ro;
+    qqb_run_opts_init(&ro);
+    ro.suite_path = suite;
+    ro.against = kernels;
+    int help = 0, rc = QQB_EXIT_USAGE;
+    if (cmd_run_options(argc, argv, &ro, &help) == 0)
+        rc = help ? QQB_EXIT_OK : qqb_run(&ro);
+    qqb_run_opts_free(&ro);
+    return rc;
+}
+
+/* The reference's worktree and folder DIR removed (kept, and said, with
+ * KEEP), ci's traps undone; ended by the signal that stopped ci, if one did. */
+static void ci_clean(const char *top, const char *src, const char *dir, int keep)
+{
+    char *rm_argv[] = {"git",    "-C",      (char *)top, "worktree",
+                       "remove", "--force", (char *)src, NULL};
+    int sig = ci_stop;
+    ci_stop = 0; /* the clean-up's own commands must run */
+    if (sig)
+        keep = 0; /* stopped: nothing of it is evidence */
+    if (!keep) {
+        run_logged(rm_argv, NULL, NULL);
+        remove_tree(dir);
+    } else {
+        fprintf(stderr, "qqbench ci: kept %s\n", dir);
+    }
+    ci_trap(0);
+    if (sig) {
+        fprintf(stderr,
+                "qqbench ci: stopped by signal %d: the reference build stopped, %s "
+                "removed\n",
+                sig, dir);
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
 int cmd_ci(int argc, char **argv)
 {
     const char *base = NULL, *suite = "configs/ci.yaml", *sub = "kernels";
@@ -153,37 +235,8 @@ int cmd_ci(int argc, char **argv)
     /* argv[i..] go to 'qqbench run'. */
 
     char top[4096], rev[128], given[160];
-    static const char *const top_args[] = {"rev-parse", "--show-toplevel", NULL};
-    if (qqb_git_line(".", top_args, top, sizeof top) != 0 || !top[0]) {
-        fprintf(stderr, "qqbench ci: error: not in a git checkout (git rev-parse "
-                        "--show-toplevel failed); run it from the repository\n");
+    if (ci_reference(&base, given, sizeof given, top, sizeof top, rev, sizeof rev) != 0)
         return QQB_EXIT_USAGE;
-    }
-    if (!base) {
-        if (default_base(given, sizeof given) != 0) {
-            fprintf(stderr, "qqbench ci: error: no --base given and no main or "
-                            "origin/main to take the merge base with\n");
-            return QQB_EXIT_USAGE;
-        }
-        base = given;
-    }
-    char spec[1100];
-    /* Git's own limit on a ref name is far below this; a longer --base is
-     * refused, never cut (a cut lost the ^{commit} and named another rev). */
-    if (strlen(base) > 1024) {
-        fprintf(stderr, "qqbench ci: error: --base is %zu characters, at most 1024\n",
-                strlen(base));
-        return QQB_EXIT_USAGE;
-    }
-    snprintf(spec, sizeof spec, "%s^{commit}", base);
-    const char *const rev_args[] = {"rev-parse", "--verify", "--quiet", spec, NULL};
-    if (qqb_git_line(".", rev_args, rev, sizeof rev) != 0 || !rev[0]) {
-        fprintf(stderr,
-                "qqbench ci: error: --base '%s' is not a commit of this "
-                "repository\n",
-                base);
-        return QQB_EXIT_USAGE;
-    }
 
     char dir[4096];
     const char *tmp = getenv("TMPDIR");
@@ -228,44 +281,11 @@ int cmd_ci(int argc, char **argv)
         /* A reference without the kernel folder lacks every kernel: the
          * run says which (exit 3), rather than refusing the folder. */
         mkdir(kernels, 0755);
-        /* qqbench run SUITE --against KERNELS [the rest]. */
-        int n = 0;
-        char **rargv = calloc((size_t)(argc - i) + 5, sizeof *rargv);
-        if (!rargv) {
-            fprintf(stderr, "qqbench ci: error: out of memory\n");
-            rc = QQB_EXIT_USAGE;
-        } else {
-            rargv[n++] = "run";
-            rargv[n++] = (char *)suite;
-            rargv[n++] = "--against";
-            rargv[n++] = kernels;
-            for (int j = i; j < argc; j++)
-                rargv[n++] = argv[j];
-            ci_trap(0); /* the run traps its own */
-            rc = cmd_run(n, rargv);
-            free(rargv);
-        }
+        ci_trap(0); /* the run traps its own */
+        /* argv[i - 1], ci's, stands where run's name would. */
+        rc = ci_run(suite, kernels, argc - i + 1, argv + i - 1);
     }
-cleanup:;
-    char *rm_argv[] = {"git", "-C", top, "worktree", "remove", "--force", src, NULL};
-    int sig = ci_stop;
-    ci_stop = 0; /* the clean-up's own commands must run */
-    if (sig)
-        keep = 0; /* stopped: nothing of it is evidence */
-    if (!keep) {
-        run_logged(rm_argv, NULL, NULL);
-        remove_tree(dir);
-    } else {
-        fprintf(stderr, "qqbench ci: kept %s\n", dir);
-    }
-    ci_trap(0);
-    if (sig) {
-        fprintf(stderr,
-                "qqbench ci: stopped by signal %d: the reference build stopped, %s "
-                "removed\n",
-                sig, dir);
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
+cleanup:
+    ci_clean(top, src, dir, keep);
     return rc;
 }

@@ -2,17 +2,16 @@
 #ifndef QQB_CMDS_H
 #define QQB_CMDS_H
 
-/* Exit codes (README.md, "Exit codes"). */
-enum qqb_exit {
-    QQB_EXIT_OK = 0,         /* all good */
-    QQB_EXIT_REGRESSION = 1, /* a regression */
-    QQB_EXIT_USAGE = 2,      /* bad input or usage */
-    QQB_EXIT_KERNEL = 3      /* a kernel failed */
-};
+/* The exit codes (enum qqb_exit) and qqbench run's options. */
+#include "pipeline.h"
 
 int cmd_st(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
+/* qqbench run's options ARGV[1..ARGC-1] parsed into O, over what O holds
+ * (qqb_run_opts_init's defaults, or what qqbench ci set first): 0, and
+ * *HELP 1 when the help was printed (nothing to run); -1 bad usage (said). */
+int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help);
 int cmd_history(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_view(int argc, char **argv);

@@ -1,0 +1,758 @@
+/* pipeline.c - qqbench run (pipeline.h): the steps from the suite to what is stored, over one
+ * struct run. What a step decides (which baseline, what is gated, the exit code, what is
+ * stored) is gate.c's; a step does the reading, launching and writing around it. */
+#define _DEFAULT_SOURCE /* mkdtemp, realpath */
+#include "pipeline.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "clock.h"
+#include "fingerprint.h"
+#include "gate.h"
+#include "git.h"
+#include "history.h"
+#include "judge.h"
+#include "judge_model.h"
+#include "judge_sig.h"
+#include "measure.h"
+#include "pictures.h"
+#include "plan.h"
+#include "plot.h"
+#include "profile.h"
+#include "report.h"
+#include "runner.h"
+#include "strbuf.h"
+#include "suite.h"
+
+/* One run, from the options to what is stored. A step returns 0 to go
+ * on, or -1 with the error said and exit_code set. */
+struct run {
+    const struct qqb_run_opts *o;
+    int exit_code;
+    char err[1024];
+    char kbuf[4096];
+    const char *kernel_dir; /* --kernels, else the default */
+    char *against;          /* --against DIR, absolute; NULL without */
+    struct qqb_suite *suite;
+    struct qqb_plan plan;
+    char bdirbuf[4096];
+    const char *bdir; /* where the baselines live */
+    struct qqb_run_paths paths;
+    struct qqb_results cur, base, membase;
+    int have_base, have_mem;
+    struct qqb_profile prof, base_prof;
+    int have_prof, have_base_prof;
+    char prof_path[4200];
+    struct qqb_measure m;
+    const void *uctx[2]; /* {plan, base} for undecided() */
+    const char **names;
+    char workdir[4096];
+    int measured; /* the work folder exists */
+    struct qqb_judgement jd;
+    struct qqb_model_judgement models;
+    struct qqb_sig_judgement sigs;
+    int confirmed_run;
+    struct qqb_run_gate gate;
+    struct qqb_strbuf note; /* what is not gated */
+    struct qqb_report rep;
+    struct qqb_run_outcome oc;
+    size_t first_dropped;
+    struct qqb_results stored; /* cur, the change build's cases only */
+};
+
+/* ---------------------------------------------------------------------
+ * Helpers.
+ * --------------------------------------------------------------------- */
+
+static int fail(struct run *r, int code)
+{
+    r->exit_code = code;
+    return -1;
+}
+
+static int nomem(struct run *r)
+{
+    fprintf(stderr, "qqbench run: error: out of memory\n");
+    return fail(r, QQB_EXIT_USAGE);
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void remove_workdir(const char *dir, size_t files)
+{
+    char path[4300];
+    /* Only the files this run made: run<N>.qq, run<N>.log. */
+    for (size_t i = 0; i < files; i++) {
+        snprintf(path, sizeof path, "%s/run%zu.log", dir, i);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/run%zu.qq", dir, i);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static int undecided(void *ctx, size_t g, const struct qqb_results *r)
+{
+    const void *const *c = ctx; /* {plan, base} */
+    return qqb_judge_ab_undecided(c[0], g, r, c[1]);
+}
+
+/* QQBENCH_REFERENCE_SCALE: tests pretend the machine is that much slower. */
+static int reference_scale(double *scale)
+{
+    *scale = 1.0;
+    const char *s = getenv("QQBENCH_REFERENCE_SCALE");
+    if (!s || !*s)
+        return 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !(v > 0) || !isfinite(v)) {
+        fprintf(stderr,
+                "qqbench run: error: QQBENCH_REFERENCE_SCALE='%s' is not "
+                "a positive number\n",
+                s);
+        return -1;
+    }
+    *scale = v;
+    return 0;
+}
+
+/* A baseline that could not be written (RC from qqb_baseline_write or
+ * _update, message ERR): the file system's refusal (a full disk, a
+ * read-only folder) is exit 3, as a failed launch is; the rest exit 2. */
+static int store_failed(int rc, const char *err, const char *as_was)
+{
+    fprintf(stderr, "%s\n", err);
+    if (rc == -2) {
+        fprintf(stderr, "qqbench run: error: the results could not be stored; %s\n", as_was);
+        return QQB_EXIT_KERNEL;
+    }
+    return QQB_EXIT_USAGE;
+}
+
+/* ---------------------------------------------------------------------
+ * The suite, its plan and the baselines.
+ * --------------------------------------------------------------------- */
+
+/* The kernels, the reference build's folder, and the suite. */
+static int step_inputs(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    r->kernel_dir = o->kernel_dir ? o->kernel_dir : qqb_default_kernel_dir(r->kbuf, sizeof r->kbuf);
+    if (o->against && (!is_dir(o->against) || !(r->against = realpath(o->against, NULL)))) {
+        fprintf(stderr,
+                "qqbench run: error: --against %s: not a folder (expected "
+                "the reference build's kernel folder, e.g. REF/build/kernels)\n",
+                o->against);
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    if (qqb_suite_load(o->suite_path, r->kernel_dir, &r->suite, r->err, sizeof r->err) != 0) {
+        fprintf(stderr, "%s\n", r->err);
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    return 0;
+}
+
+/* Plan: the suite expanded once. */
+static int step_plan(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    if (o->threshold_bound > 0)
+        for (size_t i = 0; i < r->suite->nbench; i++)
+            r->suite->bench[i].s.threshold_bound = o->threshold_bound;
+    if (qqb_plan_make_against(r->suite, o->only, o->nonly, o->reps, r->against, r->kernel_dir,
+                              &r->plan, r->err, sizeof r->err) != 0) {
+        fprintf(stderr, "%s\n", r->err);
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    return 0;
+}
+
+/* The machine profile of fingerprint ID beside the baselines in BDIR into
+ * P, its path into PATH (set even when there is none): 1 read, 0 none,
+ * -1 damaged (said). */
+static int load_profile(const char *bdir, const char *id, struct qqb_profile *p, char *path,
+                        size_t len)
+{
+    char err[1024];
+    if (qqb_profile_path(bdir, id, path, len) != 0 || access(path, F_OK) != 0)
+        return 0;
+    if (qqb_profile_read(path, p, err, sizeof err) != 0) {
+        fprintf(stderr,
+                "%s\nqqbench run: error: the machine profile is damaged; measure it "
+                "again (qqbench profile-machine) or remove it\n",
+                err);
+        return -1;
+    }
+    return 1;
+}
+
+/* No baseline for this machine: said, with the machines that have one. */
+static void say_no_baseline(const struct run *r)
+{
+    char **ids = NULL;
+    size_t nids = 0;
+    qqb_baseline_find_others(r->bdir, r->suite->name, r->cur.fp.id, &ids, &nids);
+    fprintf(stderr,
+            "qqbench: no baseline of suite '%s' for this machine (%s) "
+            "at %s: this run records one.\n",
+            r->suite->name, r->cur.fp.id, r->paths.bpath);
+    if (nids) {
+        fprintf(stderr, "qqbench: baselines exist for other machines:");
+        for (size_t i = 0; i < nids; i++)
+            fprintf(stderr, " %s", ids[i]);
+        fprintf(stderr, " (compare with --baseline-from ID)\n");
+    }
+    qqb_baseline_free_list(ids, nids);
+}
+
+/* The baseline to compare with: 1 read, 0 none (yet), -1 an error (said). */
+static int load_baseline(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    const char *bpath = r->paths.bpath;
+    if (access(bpath, F_OK) == 0) {
+        if (qqb_baseline_read_as(bpath, r->suite->name,
+                                 o->baseline_from ? o->baseline_from : r->cur.fp.id, &r->base,
+                                 r->err, sizeof r->err) != 0) {
+            fprintf(stderr, "%s\n", r->err);
+            fprintf(stderr,
+                    "qqbench run: error: the baseline cannot be used (the line above "
+                    "says why); fix it or remove it (git checkout %s)\n",
+                    bpath);
+            return -1;
+        }
+        if (o->baseline_from)
+            fprintf(stderr,
+                    "qqbench: WARNING: comparing against the baseline of ANOTHER "
+                    "machine (%s; this one is %s).\n"
+                    "qqbench: WARNING: cycle counts of different machines differ for "
+                    "reasons that are not your change; treat verdicts with care.\n",
+                    o->baseline_from, r->cur.fp.id);
+        return 1;
+    }
+    if (o->baseline_from) {
+        fprintf(stderr,
+                "qqbench run: error: no baseline of suite '%s' for machine "
+                "'%s' (%s)\n",
+                r->suite->name, o->baseline_from, bpath);
+        return -1;
+    }
+    if (!o->quiet && !o->require_baseline)
+        say_no_baseline(r);
+    return 0;
+}
+
+/* The memory baseline (every machine's), when there is one. */
+static int load_memory_baseline(struct run *r)
+{
+    const char *mpath = r->paths.mpath;
+    if (access(mpath, F_OK) != 0)
+        return 0;
+    if (qqb_baseline_read_as(mpath, r->suite->name, QQB_MEMORY_ID, &r->membase, r->err,
+                             sizeof r->err) != 0) {
+        fprintf(stderr,
+                "%s\nqqbench run: error: the memory baseline is damaged; "
+                "fix it or remove it (git checkout %s)\n",
+                r->err, mpath);
+        return -1;
+    }
+    r->have_mem = 1;
+    return 0;
+}
+
+/* The baselines: this machine's, or another's when asked; the machine
+ * profiles (profile-machine) of this machine and of the baseline's when
+ * that is another; the memory baseline. */
+static int step_baselines(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    qqb_fingerprint_this(&r->cur.fp);
+    r->bdir = o->baselines_dir;
+    if (!r->bdir) {
+        /* Of the repository holding the suite, not of the current folder. */
+        if (qqb_git_baselines_dir(r->suite->dir, r->bdirbuf, sizeof r->bdirbuf) != 0) {
+            fprintf(stderr, "qqbench run: error: the suite's folder %s is too long\n",
+                    r->suite->dir);
+            return fail(r, QQB_EXIT_USAGE);
+        }
+        r->bdir = r->bdirbuf;
+    }
+    if (qqb_run_paths(r->bdir, r->suite->name, &r->cur.fp, o->baseline_from, o->record, &r->paths,
+                      r->err, sizeof r->err) != 0) {
+        fprintf(stderr, "qqbench run: error: %s\n", r->err);
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    r->have_base = load_baseline(r);
+    if (r->have_base < 0)
+        return fail(r, QQB_EXIT_USAGE);
+    const char *other_id =
+        qqb_run_other_machine(o->baseline_from, r->have_base, r->base.fp.id, r->cur.fp.id);
+    char other_path[sizeof r->prof_path];
+    if ((r->have_prof = load_profile(r->bdir, r->cur.fp.id, &r->prof, r->prof_path,
+                                     sizeof r->prof_path)) < 0 ||
+        (other_id && (r->have_base_prof = load_profile(r->bdir, other_id, &r->base_prof, other_path,
+                                                       sizeof other_path)) < 0))
+        return fail(r, QQB_EXIT_USAGE);
+    if (load_memory_baseline(r) != 0)
+        return fail(r, QQB_EXIT_USAGE);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The launches.
+ * --------------------------------------------------------------------- */
+
+/* The measurement's settings, and the work folder it writes in. */
+static int step_workdir(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    struct qqb_measure *m = &r->m;
+    r->uctx[0] = &r->plan;
+    r->uctx[1] = r->have_base ? &r->base : NULL;
+    m->plan = &r->plan;
+    m->quiet = o->quiet;
+    m->verbose = o->verbose;
+    m->keep = o->keep;
+    m->tty = isatty(STDERR_FILENO);
+    m->max_reps = qqb_run_max_reps(&r->plan, r->against != NULL, o->max_reps);
+    m->seed = qqb_run_seed(o, (uint64_t)time(NULL), (uint64_t)getpid());
+    m->undecided = undecided;
+    m->ctx = (void *)r->uctx;
+    m->workdir = r->workdir;
+    snprintf(r->workdir, sizeof r->workdir, "%s/qqbench.XXXXXX",
+             qqb_run_work_parent(o->work_parent, getenv("TMPDIR")));
+    if (reference_scale(&m->ref_scale) != 0)
+        return fail(r, QQB_EXIT_USAGE);
+    if (!mkdtemp(r->workdir)) {
+        fprintf(stderr, "qqbench run: error: cannot make a work folder %s: %s\n", r->workdir,
+                strerror(errno));
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    qqb_runner_trap_signals(o->keep ? NULL : r->workdir); /* SIGINT & co: clean up */
+    r->measured = 1;
+    return 0;
+}
+
+/* Measure: results sized from the plan, case i = plan case i, every
+ * group's launches; then the suite's keys that no launch recorded. */
+static int step_measure(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    struct qqb_results *cur = &r->cur;
+    r->names = qqb_plan_names(&r->plan);
+    if (!r->names || qqb_results_init(cur, r->names, r->plan.ncases) != 0 ||
+        qqb_measure_init(&r->m) != 0)
+        return nomem(r);
+    if (!o->quiet)
+        fprintf(stderr, "qqbench: suite '%s': %zu launches on %s\n", r->suite->name,
+                r->plan.launches, cur->fp.id);
+    char date[64];
+    qqb_utc_now(date, sizeof date);
+    cur->suite = strdup(r->suite->name);
+    cur->date = strdup(date);
+    cur->version = strdup(QQB_VERSION);
+    cur->label = o->record ? strdup(o->record) : NULL;
+    char commit[64];
+    if (qqb_git_commit(r->suite->dir, commit, sizeof commit) == 0)
+        cur->commit = strdup(commit);
+    if (qqb_measure_all(&r->m, cur) != 0)
+        return nomem(r);
+    r->oc.bad_keys = qqb_measure_check_keys(&r->m, cur, stderr);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The verdicts.
+ * --------------------------------------------------------------------- */
+
+/* Confirmation: a regression against the baseline counts only if a fresh
+ * interleaved measurement of its group says so too (docs/STATISTICS.md
+ * section 8 gives the false-confirmation rate). */
+static int confirm(struct qqb_measure *m, const struct qqb_plan *plan,
+                   const struct qqb_results *base, struct qqb_judgement *j)
+{
+    size_t *groups, ng;
+    if (qqb_judge_flagged_groups(plan, j, &groups, &ng) != 0)
+        return -1;
+    struct qqb_results conf = {0};
+    const char **names = qqb_plan_names(plan);
+    int rc = names && qqb_results_init(&conf, names, plan->ncases) == 0 ? 0 : -1;
+    free(names);
+    if (rc == 0 && !m->quiet)
+        fprintf(stderr,
+                "qqbench: %zu regression%s: confirming with a fresh "
+                "interleaved measurement of %zu group%s\n",
+                j->regressed + j->build_regressed,
+                j->regressed + j->build_regressed == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
+    /* Progress of the confirmation counts its own cases and launches. */
+    m->case_at = m->ncases = m->done = m->total = 0;
+    for (size_t i = 0; rc == 0 && i < ng; i++) {
+        const struct qqb_plan_group *g = &plan->groups[groups[i]];
+        m->ncases += g->n;
+        m->total += g->n * (size_t)(g->warmup + g->reps);
+    }
+    for (size_t i = 0; rc == 0 && i < ng; i++)
+        rc = qqb_measure_group(m, groups[i], &conf);
+    if (rc == 0)
+        qqb_judge_confirm(plan, &conf, base, j);
+    free(groups);
+    qqb_results_free(&conf);
+    return rc;
+}
+
+/* Judge, and confirm what regressed; the keys noisy run after run; the
+ * models' growth; the signatures against the machine profiles. */
+static int step_judge(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    const struct qqb_results *base = r->have_base ? &r->base : NULL;
+    /* Memory against the memory baseline; without one, against the
+     * machine's baseline (which also holds memory, as before). */
+    if (qqb_judge_with(&r->plan, &r->cur, base, r->have_mem ? &r->membase : base, &r->jd) != 0)
+        return nomem(r);
+    r->confirmed_run = (r->jd.regressed || r->jd.build_regressed) && o->confirm && !o->update;
+    if (r->confirmed_run && confirm(&r->m, &r->plan, &r->base, &r->jd) != 0)
+        return nomem(r);
+    /* Keys noisy in this run and in the recorded runs before it. */
+    if (r->have_base &&
+        qqb_history_noisy_runs(r->bdir, r->suite->name, r->cur.fp.id, &r->jd, QQB_NOISY_RUNS))
+        return nomem(r);
+    /* `model:` fits over each sweep, and their growth against the baseline's. */
+    if (qqb_judge_models(&r->plan, &r->cur, base, &r->models) != 0)
+        return nomem(r);
+    /* Signatures x profiles: predicted against measured, and between machines. */
+    if (qqb_judge_signatures(&r->plan, &r->cur, base, r->have_prof ? &r->prof : NULL,
+                             r->have_base_prof ? &r->base_prof : NULL, &r->sigs) != 0)
+        return nomem(r);
+    r->sigs.profile_path = r->prof_path;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The report.
+ * --------------------------------------------------------------------- */
+
+/* What no baseline leaves ungated (docs/BASELINES.md, "A missing
+ * baseline"): the report's note, loud in CI, an error with
+ * --require-baseline. */
+static int gate_run(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    int in_ci = qqb_run_in_ci(getenv("CI"), isatty(STDOUT_FILENO));
+    qqb_run_gate(r->have_base, r->have_mem, r->against != NULL, o->require_baseline, o->update,
+                 in_ci, &r->gate);
+    if (!r->gate.ungated)
+        return 0;
+    qqb_run_gate_note(&r->note, &r->gate, r->cur.fp.id, r->paths.bpath, r->paths.mpath);
+    if (qqb_strbuf_failed(&r->note))
+        return nomem(r);
+    r->rep.no_baseline_summary = qqb_strbuf_str_of(&r->note);
+    r->rep.no_baseline_note = r->gate.title_note;
+    if (r->gate.warn) {
+        struct qqb_strbuf w = QQB_STRBUF_INIT;
+        qqb_run_gate_warning(&w, r->rep.no_baseline_summary);
+        if (qqb_strbuf_failed(&w))
+            return nomem(r);
+        fputs(qqb_strbuf_str_of(&w), stderr);
+        qqb_strbuf_free(&w);
+    }
+    return 0;
+}
+
+/* The report folder (docs/REPORTS.md): the run's JSON as DIR/run.json, then
+ * the pictures and index.html drawn from it, exactly as 'qqbench report'
+ * draws them from a --json file anywhere else. The default folder's failure
+ * is a warning. -2 when the folder cannot be made, -1 when the report
+ * cannot be drawn, 0 when it is written. */
+static int write_pictures(const struct qqb_run_opts *o, const struct qqb_report *rep,
+                          const char *suite)
+{
+    char dir[4096], json[4200], err[512];
+    if (o->report_dir)
+        snprintf(dir, sizeof dir, "%s", o->report_dir);
+    else
+        snprintf(dir, sizeof dir, "reports/latest/%s", suite);
+    int rc = qqb_plot_mkdir(dir, err, sizeof err);
+    int usage = rc != 0; /* a folder that cannot be made: the option's fault */
+    snprintf(json, sizeof json, "%s/run.json", dir);
+    if (rc == 0)
+        rc = qqb_report_json(json, rep, err, sizeof err);
+    if (rc == 0)
+        rc = qqb_report_write(json, dir, 0, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "qqbench run: %s: the report was not written: %s%s\n",
+                o->report_dir ? "error" : "warning", err,
+                o->report_dir ? "" : " (--no-report skips it)");
+        return usage ? -2 : -1;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "qqbench: report: %s/index.html\n", dir);
+    return 0;
+}
+
+/* The report: the table on stdout, the run's JSON and JUnit files, the
+ * report folder; the exit code of the verdicts and of those outputs. */
+static int step_report(struct run *r)
+{
+    const struct qqb_run_opts *o = r->o;
+    struct qqb_report *rep = &r->rep;
+    rep->suite = r->suite->name;
+    rep->baseline_path = r->have_base ? r->paths.bpath : NULL;
+    rep->baseline_other = o->baseline_from != NULL;
+    rep->against = r->against;
+    rep->memory_baseline_path = r->have_mem ? r->paths.mpath : NULL;
+    if (gate_run(r) != 0)
+        return -1;
+    rep->results = &r->cur;
+    rep->j = &r->jd;
+    rep->models = &r->models;
+    rep->sigs = &r->sigs;
+    rep->kernel_failures = r->m.kernel_failures;
+    rep->confirmed_run = r->confirmed_run;
+    rep->fail_on_noisy = o->fail_on_noisy;
+    rep->seed = r->m.seed;
+    rep->elapsed = qqb_now() - r->m.t0;
+    struct qqb_run_outcome *oc = &r->oc;
+    oc->kernel_failures = r->m.kernel_failures;
+    oc->failed = qqb_run_failed(&r->jd, &r->models, o->fail_on_noisy);
+    oc->refused = r->gate.refused;
+    oc->update = o->update;
+    oc->have_base = r->have_base;
+    oc->have_mem = r->have_mem;
+    oc->baseline_from = o->baseline_from != NULL;
+    oc->record = o->record != NULL;
+    /* A launch that lost events measured part of the run: nothing it gave
+     * is compared as if complete (the rows say incomplete), nor stored. */
+    oc->ndropped = qqb_judge_incomplete_case(&r->plan, &r->cur, &r->first_dropped);
+    r->exit_code = qqb_run_exit_code(oc);
+    rep->exit_code = r->exit_code;
+    qqb_report_print(stdout, rep);
+    if (oc->ndropped) {
+        const struct qqb_case_result *c = r->cur.cases[r->first_dropped];
+        fprintf(stderr,
+                "qqbench run: error: %s: %.0f events dropped (the event buffer was full)%s: "
+                "its numbers undercount; raise 'events:' in the suite (QQ_EVENTS), or set "
+                "'allow_dropped: true'\n",
+                c->name, qqb_case_dropped(c), oc->ndropped > 1 ? " (and in other cases)" : "");
+    }
+    int json_failed = o->json && qqb_report_json(o->json, rep, r->err, sizeof r->err) != 0;
+    if (json_failed)
+        fprintf(stderr, "%s\n", r->err);
+    int junit_failed = o->junit && qqb_report_junit(o->junit, rep, r->err, sizeof r->err) != 0;
+    if (junit_failed)
+        fprintf(stderr, "%s\n", r->err);
+    int pics = o->no_report ? 0 : write_pictures(o, rep, r->suite->name);
+    r->exit_code = qqb_run_exit_after_outputs(r->exit_code, json_failed, junit_failed, pics,
+                                              o->report_dir != NULL);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * What is stored.
+ * --------------------------------------------------------------------- */
+
+/* The memory baseline's view of the stored run: memory only, under the
+ * memory fingerprint, no label. */
+static int memory_view(const struct run *r, struct qqb_results *memv)
+{
+    if (qqb_results_view(&r->stored, NULL, 1, memv) != 0)
+        return -1;
+    memv->fp = r->paths.memfp;
+    memv->label = NULL;
+    return 0;
+}
+
+/* This machine's baseline, and the memory baseline with it when it is due
+ * (both or neither: a refused memory lock left the timing baseline
+ * updated, and the message said it was as it was). Always this machine's
+ * own file: --baseline-from only chooses what to compare against, it never
+ * writes another machine's baseline. */
+static int store_baseline(struct run *r, const struct qqb_run_store *s)
+{
+    const struct qqb_run_opts *o = r->o;
+    const char *own = r->paths.own, *mpath = r->paths.mpath;
+    /* The main baseline carries no label: labels name history snapshots. */
+    char *label = r->stored.label;
+    r->stored.label = NULL;
+    int own_exists = access(own, F_OK) == 0;
+    int urc;
+    struct qqb_results memv;
+    if (s->memory && memory_view(r, &memv) != 0) {
+        r->stored.label = label;
+        return nomem(r);
+    }
+    if (s->memory) {
+        urc = qqb_baseline_update_both(own, &r->stored, o->keep_runs, mpath, &memv, 1, r->err,
+                                       sizeof r->err);
+        free(memv.cases);
+    } else {
+        urc = qqb_baseline_update(own, &r->stored, o->keep_runs, r->err, sizeof r->err);
+    }
+    r->stored.label = label;
+    if (urc != 0) {
+        r->exit_code = store_failed(urc, r->err,
+                                    s->memory ? "neither the baseline nor the memory baseline was "
+                                                "written"
+                                              : "the baseline is as it was");
+        return 0;
+    }
+    if (s->memory && !o->quiet)
+        fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
+                r->have_mem ? "updated:" : "recorded:", mpath);
+    if (s->accepted)
+        fprintf(stdout,
+                "Accepted as the new baseline: %zu regressed, %zu "
+                "noisy comparison%s and %zu memory regression%s (exit 0).\n",
+                r->jd.regressed, r->jd.noisy, r->jd.noisy == 1 ? "" : "s", r->jd.mem_regressed,
+                r->jd.mem_regressed == 1 ? "" : "s");
+    if (!o->quiet)
+        fprintf(stderr, "qqbench: baseline %s %s (keeps the last %zu runs)\n",
+                own_exists ? "updated:" : "recorded:", own, o->keep_runs);
+    return 0;
+}
+
+/* The --record snapshot: it keeps the run's verdicts (a key noisy run
+ * after run). */
+static void store_snapshot(struct run *r)
+{
+    const char *hpath = r->paths.hpath;
+    int wrc = qqb_history_notes(&r->jd, &r->stored);
+    if (wrc == 0)
+        wrc = qqb_baseline_write(hpath, &r->stored, r->err, sizeof r->err);
+    else
+        snprintf(r->err, sizeof r->err, "%.900s: error: out of memory", hpath);
+    qqb_results_drop_verdicts(&r->stored);
+    if (wrc != 0)
+        r->exit_code = store_failed(wrc, r->err, "no snapshot was written");
+    else if (!r->o->quiet)
+        fprintf(stderr, "qqbench: snapshot '%s' recorded: %s\n", r->o->record, hpath);
+}
+
+/* The memory baseline alone (every machine's). History snapshots of
+ * --record hold memory too: qqbench history reads every machine's. */
+static int store_memory(struct run *r)
+{
+    struct qqb_results memv;
+    if (memory_view(r, &memv) != 0)
+        return nomem(r);
+    int mrc = qqb_baseline_update(r->paths.mpath, &memv, 1, r->err, sizeof r->err);
+    if (mrc != 0)
+        r->exit_code = store_failed(mrc, r->err, "the memory baseline is as it was");
+    else if (!r->o->quiet)
+        fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
+                r->have_mem ? "updated:" : "recorded:", r->paths.mpath);
+    free(memv.cases);
+    return 0;
+}
+
+/* The change build's cases only: the reference build's are for this
+ * run's comparison. */
+static int stored_view(struct run *r)
+{
+    r->stored = r->cur;
+    if (!r->plan.reference_cases)
+        return 0;
+    char *keep = malloc(r->plan.ncases);
+    if (!keep)
+        return -1;
+    for (size_t i = 0; i < r->plan.ncases; i++)
+        keep[i] = r->plan.cases[i].build == QQB_BUILD_CHANGE;
+    int rc = qqb_results_view(&r->cur, keep, 0, &r->stored);
+    free(keep);
+    if (rc != 0)
+        r->stored = r->cur;
+    return rc;
+}
+
+/* Baselines, the snapshot and the memory baseline, as qqb_run_store_plan
+ * says. */
+static int step_store(struct run *r)
+{
+    if (stored_view(r) != 0)
+        return nomem(r);
+    struct qqb_run_store s;
+    qqb_run_store_plan(&r->oc, &s);
+    if (s.held)
+        fprintf(stderr, "qqbench: %s: the baseline was not written\n", s.held);
+    if (s.baseline && store_baseline(r, &s) != 0)
+        return -1;
+    if (s.snapshot)
+        store_snapshot(r);
+    if (s.memory && !s.baseline && store_memory(r) != 0)
+        return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The run.
+ * --------------------------------------------------------------------- */
+
+/* The work folder removed (or kept, and said), the signals back, and
+ * everything the run held freed. */
+static void finish(struct run *r)
+{
+    if (r->measured) {
+        if (!r->o->keep)
+            remove_workdir(r->workdir, r->m.files);
+        else
+            fprintf(stderr, "qqbench: launch files kept in %s\n", r->workdir);
+    }
+    qqb_runner_untrap_signals();
+    if (r->stored.cases && r->stored.cases != r->cur.cases)
+        free(r->stored.cases);
+    free(r->names);
+    qqb_measure_free(&r->m);
+    qqb_judgement_free(&r->jd);
+    qqb_model_judgement_free(&r->models);
+    qqb_sig_judgement_free(&r->sigs);
+    qqb_results_free(&r->cur);
+    qqb_results_free(&r->base);
+    qqb_results_free(&r->membase);
+    qqb_plan_free(&r->plan);
+    qqb_suite_free(r->suite);
+    qqb_strbuf_free(&r->note);
+    free(r->against);
+}
+
+void qqb_run_opts_init(struct qqb_run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->confirm = 1;
+    o->keep_runs = QQB_BASELINE_KEEP_RUNS;
+}
+
+void qqb_run_opts_free(struct qqb_run_opts *o)
+{
+    free(o->only);
+    o->only = NULL;
+    o->nonly = 0;
+}
+
+int qqb_run(const struct qqb_run_opts *o)
+{
+    struct run r = {0};
+    r.o = o;
+    r.exit_code = QQB_EXIT_OK;
+    if (step_inputs(&r) != 0) {
+        free(r.against); /* nothing trapped, measured or planned yet */
+        return r.exit_code;
+    }
+    if (step_plan(&r) == 0 && step_baselines(&r) == 0 && step_workdir(&r) == 0 &&
+        step_measure(&r) == 0 && step_judge(&r) == 0 && step_report(&r) == 0)
+        step_store(&r);
+    finish(&r);
+    return r.exit_code;
+}

@@ -1,0 +1,60 @@
+/* pipeline.h - qqbench run as a sequence of steps: the suite and its plan, the baselines, the
+ * launches, the verdicts, the report, and what is stored.
+ *
+ *     struct qqb_run_opts o;
+ *     qqb_run_opts_init(&o);
+ *     o.suite_path = "configs/ci.yaml";  (or fill it from the command line)
+ *     int code = qqb_run(&o);            (the process exit code, enum qqb_exit)
+ *     qqb_run_opts_free(&o);
+ *
+ * The decisions taken on the way (which baseline applies, what is gated,
+ * the exit code, what is stored) are gate.h's pure functions. */
+#ifndef QQB_PIPELINE_H
+#define QQB_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes (README.md, "Exit codes"). */
+enum qqb_exit {
+    QQB_EXIT_OK = 0,         /* all good */
+    QQB_EXIT_REGRESSION = 1, /* a regression */
+    QQB_EXIT_USAGE = 2,      /* bad input or usage */
+    QQB_EXIT_KERNEL = 3      /* a kernel failed */
+};
+
+/* The options of 'qqbench run' (qqbench run --help says what each means). */
+struct qqb_run_opts {
+    const char *suite_path;
+    const char *baselines_dir;
+    const char *baseline_from;
+    const char *kernel_dir;
+    const char *against;
+    const char *record;
+    const char *json, *junit;
+    const char *report_dir; /* --report DIR; NULL: the default folder */
+    int no_report;
+    const char *work_parent;
+    int update, quiet, verbose, confirm, keep, reps, max_reps, fail_on_noisy;
+    int require_baseline;
+    int have_seed;
+    uint64_t seed;
+    size_t keep_runs;
+    double threshold_bound; /* --threshold-bound; 0: the suite's */
+    char **only;
+    size_t nonly;
+};
+
+/* O with every option at its default: all off, confirmation on, the
+ * baseline keeping QQB_BASELINE_KEEP_RUNS runs. */
+void qqb_run_opts_init(struct qqb_run_opts *o);
+/* Free what O holds (the --only list; the names in it are borrowed). */
+void qqb_run_opts_free(struct qqb_run_opts *o);
+
+/* Run the suite O names: plan, measure, judge, report, store. Progress,
+ * warnings and errors go to stderr, the table to stdout. Returns the
+ * process exit code (enum qqb_exit), not 0/-1: every failure is said on
+ * stderr and is one of the codes. */
+int qqb_run(const struct qqb_run_opts *o);
+
+#endif /* QQB_PIPELINE_H */
