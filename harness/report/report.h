@@ -17,7 +17,7 @@ struct qqb_report {
     const char *against;              /* --against DIR, or NULL */
     const char *memory_baseline_path; /* memory compared with it, or NULL */
     /* No baseline: the line under the title and the summary's line (NULL:
-     * the defaults; set when the missing baseline is loud, cmd_run.c). */
+     * the defaults; set when the missing baseline is loud, run/gate.c). */
     const char *no_baseline_note, *no_baseline_summary;
     const struct qqb_results *results;
     const struct qqb_judgement *j;
