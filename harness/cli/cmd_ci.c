@@ -107,7 +107,7 @@ static int default_base(char *buf, size_t len)
     static const char *const refs[] = {"origin/main", "main", "origin/master", "master"};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         const char *const args[] = {"merge-base", "HEAD", refs[i], NULL};
-        if (qqb_git_line(".", args, buf, len) == 0 && buf[0])
+        if (qqb_git_line(".", args, buf, len, NULL) == 0 && buf[0])
             return 0;
     }
     return -1;
@@ -164,7 +164,7 @@ int cmd_ci(int argc, char **argv)
 
     char top[4096], rev[128], given[160];
     static const char *const top_args[] = {"rev-parse", "--show-toplevel", NULL};
-    if (qqb_git_line(".", top_args, top, sizeof top) != 0 || !top[0]) {
+    if (qqb_git_line(".", top_args, top, sizeof top, NULL) != 0 || !top[0]) {
         fprintf(stderr, "qqbench ci: error: not in a git checkout (git rev-parse "
                         "--show-toplevel failed); run it from the repository\n");
         return QQB_EXIT_USAGE;
@@ -187,7 +187,7 @@ int cmd_ci(int argc, char **argv)
     }
     snprintf(spec, sizeof spec, "%s^{commit}", base);
     const char *const rev_args[] = {"rev-parse", "--verify", "--quiet", spec, NULL};
-    if (qqb_git_line(".", rev_args, rev, sizeof rev) != 0 || !rev[0]) {
+    if (qqb_git_line(".", rev_args, rev, sizeof rev, NULL) != 0 || !rev[0]) {
         fprintf(stderr,
                 "qqbench ci: error: --base '%s' is not a commit of this "
                 "repository\n",
