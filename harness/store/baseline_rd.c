@@ -30,11 +30,6 @@ const char *qqb__rd_sval(const struct rd *r)
     return (const char *)r->y.ev.data.scalar.value;
 }
 
-int qqb__rd_next(struct rd *r)
-{
-    return qqb_ycur_next(&r->y);
-}
-
 int qqb__rd_mismatch(struct rd *r, const char *what, const char *field)
 {
     struct qqb_qbuf b;
@@ -46,14 +41,9 @@ int qqb__rd_mismatch(struct rd *r, const char *what, const char *field)
 
 int qqb__rd_expect(struct rd *r, yaml_event_type_t type, const char *what, const char *field)
 {
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     return r->y.ev.type == type ? 0 : qqb__rd_mismatch(r, what, field);
-}
-
-int qqb__rd_skip(struct rd *r)
-{
-    return qqb_ycur_skip(&r->y);
 }
 
 /* The next key of a mapping: 1 with the key in *k (an index into FIELDS,
@@ -61,7 +51,7 @@ int qqb__rd_skip(struct rd *r)
  * the end of the mapping. A key given twice is an error. */
 int qqb__rd_next_key(struct rd *r, const char *const *fields, int nfields, unsigned *seen, int *k)
 {
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type == YAML_MAPPING_END_EVENT)
         return 0;
@@ -101,7 +91,7 @@ static int is_null(const struct rd *r)
 /* A string; *DST replaced. NULLABLE: a YAML null gives NULL. */
 int qqb__rd_string(struct rd *r, const char *field, char **dst, int nullable)
 {
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type != YAML_SCALAR_EVENT)
         return qqb__rd_mismatch(r, "a string", field);
@@ -170,7 +160,7 @@ int qqb__rd_cur_double(struct rd *r, const char *field, int finite, double *v)
 
 int qqb__rd_double(struct rd *r, const char *field, int finite, double *v)
 {
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     return qqb__rd_cur_double(r, field, finite, v);
 }
@@ -181,7 +171,7 @@ int qqb__rd_u64(struct rd *r, const char *field, uint64_t max, uint64_t *v)
     char *end;
     unsigned long long x;
 
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type != YAML_SCALAR_EVENT || r->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return qqb__rd_mismatch(r, "a whole number", field);
@@ -198,7 +188,7 @@ int qqb__rd_u64(struct rd *r, const char *field, uint64_t max, uint64_t *v)
 
 int qqb__rd_bool(struct rd *r, const char *field, int *v)
 {
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type == YAML_SCALAR_EVENT && r->y.ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
         if (!strcmp(qqb__rd_sval(r), "true")) {
@@ -232,7 +222,7 @@ int qqb__rd_u32_list(struct rd *r, const char *field, uint32_t **v, size_t *n)
 {
     size_t cap = 0;
     int rc = qqb__rd_expect(r, YAML_SEQUENCE_START_EVENT, "a list of whole numbers", field);
-    while (!rc && !(rc = qqb__rd_next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
+    while (!rc && !(rc = qqb_ycur_next(&r->y)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
         const char *s = r->y.ev.type == YAML_SCALAR_EVENT ? qqb__rd_sval(r) : "";
         char *end;
         unsigned long long u = strtoull(s, &end, 10);
@@ -259,7 +249,7 @@ int qqb__rd_strv(struct rd *r, const char *field, char ***dst)
     char **v = calloc(1, sizeof *v);
     int rc = v ? qqb__rd_expect(r, YAML_SEQUENCE_START_EVENT, "a list of strings", field)
                : qqb__rd_fail(r, qqb__rd_here(r), "out of memory");
-    while (!rc && !(rc = qqb__rd_next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
+    while (!rc && !(rc = qqb_ycur_next(&r->y)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
         if (r->y.ev.type != YAML_SCALAR_EVENT) {
             rc = qqb__rd_mismatch(r, "a string", field);
             break;
@@ -293,7 +283,7 @@ int qqb__rd_open(struct rd *r, const char *path, char *err, size_t errlen)
 {
     if (qqb_ycur_open_stored(&r->y, path, "baseline", MAX_BASELINE_SIZE, err, errlen))
         return -1;
-    if (qqb__rd_expect(r, YAML_STREAM_START_EVENT, "a YAML stream", NULL) || qqb__rd_next(r))
+    if (qqb__rd_expect(r, YAML_STREAM_START_EVENT, "a YAML stream", NULL) || qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type == YAML_STREAM_END_EVENT)
         return qqb__rd_fail(r, qqb__rd_here(r), "empty file; expected a qqbench baseline");
@@ -306,7 +296,7 @@ int qqb__rd_each(struct rd *r, const char *field, const char *list, const char *
                  int (*item)(struct rd *r, void *ctx), void *ctx)
 {
     int rc = qqb__rd_expect(r, YAML_SEQUENCE_START_EVENT, list, field);
-    while (!rc && !(rc = qqb__rd_next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT)
+    while (!rc && !(rc = qqb_ycur_next(&r->y)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT)
         rc = r->y.ev.type != YAML_MAPPING_START_EVENT ? qqb__rd_mismatch(r, what, field)
                                                       : item(r, ctx);
     return rc;

@@ -26,9 +26,7 @@ int qqb__rd_fail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...) QQB_P
 /* The current event's mark, and its scalar's text. */
 const yaml_mark_t *qqb__rd_here(const struct rd *r);
 const char *qqb__rd_sval(const struct rd *r);
-/* The next event; the value whose first event is current, skipped. */
-int qqb__rd_next(struct rd *r);
-int qqb__rd_skip(struct rd *r);
+/* (The next event and skipping a value: qqb_ycur_next, qqb_ycur_skip on r->y.) */
 /* "expected WHAT [for 'FIELD'], got ..." at the current event. */
 int qqb__rd_mismatch(struct rd *r, const char *what, const char *field);
 /* The next event, which must be of TYPE (else qqb__rd_mismatch). */

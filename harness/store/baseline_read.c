@@ -56,7 +56,7 @@ static int read_fp(struct rd *r, struct qqb_fingerprint *fp)
             rc = qqb__rd_fixed(r, "flags", fp->flags, sizeof fp->flags);
             break;
         default:
-            rc = qqb__rd_next(r) || qqb__rd_skip(r);
+            rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
             break;
         }
         if (rc)
@@ -102,7 +102,7 @@ static int read_metric(struct rd *r, void *ctx)
             break;
         case M_SAMPLES:
             rc = qqb__rd_expect(r, YAML_SEQUENCE_START_EVENT, "a list of numbers", "samples");
-            while (!rc && !(rc = qqb__rd_next(r)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
+            while (!rc && !(rc = qqb_ycur_next(&r->y)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
                 if ((rc = qqb__rd_cur_double(r, "samples", 1, &d)))
                     break;
                 if (n == cap) {
@@ -126,7 +126,7 @@ static int read_metric(struct rd *r, void *ctx)
             rc = qqb__rd_u32_list(r, "launch", &launch, &nlaunch);
             break;
         default:
-            rc = qqb__rd_next(r) || qqb__rd_skip(r);
+            rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
             break;
         }
         if (rc)
@@ -191,7 +191,7 @@ static int read_mem(struct rd *r, void *ctx)
         else if (k > 0)
             rc = qqb__rd_u64(r, row_fields[k], UINT64_MAX, val[k]);
         else
-            rc = qqb__rd_next(r) || qqb__rd_skip(r);
+            rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
         if (rc)
             break;
     }
@@ -304,7 +304,7 @@ static int read_case(struct rd *r, void *ctx)
             c.runs = (size_t)u;
             break;
         default:
-            rc = qqb__rd_next(r) || qqb__rd_skip(r);
+            rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
             break;
         }
         if (rc)
@@ -394,7 +394,7 @@ static int read_verdict(struct rd *r, void *ctx)
     char **dst[NVERD] = {&v.case_name, &v.key, &v.verdict};
     while ((rc = qqb__rd_next_key(r, verd_fields, NVERD, &seen, &k)) == 1) {
         rc = k >= 0 ? qqb__rd_string(r, verd_fields[k], dst[k], 0)
-                    : qqb__rd_next(r) || qqb__rd_skip(r);
+                    : qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
         if (rc)
             break;
     }
@@ -418,7 +418,7 @@ static int read_doc(struct rd *r, struct qqb_results *out)
 
     /* The version comes first, so a future format is named as such rather
      * than reported as whatever field it changed. */
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type != YAML_SCALAR_EVENT || strcmp(qqb__rd_sval(r), "qqbench_baseline"))
         return qqb__rd_fail(r, qqb__rd_here(r),
@@ -426,7 +426,7 @@ static int read_doc(struct rd *r, struct qqb_results *out)
                             "field; is this a qqbench baseline?",
                             QQB_BASELINE_VERSION);
     seen |= 1u << T_VERSION;
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type != YAML_SCALAR_EVENT || r->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
         strspn(qqb__rd_sval(r), "0123456789") != strlen(qqb__rd_sval(r)) || !*qqb__rd_sval(r))
@@ -479,7 +479,7 @@ static int read_doc(struct rd *r, struct qqb_results *out)
             break;
         default:
             /* Unknown top-level fields are a later version's additions. */
-            rc = qqb__rd_next(r) || qqb__rd_skip(r);
+            rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
             break;
         }
         if (rc)
@@ -498,7 +498,7 @@ static int read_doc(struct rd *r, struct qqb_results *out)
         return qqb__rd_fail(r, qqb__rd_here(r),
                             "the file is truncated: the end marker '...' "
                             "that every baseline ends with is missing");
-    if (qqb__rd_next(r))
+    if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type != YAML_STREAM_END_EVENT)
         return qqb__rd_fail(r, qqb__rd_here(r),
@@ -545,7 +545,7 @@ void qqb__bl_peek_header(const char *path, char **date, char **label)
 
     memset(&r, 0, sizeof r);
     if (qqb__rd_open(&r, path, err, sizeof err) == 0) {
-        while (qqb__rd_next(&r) == 0) {
+        while (qqb_ycur_next(&r.y) == 0) {
             yaml_event_type_t t = r.y.ev.type;
             if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT)
                 depth++;
@@ -572,7 +572,7 @@ void qqb__bl_peek_header(const char *path, char **date, char **label)
                 want = 3; /* a value to pass over */
             }
             if (want == 3) {
-                if (qqb__rd_next(&r) || qqb__rd_skip(&r))
+                if (qqb_ycur_next(&r.y) || qqb_ycur_skip(&r.y))
                     break;
                 want = 0;
             }

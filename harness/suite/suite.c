@@ -23,7 +23,7 @@ static int parse_benchmarks(struct cur *c, struct qqb_suite *s)
         return -1;
     start = here(c);
     for (;;) {
-        if (next(c))
+        if (qqb_ycur_next(&c->y))
             return -1;
         if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
@@ -51,7 +51,7 @@ static int parse_defaults(struct cur *c, struct qqb_suite *s)
     if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of settings", "for 'defaults'"))
         return -1;
     for (;;) {
-        if (next(c))
+        if (qqb_ycur_next(&c->y))
             return -1;
         if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             return 0;
@@ -92,7 +92,7 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
 
     memset(seen, 0, sizeof seen);
     for (;;) {
-        if (next(c))
+        if (qqb_ycur_next(&c->y))
             return -1;
         if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
@@ -126,15 +126,16 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
             break;
         case T_MAX_NODES: {
             long long v = 0;
-            if (next(c) ||
+            if (qqb_ycur_next(&c->y) ||
                 qqb__suite_to_int(c, 1, INT_MAX, "an integer >= 1", "for 'max_nodes'", &v))
                 return -1;
             s->max_nodes = (int)v;
             break;
         }
         case T_THRESHOLD_BOUND:
-            if (next(c) || qqb__suite_to_num(c, 0, 1, 1e6, "a number > 0", "for 'threshold_bound'",
-                                             &s->defaults.threshold_bound))
+            if (qqb_ycur_next(&c->y) ||
+                qqb__suite_to_num(c, 0, 1, 1e6, "a number > 0", "for 'threshold_bound'",
+                                  &s->defaults.threshold_bound))
                 return -1;
             break;
         }
@@ -237,9 +238,9 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
         goto done;
     }
 
-    if (next(&c)) /* STREAM-START */
+    if (qqb_ycur_next(&c.y)) /* STREAM-START */
         goto done;
-    if (next(&c))
+    if (qqb_ycur_next(&c.y))
         goto done;
     if (c.y.ev.type == YAML_STREAM_END_EVENT) {
         struct pos start = {1, 1};
@@ -248,7 +249,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
              "and 'benchmarks'");
         goto done;
     }
-    if (next(&c)) /* after DOCUMENT-START: the document's root */
+    if (qqb_ycur_next(&c.y)) /* after DOCUMENT-START: the document's root */
         goto done;
     if (c.y.ev.type != YAML_MAPPING_START_EVENT) {
         mismatch(&c, "a mapping with 'suite' and 'benchmarks'", "at the top level");
@@ -256,7 +257,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
     }
     if (parse_top(&c, s))
         goto done;
-    if (next(&c) || next(&c)) /* DOCUMENT-END, then STREAM-END */
+    if (qqb_ycur_next(&c.y) || qqb_ycur_next(&c.y)) /* DOCUMENT-END, then STREAM-END */
         goto done;
     if (c.y.ev.type != YAML_STREAM_END_EVENT) {
         fail(&c, here(&c),

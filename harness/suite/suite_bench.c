@@ -34,7 +34,7 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
     size_t first = *n, i;
 
     snprintf(where, sizeof where, "for %s", label);
-    if (next(c))
+    if (qqb_ycur_next(&c->y))
         return -1;
     if (c->y.ev.type == YAML_SCALAR_EVENT) {
         const char *s = scalar(c), *e;
@@ -54,7 +54,7 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
     } else if (c->y.ev.type == YAML_SEQUENCE_START_EVENT) {
         snprintf(what, sizeof what, "in %s", label);
         for (;;) {
-            if (next(c))
+            if (qqb_ycur_next(&c->y))
                 return -1;
             if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
                 break;
@@ -95,7 +95,7 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
     int *nn, added, rc = -1;
     char num[24];
 
-    if (next(c))
+    if (qqb_ycur_next(&c->y))
         return -1;
     start = here(c);
     if (c->y.ev.type == YAML_SCALAR_EVENT) {
@@ -111,7 +111,7 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
     if (c->y.ev.type != YAML_SEQUENCE_START_EVENT)
         return mismatch(c, "a list of integers", "for 'nodes'");
     for (;;) {
-        if (next(c))
+        if (qqb_ycur_next(&c->y))
             goto out;
         if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
@@ -156,7 +156,7 @@ static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t 
 
     snprintf(where, sizeof where, "for '%s'", field);
     snprintf(in, sizeof in, "in '%s'", field);
-    if (next(c))
+    if (qqb_ycur_next(&c->y))
         return -1;
     start = here(c);
     if (c->y.ev.type == YAML_SCALAR_EVENT) {
@@ -169,7 +169,7 @@ static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t 
     if (c->y.ev.type != YAML_SEQUENCE_START_EVENT)
         return mismatch(c, "a list of key names", where);
     for (;;) {
-        if (next(c))
+        if (qqb_ycur_next(&c->y))
             return -1;
         if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
@@ -212,7 +212,7 @@ static int parse_variants_in(struct cur *c, struct qqb_bench *b, struct qqb_strm
     for (;;) {
         struct qqb_variant *v;
         char label[160];
-        if (next(c))
+        if (qqb_ycur_next(&c->y))
             return -1;
         if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
@@ -277,7 +277,7 @@ static int parse_params_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap
         struct qqb_param *p;
         struct pos list;
         char where[160];
-        if (next(c))
+        if (qqb_ycur_next(&c->y))
             return -1;
         if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;
@@ -316,7 +316,7 @@ static int parse_params_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap
         list = here(c);
         snprintf(where, sizeof where, "in parameter '%s'", qqb_qs(&q, p->name));
         for (;;) {
-            if (next(c))
+            if (qqb_ycur_next(&c->y))
                 return -1;
             if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
                 break;
@@ -619,7 +619,7 @@ int qqb__suite_bench(struct cur *c, struct qqb_suite *s, size_t bi)
     b->col = start.col;
     c->nrefs = 0;
     for (;;) {
-        if (next(c))
+        if (qqb_ycur_next(&c->y))
             return -1;
         if (c->y.ev.type == YAML_MAPPING_END_EVENT)
             break;

@@ -111,16 +111,10 @@ static inline int mismatch(struct cur *c, const char *what, const char *where)
     return fail(c, here(c), "expected %s %s, got %s", what, where, qqb_ycur_got(&b, &c->y));
 }
 
-/* Advance to the next event; reject what the format does not allow. */
-static inline int next(struct cur *c)
-{
-    return qqb_ycur_next(&c->y);
-}
-
 /* Next event, which must be of TYPE; WHAT and WHERE say what was wanted. */
 static inline int expect(struct cur *c, yaml_event_type_t type, const char *what, const char *where)
 {
-    if (next(c))
+    if (qqb_ycur_next(&c->y))
         return -1;
     if (c->y.ev.type != type)
         return mismatch(c, what, where);
@@ -142,7 +136,7 @@ static inline int check_string(struct cur *c, const char *what, const char *wher
 
 static inline int expect_scalar(struct cur *c, const char *what, const char *where, int allow_empty)
 {
-    if (next(c))
+    if (qqb_ycur_next(&c->y))
         return -1;
     return check_string(c, what, where, allow_empty);
 }

@@ -115,7 +115,7 @@ int qqb__suite_setting(struct cur *c, int f, struct qqb_settings *s)
     long long v = 0;
 
     snprintf(where, sizeof where, "for '%s'", SET_FIELDS[f]);
-    if (next(c))
+    if (qqb_ycur_next(&c->y))
         return -1;
     switch (f) {
     case S_REPETITIONS:
