@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 int qqb__rd_fail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...)
 {
     va_list ap;
@@ -230,15 +232,28 @@ int qqb__rd_u32_list(struct rd *r, const char *field, uint32_t **v, size_t *n)
             r->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s || *end ||
             !isdigit((unsigned char)s[0]) || u > UINT32_MAX)
             return qqb__rd_mismatch(r, "a whole number", field);
-        if (*n == cap) {
-            size_t nc = cap ? 2 * cap : 16;
-            uint32_t *nv = realloc(*v, nc * sizeof *nv);
-            if (!nv)
-                return qqb__rd_fail(r, qqb__rd_here(r), "out of memory");
-            *v = nv;
-            cap = nc;
-        }
+        uint32_t *nv = qqb_grow(*v, *n, &cap, sizeof *nv, 16);
+        if (!nv)
+            return qqb__rd_fail(r, qqb__rd_here(r), "out of memory");
+        *v = nv;
         (*v)[(*n)++] = (uint32_t)u;
+    }
+    return rc;
+}
+
+int qqb__rd_double_list(struct rd *r, const char *field, double **v, size_t *n)
+{
+    size_t cap = 0;
+    double d = 0;
+    int rc = qqb__rd_expect(r, YAML_SEQUENCE_START_EVENT, "a list of numbers", field);
+    while (!rc && !(rc = qqb_ycur_next(&r->y)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
+        if ((rc = qqb__rd_cur_double(r, field, 1, &d)))
+            break;
+        double *nv = qqb_grow(*v, *n, &cap, sizeof *nv, 16);
+        if (!nv)
+            return qqb__rd_fail(r, qqb__rd_here(r), "out of memory");
+        *v = nv;
+        (*v)[(*n)++] = d;
     }
     return rc;
 }

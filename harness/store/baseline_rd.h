@@ -53,6 +53,8 @@ int qqb__rd_u64(struct rd *r, const char *field, uint64_t max, uint64_t *v);
 int qqb__rd_bool(struct rd *r, const char *field, int *v);
 /* A flow list of unsigned 32-bit integers, appended to *V, *N. */
 int qqb__rd_u32_list(struct rd *r, const char *field, uint32_t **v, size_t *n);
+/* A flow list of finite numbers, appended to *V, *N. */
+int qqb__rd_double_list(struct rd *r, const char *field, double **v, size_t *n);
 /* A flow list of strings, NULL-ended, into *DST. */
 int qqb__rd_strv(struct rd *r, const char *field, char ***dst);
 /* A list of mappings (FIELD, "a list of LIST"): ITEM reads each, its

@@ -80,7 +80,7 @@ static int read_metric(struct rd *r, void *ctx)
     char *key = NULL, *what = NULL;
     double *v = NULL, d;
     uint32_t *run = NULL, *launch = NULL;
-    size_t n = 0, cap = 0, nrun = 0, nlaunch = 0;
+    size_t n = 0, nrun = 0, nlaunch = 0;
     unsigned seen = 0;
     int k = -1, rc;
 
@@ -101,23 +101,7 @@ static int read_metric(struct rd *r, void *ctx)
             rc = qqb__rd_double(r, met_fields[k], 0, &d);
             break;
         case M_SAMPLES:
-            rc = qqb__rd_expect(r, YAML_SEQUENCE_START_EVENT, "a list of numbers", "samples");
-            while (!rc && !(rc = qqb_ycur_next(&r->y)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
-                if ((rc = qqb__rd_cur_double(r, "samples", 1, &d)))
-                    break;
-                if (n == cap) {
-                    size_t nc = cap ? 2 * cap : 16;
-                    double *nv = realloc(v, nc * sizeof *nv);
-                    if (!nv) {
-                        rc = qqb__rd_fail(r, qqb__rd_here(r), "out of memory");
-                        break;
-                    }
-                    v = nv;
-                    cap = nc;
-                }
-                v[n++] = d; // NOLINT(clang-analyzer-core.uninitialized.Assign)
-                            // broke out
-            }
+            rc = qqb__rd_double_list(r, "samples", &v, &n);
             break;
         case M_RUN:
             rc = qqb__rd_u32_list(r, "run", &run, &nrun);
@@ -244,6 +228,109 @@ static const char *const case_fields[NCASE] = {
     "name",     "bench",   "variant", "point",  "nodes",   "tick_mhz", "launches",
     "failures", "failure", "metrics", "memory", "command", "runs"};
 
+/* The value of case field K (a C_x) into C. */
+static int case_field(struct rd *r, struct qqb_case_result *c, int k)
+{
+    /* The string fields; the first two may not be null. */
+    char **str[] = {&c->name, &c->bench, &c->variant, &c->point};
+    uint64_t u = 0;
+    int rc;
+
+    switch (k) {
+    case C_NAME:
+    case C_BENCH:
+    case C_VARIANT:
+    case C_POINT:
+        rc = qqb__rd_string(r, case_fields[k], str[k], k >= C_VARIANT);
+        break;
+    case C_NODES:
+        rc = qqb__rd_u64(r, "nodes", INT_MAX, &u);
+        if (!rc && u == 0)
+            rc = qqb__rd_fail(r, qqb__rd_here(r), "'nodes' must be at least 1");
+        c->nodes = (int)u;
+        break;
+    case C_MHZ:
+        rc = qqb__rd_double(r, "tick_mhz", 0, &c->mhz);
+        break;
+    case C_LAUNCHES:
+        rc = qqb__rd_u64(r, "launches", SIZE_MAX, &u);
+        c->launches = (size_t)u;
+        break;
+    case C_FAILURES:
+        rc = qqb__rd_u64(r, "failures", SIZE_MAX, &u);
+        c->failures = (size_t)u;
+        break;
+    case C_FAILURE:
+        rc = qqb__rd_string(r, "failure", &c->failure, 1);
+        break;
+    case C_METRICS:
+        rc =
+            qqb__rd_each(r, "metrics", "a list of metrics", "a metric (a mapping)", read_metric, c);
+        break;
+    case C_MEMORY:
+        rc = qqb__rd_each(r, "memory", "a list of memory rows", "a memory row (a mapping)",
+                          read_mem, c);
+        break;
+    case C_COMMAND:
+        rc = qqb__rd_strv(r, "command", &c->command);
+        break;
+    case C_RUNS:
+        rc = qqb__rd_u64(r, "runs", 1u << 16, &u);
+        if (!rc && u == 0)
+            rc = qqb__rd_fail(r, qqb__rd_here(r), "'runs' must be at least 1");
+        c->runs = (size_t)u;
+        break;
+    default:
+        rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
+        break;
+    }
+    return rc;
+}
+
+/* The case C (its mapping at START, fields SEEN) checked whole and moved
+ * into OUT: 0, or -1 with C freed. */
+static int case_whole(struct rd *r, struct qqb_case_result *c, const yaml_mark_t *start,
+                      unsigned seen, struct qqb_results *out)
+{
+    int rc = qqb__rd_required(r, start, case_fields, NCASE,
+                              1u << C_NAME | 1u << C_BENCH | 1u << C_NODES | 1u << C_MHZ |
+                                  1u << C_LAUNCHES | 1u << C_METRICS,
+                              seen, "the case");
+    if (rc == 0) {
+        int added = qqb_strmap_add(&r->cases, 0, c->name, out->ncases, NULL);
+        if (added < 0)
+            rc = qqb__rd_fail(r, start, "out of memory");
+        else if (added == 0) {
+            struct qqb_qbuf b;
+            rc = qqb__rd_fail(r, start, "case '%s' is given twice", qqb_qs(&b, c->name));
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < c->nmetrics; i++)
+        for (size_t j = 0; rc == 0 && j < c->metrics[i].n; j++)
+            if (c->metrics[i].run[j] >= c->runs) {
+                struct qqb_qbuf b;
+                rc = qqb__rd_fail(r, start,
+                                  "metric '%s' (%s) has a sample of run %u "
+                                  "but the case holds %zu run%s",
+                                  qqb_qs(&b, c->metrics[i].key), c->metrics[i].what,
+                                  (unsigned)c->metrics[i].run[j], c->runs, c->runs == 1 ? "" : "s");
+            }
+    if (rc == 0) {
+        /* A new slot holding only the name (the name is new: checked
+         * above): take it. */
+        struct qqb_case_result *slot = qqb_results_append(out, c->name);
+        if (!slot) {
+            (void)qqb__rd_fail(r, start, "out of memory");
+        } else {
+            free(slot->name);
+            *slot = *c;
+            return 0;
+        }
+    }
+    qqb_case_result_free(c);
+    return -1;
+}
+
 /* One case (its mapping start is current), moved into the results CTX when whole. */
 static int read_case(struct rd *r, void *ctx)
 {
@@ -251,103 +338,19 @@ static int read_case(struct rd *r, void *ctx)
     yaml_mark_t start = r->y.ev.start_mark;
     struct qqb_case_result c;
     unsigned seen = 0;
-    uint64_t u = 0;
     int k = -1, rc;
 
     memset(&c, 0, sizeof c);
     c.runs = 1;
-    /* The string fields; the first two may not be null. */
-    char **str[] = {&c.name, &c.bench, &c.variant, &c.point};
     while ((rc = qqb__rd_next_key(r, case_fields, NCASE, &seen, &k)) == 1) {
-        switch (k) {
-        case C_NAME:
-        case C_BENCH:
-        case C_VARIANT:
-        case C_POINT:
-            rc = qqb__rd_string(r, case_fields[k], str[k], k >= C_VARIANT);
-            break;
-        case C_NODES:
-            rc = qqb__rd_u64(r, "nodes", INT_MAX, &u);
-            if (!rc && u == 0)
-                rc = qqb__rd_fail(r, qqb__rd_here(r), "'nodes' must be at least 1");
-            c.nodes = (int)u;
-            break;
-        case C_MHZ:
-            rc = qqb__rd_double(r, "tick_mhz", 0, &c.mhz);
-            break;
-        case C_LAUNCHES:
-            rc = qqb__rd_u64(r, "launches", SIZE_MAX, &u);
-            c.launches = (size_t)u;
-            break;
-        case C_FAILURES:
-            rc = qqb__rd_u64(r, "failures", SIZE_MAX, &u);
-            c.failures = (size_t)u;
-            break;
-        case C_FAILURE:
-            rc = qqb__rd_string(r, "failure", &c.failure, 1);
-            break;
-        case C_METRICS:
-            rc = qqb__rd_each(r, "metrics", "a list of metrics", "a metric (a mapping)",
-                              read_metric, &c);
-            break;
-        case C_MEMORY:
-            rc = qqb__rd_each(r, "memory", "a list of memory rows", "a memory row (a mapping)",
-                              read_mem, &c);
-            break;
-        case C_COMMAND:
-            rc = qqb__rd_strv(r, "command", &c.command);
-            break;
-        case C_RUNS:
-            rc = qqb__rd_u64(r, "runs", 1u << 16, &u);
-            if (!rc && u == 0)
-                rc = qqb__rd_fail(r, qqb__rd_here(r), "'runs' must be at least 1");
-            c.runs = (size_t)u;
-            break;
-        default:
-            rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
-            break;
-        }
-        if (rc)
+        if ((rc = case_field(r, &c, k)))
             break;
     }
-    if (rc == 0)
-        rc = qqb__rd_required(r, &start, case_fields, NCASE,
-                              1u << C_NAME | 1u << C_BENCH | 1u << C_NODES | 1u << C_MHZ |
-                                  1u << C_LAUNCHES | 1u << C_METRICS,
-                              seen, "the case");
-    if (rc == 0) {
-        int added = qqb_strmap_add(&r->cases, 0, c.name, out->ncases, NULL);
-        if (added < 0)
-            rc = qqb__rd_fail(r, &start, "out of memory");
-        else if (added == 0) {
-            struct qqb_qbuf b;
-            rc = qqb__rd_fail(r, &start, "case '%s' is given twice", qqb_qs(&b, c.name));
-        }
+    if (rc) {
+        qqb_case_result_free(&c);
+        return -1;
     }
-    for (size_t i = 0; rc == 0 && i < c.nmetrics; i++)
-        for (size_t j = 0; rc == 0 && j < c.metrics[i].n; j++)
-            if (c.metrics[i].run[j] >= c.runs) {
-                struct qqb_qbuf b;
-                rc = qqb__rd_fail(r, &start,
-                                  "metric '%s' (%s) has a sample of run %u "
-                                  "but the case holds %zu run%s",
-                                  qqb_qs(&b, c.metrics[i].key), c.metrics[i].what,
-                                  (unsigned)c.metrics[i].run[j], c.runs, c.runs == 1 ? "" : "s");
-            }
-    if (rc == 0) {
-        /* A new slot holding only the name (the name is new: checked
-         * above): take it. */
-        struct qqb_case_result *slot = qqb_results_append(out, c.name);
-        if (!slot) {
-            (void)qqb__rd_fail(r, &start, "out of memory");
-        } else {
-            free(slot->name);
-            *slot = c;
-            return 0;
-        }
-    }
-    qqb_case_result_free(&c);
-    return -1;
+    return case_whole(r, &c, &start, seen, out);
 }
 
 /* ---- the document ---- */
@@ -409,15 +412,13 @@ static int read_verdict(struct rd *r, void *ctx)
     return -1;
 }
 
-static int read_doc(struct rd *r, struct qqb_results *out)
+/* The first field, 'qqbench_baseline: VERSION', of a version this code
+ * reads. The version comes first, so a future format is named as such
+ * rather than reported as whatever field it changed. */
+static int read_version(struct rd *r)
 {
-    yaml_mark_t start = r->y.ev.start_mark;
-    unsigned seen = 0;
     uint64_t ver;
-    int k = -1, rc;
 
-    /* The version comes first, so a future format is named as such rather
-     * than reported as whatever field it changed. */
     if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type != YAML_SCALAR_EVENT || strcmp(qqb__rd_sval(r), "qqbench_baseline"))
@@ -425,7 +426,6 @@ static int read_doc(struct rd *r, struct qqb_results *out)
                             "expected 'qqbench_baseline: %d' as the first "
                             "field; is this a qqbench baseline?",
                             QQB_BASELINE_VERSION);
-    seen |= 1u << T_VERSION;
     if (qqb_ycur_next(&r->y))
         return -1;
     if (r->y.ev.type != YAML_SCALAR_EVENT || r->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
@@ -440,7 +440,17 @@ static int read_doc(struct rd *r, struct qqb_results *out)
                             qqb_qs(&b, qqb__rd_sval(r)), QQB_BASELINE_VERSION_MIN,
                             QQB_BASELINE_VERSION);
     }
+    return 0;
+}
 
+static int read_doc(struct rd *r, struct qqb_results *out)
+{
+    yaml_mark_t start = r->y.ev.start_mark;
+    unsigned seen = 1u << T_VERSION;
+    int k = -1, rc;
+
+    if (read_version(r))
+        return -1;
     while ((rc = qqb__rd_next_key(r, top_fields, NTOP, &seen, &k)) == 1) {
         switch (k) {
         case T_VERSION:
