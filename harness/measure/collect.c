@@ -87,6 +87,60 @@ static double net_floor(double net, double step)
     return net > floor ? net : floor;
 }
 
+/* The metrics of key K (its info KEY) summed or maxed over the NN nodes'
+ * summaries KS and HS (NK keys a node), added to C; STEP is the counter's
+ * step (net figures below its resolution are floored). 0 or -1 with ERR. */
+static int collect_key(struct qqb_case_result *c, const struct qq_key_info *key, uint32_t k,
+                       uint32_t nk, uint32_t nn, const struct qq_key_summary *ks,
+                       const struct qq_hit_stat *hs, double step, char *err, size_t errlen)
+{
+    int rc = 0;
+    double hits = 0, maxticks = 0, sumticks = 0, maxnet = 0, maxraw = 0, maxmean = 0, sum = 0,
+           dsum = 0;
+    for (uint32_t n = 0; n < nn; n++) {
+        const struct qq_key_summary *s = &ks[(size_t)n * nk + k];
+        const struct qq_hit_stat *h = &hs[(size_t)n * nk + k];
+        hits += (double)s->hits;
+        double t = (double)s->state_ticks;
+        sumticks += t;
+        if (t > maxticks)
+            maxticks = t;
+        /* The slowest node's figure (the first node sets the start). */
+        if (n == 0 || h->net > maxnet)
+            maxnet = h->net;
+        if (h->raw > maxraw)
+            maxraw = h->raw;
+        if (h->mean > maxmean)
+            maxmean = h->mean;
+        sum += (double)s->isum;
+        dsum += s->dsum;
+    }
+    rc |= add(c, key->name, "hits", hits, err, errlen);
+    switch (key->type) {
+    case QQ_TYPE_STATE:
+        /* A key that never completed an interval in this launch has no
+         * cycles to compare. */
+        if (maxticks > 0) {
+            rc |= add(c, key->name, "ticks", maxticks, err, errlen);
+            rc |= add(c, key->name, "per_hit", net_floor(maxnet, step), err, errlen);
+            rc |= add(c, key->name, "per_hit_raw", maxraw, err, errlen);
+            rc |= add(c, key->name, "mean_hit", maxmean, err, errlen);
+            if (nn > 1)
+                rc |= add(c, key->name, "imbalance", maxticks / (sumticks / nn), err, errlen);
+        }
+        break;
+    case QQ_TYPE_COUNT:
+        rc |= add(c, key->name, "sum", sum, err, errlen);
+        break;
+    case QQ_TYPE_VALUE:
+        rc |= add(c, key->name, "mean", hits > 0 ? dsum / hits : 0, err, errlen);
+        break;
+    default:
+        break;
+    }
+    return rc;
+}
+
 int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_case_result *c,
                 char *err, size_t errlen)
 {
@@ -136,49 +190,7 @@ int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_c
         const struct qq_key_info *key = qq_file_key(f, k);
         if (!wanted(key->name, keys, nkeys))
             continue;
-        double hits = 0, maxticks = 0, sumticks = 0, maxnet = 0, maxraw = 0, maxmean = 0, sum = 0,
-               dsum = 0;
-        for (uint32_t n = 0; n < nn; n++) {
-            const struct qq_key_summary *s = &ks[(size_t)n * nk + k];
-            const struct qq_hit_stat *h = &hs[(size_t)n * nk + k];
-            hits += (double)s->hits;
-            double t = (double)s->state_ticks;
-            sumticks += t;
-            if (t > maxticks)
-                maxticks = t;
-            /* The slowest node's figure (the first node sets the start). */
-            if (n == 0 || h->net > maxnet)
-                maxnet = h->net;
-            if (h->raw > maxraw)
-                maxraw = h->raw;
-            if (h->mean > maxmean)
-                maxmean = h->mean;
-            sum += (double)s->isum;
-            dsum += s->dsum;
-        }
-        rc |= add(c, key->name, "hits", hits, err, errlen);
-        switch (key->type) {
-        case QQ_TYPE_STATE:
-            /* A key that never completed an interval in this launch has no
-             * cycles to compare. */
-            if (maxticks > 0) {
-                rc |= add(c, key->name, "ticks", maxticks, err, errlen);
-                rc |= add(c, key->name, "per_hit", net_floor(maxnet, cal.step), err, errlen);
-                rc |= add(c, key->name, "per_hit_raw", maxraw, err, errlen);
-                rc |= add(c, key->name, "mean_hit", maxmean, err, errlen);
-                if (nn > 1)
-                    rc |= add(c, key->name, "imbalance", maxticks / (sumticks / nn), err, errlen);
-            }
-            break;
-        case QQ_TYPE_COUNT:
-            rc |= add(c, key->name, "sum", sum, err, errlen);
-            break;
-        case QQ_TYPE_VALUE:
-            rc |= add(c, key->name, "mean", hits > 0 ? dsum / hits : 0, err, errlen);
-            break;
-        default:
-            break;
-        }
+        rc |= collect_key(c, key, k, nk, nn, ks, hs, cal.step, err, errlen);
     }
     if (rc == 0 && collect_mem(f, c) != 0) {
         snprintf(err, errlen, "out of memory");
