@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "atomic.h"
 #include "names.h"
 
 int qqb__bl_ferr(char *err, size_t errlen, const char *path, const char *fmt, ...)
@@ -109,25 +110,13 @@ int qqb__bl_split_path(const char *path, char *dir, size_t dirlen, const char **
 /* mkdir -p DIR. */
 int qqb__bl_make_dirs(const char *dir, char *err, size_t errlen)
 {
-    char buf[PATH_MAX];
+    char failed[PATH_MAX];
     struct stat st;
-    size_t len = strlen(dir);
 
-    if (len >= sizeof buf)
+    if (strlen(dir) >= sizeof failed)
         return qqb__bl_ferr(err, errlen, dir, "directory name too long");
-    memcpy(buf, dir, len + 1);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char keep = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return qqb__bl_ferr(err, errlen, buf, "cannot create directory: %s",
-                                    strerror(errno));
-            *p = keep;
-            if (keep == '\0')
-                break;
-        }
-    }
+    if (qqb_mkdirs(dir, failed, sizeof failed) != 0)
+        return qqb__bl_ferr(err, errlen, failed, "cannot create directory: %s", strerror(errno));
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return qqb__bl_ferr(err, errlen, dir, "not a directory");
     return 0;
