@@ -1,4 +1,4 @@
-/* runner.c - run a kernel in its own process group with a timeout (collect.c reads what it wrote). */
+/* runner.c - run a kernel in its own process group with a timeout; collect.c reads its file. */
 #define _DEFAULT_SOURCE /* setenv, kill on process groups */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,4 @@
-/* baseline_path.c - where baselines live: plain names, paths, folders made; the store's messages.
- */
+/* baseline_path.c - where baselines live: plain names, paths, folders; the store's messages. */
 #include "baseline_int.h"
 
 #include <errno.h>

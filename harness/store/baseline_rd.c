@@ -1,5 +1,4 @@
-/* baseline_rd.c - the baseline reader's cursor: typed values, field names, messages with positions.
- */
+/* baseline_rd.c - the baseline reader's cursor: typed values, field names, positioned errors. */
 #include "baseline_rd.h"
 
 #include <ctype.h>

@@ -1,5 +1,4 @@
-/* baseline_read.c - the strict baseline reader: every field checked, every error with its position.
- */
+/* baseline_read.c - the strict baseline reader: every field checked, every error positioned. */
 #include "baseline_rd.h"
 
 #include <limits.h>

@@ -1,5 +1,4 @@
-/* launcher.c - the launcher template ("mpirun -np {nodes}") as the argv a case is launched under.
- */
+/* launcher.c - the launcher template ("mpirun -np {nodes}") as the argv a case runs under. */
 #include "suite_int.h"
 
 const char *qqb_launcher_default(void)
