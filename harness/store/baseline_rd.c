@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,11 +34,11 @@ const char *qqb__rd_sval(const struct rd *r)
 
 int qqb__rd_mismatch(struct rd *r, const char *what, const char *field)
 {
-    struct qqb_qbuf b;
-    if (field)
-        return qqb__rd_fail(r, qqb__rd_here(r), "expected %s for '%s', got %s", what, field,
-                            qqb_ycur_got(&b, &r->y));
-    return qqb__rd_fail(r, qqb__rd_here(r), "expected %s, got %s", what, qqb_ycur_got(&b, &r->y));
+    char where[80]; /* FIELD is one of the format's field names */
+    if (!field)
+        return qqb_ycur_expected(&r->y, what, NULL);
+    snprintf(where, sizeof where, "for '%s'", field);
+    return qqb_ycur_expected(&r->y, what, where);
 }
 
 int qqb__rd_expect(struct rd *r, yaml_event_type_t type, const char *what, const char *field)

@@ -19,7 +19,8 @@ static int parse_benchmarks(struct cur *c, struct qqb_suite *s)
     struct pos start;
     struct qqb_bench *nb;
 
-    if (expect(c, YAML_SEQUENCE_START_EVENT, "a list of benchmarks", "for 'benchmarks'"))
+    if (qqb_ycur_expect(&c->y, YAML_SEQUENCE_START_EVENT, "a list of benchmarks",
+                        "for 'benchmarks'"))
         return -1;
     start = here(c);
     for (;;) {
@@ -28,7 +29,7 @@ static int parse_benchmarks(struct cur *c, struct qqb_suite *s)
         if (c->y.ev.type == YAML_SEQUENCE_END_EVENT)
             break;
         if (c->y.ev.type != YAML_MAPPING_START_EVENT)
-            return mismatch(c, "a mapping (one benchmark)", "in 'benchmarks'");
+            return qqb_ycur_expected(&c->y, "a mapping (one benchmark)", "in 'benchmarks'");
         if (!(nb = qqb__suite_push(s->bench, &s->nbench, sizeof *nb)))
             return oom(c);
         s->bench = nb;
@@ -48,7 +49,7 @@ static int parse_defaults(struct cur *c, struct qqb_suite *s)
     int f;
 
     memset(seen, 0, sizeof seen);
-    if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of settings", "for 'defaults'"))
+    if (qqb_ycur_expect(&c->y, YAML_MAPPING_START_EVENT, "a mapping of settings", "for 'defaults'"))
         return -1;
     for (;;) {
         if (qqb_ycur_next(&c->y))
@@ -252,7 +253,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
     if (qqb_ycur_next(&c.y)) /* after DOCUMENT-START: the document's root */
         goto done;
     if (c.y.ev.type != YAML_MAPPING_START_EVENT) {
-        mismatch(&c, "a mapping with 'suite' and 'benchmarks'", "at the top level");
+        qqb_ycur_expected(&c.y, "a mapping with 'suite' and 'benchmarks'", "at the top level");
         goto done;
     }
     if (parse_top(&c, s))

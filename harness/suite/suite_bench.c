@@ -67,7 +67,7 @@ static int parse_args(struct cur *c, char ***v, size_t *n, const char *label)
         }
         return 0;
     } else {
-        return mismatch(c, "a list of strings (or a string)", where);
+        return qqb_ycur_expected(&c->y, "a list of strings (or a string)", where);
     }
     for (i = first; i < *n; i++)
         if (add_ref(c, (*v)[i], here(c)))
@@ -109,7 +109,7 @@ static int parse_nodes(struct cur *c, struct qqb_bench *b)
         return 0;
     }
     if (c->y.ev.type != YAML_SEQUENCE_START_EVENT)
-        return mismatch(c, "a list of integers", "for 'nodes'");
+        return qqb_ycur_expected(&c->y, "a list of integers", "for 'nodes'");
     for (;;) {
         if (qqb_ycur_next(&c->y))
             goto out;
@@ -167,7 +167,7 @@ static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t 
         return 0;
     }
     if (c->y.ev.type != YAML_SEQUENCE_START_EVENT)
-        return mismatch(c, "a list of key names", where);
+        return qqb_ycur_expected(&c->y, "a list of key names", where);
     for (;;) {
         if (qqb_ycur_next(&c->y))
             return -1;
@@ -205,8 +205,8 @@ static int parse_variants_in(struct cur *c, struct qqb_bench *b, struct qqb_strm
     size_t i;
     int added;
 
-    if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of variant names to arguments",
-               "for 'variants'"))
+    if (qqb_ycur_expect(&c->y, YAML_MAPPING_START_EVENT, "a mapping of variant names to arguments",
+                        "for 'variants'"))
         return -1;
     start = here(c);
     for (;;) {
@@ -269,8 +269,8 @@ static int parse_params_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap
     size_t i;
     int added;
 
-    if (expect(c, YAML_MAPPING_START_EVENT, "a mapping of parameter names to lists of values",
-               "for 'params'"))
+    if (qqb_ycur_expect(&c->y, YAML_MAPPING_START_EVENT,
+                        "a mapping of parameter names to lists of values", "for 'params'"))
         return -1;
     start = here(c);
     for (;;) {
@@ -311,7 +311,7 @@ static int parse_params_in(struct cur *c, struct qqb_bench *b, struct qqb_strmap
         if (!(p->name = sdup(scalar(c))))
             return oom(c);
         snprintf(where, sizeof where, "for parameter '%s'", qqb_qs(&q, p->name));
-        if (expect(c, YAML_SEQUENCE_START_EVENT, "a non-empty list of values", where))
+        if (qqb_ycur_expect(&c->y, YAML_SEQUENCE_START_EVENT, "a non-empty list of values", where))
             return -1;
         list = here(c);
         snprintf(where, sizeof where, "in parameter '%s'", qqb_qs(&q, p->name));

@@ -104,28 +104,11 @@ static inline const char *scalar(const struct cur *c)
     return (const char *)c->y.ev.data.scalar.value;
 }
 
-/* "expected WHAT WHERE, got <current event>" */
-static inline int mismatch(struct cur *c, const char *what, const char *where)
-{
-    struct qqb_qbuf b;
-    return fail(c, here(c), "expected %s %s, got %s", what, where, qqb_ycur_got(&b, &c->y));
-}
-
-/* Next event, which must be of TYPE; WHAT and WHERE say what was wanted. */
-static inline int expect(struct cur *c, yaml_event_type_t type, const char *what, const char *where)
-{
-    if (qqb_ycur_next(&c->y))
-        return -1;
-    if (c->y.ev.type != type)
-        return mismatch(c, what, where);
-    return 0;
-}
-
 /* A scalar usable as a C string (no NUL inside); empty only if ALLOW_EMPTY. */
 static inline int check_string(struct cur *c, const char *what, const char *where, int allow_empty)
 {
     if (c->y.ev.type != YAML_SCALAR_EVENT || (!allow_empty && c->y.ev.data.scalar.length == 0))
-        return mismatch(c, what, where);
+        return qqb_ycur_expected(&c->y, what, where);
     if (strlen(scalar(c)) != c->y.ev.data.scalar.length)
         return fail(c, here(c),
                     "expected %s %s, got a string holding a NUL "

@@ -28,7 +28,7 @@ static int quoted_number(struct cur *c, const char *what, const char *where)
     struct qqb_qbuf b;
 
     if (c->y.ev.type != YAML_SCALAR_EVENT || c->y.ev.data.scalar.length == 0)
-        return mismatch(c, what, where);
+        return qqb_ycur_expected(&c->y, what, where);
     if (c->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return fail(c, here(c),
                     "expected %s %s, got the quoted string '%s' "
@@ -52,11 +52,11 @@ int qqb__suite_to_int(struct cur *c, long long min, long long max, const char *w
     errno = 0;
     v = strtoll(s, &end, 10);
     if (end == s || *end != '\0' || isspace((unsigned char)*s))
-        return mismatch(c, what, where);
+        return qqb_ycur_expected(&c->y, what, where);
     if ((errno == ERANGE && v > 0) || v > max)
         return fail(c, here(c), "expected %s %s, got '%s' (too large)", what, where, qqb_qs(&b, s));
     if (errno == ERANGE || v < min)
-        return mismatch(c, what, where);
+        return qqb_ycur_expected(&c->y, what, where);
     *out = v;
     return 0;
 }
@@ -76,7 +76,7 @@ int qqb__suite_to_num(struct cur *c, double lo, int lo_open, double hi, const ch
     v = strtod(s, &end);
     if (end == s || *end != '\0' || isspace((unsigned char)*s) || errno == ERANGE || !isfinite(v) ||
         v < lo || (lo_open && v == lo) || v > hi)
-        return mismatch(c, what, where);
+        return qqb_ycur_expected(&c->y, what, where);
     *out = v;
     return 0;
 }
@@ -167,7 +167,7 @@ int qqb__suite_setting(struct cur *c, int f, struct qqb_settings *s)
         if (c->y.ev.type != YAML_SCALAR_EVENT ||
             c->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
             (strcmp(scalar(c), "true") && strcmp(scalar(c), "false")))
-            return mismatch(c, "true or false", where);
+            return qqb_ycur_expected(&c->y, "true or false", where);
         s->allow_dropped = !strcmp(scalar(c), "true");
         break;
     }
@@ -197,7 +197,7 @@ int qqb__suite_field(struct cur *c, const char *const *fields, size_t n, struct 
     size_t i;
 
     if (c->y.ev.type != YAML_SCALAR_EVENT)
-        return mismatch(c, "a field name", where);
+        return qqb_ycur_expected(&c->y, "a field name", where);
     k = scalar(c);
     for (i = 0; i < n; i++) {
         if (strcmp(k, fields[i]) != 0)
