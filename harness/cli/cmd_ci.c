@@ -113,7 +113,7 @@ static int default_base(char *buf, size_t len)
     static const char *const refs[] = {"origin/main", "main", "origin/master", "master"};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         const char *const args[] = {"merge-base", "HEAD", refs[i], NULL};
-        if (qqb_git_line(".", args, buf, len) == 0 && buf[0])
+        if (qqb_git_line(".", args, buf, len, NULL) == 0 && buf[0])
             return 0;
     }
     return -1;
@@ -133,7 +133,7 @@ static int ci_reference(const char **base, char *given, size_t glen, char *top, 
                         char *rev, size_t revlen)
 {
     static const char *const top_args[] = {"rev-parse", "--show-toplevel", NULL};
-    if (qqb_git_line(".", top_args, top, toplen) != 0 || !top[0]) {
+    if (qqb_git_line(".", top_args, top, toplen, NULL) != 0 || !top[0]) {
         fprintf(stderr, "qqbench ci: error: not in a git checkout (git rev-parse "
                         "--show-toplevel failed); run it from the repository\n");
         return -1;
@@ -156,7 +156,7 @@ static int ci_reference(const char **base, char *given, size_t glen, char *top, 
     }
     snprintf(spec, sizeof spec, "%s^{commit}", *base);
     const char *const rev_args[] = {"rev-parse", "--verify", "--quiet", spec, NULL};
-    if (qqb_git_line(".", rev_args, rev, revlen) != 0 || !rev[0]) {
+    if (qqb_git_line(".", rev_args, rev, revlen, NULL) != 0 || !rev[0]) {
         fprintf(stderr,
                 "qqbench ci: error: --base '%s' is not a commit of this "
                 "repository\n",

@@ -1,4 +1,4 @@
-/* runner.c - run a kernel in its own process group with a timeout, then read what it wrote. */
+/* runner.c - run a kernel in its own process group with a timeout; collect.c reads its file. */
 #define _DEFAULT_SOURCE /* setenv, kill on process groups */
 #include <errno.h>
 #include <fcntl.h>
@@ -633,86 +633,88 @@ static void write_log(const char *path, const struct tail *t, const char *kept, 
     fclose(fp);
 }
 
-int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
+/* Fork the launch L, its output into a pipe, in its own process group: 0
+ * with the child's *PID, the pipe's read end *RFD (non-blocking) and the
+ * start time *T0, or -1 with R's status and reason set. */
+static int spawn(const struct qqb_launch *l, struct qqb_launch_result *r, pid_t *pid, int *rfd,
+                 double *t0)
 {
-    memset(r, 0, sizeof *r);
-    if (l->out_path)
-        unlink(l->out_path);
-    struct tail *t = calloc(1, sizeof *t);
-    char *kept = malloc(QQB_TAIL);
     int pfd[2] = {-1, -1};
-    if (!t || !kept || pipe(pfd) != 0) {
+    if (pipe(pfd) != 0) {
         r->status = QQB_LAUNCH_SPAWN;
-        snprintf(r->reason, sizeof r->reason, "cannot start: %s",
-                 !t || !kept ? "out of memory" : strerror(errno));
-        free(t);
-        free(kept);
+        snprintf(r->reason, sizeof r->reason, "cannot start: %s", strerror(errno));
         return -1;
     }
     fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 
     become_subreaper();
-    double t0 = qqb_now();
+    *t0 = qqb_now();
     /* Signals wait until the group is known to the handler. */
     sigset_t mask;
     block_traps(SIG_BLOCK, &mask);
     pid_t self = getpid();
-    pid_t pid = fork();
-    if (pid == 0) {
+    *pid = fork();
+    if (*pid == 0) {
         close(pfd[0]);
         child(l, pfd[1], &mask, self);
     }
     int fork_errno = errno;
-    if (pid > 0) {
-        setpgid(pid, pid); /* also here: whichever runs first wins the race */
-        running = pid;
+    if (*pid > 0) {
+        setpgid(*pid, *pid); /* also here: whichever runs first wins the race */
+        running = *pid;
     }
     sigprocmask(SIG_SETMASK, &mask, NULL);
     close(pfd[1]);
-    if (pid < 0) {
+    if (*pid < 0) {
         close(pfd[0]);
-        free(t);
-        free(kept);
         r->status = QQB_LAUNCH_SPAWN;
         snprintf(r->reason, sizeof r->reason, "cannot fork: %s", strerror(fork_errno));
         return -1;
     }
+    *rfd = pfd[0];
+    return 0;
+}
 
-    int rfd = pfd[0];
-    int status = 0, timed_out = 0;
+/* Wait for PID (started at T0) up to L's timeout, draining the pipe *RFD
+ * into T meanwhile (closed and set to -1 at its end); past the timeout the
+ * group gets SIGTERM, then SIGKILL 2 s later. Its wait status into
+ * *STATUS; returns 1 when it timed out, else 0. */
+static int wait_child(const struct qqb_launch *l, pid_t pid, double t0, int *rfd, struct tail *t,
+                      int *status)
+{
     long wait_ms = 1;
+    *status = 0;
     for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
+        pid_t w = waitpid(pid, status, WNOHANG);
         if (w == pid)
-            break;
+            return 0;
         if (w < 0 && errno != EINTR) {
-            status = 0;
-            break;
+            *status = 0;
+            return 0;
         }
         if (qqb_now() - t0 > l->timeout) {
-            timed_out = 1;
             kill(-pid, SIGTERM);
             double t1 = qqb_now();
-            while (waitpid(pid, &status, WNOHANG) != pid) {
+            while (waitpid(pid, status, WNOHANG) != pid) {
                 if (qqb_now() - t1 > 2.0) {
                     kill(-pid, SIGKILL);
-                    waitpid(pid, &status, 0);
+                    waitpid(pid, status, 0);
                     break;
                 }
-                if (rfd >= 0)
-                    drain(rfd, t);
+                if (*rfd >= 0)
+                    drain(*rfd, t);
                 sleep_ms(10);
             }
-            break;
+            return 1;
         }
         /* Wait for output or the next look at the child: quickly at first
          * (most kernels are short), then backing off. */
-        if (rfd >= 0) {
-            struct pollfd pf = {rfd, POLLIN, 0};
-            if (poll(&pf, 1, (int)wait_ms) > 0 && drain(rfd, t)) {
-                close(rfd);
-                rfd = -1;
+        if (*rfd >= 0) {
+            struct pollfd pf = {*rfd, POLLIN, 0};
+            if (poll(&pf, 1, (int)wait_ms) > 0 && drain(*rfd, t)) {
+                close(*rfd);
+                *rfd = -1;
             }
         } else {
             sleep_ms(wait_ms);
@@ -720,31 +722,14 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
         if (wait_ms < 20)
             wait_ms++;
     }
-    /* What the program wrote before it ended (ranks that still hold the
-     * pipe are not waited for). Whatever it left running goes too: in its
-     * group, or escaped from it (setsid daemons, ranks of a launcher that
-     * died), all now qqbench's children. */
-    if (rfd >= 0) {
-        drain(rfd, t);
-        close(rfd);
-    }
-    /* What a launch that ended by itself leaves gets a moment to end too;
-     * whatever is still running then fails the launch. */
-    struct leftover lo = {0, 0, ""};
-    if (timed_out || children_gone(QQB_LEFTOVER_GRACE, 1))
-        kill_descendants(NULL, 1);
-    else
-        kill_descendants(&lo, 1);
-    kill(-pid, SIGKILL);
-    running = 0;
-    r->seconds = qqb_now() - t0;
+}
 
-    size_t n = tail_get(t, kept);
-    write_log(l->log_path, t, kept, n);
-    char last[256];
-    last_line(kept, n, last, sizeof last);
-    free(kept);
-    free(t);
+/* How the launch L ended (wait STATUS, TIMED_OUT, processes LO left
+ * running, the last line LAST it wrote) as R's status and reason: 0 when
+ * it succeeded, else -1. */
+static int judge_end(const struct qqb_launch *l, struct qqb_launch_result *r, int status,
+                     int timed_out, const struct leftover *lo, const char *last)
+{
     const char *sep = last[0] ? ": " : "";
     if (timed_out) {
         r->status = QQB_LAUNCH_TIMEOUT;
@@ -773,12 +758,13 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
         snprintf(r->reason, sizeof r->reason, "exited with status %d%s%s", r->code, sep, last);
         return -1;
     }
-    if (lo.n > 0) {
+    if (lo->n > 0) {
         r->status = QQB_LAUNCH_LEFTOVER;
         snprintf(r->reason, sizeof r->reason,
                  "exited 0 but left %d process%s running after it ended (pid %ld %s%s), "
                  "killed: a kernel must wait for what it starts",
-                 lo.n, lo.n == 1 ? "" : "es", (long)lo.first, lo.comm, lo.n > 1 ? ", ..." : "");
+                 lo->n, lo->n == 1 ? "" : "es", (long)lo->first, lo->comm,
+                 lo->n > 1 ? ", ..." : "");
         return -1;
     }
     struct stat st;
@@ -794,186 +780,55 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
     return 0;
 }
 
-static int add(struct qqb_case_result *c, const char *key, const char *what, double v, char *err,
-               size_t errlen)
+int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
 {
-    struct qqb_metric *m = qqb_case_metric(c, key, what);
-    if (!m || qqb_metric_add(m, v) != 0) {
-        snprintf(err, errlen, "out of memory");
+    memset(r, 0, sizeof *r);
+    if (l->out_path)
+        unlink(l->out_path);
+    struct tail *t = calloc(1, sizeof *t);
+    char *kept = malloc(QQB_TAIL);
+    if (!t || !kept) {
+        r->status = QQB_LAUNCH_SPAWN;
+        snprintf(r->reason, sizeof r->reason, "cannot start: %s", "out of memory");
+        free(t);
+        free(kept);
         return -1;
     }
-    return 0;
-}
+    double t0;
+    pid_t pid;
+    int rfd, status;
+    if (spawn(l, r, &pid, &rfd, &t0)) {
+        free(t);
+        free(kept);
+        return -1;
+    }
+    int timed_out = wait_child(l, pid, t0, &rfd, t, &status);
+    /* What the program wrote before it ended (ranks that still hold the
+     * pipe are not waited for). Whatever it left running goes too: in its
+     * group, or escaped from it (setsid daemons, ranks of a launcher that
+     * died), all now qqbench's children. */
+    if (rfd >= 0) {
+        drain(rfd, t);
+        close(rfd);
+    }
+    /* What a launch that ended by itself leaves gets a moment to end too;
+     * whatever is still running then fails the launch. */
+    struct leftover lo = {0, 0, ""};
+    if (timed_out || children_gone(QQB_LEFTOVER_GRACE, 1))
+        kill_descendants(NULL, 1);
+    else
+        kill_descendants(&lo, 1);
+    kill(-pid, SIGKILL);
+    running = 0;
+    r->seconds = qqb_now() - t0;
 
-static int wanted(const char *name, char *const *keys, size_t nkeys)
-{
-    if (nkeys == 0)
-        return 1;
-    for (size_t i = 0; i < nkeys; i++)
-        if (!strcmp(keys[i], name))
-            return 1;
-    return 0;
-}
-
-static int collect_mem(const struct qq_file *f, struct qqb_case_result *c)
-{
-    /* Memory is deterministic: each launch should give the same table, so
-     * the last launch's table stands for the case. Summed over nodes. */
-    for (size_t i = 0; i < c->nmem; i++)
-        free(c->mem[i].key);
-    free(c->mem);
-    c->mem = NULL;
-    c->nmem = 0;
-    for (uint32_t n = 0; n < qq_file_nnodes(f); n++) {
-        struct qq_mem_table t;
-        if (!qq_file_mem(f, n, &t))
-            continue;
-        for (uint32_t r = 0; r < t.nrows; r++) {
-            const struct qq_mem_row *row = &t.rows[r];
-            size_t k;
-            for (k = 0; k < c->nmem; k++)
-                if (!strcmp(c->mem[k].key, row->name))
-                    break;
-            if (k == c->nmem) {
-                struct qqb_mem *v = realloc(c->mem, (c->nmem + 1) * sizeof *v);
-                if (!v)
-                    return -1;
-                c->mem = v;
-                memset(&c->mem[k], 0, sizeof c->mem[k]);
-                c->mem[k].key = strdup(row->name);
-                if (!c->mem[k].key)
-                    return -1;
-                c->nmem++;
-            }
-            struct qqb_mem *m = &c->mem[k];
-            m->obj_size = row->obj_size;
-            m->created += row->created;
-            m->deleted += row->deleted;
-            m->obj_bytes += row->obj_bytes;
-            m->alloc_bytes += row->alloc_bytes;
-            m->peak_bytes += row->peak_bytes;
-        }
-    }
-    return 0;
-}
-
-/*
- * A state's figures per launch come from the reader (qq_file_hit_stats):
- * one estimator, qq_per_hit, for libqq, st and here; its rule and measured
- * bias are in qq_file.h and docs/STATISTICS.md. The judged figure is NET:
- * the calibrated empty-state cost of the launch's own QQInit subtracted.
- */
-
-/* Net figures at or below the resolution (qq_resolution_ticks) cannot be
- * told from zero (nor from each other): they are stored as the resolution,
- * so ratios stay finite. The raw figure is kept beside it (per_hit_raw). */
-static double net_floor(double net, double step)
-{
-    double floor = qq_resolution_ticks(step);
-    return net > floor ? net : floor;
-}
-
-int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_case_result *c,
-                char *err, size_t errlen)
-{
-    uint32_t nk = qq_file_nkeys(f), nn = qq_file_nnodes(f);
-    size_t cells = (size_t)nk * (nn ? nn : 1) + 1;
-    struct qq_key_summary *ks = calloc(cells, sizeof *ks);
-    struct qq_hit_stat *hs = calloc(cells, sizeof *hs);
-    int rc = 0;
-    if (!ks || !hs) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
-        goto out;
-    }
-    for (uint32_t n = 0; n < nn && rc == 0; n++) {
-        struct qq_node_summary ns;
-        /* One pass over the node's entries (streamed: checked as read). */
-        if (qq_file_node_stats(f, n, &ns, ks + (size_t)n * nk, hs + (size_t)n * nk) != 0) {
-            snprintf(err, errlen, "%s", qq_file_errmsg(f));
-            rc = -1;
-        }
-        const struct qq_node_info *ni = qq_file_node(f, n);
-        if (ni->dropped > 0 && c->failure == NULL) {
-            /* Not a failure, but the numbers undercount: say so once. */
-            char buf[160];
-            snprintf(buf, sizeof buf,
-                     "node %u dropped %llu events (buffer full; "
-                     "raise QQ_EVENTS)",
-                     n, (unsigned long long)ni->dropped);
-            c->failure = strdup(buf);
-        }
-    }
-    c->mhz = qq_file_node(f, 0) ? qq_file_node(f, 0)->mhz : 0;
-    double dropped = 0;
-    for (uint32_t n = 0; n < nn; n++)
-        dropped += (double)qq_file_node(f, n)->dropped;
-    if (rc == 0)
-        rc |= add(c, QQB_EVENTS_KEY, "dropped", dropped, err, errlen);
-    /* Node 0's calibration: the launch's empty-state cost and step. */
-    struct qq_calib cal;
-    if (rc == 0 && nn > 0 && qq_file_calib(f, 0, &cal)) {
-        rc |= add(c, QQB_TIMER_KEY, "empty", cal.empty_typical, err, errlen);
-        rc |= add(c, QQB_TIMER_KEY, "step", cal.step, err, errlen);
-    } else {
-        memset(&cal, 0, sizeof cal);
-    }
-    for (uint32_t k = 0; k < nk && rc == 0; k++) {
-        const struct qq_key_info *key = qq_file_key(f, k);
-        if (!wanted(key->name, keys, nkeys))
-            continue;
-        double hits = 0, maxticks = 0, sumticks = 0, maxnet = 0, maxraw = 0, maxmean = 0, sum = 0,
-               dsum = 0;
-        for (uint32_t n = 0; n < nn; n++) {
-            const struct qq_key_summary *s = &ks[(size_t)n * nk + k];
-            const struct qq_hit_stat *h = &hs[(size_t)n * nk + k];
-            hits += (double)s->hits;
-            double t = (double)s->state_ticks;
-            sumticks += t;
-            if (t > maxticks)
-                maxticks = t;
-            /* The slowest node's figure (the first node sets the start). */
-            if (n == 0 || h->net > maxnet)
-                maxnet = h->net;
-            if (h->raw > maxraw)
-                maxraw = h->raw;
-            if (h->mean > maxmean)
-                maxmean = h->mean;
-            sum += (double)s->isum;
-            dsum += s->dsum;
-        }
-        rc |= add(c, key->name, "hits", hits, err, errlen);
-        switch (key->type) {
-        case QQ_TYPE_STATE:
-            /* A key that never completed an interval in this launch has no
-             * cycles to compare. */
-            if (maxticks > 0) {
-                rc |= add(c, key->name, "ticks", maxticks, err, errlen);
-                rc |= add(c, key->name, "per_hit", net_floor(maxnet, cal.step), err, errlen);
-                rc |= add(c, key->name, "per_hit_raw", maxraw, err, errlen);
-                rc |= add(c, key->name, "mean_hit", maxmean, err, errlen);
-                if (nn > 1)
-                    rc |= add(c, key->name, "imbalance", maxticks / (sumticks / nn), err, errlen);
-            }
-            break;
-        case QQ_TYPE_COUNT:
-            rc |= add(c, key->name, "sum", sum, err, errlen);
-            break;
-        case QQ_TYPE_VALUE:
-            rc |= add(c, key->name, "mean", hits > 0 ? dsum / hits : 0, err, errlen);
-            break;
-        default:
-            break;
-        }
-    }
-    if (rc == 0 && collect_mem(f, c) != 0) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
-    }
-out:
-    free(hs);
-    free(ks);
-    return rc ? -1 : 0;
+    size_t n = tail_get(t, kept);
+    write_log(l->log_path, t, kept, n);
+    char last[256];
+    last_line(kept, n, last, sizeof last);
+    free(kept);
+    free(t);
+    return judge_end(l, r, status, timed_out, &lo, last);
 }
 
 const char *qqb_default_kernel_dir(char *buf, size_t len)

@@ -44,7 +44,9 @@ int qqb_baseline_path(const char *dir, const char *suite, const struct qqb_finge
  * disk or file-size limit, a read-only or missing folder, the lock held by
  * another writer past the timeout, a lock file that is a symbolic link;
  * the message has the errno's words),
- * -1 for anything else. No temporary file is left either way. */
+ * -1 for anything else. No temporary file is left either way.
+ * An exception to the harness's 0/-1 convention, kept: the caller (qqbench
+ * run) exits 3 for -2 and 2 for -1, and the unit tests check -2. */
 int qqb_baseline_write(const char *path, const struct qqb_results *r, char *err, size_t errlen);
 
 /* Read-merge-write under one lock (--update-baseline): if PATH exists, CUR

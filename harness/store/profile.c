@@ -200,20 +200,6 @@ out:
 
 /* ---------------------------------------------------------------- store */
 
-static int mkdirs(const char *dir)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *s = buf + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *s = '/';
-        }
-    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int qqb_profile_store(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
     char dir[4096];
@@ -221,7 +207,7 @@ int qqb_profile_store(const char *path, const char *text, size_t len, char *err,
     char *slash = strrchr(dir, '/');
     if (slash && slash != dir) {
         *slash = '\0';
-        if (mkdirs(dir) != 0)
+        if (qqb_mkdirs(dir, NULL, 0) != 0)
             return perr(err, errlen, "%s: error: cannot make its folder: %s", path,
                         strerror(errno));
     }

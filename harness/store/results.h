@@ -12,7 +12,7 @@
  *              over nodes for MPI runs: the slowest node sets the pace)
  *   per_hit    states: ticks per hit of the launch: the 10th percentile
  *              interval, or for intervals within 50 counter steps the
- *              10%-trimmed mean (max over nodes; runner.c says why)
+ *              10%-trimmed mean (max over nodes; collect.c says why)
  *   mean_hit   states: the mean interval (max over nodes)
  *   hits       every key: events recorded (sum over nodes)
  *   sum        counts: sum of the counts (sum over nodes); values: sum
@@ -21,7 +21,7 @@
  *   reference  key "@machine": the machine reference loop timed by qqbench
  *              just before the launch (runner.h)
  * Lower is better for the tick metrics; only per_hit decides a timing
- * verdict (runner.c says why); the others are stored and reported.
+ * verdict (collect.c says why); the others are stored and reported.
  */
 struct qqb_metric {
     char *key;  /* the QQ key's name */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "strbuf.h"
 
 static int bench_selected(char *const *only, size_t nonly, const struct qqb_bench *b)
 {
@@ -29,18 +30,10 @@ static char *point_string(const struct qqb_bench *b, const struct qqb_case *k)
 {
     if (b->nparams == 0)
         return NULL;
-    size_t len = 1;
+    struct qqb_strbuf s = QQB_STRBUF_INIT;
     for (size_t i = 0; i < b->nparams; i++)
-        len += strlen(b->params[i].name) + strlen(k->values[i]) + 2;
-    char *s = malloc(len);
-    if (!s)
-        return NULL;
-    size_t at = 0;
-    s[0] = '\0';
-    for (size_t i = 0; i < b->nparams && at < len; i++)
-        at += (size_t)snprintf(s + at, len - at, "%s%s=%s", i ? "," : "", b->params[i].name,
-                               k->values[i]);
-    return s;
+        qqb_strbuf_printf(&s, "%s%s=%s", i ? "," : "", b->params[i].name, k->values[i]);
+    return qqb_strbuf_take(&s);
 }
 
 /* LAUNCHER (when given) then ARGV: one NULL-ended array; ARGV[0] replaced by

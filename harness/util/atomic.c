@@ -136,3 +136,39 @@ FILE *qqb_open_regular(const char *path, char *err, size_t errlen)
     }
     return f;
 }
+
+/* DIR into FAILED for qqb_mkdirs' caller, errno kept; -1. */
+static int mkdirs_failed(const char *dir, char *failed, size_t failedlen)
+{
+    int e = errno;
+    if (failed && failedlen)
+        snprintf(failed, failedlen, "%s", dir);
+    errno = e;
+    return -1;
+}
+
+int qqb_mkdirs(const char *dir, char *failed, size_t failedlen)
+{
+    char buf[PATH_MAX];
+    size_t len = strlen(dir);
+
+    if (len >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return mkdirs_failed(dir, failed, failedlen);
+    }
+    if (len == 0)
+        return 0;
+    memcpy(buf, dir, len + 1);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char keep = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return mkdirs_failed(buf, failed, failedlen);
+            *p = keep;
+            if (keep == '\0')
+                break;
+        }
+    }
+    return 0;
+}

@@ -38,4 +38,10 @@ void qqb_atomic_abort(struct qqb_atomic *a);
  * ("is a FIFO, not a regular file"; the caller names PATH) and errno. */
 FILE *qqb_open_regular(const char *path, char *err, size_t errlen);
 
+/* mkdir -p DIR (mode 0777 less the umask): each missing folder on the way
+ * made. Returns 0, or -1 with errno kept and, when FAILED is not NULL, the
+ * folder that could not be made in it (DIR itself when DIR is PATH_MAX
+ * bytes or longer: ENAMETOOLONG). */
+int qqb_mkdirs(const char *dir, char *failed, size_t failedlen);
+
 #endif

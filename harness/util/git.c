@@ -140,7 +140,9 @@ int qqb_git_commit(const char *repo_dir, char *out, size_t len)
     return 0;
 }
 
-int qqb_git_line(const char *dir, const char *const *args, char *buf, size_t len)
+/* Run `git -C DIR ARGS...` (qqb_git_line): its exit status, or -1 when it
+ * could not run or died by a signal. */
+static int run_git(const char *dir, const char *const *args, char *buf, size_t len)
 {
     char *argv[8];
     size_t n = 0;
@@ -192,14 +194,23 @@ int qqb_git_line(const char *dir, const char *const *args, char *buf, size_t len
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+int qqb_git_line(const char *dir, const char *const *args, char *buf, size_t len, int *status)
+{
+    int code = run_git(dir, args, buf, len);
+    if (status)
+        *status = code;
+    return code == 0 ? 0 : -1;
+}
+
 int qqb_git_baselines_dir(const char *suite_dir, char *out, size_t len)
 {
     char top[PATH_MAX];
     const char *root = suite_dir;
     static const char *const toplevel[] = {"rev-parse", "--show-toplevel", NULL};
     static const char *const ignored[] = {"check-ignore", "-q", ".", NULL};
-    if (qqb_git_line(suite_dir, toplevel, top, sizeof top) == 0 && top[0] == '/' &&
-        qqb_git_line(suite_dir, ignored, NULL, 0) == 1)
+    int status = -1;
+    if (qqb_git_line(suite_dir, toplevel, top, sizeof top, NULL) == 0 && top[0] == '/' &&
+        qqb_git_line(suite_dir, ignored, NULL, 0, &status) != 0 && status == 1)
         root = top; /* in a checkout, and not an ignored (build) folder */
     int n = snprintf(out, len, "%s/baselines", strcmp(root, "/") ? root : "");
     return n < 0 || (size_t)n >= len ? -1 : 0;

@@ -20,8 +20,9 @@ int qqb_git_commit(const char *repo_dir, char *out, size_t len);
 int qqb_git_baselines_dir(const char *suite_dir, char *out, size_t len);
 
 /* Run `git -C DIR ARGS...` (at most 5 ARGS, NULL-terminated) quietly, no
- * shell; its first output line into BUF (may be NULL). The exit status, or
- * -1 when it could not run. */
-int qqb_git_line(const char *dir, const char *const *args, char *buf, size_t len);
+ * shell; its first output line into BUF (may be NULL). Returns 0 when it
+ * ran and exited 0, else -1; *STATUS (may be NULL) gets its exit status,
+ * or -1 when it could not run or died by a signal. */
+int qqb_git_line(const char *dir, const char *const *args, char *buf, size_t len, int *status);
 
 #endif /* QQB_GIT_H */

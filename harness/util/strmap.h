@@ -16,7 +16,8 @@ struct qqb_strmap {
 
 /* Add (TAG, KEY) -> VALUE. Returns 1 when added, 0 when the key was there
  * already (*OLD, if not NULL, gets its value; nothing changes), -1 when out
- * of memory. */
+ * of memory. (Three answers, an exception to the harness's 0/-1 rule kept
+ * for its eleven callers and tests/unit/test_strmap.c.) */
 int qqb_strmap_add(struct qqb_strmap *m, uint32_t tag, const char *key, size_t value, size_t *old);
 
 /* 1 and *VALUE when (TAG, KEY) is in M, else 0. */

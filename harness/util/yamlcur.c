@@ -94,6 +94,20 @@ int qqb_ycur_fail_at(struct qqb_ycur *c, int line, int col, const char *fmt, ...
     return -1;
 }
 
+int qqb_ycur_expected(struct qqb_ycur *c, const char *what, const char *where)
+{
+    struct qqb_qbuf b;
+    return qqb_ycur_fail_at(c, qqb_ycur_line(c), qqb_ycur_col(c), "expected %s%s%s, got %s", what,
+                            where ? " " : "", where ? where : "", qqb_ycur_got(&b, c));
+}
+
+int qqb_ycur_expect(struct qqb_ycur *c, yaml_event_type_t type, const char *what, const char *where)
+{
+    if (qqb_ycur_next(c))
+        return -1;
+    return c->ev.type == type ? 0 : qqb_ycur_expected(c, what, where);
+}
+
 int qqb_ycur_line(const struct qqb_ycur *c)
 {
     return (int)c->ev.start_mark.line + 1;

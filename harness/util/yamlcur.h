@@ -94,6 +94,14 @@ int qqb_ycur_col(const struct qqb_ycur *c);
  * value", "a list", "a mapping", "the end of the list", ... */
 const char *qqb_ycur_got(struct qqb_qbuf *b, const struct qqb_ycur *c);
 
+/* "expected WHAT WHERE, got <the current event>" (WHERE NULL: "expected
+ * WHAT, got ...") at the current event. Returns -1. */
+int qqb_ycur_expected(struct qqb_ycur *c, const char *what, const char *where);
+/* Advance to the next event, which must be of TYPE: else
+ * qqb_ycur_expected(C, WHAT, WHERE). 0 or -1. */
+int qqb_ycur_expect(struct qqb_ycur *c, yaml_event_type_t type, const char *what,
+                    const char *where);
+
 /* Skip the value whose first event is current (an unknown field): linear
  * in its events, bounded in depth by qqb_ycur_next. */
 int qqb_ycur_skip(struct qqb_ycur *c);

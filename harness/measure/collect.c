@@ -1,0 +1,203 @@
+/* collect.c - what a launch wrote: the .qq file's keys as a case's metrics, its memory tables as
+ * memory rows. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qq_file.h"
+#include "runner.h"
+
+static int add(struct qqb_case_result *c, const char *key, const char *what, double v, char *err,
+               size_t errlen)
+{
+    struct qqb_metric *m = qqb_case_metric(c, key, what);
+    if (!m || qqb_metric_add(m, v) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static int wanted(const char *name, char *const *keys, size_t nkeys)
+{
+    if (nkeys == 0)
+        return 1;
+    for (size_t i = 0; i < nkeys; i++)
+        if (!strcmp(keys[i], name))
+            return 1;
+    return 0;
+}
+
+static int collect_mem(const struct qq_file *f, struct qqb_case_result *c)
+{
+    /* Memory is deterministic: each launch should give the same table, so
+     * the last launch's table stands for the case. Summed over nodes. */
+    for (size_t i = 0; i < c->nmem; i++)
+        free(c->mem[i].key);
+    free(c->mem);
+    c->mem = NULL;
+    c->nmem = 0;
+    for (uint32_t n = 0; n < qq_file_nnodes(f); n++) {
+        struct qq_mem_table t;
+        if (!qq_file_mem(f, n, &t))
+            continue;
+        for (uint32_t r = 0; r < t.nrows; r++) {
+            const struct qq_mem_row *row = &t.rows[r];
+            size_t k;
+            for (k = 0; k < c->nmem; k++)
+                if (!strcmp(c->mem[k].key, row->name))
+                    break;
+            if (k == c->nmem) {
+                struct qqb_mem *v = realloc(c->mem, (c->nmem + 1) * sizeof *v);
+                if (!v)
+                    return -1;
+                c->mem = v;
+                memset(&c->mem[k], 0, sizeof c->mem[k]);
+                c->mem[k].key = strdup(row->name);
+                if (!c->mem[k].key)
+                    return -1;
+                c->nmem++;
+            }
+            struct qqb_mem *m = &c->mem[k];
+            m->obj_size = row->obj_size;
+            m->created += row->created;
+            m->deleted += row->deleted;
+            m->obj_bytes += row->obj_bytes;
+            m->alloc_bytes += row->alloc_bytes;
+            m->peak_bytes += row->peak_bytes;
+        }
+    }
+    return 0;
+}
+
+/*
+ * A state's figures per launch come from the reader (qq_file_hit_stats):
+ * one estimator, qq_per_hit, for libqq, st and here; its rule and measured
+ * bias are in qq_file.h and docs/STATISTICS.md. The judged figure is NET:
+ * the calibrated empty-state cost of the launch's own QQInit subtracted.
+ */
+
+/* Net figures at or below the resolution (qq_resolution_ticks) cannot be
+ * told from zero (nor from each other): they are stored as the resolution,
+ * so ratios stay finite. The raw figure is kept beside it (per_hit_raw). */
+static double net_floor(double net, double step)
+{
+    double floor = qq_resolution_ticks(step);
+    return net > floor ? net : floor;
+}
+
+/* The metrics of key K (its info KEY) summed or maxed over the NN nodes'
+ * summaries KS and HS (NK keys a node), added to C; STEP is the counter's
+ * step (net figures below its resolution are floored). 0 or -1 with ERR. */
+static int collect_key(struct qqb_case_result *c, const struct qq_key_info *key, uint32_t k,
+                       uint32_t nk, uint32_t nn, const struct qq_key_summary *ks,
+                       const struct qq_hit_stat *hs, double step, char *err, size_t errlen)
+{
+    int rc = 0;
+    double hits = 0, maxticks = 0, sumticks = 0, maxnet = 0, maxraw = 0, maxmean = 0, sum = 0,
+           dsum = 0;
+    for (uint32_t n = 0; n < nn; n++) {
+        const struct qq_key_summary *s = &ks[(size_t)n * nk + k];
+        const struct qq_hit_stat *h = &hs[(size_t)n * nk + k];
+        hits += (double)s->hits;
+        double t = (double)s->state_ticks;
+        sumticks += t;
+        if (t > maxticks)
+            maxticks = t;
+        /* The slowest node's figure (the first node sets the start). */
+        if (n == 0 || h->net > maxnet)
+            maxnet = h->net;
+        if (h->raw > maxraw)
+            maxraw = h->raw;
+        if (h->mean > maxmean)
+            maxmean = h->mean;
+        sum += (double)s->isum;
+        dsum += s->dsum;
+    }
+    rc |= add(c, key->name, "hits", hits, err, errlen);
+    switch (key->type) {
+    case QQ_TYPE_STATE:
+        /* A key that never completed an interval in this launch has no
+         * cycles to compare. */
+        if (maxticks > 0) {
+            rc |= add(c, key->name, "ticks", maxticks, err, errlen);
+            rc |= add(c, key->name, "per_hit", net_floor(maxnet, step), err, errlen);
+            rc |= add(c, key->name, "per_hit_raw", maxraw, err, errlen);
+            rc |= add(c, key->name, "mean_hit", maxmean, err, errlen);
+            if (nn > 1)
+                rc |= add(c, key->name, "imbalance", maxticks / (sumticks / nn), err, errlen);
+        }
+        break;
+    case QQ_TYPE_COUNT:
+        rc |= add(c, key->name, "sum", sum, err, errlen);
+        break;
+    case QQ_TYPE_VALUE:
+        rc |= add(c, key->name, "mean", hits > 0 ? dsum / hits : 0, err, errlen);
+        break;
+    default:
+        break;
+    }
+    return rc;
+}
+
+int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_case_result *c,
+                char *err, size_t errlen)
+{
+    uint32_t nk = qq_file_nkeys(f), nn = qq_file_nnodes(f);
+    size_t cells = (size_t)nk * (nn ? nn : 1) + 1;
+    struct qq_key_summary *ks = calloc(cells, sizeof *ks);
+    struct qq_hit_stat *hs = calloc(cells, sizeof *hs);
+    int rc = 0;
+    if (!ks || !hs) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    for (uint32_t n = 0; n < nn && rc == 0; n++) {
+        struct qq_node_summary ns;
+        /* One pass over the node's entries (streamed: checked as read). */
+        if (qq_file_node_stats(f, n, &ns, ks + (size_t)n * nk, hs + (size_t)n * nk) != 0) {
+            snprintf(err, errlen, "%s", qq_file_errmsg(f));
+            rc = -1;
+        }
+        const struct qq_node_info *ni = qq_file_node(f, n);
+        if (ni->dropped > 0 && c->failure == NULL) {
+            /* Not a failure, but the numbers undercount: say so once. */
+            char buf[160];
+            snprintf(buf, sizeof buf,
+                     "node %u dropped %llu events (buffer full; "
+                     "raise QQ_EVENTS)",
+                     n, (unsigned long long)ni->dropped);
+            c->failure = strdup(buf);
+        }
+    }
+    c->mhz = qq_file_node(f, 0) ? qq_file_node(f, 0)->mhz : 0;
+    double dropped = 0;
+    for (uint32_t n = 0; n < nn; n++)
+        dropped += (double)qq_file_node(f, n)->dropped;
+    if (rc == 0)
+        rc |= add(c, QQB_EVENTS_KEY, "dropped", dropped, err, errlen);
+    /* Node 0's calibration: the launch's empty-state cost and step. */
+    struct qq_calib cal;
+    if (rc == 0 && nn > 0 && qq_file_calib(f, 0, &cal)) {
+        rc |= add(c, QQB_TIMER_KEY, "empty", cal.empty_typical, err, errlen);
+        rc |= add(c, QQB_TIMER_KEY, "step", cal.step, err, errlen);
+    } else {
+        memset(&cal, 0, sizeof cal);
+    }
+    for (uint32_t k = 0; k < nk && rc == 0; k++) {
+        const struct qq_key_info *key = qq_file_key(f, k);
+        if (!wanted(key->name, keys, nkeys))
+            continue;
+        rc |= collect_key(c, key, k, nk, nn, ks, hs, cal.step, err, errlen);
+    }
+    if (rc == 0 && collect_mem(f, c) != 0) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+out:
+    free(hs);
+    free(ks);
+    return rc ? -1 : 0;
+}
