@@ -14,6 +14,7 @@
 #include "pictures.h"
 #include "pictures_model.h"
 #include "report.h"
+#include "run_json.h"
 
 /* ======================================================================
  * The run as read from the JSON. Strings point into the parsed document,
@@ -72,7 +73,7 @@ struct pic {
 };
 
 struct rep {
-    json_t *root;
+    struct qqb_run run; /* as read (run_json.h) */
     const char *path, *dir;
     int no_plot;
     const char *suite, *date, *baseline, *version, *commit;
@@ -131,51 +132,6 @@ static int fail(struct rep *r, const char *fmt, ...)
     vsnprintf(r->err, r->errlen, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-static const char *js(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static double jn(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* An integer field; DFLT when absent, not a number or out of range. */
-static long jl(const json_t *o, const char *k, long dflt)
-{
-    double v = jn(o, k);
-    return isfinite(v) && v >= -1e9 && v <= 1e9 ? (long)v : dflt;
-}
-
-/* 1 true, 0 false, DFLT when absent or not a boolean. */
-static int jb(const json_t *o, const char *k, int dflt)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_boolean(v) ? json_is_true(v) : dflt;
-}
-
-/* The finite numbers of array A (NULL and 0 when A is not an array). */
-static double *jsamples(const json_t *a, size_t *n)
-{
-    *n = 0;
-    if (!json_is_array(a) || json_array_size(a) == 0)
-        return NULL;
-    double *v = malloc(json_array_size(a) * sizeof *v);
-    if (!v)
-        return NULL;
-    size_t i;
-    json_t *x;
-    json_array_foreach(a, i, x)
-    {
-        if (json_is_number(x) && isfinite(json_number_value(x)))
-            v[(*n)++] = json_number_value(x);
-    }
-    return v;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -417,214 +373,157 @@ static const char *verdict_word(const struct rcmp *c)
 }
 
 /* ======================================================================
- * Reading the JSON.
+ * The run as the pictures see it, from the run JSON's structs
+ * (run_json.h, which validated the names): display defaults, finite
+ * samples, cases found by name.
  * ====================================================================== */
 
-/* A name read from the run JSON at FIELD[IDX].SUB (IDX (size_t)-1: no
- * index) passes the names rule of KIND, or the report is refused naming the
- * field: the JSON may come from another machine's job or a pull request,
- * and its names go into file names, scripts and pages. Absent is fine. */
-static int jname(struct rep *r, const char *v, enum qqb_name_kind kind, const char *field,
-                 size_t idx, const char *sub)
+/* An integer field as the pictures take it: DFLT past a billion. */
+static long lim(long long v, long dflt)
 {
-    char why[80], where[96];
-    if (!v || qqb_name_check(kind, v, why, sizeof why) == 0)
-        return 0;
-    if (idx == (size_t)-1)
-        snprintf(where, sizeof where, "%s", field);
-    else
-        snprintf(where, sizeof where, "%s[%zu]%s%s", field, idx, sub ? "." : "", sub ? sub : "");
-    struct qqb_qbuf q;
-    return fail(r, "%s: error: %s: the name '%s' %s; expected %s", r->path, where, qqb_qs(&q, v),
-                why, qqb_name_rule(kind));
+    return v >= -1000000000LL && v <= 1000000000LL ? (long)v : dflt;
 }
 
-static int read_json(struct rep *r)
+static double count(long long v)
 {
-    json_error_t je;
-    r->root = json_load_file(r->path, JSON_REJECT_DUPLICATES, &je);
-    if (!r->root) {
-        if (je.line <= 0)
-            return fail(r, "%s: error: %s", r->path, je.text);
-        return fail(r, "%s:%d:%d: error: %s", r->path, je.line, je.column > 0 ? je.column : 1,
-                    je.text);
+    return v == QQB_RJ_ABSENT ? NAN : (double)v;
+}
+
+static struct rmem rmem_of(const struct qqb_run_mem *m)
+{
+    return (struct rmem){m->key, count(m->created), count(m->obj_bytes) + count(m->alloc_bytes),
+                         count(m->peak_bytes)};
+}
+
+/* The finite numbers of V (NULL and 0 when there are none). */
+static double *finite(const double *v, size_t n, size_t *out)
+{
+    *out = 0;
+    if (!v || n == 0)
+        return NULL;
+    double *f = malloc(n * sizeof *f);
+    if (!f)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            f[(*out)++] = v[i];
+    return f;
+}
+
+static int view_case(struct rep *r, const struct qqb_run_case *jc, struct rcase *c)
+{
+    c->name = jc->name ? jc->name : ""; /* never NULL: the reader refuses a case without */
+    c->bench = jc->bench ? jc->bench : c->name;
+    c->variant = jc->variant;
+    c->point = jc->point;
+    c->note = jc->note;
+    c->nodes = lim(jc->nodes, 1);
+    c->mhz = jc->tick_mhz;
+    c->launches = lim(jc->launches, 0);
+    c->failed = jc->failed;
+    if (!(r->mhz > 0) && c->mhz > 0)
+        r->mhz = c->mhz;
+    c->m = calloc(jc->n_metrics + 1, sizeof *c->m);
+    c->mem = calloc(jc->n_memory + 1, sizeof *c->mem);
+    if (!c->m || !c->mem)
+        return fail(r, "out of memory");
+    for (size_t k = 0; k < jc->n_metrics; k++) {
+        const struct qqb_run_metric *jm = &jc->metrics[k];
+        struct rmetric *m = &c->m[c->nm++];
+        m->key = jm->key;
+        m->what = jm->what;
+        m->v = finite(jm->samples, jm->n_samples, &m->n);
     }
-    json_t *root = r->root;
-    json_t *cases = json_object_get(root, "cases");
-    if (!json_is_object(root) || !json_is_array(cases))
-        return fail(r,
-                    "%s: error: not a qqbench run report (expected an object with a "
-                    "\"cases\" array, as 'qqbench run --json' writes)",
-                    r->path);
-    r->suite = js(root, "suite");
-    if (jname(r, r->suite, QQB_NAME_PLAIN, "suite", (size_t)-1, NULL))
+    for (size_t k = 0; k < jc->n_memory; k++)
+        c->mem[c->nmem++] = rmem_of(&jc->memory[k]);
+    return 0;
+}
+
+static void view_cmp(struct rep *r, const struct qqb_run_cmp *j)
+{
+    struct rcmp *c = &r->cmps[r->ncmps];
+    c->case_name = j->case_name;
+    c->key = j->key;
+    c->kind = j->kind ? j->kind : "other";
+    c->ref = j->reference;
+    c->verdict = j->verdict;
+    c->note = j->note;
+    c->reason = j->reason;
+    c->base = j->baseline_cycles;
+    c->cur = j->current_cycles;
+    c->base_ns = j->baseline_ns;
+    c->cur_ns = j->current_ns;
+    c->pct = j->change_pct;
+    c->lo = j->lo_pct;
+    c->hi = j->hi_pct;
+    if (isfinite(c->pct) && !isfinite(c->lo))
+        c->lo = c->pct;
+    if (isfinite(c->pct) && !isfinite(c->hi))
+        c->hi = c->pct;
+    c->thr = j->threshold_pct;
+    c->conf = j->confidence;
+    c->machine_pct = j->machine_pct;
+    c->norm_pct = j->norm_pct;
+    c->machine_moved = j->machine_moved;
+    c->confirmed = j->confirmed;
+    c->ci = find_case(r, c->case_name);
+    c->ri = find_case(r, c->ref);
+    if (c->ci >= 0 && !strcmp(c->kind, "baseline"))
+        r->cases[c->ci].vs_baseline = 1;
+    size_t k = 0;
+    while (k < r->nkinds && strcmp(r->kinds[k], c->kind))
+        k++;
+    if (k == r->nkinds) {
+        if (r->nkinds == sizeof r->kinds / sizeof r->kinds[0])
+            return; /* more kinds than any run writes: left out */
+        r->kinds[r->nkinds++] = c->kind;
+    }
+    c->bs = finite(j->baseline_samples, j->n_baseline_samples, &c->nbs);
+    r->ncmps++;
+}
+
+static int read_run(struct rep *r)
+{
+    if (qqb_run_read(r->path, &r->run, r->err, r->errlen) != 0)
         return -1;
-    r->date = js(root, "date");
-    r->baseline = js(root, "baseline");
-    r->baseline_other = jb(root, "baseline_other_machine", 0);
-    r->version = js(root, "qqbench_version");
-    r->commit = js(root, "git_commit");
-    json_t *fp = json_object_get(root, "fingerprint");
-    r->fp_id = js(fp, "id");
-    r->fp_cpu = js(fp, "cpu");
-    r->fp_compiler = js(fp, "compiler");
-    r->fp_flags = js(fp, "flags");
-    r->mhz = jn(fp, "tick_mhz");
-    r->kernel_failures = jl(root, "kernel_failures", 0);
-    r->exit_code = jl(root, "exit_code", -1);
-
-    r->ncases = json_array_size(cases);
-    r->cases = calloc(r->ncases ? r->ncases : 1, sizeof *r->cases);
-    if (!r->cases)
+    const struct qqb_run *run = &r->run;
+    r->suite = run->suite;
+    r->date = run->date;
+    r->baseline = run->baseline;
+    r->baseline_other = run->baseline_other;
+    r->version = run->version;
+    r->commit = run->commit;
+    r->fp_id = run->fingerprint.id;
+    r->fp_cpu = run->fingerprint.cpu;
+    r->fp_compiler = run->fingerprint.compiler;
+    r->fp_flags = run->fingerprint.flags;
+    r->mhz = run->fingerprint.tick_mhz;
+    r->kernel_failures = lim(run->kernel_failures, 0);
+    r->exit_code = lim(run->exit_code, -1);
+    r->cases = calloc(run->n_cases + 1, sizeof *r->cases);
+    r->cmps = calloc(run->n_comparisons + 1, sizeof *r->cmps);
+    r->mch = calloc(run->n_memory_changes + 1, sizeof *r->mch);
+    if (!r->cases || !r->cmps || !r->mch)
         return fail(r, "out of memory");
-    for (size_t i = 0; i < r->ncases; i++) {
-        json_t *jc = json_array_get(cases, i);
+    r->ncases = r->ncmps = r->nmch = 0;
+    for (size_t i = 0; i < run->n_cases; i++) {
         struct rcase *c = &r->cases[i];
-        c->name = js(jc, "name");
-        if (!json_is_object(jc) || !c->name)
-            return fail(r, "%s: error: cases[%zu] has no \"name\"", r->path, i);
-        c->bench = js(jc, "bench");
-        if (!c->bench)
-            c->bench = c->name;
-        c->variant = js(jc, "variant");
-        c->point = js(jc, "point");
-        if (jname(r, c->name, QQB_NAME_TEXT, "cases", i, "name") ||
-            jname(r, js(jc, "bench"), QQB_NAME_PLAIN, "cases", i, "bench") ||
-            jname(r, c->variant, QQB_NAME_PLAIN, "cases", i, "variant") ||
-            jname(r, c->point, QQB_NAME_TEXT, "cases", i, "point"))
+        r->ncases = i + 1; /* freed with the rest, whole or not */
+        if (view_case(r, &run->cases[i], c) != 0)
             return -1;
-        c->note = js(jc, "note");
-        c->nodes = jl(jc, "nodes", 1);
-        c->mhz = jn(jc, "tick_mhz");
-        c->launches = jl(jc, "launches", 0);
-        c->failed = jb(jc, "failed", 0);
-        if (!(r->mhz > 0) && c->mhz > 0)
-            r->mhz = c->mhz;
-        json_t *ms = json_object_get(jc, "metrics");
-        size_t nm = json_is_array(ms) ? json_array_size(ms) : 0;
-        c->m = calloc(nm ? nm : 1, sizeof *c->m);
-        if (!c->m)
-            return fail(r, "out of memory");
-        for (size_t k = 0; k < nm; k++) {
-            json_t *jm = json_array_get(ms, k);
-            struct rmetric *m = &c->m[c->nm];
-            m->key = js(jm, "key");
-            m->what = js(jm, "what");
-            if (!m->key || !m->what)
-                continue;
-            if (jname(r, m->key, QQB_NAME_TEXT, "cases", i, "metrics[].key") ||
-                jname(r, m->what, QQB_NAME_TEXT, "cases", i, "metrics[].what"))
-                return -1;
-            m->v = jsamples(json_object_get(jm, "samples"), &m->n);
-            c->nm++;
-        }
-        json_t *mem = json_object_get(jc, "memory");
-        size_t nmem = json_is_array(mem) ? json_array_size(mem) : 0;
-        c->mem = calloc(nmem ? nmem : 1, sizeof *c->mem);
-        if (!c->mem)
-            return fail(r, "out of memory");
-        for (size_t k = 0; k < nmem; k++) {
-            json_t *jm = json_array_get(mem, k);
-            struct rmem *m = &c->mem[c->nmem];
-            m->key = js(jm, "key");
-            if (!m->key)
-                continue;
-            if (jname(r, m->key, QQB_NAME_TEXT, "cases", i, "memory[].key"))
-                return -1;
-            m->created = jn(jm, "created");
-            m->live = jn(jm, "obj_bytes") + jn(jm, "alloc_bytes");
-            m->peak = jn(jm, "peak_bytes");
-            c->nmem++;
-        }
     }
-
-    json_t *cmps = json_object_get(root, "comparisons");
-    size_t nc = json_is_array(cmps) ? json_array_size(cmps) : 0;
-    r->cmps = calloc(nc ? nc : 1, sizeof *r->cmps);
-    if (!r->cmps)
-        return fail(r, "out of memory");
-    for (size_t i = 0; i < nc; i++) {
-        json_t *j = json_array_get(cmps, i);
-        struct rcmp *c = &r->cmps[r->ncmps];
-        c->case_name = js(j, "case");
-        c->key = js(j, "key");
-        if (!c->case_name || !c->key)
-            continue;
-        c->kind = js(j, "kind");
-        if (!c->kind)
-            c->kind = "other";
-        c->ref = js(j, "reference");
-        c->verdict = js(j, "verdict");
-        if (jname(r, c->case_name, QQB_NAME_TEXT, "comparisons", i, "case") ||
-            jname(r, c->key, QQB_NAME_TEXT, "comparisons", i, "key") ||
-            jname(r, c->kind, QQB_NAME_TEXT, "comparisons", i, "kind") ||
-            jname(r, c->ref, QQB_NAME_TEXT, "comparisons", i, "reference") ||
-            jname(r, c->verdict, QQB_NAME_TEXT, "comparisons", i, "verdict"))
-            return -1;
-        c->note = js(j, "note");
-        c->reason = js(j, "reason");
-        c->base = jn(j, "baseline_cycles_per_hit");
-        c->cur = jn(j, "current_cycles_per_hit");
-        c->base_ns = jn(j, "baseline_ns_per_hit");
-        c->cur_ns = jn(j, "current_ns_per_hit");
-        c->pct = jn(j, "change_pct");
-        c->lo = jn(j, "interval_lo_pct");
-        c->hi = jn(j, "interval_hi_pct");
-        if (isfinite(c->pct) && !isfinite(c->lo))
-            c->lo = c->pct;
-        if (isfinite(c->pct) && !isfinite(c->hi))
-            c->hi = c->pct;
-        c->thr = jn(j, "threshold_pct");
-        c->conf = jn(j, "confidence");
-        c->machine_pct = jn(j, "machine_change_pct");
-        c->norm_pct = jn(j, "normalized_change_pct");
-        c->machine_moved = jb(j, "machine_moved", 0);
-        c->confirmed = jb(j, "confirmed", -1);
-        c->bs = jsamples(json_object_get(j, "baseline_samples"), &c->nbs);
-        c->ci = find_case(r, c->case_name);
-        c->ri = find_case(r, c->ref);
-        if (c->ci >= 0 && !strcmp(c->kind, "baseline"))
-            r->cases[c->ci].vs_baseline = 1;
-        size_t k = 0;
-        while (k < r->nkinds && strcmp(r->kinds[k], c->kind))
-            k++;
-        if (k == r->nkinds) {
-            if (r->nkinds == sizeof r->kinds / sizeof r->kinds[0])
-                continue; /* more kinds than any run writes: left out */
-            r->kinds[r->nkinds++] = c->kind;
-        }
-        r->ncmps++;
-    }
-
-    json_t *mch = json_object_get(root, "memory_changes");
-    size_t nm = json_is_array(mch) ? json_array_size(mch) : 0;
-    r->mch = calloc(nm ? nm : 1, sizeof *r->mch);
-    if (!r->mch)
-        return fail(r, "out of memory");
-    for (size_t i = 0; i < nm; i++) {
-        json_t *j = json_array_get(mch, i);
-        struct rmemchg *m = &r->mch[r->nmch];
-        m->case_name = js(j, "case");
-        m->key = js(j, "key");
-        if (!m->case_name || !m->key)
-            continue;
-        m->kind = js(j, "kind");
-        if (!m->kind)
-            m->kind = "other";
-        m->ref = js(j, "reference");
-        if (jname(r, m->case_name, QQB_NAME_TEXT, "memory_changes", i, "case") ||
-            jname(r, m->key, QQB_NAME_TEXT, "memory_changes", i, "key") ||
-            jname(r, m->kind, QQB_NAME_TEXT, "memory_changes", i, "kind") ||
-            jname(r, m->ref, QQB_NAME_TEXT, "memory_changes", i, "reference"))
-            return -1;
-        json_t *b = json_object_get(j, "before"), *a = json_object_get(j, "after");
-        m->has_before = json_is_object(b);
-        m->before = (struct rmem){m->key, jn(b, "created"),
-                                  jn(b, "obj_bytes") + jn(b, "alloc_bytes"), jn(b, "peak_bytes")};
-        m->after = (struct rmem){m->key, jn(a, "created"),
-                                 jn(a, "obj_bytes") + jn(a, "alloc_bytes"), jn(a, "peak_bytes")};
-        m->verdict = jl(j, "verdict", 0);
-        r->nmch++;
+    for (size_t i = 0; i < run->n_comparisons; i++)
+        view_cmp(r, &run->comparisons[i]);
+    for (size_t i = 0; i < run->n_memory_changes; i++) {
+        const struct qqb_run_memchg *j = &run->memory_changes[i];
+        r->mch[r->nmch++] = (struct rmemchg){j->case_name,
+                                             j->key,
+                                             j->kind ? j->kind : "other",
+                                             j->reference,
+                                             rmem_of(&j->before),
+                                             rmem_of(&j->after),
+                                             j->has_before,
+                                             lim(j->verdict, 0)};
     }
     return 0;
 }
@@ -642,8 +541,7 @@ static void free_rep(struct rep *r)
         free(r->cmps[i].bs);
     free(r->cmps);
     free(r->mch);
-    if (r->root)
-        json_decref(r->root);
+    qqb_run_free(&r->run);
 }
 
 /* ======================================================================
@@ -2128,14 +2026,9 @@ static int write_index(struct rep *r)
             fprintf(fp, "<p>%s</p>\n", section_none[s]);
     }
     /* Model fits and the machine profile (docs/MODELS.md), from the same JSON. */
-    json_t *root = json_load_file(r->path, 0, NULL);
-    int mrc = root ? qqb_model_pictures(json_object_get(root, "models"), r->dir, r->no_plot, fp, e,
-                                        sizeof e)
-                   : 0;
-    if (mrc == 0 && root)
-        mrc = qqb_profile_pictures(json_object_get(root, "profile"), r->dir, r->no_plot, fp, e,
-                                   sizeof e);
-    json_decref(root);
+    int mrc = qqb_model_pictures(r->run.models, r->dir, r->no_plot, fp, e, sizeof e);
+    if (mrc == 0)
+        mrc = qqb_profile_pictures(r->run.profile, r->dir, r->no_plot, fp, e, sizeof e);
     if (mrc != 0) {
         fclose(fp);
         return fail(r, "%s", e);
@@ -2180,7 +2073,7 @@ int qqb_report_write(const char *json_path, const char *outdir, int no_plot, cha
     r->no_plot = no_plot;
     r->err = err;
     r->errlen = errlen;
-    int rc = read_json(r);
+    int rc = read_run(r);
     if (rc == 0)
         rc = qqb_plot_mkdir(outdir, err, errlen);
     size_t nb = 0;

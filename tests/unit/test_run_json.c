@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "run_json.h"
 #include "test.h"
 
 static char *slurp(const char *path, size_t *len)
@@ -253,6 +254,32 @@ int main(void)
         CHECK(memcmp(w, g, lw < lg ? lw : lg) == 0);
     }
     free(w);
+
+    /* Round trip: the golden file read by the one reader and written again
+     * by the one writer is the same bytes. */
+    struct qqb_run run;
+    CHECK(qqb_run_read(golden, &run, err, sizeof err) == 0);
+    char *again = qqb_run_dumps(&run);
+    CHECK(again != NULL);
+    if (again && g) {
+        CHECK_INT_EQ(strlen(again), lg);
+        CHECK(memcmp(again, g, lg) == 0);
+    }
+    /* What the reader made of it. */
+    CHECK_INT_EQ(run.n_cases, 3);
+    CHECK_INT_EQ(run.n_comparisons, 3);
+    CHECK_INT_EQ(run.n_memory_changes, 1);
+    CHECK_STR_EQ(run.cases[0].name, "chain[direct]@1");
+    CHECK_INT_EQ(run.cases[0].n_command, 2);
+    CHECK_INT_EQ(run.cases[1].metrics[0].n_samples, 4);
+    CHECK(isnan(run.cases[1].metrics[0].samples[2]));
+    CHECK_INT_EQ(run.comparisons[1].holm, -1);
+    CHECK_INT_EQ(run.comparisons[2].holm, 0);
+    CHECK_INT_EQ(run.memory_changes[0].before.peak_bytes, 1 << 19);
+    CHECK_INT_EQ(run.round_order_seed, 0x7edcba9876543210LL);
+    CHECK(run.models == NULL);
+    free(again);
+    qqb_run_free(&run);
     free(g);
     free(j.cmp);
     free(j.mem);
