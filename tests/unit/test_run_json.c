@@ -47,6 +47,34 @@ static void add(struct qqb_case_result *c, const char *key, const char *what, co
         CHECK(qqb_metric_add(m, v[i]) == 0);
 }
 
+/* The terminal's report and the JUnit file of R equal golden.txt and
+ * golden.junit.xml. */
+static void same_text(const struct qqb_report *r, const char *data)
+{
+    char path[4096], err[512];
+    FILE *fp = fopen("written.txt", "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    qqb_report_print(fp, r);
+    fclose(fp);
+    CHECK(qqb_report_junit("written.junit.xml", r, err, sizeof err) == 0);
+    static const char *const names[2][2] = {{"written.txt", "golden.txt"},
+                                            {"written.junit.xml", "golden.junit.xml"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/run_json/%s", data, names[i][1]);
+        size_t lw = 0, lg = 0;
+        char *w = slurp(names[i][0], &lw), *g = slurp(path, &lg);
+        CHECK(w != NULL && g != NULL);
+        if (w && g) {
+            CHECK_INT_EQ(lw, lg);
+            CHECK(memcmp(w, g, lw < lg ? lw : lg) == 0);
+        }
+        free(w);
+        free(g);
+    }
+}
+
 /* Three cases (a benchmark with two variants on two node counts, one that
  * failed), every comparison kind, a memory change, missing numbers. */
 static void craft(struct qqb_results *res, struct qqb_judgement *j)
@@ -244,6 +272,21 @@ int main(void)
         printf("wrote %s\n", golden);
         return TEST_DONE();
     }
+    if (update && !strcmp(update, "text")) {
+        /* The terminal's report and the JUnit file of the same run. */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/run_json/golden.txt", data ? data : "tests/data");
+        FILE *fp = fopen(path, "w");
+        CHECK(fp != NULL);
+        if (fp) {
+            qqb_report_print(fp, &r);
+            fclose(fp);
+        }
+        snprintf(path, sizeof path, "%s/run_json/golden.junit.xml", data ? data : "tests/data");
+        CHECK(qqb_report_junit(path, &r, err, sizeof err) == 0);
+        return TEST_DONE();
+    }
+    same_text(&r, data ? data : "tests/data");
     CHECK(qqb_report_json("written.json", &r, err, sizeof err) == 0);
     size_t lw = 0, lg = 0;
     char *w = slurp("written.json", &lw), *g = slurp(golden, &lg);
