@@ -31,10 +31,28 @@ void qqb_fmt_count(char *buf, size_t len, double v)
     snprintf(buf, len, "%.1f%s", v, suffix[i]);
 }
 
-/* "45.3k cyc 21.6 us": the same format in every row of a column. */
-static void fmt_cyc(char *buf, size_t len, double ticks, double mhz)
+/* "12.3", "4567", "1.2e+04": three or four significant digits. */
+void qqb_fmt_sig(char *buf, size_t len, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (fabs(v) >= 100)
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "%.3g", v);
+}
+
+void qqb_fmt_cycles(char *buf, size_t len, double ticks, double mhz, enum qqb_cyc_style style)
 {
     char c[32];
+    if (style == QQB_CYC_PROSE && !isfinite(ticks)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (style == QQB_CYC_PROSE)
+        qqb_fmt_sig(c, sizeof c, ticks);
+    else
+        qqb_fmt_count(c, sizeof c, ticks);
     double ns = ns_of(ticks, mhz);
     const char *u = "ns";
     if (ns >= 1e6) {
@@ -42,10 +60,13 @@ static void fmt_cyc(char *buf, size_t len, double ticks, double mhz)
         u = "ms";
     } else if (ns >= 1e3) {
         ns /= 1e3;
-        u = "us";
+        u = style == QQB_CYC_PROSE ? "\xc2\xb5s" : "us";
     }
-    qqb_fmt_count(c, sizeof c, ticks);
-    if (isfinite(ns))
+    if (style == QQB_CYC_PROSE && mhz > 0)
+        snprintf(buf, len, "%s cyc (%.3g %s)", c, ns, u);
+    else if (style == QQB_CYC_PROSE)
+        snprintf(buf, len, "%s cyc", c);
+    else if (isfinite(ns))
         snprintf(buf, len, "%7s cyc %6.1f %s", c, ns, u);
     else
         snprintf(buf, len, "%7s cyc", c);
@@ -97,8 +118,8 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         if (c->ab != ab)
             continue;
         char b[64], cu[64], iv[64], ch[32], th[32];
-        fmt_cyc(b, sizeof b, c->base_median, c->base_mhz);
-        fmt_cyc(cu, sizeof cu, c->cur_median, c->mhz);
+        qqb_fmt_cycles(b, sizeof b, c->base_median, c->base_mhz, QQB_CYC_COLUMN);
+        qqb_fmt_cycles(cu, sizeof cu, c->cur_median, c->mhz, QQB_CYC_COLUMN);
         if (c->ch.status == QQB_CHANGE_OK) {
             snprintf(ch, sizeof ch, "%+.2f%%", c->ch.pct);
             snprintf(iv, sizeof iv, "[%+.2f, %+.2f]%s", c->ch.lo, c->ch.hi, c->ch.ci_ok ? "" : "*");
@@ -247,7 +268,7 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
             }
             const struct qqb_metric *h = qqb_case_find_metric(c, mt->key, "hits");
             char cyc[64], noise[32], ev[32];
-            fmt_cyc(cyc, sizeof cyc, qqb_median(mt->samples, mt->n), c->mhz);
+            qqb_fmt_cycles(cyc, sizeof cyc, qqb_median(mt->samples, mt->n), c->mhz, QQB_CYC_COLUMN);
             double nz = qqb_noise_pct(mt->samples, mt->n);
             if (isfinite(nz))
                 snprintf(noise, sizeof noise, "%.2f%%", nz);
