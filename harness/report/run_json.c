@@ -275,8 +275,7 @@ static int read_field(struct rj_reader *r, const struct rj_field *f, const json_
         char w[160];
         snprintf(w, sizeof w, "%s%s.", where, f->name);
         *AT(o, f->off_n, int) = json_is_object(v);
-        int keep = 1;
-        return read_obj(r, f->sub, v, AT(o, f->off, char), w, &keep);
+        return read_obj(r, f->sub, v, AT(o, f->off, char), w, NULL);
     }
     case RJ_ARR:
         return read_array(r, f, v, o, where);
@@ -303,15 +302,14 @@ static int check_name(struct rj_reader *r, const struct rj_field *f, const char 
                  qqb_qs(&q, v), why, qqb_name_rule(kind));
 }
 
-static void free_obj(const struct rj_schema *s, void *o);
-
-/* Read object J (absent: every field absent) into O. An array element that
- * lacks a KEEP field gets *KEEP = 0; one that lacks a MUST field refuses
- * the file. Names are checked after, in the list's order. */
+/* Read object J (absent: every field absent) into O. KEEP is NULL but for
+ * an array element: one that lacks a KEEP field gets *KEEP = 0, one that
+ * lacks a MUST field refuses the file. Names are checked after, in the
+ * list's order. */
 static int read_obj(struct rj_reader *r, const struct rj_schema *s, const json_t *j, void *o,
                     const char *where, int *keep)
 {
-    for (size_t i = 0; i < s->nf; i++) {
+    for (size_t i = 0; keep && i < s->nf; i++) {
         const struct rj_field *f = &s->f[i];
         unsigned fl = f->type == RJ_STR ? (unsigned)f->arg : 0;
         const json_t *v = json_object_get(j, f->name);
@@ -361,8 +359,7 @@ int qqb_run_read(const char *path, struct qqb_run *run, char *err, size_t errlen
                      "%s: error: not a qqbench run report (expected an object with a "
                      "\"cases\" array, as 'qqbench run --json' writes)",
                      path);
-    int keep = 1;
-    return read_obj(&r, &rj_run, run->doc, run, "", &keep);
+    return read_obj(&r, &rj_run, run->doc, run, "", NULL);
 }
 
 /* ======================================================================
