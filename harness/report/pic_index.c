@@ -26,7 +26,7 @@ static void href(FILE *fp, const char *s)
     }
 }
 
-static void html_cmp_table(struct rep *r, FILE *fp, const char *kind)
+static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
 {
     char kt[160];
     int is_base = !strcmp(kind, "baseline") || !strcmp(kind, "build");
@@ -113,12 +113,9 @@ static const char *const section_none[] = {
     "No benchmark has variants compared with each other.",
 };
 
-int pic_index(struct rep *r)
+/* The page's head, its title and the run's provenance. */
+static void index_head(FILE *fp, const struct rep *r)
 {
-    char e[256];
-    FILE *fp = qqb_plot_create(r->dir, "index.html", e, sizeof e);
-    if (!fp)
-        return pic_fail(r, "%s", e);
     fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 "<title>qqbench: ");
@@ -182,8 +179,11 @@ int pic_index(struct rep *r)
         fprintf(fp, "<p class=\"alert\">The baseline is from another machine: timing "
                     "differences may be the machine's, not the code's.</p>\n");
     fprintf(fp, "<p id=\"broken\" class=\"alert\" hidden></p>\n");
+}
 
-    /* The summary: what the run's exit status said, and the counts. */
+/* The summary: what the run's exit status said, and the counts. */
+static void index_summary(FILE *fp, const struct rep *r)
+{
     static const char *const exits[] = {"all good", "a regression", "bad input or usage",
                                         "a kernel failed"};
     fprintf(fp, "<p><b>");
@@ -215,7 +215,44 @@ int pic_index(struct rep *r)
     }
     fprintf(fp, "; %ld kernel failure%s.</p>\n", r->kernel_failures,
             r->kernel_failures == 1 ? "" : "s");
+}
 
+/* The memory changes' table. */
+static void index_memory(FILE *fp, const struct rep *r)
+{
+    fprintf(fp, "<h3>Memory changes</h3>\n<table>\n<thead><tr><th>case</th><th>key</th>"
+                "<th>against</th><th class=\"n\">live</th><th class=\"n\">peak</th>"
+                "<th class=\"n\">created</th><th>verdict</th></tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < r->nmch; i++) {
+        const struct rmemchg *m = &r->mch[i];
+        int ab = strcmp(m->kind, "baseline") != 0;
+        const char *v = m->verdict > 0   ? (ab ? "more" : "regressed")
+                        : m->verdict < 0 ? (ab ? "less" : "improved")
+                                         : "counts changed";
+        fprintf(fp, "<tr class=\"v-%s\"><td>",
+                m->verdict > 0 && !ab   ? "regressed"
+                : m->verdict < 0 && !ab ? "improved"
+                                        : "other");
+        qqb_markup_text(fp, m->case_name);
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, m->key);
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, ab ? (m->ref ? m->ref : m->kind) : "baseline");
+        char a[3][2][32];
+        pic_fmt_bytes(a[0][0], 32, m->before.live), pic_fmt_bytes(a[0][1], 32, m->after.live);
+        pic_fmt_bytes(a[1][0], 32, m->before.peak), pic_fmt_bytes(a[1][1], 32, m->after.peak);
+        qqb_fmt_sig(a[2][0], 32, m->before.created), qqb_fmt_sig(a[2][1], 32, m->after.created);
+        fprintf(fp, "</td>");
+        for (int q = 0; q < 3; q++)
+            fprintf(fp, "<td class=\"n\">%s &rarr; %s</td>", a[q][0], a[q][1]);
+        fprintf(fp, "<td><span class=\"chip\"></span>%s</td></tr>\n", v);
+    }
+    fprintf(fp, "</tbody>\n</table>\n");
+}
+
+/* The verdict tables, memory changes and kernel failures. */
+static void index_verdicts(FILE *fp, const struct rep *r)
+{
     fprintf(fp, "<h2>Verdicts</h2>\n<p>Cycles per hit are medians over launches (nanoseconds "
                 "from the measured tick rate). The change is the median change with its "
                 "confidence interval; a key is regressed or improved only when the whole "
@@ -225,36 +262,8 @@ int pic_index(struct rep *r)
                     "and the suite has no variants.</p>\n");
     for (size_t k = 0; k < r->nkinds; k++)
         html_cmp_table(r, fp, r->kinds[k]);
-    if (r->nmch) {
-        fprintf(fp, "<h3>Memory changes</h3>\n<table>\n<thead><tr><th>case</th><th>key</th>"
-                    "<th>against</th><th class=\"n\">live</th><th class=\"n\">peak</th>"
-                    "<th class=\"n\">created</th><th>verdict</th></tr></thead>\n<tbody>\n");
-        for (size_t i = 0; i < r->nmch; i++) {
-            const struct rmemchg *m = &r->mch[i];
-            int ab = strcmp(m->kind, "baseline") != 0;
-            const char *v = m->verdict > 0   ? (ab ? "more" : "regressed")
-                            : m->verdict < 0 ? (ab ? "less" : "improved")
-                                             : "counts changed";
-            fprintf(fp, "<tr class=\"v-%s\"><td>",
-                    m->verdict > 0 && !ab   ? "regressed"
-                    : m->verdict < 0 && !ab ? "improved"
-                                            : "other");
-            qqb_markup_text(fp, m->case_name);
-            fprintf(fp, "</td><td>");
-            qqb_markup_text(fp, m->key);
-            fprintf(fp, "</td><td>");
-            qqb_markup_text(fp, ab ? (m->ref ? m->ref : m->kind) : "baseline");
-            char a[3][2][32];
-            pic_fmt_bytes(a[0][0], 32, m->before.live), pic_fmt_bytes(a[0][1], 32, m->after.live);
-            pic_fmt_bytes(a[1][0], 32, m->before.peak), pic_fmt_bytes(a[1][1], 32, m->after.peak);
-            qqb_fmt_sig(a[2][0], 32, m->before.created), qqb_fmt_sig(a[2][1], 32, m->after.created);
-            fprintf(fp, "</td>");
-            for (int q = 0; q < 3; q++)
-                fprintf(fp, "<td class=\"n\">%s &rarr; %s</td>", a[q][0], a[q][1]);
-            fprintf(fp, "<td><span class=\"chip\"></span>%s</td></tr>\n", v);
-        }
-        fprintf(fp, "</tbody>\n</table>\n");
-    }
+    if (r->nmch)
+        index_memory(fp, r);
     int failures = 0;
     for (size_t i = 0; i < r->ncases; i++)
         failures |= r->cases[i].failed;
@@ -270,7 +279,45 @@ int pic_index(struct rep *r)
             }
         fprintf(fp, "</ul>\n");
     }
+}
 
+/* Picture P as a figure with its caption and files. */
+static void index_figure(FILE *fp, const struct pic *p)
+{
+    fprintf(fp, "<figure id=\"");
+    href(fp, p->stem);
+    fprintf(fp, "\">\n<a href=\"");
+    href(fp, p->stem);
+    fprintf(fp, ".svg\"><img src=\"");
+    href(fp, p->stem);
+    fprintf(fp, ".png\" alt=\"");
+    qqb_markup_text(fp, p->title);
+    fprintf(fp, "\"></a>\n<figcaption><b>");
+    qqb_markup_text(fp, p->title);
+    fprintf(fp, ".</b> ");
+    qqb_markup_text(fp, p->what);
+    fprintf(fp, "<br><span class=\"files\">files: ");
+    static const char *const ext[] = {".svg", ".png", ".gp"};
+    for (int x = 0; x < 3; x++) {
+        fprintf(fp, "<a href=\"");
+        href(fp, p->stem);
+        fprintf(fp, "%s\">", ext[x]);
+        qqb_markup_text(fp, p->stem);
+        fprintf(fp, "%s</a> ", ext[x]);
+    }
+    for (int x = 0; x < p->ndata; x++) {
+        fprintf(fp, "<a href=\"");
+        href(fp, p->data[x]);
+        fprintf(fp, "\">");
+        qqb_markup_text(fp, p->data[x]);
+        fprintf(fp, "</a> ");
+    }
+    fprintf(fp, "</span></figcaption>\n</figure>\n");
+}
+
+/* The pictures, section by section. */
+static void index_pictures(FILE *fp, const struct rep *r)
+{
     fprintf(fp, "<h2>Pictures</h2>\n<p>Each picture's folder-mates: its data (<code>.dat</code>, "
                 "tab-separated, a header line per file), the gnuplot script that draws it "
                 "(<code>.gp</code>; re-draw with <code>gnuplot NAME.gp</code> in this folder), "
@@ -283,39 +330,23 @@ int pic_index(struct rep *r)
             if (p->section != s)
                 continue;
             any = 1;
-            fprintf(fp, "<figure id=\"");
-            href(fp, p->stem);
-            fprintf(fp, "\">\n<a href=\"");
-            href(fp, p->stem);
-            fprintf(fp, ".svg\"><img src=\"");
-            href(fp, p->stem);
-            fprintf(fp, ".png\" alt=\"");
-            qqb_markup_text(fp, p->title);
-            fprintf(fp, "\"></a>\n<figcaption><b>");
-            qqb_markup_text(fp, p->title);
-            fprintf(fp, ".</b> ");
-            qqb_markup_text(fp, p->what);
-            fprintf(fp, "<br><span class=\"files\">files: ");
-            static const char *const ext[] = {".svg", ".png", ".gp"};
-            for (int x = 0; x < 3; x++) {
-                fprintf(fp, "<a href=\"");
-                href(fp, p->stem);
-                fprintf(fp, "%s\">", ext[x]);
-                qqb_markup_text(fp, p->stem);
-                fprintf(fp, "%s</a> ", ext[x]);
-            }
-            for (int x = 0; x < p->ndata; x++) {
-                fprintf(fp, "<a href=\"");
-                href(fp, p->data[x]);
-                fprintf(fp, "\">");
-                qqb_markup_text(fp, p->data[x]);
-                fprintf(fp, "</a> ");
-            }
-            fprintf(fp, "</span></figcaption>\n</figure>\n");
+            index_figure(fp, p);
         }
         if (!any)
             fprintf(fp, "<p>%s</p>\n", section_none[s]);
     }
+}
+
+int pic_index(struct rep *r)
+{
+    char e[256];
+    FILE *fp = qqb_plot_create(r->dir, "index.html", e, sizeof e);
+    if (!fp)
+        return pic_fail(r, "%s", e);
+    index_head(fp, r);
+    index_summary(fp, r);
+    index_verdicts(fp, r);
+    index_pictures(fp, r);
     /* Model fits and the machine profile (docs/MODELS.md), from the same JSON. */
     int mrc = qqb_model_pictures(r->run.models, r->dir, r->no_plot, fp, e, sizeof e);
     if (mrc == 0)

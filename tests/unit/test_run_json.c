@@ -246,8 +246,34 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     j->family_alpha = 0.05;
 }
 
-int main(void)
+/* PATH read by the one reader and written again by the one writer is the
+ * same bytes (a JSON of a real run: `test_run_json FILE...`). */
+static void round_trip(const char *path)
 {
+    char err[512];
+    size_t len = 0;
+    char *text = slurp(path, &len);
+    struct qqb_run run;
+    CHECK(text != NULL);
+    CHECK(qqb_run_read(path, &run, err, sizeof err) == 0);
+    char *again = qqb_run_dumps(&run);
+    CHECK(again != NULL);
+    if (text && again) {
+        CHECK_INT_EQ(strlen(again), len);
+        CHECK(memcmp(again, text, len) == 0);
+    }
+    free(again);
+    free(text);
+    qqb_run_free(&run);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        for (int i = 1; i < argc; i++)
+            round_trip(argv[i]);
+        return TEST_DONE();
+    }
     struct qqb_results res = {0};
     struct qqb_judgement j = {0};
     craft(&res, &j);
