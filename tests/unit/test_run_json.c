@@ -38,6 +38,29 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* TEXT (LEN bytes; NULL fails) is the file at PATH, byte for byte. */
+static void same_as_file(const char *text, size_t len, const char *path)
+{
+    size_t lg = 0;
+    char *g = slurp(path, &lg);
+    CHECK(text != NULL);
+    CHECK(g != NULL);
+    if (text && g) {
+        CHECK_INT_EQ(len, lg);
+        CHECK(memcmp(text, g, len < lg ? len : lg) == 0);
+    }
+    free(g);
+}
+
+/* The file WRITTEN is the file GOLDEN, byte for byte. */
+static void same_files(const char *written, const char *golden)
+{
+    size_t lw = 0;
+    char *w = slurp(written, &lw);
+    same_as_file(w, lw, golden);
+    free(w);
+}
+
 static void add(struct qqb_case_result *c, const char *key, const char *what, const double *v,
                 size_t n)
 {
@@ -63,15 +86,7 @@ static void same_text(const struct qqb_report *r, const char *data)
                                             {"written.junit.xml", "golden.junit.xml"}};
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/run_json/%s", data, names[i][1]);
-        size_t lw = 0, lg = 0;
-        char *w = slurp(names[i][0], &lw), *g = slurp(path, &lg);
-        CHECK(w != NULL && g != NULL);
-        if (w && g) {
-            CHECK_INT_EQ(lw, lg);
-            CHECK(memcmp(w, g, lw < lg ? lw : lg) == 0);
-        }
-        free(w);
-        free(g);
+        same_files(names[i][0], path);
     }
 }
 
@@ -251,19 +266,11 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
 static void round_trip(const char *path)
 {
     char err[512];
-    size_t len = 0;
-    char *text = slurp(path, &len);
     struct qqb_run run;
-    CHECK(text != NULL);
     CHECK(qqb_run_read(path, &run, err, sizeof err) == 0);
     char *again = qqb_run_dumps(&run);
-    CHECK(again != NULL);
-    if (text && again) {
-        CHECK_INT_EQ(strlen(again), len);
-        CHECK(memcmp(again, text, len) == 0);
-    }
+    same_as_file(again, again ? strlen(again) : 0, path);
     free(again);
-    free(text);
     qqb_run_free(&run);
 }
 
@@ -314,26 +321,13 @@ int main(int argc, char **argv)
     }
     same_text(&r, data ? data : "tests/data");
     CHECK(qqb_report_json("written.json", &r, err, sizeof err) == 0);
-    size_t lw = 0, lg = 0;
-    char *w = slurp("written.json", &lw), *g = slurp(golden, &lg);
-    CHECK(w != NULL);
-    CHECK(g != NULL);
-    if (w && g) {
-        CHECK(lw == lg);
-        CHECK(memcmp(w, g, lw < lg ? lw : lg) == 0);
-    }
-    free(w);
+    same_files("written.json", golden);
 
     /* Round trip: the golden file read by the one reader and written again
      * by the one writer is the same bytes. */
+    round_trip(golden);
     struct qqb_run run;
     CHECK(qqb_run_read(golden, &run, err, sizeof err) == 0);
-    char *again = qqb_run_dumps(&run);
-    CHECK(again != NULL);
-    if (again && g) {
-        CHECK_INT_EQ(strlen(again), lg);
-        CHECK(memcmp(again, g, lg) == 0);
-    }
     /* What the reader made of it. */
     CHECK_INT_EQ(run.n_cases, 3);
     CHECK_INT_EQ(run.n_comparisons, 3);
@@ -347,9 +341,7 @@ int main(int argc, char **argv)
     CHECK_INT_EQ(run.memory_changes[0].before.peak_bytes, 1 << 19);
     CHECK_INT_EQ(run.round_order_seed, 0x7edcba9876543210LL);
     CHECK(run.models == NULL);
-    free(again);
     qqb_run_free(&run);
-    free(g);
     free(j.cmp);
     free(j.mem);
     qqb_results_free(&res);
