@@ -72,8 +72,24 @@ RJ_SCHEMA(run, QQB_RUN_FIELDS)
 
 /* A field of a struct at BASE, OFF bytes in. */
 typedef json_t *rj_json;
+typedef const char *rj_str;
+typedef const char **rj_strs;
 #define AT(base, off, type)  ((type *)(void *)((char *)(base) + (off)))
 #define CAT(base, off, type) ((const type *)(const void *)((const char *)(base) + (off)))
+
+/* An array member (double *, struct qqb_run_case *, ...) read or set as an
+ * untyped pointer: copied, not read through another pointer type. */
+static void *get_ptr(const void *o, size_t off)
+{
+    void *v;
+    memcpy(&v, (const char *)o + off, sizeof v);
+    return v;
+}
+
+static void set_ptr(void *o, size_t off, void *v)
+{
+    memcpy((char *)o + off, &v, sizeof v);
+}
 
 /* ======================================================================
  * Writing.
@@ -90,7 +106,7 @@ static json_t *field_json(const struct rj_field *f, const void *o)
 {
     switch (f->type) {
     case RJ_STR: {
-        const char *v = *CAT(o, f->off, const char *);
+        const char *v = *CAT(o, f->off, rj_str);
         return v ? json_string(v) : json_null();
     }
     case RJ_NUM:
@@ -112,7 +128,7 @@ static json_t *field_json(const struct rj_field *f, const void *o)
         return a;
     }
     case RJ_STRS: {
-        const char *const *v = *CAT(o, f->off, const char **);
+        const char *const *v = *CAT(o, f->off, rj_strs);
         size_t n = *CAT(o, f->off_n, size_t);
         json_t *a = json_array();
         for (size_t i = 0; a && i < n; i++)
@@ -122,7 +138,7 @@ static json_t *field_json(const struct rj_field *f, const void *o)
     case RJ_OBJ:
         return obj_json(f->sub, CAT(o, f->off, char));
     case RJ_ARR: {
-        const char *v = *CAT(o, f->off, const char *);
+        const char *v = get_ptr(o, f->off);
         size_t n = *CAT(o, f->off_n, size_t);
         json_t *a = json_array();
         for (size_t i = 0; a && i < n; i++)
@@ -145,7 +161,7 @@ static int field_written(const struct rj_field *f, const void *o)
         !((unsigned long long)f->arg & QQB_RJ_OPT))
         return 1;
     if (f->type == RJ_STR)
-        return *CAT(o, f->off, const char *) != NULL;
+        return *CAT(o, f->off, rj_str) != NULL;
     if (f->type == RJ_NUM)
         return isfinite(*CAT(o, f->off, double));
     return *CAT(o, f->off, double *) != NULL;
@@ -210,7 +226,7 @@ static int read_array(struct rj_reader *r, const struct rj_field *f, const json_
     char *v = calloc(n ? n : 1, f->sub->size);
     if (!v)
         return rfail(r, "out of memory");
-    *AT(o, f->off, char *) = v;
+    set_ptr(o, f->off, v);
     for (size_t i = 0; i < n; i++) {
         /* Elements of the run's arrays are named by index, deeper ones by
          * their path alone: "cases[3].metrics[].key". */
@@ -267,7 +283,7 @@ static int read_field(struct rj_reader *r, const struct rj_field *f, const json_
             else if (json_is_string(x))
                 ((const char **)a)[got++] = json_string_value(x);
         }
-        *AT(o, f->off, void *) = a;
+        set_ptr(o, f->off, a);
         *AT(o, f->off_n, size_t) = got;
         return 0;
     }
@@ -371,11 +387,11 @@ static void free_obj(const struct rj_schema *s, void *o)
     for (size_t i = 0; i < s->nf; i++) {
         const struct rj_field *f = &s->f[i];
         if (f->type == RJ_NUMS || f->type == RJ_STRS) {
-            free(*AT(o, f->off, void *));
+            free(get_ptr(o, f->off));
         } else if (f->type == RJ_OBJ) {
             free_obj(f->sub, AT(o, f->off, char));
         } else if (f->type == RJ_ARR) {
-            char *v = *AT(o, f->off, char *);
+            char *v = get_ptr(o, f->off);
             size_t n = *AT(o, f->off_n, size_t);
             for (size_t k = 0; v && k < n; k++)
                 free_obj(f->sub, v + k * f->sub->size);
