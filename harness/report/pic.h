@@ -11,8 +11,11 @@
 #include "run_json.h"
 
 /* ======================================================================
- * The run as read from the JSON. Strings point into the parsed document,
- * which lives as long as the report is being written.
+ * The run as the pictures see it: made by pictures.c from the structs of
+ * the one reader (run_json.h), with the pictures' defaults (a case's
+ * bench is its name when absent, a comparison's kind "other") and finite
+ * samples only. Strings point into the parsed document, which lives as
+ * long as the report is being written.
  * ====================================================================== */
 
 struct rmetric {

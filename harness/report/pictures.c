@@ -1,9 +1,6 @@
 /* pictures.c - the run report: pictures (gnuplot) and index.html drawn from a `qqbench run --json`
  * file. */
-#include <errno.h>
-#include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
