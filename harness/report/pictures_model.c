@@ -67,42 +67,33 @@ static void write_curve(FILE *d, const struct qqb_model *m, const struct qqb_fit
     }
 }
 
-static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot, FILE *html,
-                     char *err, size_t errlen)
-{
-    const char *formula = json_string_value(json_object_get(row, "formula"));
-    const char *series = json_string_value(json_object_get(row, "series"));
-    const json_t *cur = json_object_get(row, "current"), *base = json_object_get(row, "baseline");
+/* One model's figure: what its files and caption say. */
+struct mfig {
+    const char *formula, *series;
     struct qqb_model m;
-    int col = 0;
-    if (!formula || !json_is_object(cur) || qqb_model_parse(formula, &m, err, errlen, &col) != 0)
-        return 0; /* nothing fitted: nothing to draw */
     struct qqb_fit fc, fb;
-    static struct mpts pc, pb;
-    if (read_fit(cur, &m, &fc) != 0)
-        return 0;
-    int have_base = json_is_object(base) && read_fit(base, &m, &fb) == 0;
-    read_points(cur, &m, &pc);
-    pb.n = 0;
-    if (have_base)
-        read_points(base, &m, &pb);
-    if (pc.n == 0)
-        return 0;
-    char stem[64], name[96];
-    snprintf(stem, sizeof stem, "model_%zu", idx + 1);
-    snprintf(name, sizeof name, "%s.dat", stem);
+    const struct mpts *pc, *pb; /* this run's points, the baseline's */
+    int have_base, curve;       /* curve: one parameter, drawn against it */
+    double lo, hi;              /* the parameter's range */
+    char stem[64], title[600];
+};
+
+/* STEM.dat: the points of both sets (index 0, 1), then the curves (2, 3). */
+static int model_data(const char *dir, struct mfig *f, char *err, size_t errlen)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s.dat", f->stem);
     FILE *d = qqb_plot_create(dir, name, err, errlen);
     if (!d)
         return -1;
-    double lo = INFINITY, hi = -INFINITY;
-    /* index 0: this run's points; 1: the baseline's; 2, 3: the curves */
+    f->lo = INFINITY, f->hi = -INFINITY;
     for (int set = 0; set < 2; set++) {
-        const struct mpts *p = set ? &pb : &pc;
+        const struct mpts *p = set ? f->pb : f->pc;
         fprintf(d, "# %s: x\tmeasured\tspread\tfitted\tresidual_pct\tspread_pct\n",
                 set ? "the baseline" : "this run");
         for (size_t i = 0; i < p->n; i++) {
-            lo = fmin(lo, p->x[i]);
-            hi = fmax(hi, p->x[i]);
+            f->lo = fmin(f->lo, p->x[i]);
+            f->hi = fmax(f->hi, p->x[i]);
             double r = p->y[i] != 0 ? 100 * (p->y[i] - p->fit[i]) / p->y[i] : 0;
             double rs = p->y[i] != 0 ? 100 * p->sigma[i] / fabs(p->y[i]) : 0;
             fprintf(d, "%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", p->x[i], p->y[i], p->sigma[i],
@@ -112,49 +103,32 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
             fprintf(d, "nan\tnan\tnan\tnan\tnan\tnan\n");
         fprintf(d, "\n\n");
     }
-    int curve = m.nparams == 1;
     for (int set = 0; set < 2; set++) {
         fprintf(d, "# the fitted curve of %s\n", set ? "the baseline" : "this run");
-        if (curve && (!set || have_base))
-            write_curve(d, &m, set ? &fb : &fc, lo, hi);
+        if (f->curve && (!set || f->have_base))
+            write_curve(d, &f->m, set ? &f->fb : &f->fc, f->lo, f->hi);
         else
             fprintf(d, "nan\tnan\n");
         fprintf(d, "\n\n");
     }
     if (fclose(d) != 0)
         return snprintf(err, errlen, "cannot write %s", name), -1;
+    return 0;
+}
 
-    snprintf(name, sizeof name, "%s.gp", stem);
-    FILE *gp = qqb_plot_create(dir, name, err, errlen);
-    if (!gp)
-        return -1;
-    qqb_plot_begin(gp, "a model fitted over a sweep: data, fitted curve, residuals");
-    qqb_plot_both_begin(gp, stem, 900, 640);
-    char title[600];
-    snprintf(title, sizeof title, "%s: %s (net ticks per hit)", series ? series : "series",
-             formula);
-    fprintf(gp, "set multiplot layout 2,1 title ");
-    qqb_plot_str(gp, title, 0);
-    fprintf(gp, "\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n");
-    if (curve && lo > 0 && hi / lo >= 10)
-        fprintf(gp, "set logscale x\n");
-    else
-        fprintf(gp, "unset logscale x\n");
-    char xl[80];
-    snprintf(xl, sizeof xl, "%s", curve ? m.params[0] : "point (in the order of the table)");
-    fprintf(gp, "set xlabel ");
-    qqb_plot_str(gp, xl, 0);
-    fprintf(gp, "\nset ylabel 'net ticks per hit'\nset size 1,0.57\nset origin 0,0.38\n");
+/* The data with its fit above, the residuals below. */
+static void model_plots(FILE *gp, const struct mfig *f)
+{
     char datn[80], qdat[200];
-    snprintf(datn, sizeof datn, "%s.dat", stem);
+    snprintf(datn, sizeof datn, "%s.dat", f->stem);
     qqb_plot_quoted(qdat, sizeof qdat, datn, 0);
     fprintf(gp, "plot ");
-    if (have_base && pb.n)
+    if (f->have_base && f->pb->n)
         fprintf(gp,
                 "%s index 1 using 1:2:3 with yerrorbars pt 6 lc rgb '#999999' "
                 "title 'baseline (mean +- spread)', \\\n     ",
                 qdat);
-    if (have_base && curve)
+    if (f->have_base && f->curve)
         fprintf(gp,
                 "%s index 3 using 1:2 with lines dt 2 lw 1.5 lc rgb '#999999' "
                 "title 'baseline fit', \\\n     ",
@@ -163,7 +137,7 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
             "%s index 0 using 1:2:3 with yerrorbars pt 7 lc rgb '%s' "
             "title 'this run (mean +- spread)', \\\n     ",
             qdat, qqb_plot_color(0));
-    if (curve)
+    if (f->curve)
         fprintf(gp, "%s index 2 using 1:2 with lines lw 2 lc rgb '%s' title 'fit'\n", qdat,
                 qqb_plot_color(1));
     else
@@ -177,28 +151,91 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
             "plot 0 with lines lc rgb '%s' notitle, \\\n     %s index 0 using 1:5:6 "
             "with yerrorbars pt 7 lc rgb '%s' title '(measured - fitted) / measured'\n",
             QQB_PLOT_INK, qdat, qqb_plot_color(0));
+}
+
+/* STEM.gp, run unless NO_PLOT. */
+static int model_script(const char *dir, int no_plot, const struct mfig *f, char *err,
+                        size_t errlen)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s.gp", f->stem);
+    FILE *gp = qqb_plot_create(dir, name, err, errlen);
+    if (!gp)
+        return -1;
+    qqb_plot_begin(gp, "a model fitted over a sweep: data, fitted curve, residuals");
+    qqb_plot_both_begin(gp, f->stem, 900, 640);
+    fprintf(gp, "set multiplot layout 2,1 title ");
+    qqb_plot_str(gp, f->title, 0);
+    fprintf(gp, "\nset key top left\nset offsets graph 0.03, graph 0.03, 0, 0\n");
+    if (f->curve && f->lo > 0 && f->hi / f->lo >= 10)
+        fprintf(gp, "set logscale x\n");
+    else
+        fprintf(gp, "unset logscale x\n");
+    char xl[80];
+    snprintf(xl, sizeof xl, "%s", f->curve ? f->m.params[0] : "point (in the order of the table)");
+    fprintf(gp, "set xlabel ");
+    qqb_plot_str(gp, xl, 0);
+    fprintf(gp, "\nset ylabel 'net ticks per hit'\nset size 1,0.57\nset origin 0,0.38\n");
+    model_plots(gp, f);
     fprintf(gp, "unset multiplot\n");
     qqb_plot_both_end(gp);
     if (fclose(gp) != 0)
         return snprintf(err, errlen, "cannot write %s", name), -1;
     if (!no_plot && qqb_plot_run(dir, name, err, errlen) != 0)
         return -1;
-    if (html) {
-        fprintf(html, "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", stem,
-                stem, stem);
-        qqb_markup_text(html, title);
-        fprintf(html, "\"></a>\n<figcaption><b>");
-        qqb_markup_text(html, series ? series : "");
-        fprintf(html, ": ");
-        qqb_markup_text(html, formula);
-        fprintf(html,
-                ".</b> Means with their spread, the fitted curve, the residuals "
-                "below%s. <span class=\"files\">files: <a href=\"%s.svg\">%s.svg</a> "
-                "<a href=\"%s.png\">%s.png</a> <a href=\"%s.gp\">%s.gp</a> "
-                "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
-                have_base ? "; grey: the baseline" : "", stem, stem, stem, stem, stem, stem, stem,
-                stem);
-    }
+    return 0;
+}
+
+/* The figure in the page, with its caption and files. */
+static void model_html(FILE *html, const struct mfig *f)
+{
+    const char *stem = f->stem;
+    fprintf(html, "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", stem, stem,
+            stem);
+    qqb_markup_text(html, f->title);
+    fprintf(html, "\"></a>\n<figcaption><b>");
+    qqb_markup_text(html, f->series ? f->series : "");
+    fprintf(html, ": ");
+    qqb_markup_text(html, f->formula);
+    fprintf(html,
+            ".</b> Means with their spread, the fitted curve, the residuals "
+            "below%s. <span class=\"files\">files: <a href=\"%s.svg\">%s.svg</a> "
+            "<a href=\"%s.png\">%s.png</a> <a href=\"%s.gp\">%s.gp</a> "
+            "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
+            f->have_base ? "; grey: the baseline" : "", stem, stem, stem, stem, stem, stem, stem,
+            stem);
+}
+
+static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot, FILE *html,
+                     char *err, size_t errlen)
+{
+    static struct mfig f;
+    static struct mpts pc, pb;
+    f.formula = json_string_value(json_object_get(row, "formula"));
+    f.series = json_string_value(json_object_get(row, "series"));
+    const json_t *cur = json_object_get(row, "current"), *base = json_object_get(row, "baseline");
+    int col = 0;
+    if (!f.formula || !json_is_object(cur) ||
+        qqb_model_parse(f.formula, &f.m, err, errlen, &col) != 0)
+        return 0; /* nothing fitted: nothing to draw */
+    if (read_fit(cur, &f.m, &f.fc) != 0)
+        return 0;
+    f.have_base = json_is_object(base) && read_fit(base, &f.m, &f.fb) == 0;
+    read_points(cur, &f.m, &pc);
+    pb.n = 0;
+    if (f.have_base)
+        read_points(base, &f.m, &pb);
+    if (pc.n == 0)
+        return 0;
+    f.pc = &pc, f.pb = &pb;
+    f.curve = f.m.nparams == 1;
+    snprintf(f.stem, sizeof f.stem, "model_%zu", idx + 1);
+    snprintf(f.title, sizeof f.title, "%s: %s (net ticks per hit)", f.series ? f.series : "series",
+             f.formula);
+    if (model_data(dir, &f, err, errlen) != 0 || model_script(dir, no_plot, &f, err, errlen) != 0)
+        return -1;
+    if (html)
+        model_html(html, &f);
     return 0;
 }
 

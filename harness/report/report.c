@@ -9,6 +9,7 @@
 #include "report.h"
 #include "atomic.h"
 #include "history.h"
+#include "run_json.h"
 
 static double ns_of(double ticks, double mhz)
 {
@@ -30,10 +31,28 @@ void qqb_fmt_count(char *buf, size_t len, double v)
     snprintf(buf, len, "%.1f%s", v, suffix[i]);
 }
 
-/* "45.3k cyc 21.6 us": the same format in every row of a column. */
-static void fmt_cyc(char *buf, size_t len, double ticks, double mhz)
+/* "12.3", "4567", "1.2e+04": three or four significant digits. */
+void qqb_fmt_sig(char *buf, size_t len, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (fabs(v) >= 100)
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "%.3g", v);
+}
+
+void qqb_fmt_cycles(char *buf, size_t len, double ticks, double mhz, enum qqb_cyc_style style)
 {
     char c[32];
+    if (style == QQB_CYC_PROSE && !isfinite(ticks)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (style == QQB_CYC_PROSE)
+        qqb_fmt_sig(c, sizeof c, ticks);
+    else
+        qqb_fmt_count(c, sizeof c, ticks);
     double ns = ns_of(ticks, mhz);
     const char *u = "ns";
     if (ns >= 1e6) {
@@ -41,10 +60,13 @@ static void fmt_cyc(char *buf, size_t len, double ticks, double mhz)
         u = "ms";
     } else if (ns >= 1e3) {
         ns /= 1e3;
-        u = "us";
+        u = style == QQB_CYC_PROSE ? "\xc2\xb5s" : "us";
     }
-    qqb_fmt_count(c, sizeof c, ticks);
-    if (isfinite(ns))
+    if (style == QQB_CYC_PROSE && mhz > 0)
+        snprintf(buf, len, "%s cyc (%.3g %s)", c, ns, u);
+    else if (style == QQB_CYC_PROSE)
+        snprintf(buf, len, "%s cyc", c);
+    else if (isfinite(ns))
         snprintf(buf, len, "%7s cyc %6.1f %s", c, ns, u);
     else
         snprintf(buf, len, "%7s cyc", c);
@@ -96,8 +118,8 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         if (c->ab != ab)
             continue;
         char b[64], cu[64], iv[64], ch[32], th[32];
-        fmt_cyc(b, sizeof b, c->base_median, c->base_mhz);
-        fmt_cyc(cu, sizeof cu, c->cur_median, c->mhz);
+        qqb_fmt_cycles(b, sizeof b, c->base_median, c->base_mhz, QQB_CYC_COLUMN);
+        qqb_fmt_cycles(cu, sizeof cu, c->cur_median, c->mhz, QQB_CYC_COLUMN);
         if (c->ch.status == QQB_CHANGE_OK) {
             snprintf(ch, sizeof ch, "%+.2f%%", c->ch.pct);
             snprintf(iv, sizeof iv, "[%+.2f, %+.2f]%s", c->ch.lo, c->ch.hi, c->ch.ci_ok ? "" : "*");
@@ -246,7 +268,7 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
             }
             const struct qqb_metric *h = qqb_case_find_metric(c, mt->key, "hits");
             char cyc[64], noise[32], ev[32];
-            fmt_cyc(cyc, sizeof cyc, qqb_median(mt->samples, mt->n), c->mhz);
+            qqb_fmt_cycles(cyc, sizeof cyc, qqb_median(mt->samples, mt->n), c->mhz, QQB_CYC_COLUMN);
             double nz = qqb_noise_pct(mt->samples, mt->n);
             if (isfinite(nz))
                 snprintf(noise, sizeof noise, "%.2f%%", nz);
@@ -368,163 +390,174 @@ static const char *kind_name(int ab)
     return ab == QQB_CMP_BUILD ? "build" : ab ? "ab" : "baseline";
 }
 
-static json_t *jnum(double v)
+static struct qqb_run_mem run_mem(const struct qqb_mem *m)
 {
-    return isfinite(v) ? json_real(v) : json_null();
-}
-static json_t *jstr(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
-static json_t *jarr(const double *v, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, jnum(v[i]));
-    return a;
+    return (struct qqb_run_mem){m->key,
+                                (long long)(json_int_t)m->obj_size,
+                                (long long)(json_int_t)m->created,
+                                (long long)(json_int_t)m->deleted,
+                                (long long)(json_int_t)m->obj_bytes,
+                                (long long)(json_int_t)m->alloc_bytes,
+                                (long long)(json_int_t)m->peak_bytes};
 }
 
-static json_t *jmem(const struct qqb_mem *m)
+/* Case C of the results as the run JSON has it: its summaries computed. */
+static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
 {
-    return json_pack("{s:s?, s:I, s:I, s:I, s:I, s:I, s:I}", "key", m->key, "obj_size",
-                     (json_int_t)m->obj_size, "created", (json_int_t)m->created, "deleted",
-                     (json_int_t)m->deleted, "obj_bytes", (json_int_t)m->obj_bytes, "alloc_bytes",
-                     (json_int_t)m->alloc_bytes, "peak_bytes", (json_int_t)m->peak_bytes);
+    *o = (struct qqb_run_case){.name = c->name,
+                               .bench = c->bench,
+                               .variant = c->variant,
+                               .point = c->point,
+                               .nodes = c->nodes,
+                               .tick_mhz = c->mhz,
+                               .launches = (long long)(json_int_t)c->launches,
+                               .failed = c->failures > 0,
+                               .note = c->failure};
+    for (size_t k = 0; c->command && c->command[k]; k++)
+        o->n_command++;
+    o->command = calloc(o->n_command + 1, sizeof *o->command);
+    o->metrics = calloc(c->nmetrics + 1, sizeof *o->metrics);
+    o->memory = calloc(c->nmem + 1, sizeof *o->memory);
+    if (!o->command || !o->metrics || !o->memory)
+        return -1;
+    for (size_t k = 0; k < o->n_command; k++)
+        o->command[k] = c->command[k];
+    for (size_t m = 0; m < c->nmetrics; m++) {
+        const struct qqb_metric *mt = &c->metrics[m];
+        struct qqb_run_metric *om = &o->metrics[o->n_metrics++];
+        *om = (struct qqb_run_metric){.key = mt->key,
+                                      .what = mt->what,
+                                      .median = qqb_median(mt->samples, mt->n),
+                                      .mad = qqb_mad_scaled(mt->samples, mt->n),
+                                      .min = qqb_min(mt->samples, mt->n),
+                                      .noise_pct = qqb_noise_pct(mt->samples, mt->n)};
+        om->samples = malloc((mt->n + 1) * sizeof *om->samples);
+        if (!om->samples)
+            return -1;
+        if (mt->n)
+            memcpy(om->samples, mt->samples, mt->n * sizeof *om->samples);
+        om->n_samples = mt->n;
+    }
+    for (size_t m = 0; m < c->nmem; m++)
+        o->memory[o->n_memory++] = run_mem(&c->mem[m]);
+    return 0;
+}
+
+static struct qqb_run_cmp run_cmp(const struct qqb_cmp *c)
+{
+    return (struct qqb_run_cmp){.case_name = c->case_name,
+                                .key = c->key,
+                                .kind = kind_name(c->ab),
+                                .reference = c->ref_name,
+                                .paired = c->paired,
+                                .noisy_runs = c->noisy_runs,
+                                .baseline_cycles = c->base_median,
+                                .current_cycles = c->cur_median,
+                                .baseline_ns = ns_of(c->base_median, c->base_mhz),
+                                .current_ns = ns_of(c->cur_median, c->mhz),
+                                .change_pct = c->ch.pct,
+                                .lo_pct = c->ch.lo,
+                                .hi_pct = c->ch.hi,
+                                .interval_ok = c->ch.ci_ok,
+                                .confidence = c->ch.confidence,
+                                .p_value = c->ch.p_value,
+                                .threshold_pct = c->threshold,
+                                .threshold_from = qqb_threshold_from_name(c->threshold_from),
+                                .noise_pct = c->noise_pct,
+                                .noise_from = c->noise_from,
+                                .baseline_runs = (long long)(json_int_t)c->base_runs,
+                                .run_to_run_pct = c->run_pct,
+                                .run_bound_pct = c->run_bound_pct,
+                                .pairs = (long long)(json_int_t)c->npairs,
+                                .rounds = (long long)(json_int_t)c->rounds,
+                                .verdict_alone = qqb_verdict_name(c->alone),
+                                .level = c->level,
+                                .holm = c->holm_held < 0 ? -1 : c->holm_held,
+                                .machine_check = qqb_machine_check_name(c->machine),
+                                .machine_check_note = c->machine_why,
+                                .command_differs = c->command_differs,
+                                .why = c->why[0] ? c->why : NULL,
+                                .counter_step = c->step > 0 ? c->step : NAN,
+                                .below_resolution = c->below_step,
+                                .dropped_events = c->dropped,
+                                .machine_pct = c->machine_pct,
+                                .norm_pct = c->norm_pct,
+                                .machine_moved = c->machine == QQB_MC_MOVED,
+                                .verdict = verdict_text(c),
+                                .confirmed = c->confirmed < 0 ? -1 : c->confirmed,
+                                .note = NULL,
+                                .reason = NULL,
+                                .baseline_samples = NULL,
+                                .n_baseline_samples = 0};
+}
+
+/* The run JSON's header: suite, provenance, machine. */
+static void run_head(const struct qqb_report *r, struct qqb_run *o)
+{
+    const struct qqb_results *res = r->results;
+    o->suite = r->suite;
+    o->date = res->date;
+    o->version = res->version;
+    o->commit = res->commit;
+    o->baseline = r->baseline_path;
+    o->baseline_other = r->baseline_other;
+    o->against = r->against;
+    o->memory_baseline = r->memory_baseline_path;
+    o->gated_note = r->no_baseline_summary;
+    o->fingerprint =
+        (struct qqb_run_fp){res->fp.id,    res->fp.cpu,      res->fp.mhz,  res->fp.invariant,
+                            res->fp.cores, res->fp.compiler, res->fp.flags};
+    o->has_fingerprint = 1;
+    o->kernel_failures = (long long)(json_int_t)r->kernel_failures;
+    o->family_size = (long long)(json_int_t)r->j->family;
+    o->round_order_seed = (long long)(json_int_t)(r->seed & 0x7fffffffffffffffull);
+    o->exit_code = r->exit_code;
+}
+
+/* R as the run JSON's structs (run_json.h): arrays owned, strings and
+ * JSON parts borrowed or new (released by the caller). 0 or -1. */
+static int run_of_report(const struct qqb_report *r, struct qqb_run *o)
+{
+    const struct qqb_results *res = r->results;
+    const struct qqb_judgement *jd = r->j;
+    memset(o, 0, sizeof *o);
+    run_head(r, o);
+    o->cases = calloc(res->ncases + 1, sizeof *o->cases);
+    o->comparisons = calloc(jd->ncmp + 1, sizeof *o->comparisons);
+    o->memory_changes = calloc(jd->nmem + 1, sizeof *o->memory_changes);
+    if (!o->cases || !o->comparisons || !o->memory_changes)
+        return -1;
+    for (size_t i = 0; i < res->ncases; i++)
+        if (run_case(res->cases[i], &o->cases[o->n_cases++]) != 0)
+            return -1;
+    for (size_t i = 0; i < jd->ncmp; i++)
+        o->comparisons[o->n_comparisons++] = run_cmp(&jd->cmp[i]);
+    for (size_t i = 0; i < jd->nmem; i++) {
+        const struct qqb_memcmp *m = &jd->mem[i];
+        o->memory_changes[o->n_memory_changes++] = (struct qqb_run_memchg){
+            m->case_name,     m->key, kind_name(m->ab), m->ref_name, run_mem(&m->base), 1,
+            run_mem(&m->cur), 1,      m->verdict};
+    }
+    if (r->models)
+        o->models = qqb_model_judgement_json(r->models);
+    if (r->sigs) {
+        o->signatures = qqb_sig_judgement_json(r->sigs);
+        if (r->sigs->profile)
+            o->profile = qqb_profile_json(r->sigs->profile);
+        if (r->sigs->base_profile)
+            o->baseline_profile = qqb_profile_json(r->sigs->base_profile);
+    }
+    return 0;
 }
 
 int qqb_report_json(const char *path, const struct qqb_report *r, char *err, size_t errlen)
 {
-    const struct qqb_results *res = r->results;
-    json_t *root = json_object();
-    json_object_set_new(root, "suite", jstr(r->suite));
-    json_object_set_new(root, "date", jstr(res->date));
-    json_object_set_new(root, "qqbench_version", jstr(res->version));
-    json_object_set_new(root, "git_commit", jstr(res->commit));
-    json_object_set_new(root, "baseline", jstr(r->baseline_path));
-    json_object_set_new(root, "baseline_other_machine", json_boolean(r->baseline_other));
-    json_object_set_new(root, "against", jstr(r->against));
-    json_object_set_new(root, "memory_baseline", jstr(r->memory_baseline_path));
-    json_object_set_new(root, "gated_note", jstr(r->no_baseline_summary));
-    json_object_set_new(root, "fingerprint",
-                        json_pack("{s:s, s:s, s:f, s:b, s:i, s:s, s:s}", "id", res->fp.id, "cpu",
-                                  res->fp.cpu, "tick_mhz", res->fp.mhz, "invariant",
-                                  res->fp.invariant, "cores", res->fp.cores, "compiler",
-                                  res->fp.compiler, "flags", res->fp.flags));
-    json_t *cases = json_array();
-    for (size_t i = 0; i < res->ncases; i++) {
-        const struct qqb_case_result *c = res->cases[i];
-        json_t *jc = json_object();
-        json_object_set_new(jc, "name", jstr(c->name));
-        json_object_set_new(jc, "bench", jstr(c->bench));
-        json_object_set_new(jc, "variant", jstr(c->variant));
-        json_object_set_new(jc, "point", jstr(c->point));
-        json_object_set_new(jc, "nodes", json_integer(c->nodes));
-        json_object_set_new(jc, "tick_mhz", jnum(c->mhz));
-        json_object_set_new(jc, "launches", json_integer((json_int_t)c->launches));
-        json_t *cmd = json_array();
-        for (size_t k = 0; c->command && c->command[k]; k++)
-            json_array_append_new(cmd, json_string(c->command[k]));
-        json_object_set_new(jc, "command", cmd);
-        json_object_set_new(jc, "failed", json_boolean(c->failures > 0));
-        json_object_set_new(jc, "note", jstr(c->failure));
-        json_t *ms = json_array();
-        for (size_t m = 0; m < c->nmetrics; m++) {
-            const struct qqb_metric *mt = &c->metrics[m];
-            json_t *jm = json_object();
-            json_object_set_new(jm, "key", jstr(mt->key));
-            json_object_set_new(jm, "what", jstr(mt->what));
-            json_object_set_new(jm, "median", jnum(qqb_median(mt->samples, mt->n)));
-            json_object_set_new(jm, "mad", jnum(qqb_mad_scaled(mt->samples, mt->n)));
-            json_object_set_new(jm, "min", jnum(qqb_min(mt->samples, mt->n)));
-            json_object_set_new(jm, "noise_pct", jnum(qqb_noise_pct(mt->samples, mt->n)));
-            json_object_set_new(jm, "samples", jarr(mt->samples, mt->n));
-            json_array_append_new(ms, jm);
-        }
-        json_object_set_new(jc, "metrics", ms);
-        json_t *mem = json_array();
-        for (size_t m = 0; m < c->nmem; m++)
-            json_array_append_new(mem, jmem(&c->mem[m]));
-        json_object_set_new(jc, "memory", mem);
-        json_array_append_new(cases, jc);
-    }
-    json_object_set_new(root, "cases", cases);
-    json_t *cmps = json_array();
-    const struct qqb_judgement *jd = r->j;
-    for (size_t i = 0; i < jd->ncmp; i++) {
-        const struct qqb_cmp *c = &jd->cmp[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "case", jstr(c->case_name));
-        json_object_set_new(j, "key", jstr(c->key));
-        json_object_set_new(j, "kind", json_string(kind_name(c->ab)));
-        json_object_set_new(j, "reference", jstr(c->ref_name));
-        json_object_set_new(j, "paired", json_boolean(c->paired));
-        json_object_set_new(j, "noisy_runs", json_integer(c->noisy_runs));
-        json_object_set_new(j, "baseline_cycles_per_hit", jnum(c->base_median));
-        json_object_set_new(j, "current_cycles_per_hit", jnum(c->cur_median));
-        json_object_set_new(j, "baseline_ns_per_hit", jnum(ns_of(c->base_median, c->base_mhz)));
-        json_object_set_new(j, "current_ns_per_hit", jnum(ns_of(c->cur_median, c->mhz)));
-        json_object_set_new(j, "change_pct", jnum(c->ch.pct));
-        json_object_set_new(j, "interval_lo_pct", jnum(c->ch.lo));
-        json_object_set_new(j, "interval_hi_pct", jnum(c->ch.hi));
-        json_object_set_new(j, "interval_ok", json_boolean(c->ch.ci_ok));
-        json_object_set_new(j, "confidence", jnum(c->ch.confidence));
-        json_object_set_new(j, "p_value", jnum(c->ch.p_value));
-        json_object_set_new(j, "threshold_pct", jnum(c->threshold));
-        json_object_set_new(j, "threshold_from",
-                            json_string(qqb_threshold_from_name(c->threshold_from)));
-        json_object_set_new(j, "noise_pct", jnum(c->noise_pct));
-        json_object_set_new(j, "noise_from", jstr(c->noise_from));
-        json_object_set_new(j, "baseline_runs", json_integer((json_int_t)c->base_runs));
-        json_object_set_new(j, "run_to_run_pct", jnum(c->run_pct));
-        json_object_set_new(j, "run_bound_pct", jnum(c->run_bound_pct));
-        json_object_set_new(j, "pairs", json_integer((json_int_t)c->npairs));
-        json_object_set_new(j, "rounds", json_integer((json_int_t)c->rounds));
-        json_object_set_new(j, "verdict_alone", json_string(qqb_verdict_name(c->alone)));
-        json_object_set_new(j, "level", jnum(c->level));
-        json_object_set_new(j, "holm", c->holm_held < 0 ? json_null() : json_boolean(c->holm_held));
-        json_object_set_new(j, "machine_check", json_string(qqb_machine_check_name(c->machine)));
-        json_object_set_new(j, "machine_check_note", jstr(c->machine_why));
-        json_object_set_new(j, "command_differs", json_boolean(c->command_differs));
-        json_object_set_new(j, "why", c->why[0] ? json_string(c->why) : json_null());
-        json_object_set_new(j, "counter_step_ticks",
-                            c->step > 0 ? json_real(c->step) : json_null());
-        json_object_set_new(j, "figures_below_resolution", json_integer(c->below_step));
-        json_object_set_new(j, "dropped_events", json_real(c->dropped));
-        json_object_set_new(j, "machine_change_pct", jnum(c->machine_pct));
-        json_object_set_new(j, "normalized_change_pct", jnum(c->norm_pct));
-        json_object_set_new(j, "machine_moved", json_boolean(c->machine == QQB_MC_MOVED));
-        json_object_set_new(j, "verdict", json_string(verdict_text(c)));
-        json_object_set_new(j, "confirmed",
-                            c->confirmed < 0 ? json_null() : json_boolean(c->confirmed));
-        json_array_append_new(cmps, j);
-    }
-    json_object_set_new(root, "comparisons", cmps);
-    json_t *mems = json_array();
-    for (size_t i = 0; i < jd->nmem; i++) {
-        const struct qqb_memcmp *m = &jd->mem[i];
-        json_array_append_new(mems, json_pack("{s:s, s:s, s:s, s:s?, s:o, s:o, s:i}", "case",
-                                              m->case_name, "key", m->key, "kind", kind_name(m->ab),
-                                              "reference", m->ref_name, "before", jmem(&m->base),
-                                              "after", jmem(&m->cur), "verdict", m->verdict));
-    }
-    json_object_set_new(root, "memory_changes", mems);
-    if (r->models)
-        json_object_set_new(root, "models", qqb_model_judgement_json(r->models));
-    if (r->sigs) {
-        json_object_set_new(root, "signatures", qqb_sig_judgement_json(r->sigs));
-        if (r->sigs->profile)
-            json_object_set_new(root, "profile", qqb_profile_json(r->sigs->profile));
-        if (r->sigs->base_profile)
-            json_object_set_new(root, "baseline_profile", qqb_profile_json(r->sigs->base_profile));
-    }
-    json_object_set_new(root, "kernel_failures", json_integer((json_int_t)r->kernel_failures));
-    json_object_set_new(root, "family_size", json_integer((json_int_t)jd->family));
-    json_object_set_new(root, "round_order_seed",
-                        json_integer((json_int_t)(r->seed & 0x7fffffffffffffffull)));
-    json_object_set_new(root, "exit_code", json_integer(r->exit_code));
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-    json_decref(root);
+    struct qqb_run run;
+    char *text = run_of_report(r, &run) == 0 ? qqb_run_dumps(&run) : NULL;
+    json_t *parts[] = {run.models, run.signatures, run.profile, run.baseline_profile};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        json_decref(parts[i]);
+    qqb_run_free(&run);
     if (!text) {
         snprintf(err, errlen, "%s: error: cannot write the JSON report: out of memory", path);
         return -1;

@@ -40,6 +40,16 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
 
 /* "14.5M" / "123.4" / "5.55k": one format for a column of cycles. */
 void qqb_fmt_count(char *buf, size_t len, double v);
+/* "12.3", "4567", "1.2e+04": three or four significant digits; "-" when
+ * not finite. */
+void qqb_fmt_sig(char *buf, size_t len, double v);
+
+/* TICKS cycles with the time they take at MHZ (MHZ <= 0: cycles alone):
+ * COLUMN, for the terminal's tables, "  45.3k cyc   21.6 us" (qqb_fmt_count,
+ * fixed widths); PROSE, for pages, "2703 cyc (1.29 us)" with the micro sign (qqb_fmt_sig),
+ * "-" when TICKS is not finite. */
+enum qqb_cyc_style { QQB_CYC_COLUMN, QQB_CYC_PROSE };
+void qqb_fmt_cycles(char *buf, size_t len, double ticks, double mhz, enum qqb_cyc_style style);
 
 /* S as text for XML or HTML (JUnit, index.html): the five markup characters
  * escaped, control characters other than tab and newline as '?'. */

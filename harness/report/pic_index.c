@@ -1,0 +1,379 @@
+/* pic_index.c - the run report's index.html: the verdict tables and every picture. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+#include "pic.h"
+#include "pictures_model.h"
+
+/* ======================================================================
+ * index.html.
+ * ====================================================================== */
+
+/* A file name in an attribute: percent-encode what a URL cannot hold. */
+static void href(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '_' || c == '.')
+            fputc(c, fp);
+        else
+            fprintf(fp, "%%%02X", c);
+    }
+}
+
+static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
+{
+    char kt[160];
+    int is_base = !strcmp(kind, "baseline") || !strcmp(kind, "build");
+    fprintf(fp, "<h3>");
+    qqb_markup_text(fp, pic_kind_title(kind, kt, sizeof kt));
+    fprintf(fp,
+            "</h3>\n<table>\n<thead><tr><th>case</th><th>key</th>%s"
+            "<th class=\"n\">%s</th><th class=\"n\">current</th><th class=\"n\">change</th>"
+            "<th class=\"n\">interval</th><th class=\"n\">threshold</th><th>verdict</th>"
+            "</tr></thead>\n<tbody>\n",
+            is_base ? "" : "<th>reference</th>", is_base ? "baseline" : "reference case");
+    for (size_t i = 0; i < r->ncmps; i++) {
+        const struct rcmp *c = &r->cmps[i];
+        if (strcmp(c->kind, kind))
+            continue;
+        char b[64], cu[64], ch[32] = "n/a", iv[64] = "", th[32] = "";
+        double bmhz =
+            isfinite(c->base_ns) && c->base_ns > 0 ? c->base * 1000.0 / c->base_ns : r->mhz;
+        double cmhz = isfinite(c->cur_ns) && c->cur_ns > 0 ? c->cur * 1000.0 / c->cur_ns : r->mhz;
+        qqb_fmt_cycles(b, sizeof b, c->base, bmhz, QQB_CYC_PROSE);
+        qqb_fmt_cycles(cu, sizeof cu, c->cur, cmhz, QQB_CYC_PROSE);
+        if (isfinite(c->pct)) {
+            snprintf(ch, sizeof ch, "%+.2f%%", c->pct);
+            snprintf(iv, sizeof iv, "[%+.2f, %+.2f]", c->lo, c->hi);
+        }
+        if (isfinite(c->thr))
+            snprintf(th, sizeof th, "\xc2\xb1%g%%", c->thr);
+        enum vclass v = pic_vclass_of(c->verdict);
+        fprintf(fp, "<tr class=\"v-%s\"><td>", pic_vstyle[v].name);
+        qqb_markup_text(fp, c->case_name);
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, c->key);
+        fprintf(fp, "</td>");
+        if (!is_base) {
+            fprintf(fp, "<td>");
+            qqb_markup_text(fp, c->ref ? c->ref : "-");
+            fprintf(fp, "</td>");
+        }
+        fprintf(fp, "<td class=\"n\">");
+        qqb_markup_text(fp, b);
+        fprintf(fp, "</td><td class=\"n\">");
+        qqb_markup_text(fp, cu);
+        fprintf(fp, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">", ch, iv);
+        qqb_markup_text(fp, th);
+        fprintf(fp, "</td><td><span class=\"chip\"></span>");
+        qqb_markup_text(fp, pic_verdict_word(c));
+        if (c->confirmed == 1)
+            fprintf(fp, " (confirmed)");
+        else if (c->confirmed == 0)
+            fprintf(fp, " (not confirmed)");
+        if (c->machine_moved && isfinite(c->machine_pct))
+            fprintf(fp, " (the machine moved %+.1f%%; relative to it %+.2f%%)", c->machine_pct,
+                    c->norm_pct);
+        if (c->reason) {
+            fprintf(fp, " (");
+            qqb_markup_text(fp, c->reason);
+            fprintf(fp, ")");
+        }
+        if (c->note) {
+            fprintf(fp, " <span class=\"note\">");
+            qqb_markup_text(fp, c->note);
+            fprintf(fp, "</span>");
+        }
+        fprintf(fp, "</td></tr>\n");
+    }
+    fprintf(fp, "</tbody>\n</table>\n");
+}
+
+static const char *const section_title[] = {
+    "",
+    "1. Change per key, with its interval",
+    "2. Samples per launch",
+    "3. Memory per object type",
+    "4. Scaling over node counts",
+    "5. A/B pairs side by side",
+};
+
+static const char *const section_none[] = {
+    "",
+    "Nothing was compared: no baseline yet and no variants.",
+    "No case recorded timed keys.",
+    "No case recorded memory keys.",
+    "No benchmark ran on more than one node count.",
+    "No benchmark has variants compared with each other.",
+};
+
+/* The page's head, its title and the run's provenance. */
+static void index_head(FILE *fp, const struct rep *r)
+{
+    fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                "<title>qqbench: ");
+    qqb_markup_text(fp, r->suite ? r->suite : "run");
+    fprintf(fp,
+            "</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>\n"
+            "body{font-family:'DejaVu Sans',Verdana,sans-serif;color:#333;background:#fff;"
+            "margin:1.5em auto;max-width:1300px;padding:0 1em;line-height:1.4}\n"
+            "h1{font-size:1.5em;margin-bottom:0.2em} h2{margin-top:1.6em;border-bottom:1px "
+            "solid #ddd} h3{margin-bottom:0.3em}\n"
+            "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0 1em}\n"
+            "th,td{padding:0.2em 0.6em;border-bottom:1px solid #eee;text-align:left;"
+            "vertical-align:top}\n"
+            "th{background:#f4f4f4} td.n,th.n{text-align:right;white-space:nowrap;"
+            "font-variant-numeric:tabular-nums}\n"
+            ".chip{display:inline-block;width:0.8em;height:0.8em;margin-right:0.4em;"
+            "border-radius:2px;background:%s}\n"
+            "tr.v-regressed .chip{background:%s} tr.v-regressed td{font-weight:bold}\n"
+            "tr.v-improved .chip{background:%s} tr.v-unchanged .chip{background:%s}\n"
+            "tr.v-noisy .chip{background:%s}\n"
+            ".note{color:#666} .meta{color:#555} .alert{color:%s;font-weight:bold}\n"
+            "figure{margin:1em 0 2em} figure img{max-width:100%%;height:auto;"
+            "border:1px solid #eee}\n"
+            "figcaption{max-width:60em;color:#444} .files{font-size:0.85em;color:#666}\n"
+            "</style>\n</head>\n<body>\n<h1>qqbench: suite ",
+            pic_vstyle[V_OTHER].color, pic_vstyle[V_REGRESSED].color, pic_vstyle[V_IMPROVED].color,
+            pic_vstyle[V_UNCHANGED].color, pic_vstyle[V_NOISY].color, QQB_PLOT_ALERT);
+    qqb_markup_text(fp, r->suite ? r->suite : "?");
+    fprintf(fp, "</h1>\n<p class=\"meta\">");
+    qqb_markup_text(fp, r->date ? r->date : "");
+    fprintf(fp, " &middot; machine ");
+    qqb_markup_text(fp, r->fp_id ? r->fp_id : "?");
+    if (r->fp_cpu) {
+        fprintf(fp, " (");
+        qqb_markup_text(fp, r->fp_cpu);
+        if (r->mhz > 0)
+            fprintf(fp, ", %.0f MHz ticks", r->mhz);
+        fprintf(fp, ")");
+    }
+    if (r->fp_compiler) {
+        fprintf(fp, " &middot; ");
+        qqb_markup_text(fp, r->fp_compiler);
+        if (r->fp_flags) {
+            fprintf(fp, " ");
+            qqb_markup_text(fp, r->fp_flags);
+        }
+    }
+    if (r->version) {
+        fprintf(fp, " &middot; qqbench ");
+        qqb_markup_text(fp, r->version);
+    }
+    if (r->commit) {
+        fprintf(fp, " &middot; commit ");
+        qqb_markup_text(fp, r->commit);
+    }
+    fprintf(fp, "<br>baseline: ");
+    qqb_markup_text(fp,
+                    r->baseline ? r->baseline : "none (this run had nothing to compare against)");
+    fprintf(fp, "</p>\n");
+    if (r->baseline_other)
+        fprintf(fp, "<p class=\"alert\">The baseline is from another machine: timing "
+                    "differences may be the machine's, not the code's.</p>\n");
+    fprintf(fp, "<p id=\"broken\" class=\"alert\" hidden></p>\n");
+}
+
+/* The summary: what the run's exit status said, and the counts. */
+static void index_summary(FILE *fp, const struct rep *r)
+{
+    static const char *const exits[] = {"all good", "a regression", "bad input or usage",
+                                        "a kernel failed"};
+    fprintf(fp, "<p><b>");
+    if (r->exit_code >= 0 && r->exit_code <= 3)
+        fprintf(fp, "Exit %ld: %s.", r->exit_code, exits[r->exit_code]);
+    fprintf(fp, "</b> %zu cases", r->ncases);
+    for (size_t k = 0; k < r->nkinds; k++) {
+        size_t cnt[NCLASS] = {0}, na = 0;
+        int is_base = !strcmp(r->kinds[k], "baseline") || !strcmp(r->kinds[k], "build");
+        for (size_t i = 0; i < r->ncmps; i++)
+            if (!strcmp(r->cmps[i].kind, r->kinds[k])) {
+                if (isfinite(r->cmps[i].pct))
+                    cnt[pic_vclass_of(r->cmps[i].verdict)]++;
+                else
+                    na++;
+            }
+        char kt[160];
+        fprintf(fp, "; %s: ",
+                !strcmp(r->kinds[k], "ab") ? "A/B" : pic_kind_title(r->kinds[k], kt, sizeof kt));
+        const char *sep = "";
+        for (int v = 0; v < NCLASS; v++)
+            if (cnt[v]) {
+                fprintf(fp, "%s%zu %s", sep, cnt[v],
+                        is_base ? pic_vstyle[v].name : pic_vstyle[v].ab_name);
+                sep = ", ";
+            }
+        if (na)
+            fprintf(fp, "%s%zu n/a", sep, na);
+    }
+    fprintf(fp, "; %ld kernel failure%s.</p>\n", r->kernel_failures,
+            r->kernel_failures == 1 ? "" : "s");
+}
+
+/* The memory changes' table. */
+static void index_memory(FILE *fp, const struct rep *r)
+{
+    fprintf(fp, "<h3>Memory changes</h3>\n<table>\n<thead><tr><th>case</th><th>key</th>"
+                "<th>against</th><th class=\"n\">live</th><th class=\"n\">peak</th>"
+                "<th class=\"n\">created</th><th>verdict</th></tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < r->nmch; i++) {
+        const struct rmemchg *m = &r->mch[i];
+        int ab = strcmp(m->kind, "baseline") != 0;
+        const char *v = m->verdict > 0   ? (ab ? "more" : "regressed")
+                        : m->verdict < 0 ? (ab ? "less" : "improved")
+                                         : "counts changed";
+        fprintf(fp, "<tr class=\"v-%s\"><td>",
+                m->verdict > 0 && !ab   ? "regressed"
+                : m->verdict < 0 && !ab ? "improved"
+                                        : "other");
+        qqb_markup_text(fp, m->case_name);
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, m->key);
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, ab ? (m->ref ? m->ref : m->kind) : "baseline");
+        char a[3][2][32];
+        pic_fmt_bytes(a[0][0], 32, m->before.live), pic_fmt_bytes(a[0][1], 32, m->after.live);
+        pic_fmt_bytes(a[1][0], 32, m->before.peak), pic_fmt_bytes(a[1][1], 32, m->after.peak);
+        qqb_fmt_sig(a[2][0], 32, m->before.created), qqb_fmt_sig(a[2][1], 32, m->after.created);
+        fprintf(fp, "</td>");
+        for (int q = 0; q < 3; q++)
+            fprintf(fp, "<td class=\"n\">%s &rarr; %s</td>", a[q][0], a[q][1]);
+        fprintf(fp, "<td><span class=\"chip\"></span>%s</td></tr>\n", v);
+    }
+    fprintf(fp, "</tbody>\n</table>\n");
+}
+
+/* The verdict tables, memory changes and kernel failures. */
+static void index_verdicts(FILE *fp, const struct rep *r)
+{
+    fprintf(fp, "<h2>Verdicts</h2>\n<p>Cycles per hit are medians over launches (nanoseconds "
+                "from the measured tick rate). The change is the median change with its "
+                "confidence interval; a key is regressed or improved only when the whole "
+                "interval is past the threshold, noisy when it straddles it.</p>\n");
+    if (r->ncmps == 0)
+        fprintf(fp, "<p>No comparisons: the first run on this machine becomes the baseline, "
+                    "and the suite has no variants.</p>\n");
+    for (size_t k = 0; k < r->nkinds; k++)
+        html_cmp_table(r, fp, r->kinds[k]);
+    if (r->nmch)
+        index_memory(fp, r);
+    int failures = 0;
+    for (size_t i = 0; i < r->ncases; i++)
+        failures |= r->cases[i].failed;
+    if (failures) {
+        fprintf(fp, "<h3 class=\"alert\">Kernel failures</h3>\n<ul>\n");
+        for (size_t i = 0; i < r->ncases; i++)
+            if (r->cases[i].failed) {
+                fprintf(fp, "<li>");
+                qqb_markup_text(fp, r->cases[i].name);
+                fprintf(fp, ": ");
+                qqb_markup_text(fp, r->cases[i].note ? r->cases[i].note : "failed");
+                fprintf(fp, "</li>\n");
+            }
+        fprintf(fp, "</ul>\n");
+    }
+}
+
+/* Picture P as a figure with its caption and files. */
+static void index_figure(FILE *fp, const struct pic *p)
+{
+    fprintf(fp, "<figure id=\"");
+    href(fp, p->stem);
+    fprintf(fp, "\">\n<a href=\"");
+    href(fp, p->stem);
+    fprintf(fp, ".svg\"><img src=\"");
+    href(fp, p->stem);
+    fprintf(fp, ".png\" alt=\"");
+    qqb_markup_text(fp, p->title);
+    fprintf(fp, "\"></a>\n<figcaption><b>");
+    qqb_markup_text(fp, p->title);
+    fprintf(fp, ".</b> ");
+    qqb_markup_text(fp, p->what);
+    fprintf(fp, "<br><span class=\"files\">files: ");
+    static const char *const ext[] = {".svg", ".png", ".gp"};
+    for (int x = 0; x < 3; x++) {
+        fprintf(fp, "<a href=\"");
+        href(fp, p->stem);
+        fprintf(fp, "%s\">", ext[x]);
+        qqb_markup_text(fp, p->stem);
+        fprintf(fp, "%s</a> ", ext[x]);
+    }
+    for (int x = 0; x < p->ndata; x++) {
+        fprintf(fp, "<a href=\"");
+        href(fp, p->data[x]);
+        fprintf(fp, "\">");
+        qqb_markup_text(fp, p->data[x]);
+        fprintf(fp, "</a> ");
+    }
+    fprintf(fp, "</span></figcaption>\n</figure>\n");
+}
+
+/* The pictures, section by section. */
+static void index_pictures(FILE *fp, const struct rep *r)
+{
+    fprintf(fp, "<h2>Pictures</h2>\n<p>Each picture's folder-mates: its data (<code>.dat</code>, "
+                "tab-separated, a header line per file), the gnuplot script that draws it "
+                "(<code>.gp</code>; re-draw with <code>gnuplot NAME.gp</code> in this folder), "
+                "and the picture as SVG and PNG.</p>\n");
+    for (int s = 1; s <= 5; s++) {
+        fprintf(fp, "<h3>%s</h3>\n", section_title[s]);
+        int any = 0;
+        for (size_t i = 0; i < r->npics; i++) {
+            const struct pic *p = &r->pics[i];
+            if (p->section != s)
+                continue;
+            any = 1;
+            index_figure(fp, p);
+        }
+        if (!any)
+            fprintf(fp, "<p>%s</p>\n", section_none[s]);
+    }
+}
+
+int pic_index(struct rep *r)
+{
+    char e[256];
+    FILE *fp = qqb_plot_create(r->dir, "index.html", e, sizeof e);
+    if (!fp)
+        return pic_fail(r, "%s", e);
+    index_head(fp, r);
+    index_summary(fp, r);
+    index_verdicts(fp, r);
+    index_pictures(fp, r);
+    /* Model fits and the machine profile (docs/MODELS.md), from the same JSON. */
+    int mrc = qqb_model_pictures(r->run.models, r->dir, r->no_plot, fp, e, sizeof e);
+    if (mrc == 0)
+        mrc = qqb_profile_pictures(r->run.profile, r->dir, r->no_plot, fp, e, sizeof e);
+    if (mrc != 0) {
+        fclose(fp);
+        return pic_fail(r, "%s", e);
+    }
+    fprintf(fp, "<h3>6. History across versions</h3>\n<p>A run's JSON holds one run; the "
+                "series across versions come from the snapshots that <code>qqbench run "
+                "--record LABEL</code> keeps: <code>qqbench history SUITE.yaml --plot "
+                "DIR</code> draws cycles per interval and memory per object type across "
+                "those labels (docs/REPORTS.md).</p>\n");
+    /* Say so on the page when a picture is missing (an artifact copied in
+     * part); the body's data attributes let a headless browser check it. */
+    fprintf(fp, "<script>\nwindow.addEventListener('load', function () {\n"
+                "  var imgs = document.images, bad = [];\n"
+                "  for (var i = 0; i < imgs.length; i++)\n"
+                "    if (!imgs[i].complete || imgs[i].naturalWidth === 0)\n"
+                "      bad.push(imgs[i].getAttribute('src'));\n"
+                "  document.body.setAttribute('data-images', String(imgs.length));\n"
+                "  document.body.setAttribute('data-images-broken', String(bad.length));\n"
+                "  if (bad.length) {\n"
+                "    var p = document.getElementById('broken');\n"
+                "    p.textContent = bad.length + ' picture(s) did not load: ' + bad.join(', ');\n"
+                "    p.hidden = false;\n"
+                "  }\n"
+                "});\n</script>\n</body>\n</html>\n");
+    return pic_close_file(r, fp, "index.html");
+}

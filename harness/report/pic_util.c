@@ -1,0 +1,323 @@
+/* pic_util.c - the run report's shared helpers: verdict styles, number and name formats, a
+ * picture's files, x tic labels. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "plot.h"
+#include "pic.h"
+
+const struct pic_vstyle pic_vstyle[NCLASS] = {
+    {"regressed", "slower", QQB_PLOT_ALERT, 9}, {"improved", "faster", "#009E73", 11},
+    {"unchanged", "same", "#0072B2", 7},        {"noisy", "noisy", "#E69F00", 13},
+    {"other", "other", "#CC79A7", 5},
+};
+
+enum vclass pic_vclass_of(const char *v)
+{
+    for (int i = 0; i < V_OTHER; i++)
+        if (v && !strcmp(v, pic_vstyle[i].name))
+            return (enum vclass)i;
+    return V_OTHER;
+}
+
+/* ======================================================================
+ * Small helpers.
+ * ====================================================================== */
+
+int pic_fail(struct rep *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, r->errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Quartiles of V (finite values): min, q1, median, q3, max (stats.h). */
+int pic_five(const double *v, size_t n, double out[5])
+{
+    for (int i = 0; i < 5; i++)
+        out[i] = NAN;
+    if (n == 0)
+        return -1;
+    static const double q[5] = {0, 0.25, 0.5, 0.75, 1};
+    for (int i = 0; i < 5; i++)
+        out[i] = qqb_quantile(v, n, q[i]);
+    return 0;
+}
+
+/* A name made safe for a file name: letters, digits, '-', '_', '.'. */
+void pic_safe_name(char *out, size_t n, const char *s)
+{
+    size_t j = 0;
+    for (; s && *s && j + 1 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_';
+        out[j++] = ok ? (char)c : '_';
+    }
+    out[j] = '\0';
+}
+
+/* A text field of a tab-separated data file: tabs and line ends become
+ * blanks; an empty text becomes '-'. */
+void pic_dtext(FILE *fp, const char *s)
+{
+    if (!s || !*s) {
+        fputc('-', fp);
+        return;
+    }
+    for (; *s; s++)
+        fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, fp);
+}
+
+void pic_dnum(FILE *fp, double v)
+{
+    if (isfinite(v))
+        fprintf(fp, "%.9g", v);
+    else
+        fputs("NaN", fp);
+}
+
+void pic_fmt_bytes(char *b, size_t n, double v)
+{
+    if (!isfinite(v))
+        snprintf(b, n, "-");
+    else if (v >= 1024.0 * 1024.0)
+        snprintf(b, n, "%.1f MB", v / (1024.0 * 1024.0));
+    else if (v >= 1024.0)
+        snprintf(b, n, "%.1f KB", v / 1024.0);
+    else
+        snprintf(b, n, "%.0f B", v);
+}
+
+/* The case's name without its benchmark: "channel[pow]@1" -> "pow @1". */
+void pic_short_name(char *b, size_t n, const struct rcase *c)
+{
+    const char *s = c->name;
+    size_t bl = c->bench ? strlen(c->bench) : 0;
+    if (bl && !strncmp(s, c->bench, bl) && (s[bl] == '[' || s[bl] == '@'))
+        s += bl;
+    size_t j = 0;
+    for (; *s && j + 1 < n; s++) {
+        if (*s == '[')
+            continue;
+        b[j++] = *s == ']' ? ' ' : *s;
+    }
+    b[j] = '\0';
+    if (j == 0)
+        snprintf(b, n, "%s", c->name);
+}
+
+/* Tic labels along x. A label past XTIC_MAX characters keeps its start
+ * and end around an ellipsis (the table and the caption have it whole);
+ * when the labels would crowd the axis they stand upright, and the panels
+ * get the room below them, so gnuplot never has to find room itself (it
+ * warned "difficulty making room for xtic labels", and the report failed). */
+#define XTIC_MAX 40
+
+static void xtic_text(char *out, size_t n, const char *s)
+{
+    size_t len = strlen(s);
+    if (len <= XTIC_MAX)
+        snprintf(out, n, "%s", s);
+    else
+        snprintf(out, n, "%.*s\xe2\x80\xa6%s", XTIC_MAX / 2 - 1, s, s + len - XTIC_MAX / 2);
+}
+
+/* The layout for N labels of a panel WIDTH pixels wide; CLOSE: labels
+ * stand closer than their share of the width (bars side by side in
+ * groups), so they stand upright whatever their length. */
+struct xtics pic_xtics_layout(const struct rep *r, const size_t *ci, size_t n, int width, int close)
+{
+    size_t total = 0, longest = 0;
+    for (size_t i = 0; i < n; i++) {
+        char sn[128], t[160];
+        pic_short_name(sn, sizeof sn, &r->cases[ci[i]]);
+        xtic_text(t, sizeof t, sn);
+        size_t len = strlen(t);
+        total += len + 2;
+        longest = len > longest ? len : longest;
+    }
+    struct xtics x = {0, 0, 0};
+    /* About 7 pixels a character at the PNG's 10 points. */
+    if (close || total * 7 > (size_t)width * 3 / 4) {
+        x.upright = 1;
+        /* A character's width is about half its height: the margin in
+         * character heights, and the pixels (about 15 a height) added. */
+        x.margin = (int)(longest * 0.58) + 2;
+        x.extra = x.margin * 15;
+    }
+    return x;
+}
+
+/* "set xtics ('label' x, ...) scale 0 [rotate]" and the margin. */
+void pic_xtics_write(FILE *gp, const struct rep *r, const size_t *ci, const double *x, size_t n,
+                     const struct xtics *l)
+{
+    fprintf(gp, "set xtics (");
+    for (size_t i = 0; i < n; i++) {
+        char sn[128], t[160];
+        pic_short_name(sn, sizeof sn, &r->cases[ci[i]]);
+        xtic_text(t, sizeof t, sn);
+        fprintf(gp, "%s", i ? ", " : "");
+        qqb_plot_str(gp, t, QQB_GP_FORMAT);
+        fprintf(gp, " %.3f", x[i]);
+    }
+    fprintf(gp, ") scale 0%s\n", l->upright ? " rotate by 90 right" : "");
+    if (l->margin)
+        fprintf(gp, "set bmargin %d\n", l->margin);
+}
+
+long pic_find_case(const struct rep *r, const char *name)
+{
+    for (size_t i = 0; name && i < r->ncases; i++)
+        if (!strcmp(r->cases[i].name, name))
+            return (long)i;
+    return -1;
+}
+
+const struct rmetric *pic_find_metric(const struct rcase *c, const char *key, const char *what)
+{
+    for (size_t i = 0; i < c->nm; i++)
+        if (c->m[i].key && c->m[i].what && !strcmp(c->m[i].key, key) && !strcmp(c->m[i].what, what))
+            return &c->m[i];
+    return NULL;
+}
+
+const char *pic_kind_title(const char *kind, char *b, size_t n)
+{
+    if (!strcmp(kind, "baseline"))
+        snprintf(b, n, "Against the baseline");
+    else if (!strcmp(kind, "ab"))
+        snprintf(b, n, "Between variants (A/B): each variant against the first of its group");
+    else if (!strcmp(kind, "build"))
+        snprintf(b, n, "Against the reference build");
+    else
+        snprintf(b, n, "Comparisons of kind '%s'", kind);
+    return b;
+}
+
+/* The comparison's verdict as a reader of that kind says it. */
+const char *pic_verdict_word(const struct rcmp *c)
+{
+    enum vclass v = pic_vclass_of(c->verdict);
+    if (!c->verdict)
+        return "n/a";
+    if (strcmp(c->kind, "baseline") && strcmp(c->kind, "build") && v != V_OTHER)
+        return pic_vstyle[v].ab_name;
+    return c->verdict;
+}
+
+/* ======================================================================
+ * Writing pictures: a picture is registered, its files opened, its
+ * script written, gnuplot run.
+ * ====================================================================== */
+
+struct pic *pic_new(struct rep *r, int section, const char *stem)
+{
+    if (r->npics == MAX_PICS)
+        return NULL;
+    struct pic *p = &r->pics[r->npics];
+    memset(p, 0, sizeof *p);
+    p->section = section;
+    /* Names made file-safe can meet ("p.x" and "p_x" are both p_x): the
+     * second picture gets "-2", so neither one's files, caption or HTML id
+     * is the other's. */
+    snprintf(p->stem, sizeof p->stem, "%s", stem);
+    for (int k = 2; k < 1000; k++) {
+        size_t i = 0;
+        while (i < r->npics && strcmp(r->pics[i].stem, p->stem) != 0)
+            i++;
+        if (i == r->npics)
+            break;
+        snprintf(p->stem, sizeof p->stem, "%.80s-%d", stem, k);
+    }
+    r->npics++;
+    return p;
+}
+
+/* Open the data file STEM-SUFFIX.dat (or STEM.dat) of picture P. */
+FILE *pic_open_data(struct rep *r, struct pic *p, const char *suffix)
+{
+    if (p->ndata == 4)
+        return NULL;
+    char name[sizeof p->data[0]];
+    if (suffix)
+        snprintf(name, sizeof name, "%s-%s.dat", p->stem, suffix);
+    else
+        snprintf(name, sizeof name, "%s.dat", p->stem);
+    FILE *fp = qqb_plot_create(r->dir, name, r->err, r->errlen);
+    if (fp)
+        memcpy(p->data[p->ndata++], name, sizeof name);
+    return fp;
+}
+
+FILE *pic_open_script(struct rep *r, struct pic *p)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.gp", p->stem);
+    FILE *gp = qqb_plot_create(r->dir, name, r->err, r->errlen);
+    if (!gp)
+        return NULL;
+    qqb_plot_begin(gp, p->title);
+    fprintf(gp, "set datafile separator tab\n");
+    return gp;
+}
+
+int pic_close_file(struct rep *r, FILE *fp, const char *name)
+{
+    int bad = ferror(fp);
+    if (fclose(fp) != 0 || bad)
+        return pic_fail(r, "cannot write %s/%s: %s", r->dir, name, strerror(errno));
+    return 0;
+}
+
+int pic_finish(struct rep *r, struct pic *p, FILE *gp)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.gp", p->stem);
+    if (pic_close_file(r, gp, name) != 0)
+        return -1;
+    if (r->no_plot)
+        return 0;
+    char e[512];
+    if (qqb_plot_run(r->dir, name, e, sizeof e) != 0)
+        return pic_fail(r, "%s", e);
+    return 0;
+}
+
+/* The ns axis on the right, linked to cycles on the left. */
+void pic_ns_axis(const struct rep *r, FILE *gp)
+{
+    if (r->mhz > 0)
+        fprintf(gp,
+                "set link y2 via y*1000.0/%.6g inverse y*%.6g/1000.0\n"
+                "set y2tics nomirror out textcolor rgb '%s'\nset format y2 '%%.4g'\n"
+                "set y2label 'ns per hit (%.0f MHz ticks)' textcolor rgb '%s'\n",
+                r->mhz, r->mhz, QQB_PLOT_INK, r->mhz, QQB_PLOT_INK);
+    else
+        fprintf(gp, "unset y2tics\nunset y2label\n");
+}
+
+/* The multiplot grid for N panels: two columns from two panels on. */
+void pic_grid(size_t n, int *rows, int *cols)
+{
+    *cols = n >= 2 ? 2 : 1;
+    *rows = (int)((n + (size_t)*cols - 1) / (size_t)*cols);
+}
+
+/* The baseline comparison of (case, key), or NULL. */
+const struct rcmp *pic_base_cmp(const struct rep *r, size_t ci, const char *key)
+{
+    for (size_t i = 0; i < r->ncmps; i++)
+        if (r->cmps[i].ci == (long)ci && !strcmp(r->cmps[i].kind, "baseline") &&
+            !strcmp(r->cmps[i].key, key))
+            return &r->cmps[i];
+    return NULL;
+}

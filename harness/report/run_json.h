@@ -1,0 +1,239 @@
+/* run_json.h - the run JSON (`qqbench run --json`) described once: the fields of a run, a case,
+ * a metric, a memory row, a comparison and a memory change; one writer and one reader that
+ * validates, both driven by the same lists. */
+#ifndef QQB_RUN_JSON_H
+#define QQB_RUN_JSON_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/*
+ * The schema. Each list below is the one description of an object of the
+ * run JSON: X(TYPE, member, "json name", ARG), in the order the writer
+ * writes them. The structs are made from the lists, and so are the writer
+ * and the reader (run_json.c), so a new field is one line in its list plus
+ * its use (docs/REPORTS.md has an example).
+ *
+ * TYPE and what the member is:
+ *   STR   const char *      string or null; ARG: QQB_RJ_* flags below
+ *   NUM   double            number; NaN written as null, null read as NaN;
+ *                           ARG: QQB_RJ_OPT or 0
+ *   INT   long long         integer; ARG: the value when absent or not a
+ *                           number (a real is read truncated)
+ *   BOOL  int               true/false; ARG: the value when absent
+ *   TRI   int               true/false/null as 1/0/-1 (ARG unused)
+ *   NUMS  double *, n_M     array of numbers, NaN for null (and for
+ *                           anything not a number when read); ARG: flags
+ *   STRS  const char **, n_M  array of strings (others are left out)
+ *   OBJ   struct qqb_run_ARG M, int has_M   an object
+ *   ARR   struct qqb_run_ARG *M, size_t n_M  an array of objects
+ *   JSON  json_t *          a part whose schema is another layer's (models:
+ *                           judge_model.c; signatures: judge_sig.c;
+ *                           profiles: profile.c), kept as it is; written
+ *                           only when not NULL
+ *
+ * Strings of a run read by qqb_run_read point into its document (RUN->doc);
+ * a run made by the writer's caller borrows them. Only arrays are owned.
+ */
+#define QQB_RJ_PLAIN 0x01u /* a plain name (util/names.h) or the file is refused */
+#define QQB_RJ_TEXT  0x02u /* a text name (util/names.h) or the file is refused */
+#define QQB_RJ_KEEP  0x04u /* an array element without it is left out when read */
+#define QQB_RJ_MUST  0x08u /* an array element without it refuses the file */
+#define QQB_RJ_OPT                                                                                 \
+    0x10u /* written only when present (fields read from older or                                  \
+             other writers, which qqbench itself does not write) */
+#define QQB_RJ_ABSENT (-0x7fffffffffffffffLL - 1) /* an INT default: "not in the file" */
+
+/* One memory key (results.h struct qqb_mem). */
+#define QQB_RUN_MEM_FIELDS(X)                                                                      \
+    X(STR, key, "key", QQB_RJ_TEXT | QQB_RJ_KEEP)                                                  \
+    X(INT, obj_size, "obj_size", QQB_RJ_ABSENT)                                                    \
+    X(INT, created, "created", QQB_RJ_ABSENT)                                                      \
+    X(INT, deleted, "deleted", QQB_RJ_ABSENT)                                                      \
+    X(INT, obj_bytes, "obj_bytes", QQB_RJ_ABSENT)                                                  \
+    X(INT, alloc_bytes, "alloc_bytes", QQB_RJ_ABSENT)                                              \
+    X(INT, peak_bytes, "peak_bytes", QQB_RJ_ABSENT)
+
+/* One metric of a key: its summaries and every launch's sample. */
+#define QQB_RUN_METRIC_FIELDS(X)                                                                   \
+    X(STR, key, "key", QQB_RJ_TEXT | QQB_RJ_KEEP)                                                  \
+    X(STR, what, "what", QQB_RJ_TEXT | QQB_RJ_KEEP)                                                \
+    X(NUM, median, "median", 0)                                                                    \
+    X(NUM, mad, "mad", 0)                                                                          \
+    X(NUM, min, "min", 0)                                                                          \
+    X(NUM, noise_pct, "noise_pct", 0)                                                              \
+    X(NUMS, samples, "samples", 0)
+
+/* One case: benchmark x variant x node count x point. */
+#define QQB_RUN_CASE_FIELDS(X)                                                                     \
+    X(STR, name, "name", QQB_RJ_TEXT | QQB_RJ_MUST)                                                \
+    X(STR, bench, "bench", QQB_RJ_PLAIN)                                                           \
+    X(STR, variant, "variant", QQB_RJ_PLAIN)                                                       \
+    X(STR, point, "point", QQB_RJ_TEXT)                                                            \
+    X(INT, nodes, "nodes", 1)                                                                      \
+    X(NUM, tick_mhz, "tick_mhz", 0)                                                                \
+    X(INT, launches, "launches", 0)                                                                \
+    X(STRS, command, "command", 0)                                                                 \
+    X(BOOL, failed, "failed", 0)                                                                   \
+    X(STR, note, "note", 0)                                                                        \
+    X(ARR, metrics, "metrics", metric)                                                             \
+    X(ARR, memory, "memory", mem)
+
+/* One timing comparison (judge.h struct qqb_cmp). "note", "reason" and
+ * "baseline_samples" are read when present (hand-made or older reports),
+ * never written by qqbench. */
+#define QQB_RUN_CMP_FIELDS(X)                                                                      \
+    X(STR, case_name, "case", QQB_RJ_TEXT | QQB_RJ_KEEP)                                           \
+    X(STR, key, "key", QQB_RJ_TEXT | QQB_RJ_KEEP)                                                  \
+    X(STR, kind, "kind", QQB_RJ_TEXT)                                                              \
+    X(STR, reference, "reference", QQB_RJ_TEXT)                                                    \
+    X(BOOL, paired, "paired", 0)                                                                   \
+    X(INT, noisy_runs, "noisy_runs", 0)                                                            \
+    X(NUM, baseline_cycles, "baseline_cycles_per_hit", 0)                                          \
+    X(NUM, current_cycles, "current_cycles_per_hit", 0)                                            \
+    X(NUM, baseline_ns, "baseline_ns_per_hit", 0)                                                  \
+    X(NUM, current_ns, "current_ns_per_hit", 0)                                                    \
+    X(NUM, change_pct, "change_pct", 0)                                                            \
+    X(NUM, lo_pct, "interval_lo_pct", 0)                                                           \
+    X(NUM, hi_pct, "interval_hi_pct", 0)                                                           \
+    X(BOOL, interval_ok, "interval_ok", 0)                                                         \
+    X(NUM, confidence, "confidence", 0)                                                            \
+    X(NUM, p_value, "p_value", 0)                                                                  \
+    X(NUM, threshold_pct, "threshold_pct", 0)                                                      \
+    X(STR, threshold_from, "threshold_from", 0)                                                    \
+    X(NUM, noise_pct, "noise_pct", 0)                                                              \
+    X(STR, noise_from, "noise_from", 0)                                                            \
+    X(INT, baseline_runs, "baseline_runs", 0)                                                      \
+    X(NUM, run_to_run_pct, "run_to_run_pct", 0)                                                    \
+    X(NUM, run_bound_pct, "run_bound_pct", 0)                                                      \
+    X(INT, pairs, "pairs", 0)                                                                      \
+    X(INT, rounds, "rounds", 0)                                                                    \
+    X(STR, verdict_alone, "verdict_alone", 0)                                                      \
+    X(NUM, level, "level", 0)                                                                      \
+    X(TRI, holm, "holm", 0)                                                                        \
+    X(STR, machine_check, "machine_check", 0)                                                      \
+    X(STR, machine_check_note, "machine_check_note", 0)                                            \
+    X(BOOL, command_differs, "command_differs", 0)                                                 \
+    X(STR, why, "why", 0)                                                                          \
+    X(NUM, counter_step, "counter_step_ticks", 0)                                                  \
+    X(INT, below_resolution, "figures_below_resolution", 0)                                        \
+    X(NUM, dropped_events, "dropped_events", 0)                                                    \
+    X(NUM, machine_pct, "machine_change_pct", 0)                                                   \
+    X(NUM, norm_pct, "normalized_change_pct", 0)                                                   \
+    X(BOOL, machine_moved, "machine_moved", 0)                                                     \
+    X(STR, verdict, "verdict", QQB_RJ_TEXT)                                                        \
+    X(TRI, confirmed, "confirmed", 0)                                                              \
+    X(STR, note, "note", QQB_RJ_OPT)                                                               \
+    X(STR, reason, "reason", QQB_RJ_OPT)                                                           \
+    X(NUMS, baseline_samples, "baseline_samples", QQB_RJ_OPT)
+
+/* One memory key whose numbers moved (judge.h struct qqb_memcmp). */
+#define QQB_RUN_MEMCHG_FIELDS(X)                                                                   \
+    X(STR, case_name, "case", QQB_RJ_TEXT | QQB_RJ_KEEP)                                           \
+    X(STR, key, "key", QQB_RJ_TEXT | QQB_RJ_KEEP)                                                  \
+    X(STR, kind, "kind", QQB_RJ_TEXT)                                                              \
+    X(STR, reference, "reference", QQB_RJ_TEXT)                                                    \
+    X(OBJ, before, "before", mem)                                                                  \
+    X(OBJ, after, "after", mem)                                                                    \
+    X(INT, verdict, "verdict", 0)
+
+/* The machine (results.h struct qqb_fingerprint). */
+#define QQB_RUN_FP_FIELDS(X)                                                                       \
+    X(STR, id, "id", 0)                                                                            \
+    X(STR, cpu, "cpu", 0)                                                                          \
+    X(NUM, tick_mhz, "tick_mhz", 0)                                                                \
+    X(BOOL, invariant, "invariant", 0)                                                             \
+    X(INT, cores, "cores", 0)                                                                      \
+    X(STR, compiler, "compiler", 0)                                                                \
+    X(STR, flags, "flags", 0)
+
+/* The run. */
+#define QQB_RUN_FIELDS(X)                                                                          \
+    X(STR, suite, "suite", QQB_RJ_PLAIN)                                                           \
+    X(STR, date, "date", 0)                                                                        \
+    X(STR, version, "qqbench_version", 0)                                                          \
+    X(STR, commit, "git_commit", 0)                                                                \
+    X(STR, baseline, "baseline", 0)                                                                \
+    X(BOOL, baseline_other, "baseline_other_machine", 0)                                           \
+    X(STR, against, "against", 0)                                                                  \
+    X(STR, memory_baseline, "memory_baseline", 0)                                                  \
+    X(STR, gated_note, "gated_note", 0)                                                            \
+    X(OBJ, fingerprint, "fingerprint", fp)                                                         \
+    X(ARR, cases, "cases", case)                                                                   \
+    X(ARR, comparisons, "comparisons", cmp)                                                        \
+    X(ARR, memory_changes, "memory_changes", memchg)                                               \
+    X(JSON, models, "models", 0)                                                                   \
+    X(JSON, signatures, "signatures", 0)                                                           \
+    X(JSON, profile, "profile", 0)                                                                 \
+    X(JSON, baseline_profile, "baseline_profile", 0)                                               \
+    X(INT, kernel_failures, "kernel_failures", 0)                                                  \
+    X(INT, family_size, "family_size", 0)                                                          \
+    X(INT, round_order_seed, "round_order_seed", 0)                                                \
+    X(INT, exit_code, "exit_code", -1)
+
+/* The members each TYPE makes. */
+#define QQB_RJ_M_STR(m, a)  const char *m;
+#define QQB_RJ_M_NUM(m, a)  double m;
+#define QQB_RJ_M_INT(m, a)  long long m;
+#define QQB_RJ_M_BOOL(m, a) int m;
+#define QQB_RJ_M_TRI(m, a)  int m;
+#define QQB_RJ_M_NUMS(m, a)                                                                        \
+    double *m;                                                                                     \
+    size_t n_##m;
+#define QQB_RJ_M_STRS(m, a)                                                                        \
+    const char **m;                                                                                \
+    size_t n_##m;
+#define QQB_RJ_M_OBJ(m, a)                                                                         \
+    struct qqb_run_##a m;                                                                          \
+    int has_##m;
+#define QQB_RJ_M_ARR(m, a)                                                                         \
+    struct qqb_run_##a *m;                                                                         \
+    size_t n_##m;
+#define QQB_RJ_M_JSON(m, a)          json_t *m;
+#define QQB_RJ_MEMBER(T, m, name, a) QQB_RJ_M_##T(m, a)
+
+struct qqb_run_mem {
+    QQB_RUN_MEM_FIELDS(QQB_RJ_MEMBER)
+};
+struct qqb_run_metric {
+    QQB_RUN_METRIC_FIELDS(QQB_RJ_MEMBER)
+};
+struct qqb_run_case {
+    QQB_RUN_CASE_FIELDS(QQB_RJ_MEMBER)
+};
+struct qqb_run_cmp {
+    QQB_RUN_CMP_FIELDS(QQB_RJ_MEMBER)
+};
+struct qqb_run_memchg {
+    QQB_RUN_MEMCHG_FIELDS(QQB_RJ_MEMBER)
+};
+struct qqb_run_fp {
+    QQB_RUN_FP_FIELDS(QQB_RJ_MEMBER)
+};
+struct qqb_run {
+    QQB_RUN_FIELDS(QQB_RJ_MEMBER)
+    json_t *doc; /* the parsed file the strings point into (read runs), or NULL */
+};
+
+/*
+ * Read PATH into RUN (zeroed first). Refused (-1, one line in ERR) when the
+ * file does not parse ("PATH:LINE:COLUMN: error: ..."), is not an object
+ * with a "cases" array, a case has no "name", or a name fails its rule of
+ * util/names.h ("PATH: error: cases[3].variant: the name ... "): a run JSON
+ * may come from another machine's job or a pull request, and its names go
+ * into file names, scripts and pages. Otherwise lenient: unknown fields are
+ * ignored, a field of another type reads as absent, array elements without
+ * a KEEP field are left out. 0 on success; free with qqb_run_free.
+ */
+int qqb_run_read(const char *path, struct qqb_run *run, char *err, size_t errlen);
+
+/* RUN as JSON text (indent 2, reals to 17 digits), malloc'd; NULL when out
+ * of memory. */
+char *qqb_run_dumps(const struct qqb_run *run);
+
+/* Free what RUN owns (its arrays and document), not borrowed strings or
+ * JSON parts of a run the caller made (the caller releases those). */
+void qqb_run_free(struct qqb_run *run);
+
+#endif /* QQB_RUN_JSON_H */
