@@ -58,16 +58,6 @@ struct opts {
     int unweighted;
 };
 
-static int listed(char *const *list, size_t n, const char *s)
-{
-    if (n == 0)
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(list[i], s))
-            return 1;
-    return 0;
-}
-
 /* Case C's parameter point: the model's parameters into X (nodes from
  * NODES when the model uses it), the others as "k=v,..." into REST (the
  * series' name). 0, or -1 with the error printed. */
@@ -133,7 +123,7 @@ static int case_samples(const struct qqb_model *m, const struct opts *o, json_t 
         const char *key = json_string_value(json_object_get(mt, "key"));
         const char *what = json_string_value(json_object_get(mt, "what"));
         if (!key || !what || key[0] == '@' || strcmp(what, o->metric) ||
-            !listed(o->keys, o->nkeys, key))
+            !qqb_strv_selects(o->keys, o->nkeys, key))
             continue;
         char label[256], nd[32] = "";
         if (qqb_model_param(m, "nodes") < 0)
@@ -189,7 +179,7 @@ static int load_json(const char *path, const struct qqb_model *m, const struct o
     {
         const char *name = json_string_value(json_object_get(c, "name"));
         const char *bench = json_string_value(json_object_get(c, "bench"));
-        if (!name || !bench || !listed(o->benches, o->nbenches, bench))
+        if (!name || !bench || !qqb_strv_selects(o->benches, o->nbenches, bench))
             continue;
         double x[QQB_MODEL_MAX_PARAMS];
         char rest[128];
@@ -266,7 +256,7 @@ static int load_bigsim(const char *path, const struct qqb_model *m, const struct
             }
             x[i] = r.p[pos[i]];
         }
-        if (!ok || !listed(o->keys, o->nkeys, r.event))
+        if (!ok || !qqb_strv_selects(o->keys, o->nkeys, r.event))
             continue;
         struct qqb_model_series *s = qqb_model_series_get(d, r.event);
         if (!s || qqb_model_series_add(s, x, m->nparams, r.time * o->dilation) < 0) {

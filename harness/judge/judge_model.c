@@ -21,16 +21,6 @@ static void formula_text(const struct qqb_model *m, char *buf, size_t len)
     }
 }
 
-static int listed(char *const *list, size_t n, const char *s)
-{
-    if (n == 0)
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(list[i], s))
-            return 1;
-    return 0;
-}
-
 /* Plan case CI's parameter values into X (the model's order) and the
  * series prefix into LABEL: "bench[variant]{unused=values}@nodes". */
 static int case_point(const struct qqb_plan *p, size_t ci, const struct qqb_model *m, double *x,
@@ -78,7 +68,8 @@ static int add_case(const struct qqb_bench *b, const struct qqb_case_result *rc,
 {
     for (size_t mi = 0; rc && mi < rc->nmetrics; mi++) {
         const struct qqb_metric *mt = &rc->metrics[mi];
-        if (strcmp(mt->what, METRIC) || mt->key[0] == '@' || !listed(b->keys, b->nkeys, mt->key))
+        if (strcmp(mt->what, METRIC) || mt->key[0] == '@' ||
+            !qqb_strv_selects(b->keys, b->nkeys, mt->key))
             continue;
         char label[256];
         snprintf(label, sizeof label, "%s %s", prefix, mt->key);

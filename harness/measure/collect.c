@@ -19,16 +19,6 @@ static int add(struct qqb_case_result *c, const char *key, const char *what, dou
     return 0;
 }
 
-static int wanted(const char *name, char *const *keys, size_t nkeys)
-{
-    if (nkeys == 0)
-        return 1;
-    for (size_t i = 0; i < nkeys; i++)
-        if (!strcmp(keys[i], name))
-            return 1;
-    return 0;
-}
-
 static int collect_mem(const struct qq_file *f, struct qqb_case_result *c)
 {
     /* Memory is deterministic: each launch should give the same table, so
@@ -188,7 +178,7 @@ int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_c
     }
     for (uint32_t k = 0; k < nk && rc == 0; k++) {
         const struct qq_key_info *key = qq_file_key(f, k);
-        if (!wanted(key->name, keys, nkeys))
+        if (!qqb_strv_selects(keys, nkeys, key->name))
             continue;
         rc |= collect_key(c, key, k, nk, nn, ks, hs, cal.step, err, errlen);
     }

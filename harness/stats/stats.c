@@ -26,16 +26,19 @@ static int qqb__has_nan(const double *x, size_t n)
     return 0;
 }
 
-/* A sorted copy of x in buf (if n <= QQB__STACK_N) or on the heap. Returns
- * NULL if allocation fails; release with qqb__release(copy, buf). */
+/* Room for n doubles: buf (if n <= QQB__STACK_N) or the heap. Returns NULL
+ * if allocation fails; release with qqb__release(room, buf). */
+static double *qqb__room(size_t n, double *buf)
+{
+    return n > QQB__STACK_N ? malloc(n * sizeof *buf) : buf;
+}
+
+/* A sorted copy of x in qqb__room(n, buf). */
 static double *qqb__sorted_copy(const double *x, size_t n, double *buf)
 {
-    double *c = buf;
-    if (n > QQB__STACK_N) {
-        c = malloc(n * sizeof *c);
-        if (!c)
-            return NULL;
-    }
+    double *c = qqb__room(n, buf);
+    if (!c)
+        return NULL;
     memcpy(c, x, n * sizeof *c);
     gsl_sort(c, 1, n);
     return c;
@@ -45,6 +48,22 @@ static void qqb__release(double *c, double *buf)
 {
     if (c != buf)
         free(c);
+}
+
+/* The ties' correction of a rank test: the sum of g^3 - g over the runs of
+ * g equal values in the sorted X. */
+static double tie_sum(const double *x, size_t n)
+{
+    double t = 0.0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && x[j] == x[i])
+            j++;
+        double g = (double)(j - i);
+        t += g * g * g - g;
+        i = j;
+    }
+    return t;
 }
 
 /* ---------------------------------------------------------------------
@@ -104,12 +123,9 @@ double qqb_mad_raw(const double *x, size_t n)
     if (isnan(m))
         return NAN;
     double buf[QQB__STACK_N];
-    double *d = buf;
-    if (n > QQB__STACK_N) {
-        d = malloc(n * sizeof *d);
-        if (!d)
-            return NAN;
-    }
+    double *d = qqb__room(n, buf);
+    if (!d)
+        return NAN;
     for (size_t i = 0; i < n; i++)
         d[i] = fabs(x[i] - m);
     gsl_sort(d, 1, n);
@@ -295,15 +311,7 @@ static double qqb__tie_term(const double *base, size_t nb, const double *cur, si
     memcpy(p, base, nb * sizeof *p);
     memcpy(p + nb, cur, nc * sizeof *p);
     gsl_sort(p, 1, n);
-    double t = 0.0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && p[j] == p[i])
-            j++;
-        double g = (double)(j - i);
-        t += g * g * g - g;
-        i = j;
-    }
+    double t = tie_sum(p, n);
     free(p);
     return t;
 }
@@ -571,15 +579,7 @@ static int qqb__signrank_test(const double *d, size_t n, double *a, struct qqb_c
     gsl_sort(a, 1, nz);
     /* W+ = sum over positive d of the mid-rank of |d| among the nonzero |d|;
      * rank by binary search for the block of equal values in a. */
-    double wplus = 0.0, tie = 0.0;
-    for (size_t i = 0; i < nz;) {
-        size_t j = i + 1;
-        while (j < nz && a[j] == a[i])
-            j++;
-        double g = (double)(j - i);
-        tie += g * g * g - g;
-        i = j;
-    }
+    double wplus = 0.0, tie = tie_sum(a, nz);
     if (tie > 0.0)
         out->ties = 1;
     for (size_t i = 0; i < n; i++) {
@@ -764,12 +764,9 @@ double qqb_pair_level_shift(const double *base, const double *cur, size_t n)
     if (!base || !cur || n == 0)
         return NAN;
     double buf[QQB__STACK_N];
-    double *r = buf;
-    if (n > QQB__STACK_N) {
-        r = malloc(n * sizeof *r);
-        if (!r)
-            return NAN;
-    }
+    double *r = qqb__room(n, buf);
+    if (!r)
+        return NAN;
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         if (!(base[i] > 0.0) || !isfinite(base[i]) || !(cur[i] > 0.0) || !isfinite(cur[i]))

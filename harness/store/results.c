@@ -297,3 +297,13 @@ int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_o
     view->capcases = view->ncases;
     return 0;
 }
+
+int qqb_strv_selects(char *const *list, size_t n, const char *s)
+{
+    if (n == 0)
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i], s))
+            return 1;
+    return 0;
+}

@@ -143,6 +143,9 @@ long qqb_metric_at(const struct qqb_metric *m, uint32_t run, uint32_t launch);
 int qqb_strv_dup(char *const *src, char ***dst);
 /* 1 when two NULL-ended string arrays hold the same strings. */
 int qqb_strv_equal(char *const *a, char *const *b);
+/* 1 when S is one of the N strings of LIST, or LIST is empty (N 0: no
+ * choice made, everything is in): the rule of --key, --bench and keys:. */
+int qqb_strv_selects(char *const *list, size_t n, const char *s);
 /* A view of R: its header and the cases I with KEEP[I] nonzero (KEEP NULL:
  * all), borrowed; with MEMORY_ONLY each case without its metrics (memory per
  * key, names and command only). Free only view->cases (one block), never
