@@ -23,10 +23,7 @@ static const size_t chunks[] = {24, 72, 1000, 4096, (size_t)1 << 18};
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return test_rand(&rng);
 }
 
 static void write_file(const char *path, const unsigned char *p, size_t len)
