@@ -106,6 +106,16 @@ static inline int test_temporaries(const char *name)
     return n;
 }
 
+/* A seeded stream of pseudo-random numbers (xorshift64): the same files and
+ * cases on every run. *STATE must not start at 0. */
+static inline uint64_t test_rand(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
 /* Run one test function, print its name. */
 #define RUN(fn)                                                                                    \
     do {                                                                                           \

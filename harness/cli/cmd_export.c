@@ -1,14 +1,19 @@
 /* cmd_export.c - qqbench export: a .qq file as Chrome trace-event JSON (Perfetto, chrome://tracing)
  * or CSV. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "atomic.h"
 #include "cmds.h"
 #include "opts.h"
 #include "trace.h"
@@ -41,29 +46,36 @@ static void csv_field(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
-static void export_csv(const struct qqb_trace *t, FILE *fp)
+/* Returns 0, or 1 when the reader met an error (a damaged entry, a file
+ * that shrank: qq_file_errmsg says it). */
+static int export_csv(const struct qqb_trace *t, FILE *fp)
 {
     fprintf(fp, "node,key,type,info,tick,seconds,run_seconds\n");
     for (uint32_t n = 0; n < t->nnodes; n++) {
         if (!t->node_on[n])
             continue;
         const struct qq_node_info *ni = qq_file_node(t->f, n);
-        const struct qq_event *e = qq_file_entries(t->f, n);
-        for (uint64_t i = 0; i < ni->entries; i++) {
-            if (!t->key_on[e[i].key])
+        struct qqb_events it;
+        const struct qq_event *e;
+        qqb_events_open(t->f, n, &it);
+        while ((e = qqb_events_next(&it))) {
+            if (!t->key_on[e->key])
                 continue;
-            const struct qq_key_info *k = qq_file_key(t->f, e[i].key);
+            const struct qq_key_info *k = qq_file_key(t->f, e->key);
             fprintf(fp, "%u,", ni->node);
             csv_field(fp, k->name);
             fprintf(fp, ",%s,", qqb_trace_type_name(k->type));
             if (k->type == QQ_TYPE_VALUE)
-                fprintf(fp, "%.17g", e[i].info.d);
+                fprintf(fp, "%.17g", e->info.d);
             else
-                fprintf(fp, "%" PRId64, e[i].info.i);
-            fprintf(fp, ",%" PRIu64 ",%.9f,%.9f\n", e[i].tick, qqb_trace_node_sec(t, n, e[i].tick),
-                    qqb_trace_sec(t, n, e[i].tick));
+                fprintf(fp, "%" PRId64, e->info.i);
+            fprintf(fp, ",%" PRIu64 ",%.9f,%.9f\n", e->tick, qqb_trace_node_sec(t, n, e->tick),
+                    qqb_trace_sec(t, n, e->tick));
         }
+        if (qqb_events_close(&it) != 0)
+            return 1;
     }
+    return 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -77,6 +89,7 @@ struct chrome {
     size_t events;  /* trace events written (metadata included) */
     size_t skipped; /* values that JSON cannot hold (NaN, infinity) */
     int failed;     /* out of memory */
+    int read_rc;    /* the reader's error, or 0 */
 };
 
 /* Write EV (taking the reference) as the next element of traceEvents. */
@@ -109,7 +122,6 @@ static void meta(struct chrome *c, const char *what, uint32_t pid, uint32_t tid,
 static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n, double *on)
 {
     const struct qq_node_info *ni = qq_file_node(t->f, n);
-    const struct qq_event *e = qq_file_entries(t->f, n);
     uint32_t pid = ni->node;
     char label[160];
 
@@ -136,18 +148,21 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
     }
 
     double last = 0;
-    for (uint64_t i = 0; i < ni->entries && !c->failed; i++) {
-        uint32_t k = e[i].key;
-        double sec = qqb_trace_sec(t, n, e[i].tick);
+    struct qqb_events it;
+    const struct qq_event *e;
+    qqb_events_open(t->f, n, &it);
+    while (!c->failed && (e = qqb_events_next(&it))) {
+        uint32_t k = e->key;
+        double sec = qqb_trace_sec(t, n, e->tick);
         last = sec;
         if (!t->key_on[k])
             continue;
         const struct qq_key_info *ki = qq_file_key(t->f, k);
         switch (ki->type) {
         case QQ_TYPE_STATE:
-            if (e[i].info.i && on[k] < 0) {
+            if (e->info.i && on[k] < 0) {
                 on[k] = sec;
-            } else if (!e[i].info.i && on[k] >= 0) {
+            } else if (!e->info.i && on[k] >= 0) {
                 put(c, json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I}", "name", ki->name, "cat",
                                  "state", "ph", "X", "ts", ts_us(on[k]), "dur",
                                  json_real(round((sec - on[k]) * 1e9) / 1e3), "pid",
@@ -163,19 +178,21 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
         case QQ_TYPE_COUNT:
             put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:I}}", "name", ki->name, "cat", "count",
                              "ph", "C", "ts", ts_us(sec), "pid", (json_int_t)pid, "args", "value",
-                             (json_int_t)e[i].info.i));
+                             (json_int_t)e->info.i));
             break;
         case QQ_TYPE_VALUE:
-            if (!isfinite(e[i].info.d)) {
+            if (!isfinite(e->info.d)) {
                 c->skipped++;
                 break;
             }
             put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:f}}", "name", ki->name, "cat", "value",
                              "ph", "C", "ts", ts_us(sec), "pid", (json_int_t)pid, "args", "value",
-                             e[i].info.d));
+                             e->info.d));
             break;
         }
     }
+    if ((c->read_rc = qqb_events_close(&it)) != 0)
+        return;
     /* A state still on at the end: a slice to the node's last entry. */
     for (uint32_t k = 0; k < t->nkeys && !c->failed; k++)
         if (on[k] >= 0)
@@ -186,9 +203,11 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
                           (json_int_t)pid, "tid", (json_int_t)k + 1, "args", "unbalanced", 1));
 }
 
+/* Returns 0; 1 when the reader met an error (qq_file_errmsg says it); or
+ * -1 with ERR. */
 static int export_chrome(const struct qqb_trace *t, FILE *fp, char *err, size_t errsz)
 {
-    struct chrome c = {fp, 0, 0, 0};
+    struct chrome c = {fp, 0, 0, 0, 0};
     double *on = malloc((t->nkeys + 1u) * sizeof *on);
     json_t *nodes = json_array();
     if (!on || !nodes) {
@@ -202,6 +221,11 @@ static int export_chrome(const struct qqb_trace *t, FILE *fp, char *err, size_t 
         if (!t->node_on[n])
             continue;
         export_node(t, &c, n, on);
+        if (c.read_rc) {
+            free(on);
+            json_decref(nodes);
+            return 1;
+        }
         const struct qq_node_info *ni = qq_file_node(t->f, n);
         if (json_array_append_new(
                 nodes,
@@ -229,6 +253,90 @@ static int export_chrome(const struct qqb_trace *t, FILE *fp, char *err, size_t 
     fputs("}\n", fp);
     if (c.failed) {
         snprintf(err, errsz, "out of memory (or a name that is not UTF-8)");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The output: standard output, or --out F replaced whole or not at all.  */
+
+/*
+ * F a regular file, or a name not yet taken, is written into a temporary
+ * beside it (harness/atomic.h) and renamed over it once the export is
+ * complete: a damaged entry met halfway, a full disk or an interrupt leaves
+ * F as it was, never a partial export. A symbolic link is followed to its
+ * file. A device or a FIFO (/dev/null, a pipe) is written in place: there
+ * is nothing to replace.
+ */
+struct output {
+    FILE *fp;
+    const char *name; /* for messages */
+    int atomic;       /* fp writes A's temporary */
+    struct qqb_atomic a;
+};
+
+static int output_open(struct output *o, const char *out, char *err, size_t errsz)
+{
+    memset(o, 0, sizeof *o);
+    if (!out || !strcmp(out, "-")) {
+        o->fp = stdout;
+        o->name = "standard output";
+        return 0;
+    }
+    o->name = out;
+    char resolved[PATH_MAX];
+    const char *target = out;
+    struct stat st;
+    if (lstat(out, &st) != 0) {
+        o->atomic = errno == ENOENT;
+    } else if (S_ISREG(st.st_mode)) {
+        o->atomic = 1;
+    } else if (S_ISLNK(st.st_mode) && realpath(out, resolved) && stat(resolved, &st) == 0 &&
+               S_ISREG(st.st_mode)) {
+        o->atomic = 1;
+        target = resolved;
+    }
+    char why[512];
+    if (o->atomic && qqb_atomic_prepare(&o->a, target, "", 0, why, sizeof why) != 0) {
+        snprintf(err, errsz, "cannot write %s: %s", out, strerror(errno));
+        return -1;
+    }
+    o->fp = fopen(o->atomic ? o->a.tmp : out, "w");
+    if (!o->fp) {
+        int e = errno;
+        qqb_atomic_abort(&o->a);
+        snprintf(err, errsz, "cannot write %s: %s", out, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+/* Flush and close the output; a temporary is renamed over F, or removed when
+ * the export FAILED. Returns 0, or -1 with ERR when a write failed (a full
+ * device). */
+static int output_close(struct output *o, int failed, char *err, size_t errsz)
+{
+    if (!o->fp)
+        return 0;
+    int bad = fflush(o->fp) != 0 || ferror(o->fp);
+    if (!bad && !failed && o->atomic && fsync(fileno(o->fp)) != 0)
+        bad = 1;
+    int e = errno ? errno : EIO;
+    if (o->fp != stdout && fclose(o->fp) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    o->fp = NULL;
+    char why[512];
+    if (failed || bad)
+        qqb_atomic_abort(&o->a);
+    else if (o->atomic && qqb_atomic_commit(&o->a, why, sizeof why) != 0) {
+        snprintf(err, errsz, "cannot write %s: %s", o->name, why);
+        return -1;
+    }
+    if (bad && !failed) {
+        snprintf(err, errsz, "cannot write %s: %s", o->name, strerror(e));
         return -1;
     }
     return 0;
@@ -268,44 +376,34 @@ int cmd_export(int argc, char **argv)
     int chrome = !strcmp(format, "chrome");
 
     struct qqb_trace t;
+    struct output o = {0};
     char err[1024] = "";
     int rc = QQB_EXIT_USAGE;
-    FILE *fp = NULL;
     if (qqb_trace_open(&t, file, err, sizeof err) != 0 ||
         (nodes && qqb_trace_select_nodes(&t, nodes, err, sizeof err) != 0) ||
-        (keys && qqb_trace_select_keys(&t, keys, err, sizeof err) != 0))
+        (keys && qqb_trace_select_keys(&t, keys, err, sizeof err) != 0) ||
+        output_open(&o, out, err, sizeof err) != 0)
         goto done;
-    if (out && strcmp(out, "-") != 0) {
-        fp = fopen(out, "w");
-        if (!fp) {
-            snprintf(err, sizeof err, "cannot write %s: %s", out, strerror(errno));
-            goto done;
-        }
-    } else {
-        fp = stdout;
-    }
-    /* A write that failed (a full device) is said as such, exit 3 (the
-     * results were not stored); the Chrome writer's own failures are
-     * memory or a name JSON cannot hold. */
+    /* A damaged entry met on the way is the file's error (exit 2, as when
+     * the file was checked whole before writing); a write that failed (a
+     * full device) is said as such, exit 3 (the results were not stored);
+     * the Chrome writer's own failures are memory or a name JSON cannot
+     * hold. */
     errno = 0;
-    if (chrome) {
-        if (export_chrome(&t, fp, err, sizeof err) != 0 && !ferror(fp))
-            goto done;
-    } else {
-        export_csv(&t, fp);
+    int xr = chrome ? export_chrome(&t, o.fp, err, sizeof err) : export_csv(&t, o.fp);
+    if (xr == 1)
+        snprintf(err, sizeof err, "%s", qq_file_errmsg(t.f));
+    if (xr == 1 || (xr != 0 && !ferror(o.fp))) {
+        output_close(&o, 1, err, sizeof err);
+        goto done;
     }
-    if (fflush(fp) != 0 || ferror(fp)) {
-        snprintf(err, sizeof err, "cannot write %s: %s", out ? out : "standard output",
-                 strerror(errno ? errno : EIO));
+    if (output_close(&o, 0, err, sizeof err) != 0) {
         rc = QQB_EXIT_KERNEL;
         goto done;
     }
     rc = QQB_EXIT_OK;
 done:
-    if (fp && fp != stdout && fclose(fp) != 0 && rc == QQB_EXIT_OK) {
-        snprintf(err, sizeof err, "cannot write %s: %s", out, strerror(errno));
-        rc = QQB_EXIT_KERNEL;
-    }
+    output_close(&o, 1, err, sizeof err);
     if (rc != QQB_EXIT_OK)
         fprintf(stderr, "qqbench export: error: %s\n", err);
     qqb_trace_close(&t);

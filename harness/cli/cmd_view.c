@@ -156,19 +156,22 @@ static int flush_line(struct keyplot *k, struct walk *w)
     return 0;
 }
 
+/* Returns 0; -1 out of memory; -2 when the reader met an error (a damaged
+ * entry, a file that shrank: qq_file_errmsg says it). */
 static int collect_node(struct view *v, uint32_t row, struct walk *w)
 {
     uint32_t n = v->rows[row];
-    const struct qq_node_info *ni = qq_file_node(v->tr.f, n);
-    const struct qq_event *e = qq_file_entries(v->tr.f, n);
     uint32_t nk = v->tr.nkeys, open = 0;
     double last = 0;
     memset(w, 0, nk * sizeof *w);
     for (uint32_t k = 0; k < nk; k++)
         w[k].last_col = -1;
-    for (uint64_t i = 0; i < ni->entries; i++) {
-        uint32_t key = e[i].key;
-        double t = qqb_trace_sec(&v->tr, n, e[i].tick);
+    struct qqb_events it;
+    const struct qq_event *e;
+    qqb_events_open(v->tr.f, n, &it);
+    while ((e = qqb_events_next(&it))) {
+        uint32_t key = e->key;
+        double t = qqb_trace_sec(&v->tr, n, e->tick);
         last = t;
         if (!v->tr.key_on[key])
             continue;
@@ -176,12 +179,12 @@ static int collect_node(struct view *v, uint32_t row, struct walk *w)
         struct keyplot *kp = &v->kp[key];
         uint32_t type = qq_file_key(v->tr.f, key)->type;
         if (type == QQ_TYPE_STATE) {
-            if (e[i].info.i && !kw->open) {
+            if (e->info.i && !kw->open) {
                 kw->open = 1, kw->on = t, kw->depth = open++;
-            } else if (!e[i].info.i && kw->open) {
+            } else if (!e->info.i && kw->open) {
                 kw->open = 0, open--;
                 if (emit_span(v, kw, kp, row, kw->on, t, kw->depth) != 0)
-                    return -1;
+                    goto oom;
             }
             continue;
         }
@@ -190,15 +193,15 @@ static int collect_node(struct view *v, uint32_t row, struct walk *w)
         long col = (long)((t - v->t0) / v->px);
         if (type == QQ_TYPE_MARK) {
             if (col != kw->last_col && push_pt(kp, (struct pt){t, 0, row}) != 0)
-                return -1;
+                goto oom;
             kw->last_col = col;
             continue;
         }
-        struct pt p = {t, type == QQ_TYPE_COUNT ? (double)e[i].info.i : e[i].info.d, row};
+        struct pt p = {t, type == QQ_TYPE_COUNT ? (double)e->info.i : e->info.d, row};
         if (!isfinite(p.v))
             continue;
         if (col != kw->last_col && flush_line(kp, kw) != 0)
-            return -1;
+            goto oom;
         kw->last_col = col;
         if (!kw->have_lo) {
             kw->have_lo = 1, kw->lo = kw->hi = p;
@@ -208,6 +211,8 @@ static int collect_node(struct view *v, uint32_t row, struct walk *w)
             kw->hi = p;
         }
     }
+    if (qqb_events_close(&it) != 0)
+        return -2;
     for (uint32_t k = 0; k < nk; k++) {
         /* A state still on at the end runs to the node's last entry. */
         if (w[k].open && emit_span(v, &w[k], &v->kp[k], row, w[k].on, last, w[k].depth) != 0)
@@ -218,6 +223,9 @@ static int collect_node(struct view *v, uint32_t row, struct walk *w)
             return -1;
     }
     return 0;
+oom:
+    qqb_events_close(&it);
+    return -1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -598,12 +606,16 @@ static int setup(struct view *v, const char *nodes, const char *keys, char *err,
     double last = 0;
     for (uint32_t r = 0; r < v->nrows; r++) {
         const struct qq_node_info *ni = qq_file_node(tr->f, v->rows[r]);
-        if (ni->entries) {
-            const struct qq_event *e = qq_file_entries(tr->f, v->rows[r]);
-            double t = qqb_trace_sec(tr, v->rows[r], e[ni->entries - 1].tick);
-            if (t > last)
-                last = t;
+        struct qq_event e;
+        if (!ni->entries)
+            continue;
+        if (qq_file_entry_at(tr->f, v->rows[r], ni->entries - 1, &e) != 0) {
+            snprintf(err, errsz, "%s", qq_file_errmsg(tr->f));
+            return -1;
         }
+        double t = qqb_trace_sec(tr, v->rows[r], e.tick);
+        if (t > last)
+            last = t;
     }
     v->t0 = v->has_from ? v->from : 0;
     v->t1 = v->has_to ? v->to : last;
@@ -633,12 +645,14 @@ static int collect(struct view *v, char *err, size_t errsz)
         snprintf(err, errsz, "out of memory");
         return -1;
     }
-    for (uint32_t r = 0; r < v->nrows; r++)
-        if (collect_node(v, r, w) != 0) {
+    for (uint32_t r = 0; r < v->nrows; r++) {
+        int rc = collect_node(v, r, w);
+        if (rc != 0) {
             free(w);
-            snprintf(err, errsz, "out of memory");
+            snprintf(err, errsz, "%s", rc == -2 ? qq_file_errmsg(v->tr.f) : "out of memory");
             return -1;
         }
+    }
     free(w);
     for (uint32_t k = 0; k < nk; k++) {
         struct keyplot *kp = &v->kp[k];

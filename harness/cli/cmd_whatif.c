@@ -38,21 +38,34 @@ static const struct qqb_opts_cmd whatif_cmd = {
     "time if the node now arrives earlier, at once if later.\n\n",
     "\nExit: 0, or 2 for bad input.\n"};
 
+/* What re-laying a node keeps as it walks the node's events. */
+struct relay {
+    double shift;              /* predicted - measured tick of the current event */
+    double last_new, last_old; /* the last event re-laid: predicted, measured */
+    int key_on;                /* the scaled key is on, since on_tick */
+    double on_tick;
+};
+
 struct node_plan {
-    const struct qq_event *e;
-    uint64_t n;
-    double delta;     /* short key: ticks added to each interval */
-    double factor;    /* long key: its net part is multiplied by this */
-    double empty;     /* the calibrated empty interval (raw - net) */
-    int proportional; /* 1: the key's intervals are long (p10/median rule) */
-    double net;       /* measured net per hit of the key on this node */
-    uint64_t hits;    /* intervals of the scaled key */
-    double offset;    /* tick_offset: global = tick - offset */
-    uint64_t pos;     /* next event to re-lay */
-    double shift;     /* predicted - measured tick of the current event */
-    double first, last_new, last_old;
-    uint64_t nwait;                  /* waiting intervals */
-    double sum_key_old, sum_key_new; /* ticks in the scaled key */
+    struct qqb_events it; /* the node's events, read forward once */
+    double delta;         /* short key: ticks added to each interval */
+    double factor;        /* long key: its net part is multiplied by this */
+    double empty;         /* the calibrated empty interval (raw - net) */
+    int proportional;     /* 1: the key's intervals are long (p10/median rule) */
+    double net;           /* measured net per hit of the key on this node */
+    double offset;        /* tick_offset: global = tick - offset */
+    uint64_t n;           /* events */
+    double first;         /* the first event's tick */
+    uint64_t nwait;       /* waiting intervals */
+    struct relay r;       /* the node re-laid so far */
+    /* The wait being read: its key, its on's and off's measured ticks, and
+     * the node re-laid past its on as if it never closed (relay_wait). */
+    uint32_t wait_key;
+    double t_on, t_off;
+    struct relay alt;
+    int found_on;         /* the lockstep's round found an on on this node */
+    struct qq_event held; /* read but not yet re-laid: the off that closed a wait */
+    int has_held;
 };
 
 static int key_index(const struct qq_file *f, const char *name, uint32_t *k)
@@ -67,62 +80,121 @@ static int key_index(const struct qq_file *f, const char *name, uint32_t *k)
     return -1;
 }
 
-/* Measured run time of each node of F (first to last event), and the max. */
-static double run_ticks(const struct qq_file *f, uint32_t node)
+static int is_wait_on(const struct qq_event *e, const uint32_t *wait, int nwait)
 {
-    const struct qq_event *e = qq_file_entries(f, node);
-    uint64_t n = qq_file_node(f, node)->entries;
-    return n ? (double)(e[n - 1].tick - e[0].tick) : 0;
+    if (e->info.i != 1)
+        return 0;
+    for (int w = 0; w < nwait; w++)
+        if (e->key == wait[w])
+            return 1;
+    return 0;
+}
+
+/* The waiting intervals of NODE (the "on"s of the waiting keys): 0, or the
+ * reader's error. */
+static int count_waits(const struct qq_file *f, uint32_t node, const uint32_t *wait, int nwait,
+                       uint64_t *count)
+{
+    struct qqb_events it;
+    const struct qq_event *e;
+    *count = 0;
+    qqb_events_open(f, node, &it);
+    while ((e = qqb_events_next(&it)))
+        *count += (uint64_t)is_wait_on(e, wait, nwait);
+    return qqb_events_close(&it);
+}
+
+/* Re-lay event E of node P into R: an interval of the scaled key that ends
+ * here grows or shrinks, and moves every event after it. */
+static void relay_event(const struct node_plan *p, struct relay *r, const struct qq_event *e,
+                        uint32_t key)
+{
+    if (e->key == key) {
+        if (e->info.i == 1) {
+            r->on_tick = (double)e->tick;
+            r->key_on = 1;
+        } else if (r->key_on) {
+            double old = (double)e->tick - r->on_tick;
+            double grown = p->proportional
+                               ? (old > p->empty ? p->empty + (old - p->empty) * p->factor : old)
+                               : old + p->delta;
+            if (grown < 0)
+                grown = 0;
+            r->shift += grown - old;
+            r->key_on = 0;
+        }
+    }
+    r->last_new = (double)e->tick + r->shift;
+    r->last_old = (double)e->tick;
+}
+
+/* Node P's next event: the one held back, else the next read. NULL at the
+ * end, or when the reader met an error (p->it.rc). */
+static const struct qq_event *next_event(struct node_plan *p)
+{
+    if (p->has_held) {
+        p->has_held = 0;
+        return &p->held;
+    }
+    return qqb_events_next(&p->it);
 }
 
 /*
- * Re-lay node P's events from p->pos up to and including the next "on" of
- * the waiting key (STOP_AT_WAIT) or to the end. Returns the index of that
- * on event, or UINT64_MAX at the end.
+ * Re-lay node P's next events up to and including the next "on" of a
+ * waiting key (STOP_AT_WAIT; its key and tick in p->wait_key and p->t_on),
+ * or to the end. Returns 1 at such an on, 0 at the end. The scaled key
+ * counts as off where each call starts.
  */
-static uint64_t advance(struct node_plan *p, uint32_t key, const uint32_t *wait, int nwait,
-                        int stop_at_wait)
+static int advance(struct node_plan *p, uint32_t key, const uint32_t *wait, int nwait,
+                   int stop_at_wait)
 {
-    int depth_on = 0;
-    double on_tick = 0;
-    for (; p->pos < p->n; p->pos++) {
-        const struct qq_event *e = &p->e[p->pos];
-        if (e->key == key) {
-            if (e->info.i == 1) {
-                on_tick = (double)e->tick;
-                depth_on = 1;
-            } else if (depth_on) {
-                double old = (double)e->tick - on_tick;
-                double grown =
-                    p->proportional
-                        ? (old > p->empty ? p->empty + (old - p->empty) * p->factor : old)
-                        : old + p->delta;
-                if (grown < 0)
-                    grown = 0;
-                p->shift += grown - old;
-                p->sum_key_old += old;
-                p->sum_key_new += grown;
-                depth_on = 0;
-            }
+    const struct qq_event *e;
+    p->r.key_on = 0;
+    while ((e = next_event(p))) {
+        relay_event(p, &p->r, e, key);
+        if (stop_at_wait && is_wait_on(e, wait, nwait)) {
+            p->wait_key = e->key;
+            p->t_on = (double)e->tick;
+            return 1;
         }
-        p->last_new = (double)e->tick + p->shift;
-        p->last_old = (double)e->tick;
-        if (stop_at_wait && e->info.i == 1)
-            for (int w = 0; w < nwait; w++)
-                if (e->key == wait[w])
-                    return p->pos++;
     }
-    return UINT64_MAX;
+    return 0;
 }
 
-/* Index of the off that closes the waiting interval opened at ON. */
-static uint64_t wait_end(const struct node_plan *p, uint64_t on)
+/*
+ * After a wait's on (advance returned 1): read on to the off that closes it,
+ * the next off of its key; its tick in p->t_off, the off held back for the
+ * next advance. The events between move with the wait and are not re-laid
+ * in p->r. Since the reader goes forward only, p->alt re-lays them on the
+ * way as the node is re-laid when the wait never closes (from just after
+ * the on to the end, waits or not): returns 1 at the off, 0 at the end
+ * with no off (then p->alt is the whole node re-laid that way).
+ */
+static int relay_wait(struct node_plan *p, uint32_t key)
 {
-    uint32_t k = p->e[on].key;
-    for (uint64_t i = on + 1; i < p->n; i++)
-        if (p->e[i].key == k && p->e[i].info.i == 0)
-            return i;
-    return UINT64_MAX;
+    const struct qq_event *e;
+    p->alt = p->r;
+    p->alt.key_on = 0;
+    while ((e = next_event(p))) {
+        if (e->key == p->wait_key && e->info.i == 0) {
+            p->t_off = (double)e->tick;
+            p->held = *e;
+            p->has_held = 1;
+            return 1;
+        }
+        relay_event(p, &p->alt, e, key);
+    }
+    return 0;
+}
+
+/* The rest of node P re-laid as if its open wait never closed: p->alt,
+ * carried on from the off relay_wait held back (if any) to the end. */
+static void relay_unclosed(struct node_plan *p, uint32_t key)
+{
+    const struct qq_event *e;
+    p->r = p->alt;
+    while ((e = next_event(p)))
+        relay_event(p, &p->r, e, key);
 }
 
 /* The largest factor or per-hit figure taken: a billion times (or ticks)
@@ -214,13 +286,14 @@ int cmd_whatif(int argc, char **argv)
     struct qq_file *f = NULL, *g = NULL;
     struct node_plan *plan = NULL;
     struct qq_hit_stat *hs = NULL;
+    double *measured_ticks = NULL;
     int rc = QQB_EXIT_USAGE;
-    int st = qq_file_open(path, &f);
+    int st = qq_file_open_stream(path, &f);
     if (st != 0) {
         fprintf(stderr, "%s: error: %s\n", path, f ? qq_file_errmsg(f) : qq_strerror(st));
         goto out;
     }
-    if (measured && (st = qq_file_open(measured, &g)) != 0) {
+    if (measured && (st = qq_file_open_stream(measured, &g)) != 0) {
         fprintf(stderr, "%s: error: %s\n", measured, g ? qq_file_errmsg(g) : qq_strerror(st));
         goto out;
     }
@@ -253,33 +326,32 @@ int cmd_whatif(int argc, char **argv)
         }
     }
     uint32_t nn = qq_file_nnodes(f), nk = qq_file_nkeys(f);
-    plan = calloc(nn, sizeof *plan);
-    hs = calloc(nk, sizeof *hs);
-    if (!plan || !hs) {
+    plan = calloc(nn ? nn : 1, sizeof *plan);
+    hs = calloc(nk ? nk : 1, sizeof *hs);
+    measured_ticks = calloc(nn ? nn : 1, sizeof *measured_ticks);
+    if (!plan || !hs || !measured_ticks) {
         fprintf(stderr, "qqbench whatif: error: out of memory\n");
         goto out;
     }
+    /* The file is read forward, a node at a time: first its hit stats (and
+     * first tick), then its waits, then the re-lay. An error the reader
+     * meets on the way (a damaged entry, a file that shrank) ends the run
+     * before anything is printed. */
     for (uint32_t r = 0; r < nn; r++) {
         struct node_plan *p = &plan[r];
-        p->e = qq_file_entries(f, r);
+        struct qq_node_summary ns;
         p->n = qq_file_node(f, r)->entries;
         p->offset = (double)qq_file_node(f, r)->tick_offset;
-        if (qq_file_hit_stats(f, r, hs) != 0) {
-            fprintf(stderr, "qqbench whatif: error: out of memory\n");
-            goto out;
-        }
+        if ((st = qq_file_node_stats(f, r, &ns, NULL, hs)) != 0 ||
+            (nwaits && (st = count_waits(f, r, wait, nwaits, &p->nwait)) != 0))
+            goto bad_read;
         p->net = hs[key].net;
-        p->hits = hs[key].intervals;
         double target = mode == 1 ? amount * p->net : amount;
         p->delta = target - p->net;
         p->factor = p->net > 0 ? target / p->net : 1;
         p->empty = hs[key].raw - hs[key].net;
         p->proportional = hs[key].rule == QQ_HIT_P10 || hs[key].rule == QQ_HIT_MEDIAN;
-        p->first = p->n ? (double)p->e[0].tick : 0;
-        for (uint64_t i = 0; i < p->n; i++)
-            for (int w = 0; w < nwaits; w++)
-                if (p->e[i].key == wait[w] && p->e[i].info.i == 1)
-                    p->nwait++;
+        p->first = (double)ns.first_tick;
     }
     int collective = nwaits > 0 && nn > 1;
     for (uint32_t r = 1; r < nn; r++)
@@ -287,63 +359,83 @@ int cmd_whatif(int argc, char **argv)
             collective = 0;
 
     if (collective) {
+        /* The nodes in lockstep, wait by wait: every node's reader open (a
+         * chunk each in memory, so never more than the file). */
+        for (uint32_t r = 0; r < nn; r++)
+            qqb_events_open(f, r, &plan[r].it);
         for (uint64_t k = 0; k < plan[0].nwait; k++) {
-            uint64_t on[nn ? nn : 1], off[nn ? nn : 1];
             double arrive_old = -INFINITY, arrive_new = -INFINITY;
             int broken = 0;
             for (uint32_t r = 0; r < nn; r++) {
-                on[r] = advance(&plan[r], key, wait, nwaits, 1);
-                off[r] = on[r] == UINT64_MAX ? UINT64_MAX : wait_end(&plan[r], on[r]);
-                if (off[r] == UINT64_MAX) {
+                struct node_plan *p = &plan[r];
+                p->found_on = advance(p, key, wait, nwaits, 1);
+                int closed = p->found_on && relay_wait(p, key);
+                if (p->it.rc)
+                    goto bad_read_open;
+                if (!closed) {
                     broken = 1;
                     continue;
                 }
-                double t = (double)plan[r].e[on[r]].tick - plan[r].offset;
+                double t = p->t_on - p->offset;
                 if (t > arrive_old)
                     arrive_old = t;
-                if (t + plan[r].shift > arrive_new)
-                    arrive_new = t + plan[r].shift;
+                if (t + p->r.shift > arrive_new)
+                    arrive_new = t + p->r.shift;
             }
-            if (broken)
-                break; /* an unclosed wait: the rest is re-laid per node */
+            if (broken) {
+                /* an unclosed wait: the rest is re-laid per node, from just
+                 * after the on each node stopped at */
+                for (uint32_t r = 0; r < nn; r++)
+                    if (plan[r].found_on)
+                        relay_unclosed(&plan[r], key);
+                break;
+            }
             for (uint32_t r = 0; r < nn; r++) {
                 struct node_plan *p = &plan[r];
-                double t_on = (double)p->e[on[r]].tick - p->offset;
-                double t_off = (double)p->e[off[r]].tick - p->offset;
+                double t_on = p->t_on - p->offset;
+                double t_off = p->t_off - p->offset;
                 /* The wait ends its measured release after the last arrival. The release
                  * may read negative when the nodes' clocks are a few ticks apart (offsets
                  * are estimates): kept as it is, so that unchanged arrivals give the
-                 * measured end exactly; clamping it made scale 1 move such a node. */
+                 * measured end exactly; clamping it made scale 1 move such a node. The
+                 * events inside the wait move with its start. */
                 double release = t_off - arrive_old;
                 double new_off = arrive_new + release;
-                if (new_off < t_on + p->shift)
-                    new_off = t_on + p->shift;
-                /* events inside the wait move with its start */
-                while (p->pos < off[r]) {
-                    p->last_new = (double)p->e[p->pos].tick + p->shift;
-                    p->pos++;
-                }
-                p->shift = new_off - t_off;
-            }
-        }
-    } else if (nwaits) {
-        for (uint32_t r = 0; r < nn; r++) {
-            struct node_plan *p = &plan[r];
-            uint64_t on;
-            while ((on = advance(p, key, wait, nwaits, 1)) != UINT64_MAX) {
-                uint64_t off = wait_end(p, on);
-                if (off == UINT64_MAX)
-                    break;
-                double t_on = (double)p->e[on].tick, t_off = (double)p->e[off].tick;
-                double new_off = t_off > t_on + p->shift ? t_off : t_on + p->shift;
-                while (p->pos < off)
-                    p->pos++;
-                p->shift = new_off - t_off;
+                if (new_off < t_on + p->r.shift)
+                    new_off = t_on + p->r.shift;
+                p->r.shift = new_off - t_off;
             }
         }
     }
-    for (uint32_t r = 0; r < nn; r++)
-        advance(&plan[r], key, wait, nwaits, 0);
+    for (uint32_t r = 0; r < nn; r++) {
+        struct node_plan *p = &plan[r];
+        if (!collective) {
+            /* Per node: a wait ends at its measured time, or at once when
+             * the node now arrives later. */
+            qqb_events_open(f, r, &p->it);
+            while (nwaits && advance(p, key, wait, nwaits, 1)) {
+                if (!relay_wait(p, key)) {
+                    relay_unclosed(p, key); /* an unclosed wait */
+                    break;
+                }
+                double new_off = p->t_off > p->t_on + p->r.shift ? p->t_off : p->t_on + p->r.shift;
+                p->r.shift = new_off - p->t_off;
+            }
+        }
+        advance(p, key, wait, nwaits, 0);
+        if ((st = qqb_events_close(&p->it)) != 0)
+            goto bad_read_open;
+    }
+    /* The other run's time per node, first to last event. */
+    for (uint32_t r = 0; g && r < nn && r < qq_file_nnodes(g); r++) {
+        struct qq_node_summary ns;
+        if ((st = qq_file_node_stats(g, r, &ns, NULL, NULL)) != 0) {
+            fprintf(stderr, "%s: error: %s\n", measured,
+                    st == QQ_ENOMEM ? "out of memory" : qq_file_errmsg(g));
+            goto out;
+        }
+        measured_ticks[r] = (double)(ns.last_tick - ns.first_tick);
+    }
 
     double mhz = qq_file_node(f, 0)->mhz;
     printf("whatif: %s, intervals of '%s' %s", path, keyname, mode == 1 ? "scaled by" : "at");
@@ -362,8 +454,8 @@ int cmd_whatif(int argc, char **argv)
     double worst_old = 0, worst_new = 0, worst_g = 0;
     for (uint32_t r = 0; r < nn; r++) {
         struct node_plan *p = &plan[r];
-        double old = p->n ? p->last_old - p->first : 0;
-        double new_ = p->n ? p->last_new - p->first : 0;
+        double old = p->n ? p->r.last_old - p->first : 0;
+        double new_ = p->n ? p->r.last_new - p->first : 0;
         if (old > worst_old)
             worst_old = old;
         if (new_ > worst_new)
@@ -371,7 +463,7 @@ int cmd_whatif(int argc, char **argv)
         printf("%-6" PRIu32 " %10.1f %10.1f %16.0f %16.0f %8.2f%%", r, p->net, p->net + p->delta,
                old, new_, old > 0 ? 100 * (new_ - old) / old : 0);
         if (g && r < qq_file_nnodes(g)) {
-            double m = run_ticks(g, r);
+            double m = measured_ticks[r];
             if (m > worst_g)
                 worst_g = m;
             printf(" %16.0f %8.2f%%", m, m > 0 ? 100 * (new_ - m) / m : 0);
@@ -390,7 +482,20 @@ int cmd_whatif(int argc, char **argv)
         printf(", other run %.3f ms (prediction error %+.2f%%)\n", worst_g / mhz / 1e3,
                worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0);
     rc = QQB_EXIT_OK;
+    goto out;
+bad_read_open:
+    for (uint32_t r = 0; r < nn; r++)
+        if (plan[r].it.rc)
+            st = plan[r].it.rc;
+bad_read:
+    if (st == QQ_ENOMEM)
+        fprintf(stderr, "qqbench whatif: error: out of memory\n");
+    else
+        fprintf(stderr, "%s: error: %s\n", path, qq_file_errmsg(f));
 out:
+    for (uint32_t r = 0; plan && r < qq_file_nnodes(f); r++)
+        qqb_events_close(&plan[r].it);
+    free(measured_ticks);
     free(hs);
     free(plan);
     qq_file_close(g);

@@ -11,7 +11,7 @@ int qqb_trace_open(struct qqb_trace *t, const char *path, char *err, size_t errs
 {
     memset(t, 0, sizeof *t);
     t->path = path;
-    if (qq_file_open(path, &t->f) != 0) {
+    if (qq_file_open_stream(path, &t->f) != 0) {
         snprintf(err, errsz, "%s", t->f ? qq_file_errmsg(t->f) : "out of memory");
         return -1;
     }
@@ -40,6 +40,35 @@ void qqb_trace_close(struct qqb_trace *t)
     free(t->node_on);
     free(t->key_on);
     memset(t, 0, sizeof *t);
+}
+
+int qqb_events_open(const struct qq_file *f, uint32_t node, struct qqb_events *it)
+{
+    memset(it, 0, sizeof *it);
+    it->rc = qq_file_chunks_open(f, node, &it->c);
+    return it->rc;
+}
+
+const struct qq_event *qqb_events_refill(struct qqb_events *it)
+{
+    if (it->rc != 0 || !it->c)
+        return NULL;
+    int r = qq_chunks_next(it->c, &it->e, &it->n);
+    if (r <= 0) {
+        it->rc = r;
+        it->n = it->i = 0;
+        return NULL;
+    }
+    it->i = 1;
+    return &it->e[0];
+}
+
+int qqb_events_close(struct qqb_events *it)
+{
+    qq_chunks_close(it->c);
+    it->c = NULL;
+    it->n = it->i = 0;
+    return it->rc;
 }
 
 /* A node number at *P (decimal digits only); advances *P. */

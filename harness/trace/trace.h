@@ -25,9 +25,48 @@ struct qqb_trace {
 
 /* Open PATH with every node and key selected. Returns 0, or -1 with one
  * line in ERR (the reader's message: what is wrong and where). Close the
- * trace either way. */
+ * trace either way. The file is streamed (qq_file_open_stream): its
+ * entries stay on disk, read with qqb_events_open, checked as they are
+ * read, so memory does not grow with the file. */
 int qqb_trace_open(struct qqb_trace *t, const char *path, char *err, size_t errsz);
 void qqb_trace_close(struct qqb_trace *t);
+
+/*
+ * One node's entries, one at a time in recorded order, from a file opened
+ * either way: the harness's one way to read entries, over the reader's
+ * chunks (qq_file_chunks_open: 256 KiB at most in memory per open cursor;
+ * several may be open on one file at once).
+ *
+ *     struct qqb_events it;
+ *     const struct qq_event *e;
+ *     qqb_events_open(f, node, &it);
+ *     while ((e = qqb_events_next(&it)))
+ *         ... *e ...
+ *     if (qqb_events_close(&it) != 0)
+ *         ... qq_file_errmsg(f) says what and where ...
+ *
+ * Each entry is checked before it is handed out (key in range, a state 0
+ * or 1, a value finite: the messages of qq_file_open) and stays valid until
+ * the next call. next returns NULL at the end and at the first error: a
+ * damaged entry (QQ_ECORRUPT), a file that shrank after it was opened
+ * (QQ_ETRUNCATED), a failed read (QQ_EIO), QQ_ENOMEM, or a node out of
+ * range (QQ_EINVAL). open returns 0 or that error; close returns it (0 when
+ * every entry was read, or the end not reached, without one). Close the
+ * cursor either way.
+ */
+struct qqb_events {
+    struct qq_chunks *c;
+    const struct qq_event *e; /* the current chunk */
+    size_t n, i;              /* its entries; the next one's place */
+    int rc;                   /* 0, or the error met */
+};
+int qqb_events_open(const struct qq_file *f, uint32_t node, struct qqb_events *it);
+const struct qq_event *qqb_events_refill(struct qqb_events *it); /* next's slow path */
+static inline const struct qq_event *qqb_events_next(struct qqb_events *it)
+{
+    return it->i < it->n ? &it->e[it->i++] : qqb_events_refill(it);
+}
+int qqb_events_close(struct qqb_events *it);
 
 /* Select the nodes SPEC names: "0-3", "5", "0,2,6-7" (node numbers as in
  * the file, each in range, ranges low-high). Returns 0, or -1 with ERR. */

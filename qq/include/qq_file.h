@@ -38,7 +38,8 @@ QQ_API int qq_file_open_mem(const void *data, size_t size, const char *name, str
  * a node, summarising it or taking its hit stats may return QQ_ECORRUPT,
  * QQ_ETRUNCATED (the file shrank after it was opened) or QQ_EIO, with
  * qq_file_errmsg() saying where. Memory stays bounded by the chunk, not by
- * the file. qq_file_entries() returns NULL for such a file.
+ * the file. qq_file_entries() returns NULL for such a file (read its
+ * entries with qq_file_chunks_open, or one with qq_file_entry_at).
  */
 QQ_API int qq_file_open_stream(const char *path, struct qq_file **out);
 QQ_API const char *qq_file_errmsg(const struct qq_file *f);
@@ -117,12 +118,26 @@ QQ_API int qq_file_meta_at(const struct qq_file *f, size_t i, const char **name,
 
 struct qq_chunks;
 
-/* Returns 0, QQ_EINVAL for a node out of range, or QQ_ENOMEM. */
+/* Returns 0, QQ_EINVAL for a node out of range, or QQ_ENOMEM (either said
+ * by qq_file_errmsg()). */
 QQ_API int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out);
 /* 1 with the next chunk in *E, *N (N >= 1); 0 at the end; or a negative
  * QQ_E* code, the detail in qq_file_errmsg() of the file. */
 QQ_API int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n);
 QQ_API void qq_chunks_close(struct qq_chunks *c);
+
+/*
+ * One entry: NODE's entry INDEX (0-based, in recorded order) into *OUT,
+ * from a file opened either way: copied from memory for a file read whole,
+ * read alone (one pread of 24 bytes) and checked as qq_chunks_next checks
+ * entries for a streamed one, so that the first or last tick of a node
+ * costs one read, not a pass. Returns 0; QQ_EINVAL for a node or an index
+ * out of range; for a streamed file QQ_ECORRUPT (the entry is damaged),
+ * QQ_ETRUNCATED (the file shrank after it was opened) or QQ_EIO; the detail
+ * in qq_file_errmsg(). *OUT is zeroed on failure.
+ */
+QQ_API int qq_file_entry_at(const struct qq_file *f, uint32_t node, uint64_t index,
+                            struct qq_event *out);
 
 /* ======================================================================
  * Memory tables (the MEM section of each node; see qq_mem.h).

@@ -777,6 +777,11 @@ int qq_file_open_stream(const char *path, struct qq_file **out)
 
 size_t qq__read_chunk = (size_t)1 << 18;
 
+static int no_node(const struct qq_file *f, uint32_t node)
+{
+    return fail(f, QQ_EINVAL, "no node %u (the file has %u)", node, f->nnodes);
+}
+
 struct qq_chunks {
     const struct qq_file *f;
     uint32_t node;
@@ -789,7 +794,7 @@ int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks
 {
     *out = NULL;
     if (node >= f->nnodes)
-        return QQ_EINVAL;
+        return no_node(f, node);
     struct qq_chunks *c = calloc(1, sizeof *c);
     if (!c)
         return fail(f, QQ_ENOMEM, "out of memory");
@@ -860,6 +865,36 @@ void qq_chunks_close(struct qq_chunks *c)
         return;
     free(c->buf);
     free(c);
+}
+
+int qq_file_entry_at(const struct qq_file *f, uint32_t node, uint64_t index, struct qq_event *out)
+{
+    memset(out, 0, sizeof *out);
+    if (node >= f->nnodes)
+        return no_node(f, node);
+    const struct qq_node_info *ni = &f->nodes[node];
+    if (index >= ni->entries)
+        return fail(f, QQ_EINVAL, "node %u has %llu entries, no entry %llu", node,
+                    (unsigned long long)ni->entries, (unsigned long long)index);
+    if (f->data) { /* read whole and checked at open */
+        *out = f->entries[node][index];
+        return 0;
+    }
+    struct qq_event e;
+    uint64_t at = ni->offset + index * QQ__EVENT_SIZE;
+    ssize_t got = pread_full(f->fd, (unsigned char *)&e, QQ__EVENT_SIZE, (off_t)at);
+    if (got < 0)
+        return fail(f, QQ_EIO, "read error: %s", strerror(errno));
+    if ((size_t)got < QQ__EVENT_SIZE)
+        return fail(f, QQ_ETRUNCATED,
+                    "truncated: node %u's entry %llu of %llu (byte %llu) is past the end of "
+                    "the file; it shrank after it was opened",
+                    node, (unsigned long long)index, (unsigned long long)ni->entries,
+                    (unsigned long long)at);
+    int rc = check_entries(f, node, &e, 1, index);
+    if (rc == 0)
+        *out = e;
+    return rc;
 }
 
 const char *qq_file_errmsg(const struct qq_file *f)

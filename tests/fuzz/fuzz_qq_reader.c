@@ -16,7 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * harness do, so the sanitizers see any read that is not. */
 /* Open F's bytes streamed, from a file, in chunks of 3 entries, and take
  * every node's stats: 0 or the first error. With KS and HS (nkeys + 1
- * each per node, NN nodes) the figures are left there. */
+ * each per node, NN nodes) the figures are left there. A node whose
+ * entries all passed gives its first and last entry alone too, and
+ * refuses the index past its end. */
 static int streamed(const uint8_t *data, size_t size, struct qq_key_summary *ks,
                     struct qq_hit_stat *hs)
 {
@@ -34,6 +36,14 @@ static int streamed(const uint8_t *data, size_t size, struct qq_key_summary *ks,
         struct qq_node_summary ns;
         rc = qq_file_node_stats(s, n, &ns, ks ? ks + (size_t)n * (nk + 1) : NULL,
                                 hs ? hs + (size_t)n * (nk + 1) : NULL);
+        uint64_t entries = qq_file_node(s, n)->entries;
+        struct qq_event e;
+        if (rc == 0 && entries &&
+            (qq_file_entry_at(s, n, 0, &e) != 0 || e.tick != ns.first_tick ||
+             qq_file_entry_at(s, n, entries - 1, &e) != 0 || e.tick != ns.last_tick))
+            abort();
+        if (rc == 0 && qq_file_entry_at(s, n, entries, &e) != QQ_EINVAL)
+            abort();
     }
     if (rc)
         (void)strlen(qq_file_errmsg(s));

@@ -23,10 +23,7 @@ static const size_t chunks[] = {24, 72, 1000, 4096, (size_t)1 << 18};
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return test_rand(&rng);
 }
 
 static void write_file(const char *path, const unsigned char *p, size_t len)
@@ -496,11 +493,77 @@ static void test_shrunk_after_open(void)
     (free)(good);
 }
 
+/* One entry by its index: the entry itself from a file read whole and from
+ * a streamed one; an index or node out of range refused; a damaged entry
+ * refused with the message the whole file's open gives; a file that shrank
+ * after it was opened said to be truncated. */
+static void test_entry_at(void)
+{
+    struct qq_file *whole, *f;
+    CHECK_INT_EQ(qq_file_open("crafted.qq", &whole), 0);
+    CHECK_INT_EQ(qq_file_open_stream("crafted.qq", &f), 0);
+    struct qq_event e, w;
+    for (uint32_t n = 0; n < qq_file_nnodes(f); n++) {
+        uint64_t entries = qq_file_node(f, n)->entries;
+        const struct qq_event *all = qq_file_entries(whole, n);
+        for (uint64_t j = 0; j < entries; j += j < 10 || entries - j < 10 ? 1 : 97) {
+            CHECK_INT_EQ(qq_file_entry_at(f, n, j, &e), 0);
+            CHECK_INT_EQ(qq_file_entry_at(whole, n, j, &w), 0);
+            CHECK(memcmp(&e, &all[j], sizeof e) == 0);
+            CHECK(memcmp(&w, &all[j], sizeof w) == 0);
+        }
+        CHECK_INT_EQ(qq_file_entry_at(f, n, entries, &e), QQ_EINVAL);
+        CHECK_STR_CONTAINS(qq_file_errmsg(f), "entries, no entry");
+        CHECK_INT_EQ(qq_file_entry_at(whole, n, entries, &w), QQ_EINVAL);
+        CHECK(e.tick == 0 && e.key == 0); /* zeroed on failure */
+    }
+    CHECK_INT_EQ(qq_file_entry_at(f, 3, 0, &e), QQ_EINVAL);
+    CHECK_STR_CONTAINS(qq_file_errmsg(f), "crafted.qq: no node 3 (the file has 3)");
+    CHECK_INT_EQ(qq_file_entry_at(f, UINT32_MAX, 0, &e), QQ_EINVAL);
+    qq_file_close(f);
+
+    /* Entry 700 of node 2 damaged: the file read whole is refused at open;
+     * streamed, the entry is refused when it is read, with the same
+     * message, and its neighbours are read. */
+    size_t len;
+    unsigned char *bytes = read_file("crafted.qq", &len);
+    const struct qq_node_info *ni = qq_file_node(whole, 2);
+    qq__store_u32(bytes + ni->offset + 700 * QQ__EVENT_SIZE, qq_file_nkeys(whole) + 5);
+    write_file("bad_entry.qq", bytes, len);
+    struct qq_file *bad;
+    CHECK(qq_file_open("bad_entry.qq", &bad) == QQ_ECORRUPT);
+    char want[512];
+    snprintf(want, sizeof want, "%s", qq_file_errmsg(bad));
+    qq_file_close(bad);
+    CHECK_INT_EQ(qq_file_open_stream("bad_entry.qq", &f), 0);
+    CHECK_INT_EQ(qq_file_entry_at(f, 2, 699, &e), 0);
+    CHECK_INT_EQ(qq_file_entry_at(f, 2, 701, &e), 0);
+    CHECK_INT_EQ(qq_file_entry_at(f, 2, 700, &e), QQ_ECORRUPT);
+    CHECK_STR_EQ(qq_file_errmsg(f), want);
+    CHECK_STR_CONTAINS(want, "node 2: entry 700 has key");
+    qq_file_close(f);
+
+    /* The file cut inside node 2's entry 500 after it was opened. */
+    write_file("cut_entry.qq", bytes, len);
+    CHECK_INT_EQ(qq_file_open_stream("cut_entry.qq", &f), 0);
+    CHECK_INT_EQ(truncate("cut_entry.qq", (off_t)(ni->offset + 500 * QQ__EVENT_SIZE + 7)), 0);
+    CHECK_INT_EQ(qq_file_entry_at(f, 2, 499, &e), 0);
+    CHECK_INT_EQ(qq_file_entry_at(f, 2, 500, &e), QQ_ETRUNCATED);
+    CHECK_STR_CONTAINS(qq_file_errmsg(f), "cut_entry.qq: truncated: node 2's entry 500 of 777");
+    CHECK_INT_EQ(qq_file_entry_at(f, 2, 776, &e), QQ_ETRUNCATED);
+    CHECK_STR_CONTAINS(qq_file_errmsg(f), "entry 776 of 777");
+    CHECK_STR_CONTAINS(qq_file_errmsg(f), "shrank after it was opened");
+    qq_file_close(f);
+    (free)(bytes);
+    qq_file_close(whole);
+}
+
 int main(void)
 {
     RUN(test_same_as_whole);
     RUN(test_per_hit_as_sorted);
     RUN(test_damage_at_chunk_boundaries);
     RUN(test_shrunk_after_open);
+    RUN(test_entry_at);
     return TEST_DONE();
 }
