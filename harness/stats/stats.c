@@ -374,12 +374,9 @@ static long qqb__normal_k(double n, double sd0, double alpha, struct qqb_change 
     return k;
 }
 
-int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, double confidence,
-               uint64_t seed, struct qqb_change *out)
+/* OUT empty: every figure NaN (not measured), the sizes and level set. */
+static void change_init(struct qqb_change *out, size_t nb, size_t nc, double confidence)
 {
-    (void)seed; /* the method is deterministic */
-    if (!out)
-        return -1;
     memset(out, 0, sizeof *out);
     out->pct = out->lo = out->hi = NAN;
     out->achieved = out->u = out->p_value = NAN;
@@ -388,6 +385,15 @@ int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, doub
     out->nb = nb;
     out->nc = nc;
     out->confidence = confidence;
+}
+
+int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, double confidence,
+               uint64_t seed, struct qqb_change *out)
+{
+    (void)seed; /* the method is deterministic */
+    if (!out)
+        return -1;
+    change_init(out, nb, nc, confidence);
     out->reason = "";
 
     if (!base || !cur || nb < QQB_MIN_REPS || nc < QQB_MIN_REPS)
@@ -644,13 +650,7 @@ int qqb_change_paired(const double *base, const double *cur, size_t n, double co
 {
     if (!out)
         return -1;
-    memset(out, 0, sizeof *out);
-    out->pct = out->lo = out->hi = NAN;
-    out->achieved = out->u = out->p_value = NAN;
-    out->median_base = out->median_cur = out->ratio_pct = NAN;
-    out->spread = out->level_shift = NAN;
-    out->nb = out->nc = n;
-    out->confidence = confidence;
+    change_init(out, n, n, confidence);
     out->reason = "";
     out->paired = 1;
 
