@@ -11,6 +11,7 @@
 #include "bigsim.h"
 #include "cmds.h"
 #include "opts.h"
+#include "run_json.h"
 #include "judge_model.h"
 #include "model.h"
 #include "pictures_model.h"
@@ -58,23 +59,20 @@ struct opts {
     int unweighted;
 };
 
-/* Case C's parameter point: the model's parameters into X (nodes from
- * NODES when the model uses it), the others as "k=v,..." into REST (the
- * series' name). 0, or -1 with the error printed. */
-static int case_point(const char *path, const struct qqb_model *m, json_t *c, double *x, char *rest,
-                      size_t restlen)
+/* The parameters of case C at X (the model's, from its point and its node
+ * count); the point's others go to REST ("size=100,steps=10"). 0, or -1
+ * printed. */
+static int case_point(const char *path, const struct qqb_model *m, const struct qqb_run_case *c,
+                      double *x, char *rest, size_t restlen)
 {
-    const char *name = json_string_value(json_object_get(c, "name"));
-    const char *point = json_string_value(json_object_get(c, "point"));
     int have[QQB_MODEL_MAX_PARAMS] = {0};
     int np = qqb_model_param(m, "nodes");
     if (np >= 0) {
-        x[np] = (double)json_integer_value(json_object_get(c, "nodes"));
+        x[np] = (double)c->nodes;
         have[np] = 1;
     }
-    /* "size=100,steps=10" */
     char buf[512];
-    snprintf(buf, sizeof buf, "%s", point ? point : "");
+    snprintf(buf, sizeof buf, "%s", c->point ? c->point : "");
     rest[0] = '\0';
     for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
@@ -88,20 +86,16 @@ static int case_point(const char *path, const struct qqb_model *m, json_t *c, do
             continue;
         }
         if (parse_num(eq + 1, &x[pi]) < 0) {
-            fprintf(stderr,
-                    "%s: error: case %s: parameter %s is '%s', "
-                    "not a number\n",
-                    path, name, kv, eq + 1);
+            fprintf(stderr, "%s: error: case %s: parameter %s is '%s', not a number\n", path,
+                    c->name, kv, eq + 1);
             return -1;
         }
         have[pi] = 1;
     }
     for (int pi = 0; pi < m->nparams; pi++)
         if (!have[pi]) {
-            fprintf(stderr,
-                    "%s: error: case %s has no parameter '%s' "
-                    "(its point: %s)\n",
-                    path, name, m->params[pi], point && *point ? point : "none");
+            fprintf(stderr, "%s: error: case %s has no parameter '%s' (its point: %s)\n", path,
+                    c->name, m->params[pi], c->point && *c->point ? c->point : "none");
             return -1;
         }
     return 0;
@@ -110,36 +104,26 @@ static int case_point(const char *path, const struct qqb_model *m, json_t *c, do
 /* Case C's samples of the metric asked for, at point X, each into the
  * series of its benchmark, variant, REST, node count and key. 0, or -1
  * (out of memory, printed). */
-static int case_samples(const struct qqb_model *m, const struct opts *o, json_t *c, const double *x,
-                        const char *rest, struct qqb_model_data *d)
+static int case_samples(const struct qqb_model *m, const struct opts *o,
+                        const struct qqb_run_case *c, const double *x, const char *rest,
+                        struct qqb_model_data *d)
 {
-    const char *bench = json_string_value(json_object_get(c, "bench"));
-    const char *variant = json_string_value(json_object_get(c, "variant"));
-    json_int_t nodes = json_integer_value(json_object_get(c, "nodes"));
-    json_t *metrics = json_object_get(c, "metrics"), *mt;
-    size_t mi;
-    json_array_foreach(metrics, mi, mt)
-    {
-        const char *key = json_string_value(json_object_get(mt, "key"));
-        const char *what = json_string_value(json_object_get(mt, "what"));
-        if (!key || !what || key[0] == '@' || strcmp(what, o->metric) ||
-            !qqb_strv_selects(o->keys, o->nkeys, key))
+    for (size_t mi = 0; mi < c->n_metrics; mi++) {
+        const struct qqb_run_metric *mt = &c->metrics[mi];
+        if (mt->key[0] == '@' || strcmp(mt->what, o->metric) ||
+            !qqb_strv_selects(o->keys, o->nkeys, mt->key))
             continue;
         char label[256], nd[32] = "";
         if (qqb_model_param(m, "nodes") < 0)
-            snprintf(nd, sizeof nd, "@%lld", (long long)nodes);
-        snprintf(label, sizeof label, "%s%s%s%s%s%s%s%s %s", bench, variant ? "[" : "",
-                 variant ? variant : "", variant ? "]" : "", *rest ? "{" : "", rest,
-                 *rest ? "}" : "", nd, key);
+            snprintf(nd, sizeof nd, "@%lld", c->nodes);
+        snprintf(label, sizeof label, "%s%s%s%s%s%s%s%s %s", c->bench, c->variant ? "[" : "",
+                 c->variant ? c->variant : "", c->variant ? "]" : "", *rest ? "{" : "", rest,
+                 *rest ? "}" : "", nd, mt->key);
         struct qqb_model_series *s = qqb_model_series_get(d, label);
-        json_t *samples = json_object_get(mt, "samples"), *sv;
-        size_t si;
-        json_array_foreach(samples, si, sv)
-        {
-            if (!json_is_number(sv))
+        for (size_t si = 0; si < mt->n_samples; si++) {
+            if (!isfinite(mt->samples[si])) /* null in the file: not a sample */
                 continue;
-            if (!s ||
-                qqb_model_series_add(s, x, m->nparams, json_number_value(sv) * o->dilation) < 0) {
+            if (!s || qqb_model_series_add(s, x, m->nparams, mt->samples[si] * o->dilation) < 0) {
                 fprintf(stderr, "qqbench model: error: out of memory\n");
                 return -1;
             }
@@ -148,55 +132,36 @@ static int case_samples(const struct qqb_model *m, const struct opts *o, json_t 
     return 0;
 }
 
-/*
- * Load a `qqbench run --json` report into series: one per benchmark,
- * variant, key, node count (unless the model uses 'nodes') and value of
- * every point parameter the model does not use.
- */
+/* Load a `qqbench run --json` report (read by the one run-JSON reader,
+ * report/run_json.h) into series: one per benchmark, variant, key, node
+ * count (unless the model uses 'nodes') and value of every point parameter
+ * the model does not use. */
 static int load_json(const char *path, const struct qqb_model *m, const struct opts *o,
                      struct qqb_model_data *d)
 {
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root) {
-        fprintf(stderr, "%s:%d:%d: error: %s\n", path, je.line > 0 ? je.line : 1,
-                je.column > 0 ? je.column : 1, je.text);
-        return -1;
-    }
-    json_t *cases = json_object_get(root, "cases");
-    if (!json_is_array(cases)) {
-        fprintf(stderr,
-                "%s:1:1: error: no \"cases\" array: not a 'qqbench run "
-                "--json' report\n",
-                path);
-        json_decref(root);
+    struct qqb_run run;
+    char err[1024];
+    if (qqb_run_read(path, &run, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
         return -1;
     }
     int rc = 0;
-    size_t ci;
-    json_t *c;
-    json_array_foreach(cases, ci, c)
-    {
-        const char *name = json_string_value(json_object_get(c, "name"));
-        const char *bench = json_string_value(json_object_get(c, "bench"));
-        if (!name || !bench || !qqb_strv_selects(o->benches, o->nbenches, bench))
+    for (size_t ci = 0; rc == 0 && ci < run.n_cases; ci++) {
+        const struct qqb_run_case *c = &run.cases[ci];
+        if (!c->bench || !qqb_strv_selects(o->benches, o->nbenches, c->bench))
             continue;
         double x[QQB_MODEL_MAX_PARAMS];
         char rest[128];
         if (case_point(path, m, c, x, rest, sizeof rest) != 0 ||
-            case_samples(m, o, c, x, rest, d) != 0) {
+            case_samples(m, o, c, x, rest, d) != 0)
             rc = -1;
-            break;
-        }
     }
     if (rc == 0 && d->n == 0) {
         fprintf(stderr, "%s: error: no case has metric '%s'%s\n", path, o->metric,
-                o->nkeys || o->nbenches ? " for the keys and "
-                                          "benchmarks asked for"
-                                        : "");
+                o->nkeys || o->nbenches ? " for the keys and benchmarks asked for" : "");
         rc = -1;
     }
-    json_decref(root);
+    qqb_run_free(&run);
     return rc;
 }
 

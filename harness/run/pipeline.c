@@ -184,9 +184,10 @@ static int step_plan(struct run *r)
  * P, its path into PATH (set even when there is none): 1 read, 0 none,
  * -1 damaged (said). */
 static int load_profile(const char *bdir, const char *id, struct qqb_profile *p, char *path,
-                        size_t len)
+                        size_t len, int *found)
 {
     char err[1024];
+    *found = 0;
     if (qqb_profile_path(bdir, id, path, len) != 0 || access(path, F_OK) != 0)
         return 0;
     if (qqb_profile_read(path, p, err, sizeof err) != 0) {
@@ -196,7 +197,8 @@ static int load_profile(const char *bdir, const char *id, struct qqb_profile *p,
                 err);
         return -1;
     }
-    return 1;
+    *found = 1;
+    return 0;
 }
 
 /* No baseline for this machine: said, with the machines that have one. */
@@ -219,9 +221,10 @@ static void say_no_baseline(const struct run *r)
 }
 
 /* The baseline to compare with: 1 read, 0 none (yet), -1 an error (said). */
-static int load_baseline(struct run *r)
+static int load_baseline(struct run *r, int *found)
 {
     const struct qqb_run_opts *o = r->o;
+    *found = 0;
     const char *bpath = r->paths.bpath;
     if (access(bpath, F_OK) == 0) {
         if (qqb_baseline_read_as(bpath, r->suite->name,
@@ -241,7 +244,8 @@ static int load_baseline(struct run *r)
                     "qqbench: WARNING: cycle counts of different machines differ for "
                     "reasons that are not your change; treat verdicts with care.\n",
                     o->baseline_from, r->cur.fp.id);
-        return 1;
+        *found = 1;
+        return 0;
     }
     if (o->baseline_from) {
         fprintf(stderr,
@@ -295,16 +299,15 @@ static int step_baselines(struct run *r)
         fprintf(stderr, "qqbench run: error: %s\n", r->err);
         return fail(r, QQB_EXIT_USAGE);
     }
-    r->have_base = load_baseline(r);
-    if (r->have_base < 0)
+    if (load_baseline(r, &r->have_base) != 0)
         return fail(r, QQB_EXIT_USAGE);
     const char *other_id =
         qqb_run_other_machine(o->baseline_from, r->have_base, r->base.fp.id, r->cur.fp.id);
     char other_path[sizeof r->prof_path];
-    if ((r->have_prof = load_profile(r->bdir, r->cur.fp.id, &r->prof, r->prof_path,
-                                     sizeof r->prof_path)) < 0 ||
-        (other_id && (r->have_base_prof = load_profile(r->bdir, other_id, &r->base_prof, other_path,
-                                                       sizeof other_path)) < 0))
+    if (load_profile(r->bdir, r->cur.fp.id, &r->prof, r->prof_path, sizeof r->prof_path,
+                     &r->have_prof) != 0 ||
+        (other_id && load_profile(r->bdir, other_id, &r->base_prof, other_path, sizeof other_path,
+                                  &r->have_base_prof) != 0))
         return fail(r, QQB_EXIT_USAGE);
     if (load_memory_baseline(r) != 0)
         return fail(r, QQB_EXIT_USAGE);
