@@ -580,8 +580,11 @@ static void holm(const struct qqb_plan *p, const struct qqb_results *cur,
                  const struct qqb_results *base, struct qqb_judgement *j)
 {
     size_t m = 0, stood = 0;
+    /* The family: baseline rows judged (a row whose run-to-run bound is
+     * beyond its threshold is blind and tests nothing). */
     for (size_t i = 0; i < j->ncmp; i++)
-        m += !j->cmp[i].ab && j->cmp[i].ch.status == QQB_CHANGE_OK;
+        m += !j->cmp[i].ab && j->cmp[i].ch.status == QQB_CHANGE_OK &&
+             !(j->cmp[i].run_bound_pct > j->cmp[i].threshold);
     j->family = m;
     if (m == 0)
         return;

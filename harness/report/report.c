@@ -179,6 +179,10 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
             "calibrates); unresolved: both figures within the counter's "
             "resolution (half a counter step) of zero, where no change can be seen.\n",
             bound);
+    if (j->blind)
+        fprintf(fp, "blind: the interval lies within the grown threshold but not within the "
+                    "benchmark's, or the baseline's runs move beyond the bound (not judged); the "
+                    "note names the gate that could see it.\n");
 }
 
 /* Blind baseline rows, counted: what they are, and whether they fail. */

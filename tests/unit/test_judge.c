@@ -518,6 +518,7 @@ static void test_blind_in_judgement(void)
         printf("  in the judgement: %s (%s)\n", qqb_verdict_name(row->verdict), row->why);
     }
     CHECK_INT_EQ(j.blind, 1);
+    CHECK_INT_EQ(j.family, 0); /* not judged: no test in Holm's family */
     CHECK_INT_EQ(j.regressed, 0);
     CHECK_INT_EQ(j.noisy, 0);
     qqb_judgement_free(&j);
