@@ -441,6 +441,13 @@ static void test_blind_rows(void)
     CHECK_INT_EQ(qqb_judge_metric(&st, &xb, &xc, 0.95, &row), 0);
     printf("  1%% run-to-run row: threshold %.1f%% (%s): %s (%s)\n", row.threshold,
            qqb_threshold_from_name(row.threshold_from), qqb_verdict_name(row.verdict), row.why);
+    /* By hand: sd 0.011, 3% = 0.02956 on the log scale; 6 runs give
+     * 2.571 x 0.011 x sqrt(7/6) = 0.0305, 7 runs 2.447 x 0.011 x sqrt(8/7) =
+     * 0.0288. No spread: 2 runs; sd 0.2: never (1.96 x 0.2 > 0.0296). */
+    CHECK_INT_EQ(qqb_runs_needed(0.011, 0.95, 3.0, 50), 7);
+    CHECK_INT_EQ(qqb_runs_needed(0.0, 0.95, 3.0, 50), 2);
+    CHECK_INT_EQ(qqb_runs_needed(0.2, 0.95, 3.0, 50), 0);
+    CHECK_STR_EQ(qqb_verdict_name(QQB_BLIND), "blind");
     size_t want = qqb_runs_needed(log(1.0 + row.run_pct / 100.0), 0.95, 3.0, 50);
     CHECK(want > 5 && want < 20);
     CHECK_INT_EQ(row.verdict, QQB_BLIND);
