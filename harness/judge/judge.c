@@ -777,6 +777,8 @@ static void finish(const struct qqb_plan *p, const struct qqb_results *cur,
     }
     for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
+        if (row->verdict != QQB_BLIND) /* made incomplete or unresolved since */
+            row->seen_by = NULL;
         explain(row, j->family);
         j->incomplete += row->verdict == QQB_INCOMPLETE;
         if (!row->ab) {
