@@ -26,7 +26,8 @@ static const struct qqb_opts_cmd run_cmd = {
     "again before it counts.\n\n"
     "options:\n",
     "\nExit: 0 nothing regressed (or --update-baseline accepted the run); 1 a\n"
-    "regression (timing or memory; with --fail-on-noisy also noisy); 2 bad\n"
+    "regression (timing or memory; with --fail-on-noisy also noisy, with\n"
+    "--fail-on-blind also blind); 2 bad\n"
     "input or usage; 3 a kernel failed (crash, non-zero exit, timeout, no or\n"
     "damaged output); the other cases' results are still shown.\n"};
 
@@ -104,6 +105,8 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
                          "do not re-measure regressions before failing"),
         QQB_OPT_FLAG("--fail-on-noisy", 0, &o->fail_on_noisy,
                      "a noisy comparison against the baseline fails too"),
+        QQB_OPT_FLAG("--fail-on-blind", 0, &o->fail_on_blind,
+                     "a blind comparison against the baseline fails too"),
         {.kind = QQB_OPTK_DOUBLE,
          .name = "--threshold-bound",
          .arg = "P",

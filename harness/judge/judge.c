@@ -206,6 +206,77 @@ static int baseline_key(const struct qqb_bench *b, const char *key)
     return 0;
 }
 
+/* The runs and launches blind_gate looks for: beyond these, no estimate. */
+#define BLIND_MAX_RUNS     50
+#define BLIND_MAX_LAUNCHES 1000
+
+/* The gate that could see a blind row at the suite's threshold FIXED, into
+ * ROW->seen_by and the text W. Run-to-run noise above FIXED: the runs that
+ * would bring the run-to-run bound down to FIXED at the spread measured
+ * (qqb_runs_needed), or, when no number would, --against (its pairs cancel
+ * a shift of the machine) or a pinned machine. Otherwise launch noise grew
+ * the threshold: the launches a side that would shrink the interval inside
+ * +/-FIXED around the same estimate (its width goes as 1/sqrt(n)), or, when
+ * the estimate itself is not inside, --against. */
+static void blind_gate(struct qqb_cmp *row, const struct qqb_runs *rs, double fixed,
+                       double confidence, char *w, size_t len)
+{
+    const struct qqb_change *ch = &row->ch;
+    if (row->run_bound_pct > fixed) {
+        size_t r = qqb_runs_needed(rs->between_sd, confidence, fixed, BLIND_MAX_RUNS);
+        row->seen_by = r ? "more baseline runs" : "--against";
+        if (r)
+            snprintf(w, len, "about %zu baseline runs would see %.1f%% (run-to-run %.1f%%)", r,
+                     fixed, rs->between_pct);
+        else
+            snprintf(w, len,
+                     "no number of baseline runs would see %.1f%% (run-to-run %.1f%%): "
+                     "--against (qqbench ci) or a pinned machine",
+                     fixed, rs->between_pct);
+        return;
+    }
+    double half = (ch->hi - ch->lo) / 2, room = fixed - fabs(ch->pct);
+    double n = (double)(ch->nb < ch->nc ? ch->nb : ch->nc);
+    double need = room > 0 ? n * (half / room) * (half / room) : INFINITY;
+    row->seen_by = need <= BLIND_MAX_LAUNCHES ? "more launches" : "--against";
+    if (need <= BLIND_MAX_LAUNCHES)
+        snprintf(w, len, "about %.0f launches a side would see %.1f%%", ceil(need), fixed);
+    else
+        snprintf(w, len, "--against (qqbench ci) would see %.1f%%", fixed);
+}
+
+/*
+ * An honest unchanged (docs/STATISTICS.md section 13). No threshold is set
+ * below the run-to-run bound the baseline's runs show: where that bound is
+ * beyond the threshold (held at threshold_bound), the row is blind and not
+ * judged, whatever its interval. Otherwise regressed and improved stand as
+ * the grown threshold gives them; unchanged needs the interval within the
+ * suite's own threshold and no run-to-run bound above it; an interval
+ * within the grown threshold but not that is blind.
+ */
+static void honest(struct qqb_cmp *row, const struct qqb_settings *s, const struct qqb_runs *rs)
+{
+    double fixed = s->threshold > 0 ? s->threshold : 0;
+    row->suite_threshold = fixed;
+    row->seen_by = NULL;
+    if (row->ch.status != QQB_CHANGE_OK)
+        return;
+    int k;
+    if (row->run_bound_pct > row->threshold)
+        k = snprintf(row->why, sizeof row->why,
+                     "run-to-run bound %.1f%% beyond %.1f%%: not judged; ", row->run_bound_pct,
+                     row->threshold);
+    else if (row->verdict == QQB_UNCHANGED &&
+             (row->run_bound_pct > fixed || qqb_verdict_sym(&row->ch, fixed) != QQB_UNCHANGED))
+        k = snprintf(row->why, sizeof row->why, "within +/-%.1f%%: this machine cannot see less; ",
+                     row->threshold);
+    else
+        return;
+    row->verdict = QQB_BLIND;
+    if (k > 0 && (size_t)k < sizeof row->why)
+        blind_gate(row, rs, fixed, s->confidence, row->why + k, sizeof row->why - (size_t)k);
+}
+
 int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
                      const struct qqb_metric *cm, double level, struct qqb_cmp *row)
 {
@@ -224,6 +295,7 @@ int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
     row->base_median = qqb_median(bm->samples, bm->n);
     row->cur_median = qqb_median(cm->samples, cm->n);
     judge_unpaired(row, bm, cm, level);
+    honest(row, s, &rs);
     row->alone = row->verdict;
     return 0;
 }
@@ -508,8 +580,11 @@ static void holm(const struct qqb_plan *p, const struct qqb_results *cur,
                  const struct qqb_results *base, struct qqb_judgement *j)
 {
     size_t m = 0, stood = 0;
+    /* The family: baseline rows judged (a row whose run-to-run bound is
+     * beyond its threshold is blind and tests nothing). */
     for (size_t i = 0; i < j->ncmp; i++)
-        m += !j->cmp[i].ab && j->cmp[i].ch.status == QQB_CHANGE_OK;
+        m += !j->cmp[i].ab && j->cmp[i].ch.status == QQB_CHANGE_OK &&
+             !(j->cmp[i].run_bound_pct > j->cmp[i].threshold);
     j->family = m;
     if (m == 0)
         return;
@@ -559,6 +634,8 @@ static void explain(struct qqb_cmp *row, size_t family)
     const struct qqb_change *ch = &row->ch;
     char *w = row->why;
     size_t len = sizeof row->why;
+    if (row->verdict == QQB_BLIND)
+        return; /* said when judged (honest) */
     w[0] = '\0';
     if (row->verdict == QQB_INCOMPLETE) {
         snprintf(w, len,
@@ -684,8 +761,8 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
 
 /* After every row is made: the machine check of the baseline rows, each
  * row's explanation, and the tallies. */
-static void finish(const struct qqb_results *cur, const struct qqb_results *base,
-                   struct qqb_judgement *j)
+static void finish(const struct qqb_plan *p, const struct qqb_results *cur,
+                   const struct qqb_results *base, struct qqb_judgement *j)
 {
     for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
@@ -700,11 +777,17 @@ static void finish(const struct qqb_results *cur, const struct qqb_results *base
     }
     for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
+        if (row->verdict != QQB_BLIND) /* made incomplete or unresolved since */
+            row->seen_by = NULL;
         explain(row, j->family);
         j->incomplete += row->verdict == QQB_INCOMPLETE;
         if (!row->ab) {
             j->regressed += row->verdict == QQB_REGRESSED;
             j->noisy += row->verdict == QQB_NOISY;
+            j->blind += row->verdict == QQB_BLIND;
+            row->blind_fails =
+                row->verdict == QQB_BLIND && bench_of(p, row->case_idx)->s.fail_on_blind;
+            j->blind_failing += (size_t)row->blind_fails;
         } else if (row->ab == QQB_CMP_BUILD) {
             j->build_regressed += row->verdict == QQB_REGRESSED;
             j->build_noisy += row->verdict == QQB_NOISY;
@@ -742,7 +825,7 @@ int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
         return -1;
     if (base)
         holm(p, cur, base, j);
-    finish(cur, base, j);
+    finish(p, cur, base, j);
     return 0;
 }
 

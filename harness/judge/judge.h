@@ -63,6 +63,11 @@ struct qqb_cmp {
     double base_mhz, mhz;
     double threshold; /* percent */
     enum qqb_threshold_from threshold_from;
+    double suite_threshold; /* baseline rows: the benchmark's own threshold (percent) */
+    const char *seen_by;    /* a blind row: the gate that could see it (static text:
+                               "more baseline runs", "more launches", "--against");
+                               NULL otherwise */
+    int blind_fails;        /* a blind row of a benchmark with fail_on_blind: true */
     double noise_pct;       /* the launch-to-launch (or pair) noise behind it */
     const char *noise_from; /* "baseline", "baseline pairs", "current pairs" */
     size_t base_runs;       /* runs the baseline holds for this case */
@@ -85,7 +90,7 @@ struct qqb_cmp {
     int below_step;          /* figures at or below the resolution:
                                 0 none, 1 one of the two (its size is a bound),
                                 2 both (verdict unresolved) */
-    char why[200];           /* a noisy row: why, and what would decide it */
+    char why[200];           /* a noisy or blind row: why, and what would decide it */
     int noisy_runs;          /* noisy in this run and the recorded runs just
                                 before it: how many in a row (0: not noisy;
                                 qqb_history_noisy_runs) */
@@ -112,6 +117,8 @@ struct qqb_judgement {
     size_t missing_ref;      /* baseline rows with the machine check skipped */
     size_t command_changed;  /* cases whose command differs from the baseline's */
     size_t regressed, noisy; /* final baseline timing verdicts */
+    size_t blind;            /* baseline rows blind at the suite's threshold */
+    size_t blind_failing;    /* of them, rows of a benchmark with fail_on_blind: true */
     size_t mem_regressed;
     size_t incomplete; /* rows made incomplete by dropped events */
     /* Against the reference build (--against): final timing verdicts and
@@ -122,8 +129,12 @@ struct qqb_judgement {
 /* One key against the baseline, the rule every baseline row follows: the
  * threshold from S (the floor), noise_multiple x BM's pooled launch noise
  * and the run-to-run bound of BM's runs, bounded; the Hodges-Lehmann /
- * Mann-Whitney interval of CM against BM at LEVEL; the symmetric verdict.
- * Fills ROW's threshold, noise, run and change fields, verdict and alone.
+ * Mann-Whitney interval of CM against BM at LEVEL; the symmetric verdict,
+ * made honest: `blind` where the run-to-run bound is beyond the threshold
+ * (not judged), and where the interval is within the threshold but the
+ * suite's own threshold (S->threshold) is not what it was held to.
+ * Fills ROW's threshold, noise, run and change fields, verdict and alone,
+ * and for a blind row seen_by and why.
  * 0 or -1 (out of memory). Pure: the simulations in tests/unit/test_judge.c
  * call it. */
 int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,

@@ -94,7 +94,7 @@ struct rep {
 
 /* Verdict classes, their colours (Okabe & Ito; vermillion for what must
  * stand out) and point shapes, so colour is never the only cue. */
-enum vclass { V_REGRESSED, V_IMPROVED, V_UNCHANGED, V_NOISY, V_OTHER, NCLASS };
+enum vclass { V_REGRESSED, V_IMPROVED, V_UNCHANGED, V_NOISY, V_BLIND, V_OTHER, NCLASS };
 
 struct pic_vstyle {
     const char *name, *ab_name, *color;

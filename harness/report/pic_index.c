@@ -135,14 +135,15 @@ static void index_head(FILE *fp, const struct rep *r)
             "border-radius:2px;background:%s}\n"
             "tr.v-regressed .chip{background:%s} tr.v-regressed td{font-weight:bold}\n"
             "tr.v-improved .chip{background:%s} tr.v-unchanged .chip{background:%s}\n"
-            "tr.v-noisy .chip{background:%s}\n"
+            "tr.v-noisy .chip{background:%s} tr.v-blind .chip{background:%s}\n"
             ".note{color:#666} .meta{color:#555} .alert{color:%s;font-weight:bold}\n"
             "figure{margin:1em 0 2em} figure img{max-width:100%%;height:auto;"
             "border:1px solid #eee}\n"
             "figcaption{max-width:60em;color:#444} .files{font-size:0.85em;color:#666}\n"
             "</style>\n</head>\n<body>\n<h1>qqbench: suite ",
             pic_vstyle[V_OTHER].color, pic_vstyle[V_REGRESSED].color, pic_vstyle[V_IMPROVED].color,
-            pic_vstyle[V_UNCHANGED].color, pic_vstyle[V_NOISY].color, QQB_PLOT_ALERT);
+            pic_vstyle[V_UNCHANGED].color, pic_vstyle[V_NOISY].color, pic_vstyle[V_BLIND].color,
+            QQB_PLOT_ALERT);
     qqb_markup_text(fp, r->suite ? r->suite : "?");
     fprintf(fp, "</h1>\n<p class=\"meta\">");
     qqb_markup_text(fp, r->date ? r->date : "");
@@ -256,7 +257,8 @@ static void index_verdicts(FILE *fp, const struct rep *r)
     fprintf(fp, "<h2>Verdicts</h2>\n<p>Cycles per hit are medians over launches (nanoseconds "
                 "from the measured tick rate). The change is the median change with its "
                 "confidence interval; a key is regressed or improved only when the whole "
-                "interval is past the threshold, noisy when it straddles it.</p>\n");
+                "interval is past the threshold, noisy when it straddles it, blind when "
+                "the threshold grew past the suite's and this gate cannot see less.</p>\n");
     if (r->ncmps == 0)
         fprintf(fp, "<p>No comparisons: the first run on this machine becomes the baseline, "
                     "and the suite has no variants.</p>\n");

@@ -14,7 +14,7 @@
 const struct pic_vstyle pic_vstyle[NCLASS] = {
     {"regressed", "slower", QQB_PLOT_ALERT, 9}, {"improved", "faster", "#009E73", 11},
     {"unchanged", "same", "#0072B2", 7},        {"noisy", "noisy", "#E69F00", 13},
-    {"other", "other", "#CC79A7", 5},
+    {"blind", "blind", "#999999", 6},           {"other", "other", "#CC79A7", 5},
 };
 
 enum vclass pic_vclass_of(const char *v)

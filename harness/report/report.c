@@ -179,6 +179,25 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
             "calibrates); unresolved: both figures within the counter's "
             "resolution (half a counter step) of zero, where no change can be seen.\n",
             bound);
+    if (j->blind)
+        fprintf(fp, "blind: the interval lies within the grown threshold but not within the "
+                    "benchmark's, or the baseline's runs move beyond the bound (not judged); the "
+                    "note names the gate that could see it.\n");
+}
+
+/* Blind baseline rows, counted: what they are, and whether they fail. */
+static void print_blind(FILE *fp, const struct qqb_report *r, size_t n)
+{
+    if (n == 0)
+        return;
+    fprintf(fp,
+            "%zu baseline comparison%s blind: the threshold grew past the suite's, so this "
+            "gate cannot see a change of the suite's size there (each row names the gate "
+            "that could): %s.\n",
+            n, n == 1 ? " is" : "s are",
+            r->fail_on_blind      ? "they fail the run (--fail-on-blind)"
+            : r->j->blind_failing ? "those of benchmarks with fail_on_blind: true fail the run"
+                                  : "they pass; --fail-on-blind makes them fail");
 }
 
 /* Keys that stay noisy run after run: a threshold they cannot be judged
@@ -344,6 +363,7 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 counts[QQB_NOISY] == 1 ? " is" : "s are",
                 r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
                                  : "they pass; --fail-on-noisy makes them fail");
+    print_blind(fp, r, counts[QQB_BLIND]);
     if (bu[QQB_NOISY])
         fprintf(fp, "%zu comparison%s against the reference build %s noisy: %s.\n", bu[QQB_NOISY],
                 bu[QQB_NOISY] == 1 ? "" : "s", bu[QQB_NOISY] == 1 ? "is" : "are",
@@ -367,12 +387,17 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 bu[QQB_REGRESSED], bu[QQB_IMPROVED], bu[QQB_UNCHANGED], bu[QQB_NOISY]);
     if (r->no_baseline_summary)
         fprintf(fp, "qqbench: %s\n", r->no_baseline_summary);
+    /* ", N blind" only where there are such rows: the line as it was
+     * otherwise. */
+    char blind[40] = "";
+    if (counts[QQB_BLIND])
+        snprintf(blind, sizeof blind, ", %zu blind", counts[QQB_BLIND]);
     fprintf(fp,
             "qqbench: %zu cases in %.1f s; vs baseline: %zu regressed, %zu improved, "
-            "%zu unchanged, %zu noisy; A/B: %zu slower, %zu faster, %zu same, "
+            "%zu unchanged, %zu noisy%s; A/B: %zu slower, %zu faster, %zu same, "
             "%zu noisy; memory: %zu regressed, %zu improved; %zu kernel failure%s\n",
             res->ncases, r->elapsed, counts[QQB_REGRESSED], counts[QQB_IMPROVED],
-            counts[QQB_UNCHANGED], counts[QQB_NOISY], ab[QQB_REGRESSED], ab[QQB_IMPROVED],
+            counts[QQB_UNCHANGED], counts[QQB_NOISY], blind, ab[QQB_REGRESSED], ab[QQB_IMPROVED],
             ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp, r->kernel_failures,
             r->kernel_failures == 1 ? "" : "s");
     if (r->models && r->models->n)
@@ -477,6 +502,7 @@ static struct qqb_run_cmp run_cmp(const struct qqb_cmp *c)
                                 .machine_check_note = c->machine_why,
                                 .command_differs = c->command_differs,
                                 .why = c->why[0] ? c->why : NULL,
+                                .seen_by = c->seen_by,
                                 .counter_step = c->step > 0 ? c->step : NAN,
                                 .below_resolution = c->below_step,
                                 .dropped_events = c->dropped,
@@ -607,6 +633,13 @@ void qqb_markup_text(FILE *fp, const char *s)
     }
 }
 
+/* A blind row that fails the run: --fail-on-blind, or its benchmark's
+ * fail_on_blind: true. */
+static int blind_fails(const struct qqb_report *r, const struct qqb_cmp *c)
+{
+    return c->verdict == QQB_BLIND && (r->fail_on_blind || c->blind_fails);
+}
+
 int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, size_t errlen)
 {
     /* Made in memory, then written whole or not at all (atomic.h). */
@@ -624,7 +657,8 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
         if (jd->cmp[i].ab != QQB_CMP_VARIANT) {
             tests++;
             failures += jd->cmp[i].verdict == QQB_REGRESSED ||
-                        (r->fail_on_noisy && jd->cmp[i].verdict == QQB_NOISY);
+                        (r->fail_on_noisy && jd->cmp[i].verdict == QQB_NOISY) ||
+                        blind_fails(r, &jd->cmp[i]);
         }
     for (size_t i = 0; i < jd->nmem; i++)
         if (jd->mem[i].ab != QQB_CMP_VARIANT) {
@@ -656,6 +690,11 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
                     vs, c->ch.pct, c->ch.lo, c->ch.hi, c->threshold);
         } else if (r->fail_on_noisy && c->verdict == QQB_NOISY) {
             fprintf(fp, "<failure message=\"noisy (--fail-on-noisy): ");
+            qqb_markup_text(fp, c->why);
+            fprintf(fp, "\"/>");
+        } else if (blind_fails(r, c)) {
+            fprintf(fp, "<failure message=\"blind (%s): ",
+                    r->fail_on_blind ? "--fail-on-blind" : "fail_on_blind: true");
             qqb_markup_text(fp, c->why);
             fprintf(fp, "\"/>");
         } else {

@@ -26,7 +26,8 @@ struct qqb_report {
     size_t kernel_failures;
     int confirmed_run;
     int fail_on_noisy;
-    uint64_t seed; /* of the round order */
+    int fail_on_blind; /* --fail-on-blind: blind rows fail (text, JUnit) */
+    uint64_t seed;     /* of the round order */
     double elapsed;
     int exit_code;
 };

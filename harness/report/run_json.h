@@ -116,6 +116,7 @@
     X(STR, machine_check_note, "machine_check_note", 0)                                            \
     X(BOOL, command_differs, "command_differs", 0)                                                 \
     X(STR, why, "why", 0)                                                                          \
+    X(STR, seen_by, "seen_by", QQB_RJ_OPT) /* a blind row: the gate that could see it */           \
     X(NUM, counter_step, "counter_step_ticks", 0)                                                  \
     X(INT, below_resolution, "figures_below_resolution", 0)                                        \
     X(NUM, dropped_events, "dropped_events", 0)                                                    \

@@ -111,10 +111,11 @@ void qqb_run_gate_warning(struct qqb_strbuf *b, const char *note)
 }
 
 int qqb_run_failed(const struct qqb_judgement *j, const struct qqb_model_judgement *models,
-                   int fail_on_noisy)
+                   int fail_on_noisy, int fail_on_blind)
 {
     return j->regressed || j->mem_regressed || j->build_regressed || j->build_mem_regressed ||
-           (models && models->regressed) || (fail_on_noisy && (j->noisy || j->build_noisy));
+           (models && models->regressed) || (fail_on_noisy && (j->noisy || j->build_noisy)) ||
+           (fail_on_blind ? j->blind : j->blind_failing) > 0;
 }
 
 int qqb_run_exit_code(const struct qqb_run_outcome *oc)

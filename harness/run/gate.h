@@ -95,10 +95,12 @@ void qqb_run_gate_warning(struct qqb_strbuf *b, const char *note);
  * --------------------------------------------------------------------- */
 
 /* 1 when the run's verdicts fail it: a timing or memory regression against
- * the baseline or the reference build, a model's growth, or (FAIL_ON_NOISY)
- * a noisy comparison. MODELS may be NULL. */
+ * the baseline or the reference build, a model's growth, (FAIL_ON_NOISY) a
+ * noisy comparison, or a blind baseline row: every one with FAIL_ON_BLIND
+ * (--fail-on-blind), else those of a benchmark with fail_on_blind: true.
+ * MODELS may be NULL. */
 int qqb_run_failed(const struct qqb_judgement *j, const struct qqb_model_judgement *models,
-                   int fail_on_noisy);
+                   int fail_on_noisy, int fail_on_blind);
 
 struct qqb_run_outcome {
     size_t bad_keys;         /* the suite's keys that no launch recorded */

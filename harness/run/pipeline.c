@@ -526,11 +526,12 @@ static int step_report(struct run *r)
     rep->kernel_failures = r->m.kernel_failures;
     rep->confirmed_run = r->confirmed_run;
     rep->fail_on_noisy = o->fail_on_noisy;
+    rep->fail_on_blind = o->fail_on_blind;
     rep->seed = r->m.seed;
     rep->elapsed = qqb_now() - r->m.t0;
     struct qqb_run_outcome *oc = &r->oc;
     oc->kernel_failures = r->m.kernel_failures;
-    oc->failed = qqb_run_failed(&r->jd, &r->models, o->fail_on_noisy);
+    oc->failed = qqb_run_failed(&r->jd, &r->models, o->fail_on_noisy, o->fail_on_blind);
     oc->refused = r->gate.refused;
     oc->update = o->update;
     oc->have_base = r->have_base;

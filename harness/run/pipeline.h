@@ -36,6 +36,7 @@ struct qqb_run_opts {
     int no_report;
     const char *work_parent;
     int update, quiet, verbose, confirm, keep, reps, max_reps, fail_on_noisy;
+    int fail_on_blind; /* --fail-on-blind: a blind baseline row fails the run */
     int require_baseline;
     int have_seed;
     uint64_t seed;

@@ -798,6 +798,8 @@ const char *qqb_verdict_name(enum qqb_verdict v)
         return "unresolved";
     case QQB_INCOMPLETE:
         return "incomplete";
+    case QQB_BLIND:
+        return "blind";
     case QQB_NVERDICTS:
         break;
     }
@@ -923,6 +925,19 @@ int qqb_run_spread(const double *x, const uint32_t *run, size_t n, double confid
     free(med);
     free(buf);
     free(dev);
+    return 0;
+}
+
+size_t qqb_runs_needed(double sd, double confidence, double target_pct, size_t max_runs)
+{
+    if (!(sd >= 0) || !isfinite(sd) || !(confidence > 0 && confidence < 1) || !(target_pct > 0))
+        return 0;
+    double want = log(1.0 + target_pct / 100.0);
+    for (size_t r = 2; r <= max_runs; r++) {
+        double t = gsl_cdf_tdist_Pinv((1.0 + confidence) / 2.0, (double)(r - 1));
+        if (t * sd * sqrt(1.0 + 1.0 / (double)r) <= want)
+            return r;
+    }
     return 0;
 }
 

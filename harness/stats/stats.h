@@ -225,11 +225,15 @@ enum qqb_verdict {
     QQB_NOISY,
     QQB_UNRESOLVED,
     QQB_INCOMPLETE, /* a launch dropped events: the figures undercount */
+    QQB_BLIND,      /* a baseline row this gate cannot see at the suite's threshold: the
+                     * interval is within the grown threshold but not within the suite's,
+                     * or the baseline's run-to-run bound is beyond threshold_bound (not
+                     * judged). Set by the judge (docs/STATISTICS.md section 13). */
     QQB_NVERDICTS
 };
 
 /* "unchanged", "improved", "regressed", "noisy", "unresolved",
- * "incomplete"; "?" for other values. */
+ * "incomplete", "blind"; "?" for other values. */
 const char *qqb_verdict_name(enum qqb_verdict v);
 
 /* With t = |threshold_pct|:
@@ -289,6 +293,13 @@ struct qqb_runs {
  * outside (0, 1)) or out of memory, with OUT's numbers NaN. */
 int qqb_run_spread(const double *x, const uint32_t *run, size_t n, double confidence,
                    struct qqb_runs *out);
+
+/* The baseline runs that would bring the run-to-run bound (qqb_runs.bound_pct:
+ * 100 (exp(t * SD * sqrt(1 + 1/R)) - 1), t Student's (1 + CONFIDENCE)/2 quantile on
+ * R - 1 degrees of freedom) down to TARGET_PCT for runs whose log medians have
+ * the standard deviation SD: the smallest R in 2..MAX_RUNS, or 0 when none does
+ * (SD too large for any number of runs; or an argument not usable). */
+size_t qqb_runs_needed(double sd, double confidence, double target_pct, size_t max_runs);
 
 /* Noise of paired log ratios D (d_i = log(cur_i / base_i)): 100 x 1.4826 x
  * MAD(d), the spread that pairing leaves. NaN when n < 2. */

@@ -175,6 +175,8 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
         b->events = d->events;
     if (!(own & QQB_SET_ALLOW_DROPPED))
         b->allow_dropped = d->allow_dropped;
+    if (!(own & QQB_SET_FAIL_ON_BLIND))
+        b->fail_on_blind = d->fail_on_blind;
     if (!(own & QQB_SET_LAUNCHER) && !(b->launcher = sdup(d->launcher)))
         return -1;
     b->set |= d->set;

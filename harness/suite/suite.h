@@ -36,7 +36,8 @@ enum {
     QQB_SET_MEMORY_TOLERANCE = 1u << 6,
     QQB_SET_LAUNCHER = 1u << 7,
     QQB_SET_EVENTS = 1u << 8,
-    QQB_SET_ALLOW_DROPPED = 1u << 9
+    QQB_SET_ALLOW_DROPPED = 1u << 9,
+    QQB_SET_FAIL_ON_BLIND = 1u << 10
 };
 
 struct qqb_settings {
@@ -52,6 +53,8 @@ struct qqb_settings {
     int64_t events;           /* QQ_EVENTS buffer hint; 0: not given */
     int allow_dropped;        /* 1: keys of launches that dropped events are
                                  judged anyway (default 0: incomplete) */
+    int fail_on_blind;        /* 1: a blind baseline row fails the run, as
+                                 --fail-on-blind makes every one (default 0) */
     char *launcher;           /* template, "{nodes}" substituted; never NULL */
     unsigned set;             /* QQB_SET_* bits given in the file */
 };

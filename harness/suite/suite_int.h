@@ -30,6 +30,7 @@ enum {
     S_LAUNCHER,
     S_EVENTS,
     S_ALLOW_DROPPED,
+    S_FAIL_ON_BLIND,
     NSET
 };
 
@@ -51,7 +52,8 @@ extern const char *const qqb__suite_bench_fields[NBENCH];
 /* qqb__suite_setting() sets bit 1 << S_x for field S_x. */
 _Static_assert(QQB_SET_REPETITIONS == 1u << S_REPETITIONS &&
                    QQB_SET_CONFIDENCE == 1u << S_CONFIDENCE && QQB_SET_EVENTS == 1u << S_EVENTS &&
-                   QQB_SET_ALLOW_DROPPED == 1u << S_ALLOW_DROPPED,
+                   QQB_SET_ALLOW_DROPPED == 1u << S_ALLOW_DROPPED &&
+                   QQB_SET_FAIL_ON_BLIND == 1u << S_FAIL_ON_BLIND,
                "QQB_SET_* bits follow the settings' order");
 
 /* ======================================================================

@@ -15,11 +15,11 @@
 const char *const qqb__suite_top_fields[NTOP] = {"suite",      "description", "defaults",
                                                  "benchmarks", "max_nodes",   "threshold_bound"};
 const char *const qqb__suite_bench_fields[NBENCH] = {
-    "name",      "kernel",         "args",         "nodes",
-    "variants",  "params",         "keys",         "baseline_keys",
-    "model",     "repetitions",    "warmup",       "timeout",
-    "threshold", "noise_multiple", "confidence",   "memory_tolerance",
-    "launcher",  "events",         "allow_dropped"};
+    "name",      "kernel",         "args",          "nodes",
+    "variants",  "params",         "keys",          "baseline_keys",
+    "model",     "repetitions",    "warmup",        "timeout",
+    "threshold", "noise_multiple", "confidence",    "memory_tolerance",
+    "launcher",  "events",         "allow_dropped", "fail_on_blind"};
 
 /* Numbers are plain scalars: "10" in quotes is a string, and saying so
  * beats "expected an integer, got '10'". */
@@ -163,12 +163,14 @@ int qqb__suite_setting(struct cur *c, int f, struct qqb_settings *s)
         s->events = v;
         break;
     case S_ALLOW_DROPPED:
+    case S_FAIL_ON_BLIND:
         /* YAML 1.2's core booleans, plain. */
         if (c->y.ev.type != YAML_SCALAR_EVENT ||
             c->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
             (strcmp(scalar(c), "true") && strcmp(scalar(c), "false")))
             return qqb_ycur_expected(&c->y, "true or false", where);
-        s->allow_dropped = !strcmp(scalar(c), "true");
+        *(f == S_ALLOW_DROPPED ? &s->allow_dropped : &s->fail_on_blind) =
+            !strcmp(scalar(c), "true");
         break;
     }
     s->set |= 1u << f;

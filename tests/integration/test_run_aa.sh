@@ -30,7 +30,7 @@ YAML
 qq first.txt err0.txt run aa.yaml --quiet --baselines bl
 check "the first run records the baseline (exit $rc)" has first.txt 'this run becomes the baseline'
 qq out.txt err.txt run aa.yaml --quiet --baselines bl
-verdict='(regressed|improved|unchanged|noisy)'
+verdict='(regressed|improved|unchanged|noisy|blind)'
 grep -E "^same\[[ab]\]@1 +work .* $verdict" out.txt || true
 check "exit 0 (got $rc)" test "$rc" = 0
 check "the A/B row and both baseline rows have verdicts" \

@@ -307,6 +307,234 @@ static void test_thresholds_runs_bound(void)
     free_metric(&faster);
 }
 
+/* ---------------------------------------------------------------------
+ * An honest unchanged (docs/STATISTICS.md section 13): unchanged needs the
+ * interval within the suite's own threshold; where the threshold grew past
+ * it the row is blind, and names the gate that could see it; where the
+ * baseline's run-to-run bound is beyond the threshold bound, blind and not
+ * judged.
+ * --------------------------------------------------------------------- */
+
+/* A one-run metric of N launches: LEVEL x PATTERN[(i + ROT) % N]. */
+static void fill_pattern(struct qqb_metric *m, double level, const double *pattern, size_t n,
+                         size_t rot)
+{
+    for (size_t i = 0; i < n; i++)
+        qqb_metric_add_at(m, level * pattern[(i + rot) % n], 0, (uint32_t)i);
+}
+
+static void test_blind_rows(void)
+{
+    struct qqb_settings st = {0};
+    st.threshold = 3;
+    st.noise_multiple = 3;
+    st.confidence = 0.95;
+    struct qqb_cmp row;
+
+    /* (1) Launch noise held the threshold at the 30% bound; the current run
+     * is -11% with an interval wholly below -3% and within the bound's
+     * mirror (-23.1%): today's rule said unchanged, the suite's 3% cannot
+     * say so. */
+    /* 20 launches spread as a lognormal of sigma 12% (its normal quantiles):
+     * 3 x 12% asks for 36%. */
+    double wob[20];
+    for (size_t i = 0; i < 20; i++)
+        wob[i] = exp(0.12 * gsl_cdf_ugaussian_Pinv(((double)i + 0.5) / 20.0));
+    struct qqb_metric nb = {0}, nc = {0};
+    fill_pattern(&nb, 1000, wob, 20, 0);
+    fill_pattern(&nc, 890, wob, 20, 7);
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &nb, &nc, 0.95, &row), 0);
+    printf("  launch-noise row: %+.2f%% [%+.2f, %+.2f] threshold %.1f%% (%s): %s (%s)\n",
+           row.ch.pct, row.ch.lo, row.ch.hi, row.threshold,
+           qqb_threshold_from_name(row.threshold_from), qqb_verdict_name(row.verdict), row.why);
+    CHECK_INT_EQ(row.threshold_from, QQB_THR_BOUNDED);
+    CHECK(row.ch.hi < -3.0 && row.ch.lo > 100.0 * (1.0 / 1.3 - 1.0));
+    CHECK_INT_EQ(qqb_verdict_sym(&row.ch, row.threshold), QQB_UNCHANGED); /* what it read */
+    CHECK_INT_EQ(row.verdict, QQB_BLIND);
+    CHECK_INT_EQ(row.alone, QQB_BLIND);
+    CHECK_DBL_NEAR(row.suite_threshold, 3.0, 0);
+    CHECK(strstr(row.why, "within +/-30.0%: this machine cannot see less") != NULL);
+    /* (4) The estimate is 8% past the suite's 3%: no number of launches
+     * puts the interval inside +/-3%. */
+    CHECK(row.seen_by && !strcmp(row.seen_by, "--against"));
+    CHECK(strstr(row.why, "--against (qqbench ci) would see 3.0%") != NULL);
+
+    /* (4) Launch noise of 4% (3 x 4% = 12%) and no change: the interval
+     * straddles 3%, and more launches would narrow it inside. */
+    double w4[9];
+    for (size_t i = 0; i < 9; i++)
+        w4[i] = exp(0.04 * gsl_cdf_ugaussian_Pinv(((double)i + 0.5) / 9.0));
+    struct qqb_metric lb = {0}, lc = {0};
+    fill_pattern(&lb, 1000, w4, 9, 0);
+    fill_pattern(&lc, 1000, w4, 9, 4);
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &lb, &lc, 0.95, &row), 0);
+    printf("  4%% launch-noise row: [%+.2f, %+.2f] threshold %.1f%% (%s): %s (%s)\n", row.ch.lo,
+           row.ch.hi, row.threshold, qqb_threshold_from_name(row.threshold_from),
+           qqb_verdict_name(row.verdict), row.why);
+    CHECK_INT_EQ(row.threshold_from, QQB_THR_NOISE);
+    CHECK_INT_EQ(row.verdict, QQB_BLIND);
+    CHECK(row.seen_by && !strcmp(row.seen_by, "more launches"));
+    CHECK(strstr(row.why, "launches a side would see 3.0%") != NULL);
+    free_metric(&lb);
+    free_metric(&lc);
+
+    /* (1) The same from run-to-run noise below the bound: five runs whose
+     * medians wobble by ~6% give a run bound of ~18%, the current run 9%
+     * faster. */
+    static const double six[5] = {1.00, 1.08, 0.95, 1.10, 1.02};
+    static const double one[1] = {1.0};
+    struct qqb_metric rb = {0}, rc = {0};
+    fill_runs(&rb, 1000, six, 5, 9);
+    fill_runs(&rc, 930, one, 1, 9);
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &rb, &rc, 0.95, &row), 0);
+    printf("  run-noise row: %+.2f%% [%+.2f, %+.2f] threshold %.1f%% (%s): %s (%s)\n", row.ch.pct,
+           row.ch.lo, row.ch.hi, row.threshold, qqb_threshold_from_name(row.threshold_from),
+           qqb_verdict_name(row.verdict), row.why);
+    CHECK_INT_EQ(row.threshold_from, QQB_THR_RUNS);
+    CHECK_INT_EQ(qqb_verdict_sym(&row.ch, row.threshold), QQB_UNCHANGED);
+    CHECK_INT_EQ(row.verdict, QQB_BLIND);
+    /* (4) Runs that wobble by 6% never bound one more run to 3%. */
+    CHECK(row.seen_by && !strcmp(row.seen_by, "--against"));
+    CHECK(strstr(row.why, "no number of baseline runs would see 3.0%") != NULL);
+    CHECK(strstr(row.why, "--against (qqbench ci) or a pinned machine") != NULL);
+
+    /* (2) Runs 20% apart (sd of the log medians ~0.19; the run bound ~78%,
+     * beyond the 30% bound) and a current run 31% faster: today's rule
+     * read improved; now blind, not judged, and nothing regressed or
+     * improved. */
+    static const double wide[5] = {1.00, 1.00, 1.00, 1.33, 0.78};
+    struct qqb_metric wb = {0}, wc = {0};
+    fill_runs(&wb, 1000, wide, 5, 9);
+    fill_runs(&wc, 690, one, 1, 9);
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &wb, &wc, 0.95, &row), 0);
+    printf("  20%% run-to-run row: %+.2f%% [%+.2f, %+.2f] threshold %.1f%% (%s), run-to-run "
+           "%.1f%%, bound %.1f%%: %s (%s)\n",
+           row.ch.pct, row.ch.lo, row.ch.hi, row.threshold,
+           qqb_threshold_from_name(row.threshold_from), row.run_pct, row.run_bound_pct,
+           qqb_verdict_name(row.verdict), row.why);
+    CHECK(row.run_pct > 18 && row.run_pct < 24);
+    CHECK(row.run_bound_pct > QQB_THRESHOLD_BOUND);
+    CHECK_INT_EQ(row.threshold_from, QQB_THR_BOUNDED);
+    CHECK_INT_EQ(qqb_verdict_sym(&row.ch, row.threshold), QQB_IMPROVED); /* what it read */
+    CHECK_INT_EQ(row.verdict, QQB_BLIND);
+    CHECK_INT_EQ(row.alone, QQB_BLIND);
+    CHECK(strstr(row.why, "not judged") != NULL);
+    CHECK(row.seen_by && !strcmp(row.seen_by, "--against"));
+    /* Even a 2x slowdown is not judged from such a baseline. */
+    struct qqb_metric w2 = {0};
+    fill_runs(&w2, 2000, one, 1, 9);
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &wb, &w2, 0.95, &row), 0);
+    CHECK_INT_EQ(row.verdict, QQB_BLIND);
+
+    /* (4) Runs 1.1% apart: the run bound at five runs (~3.6%) is above the
+     * suite's 3%; about 7 runs would bring it down. */
+    static const double near[5] = {1.0, 1.012, 0.988, 1.01, 0.99};
+    struct qqb_metric xb = {0}, xc = {0};
+    fill_runs(&xb, 1000, near, 5, 9);
+    fill_runs(&xc, 1000, one, 1, 9);
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &xb, &xc, 0.95, &row), 0);
+    printf("  1%% run-to-run row: threshold %.1f%% (%s): %s (%s)\n", row.threshold,
+           qqb_threshold_from_name(row.threshold_from), qqb_verdict_name(row.verdict), row.why);
+    /* By hand: sd 0.011, 3% = 0.02956 on the log scale; 6 runs give
+     * 2.571 x 0.011 x sqrt(7/6) = 0.0305, 7 runs 2.447 x 0.011 x sqrt(8/7) =
+     * 0.0288. No spread: 2 runs; sd 0.2: never (1.96 x 0.2 > 0.0296). */
+    CHECK_INT_EQ(qqb_runs_needed(0.011, 0.95, 3.0, 50), 7);
+    CHECK_INT_EQ(qqb_runs_needed(0.0, 0.95, 3.0, 50), 2);
+    CHECK_INT_EQ(qqb_runs_needed(0.2, 0.95, 3.0, 50), 0);
+    CHECK_STR_EQ(qqb_verdict_name(QQB_BLIND), "blind");
+    size_t want = qqb_runs_needed(log(1.0 + row.run_pct / 100.0), 0.95, 3.0, 50);
+    CHECK(want > 5 && want < 20);
+    CHECK_INT_EQ(row.verdict, QQB_BLIND);
+    CHECK(row.seen_by && !strcmp(row.seen_by, "more baseline runs"));
+    char says[64];
+    snprintf(says, sizeof says, "about %zu baseline runs would see 3.0%%", want);
+    CHECK(strstr(row.why, says) != NULL);
+
+    /* (3) Clean rows: runs and launches well inside 3%: unchanged,
+     * regressed and improved exactly as before, nothing blind. */
+    static const double calm[5] = {1.0, 1.002, 0.999, 1.001, 0.998};
+    struct qqb_metric cb = {0}, same = {0}, slow = {0}, fast = {0};
+    fill_runs(&cb, 1000, calm, 5, 9);
+    fill_runs(&same, 1001, one, 1, 9);
+    fill_runs(&slow, 1100, one, 1, 9);
+    fill_runs(&fast, 900, one, 1, 9);
+    const struct qqb_metric *curs[3] = {&same, &slow, &fast};
+    const enum qqb_verdict want_v[3] = {QQB_UNCHANGED, QQB_REGRESSED, QQB_IMPROVED};
+    for (int k = 0; k < 3; k++) {
+        memset(&row, 0, sizeof row);
+        CHECK_INT_EQ(qqb_judge_metric(&st, &cb, curs[k], 0.95, &row), 0);
+        CHECK_INT_EQ(row.threshold_from, QQB_THR_FIXED);
+        CHECK_INT_EQ(row.verdict, want_v[k]);
+        CHECK_INT_EQ(row.verdict, qqb_verdict_sym(&row.ch, row.threshold));
+        CHECK(row.seen_by == NULL && row.why[0] == '\0');
+    }
+    /* A one-run baseline with small noise: unchanged as before. */
+    struct qqb_metric ob = {0};
+    fill_runs(&ob, 1000, one, 1, 9);
+    memset(&row, 0, sizeof row);
+    CHECK_INT_EQ(qqb_judge_metric(&st, &ob, &same, 0.95, &row), 0);
+    CHECK_INT_EQ(row.verdict, QQB_UNCHANGED);
+    struct qqb_metric *all[] = {&nb, &nc, &rb, &rc,   &wb,   &wc,   &w2,
+                                &xb, &xc, &cb, &same, &slow, &fast, &ob};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        free_metric(all[i]);
+}
+
+/* The gate names the blind row through the whole judgement: its reason,
+ * its tally, and no machine check or Holm for a row not judged. */
+static void test_blind_in_judgement(void)
+{
+    struct qqb_suite *s = suite_yaml("    threshold: 3\n    noise_multiple: 3\n");
+    struct qqb_plan p;
+    char err[256];
+    struct qqb_results cur, base;
+    struct qqb_judgement j;
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
+    results_for(&p, &cur);
+    results_for(&p, &base);
+    static const double wide[5] = {1.00, 1.00, 1.00, 1.33, 0.78};
+    for (uint32_t r = 0; r < 5; r++)
+        for (uint32_t i = 0; i < 9; i++) {
+            add(base.cases[0], "work", 1000 * wide[r] * (1.0 + 0.002 * (i % 5)), r, i);
+            ref(base.cases[0], 500, r, i);
+        }
+    base.cases[0]->runs = 5;
+    base.cases[0]->launches = 45;
+    for (uint32_t i = 0; i < 9; i++) {
+        add(cur.cases[0], "work", 690 * (1.0 + 0.002 * (i % 5)), 0, i);
+        ref(cur.cases[0], 500, 0, i);
+    }
+    cur.cases[0]->launches = 9;
+    CHECK_INT_EQ(qqb_judge(&p, &cur, &base, &j), 0);
+    const struct qqb_cmp *row = find_row(&j, 0, p.cases[0].name);
+    CHECK(row != NULL);
+    if (row) {
+        CHECK_INT_EQ(row->verdict, QQB_BLIND);
+        CHECK_INT_EQ(row->holm_held, -1);
+        CHECK_INT_EQ(row->machine, QQB_MC_NOT_NEEDED);
+        CHECK(strstr(row->why, "not judged") && strstr(row->why, "--against"));
+        printf("  in the judgement: %s (%s)\n", qqb_verdict_name(row->verdict), row->why);
+    }
+    CHECK_INT_EQ(j.blind, 1);
+    CHECK_INT_EQ(j.family, 0); /* not judged: no test in Holm's family */
+    CHECK_INT_EQ(j.regressed, 0);
+    CHECK_INT_EQ(j.noisy, 0);
+    qqb_judgement_free(&j);
+    qqb_results_free(&cur);
+    qqb_results_free(&base);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 /* Holm over the baseline rows: a clear regression stands; one that clears
  * its threshold only at 95% alone does not, and says why. */
 static void test_holm(void)
@@ -844,6 +1072,73 @@ static void test_sim_against(void)
     qqb_suite_free(s);
 }
 
+/* ---------------------------------------------------------------------
+ * Runs that shift by 20% (sigma 0.2 on the log scale, every run of qqbench
+ * its own factor the machine reference does not see), launches 1%, 9
+ * launches, five-run baselines, ci.yaml's 3% and multiple 3, the default
+ * 30% bound; no change. Today's rule (the symmetric verdict at the grown,
+ * bounded threshold: qqb_verdict_sym on the same row) against the honest
+ * one. A row is judged only when its run-to-run bound is within the
+ * bound; then a false verdict needs the current run's shift beyond the
+ * 95% prediction bound of the baseline's runs, which a correct procedure
+ * crosses at most 5% of the time (the bound is exact for the runs'
+ * medians under normal shifts; judged rows are a subset). The count of
+ * false verdicts must lie below the upper end of Binomial(N, 0.05) with a
+ * tail of 1e-4; rows not judged give none, exactly.
+ * --------------------------------------------------------------------- */
+
+#define BLIND_TRIALS 2000
+
+static void test_sim_blind(void)
+{
+    struct sim s = {0.20, 0.01, 9, 5, 3.0, 3};
+    struct qqb_settings st = {0};
+    st.threshold = s.thr;
+    st.noise_multiple = s.mult;
+    st.confidence = 0.95;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 20261126);
+    unsigned beyond = 0, today = 0, today_beyond = 0, now = 0, now_beyond = 0, blind = 0,
+             unchanged = 0, today_unchanged = 0;
+    for (int t = 0; t < BLIND_TRIALS; t++) {
+        struct qqb_metric bm = {0}, cm = {0};
+        for (uint32_t r = 0; r < s.runs; r++)
+            sim_run(g, &s, &bm, r);
+        sim_run(g, &s, &cm, 0);
+        struct qqb_cmp row = {0};
+        qqb_judge_metric(&st, &bm, &cm, 0.95, &row);
+        enum qqb_verdict old = qqb_verdict_sym(&row.ch, row.threshold);
+        int far = row.run_bound_pct > row.threshold;
+        int told = old == QQB_REGRESSED || old == QQB_IMPROVED;
+        int tnow = row.verdict == QQB_REGRESSED || row.verdict == QQB_IMPROVED;
+        beyond += far;
+        today += told;
+        today_beyond += told && far;
+        now += tnow;
+        now_beyond += tnow && far;
+        blind += row.verdict == QQB_BLIND;
+        unchanged += row.verdict == QQB_UNCHANGED;
+        today_unchanged += old == QQB_UNCHANGED;
+        free_metric(&bm);
+        free_metric(&cm);
+    }
+    gsl_rng_free(g);
+    unsigned lo, hi;
+    binom_range(BLIND_TRIALS, 0.05, 1e-4, &lo, &hi);
+    printf("  runs shift 20%%, no change, %d rows: run bound beyond 30%% in %u\n", BLIND_TRIALS,
+           beyond);
+    printf("    today: false regressed/improved %u (%u of them on those rows), unchanged %u\n",
+           today, today_beyond, today_unchanged);
+    printf("    honest: false regressed/improved %u (%u on those rows; bound %u), unchanged %u, "
+           "blind %u\n",
+           now, now_beyond, hi, unchanged, blind);
+    CHECK(beyond > BLIND_TRIALS / 2);
+    CHECK_INT_EQ(now_beyond, 0);
+    CHECK(now <= hi);
+    CHECK(today > hi);          /* the test can fail: today's rule does */
+    CHECK_INT_EQ(unchanged, 0); /* a 3% threshold under 20% run shifts: never unchanged */
+}
+
 /* A stored run's cases are matched to the plan's once, by name, and found
  * by index after: a baseline that holds its cases in another order, and
  * one more, gives the same rows, each pointing at the right stored case. */
@@ -920,10 +1215,13 @@ int main(void)
     RUN(test_machine_check_visible);
     RUN(test_baseline_found_by_index);
     RUN(test_thresholds_runs_bound);
+    RUN(test_blind_rows);
+    RUN(test_blind_in_judgement);
     RUN(test_holm);
     RUN(test_round_order);
     RUN(test_sim_confirmation);
     RUN(test_sim_family);
     RUN(test_sim_against);
+    RUN(test_sim_blind);
     return TEST_DONE();
 }

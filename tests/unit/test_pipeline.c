@@ -238,26 +238,37 @@ static void test_failed(void)
     struct qqb_model_judgement mj;
     memset(&j, 0, sizeof j);
     memset(&mj, 0, sizeof mj);
-    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0), 0);
-    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1), 0);
-    CHECK_INT_EQ(qqb_run_failed(&j, NULL, 1), 0);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 0);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1, 0), 0);
+    CHECK_INT_EQ(qqb_run_failed(&j, NULL, 1, 0), 0);
     size_t *fields[] = {&j.regressed, &j.mem_regressed, &j.build_regressed, &j.build_mem_regressed,
                         &mj.regressed};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         *fields[i] = 1;
-        CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0), 1);
+        CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 1);
         *fields[i] = 0;
     }
     /* Noisy fails only with --fail-on-noisy; a regression fails either way. */
     j.noisy = 2;
-    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0), 0);
-    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1), 1);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 0);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1, 0), 1);
     j.noisy = 0;
     j.build_noisy = 1;
-    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0), 0);
-    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1), 1);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 0);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1, 0), 1);
+    j.build_noisy = 0;
+    /* Blind fails only with --fail-on-blind, or where its benchmark says
+     * fail_on_blind: true; --fail-on-noisy does not make it fail. */
+    j.blind = 2;
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 0);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1, 0), 0);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 1), 1);
+    j.blind_failing = 1;
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 1);
+    j.blind = j.blind_failing = 0;
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1, 1), 0);
     j.regressed = 1;
-    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0), 1);
+    CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 1);
 }
 
 static void test_exit_code(void)
@@ -305,12 +316,23 @@ static void test_exit_code(void)
     struct qqb_run_outcome oc;
     memset(&oc, 0, sizeof oc);
     j.noisy = 3;
-    oc.failed = qqb_run_failed(&j, NULL, 0);
+    oc.failed = qqb_run_failed(&j, NULL, 0, 0);
     CHECK_INT_EQ(qqb_run_exit_code(&oc), QQB_EXIT_OK);
-    oc.failed = qqb_run_failed(&j, NULL, 1);
+    oc.failed = qqb_run_failed(&j, NULL, 1, 0);
     CHECK_INT_EQ(qqb_run_exit_code(&oc), QQB_EXIT_REGRESSION);
+    /* Blind alone: 0, 1 with --fail-on-blind (like noisy with
+     * --fail-on-noisy); --update-baseline accepts it. */
+    j.noisy = 0;
+    j.blind = 4;
+    oc.failed = qqb_run_failed(&j, NULL, 0, 0);
+    CHECK_INT_EQ(qqb_run_exit_code(&oc), QQB_EXIT_OK);
+    oc.failed = qqb_run_failed(&j, NULL, 0, 1);
+    CHECK_INT_EQ(qqb_run_exit_code(&oc), QQB_EXIT_REGRESSION);
+    oc.update = 1;
+    CHECK_INT_EQ(qqb_run_exit_code(&oc), QQB_EXIT_OK);
+    oc.update = 0;
     j.regressed = 1;
-    oc.failed = qqb_run_failed(&j, NULL, 0);
+    oc.failed = qqb_run_failed(&j, NULL, 0, 0);
     CHECK_INT_EQ(qqb_run_exit_code(&oc), QQB_EXIT_REGRESSION);
 }
 
