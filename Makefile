@@ -100,14 +100,15 @@ deps-test: deps
 	fi
 
 # The CMAKE_FLAGS the build folder was configured with, rewritten when they
-# change: the cache below is then older than it and cmake runs again with the
-# new flags (a value cached before stays unless the new flags set it).
+# change (compared as make reads this file, so make -n says the truth): the
+# cache below is then older than it and cmake runs again with the new flags
+# (a value cached before stays unless the new flags set it).
 CMAKE_STAMP = $(BUILD)/make-cmake-flags
+ifneq ($(shell cat '$(CMAKE_STAMP)' 2>/dev/null),$(strip $(CMAKE_FLAGS)))
 $(CMAKE_STAMP): FORCE
-	@mkdir -p $(BUILD); \
-	if [ "$$(cat $@ 2>/dev/null)" != '$(subst ','\'',$(CMAKE_FLAGS))' ]; then \
-	  printf '%s\n' '$(subst ','\'',$(CMAKE_FLAGS))' > $@; \
-	fi
+endif
+$(CMAKE_STAMP):
+	@mkdir -p $(BUILD) && printf '%s\n' '$(subst ','\'',$(strip $(CMAKE_FLAGS)))' > $@
 
 FORCE:
 

@@ -68,8 +68,11 @@ for flags in -DQQ_A=1 -DQQ_A=1 "-DQQ_A=2 -DQQ_B='x y'" "-DQQ_A=2 -DQQ_B='x y'" -
 done
 check test "$(cut -d: -f2 runs.txt | tr -d ' \n')" = 11223
 check grep -qx "cmake -S . -B $PWD/b -DQQ_A=2 -DQQ_B=x y" log
-check grep -qx -- "-DQQ_A=1" b/make-cmake-flags
 rm -f runs.txt
+# make -n says the same without running anything.
+check bash -c "! PATH='$PWD/bin':\$PATH env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C '$src' BUILD='$PWD/b' CMAKE_FLAGS=-DQQ_A=1 DEPS_LIST= '$PWD/b/CMakeCache.txt' | grep -q 'cmake -S'"
+check bash -c "PATH='$PWD/bin':\$PATH env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C '$src' BUILD='$PWD/b' CMAKE_FLAGS=-DQQ_A=3 DEPS_LIST= '$PWD/b/CMakeCache.txt' | grep -q 'cmake -S .* -DQQ_A=3'"
+check grep -qx -- "-DQQ_A=1" b/make-cmake-flags
 
 # make install PREFIX=DIR installs there.
 mk -n install PREFIX=/tmp/p > install.txt
