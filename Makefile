@@ -16,23 +16,25 @@ CMAKE_FLAGS ?= -DQQ_WERROR=ON
 PREFIX     ?=
 
 # Debian packages building and running qqbench needs (make deps): the
-# compiler and CMake, the libraries, Open MPI for the MPI kernels and
-# mpirun, gnuplot for the report's pictures, git for qqbench ci.
-PACKAGES = gcc make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev \
+# compiler with the C library's headers (gcc only recommends libc6-dev),
+# CMake, the libraries, Open MPI for the MPI kernels and mpirun, gnuplot for
+# the report's pictures, git for qqbench ci.
+PACKAGES = gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev \
            libopenmpi-dev openmpi-bin gnuplot-nox
 # What the tests need on top (make deps-test): python3 and jq (the tests ask
 # both each JSON question, tests/data/run/lib.sh jq_py; python3 reads the
 # reports and tools/km_compare.sh), valgrind (memory tests, callgrind),
 # chromium-headless-shell (test_report opens the HTML), clang-format,
-# clang-tidy and cppcheck (test_format, test_lint).
-TEST_PACKAGES = python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck
+# clang-tidy and cppcheck (test_format, test_lint), procps (ps, pgrep and
+# pkill: the tests that look for processes left running).
+TEST_PACKAGES = python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck procps
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
 # is built only when g++ and libbenchmark-dev are there; test-aarch64 (libqq and
 # its unit tests cross-built, run under qemu, docs/TIMING.md) only when the
-# cross compiler and qemu-user are. make deps-test tries each (one missing from the
-# archive, as the cross compiler is on an arm64 host, stops no other), and goes
-# on without.
-OPTIONAL_PACKAGES = g++ libbenchmark-dev gcc-aarch64-linux-gnu qemu-user
+# cross compiler (with its C library, which it only recommends) and qemu-user
+# are. make deps-test tries each (one missing from the archive, as the cross
+# compiler is on an arm64 host, stops no other), and goes on without.
+OPTIONAL_PACKAGES = g++ libbenchmark-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 # Only the packages named: no recommended ones (they pulled in daemons,
 # ImageMagick and autoconf, which nothing here uses).
 APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends

@@ -8,8 +8,8 @@ check() { if "$@"; then pass=$((pass+1)); else echo "FAIL: $*"; fail=$((fail+1))
 # make as the user would call it, not with the flags or variables of a make
 # that runs this test (make test-plain).
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$src" "$@"; }
-TEST_TOOLS="python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck"
-RUN_NEEDS="gcc make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev libopenmpi-dev openmpi-bin gnuplot-nox"
+TEST_TOOLS="python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck procps"
+RUN_NEEDS="gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev libopenmpi-dev openmpi-bin gnuplot-nox"
 
 rm -rf bin b log
 mkdir bin
