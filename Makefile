@@ -118,6 +118,12 @@ $(BUILD)/CMakeCache.txt: $(CMAKE_STAMP) | deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
 	@touch $@
 
+# With a test goal, configuring waits for the test tools even under make -j:
+# CMake looks for valgrind and the analysers once, when it configures.
+ifneq ($(filter test test-% lint bench,$(MAKECMDGOALS)),)
+$(BUILD)/CMakeCache.txt build-asan: | deps-test
+endif
+
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j$(JOBS)
 

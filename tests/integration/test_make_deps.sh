@@ -5,9 +5,9 @@ src="${QQ_SOURCE_DIR:?QQ_SOURCE_DIR not set}"
 command -v make >/dev/null || { echo "SKIP: make is not installed"; exit 77; }
 pass=0 fail=0
 check() { if "$@"; then pass=$((pass+1)); else echo "FAIL: $*"; fail=$((fail+1)); fi; }
-# make as the user would call it, not with the flags or variables of a make
+# make as the user would call it, not with the flags, variables or environment of a make
 # that runs this test (make test-plain).
-mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$src" "$@"; }
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u CMAKE_FLAGS -u PREFIX make --no-print-directory -C "$src" "$@"; }
 TEST_TOOLS="python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck procps"
 RUN_NEEDS="gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev libopenmpi-dev openmpi-bin gnuplot-nox"
 
@@ -51,13 +51,21 @@ check bash -c "! grep 'apt-get install' '$src/Makefile' | grep -qv -- --no-insta
 
 # What depends on what, from make's database.
 mk -pq help > db.txt 2>/dev/null || true
-prereqs() { sed -n "s/^$1: *//p" db.txt | head -1; }
+prereqs() { sed -n "s|^$1: *||p" db.txt | head -1; }
 for t in test test-plain test-asan test-fuzz test-aarch64 lint bench; do
     check bash -c "grep -qw deps-test <<< '$(prereqs "$t")'"
 done
 for t in build build-asan; do
     check bash -c "grep -qw deps <<< '$(prereqs "$t")' && ! grep -qw deps-test <<< '$(prereqs "$t")'"
 done
+
+# With a test goal the configure steps wait for deps-test (make -j), without
+# one they do not.
+mk -pq lint > db.txt 2>/dev/null || true
+check bash -c "grep -qw deps-test <<< '$(prereqs build/CMakeCache.txt)'"
+check bash -c "grep -qw deps-test <<< '$(prereqs build-asan)'"
+mk -pq help > db.txt 2>/dev/null || true
+check bash -c "! grep -qw deps-test <<< '$(prereqs build/CMakeCache.txt)'"
 
 # CMAKE_FLAGS: the first make configures, the same flags again do not, other
 # flags do (and their quotes reach cmake), the first ones again do.
