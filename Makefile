@@ -3,6 +3,8 @@
 #   make test   build, run every CTest test, then the sanitizer pass, a fuzz smoke and
 #               libqq's tests cross-built for aarch64 (under qemu); prints the times
 #   make bench  build, then time the Km line beside other tools and print the figures
+#   make install PREFIX=DIR   qqbench, libqq, its headers, pkg-config files and CMake package
+#               under DIR (README.md, "Use it from your project")
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
@@ -11,25 +13,37 @@ FUZZ_SECONDS ?= 600
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SUITE      ?= configs/ncs.yaml
 CMAKE_FLAGS ?= -DQQ_WERROR=ON
+PREFIX     ?=
 
-# Debian packages the build, the tests and the reports need (the tests ask
-# both python3 and jq each JSON question, tests/data/run/lib.sh jq_py).
-PACKAGES = gcc make cmake pkg-config python3 jq libyaml-dev libjansson-dev libgsl-dev \
-           libopenmpi-dev openmpi-bin gnuplot-nox valgrind chromium-headless-shell clang-format \
-           clang-tidy cppcheck
+# Debian packages building and running qqbench needs (make deps): the
+# compiler with the C library's headers (gcc only recommends libc6-dev),
+# CMake, the libraries, Open MPI for the MPI kernels and mpirun, gnuplot for
+# the report's pictures, git for qqbench ci.
+PACKAGES = gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev \
+           libopenmpi-dev openmpi-bin gnuplot-nox
+# What the tests need on top (make deps-test): python3 and jq (the tests ask
+# both each JSON question, tests/data/run/lib.sh jq_py; python3 reads the
+# reports and tools/km_compare.sh), valgrind (memory tests, callgrind),
+# chromium-headless-shell (test_report opens the HTML), clang-format,
+# clang-tidy and cppcheck (test_format, test_lint), procps (ps, pgrep and
+# pkill: the tests that look for processes left running).
+TEST_PACKAGES = python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck procps
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
 # is built only when g++ and libbenchmark-dev are there; test-aarch64 (libqq and
 # its unit tests cross-built, run under qemu, docs/TIMING.md) only when the
-# cross compiler and qemu-user are. make deps tries each (one missing from the
-# archive, as the cross compiler is on an arm64 host, stops no other), and goes
-# on without.
-OPTIONAL_PACKAGES = g++ libbenchmark-dev gcc-aarch64-linux-gnu qemu-user
+# cross compiler (with its C library, which it only recommends) and qemu-user
+# are. make deps-test tries each (one missing from the archive, as the cross
+# compiler is on an arm64 host, stops no other), and goes on without.
+OPTIONAL_PACKAGES = g++ libbenchmark-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+# Only the packages named: no recommended ones (they pulled in daemons,
+# ImageMagick and autoconf, which nothing here uses).
+APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all deps build build-asan build-fuzz run test test-plain test-asan test-fuzz test-aarch64 \
-        fuzz lint format install clean help bench
+.PHONY: all deps deps-test build build-asan build-fuzz run test test-plain test-asan test-fuzz test-aarch64 \
+        fuzz lint format install clean help bench FORCE
 
 all: build
 
@@ -39,29 +53,46 @@ help:
 	@echo "            built for aarch64 under qemu (test-aarch64); print the times"
 	@echo "make bench  time the Km line's change with qqbench, the kernel's bulk loop, Google Benchmark"
 	@echo "            and callgrind, side by side (docs/PERFORMANCE.md; figures, not pass/fail)"
-	@echo "make deps   install missing Debian packages (as root)"
+	@echo "make deps   install the missing Debian packages building and running qqbench needs (as root)"
+	@echo "make deps-test  the same, and what the tests need (make test, lint and bench use it)"
+	@echo "make install PREFIX=DIR  install qqbench and libqq (headers, pkg-config, CMake package) under DIR"
 	@echo "make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each (needs clang)"
 	@echo "make clean  remove the build folders"
 
-deps:
-	@missing=$$(for p in $(PACKAGES); do \
+# install_missing LIST: install the packages of LIST that are missing (as
+# root), or name them and exit 2. DEPS_LIST and DEPS_GOAL are what deps
+# installs and the command it suggests; deps-test sets both for deps too, so
+# that make deps-test asks apt-get, or the user, once for all of them.
+DEPS_LIST = $(PACKAGES)
+DEPS_GOAL = deps
+define install_missing
+	@missing=$$(for p in $(1); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
 	  done); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing: $$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	    echo "installing:" $$missing; \
+	    apt-get update -qq && $(APT_INSTALL) $$missing; \
 	  else \
-	    echo "missing Debian packages: $$missing (run 'sudo make deps')" >&2; exit 2; \
+	    echo "missing Debian packages:" $$missing "(run 'sudo make $(DEPS_GOAL)')" >&2; exit 2; \
 	  fi; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEPS_LIST))
+
+deps-test: DEPS_LIST = $(PACKAGES) $(TEST_PACKAGES)
+deps-test: DEPS_GOAL = deps-test
+deps-test: deps
+	$(call install_missing,$(PACKAGES) $(TEST_PACKAGES))
 	@missing=$$(for p in $(OPTIONAL_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
 	  done); \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && apt-get update -qq; then \
 	  left=; \
 	  for p in $$missing; do \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p || left="$$left $$p"; \
+	    $(APT_INSTALL) $$p || left="$$left $$p"; \
 	  done; \
 	  missing=$$left; \
 	fi; \
@@ -70,8 +101,28 @@ deps:
 	       "(without them tools/gbench_km or test-aarch64 is skipped)" >&2; \
 	fi
 
-$(BUILD)/CMakeCache.txt: | deps
+# The CMAKE_FLAGS the build folder was configured with, rewritten when they
+# change (compared as make reads this file, so make -n says the truth): the
+# cache below is then older than it and cmake runs again with the new flags
+# (a value cached before stays unless the new flags set it).
+CMAKE_STAMP = $(BUILD)/make-cmake-flags
+ifneq ($(shell cat '$(CMAKE_STAMP)' 2>/dev/null),$(strip $(CMAKE_FLAGS)))
+$(CMAKE_STAMP): FORCE
+endif
+$(CMAKE_STAMP):
+	@mkdir -p $(BUILD) && printf '%s\n' '$(subst ','\'',$(strip $(CMAKE_FLAGS)))' > $@
+
+FORCE:
+
+$(BUILD)/CMakeCache.txt: $(CMAKE_STAMP) | deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	@touch $@
+
+# With a test goal, configuring waits for the test tools even under make -j:
+# CMake looks for valgrind and the analysers once, when it configures.
+ifneq ($(filter test test-% lint bench,$(MAKECMDGOALS)),)
+$(BUILD)/CMakeCache.txt build-asan: | deps-test
+endif
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j$(JOBS)
@@ -94,14 +145,14 @@ TEST_TIMES = $(BUILD)/make-test.times
 MAKE_T0 := $(shell date +%s)
 test_stamp = @mkdir -p $(BUILD) && echo "$(1) $$(date +%s)" >> $(TEST_TIMES)
 
-test-plain: build
+test-plain: deps-test build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 	$(call test_stamp,plain)
 
 # The sanitizer pass runs the tests labelled asan (tests/CMakeLists.txt
 # says which and why): the C tests, the MPI scenarios and the integration
 # tests that reach the harness's code no unit test reaches.
-test-asan: build-asan
+test-asan: deps-test build-asan
 	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS) -L asan
 	$(call test_stamp,asan)
 
@@ -114,7 +165,7 @@ build-fuzz:
 	    -DQQ_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	cmake --build $(BUILD_FUZZ) -j$(JOBS)
 
-test-fuzz: deps
+test-fuzz: deps-test
 	@if command -v clang >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory build-fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) && \
 	  ctest --test-dir $(BUILD_FUZZ) --output-on-failure -j$(JOBS) -L fuzz; \
@@ -126,7 +177,7 @@ test-fuzz: deps
 # libqq and its own unit tests cross-built for aarch64 and run under qemu-user,
 # and the host's qqbench st reading a file the aarch64 build wrote
 # (docs/TIMING.md, "aarch64"); one line instead when the tools are missing.
-test-aarch64: deps $(BUILD)/CMakeCache.txt
+test-aarch64: deps-test $(BUILD)/CMakeCache.txt
 	@missing=; \
 	for t in aarch64-linux-gnu-gcc qemu-aarch64; do \
 	  command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; \
@@ -140,7 +191,7 @@ test-aarch64: deps $(BUILD)/CMakeCache.txt
 	  ctest --test-dir $(BUILD_AARCH64) --output-on-failure -j$(JOBS); \
 	else \
 	  echo "test-aarch64:$$missing not installed, the aarch64 tests did not run" \
-	       "('make deps' installs gcc-aarch64-linux-gnu and qemu-user)"; \
+	       "('make deps-test' installs gcc-aarch64-linux-gnu and qemu-user)"; \
 	fi
 	$(call test_stamp,aarch64)
 
@@ -151,16 +202,16 @@ format:
 
 # Static analysers on the library and the harness, with the checked-in
 # configurations (.clang-tidy; cppcheck's options in tests/integration/test_lint.sh, which CTest runs too).
-lint: deps
+lint: deps-test
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
 	QQ_SOURCE_DIR=$(CURDIR) QQ_BINARY_DIR=$(CURDIR)/$(BUILD) bash tests/integration/test_lint.sh
 
 fuzz: deps
-	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang; }
+	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && $(APT_INSTALL) clang; }
 	$(MAKE) --no-print-directory build-fuzz
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
 
-test: test-plain test-asan test-fuzz test-aarch64
+test: deps-test test-plain test-asan test-fuzz test-aarch64
 	@awk -v t0=$(MAKE_T0) -v now=$$(date +%s) '$$2 >= t0 { d = $$2 - (p ? p : t0); p = $$2; \
 	    s = s (s ? ", " : "") $$1 " " d " s" } END { print "make test: " now - t0 " s (" s ")" }' $(TEST_TIMES)
 
@@ -168,11 +219,13 @@ test: test-plain test-asan test-fuzz test-aarch64
 # They print figures and pass/fail nothing: a timing of another tool on a
 # busy machine is not a test. KM_REPS, KM_GB_REPS, ... pass through
 # (tools/km_compare.sh --help).
-bench: build
+bench: deps-test build
 	bash tools/km_compare.sh $(BUILD)
 
+# make install PREFIX=DIR installs under DIR; without PREFIX, under the
+# configured CMAKE_INSTALL_PREFIX (/usr/local unless CMAKE_FLAGS set it).
 install: build
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) $(if $(PREFIX),--prefix '$(PREFIX)')
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_AARCH64)

@@ -55,7 +55,7 @@ int qqb__suite_kernel(const char *k, const char *shown_dir, const char *kernel_d
 {
     char *full, shown[1300];
     struct qqb_qbuf q, q2;
-    struct qqb_qpath qp;
+    struct qqb_qpath qp, qd;
     struct stat st;
     int rc = -1;
 
@@ -65,7 +65,7 @@ int qqb__suite_kernel(const char *k, const char *shown_dir, const char *kernel_d
     } else if (!kernel_dir) {
         snprintf(why, whylen,
                  "kernel '%s' is a bare name but no kernel directory is "
-                 "known; write a path such as './%s'",
+                 "known; write a path such as './%s' (or set --kernels DIR or $QQBENCH_KERNELS)",
                  qqb_qs(&q, k), qqb_qs(&q2, k));
         return -1;
     } else {
@@ -80,7 +80,14 @@ int qqb__suite_kernel(const char *k, const char *shown_dir, const char *kernel_d
     else
         snprintf(shown, sizeof shown, "'%s' (%s)", qqb_qs(&q, k), qqb_qp(&qp, full));
     if (stat(full, &st) != 0) {
-        if (errno == ENOENT || errno == ENOTDIR)
+        if ((errno == ENOENT || errno == ENOTDIR) && !strchr(k, '/'))
+            /* A bare name: say where it was looked for and how to look elsewhere. */
+            snprintf(why, whylen,
+                     "kernel %s does not exist; expected an "
+                     "executable program (bare names are looked up in %s: "
+                     "set --kernels DIR or $QQBENCH_KERNELS)",
+                     shown, qqb_qp(&qd, kernel_dir));
+        else if (errno == ENOENT || errno == ENOTDIR)
             snprintf(why, whylen,
                      "kernel %s does not exist; expected an "
                      "executable program",

@@ -2,7 +2,7 @@
 # Every C and C++ file the repository tracks is formatted as .clang-format says (clang-format 14, the version it is pinned to; 'make format' rewrites them).
 set -euo pipefail
 src="${QQ_SOURCE_DIR:?QQ_SOURCE_DIR not set}"
-command -v clang-format >/dev/null || { echo "FAIL: clang-format is not installed (make deps installs it)"; exit 1; }
+command -v clang-format >/dev/null || { echo "FAIL: clang-format is not installed (make deps-test installs it)"; exit 1; }
 major=$(clang-format --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
 if [ "$major" != 14 ]; then
     # Another major version formats some constructs differently: the check

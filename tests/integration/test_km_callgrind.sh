@@ -15,8 +15,8 @@
 set -euo pipefail
 B="${QQ_BINARY_DIR:?QQ_BINARY_DIR not set (run through ctest)}"
 S="${QQ_SOURCE_DIR:?QQ_SOURCE_DIR not set}"
-command -v valgrind >/dev/null || { echo "SKIP: valgrind not installed (make deps installs it)"; exit 77; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the counts (make deps installs it)"; exit 1; }
+command -v valgrind >/dev/null || { echo "SKIP: valgrind not installed (make deps-test installs it)"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the counts (make deps-test installs it)"; exit 1; }
 pass=0 fail=0
 check() { local what="$1"; shift; if "$@"; then pass=$((pass + 1)); echo "ok   $what"
           else fail=$((fail + 1)); echo "FAIL $what"; fi; }

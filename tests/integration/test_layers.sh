@@ -8,7 +8,7 @@
 set -euo pipefail
 src="${QQ_SOURCE_DIR:?QQ_SOURCE_DIR not set}"
 bin="${QQ_BINARY_DIR:?QQ_BINARY_DIR not set}"
-command -v python3 >/dev/null || { echo "FAIL: python3 is not installed (make deps installs it)"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is not installed (make deps-test installs it)"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0

@@ -21,7 +21,7 @@ cppcheck) tools=cppcheck ;;
 *) echo "FAIL: unknown analyser '$what' (clang-tidy or cppcheck)"; exit 1 ;;
 esac
 for tool in $tools; do
-    command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (make deps installs it)"; exit 1; }
+    command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (make deps-test installs it)"; exit 1; }
 done
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -35,7 +35,7 @@ if [ "$tools" != cppcheck ]; then
     for f in "$@"; do
         [ -f "$f" ] || { echo "FAIL: clang-tidy: no file $f in $src"; exit 1; }
     done
-    command -v python3 >/dev/null || { echo "FAIL: python3 is not installed (make deps installs it)"; exit 1; }
+    command -v python3 >/dev/null || { echo "FAIL: python3 is not installed (make deps-test installs it)"; exit 1; }
     # clang-tidy analyses a file once per entry of the compile database, and
     # libqq's sources are compiled two or three times (libqq, libqq-mpi,
     # the TSan object of qq_mem.c). An entry whose preprocessed text equals

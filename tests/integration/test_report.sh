@@ -97,7 +97,7 @@ for b in chromium-headless-shell chromium chromium-browser google-chrome; do
     if command -v "$b" >/dev/null; then browser="$b"; break; fi
 done
 if [ -z "$browser" ]; then
-    echo "note: browser check skipped: no chromium-headless-shell or chromium (make deps installs chromium-headless-shell)"
+    echo "note: browser check skipped: no chromium-headless-shell or chromium (make deps-test installs chromium-headless-shell)"
 else
     brc=0
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \

@@ -2,7 +2,7 @@
 # qqbench report never runs what a run JSON holds: a bench name with backquotes, a newline and system(), a key, a case name and a suite name with bytes outside their documented set are refused naming the field (exit 2), nothing is executed, nothing is written outside the output folder; the same JSON made clean draws its report.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to edit the JSON (make deps installs it)"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to edit the JSON (make deps-test installs it)"; exit 1; }
 rm -rf bl out* ./*.json PWN*
 planted_suite s.yaml hostile '--work, "2000", --reps, "20"' '    variants:
       a: []

@@ -3,7 +3,7 @@
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 command -v gnuplot >/dev/null || { echo "FAIL: gnuplot is not installed (make deps installs it)"; exit 1; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to edit the JSON (make deps installs it)"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to edit the JSON (make deps-test installs it)"; exit 1; }
 rm -rf bl rep rs rf
 planted_suite long.yaml long '--work, "{p}", --reps, "20"' '    params:
       p: ["000000000000000000000000001000", "000000000000000000000000002000", "000000000000000000000000003000"]'

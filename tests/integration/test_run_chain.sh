@@ -10,7 +10,7 @@ if [ -n "${QQ_SANITIZED:-}" ]; then
 fi
 K="${QQ_KERNEL_DIR:?QQ_KERNEL_DIR not set}/chain"
 [ -x "$K" ] || { echo "FAIL: chain kernel not built at $K"; exit 1; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the report (make deps installs it)"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the report (make deps-test installs it)"; exit 1; }
 rm -rf bl
 cat > chain.yaml <<YAML
 suite: chain

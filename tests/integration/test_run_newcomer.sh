@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a newcomer tripped over: an unknown key in `keys:` is an error with "did you mean"; a changed command line is said; --update-baseline accepts a regression with exit 0 and says so; --fail-on-noisy fails noisy rows; the table has a legend and a threshold per row; the baseline accumulates runs and warns while it holds one.
+# What a newcomer tripped over: an unknown key in `keys:` is an error with "did you mean"; a changed command line is said; --update-baseline accepts a regression with exit 0 and says so; --fail-on-noisy fails noisy rows; the table has a legend and a threshold per row; the baseline accumulates runs and warns while it holds one. A bare kernel name not found names the folder and --kernels.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf bl ./*.json
@@ -84,4 +84,13 @@ check "why noisy: too few launches" has out.txt 'noisy \(too few launches for 95
 qq out.txt err.txt run nc.yaml --baselines bl -q --repetitions 2 --fail-on-noisy --junit nc.xml
 check "--fail-on-noisy: exit 1 (got $rc)" test "$rc" = 1
 check "--fail-on-noisy: a JUnit failure" has nc.xml '<failure message="noisy \(--fail-on-noisy\)'
+
+# A bare kernel name that is not in the kernel folder: the message says where
+# it looked and how to look elsewhere, at the file:line:column of the name.
+mkdir -p kdir
+printf 'suite: bare\nbenchmarks:\n  - name: b\n    kernel: my-kernel\n' > bare.yaml
+qq out.txt err.txt run bare.yaml --baselines bl -q --kernels kdir
+check "missing bare kernel: exit 2 (got $rc)" test "$rc" = 2
+check "missing bare kernel: where and --kernels" has err.txt \
+    "bare\.yaml:4:13: error: kernel 'my-kernel' \(.*kdir/my-kernel\) does not exist; expected an executable program \(bare names are looked up in .*kdir: set --kernels DIR or \\\$QQBENCH_KERNELS\)"
 finish

@@ -4,7 +4,7 @@ set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 K="${QQ_KERNEL_DIR:?QQ_KERNEL_DIR not set}/chain"
 [ -x "$K" ] || { echo "FAIL: chain kernel not built at $K"; exit 1; }
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the report (make deps installs it)"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the report (make deps-test installs it)"; exit 1; }
 rm -rf bl
 cat > sig.yaml <<YAML
 suite: sig

@@ -10,7 +10,7 @@ if [ -n "${QQ_SANITIZED:-}" ]; then
     echo "skipped: sanitizer build (the plain build runs this test)"; exit 77
 fi
 K="${QQ_KERNEL_DIR:?QQ_KERNEL_DIR not set}"
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the report (make deps installs it)"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the report (make deps-test installs it)"; exit 1; }
 
 # 1. The chain on each forced path. The clock's reads cost tens of
 # nanoseconds and resolve one: its chain is 40 multiply-adds (about 60 ns

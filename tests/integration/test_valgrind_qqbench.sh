@@ -5,7 +5,7 @@ set -euo pipefail
 if [ -n "${QQ_SANITIZED:-}" ]; then
     echo "skipped: sanitizer build (ASan and valgrind cannot run together; the plain build runs this)"; exit 77
 fi
-command -v valgrind >/dev/null || { echo "FAIL: valgrind is not installed (make deps installs it)"; exit 1; }
+command -v valgrind >/dev/null || { echo "FAIL: valgrind is not installed (make deps-test installs it)"; exit 1; }
 KD="${QQ_KERNEL_DIR:?}"
 vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
           --trace-children=no "$QQBENCH" "$@"; }

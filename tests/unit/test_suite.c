@@ -400,7 +400,7 @@ static void test_suite_relative_kernel(void)
 
 static void test_suite_kernel_dir(void)
 {
-    char suite[4300], err[4096], want[6000];
+    char suite[4300], err[4096], want[7000];
     struct qqb_suite *s = NULL;
 
     path_join(suite, sizeof suite, tmp, "bare.yaml");
@@ -415,15 +415,17 @@ static void test_suite_kernel_dir(void)
     CHECK_INT_EQ(qqb_suite_load(suite, NULL, &s, err, sizeof err), -1);
     snprintf(want, sizeof want,
              "%s:3:23: error: kernel 'channel' is a bare name but no kernel "
-             "directory is known; write a path such as './channel'",
+             "directory is known; write a path such as './channel' (or set --kernels DIR or "
+             "$QQBENCH_KERNELS)",
              suite);
     CHECK_STR_EQ(err, want);
     /* with one: 'channel' is there, 'nope' is not */
     CHECK_INT_EQ(qqb_suite_load(suite, kdir, &s, err, sizeof err), -1);
     snprintf(want, sizeof want,
              "%s:4:23: error: kernel 'nope' (%s/nope) does not exist; "
-             "expected an executable program",
-             suite, kdir);
+             "expected an executable program (bare names are looked up in %s: "
+             "set --kernels DIR or $QQBENCH_KERNELS)",
+             suite, kdir, kdir);
     CHECK_STR_EQ(err, want);
     CHECK(s == NULL);
 }

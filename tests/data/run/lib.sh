@@ -49,7 +49,7 @@ planted_suite() {
 show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 # jq_py FILE JQ_EXPR PY_EXPR: evaluate an expression on a JSON file (d is the
 # document in Python); prints the result (jq -r style). Both tools answer and
-# must agree (make deps installs both), so neither expression goes unchecked.
+# must agree (make deps-test installs both), so neither expression goes unchecked.
 jq_py() {
     command -v python3 >/dev/null || { echo "no-python3"; return; }
     command -v jq >/dev/null || { echo "no-jq"; return; }
