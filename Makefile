@@ -18,9 +18,10 @@ PREFIX     ?=
 # Debian packages building and running qqbench needs (make deps): the
 # compiler with the C library's headers (gcc only recommends libc6-dev),
 # CMake, the libraries, Open MPI for the MPI kernels and mpirun, gnuplot for
-# the report's pictures, git for qqbench ci.
+# the report's pictures with the font they name (DejaVu Sans; gnuplot only
+# recommends fonts), git for qqbench ci.
 PACKAGES = gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev \
-           libopenmpi-dev openmpi-bin gnuplot-nox
+           libopenmpi-dev openmpi-bin gnuplot-nox fonts-dejavu-core
 # What the tests need on top (make deps-test): python3 and jq (the tests ask
 # both each JSON question, tests/data/run/lib.sh jq_py; python3 reads the
 # reports and tools/km_compare.sh), valgrind (memory tests, callgrind),
