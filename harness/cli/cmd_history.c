@@ -383,8 +383,13 @@ static int print_history(struct snap *s, size_t n, const char *name, const char 
         bad = 1;
     if (bad)
         fprintf(stderr, "qqbench history: error: the pictures were not written: %s\n", err);
+    else if (plot && (kc.nseries || km.nseries))
+        /* Only the pictures drawn: a picture without series is not written. */
+        fprintf(stderr, "qqbench: pictures in %s (%s%s%s)\n", plot,
+                kc.nseries ? "history-cycles" : "", kc.nseries && km.nseries ? ", " : "",
+                km.nseries ? "history-memory" : "");
     else if (plot)
-        fprintf(stderr, "qqbench: pictures in %s (history-cycles, history-memory)\n", plot);
+        fprintf(stderr, "qqbench: no pictures in %s: no series to draw\n", plot);
     sink_free(&kc);
     sink_free(&km);
     return bad ? -1 : 0;

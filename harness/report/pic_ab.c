@@ -68,6 +68,22 @@ static int ab_select(struct rep *r, const struct bench *b, struct ab *a)
     return 0;
 }
 
+/* What the bars of A are: variants, each case and its reference build, or
+ * both. */
+static const char *ab_shows(const struct rep *r, const struct ab *a)
+{
+    int build = 0, other = 0;
+    for (size_t i = 0; i < a->nsel; i++) {
+        if (!strcmp(r->cmps[a->sel[i]].kind, "build"))
+            build = 1;
+        else
+            other = 1;
+    }
+    return !build  ? "variants"
+           : other ? "variants and the reference build"
+                   : "each case and its reference build";
+}
+
 /* The bars' places, and the panels' bookkeeping. */
 static int ab_slots(struct rep *r, struct ab *a)
 {
@@ -220,9 +236,9 @@ static int ab_script(struct rep *r, struct pic *p, const struct bench *b, const 
     qqb_plot_both_begin(gp, p->stem, pw * cols, 340 * rows + 90 + xl.extra * rows);
     char ttl[256];
     snprintf(ttl, sizeof ttl,
-             "%s: variants side by side (bars: median, error bars: middle "
+             "%s: %s side by side (bars: median, error bars: middle "
              "half)\nabove each bar: its change against the first bar of its group",
-             b->name);
+             b->name, ab_shows(r, a));
     fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
     qqb_plot_str(gp, ttl, QQB_GP_LINES);
     fprintf(gp,
@@ -257,15 +273,18 @@ int pic_ab(struct rep *r, const struct bench *b)
         ab_free(&a);
         return 0;
     }
-    snprintf(p->title, sizeof p->title, "%s: variants side by side, median cycles per hit",
-             b->name);
+    snprintf(p->title, sizeof p->title, "%s: %s side by side, median cycles per hit", b->name,
+             ab_shows(r, &a));
+    int build_only = !strcmp(ab_shows(r, &a), "each case and its reference build");
     snprintf(p->what, sizeof p->what,
-             "A panel per key of %s. In each group the first bar is the reference variant, "
-             "the next ones the variants compared with it (launched interleaved with it); "
+             "A panel per key of %s. In each group the first bar is %s, the next ones %s "
+             "(launched interleaved with it); "
              "bars are the median cycles per hit, the error bars the middle half of the "
              "launches. Above each compared bar: its change against the reference, with the "
              "interval and the verdict.",
-             b->name);
+             b->name,
+             build_only ? "the case built from the reference build" : "the reference variant",
+             build_only ? "this build's case compared with it" : "the variants compared with it");
     int rc = ab_data(r, p, &a) == 0 ? ab_script(r, p, b, &a) : -1;
     ab_free(&a);
     return rc;

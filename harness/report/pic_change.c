@@ -178,7 +178,7 @@ static void change_plot(FILE *gp, const struct pic *p, int is_base, const struct
             C_BAND);
     char band[64];
     if (sp->thr_same && isfinite(sp->thr_first))
-        snprintf(band, sizeof band, "threshold \xc2\xb1%g%%", sp->thr_first);
+        snprintf(band, sizeof band, "threshold %.1f%%", sp->thr_first);
     else
         snprintf(band, sizeof band, "threshold (per benchmark)");
     qqb_plot_str(gp, band, 0);
@@ -215,7 +215,9 @@ int pic_change(struct rep *r, const char *kind)
              "(%s), the whiskers its confidence interval, the shaded band the threshold: a "
              "row is %s only when its whole interval lies outside the band. Colour and "
              "shape give the verdict; the numbers are at the right.",
-             is_base ? "this run against the baseline" : "each case against its reference",
+             !strcmp(kind, "baseline") ? "this run against the baseline"
+             : is_base                 ? "this build against the reference build"
+                                       : "each case against its reference",
              is_base ? "regressed or improved" : "slower or faster");
     struct span sp = {
         .xmin = 0, .xmax = 0, .thr_first = NAN, .conf = NAN, .thr_same = 1, .rmin = 1, .rmax = 1};

@@ -37,7 +37,10 @@ static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
             "<th class=\"n\">%s</th><th class=\"n\">current</th><th class=\"n\">change</th>"
             "<th class=\"n\">interval</th><th class=\"n\">threshold</th><th>verdict</th>"
             "</tr></thead>\n<tbody>\n",
-            is_base ? "" : "<th>reference</th>", is_base ? "baseline" : "reference case");
+            is_base ? "" : "<th>reference</th>",
+            !strcmp(kind, "baseline") ? "baseline"
+            : is_base                 ? "reference build"
+                                      : "reference case");
     for (size_t i = 0; i < r->ncmps; i++) {
         const struct rcmp *c = &r->cmps[i];
         if (strcmp(c->kind, kind))
@@ -53,7 +56,7 @@ static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
             snprintf(iv, sizeof iv, "[%+.2f, %+.2f]", c->lo, c->hi);
         }
         if (isfinite(c->thr))
-            snprintf(th, sizeof th, "\xc2\xb1%g%%", c->thr);
+            snprintf(th, sizeof th, "%.1f%%", c->thr);
         enum vclass v = pic_vclass_of(c->verdict);
         fprintf(fp, "<tr class=\"v-%s\"><td>", pic_vstyle[v].name);
         qqb_markup_text(fp, c->case_name);
@@ -227,13 +230,14 @@ static void index_memory(FILE *fp, const struct rep *r)
     for (size_t i = 0; i < r->nmch; i++) {
         const struct rmemchg *m = &r->mch[i];
         int ab = strcmp(m->kind, "baseline") != 0;
-        const char *v = m->verdict > 0   ? (ab ? "more" : "regressed")
-                        : m->verdict < 0 ? (ab ? "less" : "improved")
-                                         : "counts changed";
+        /* Rows against the baseline or the reference build gate: the
+         * terminal's words and colours. */
+        int gates = !ab || !strcmp(m->kind, "build");
+        const char *v = qqb_mem_verdict_word(m->verdict, gates);
         fprintf(fp, "<tr class=\"v-%s\"><td>",
-                m->verdict > 0 && !ab   ? "regressed"
-                : m->verdict < 0 && !ab ? "improved"
-                                        : "other");
+                m->verdict > 0 && gates   ? "regressed"
+                : m->verdict < 0 && gates ? "improved"
+                                          : "other");
         qqb_markup_text(fp, m->case_name);
         fprintf(fp, "</td><td>");
         qqb_markup_text(fp, m->key);

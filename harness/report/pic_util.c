@@ -145,8 +145,11 @@ struct xtics pic_xtics_layout(const struct rep *r, const size_t *ci, size_t n, i
         longest = len > longest ? len : longest;
     }
     struct xtics x = {0, 0, 0};
-    /* About 7 pixels a character at the PNG's 10 points. */
-    if (close || total * 7 > (size_t)width * 3 / 4) {
+    /* About 7 pixels a character at the PNG's 10 points. Upright when the
+     * labels together would crowd the axis, or when the longest would
+     * overrun its own share of it (one long label among short ones). */
+    if (close || total * 7 > (size_t)width * 3 / 4 ||
+        (n && longest * 7 > (size_t)width * 3 / 4 / n)) {
         x.upright = 1;
         /* A character's width is about half its height: the margin in
          * character heights, and the pixels (about 15 a height) added. */

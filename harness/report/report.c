@@ -217,6 +217,13 @@ static void print_noisy_runs(FILE *fp, const struct qqb_report *r)
     }
 }
 
+const char *qqb_mem_verdict_word(int verdict, int gates)
+{
+    return verdict > 0   ? (gates ? "regressed" : "more")
+           : verdict < 0 ? (gates ? "improved" : "less")
+                         : "counts changed";
+}
+
 static void print_mem(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_judgement *j = r->j;
@@ -240,10 +247,8 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
                  (unsigned long long)m->cur.obj_size);
         snprintf(cr, sizeof cr, "%llu -> %llu", (unsigned long long)m->base.created,
                  (unsigned long long)m->cur.created);
-        int gate = m->ab != QQB_CMP_VARIANT; /* baseline and build rows gate */
-        const char *v = m->verdict > 0   ? (gate ? "regressed" : "more")
-                        : m->verdict < 0 ? (gate ? "improved" : "less")
-                                         : "counts changed";
+        /* baseline and build rows gate */
+        const char *v = qqb_mem_verdict_word(m->verdict, m->ab != QQB_CMP_VARIANT);
         fprintf(fp, "%-32.32s %-16.16s %-24s %-24s %-14s %-20s %s", m->case_name, m->key, live,
                 peak, sz, cr, v);
         if (cl != bl)
@@ -298,6 +303,28 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
                     mt->n, ev);
         }
     }
+}
+
+/* The summary line's end when memory fails the run (exit 1): what grew and
+ * against what, so exit 1 is not read as a timing verdict alone; "" when
+ * memory did not fail it. */
+static void mem_exit_note(char *buf, size_t len, const struct qqb_report *r)
+{
+    const struct qqb_judgement *j = r->j;
+    buf[0] = '\0';
+    if (r->exit_code != 1 || (!j->mem_regressed && !j->build_mem_regressed))
+        return;
+    char base[64] = "", build[64] = "";
+    if (j->mem_regressed)
+        snprintf(base, sizeof base, "%zu key%s against the baseline", j->mem_regressed,
+                 j->mem_regressed == 1 ? "" : "s");
+    if (j->build_mem_regressed)
+        snprintf(build, sizeof build, "%s%zu key%s against the reference build",
+                 j->mem_regressed ? ", " : "", j->build_mem_regressed,
+                 j->build_mem_regressed == 1 ? "" : "s");
+    int timing = j->regressed || j->build_regressed;
+    snprintf(buf, len, "; exit 1: memory regressed (%s%s)%s", base, build,
+             timing ? ", as did timing" : "");
 }
 
 void qqb_report_print(FILE *fp, const struct qqb_report *r)
@@ -392,14 +419,16 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     char blind[40] = "";
     if (counts[QQB_BLIND])
         snprintf(blind, sizeof blind, ", %zu blind", counts[QQB_BLIND]);
+    char memexit[160];
+    mem_exit_note(memexit, sizeof memexit, r);
     fprintf(fp,
             "qqbench: %zu cases in %.1f s; vs baseline: %zu regressed, %zu improved, "
             "%zu unchanged, %zu noisy%s; A/B: %zu slower, %zu faster, %zu same, "
-            "%zu noisy; memory: %zu regressed, %zu improved; %zu kernel failure%s\n",
+            "%zu noisy; memory: %zu regressed, %zu improved; %zu kernel failure%s%s\n",
             res->ncases, r->elapsed, counts[QQB_REGRESSED], counts[QQB_IMPROVED],
             counts[QQB_UNCHANGED], counts[QQB_NOISY], blind, ab[QQB_REGRESSED], ab[QQB_IMPROVED],
             ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp, r->kernel_failures,
-            r->kernel_failures == 1 ? "" : "s");
+            r->kernel_failures == 1 ? "" : "s", memexit);
     if (r->models && r->models->n)
         fprintf(fp, "qqbench: models: %zu series fitted, %zu changed growth%s\n",
                 r->models->n - r->models->unfitted, r->models->regressed,
@@ -686,7 +715,7 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
         if (c->verdict == QQB_REGRESSED) {
             fprintf(fp,
                     "<failure message=\"regressed%s %+.2f%% [%+.2f, %+.2f] "
-                    "(threshold %.2f%%)\"/>",
+                    "(threshold %.1f%%)\"/>",
                     vs, c->ch.pct, c->ch.lo, c->ch.hi, c->threshold);
         } else if (r->fail_on_noisy && c->verdict == QQB_NOISY) {
             fprintf(fp, "<failure message=\"noisy (--fail-on-noisy): ");

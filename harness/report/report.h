@@ -52,6 +52,12 @@ void qqb_fmt_sig(char *buf, size_t len, double v);
 enum qqb_cyc_style { QQB_CYC_COLUMN, QQB_CYC_PROSE };
 void qqb_fmt_cycles(char *buf, size_t len, double ticks, double mhz, enum qqb_cyc_style style);
 
+/* A memory verdict (+1 more, -1 less, 0 counts changed) as the terminal,
+ * index.html and the pictures say it: "regressed"/"improved" where it
+ * gates (against the baseline or the reference build, GATES != 0),
+ * "more"/"less" between variants. */
+const char *qqb_mem_verdict_word(int verdict, int gates);
+
 /* S as text for XML or HTML (JUnit, index.html): the five markup characters
  * escaped, control characters other than tab and newline as '?'. */
 void qqb_markup_text(FILE *fp, const char *s);

@@ -3,7 +3,7 @@
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 KD="${QQ_KERNEL_DIR:?}"
-rm -rf bl
+rm -rf bl bl2 pics pics2
 mk() {
 cat > h.yaml <<YAML
 suite: hist
@@ -59,6 +59,16 @@ for p in history-cycles history-memory; do
 done
 check "--plot: the memory data has the labels of both machines" \
     sh -c "grep -q '\"v1\"' pics/history-memory.dat && grep -q '\"v3\"' pics/history-memory.dat"
+# --key of a timed key only: no memory series, so no history-memory picture,
+# and the announcement names only what was written (issue 24).
+rm -rf pics2
+QQBENCH_FINGERPRINT=machine-b qq out.txt err.txt history h.yaml --baselines bl --key chain --plot pics2
+check "--key chain --plot: exit 0 (got $rc)" test "$rc" = 0
+check "--key chain --plot: history-cycles drawn" test -s pics2/history-cycles.png
+check "--key chain --plot: no history-memory picture" test ! -e pics2/history-memory.png
+check "--key chain --plot: announces history-cycles only" \
+    has err.txt '^qqbench: pictures in pics2 \(history-cycles\)$'
+check "--key chain --plot: does not announce history-memory" hasnt err.txt 'history-memory'
 # Snapshots with the same date (to the second: recorded in one second by a
 # script) come in version order: v9 before v10, not by text.
 mkdir -p bl2/machine-b/history

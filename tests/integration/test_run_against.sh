@@ -2,7 +2,7 @@
 # qqbench run --against DIR: every case from both builds, paired by round; vs reference build in table, JSON, JUnit; exit 1/0/3/2; path mapping; baseline holds the change build only.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
-rm -rf chg ref same crashref emptyref bl bl2 sub other ./*.json ./*.xml ./*.txt
+rm -rf chg ref same crashref emptyref bl bl2 bl3 sub other memchg memref memrep ./*.json ./*.xml ./*.txt
 # The change build: planted with 4x the work (a later --extra wins); the
 # reference build: planted as it is. Kernels found by the same name.
 # Every verdict asked for is decided by orders of magnitude: 4x slower
@@ -102,4 +102,52 @@ qq out7.txt err7.txt run paths.yaml --kernels chg --against ref --baselines bl2 
 check "path under --kernels maps to DIR/sub/planted (ran)" has out7.txt '^undersub@1 +work .*vs reference build'
 check "path elsewhere maps to DIR/planted (missing: exit 3, $rc)" test "$rc" = 3
 check "path elsewhere: the reason names DIR/planted" has out7.txt "elsewhere@1 \(reference build\): .*$PWD/ref/planted"
+# 6. Memory that grew against the reference build (issue 24), with the
+#    report folder: the summary says memory made exit 1; index.html and the
+#    terminal give the verdict one word ('regressed'); the table is headed
+#    by the reference build; thresholds read as in the table (25.0%); the
+#    A/B picture is titled by what it shows, its labels upright.
+mkdir -p memchg memref
+printf '#!/bin/sh\nexec "%s" "$@" --mem 2000\n' "$PLANTED" > memchg/planted
+printf '#!/bin/sh\nexec "%s" "$@" --mem 1000\n' "$PLANTED" > memref/planted
+chmod +x memchg/planted memref/planted
+cat > mem.yaml <<YAML
+suite: memagainst
+defaults:
+  repetitions: 2
+  warmup: 0
+  threshold: 25
+benchmarks:
+  - name: p
+    kernel: planted
+    args: [--work, "{n}"]
+    params:
+      n: [1000, 20000]
+YAML
+qq out8.txt err8.txt run mem.yaml --kernels memchg --against memref --baselines bl3 --quiet \
+   --no-confirm --report memrep
+check "memory vs reference build: exit 1 (got $rc)" test "$rc" = 1
+check "memory vs reference build: the terminal says regressed" \
+    has out8.txt '^p\[n=1000\]@1 +buffers .* regressed \(\+1000 bytes live, \+100\.0%\) vs reference build$'
+check "memory vs reference build: the summary says memory made exit 1" \
+    has out8.txt '^qqbench: .*kernel failures; exit 1: memory regressed \(2 keys against the reference build\)'
+check "index.html: the memory row against the reference build says regressed" \
+    has memrep/index.html '<td>buffers</td><td>p\[n=1000\]@1 \(reference build\)</td>.*regressed</td></tr>$'
+check "index.html: no memory row says 'more'" hasnt memrep/index.html '</span>more</td>'
+check "index.html: the build table heads its column 'reference build'" \
+    has memrep/index.html '<th class="n">reference build</th><th class="n">current</th>'
+check "index.html: the build picture's caption names the reference build" \
+    has memrep/index.html '\(this build against the reference build\)'
+check "index.html: no build caption says 'against the baseline'" \
+    hasnt memrep/index.html 'reference build: change of cycles.*this run against the baseline'
+check "index.html: thresholds as the table prints them (25.0%)" \
+    has memrep/index.html '<td class="n">25\.0%</td>'
+check "index.html: no threshold with a plus-minus sign" hasnt memrep/index.html $'\xc2\xb1'
+check "change-build.gp: the band's threshold as the table prints it" \
+    has memrep/change-build.gp "title 'threshold 25\\.0%'"
+check "ab-p.gp: titled by what it shows" \
+    has memrep/ab-p.gp "title 'p: each case and its reference build side by side"
+check "ab-p.gp: not 'variants side by side'" hasnt memrep/ab-p.gp 'variants side by side'
+check "ab-p.gp: the long labels stand upright" has memrep/ab-p.gp '^set xtics .*reference build.* rotate by 90'
+[ "$fail" = 0 ] || show out8.txt err8.txt
 finish

@@ -46,6 +46,8 @@ qq out.txt err.txt run mem.yaml --baselines bl -q --json more.json
 check "2000 bytes against 1000: exit 1 (got $rc)" test "$rc" = 1
 check "the memory table lists buffers as regressed" has out.txt '^alloc@1 +buffers +1000 -> 2000 +1000 -> 2000 .* regressed \(\+1000 bytes live, \+100\.0%\)$'
 check "the summary counts 1 memory regression" has out.txt 'memory: 1 regressed, 0 improved'
+check "the summary says memory made exit 1" \
+    has out.txt '^qqbench: .*; exit 1: memory regressed \(1 key against the baseline\)'
 check "JSON: buffers regressed" test "$(mem_changes more.json buffers 1)" = 1
 check "JSON: the memory change has before/after bytes" test "$(jq_py more.json \
     '.memory_changes[0].before.alloc_bytes, .memory_changes[0].after.alloc_bytes' \
