@@ -49,33 +49,60 @@ static void progress_case_done(struct qqb_measure *m, const struct qqb_case_resu
 int qqb_measure_init(struct qqb_measure *m)
 {
     m->t0 = qqb_now();
-    m->recorded = calloc(m->plan->ncases ? m->plan->ncases : 1, sizeof *m->recorded);
-    return m->recorded ? 0 : -1;
+    size_t nb = m->plan->suite->nbench;
+    m->keys_checked = calloc(nb ? nb : 1, sizeof *m->keys_checked);
+    return m->keys_checked ? 0 : -1;
 }
 
 void qqb_measure_free(struct qqb_measure *m)
 {
-    for (size_t i = 0; m->recorded && i < m->plan->ncases; i++)
-        qqb_argv_free(m->recorded[i]);
-    free(m->recorded);
-    m->recorded = NULL;
+    free(m->keys_checked);
+    m->keys_checked = NULL;
 }
 
-/* The keys a kernel's file names, once per case (for checking `keys:`). */
-static void note_keys(struct qqb_measure *m, size_t ci, const struct qq_file *f)
+/* The benchmark's `keys:` against a launch's file F: 0 when F names every
+ * one, or -1 with ERR the suite's error for the first it does not name
+ * (where the suite wrote it, and the file's nearest key). */
+static int check_keys(const struct qqb_suite *s, const struct qqb_bench *b, const struct qq_file *f,
+                      char *err, size_t errlen)
 {
-    if (m->recorded[ci])
-        return;
     uint32_t nk = qq_file_nkeys(f);
-    char **v = calloc((size_t)nk + 1, sizeof *v);
-    if (!v)
-        return;
+    const char **names = calloc((size_t)nk + 1, sizeof *names);
+    if (!names) {
+        snprintf(err, errlen, "qqbench run: error: out of memory");
+        return -1;
+    }
     for (uint32_t k = 0; k < nk; k++)
-        if (!(v[k] = strdup(qq_file_key(f, k)->name))) {
-            qqb_argv_free(v);
-            return;
+        names[k] = qq_file_key(f, k)->name;
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < b->nkeys; k++) {
+        size_t j = 0;
+        while (j < nk && strcmp(names[j], b->keys[k]))
+            j++;
+        if (j < nk)
+            continue;
+        rc = -1;
+        const char *near = qqb_nearest(b->keys[k], names, nk);
+        int n = snprintf(err, errlen,
+                         "%s:%d:%d: error: key '%s' of benchmark '%s' is not in the "
+                         "kernel's file",
+                         s->path, b->keys_at ? b->keys_at[k].line : b->line,
+                         b->keys_at ? b->keys_at[k].col : b->col, b->keys[k], b->name);
+        size_t at = n < 0 ? 0 : (size_t)n < errlen ? (size_t)n : errlen;
+        if (near) {
+            snprintf(err + at, errlen - at, " (did you mean '%s'?)", near);
+        } else if (nk) {
+            /* Nothing close: the names it has, so the right one is seen. */
+            for (uint32_t i = 0; i < nk && i < 12 && at < errlen; i++) {
+                n = snprintf(err + at, errlen - at, "%s%s", i ? " " : " (it names: ", names[i]);
+                at += n < 0 ? 0 : (size_t)n;
+            }
+            if (at < errlen)
+                snprintf(err + at, errlen - at, "%s)", nk > 12 ? " ..." : "");
         }
-    m->recorded[ci] = v;
+    }
+    free(names);
+    return rc;
 }
 
 static void fail_case(struct qqb_case_result *r, const char *why)
@@ -86,9 +113,12 @@ static void fail_case(struct qqb_case_result *r, const char *why)
 }
 
 /* One launch of plan case CI into R (samples stamped LAUNCH) or, WARM, a
- * warmup whose file must still be readable. */
+ * warmup whose file must still be readable. A launch that fails fails the
+ * case, and returns 0. The benchmark's first launch that completes checks
+ * its `keys:` against the file: -1 with ERR when one is not there (the run
+ * stops). */
 static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb_case_result *r,
-                       int warm, uint32_t launch)
+                       int warm, uint32_t launch, char *err, size_t errlen)
 {
     const struct qqb_plan_case *pc = &m->plan->cases[ci];
     const struct qqb_bench *b = &m->plan->suite->bench[pc->bench];
@@ -99,7 +129,7 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
     struct qqb_launch_result lr;
     /* The machine's speed just before the launch: the same weather. */
     double ref = warm ? 0 : qqb_reference_ticks() * m->ref_scale;
-    int rc = qqb_launch_run(&l, &lr);
+    int rc = qqb_launch_run(&l, &lr), stop = 0;
     m->done++;
     if (rc == 0) {
         /* One streamed read of the file, every entry checked: a warmup's
@@ -107,25 +137,34 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
          * is caught there too. */
         struct qq_file *f;
         struct qqb_case_result scratch;
-        char err[600];
+        char why[600];
         const char *what = "damaged QQ file: ";
         memset(&scratch, 0, sizeof scratch);
         if (qq_file_open_stream(out, &f) != 0) {
             rc = -1;
-            snprintf(err, sizeof err, "%s", qq_file_errmsg(f));
-        } else if (qqb_ticks_judgeable(f, b->kernel, err, sizeof err) != 0) {
+            snprintf(why, sizeof why, "%s", qq_file_errmsg(f));
+        } else if (qqb_ticks_judgeable(f, b->kernel, why, sizeof why) != 0) {
             rc = -1;
             what = "";
         } else {
-            note_keys(m, ci, f);
-            rc = qqb_collect(f, b->keys, b->nkeys, warm ? &scratch : r, err, sizeof err);
+            rc = qqb_collect(f, b->keys, b->nkeys, warm ? &scratch : r, why, sizeof why);
+            if (rc == 0 && !m->keys_checked[pc->bench]) {
+                if (check_keys(m->plan->suite, b, f, err, errlen) != 0)
+                    stop = 1;
+                m->keys_checked[pc->bench] = 1;
+            }
         }
         qq_file_close(f);
         qqb_case_result_free(&scratch);
         if (rc != 0) {
             lr.status = QQB_LAUNCH_BADFILE;
-            snprintf(lr.reason, sizeof lr.reason, "%s%.480s", what, err);
+            snprintf(lr.reason, sizeof lr.reason, "%s%.480s", what, why);
         }
+    }
+    if (stop) {
+        if (!m->keep)
+            unlink(out);
+        return -1;
     }
     if (rc == 0 && !warm) {
         struct qqb_metric *mt = qqb_case_metric(r, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
@@ -143,18 +182,21 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
     }
     if (!m->keep)
         unlink(out);
-    return rc;
+    return 0;
 }
 
-int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
+int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into, char *err,
+                      size_t errlen)
 {
     const struct qqb_plan_group *gr = &m->plan->groups[g];
     const struct qqb_suite *s = m->plan->suite;
     const struct qqb_bench *b = &s->bench[gr->bench];
     size_t nv = gr->n;
     size_t *order = calloc(nv, sizeof *order);
-    if (!order)
+    if (!order) {
+        snprintf(err, errlen, "qqbench run: error: out of memory");
         return -1;
+    }
     /* Each case has its own launch files, so --keep keeps one log per case
      * (the last launch's), confirmations included. */
     size_t file0 = m->files;
@@ -169,6 +211,7 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
             (!r->point && pc->point && !(r->point = strdup(pc->point))) ||
             (!r->command && qqb_strv_dup(pc->command, &r->command) != 0)) {
             free(order);
+            snprintf(err, errlen, "qqbench run: error: out of memory");
             return -1;
         }
     }
@@ -186,7 +229,8 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
             if (CASE(j)->failures)
                 continue;
             progress(m, j, CASE(j)->name, w, gr->warmup, 1);
-            launch_once(m, gr->first + j, file0 + j, CASE(j), 1, 0);
+            if (launch_once(m, gr->first + j, file0 + j, CASE(j), 1, 0, err, errlen) != 0)
+                goto stop;
         }
     /* --max-repetitions: while an A/B comparison is still noisy, measure
      * more rounds (as many again each time) up to the maximum. */
@@ -198,7 +242,9 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
             if (CASE(j)->failures)
                 continue;
             progress(m, j, CASE(j)->name, rep, upto, 0);
-            launch_once(m, gr->first + j, file0 + j, CASE(j), 0, (uint32_t)rep);
+            if (launch_once(m, gr->first + j, file0 + j, CASE(j), 0, (uint32_t)rep, err, errlen) !=
+                0)
+                goto stop;
         }
         if (rep + 1 == upto && upto < most && nv > 1 && m->undecided &&
             m->undecided(m->ctx, g, into)) {
@@ -221,70 +267,19 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
     m->case_at += nv;
     free(order);
     return 0;
+stop:
+    if (m->tty && !m->quiet)
+        fprintf(stderr, "\r\033[K");
+    free(order);
+    return -1;
 }
 
-int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into)
+int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, size_t errlen)
 {
     m->ncases = m->plan->ncases;
     m->total = m->plan->launches;
     for (size_t g = 0; g < m->plan->ngroups; g++)
-        if (qqb_measure_group(m, g, into) != 0)
+        if (qqb_measure_group(m, g, into, err, errlen) != 0)
             return -1;
     return 0;
-}
-
-size_t qqb_measure_check_keys(const struct qqb_measure *m, const struct qqb_results *r, FILE *fp)
-{
-    const struct qqb_plan *p = m->plan;
-    const struct qqb_suite *s = p->suite;
-    size_t errors = 0;
-    (void)r;
-    for (size_t bi = 0; bi < s->nbench; bi++) {
-        const struct qqb_bench *b = &s->bench[bi];
-        if (b->nkeys == 0)
-            continue;
-        /* Every key any case of the bench recorded. */
-        const char **seen = NULL;
-        size_t nseen = 0, ran = 0;
-        for (size_t ci = 0; ci < p->ncases; ci++) {
-            if (p->cases[ci].bench != bi || !m->recorded[ci])
-                continue;
-            ran++;
-            for (size_t k = 0; m->recorded[ci][k]; k++) {
-                size_t j = 0;
-                while (j < nseen && strcmp(seen[j], m->recorded[ci][k]))
-                    j++;
-                if (j < nseen)
-                    continue;
-                const char **v = realloc(seen, (nseen + 1) * sizeof *v);
-                if (!v)
-                    break;
-                seen = v;
-                seen[nseen++] = m->recorded[ci][k];
-            }
-        }
-        for (size_t k = 0; ran && k < b->nkeys; k++) {
-            size_t j = 0;
-            while (j < nseen && strcmp(seen[j], b->keys[k]))
-                j++;
-            if (j < nseen)
-                continue;
-            const char *near = qqb_nearest(b->keys[k], seen, nseen);
-            fprintf(fp,
-                    "%s:%d:%d: error: key '%s' in 'keys' of benchmark '%s' was "
-                    "recorded by none of its launches%s%s%s\n",
-                    s->path, b->keys_line ? b->keys_line : b->line,
-                    b->keys_col ? b->keys_col : b->col, b->keys[k], b->name,
-                    near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-            if (!near && nseen) {
-                fprintf(fp, "%s: note: its launches recorded:", s->path);
-                for (size_t i = 0; i < nseen && i < 12; i++)
-                    fprintf(fp, " %s", seen[i]);
-                fprintf(fp, "%s\n", nseen > 12 ? " ..." : "");
-            }
-            errors++;
-        }
-        free(seen);
-    }
-    return errors;
 }
