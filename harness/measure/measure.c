@@ -54,54 +54,93 @@ int qqb_measure_init(struct qqb_measure *m)
     return m->keys_checked ? 0 : -1;
 }
 
+/* Forget what the first pass over a group saw of its keys. */
+static void keys_pass_end(struct qqb_measure *m, size_t nkeys)
+{
+    for (size_t k = 0; m->keys_why && k < nkeys; k++)
+        free(m->keys_why[k]);
+    free(m->keys_why);
+    free(m->keys_missing);
+    m->keys_why = NULL;
+    m->keys_missing = NULL;
+    m->keys_launches = 0;
+}
+
 void qqb_measure_free(struct qqb_measure *m)
 {
     free(m->keys_checked);
     m->keys_checked = NULL;
+    keys_pass_end(m, 0);
 }
 
-/* The benchmark's `keys:` against a launch's file F: 0 when F names every
- * one, or -1 with ERR the suite's error for the first it does not name
- * (where the suite wrote it, and the file's nearest key). */
-static int check_keys(const struct qqb_suite *s, const struct qqb_bench *b, const struct qq_file *f,
-                      char *err, size_t errlen)
+/* The error for KEY (the K-th of the benchmark's `keys:`) missing from F:
+ * where the suite wrote it, and the file's nearest key. NULL: no memory. */
+static char *missing_key(const struct qqb_suite *s, const struct qqb_bench *b, size_t k,
+                         const char **names, uint32_t nk)
+{
+    char err[1400];
+    const char *near = qqb_nearest(b->keys[k], names, nk);
+    int n = snprintf(err, sizeof err,
+                     "%s:%d:%d: error: key '%s' of benchmark '%s' is not in the kernel's file",
+                     s->path, b->keys_at ? b->keys_at[k].line : b->line,
+                     b->keys_at ? b->keys_at[k].col : b->col, b->keys[k], b->name);
+    size_t at = n < 0 ? 0 : (size_t)n < sizeof err ? (size_t)n : sizeof err;
+    if (near) {
+        snprintf(err + at, sizeof err - at, " (did you mean '%s'?)", near);
+    } else if (nk) {
+        /* Nothing close: the names it has, so the right one is seen. */
+        for (uint32_t i = 0; i < nk && i < 12 && at < sizeof err; i++) {
+            n = snprintf(err + at, sizeof err - at, "%s%s", i ? " " : " (it names: ", names[i]);
+            at += n < 0 ? 0 : (size_t)n;
+        }
+        if (at < sizeof err)
+            snprintf(err + at, sizeof err - at, "%s)", nk > 12 ? " ..." : "");
+    }
+    return strdup(err);
+}
+
+/* The benchmark's `keys:` against a launch's file F, during the first pass
+ * over its first group: count, per key, the launches that lacked it, and
+ * keep the first such launch's error. 0, or -1 out of memory. */
+static int note_keys(struct qqb_measure *m, const struct qqb_bench *b, const struct qq_file *f)
 {
     uint32_t nk = qq_file_nkeys(f);
     const char **names = calloc((size_t)nk + 1, sizeof *names);
-    if (!names) {
-        snprintf(err, errlen, "qqbench run: error: out of memory");
+    if (!names)
         return -1;
-    }
     for (uint32_t k = 0; k < nk; k++)
         names[k] = qq_file_key(f, k)->name;
     int rc = 0;
+    m->keys_launches++;
     for (size_t k = 0; rc == 0 && k < b->nkeys; k++) {
         size_t j = 0;
         while (j < nk && strcmp(names[j], b->keys[k]))
             j++;
         if (j < nk)
             continue;
-        rc = -1;
-        const char *near = qqb_nearest(b->keys[k], names, nk);
-        int n = snprintf(err, errlen,
-                         "%s:%d:%d: error: key '%s' of benchmark '%s' is not in the "
-                         "kernel's file",
-                         s->path, b->keys_at ? b->keys_at[k].line : b->line,
-                         b->keys_at ? b->keys_at[k].col : b->col, b->keys[k], b->name);
-        size_t at = n < 0 ? 0 : (size_t)n < errlen ? (size_t)n : errlen;
-        if (near) {
-            snprintf(err + at, errlen - at, " (did you mean '%s'?)", near);
-        } else if (nk) {
-            /* Nothing close: the names it has, so the right one is seen. */
-            for (uint32_t i = 0; i < nk && i < 12 && at < errlen; i++) {
-                n = snprintf(err + at, errlen - at, "%s%s", i ? " " : " (it names: ", names[i]);
-                at += n < 0 ? 0 : (size_t)n;
-            }
-            if (at < errlen)
-                snprintf(err + at, errlen - at, "%s)", nk > 12 ? " ..." : "");
-        }
+        m->keys_missing[k]++;
+        if (!m->keys_why[k] && !(m->keys_why[k] = missing_key(m->plan->suite, b, k, names, nk)))
+            rc = -1;
     }
     free(names);
+    return rc;
+}
+
+/* After the first pass over the benchmark's first group: a key that no
+ * launch of the change build named is a mistake in the suite (-1, ERR the
+ * first such key's error); a key some variant names is kept, as a variant
+ * may record keys the others do not. The reference build's launches do not
+ * count: a key the change adds is not in it. */
+static int keys_verdict(struct qqb_measure *m, const struct qqb_bench *b, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (size_t k = 0; m->keys_launches && k < b->nkeys; k++)
+        if (m->keys_missing[k] == m->keys_launches) {
+            snprintf(err, errlen, "%s", m->keys_why[k] ? m->keys_why[k] : "out of memory");
+            rc = -1;
+            break;
+        }
+    keys_pass_end(m, b->nkeys);
     return rc;
 }
 
@@ -148,10 +187,10 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
             what = "";
         } else {
             rc = qqb_collect(f, b->keys, b->nkeys, warm ? &scratch : r, why, sizeof why);
-            if (rc == 0 && !m->keys_checked[pc->bench]) {
-                if (check_keys(m->plan->suite, b, f, err, errlen) != 0)
-                    stop = 1;
-                m->keys_checked[pc->bench] = 1;
+            if (rc == 0 && m->keys_missing && pc->build == QQB_BUILD_CHANGE &&
+                note_keys(m, b, f) != 0) {
+                snprintf(err, errlen, "qqbench run: error: out of memory");
+                stop = 1;
             }
         }
         qq_file_close(f);
@@ -183,6 +222,16 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
     if (!m->keep)
         unlink(out);
     return 0;
+}
+
+/* The end of the first pass over a benchmark's first group: its keys are
+ * judged, once. 0, or -1 with ERR (the run stops). */
+static int first_pass_done(struct qqb_measure *m, size_t bench, const struct qqb_bench *b,
+                           int *checking, char *err, size_t errlen)
+{
+    *checking = 0;
+    m->keys_checked[bench] = 1;
+    return keys_verdict(m, b, err, errlen);
 }
 
 int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into, char *err,
@@ -224,7 +273,22 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
             qqb_plan_reference_missing(m->plan, gr->first + j, why, sizeof why))
             fail_case(CASE(j), why);
     }
-    for (int w = 0; w < gr->warmup; w++)
+    /* The benchmark's `keys:` are checked against the files of the first
+     * pass over its first group (the first warmup, else the first round):
+     * a misspelt key stops the run there, not after every launch. */
+    int checking = !m->keys_checked[gr->bench] && b->nkeys;
+    if (checking) {
+        m->keys_missing = calloc(b->nkeys, sizeof *m->keys_missing);
+        m->keys_why = calloc(b->nkeys, sizeof *m->keys_why);
+        m->keys_launches = 0;
+        if (!m->keys_missing || !m->keys_why) {
+            keys_pass_end(m, b->nkeys);
+            free(order);
+            snprintf(err, errlen, "qqbench run: error: out of memory");
+            return -1;
+        }
+    }
+    for (int w = 0; w < gr->warmup; w++) {
         for (size_t j = 0; j < nv; j++) {
             if (CASE(j)->failures)
                 continue;
@@ -232,6 +296,9 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
             if (launch_once(m, gr->first + j, file0 + j, CASE(j), 1, 0, err, errlen) != 0)
                 goto stop;
         }
+        if (checking && first_pass_done(m, gr->bench, b, &checking, err, errlen) != 0)
+            goto stop;
+    }
     /* --max-repetitions: while an A/B comparison is still noisy, measure
      * more rounds (as many again each time) up to the maximum. */
     int upto = gr->reps, most = m->max_reps > gr->reps ? m->max_reps : gr->reps;
@@ -246,6 +313,8 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
                 0)
                 goto stop;
         }
+        if (checking && first_pass_done(m, gr->bench, b, &checking, err, errlen) != 0)
+            goto stop;
         if (rep + 1 == upto && upto < most && nv > 1 && m->undecided &&
             m->undecided(m->ctx, g, into)) {
             int more = upto + gr->reps > most ? most - upto : gr->reps;
@@ -270,6 +339,7 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
 stop:
     if (m->tty && !m->quiet)
         fprintf(stderr, "\r\033[K");
+    keys_pass_end(m, b->nkeys);
     free(order);
     return -1;
 }

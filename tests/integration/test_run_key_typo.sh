@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A key of `keys:` that the kernel's file does not name (a typo) is found at the benchmark's first launch that completes: the run stops there, exit 2, the error at the misspelt value's line and column with "did you mean", no baseline written, the work folder removed.
+# A key of `keys:` that no launch of the change build names in the first pass over the benchmark's first group (a typo) stops the run there, exit 2, the error at the misspelt value's line and column with "did you mean", no baseline written, the work folder removed.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf bl tmp ./*.yaml
