@@ -49,33 +49,99 @@ static void progress_case_done(struct qqb_measure *m, const struct qqb_case_resu
 int qqb_measure_init(struct qqb_measure *m)
 {
     m->t0 = qqb_now();
-    m->recorded = calloc(m->plan->ncases ? m->plan->ncases : 1, sizeof *m->recorded);
-    return m->recorded ? 0 : -1;
+    size_t nb = m->plan->suite->nbench;
+    m->keys_checked = calloc(nb ? nb : 1, sizeof *m->keys_checked);
+    return m->keys_checked ? 0 : -1;
+}
+
+/* Forget what the first pass over a group saw of its keys. */
+static void keys_pass_end(struct qqb_measure *m, size_t nkeys)
+{
+    for (size_t k = 0; m->keys_why && k < nkeys; k++)
+        free(m->keys_why[k]);
+    free(m->keys_why);
+    free(m->keys_missing);
+    m->keys_why = NULL;
+    m->keys_missing = NULL;
+    m->keys_launches = 0;
 }
 
 void qqb_measure_free(struct qqb_measure *m)
 {
-    for (size_t i = 0; m->recorded && i < m->plan->ncases; i++)
-        qqb_argv_free(m->recorded[i]);
-    free(m->recorded);
-    m->recorded = NULL;
+    free(m->keys_checked);
+    m->keys_checked = NULL;
+    keys_pass_end(m, 0);
 }
 
-/* The keys a kernel's file names, once per case (for checking `keys:`). */
-static void note_keys(struct qqb_measure *m, size_t ci, const struct qq_file *f)
+/* The error for KEY (the K-th of the benchmark's `keys:`) missing from F:
+ * where the suite wrote it, and the file's nearest key. NULL: no memory. */
+static char *missing_key(const struct qqb_suite *s, const struct qqb_bench *b, size_t k,
+                         const char **names, uint32_t nk)
 {
-    if (m->recorded[ci])
-        return;
-    uint32_t nk = qq_file_nkeys(f);
-    char **v = calloc((size_t)nk + 1, sizeof *v);
-    if (!v)
-        return;
-    for (uint32_t k = 0; k < nk; k++)
-        if (!(v[k] = strdup(qq_file_key(f, k)->name))) {
-            qqb_argv_free(v);
-            return;
+    char err[1400];
+    const char *near = qqb_nearest(b->keys[k], names, nk);
+    int n = snprintf(err, sizeof err,
+                     "%s:%d:%d: error: key '%s' of benchmark '%s' is not in the kernel's file",
+                     s->path, b->keys_at ? b->keys_at[k].line : b->line,
+                     b->keys_at ? b->keys_at[k].col : b->col, b->keys[k], b->name);
+    size_t at = n < 0 ? 0 : (size_t)n < sizeof err ? (size_t)n : sizeof err;
+    if (near) {
+        snprintf(err + at, sizeof err - at, " (did you mean '%s'?)", near);
+    } else if (nk) {
+        /* Nothing close: the names it has, so the right one is seen. */
+        for (uint32_t i = 0; i < nk && i < 12 && at < sizeof err; i++) {
+            n = snprintf(err + at, sizeof err - at, "%s%s", i ? " " : " (it names: ", names[i]);
+            at += n < 0 ? 0 : (size_t)n;
         }
-    m->recorded[ci] = v;
+        if (at < sizeof err)
+            snprintf(err + at, sizeof err - at, "%s)", nk > 12 ? " ..." : "");
+    }
+    return strdup(err);
+}
+
+/* The benchmark's `keys:` against a launch's file F, during the first pass
+ * over its first group: count, per key, the launches that lacked it, and
+ * keep the first such launch's error. 0, or -1 out of memory. */
+static int note_keys(struct qqb_measure *m, const struct qqb_bench *b, const struct qq_file *f)
+{
+    uint32_t nk = qq_file_nkeys(f);
+    const char **names = calloc((size_t)nk + 1, sizeof *names);
+    if (!names)
+        return -1;
+    for (uint32_t k = 0; k < nk; k++)
+        names[k] = qq_file_key(f, k)->name;
+    int rc = 0;
+    m->keys_launches++;
+    for (size_t k = 0; rc == 0 && k < b->nkeys; k++) {
+        size_t j = 0;
+        while (j < nk && strcmp(names[j], b->keys[k]))
+            j++;
+        if (j < nk)
+            continue;
+        m->keys_missing[k]++;
+        if (!m->keys_why[k] && !(m->keys_why[k] = missing_key(m->plan->suite, b, k, names, nk)))
+            rc = -1;
+    }
+    free(names);
+    return rc;
+}
+
+/* After the first pass over the benchmark's first group: a key that no
+ * launch of the change build named is a mistake in the suite (-1, ERR the
+ * first such key's error); a key some variant names is kept, as a variant
+ * may record keys the others do not. The reference build's launches do not
+ * count: a key the change adds is not in it. */
+static int keys_verdict(struct qqb_measure *m, const struct qqb_bench *b, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (size_t k = 0; m->keys_launches && k < b->nkeys; k++)
+        if (m->keys_missing[k] == m->keys_launches) {
+            snprintf(err, errlen, "%s", m->keys_why[k] ? m->keys_why[k] : "out of memory");
+            rc = -1;
+            break;
+        }
+    keys_pass_end(m, b->nkeys);
+    return rc;
 }
 
 static void fail_case(struct qqb_case_result *r, const char *why)
@@ -86,9 +152,12 @@ static void fail_case(struct qqb_case_result *r, const char *why)
 }
 
 /* One launch of plan case CI into R (samples stamped LAUNCH) or, WARM, a
- * warmup whose file must still be readable. */
+ * warmup whose file must still be readable. A launch that fails fails the
+ * case, and returns 0. The benchmark's first launch that completes checks
+ * its `keys:` against the file: -1 with ERR when one is not there (the run
+ * stops). */
 static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb_case_result *r,
-                       int warm, uint32_t launch)
+                       int warm, uint32_t launch, char *err, size_t errlen)
 {
     const struct qqb_plan_case *pc = &m->plan->cases[ci];
     const struct qqb_bench *b = &m->plan->suite->bench[pc->bench];
@@ -99,7 +168,7 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
     struct qqb_launch_result lr;
     /* The machine's speed just before the launch: the same weather. */
     double ref = warm ? 0 : qqb_reference_ticks() * m->ref_scale;
-    int rc = qqb_launch_run(&l, &lr);
+    int rc = qqb_launch_run(&l, &lr), stop = 0;
     m->done++;
     if (rc == 0) {
         /* One streamed read of the file, every entry checked: a warmup's
@@ -107,25 +176,34 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
          * is caught there too. */
         struct qq_file *f;
         struct qqb_case_result scratch;
-        char err[600];
+        char why[600];
         const char *what = "damaged QQ file: ";
         memset(&scratch, 0, sizeof scratch);
         if (qq_file_open_stream(out, &f) != 0) {
             rc = -1;
-            snprintf(err, sizeof err, "%s", qq_file_errmsg(f));
-        } else if (qqb_ticks_judgeable(f, b->kernel, err, sizeof err) != 0) {
+            snprintf(why, sizeof why, "%s", qq_file_errmsg(f));
+        } else if (qqb_ticks_judgeable(f, b->kernel, why, sizeof why) != 0) {
             rc = -1;
             what = "";
         } else {
-            note_keys(m, ci, f);
-            rc = qqb_collect(f, b->keys, b->nkeys, warm ? &scratch : r, err, sizeof err);
+            rc = qqb_collect(f, b->keys, b->nkeys, warm ? &scratch : r, why, sizeof why);
+            if (rc == 0 && m->keys_missing && pc->build == QQB_BUILD_CHANGE &&
+                note_keys(m, b, f) != 0) {
+                snprintf(err, errlen, "qqbench run: error: out of memory");
+                stop = 1;
+            }
         }
         qq_file_close(f);
         qqb_case_result_free(&scratch);
         if (rc != 0) {
             lr.status = QQB_LAUNCH_BADFILE;
-            snprintf(lr.reason, sizeof lr.reason, "%s%.480s", what, err);
+            snprintf(lr.reason, sizeof lr.reason, "%s%.480s", what, why);
         }
+    }
+    if (stop) {
+        if (!m->keep)
+            unlink(out);
+        return -1;
     }
     if (rc == 0 && !warm) {
         struct qqb_metric *mt = qqb_case_metric(r, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
@@ -143,18 +221,31 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
     }
     if (!m->keep)
         unlink(out);
-    return rc;
+    return 0;
 }
 
-int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
+/* The end of the first pass over a benchmark's first group: its keys are
+ * judged, once. 0, or -1 with ERR (the run stops). */
+static int first_pass_done(struct qqb_measure *m, size_t bench, const struct qqb_bench *b,
+                           int *checking, char *err, size_t errlen)
+{
+    *checking = 0;
+    m->keys_checked[bench] = 1;
+    return keys_verdict(m, b, err, errlen);
+}
+
+int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into, char *err,
+                      size_t errlen)
 {
     const struct qqb_plan_group *gr = &m->plan->groups[g];
     const struct qqb_suite *s = m->plan->suite;
     const struct qqb_bench *b = &s->bench[gr->bench];
     size_t nv = gr->n;
     size_t *order = calloc(nv, sizeof *order);
-    if (!order)
+    if (!order) {
+        snprintf(err, errlen, "qqbench run: error: out of memory");
         return -1;
+    }
     /* Each case has its own launch files, so --keep keeps one log per case
      * (the last launch's), confirmations included. */
     size_t file0 = m->files;
@@ -169,6 +260,7 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
             (!r->point && pc->point && !(r->point = strdup(pc->point))) ||
             (!r->command && qqb_strv_dup(pc->command, &r->command) != 0)) {
             free(order);
+            snprintf(err, errlen, "qqbench run: error: out of memory");
             return -1;
         }
     }
@@ -181,13 +273,32 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
             qqb_plan_reference_missing(m->plan, gr->first + j, why, sizeof why))
             fail_case(CASE(j), why);
     }
-    for (int w = 0; w < gr->warmup; w++)
+    /* The benchmark's `keys:` are checked against the files of the first
+     * pass over its first group (the first warmup, else the first round):
+     * a misspelt key stops the run there, not after every launch. */
+    int checking = !m->keys_checked[gr->bench] && b->nkeys;
+    if (checking) {
+        m->keys_missing = calloc(b->nkeys, sizeof *m->keys_missing);
+        m->keys_why = calloc(b->nkeys, sizeof *m->keys_why);
+        m->keys_launches = 0;
+        if (!m->keys_missing || !m->keys_why) {
+            keys_pass_end(m, b->nkeys);
+            free(order);
+            snprintf(err, errlen, "qqbench run: error: out of memory");
+            return -1;
+        }
+    }
+    for (int w = 0; w < gr->warmup; w++) {
         for (size_t j = 0; j < nv; j++) {
             if (CASE(j)->failures)
                 continue;
             progress(m, j, CASE(j)->name, w, gr->warmup, 1);
-            launch_once(m, gr->first + j, file0 + j, CASE(j), 1, 0);
+            if (launch_once(m, gr->first + j, file0 + j, CASE(j), 1, 0, err, errlen) != 0)
+                goto stop;
         }
+        if (checking && first_pass_done(m, gr->bench, b, &checking, err, errlen) != 0)
+            goto stop;
+    }
     /* --max-repetitions: while an A/B comparison is still noisy, measure
      * more rounds (as many again each time) up to the maximum. */
     int upto = gr->reps, most = m->max_reps > gr->reps ? m->max_reps : gr->reps;
@@ -198,8 +309,12 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
             if (CASE(j)->failures)
                 continue;
             progress(m, j, CASE(j)->name, rep, upto, 0);
-            launch_once(m, gr->first + j, file0 + j, CASE(j), 0, (uint32_t)rep);
+            if (launch_once(m, gr->first + j, file0 + j, CASE(j), 0, (uint32_t)rep, err, errlen) !=
+                0)
+                goto stop;
         }
+        if (checking && first_pass_done(m, gr->bench, b, &checking, err, errlen) != 0)
+            goto stop;
         if (rep + 1 == upto && upto < most && nv > 1 && m->undecided &&
             m->undecided(m->ctx, g, into)) {
             int more = upto + gr->reps > most ? most - upto : gr->reps;
@@ -221,70 +336,20 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into)
     m->case_at += nv;
     free(order);
     return 0;
+stop:
+    if (m->tty && !m->quiet)
+        fprintf(stderr, "\r\033[K");
+    keys_pass_end(m, b->nkeys);
+    free(order);
+    return -1;
 }
 
-int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into)
+int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, size_t errlen)
 {
     m->ncases = m->plan->ncases;
     m->total = m->plan->launches;
     for (size_t g = 0; g < m->plan->ngroups; g++)
-        if (qqb_measure_group(m, g, into) != 0)
+        if (qqb_measure_group(m, g, into, err, errlen) != 0)
             return -1;
     return 0;
-}
-
-size_t qqb_measure_check_keys(const struct qqb_measure *m, const struct qqb_results *r, FILE *fp)
-{
-    const struct qqb_plan *p = m->plan;
-    const struct qqb_suite *s = p->suite;
-    size_t errors = 0;
-    (void)r;
-    for (size_t bi = 0; bi < s->nbench; bi++) {
-        const struct qqb_bench *b = &s->bench[bi];
-        if (b->nkeys == 0)
-            continue;
-        /* Every key any case of the bench recorded. */
-        const char **seen = NULL;
-        size_t nseen = 0, ran = 0;
-        for (size_t ci = 0; ci < p->ncases; ci++) {
-            if (p->cases[ci].bench != bi || !m->recorded[ci])
-                continue;
-            ran++;
-            for (size_t k = 0; m->recorded[ci][k]; k++) {
-                size_t j = 0;
-                while (j < nseen && strcmp(seen[j], m->recorded[ci][k]))
-                    j++;
-                if (j < nseen)
-                    continue;
-                const char **v = realloc(seen, (nseen + 1) * sizeof *v);
-                if (!v)
-                    break;
-                seen = v;
-                seen[nseen++] = m->recorded[ci][k];
-            }
-        }
-        for (size_t k = 0; ran && k < b->nkeys; k++) {
-            size_t j = 0;
-            while (j < nseen && strcmp(seen[j], b->keys[k]))
-                j++;
-            if (j < nseen)
-                continue;
-            const char *near = qqb_nearest(b->keys[k], seen, nseen);
-            fprintf(fp,
-                    "%s:%d:%d: error: key '%s' in 'keys' of benchmark '%s' was "
-                    "recorded by none of its launches%s%s%s\n",
-                    s->path, b->keys_line ? b->keys_line : b->line,
-                    b->keys_col ? b->keys_col : b->col, b->keys[k], b->name,
-                    near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-            if (!near && nseen) {
-                fprintf(fp, "%s: note: its launches recorded:", s->path);
-                for (size_t i = 0; i < nseen && i < 12; i++)
-                    fprintf(fp, " %s", seen[i]);
-                fprintf(fp, "%s\n", nseen > 12 ? " ..." : "");
-            }
-            errors++;
-        }
-        free(seen);
-    }
-    return errors;
 }

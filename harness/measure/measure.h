@@ -26,9 +26,13 @@ struct qqb_measure {
     size_t case_at, ncases;
     size_t files; /* run<N> files made so far */
     size_t kernel_failures;
-    /* Per plan case: the keys its kernel's file named (first good launch),
-     * NULL-ended, for checking the suite's `keys:`. */
-    char ***recorded;
+    /* Per benchmark of the suite: 1 once its `keys:` were checked, after
+     * the first pass over its first group. During that pass: of each key,
+     * the change build's launches that completed and lacked it, with the
+     * error the first of them gave (keys_why[k]; NULL: none lacked it). */
+    unsigned char *keys_checked;
+    size_t keys_launches, *keys_missing;
+    char **keys_why;
 };
 
 /* Prepare M for PLAN (M's caller fields set): 0 or -1. */
@@ -38,15 +42,17 @@ void qqb_measure_free(struct qqb_measure *m);
 /* Measure group G: warmups, then rounds in qqb_round_order, each launch's
  * samples stamped (run 0, launch = round) into case (plan index) of INTO,
  * which qqb_results_init sized from the plan. A case whose launch fails
- * stops there; the others go on. 0, or -1 on out of memory. */
-int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into);
+ * stops there; the others go on. The first pass over a benchmark's first
+ * group (its first warmup, else its first round) checks the benchmark's
+ * `keys:`: a key no launch of the change build named is an error (a key
+ * some variant names is not; the reference build does not count). 0, or -1 with
+ * ERR a whole line to print: out of memory, or a key the file does not
+ * name ("suite:line:col: error: ..." at the key, with "did you mean"),
+ * and then no further launch is made. */
+int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into, char *err,
+                      size_t errlen);
 
-/* Every group of the plan. 0 or -1. */
-int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into);
-
-/* The suite's `keys:` that no launch of their benchmark recorded: each an
- * error "suite:line:col: error: ..." (with "did you mean") printed to FP.
- * Returns how many. Benchmarks none of whose cases ran are not judged. */
-size_t qqb_measure_check_keys(const struct qqb_measure *m, const struct qqb_results *r, FILE *fp);
+/* Every group of the plan: 0, or -1 with ERR as qqb_measure_group. */
+int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, size_t errlen);
 
 #endif /* QQB_MEASURE_H */

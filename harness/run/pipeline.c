@@ -350,7 +350,8 @@ static int step_workdir(struct run *r)
 }
 
 /* Measure: results sized from the plan, case i = plan case i, every
- * group's launches; then the suite's keys that no launch recorded. */
+ * group's launches; a key of the suite that a benchmark's first file does
+ * not name stops it (bad input). */
 static int step_measure(struct run *r)
 {
     const struct qqb_run_opts *o = r->o;
@@ -371,9 +372,11 @@ static int step_measure(struct run *r)
     char commit[64];
     if (qqb_git_commit(r->suite->dir, commit, sizeof commit) == 0)
         cur->commit = strdup(commit);
-    if (qqb_measure_all(&r->m, cur) != 0)
-        return nomem(r);
-    r->oc.bad_keys = qqb_measure_check_keys(&r->m, cur, stderr);
+    char err[800];
+    if (qqb_measure_all(&r->m, cur, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return fail(r, QQB_EXIT_USAGE);
+    }
     return 0;
 }
 
@@ -407,8 +410,11 @@ static int confirm(struct qqb_measure *m, const struct qqb_plan *plan,
         m->ncases += g->n;
         m->total += g->n * (size_t)(g->warmup + g->reps);
     }
+    /* A flagged group's files were read, so its keys were checked: only
+     * out of memory fails here. */
+    char err[800];
     for (size_t i = 0; rc == 0 && i < ng; i++)
-        rc = qqb_measure_group(m, groups[i], &conf);
+        rc = qqb_measure_group(m, groups[i], &conf, err, sizeof err);
     if (rc == 0)
         qqb_judge_confirm(plan, &conf, base, j);
     free(groups);

@@ -315,6 +315,7 @@ void qqb_suite_free(struct qqb_suite *s)
         }
         free(b->params);
         qqb__suite_free_strs(b->keys, b->nkeys);
+        free(b->keys_at);
         qqb__suite_free_strs(b->baseline_keys, b->nbaseline_keys);
         free(b->model);
         free_settings(&b->s);

@@ -71,6 +71,11 @@ struct qqb_variant {
     int line, col;
 };
 
+/* Where a value was written in the suite file. */
+struct qqb_spot {
+    int line, col;
+};
+
 struct qqb_param {
     char *name;
     char **values; /* as written, non-empty, distinct */
@@ -93,7 +98,7 @@ struct qqb_bench {
     size_t nparams;
     char **keys; /* keys to compare; nkeys == 0: all of them */
     size_t nkeys;
-    int keys_line, keys_col; /* where `keys:` is (its field name) */
+    struct qqb_spot *keys_at; /* where each of keys is (its first character) */
     /* keys judged against the stored baseline; 0: all compared keys (the
      * others are still stored and compared between variants) */
     char **baseline_keys;

@@ -144,10 +144,36 @@ out:
     return rc;
 }
 
+/* Where the current scalar's text starts: past the quote of a quoted one. */
+static struct pos value_start(const struct cur *c)
+{
+    struct pos p = here(c);
+    p.col += c->y.ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+             c->y.ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    return p;
+}
+
+/* Append the current scalar to LIST (N names) and, AT not NULL, where it
+ * is to *AT (N places): 0 or -1 (out of memory). */
+static int push_key(struct cur *c, char ***list, size_t *n, struct qqb_spot **at)
+{
+    size_t m = *n;
+    if (at) {
+        struct qqb_spot *v = qqb__suite_push(*at, &m, sizeof *v);
+        if (!v)
+            return -1;
+        struct pos p = value_start(c);
+        v[m - 1].line = p.line;
+        v[m - 1].col = p.col;
+        *at = v;
+    }
+    return qqb__suite_push_str(list, n, scalar(c), strlen(scalar(c)));
+}
+
 /* keys, baseline_keys: a non-empty list of distinct names, or one name;
- * SEEN holds the names so far. */
+ * SEEN holds the names so far; AT, not NULL, gets where each name is. */
 static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t *n,
-                         struct qqb_strmap *seen)
+                         struct qqb_spot **at, struct qqb_strmap *seen)
 {
     struct qqb_qbuf q;
     struct pos start;
@@ -162,7 +188,7 @@ static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t 
     if (c->y.ev.type == YAML_SCALAR_EVENT) {
         if (check_string(c, "a list of key names", where, 0))
             return -1;
-        if (qqb__suite_push_str(list, n, scalar(c), strlen(scalar(c))))
+        if (push_key(c, list, n, at))
             return oom(c);
         return 0;
     }
@@ -179,7 +205,7 @@ static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t 
             return oom(c);
         if (!added)
             return fail(c, here(c), "duplicate key '%s' in '%s'", qqb_qs(&q, scalar(c)), field);
-        if (qqb__suite_push_str(list, n, scalar(c), strlen(scalar(c))))
+        if (push_key(c, list, n, at))
             return oom(c);
     }
     if (*n == 0)
@@ -190,10 +216,11 @@ static int parse_keys_in(struct cur *c, const char *field, char ***list, size_t 
     return 0;
 }
 
-static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n)
+static int parse_keys(struct cur *c, const char *field, char ***list, size_t *n,
+                      struct qqb_spot **at)
 {
     struct qqb_strmap seen = {0};
-    int rc = parse_keys_in(c, field, list, n, &seen);
+    int rc = parse_keys_in(c, field, list, n, at, &seen);
     qqb_strmap_free(&seen);
     return rc;
 }
@@ -542,19 +569,15 @@ static int bench_field(struct cur *c, struct qqb_suite *s, size_t bi, int f)
     case B_PARAMS:
         return parse_params(c, b);
     case B_KEYS:
-        b->keys_line = here(c).line;
-        b->keys_col = here(c).col;
-        return parse_keys(c, "keys", &b->keys, &b->nkeys);
+        return parse_keys(c, "keys", &b->keys, &b->nkeys, &b->keys_at);
     case B_BASELINE_KEYS:
-        return parse_keys(c, "baseline_keys", &b->baseline_keys, &b->nbaseline_keys);
+        return parse_keys(c, "baseline_keys", &b->baseline_keys, &b->nbaseline_keys, NULL);
     case B_MODEL:
         if (expect_scalar(c, "a formula such as '1 + n + n^2'", "for 'model'", 0))
             return -1;
-        b->model_line = here(c).line;
-        /* the formula's first character: past the quote of a quoted scalar */
-        b->model_col =
-            here(c).col + (c->y.ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-                           c->y.ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+        /* the formula's first character */
+        b->model_line = value_start(c).line;
+        b->model_col = value_start(c).col;
         if (!(b->model = sdup(scalar(c))))
             return oom(c);
         return 0;

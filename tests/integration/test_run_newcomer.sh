@@ -27,7 +27,7 @@ mk wrok 0 50
 qq out.txt err.txt run nc.yaml --baselines bl -q
 check "unknown key: exit 2 (got $rc)" test "$rc" = 2
 check "unknown key: file:line:column and did you mean" has err.txt \
-    "nc\.yaml:9:5: error: key 'wrok' in 'keys' of benchmark 'mine' was recorded by none of its launches \(did you mean 'work'\?\)"
+    "nc\.yaml:9:12: error: key 'wrok' of benchmark 'mine' is not in the kernel's file \(did you mean 'work'\?\)"
 check "unknown key: no baseline written" test ! -e bl
 [ "$rc" = 2 ] || show out.txt err.txt
 
