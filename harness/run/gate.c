@@ -120,8 +120,6 @@ int qqb_run_failed(const struct qqb_judgement *j, const struct qqb_model_judgeme
 
 int qqb_run_exit_code(const struct qqb_run_outcome *oc)
 {
-    if (oc->bad_keys)
-        return QQB_EXIT_USAGE;
     if (oc->kernel_failures)
         return QQB_EXIT_KERNEL;
     if (oc->ndropped)
@@ -148,23 +146,22 @@ int qqb_run_exit_after_outputs(int code, int json_failed, int junit_failed, int 
 
 void qqb_run_store_plan(const struct qqb_run_outcome *oc, struct qqb_run_store *s)
 {
-    /* Baselines: never touched by a run in which a kernel failed or the
-     * suite named keys that do not exist, nor by one that dropped events. */
-    int spoiled = oc->kernel_failures || oc->bad_keys || oc->ndropped;
+    /* Baselines: never touched by a run in which a kernel failed, nor by
+     * one that dropped events (a key the suite names that no kernel records
+     * stops the run before anything is stored: measure.h). */
+    int spoiled = oc->kernel_failures || oc->ndropped;
     memset(s, 0, sizeof *s);
     if (spoiled && (oc->update || !oc->have_base || oc->record))
-        s->held = oc->kernel_failures ? "a kernel failed"
-                  : oc->bad_keys      ? "the suite has errors"
-                                      : "events were dropped";
+        s->held = oc->kernel_failures ? "a kernel failed" : "events were dropped";
     /* Always this machine's own file, with --update-baseline or when there
      * is none; --require-baseline's refusal records nothing. */
     s->baseline =
         !spoiled && !oc->refused && (oc->update || (!oc->have_base && !oc->baseline_from));
     /* The memory baseline (every machine's): written with --update-baseline,
      * or when there is none and nothing regressed. */
-    s->memory = !oc->kernel_failures && !oc->bad_keys && !oc->refused &&
+    s->memory = !oc->kernel_failures && !oc->refused &&
                 (oc->update || (!oc->have_mem && !oc->baseline_from && !oc->failed));
     /* A snapshot keeps the run's verdicts (a key noisy run after run). */
-    s->snapshot = oc->record && !oc->kernel_failures && !oc->bad_keys;
+    s->snapshot = oc->record && !oc->kernel_failures;
     s->accepted = oc->update && oc->failed;
 }

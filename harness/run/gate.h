@@ -103,7 +103,6 @@ int qqb_run_failed(const struct qqb_judgement *j, const struct qqb_model_judgeme
                    int fail_on_noisy, int fail_on_blind);
 
 struct qqb_run_outcome {
-    size_t bad_keys;         /* the suite's keys that no launch recorded */
     size_t kernel_failures;  /* launches that failed */
     size_t ndropped;         /* cases that dropped events (not allowed to) */
     int failed;              /* qqb_run_failed */
