@@ -227,9 +227,8 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
 /* The end of the first pass over a benchmark's first group: its keys are
  * judged, once. 0, or -1 with ERR (the run stops). */
 static int first_pass_done(struct qqb_measure *m, size_t bench, const struct qqb_bench *b,
-                           int *checking, char *err, size_t errlen)
+                           char *err, size_t errlen)
 {
-    *checking = 0;
     m->keys_checked[bench] = 1;
     return keys_verdict(m, b, err, errlen);
 }
@@ -276,8 +275,7 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
     /* The benchmark's `keys:` are checked against the files of the first
      * pass over its first group (the first warmup, else the first round):
      * a misspelt key stops the run there, not after every launch. */
-    int checking = !m->keys_checked[gr->bench] && b->nkeys;
-    if (checking) {
+    if (!m->keys_checked[gr->bench] && b->nkeys) { /* keys_missing: the pass is on */
         m->keys_missing = calloc(b->nkeys, sizeof *m->keys_missing);
         m->keys_why = calloc(b->nkeys, sizeof *m->keys_why);
         m->keys_launches = 0;
@@ -296,7 +294,7 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
             if (launch_once(m, gr->first + j, file0 + j, CASE(j), 1, 0, err, errlen) != 0)
                 goto stop;
         }
-        if (checking && first_pass_done(m, gr->bench, b, &checking, err, errlen) != 0)
+        if (m->keys_missing && first_pass_done(m, gr->bench, b, err, errlen) != 0)
             goto stop;
     }
     /* --max-repetitions: while an A/B comparison is still noisy, measure
@@ -313,7 +311,7 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
                 0)
                 goto stop;
         }
-        if (checking && first_pass_done(m, gr->bench, b, &checking, err, errlen) != 0)
+        if (m->keys_missing && first_pass_done(m, gr->bench, b, err, errlen) != 0)
             goto stop;
         if (rep + 1 == upto && upto < most && nv > 1 && m->undecided &&
             m->undecided(m->ctx, g, into)) {
