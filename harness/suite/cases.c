@@ -7,11 +7,6 @@
 
 #include "strbuf.h"
 
-static void sb_int(struct qqb_strbuf *b, long long v)
-{
-    qqb_strbuf_printf(b, "%lld", v);
-}
-
 size_t qqb_bench_ncases(const struct qqb_bench *b)
 {
     size_t n, i;
@@ -97,8 +92,7 @@ int qqb_bench_case(const struct qqb_bench *b, size_t i, struct qqb_case *c)
         }
         qqb_strbuf_str(&name, "]");
     }
-    qqb_strbuf_str(&name, "@");
-    sb_int(&name, c->nodes);
+    qqb_strbuf_printf(&name, "@%d", c->nodes);
     if (!(c->name = qqb_strbuf_take(&name)))
         goto fail;
     return 0;
