@@ -43,7 +43,7 @@ APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all deps deps-test build build-asan build-fuzz run test test-plain test-asan test-fuzz test-aarch64 \
+.PHONY: all deps deps-test build stat-tables build-asan build-fuzz run test test-plain test-asan test-fuzz test-aarch64 \
         fuzz lint format install clean help bench FORCE
 
 all: build
@@ -133,6 +133,10 @@ build-asan: deps
 	cmake --build $(BUILD_ASAN) -j$(JOBS)
 
 REPORT_DIR ?= reports/latest
+
+# The simulated tables of docs/STATISTICS.md and docs/MODELS.md, from the simulations.
+stat-tables: build
+	tools/stat-tables $(BUILD)
 
 run: build
 	@mkdir -p $(REPORT_DIR)

@@ -18,8 +18,9 @@
 static const struct qqb_opts_cmd compare_cmd = {
     "compare",
     "usage: qqbench compare [--all] A.qq B.qq\n\n"
-    "Compare two QQ files key by key, summed over nodes: hits, cycles in\n"
-    "each state, net cycles per hit (the per-hit estimator of\n"
+    "Compare two QQ files key by key, summed over nodes: the count (a\n"
+    "state's intervals, on to off; the other keys' hits), cycles in each\n"
+    "state, net cycles per interval (the per-hit estimator of\n"
     "docs/STATISTICS.md minus the empty-state cost QQInit calibrated, the\n"
     "slowest node's) and the change from A to B (in ticks where a figure\n"
     "is within the counter's resolution, half a counter step, of zero);\n"
@@ -144,8 +145,8 @@ static const char *type_name(uint32_t t)
 
 static void print_keys(struct side *a, struct side *b, int all)
 {
-    printf("%-24s %-6s %10s %10s %14s %14s %9s\n", "key", "type", "hits A", "hits B",
-           "net cyc/hit A", "net cyc/hit B", "change");
+    printf("%-24s %-6s %10s %10s %14s %14s %9s\n", "key", "type", "count A", "count B",
+           "net cyc/ivl A", "net cyc/ivl B", "change");
     for (int pass = 0; pass < 2; pass++) {
         struct side *x = pass ? b : a, *y = pass ? a : b;
         for (uint32_t k = 0; k < x->nk; k++) {
@@ -156,10 +157,12 @@ static void print_keys(struct side *a, struct side *b, int all)
             const struct qq_key_summary *sa = pass ? NULL : &x->sum[k];
             const struct qq_key_summary *sb = pass ? &x->sum[k] : (o >= 0 ? &y->sum[o] : NULL);
             char ha[24] = "-", hb[24] = "-", ca[32] = "", cb[32] = "", ch[32] = "";
+            /* A state's count is its intervals (on to off); the others' their hits. */
+            int st = ki->type == QQ_TYPE_STATE;
             if (sa)
-                snprintf(ha, sizeof ha, "%" PRIu64, sa->hits);
+                snprintf(ha, sizeof ha, "%" PRIu64, st ? sa->intervals : sa->hits);
             if (sb)
-                snprintf(hb, sizeof hb, "%" PRIu64, sb->hits);
+                snprintf(hb, sizeof hb, "%" PRIu64, st ? sb->intervals : sb->hits);
             double pa = NAN, pb = NAN;
             const struct side *sda = pass ? NULL : x, *sdb = pass ? x : (o >= 0 ? y : NULL);
             long ka = pass ? -1 : (long)k, kb = pass ? (long)k : o;

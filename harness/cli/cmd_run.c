@@ -1,5 +1,6 @@
 /* cmd_run.c - qqbench run: the options; run/pipeline.c runs the suite (qqb_run). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,24 @@
 #include "yamlcur.h"
 #include "pipeline.h"
 #include "stats.h"
+
+/* --budget TIME: seconds, or with s, m or h. */
+static int run_budget(const char *v, void *ctx, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double t = strtod(v, &end);
+    double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1
+                  : !strcmp(end, "m")                   ? 60
+                  : !strcmp(end, "h")                   ? 3600
+                                                        : -1;
+    if (end == v || errno || unit < 0 || !(t >= 0) || !isfinite(t)) {
+        snprintf(err, errlen, "--budget '%s': expected a time such as 90s, 10m or 1h", v);
+        return -1;
+    }
+    *(double *)ctx = t * unit;
+    return 0;
+}
 
 /* The usage's prose around the option lines, which the table in
  * parse_opts generates. */
@@ -99,10 +118,17 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
         QQB_OPT_INT("--repetitions", "N", &o->reps, QQB_MIN_REPS, 100000,
                     "override every benchmark's repetitions"),
         QQB_OPT_INT("--max-repetitions", "N", &o->max_reps, QQB_MIN_REPS, 100000,
-                    "while a variant's A/B comparison is noisy, measure\n"
-                    "more rounds, up to N (default: no more)"),
+                    "the most rounds a group takes: while a variant's A/B\n"
+                    "comparison is noisy (default: no more), and as the\n"
+                    "plan against a stored baseline wants (default: 8x)"),
         QQB_OPT_FLAG_OFF("--no-confirm", &o->confirm,
-                         "do not re-measure regressions before failing"),
+                         "accepted and ignored: regressions are no longer\n"
+                         "re-measured (docs/STATISTICS.md section 17)"),
+        QQB_OPT_CALLBACK("--budget", "TIME", run_budget, &o->budget,
+                         "against a stored baseline, measure as many rounds as\n"
+                         "a decision at the threshold needs (up to 8x, or\n"
+                         "--max-repetitions), within TIME for the whole run\n"
+                         "(90s, 10m, 1h; default 10m; 0: no limit)"),
         QQB_OPT_FLAG("--fail-on-noisy", 0, &o->fail_on_noisy,
                      "a noisy comparison against the baseline fails too"),
         QQB_OPT_FLAG("--fail-on-blind", 0, &o->fail_on_blind,

@@ -19,7 +19,7 @@ static const struct qqb_opts_cmd st_cmd = {
     "usage: qqbench st [--node N] FILE...\n\n"
     "Summarise QQ output files as the paper's st program does: per node\n"
     "the tick frequency, keys, state events, tick range and elapsed time;\n"
-    "per state key the hits, millions of cycles in the state and the\n"
+    "per state key the intervals (on to off), millions of cycles in the state and the\n"
     "percent of elapsed time; then marks (hits), counts (hits, sum, min,\n"
     "max), values (hits, mean, min, max), dropped events and the memory\n"
     "table when the program used memory keys. Under the state table, the\n"
@@ -124,13 +124,13 @@ static int print_node(const struct qq_file *f, uint32_t i)
 
     if (any[QQ_TYPE_STATE]) {
         printf("State outputs: Counts are millions of cycles\n\n");
-        printf("      Hits      Time    Percent    Name\n");
+        printf(" Intervals      Time    Percent    Name\n");
         for (uint32_t k = 0; k < nkeys; k++) {
             const struct qq_key_info *key = qq_file_key(f, k);
             if (key->type != QQ_TYPE_STATE)
                 continue;
             double pct = et_ticks > 0 ? 100.0 * (double)ks[k].state_ticks / et_ticks : 0;
-            printf("%u: %6" PRIu64 "   %11.6f %8.3f%%   '%s'", k + 1, ks[k].hits,
+            printf("%u: %6" PRIu64 "   %11.6f %8.3f%%   '%s'", k + 1, ks[k].intervals,
                    (double)ks[k].state_ticks / 1e6, pct, key->name);
             if (ks[k].unbalanced)
                 printf("  (%" PRIu64 " unbalanced)", ks[k].unbalanced);

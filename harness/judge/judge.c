@@ -7,7 +7,10 @@
 
 #include "grow.h"
 #include "judge.h"
+#include "judge_model.h"
+#include "judge_runs.h"
 #include "match.h"
+#include "sequential.h"
 #include "qq_file.h"
 
 const char *qqb_threshold_from_name(enum qqb_threshold_from f)
@@ -39,6 +42,8 @@ const char *qqb_machine_check_name(enum qqb_machine_check m)
     }
     return "?";
 }
+
+static double row_level(const struct qqb_cmp *row, double a);
 
 static const struct qqb_bench *bench_of(const struct qqb_plan *p, size_t ci)
 {
@@ -96,30 +101,9 @@ static void set_threshold(struct qqb_cmp *row, const struct qqb_settings *s, dou
     }
 }
 
-/* The run stamps of M as an array (NULL on out of memory). */
-static uint32_t *runs_of(const struct qqb_metric *m)
-{
-    uint32_t *r = malloc((m->n ? m->n : 1) * sizeof *r);
-    if (!r)
-        return NULL;
-    for (size_t i = 0; i < m->n; i++) {
-        uint32_t l;
-        qqb__stamp_of(m, i, &r[i], &l);
-    }
-    return r;
-}
-
 /* ---------------------------------------------------------------------
  * Against the baseline.
  * --------------------------------------------------------------------- */
-
-static void judge_unpaired(struct qqb_cmp *row, const struct qqb_metric *bm,
-                           const struct qqb_metric *cm, double level)
-{
-    qqb_change(bm->samples, bm->n, cm->samples, cm->n, level, 1, &row->ch);
-    row->level = level;
-    row->verdict = qqb_verdict_sym(&row->ch, row->threshold);
-}
 
 /* Samples of M divided by the machine reference REF of the same (run,
  * launch); samples without one are left out. *N the count. */
@@ -206,100 +190,6 @@ static int baseline_key(const struct qqb_bench *b, const char *key)
     return 0;
 }
 
-/* The runs and launches blind_gate looks for: beyond these, no estimate. */
-#define BLIND_MAX_RUNS     50
-#define BLIND_MAX_LAUNCHES 1000
-
-/* The gate that could see a blind row at the suite's threshold FIXED, into
- * ROW->seen_by and the text W. Run-to-run noise above FIXED: the runs that
- * would bring the run-to-run bound down to FIXED at the spread measured
- * (qqb_runs_needed), or, when no number would, --against (its pairs cancel
- * a shift of the machine) or a pinned machine. Otherwise launch noise grew
- * the threshold: the launches a side that would shrink the interval inside
- * +/-FIXED around the same estimate (its width goes as 1/sqrt(n)), or, when
- * the estimate itself is not inside, --against. */
-static void blind_gate(struct qqb_cmp *row, const struct qqb_runs *rs, double fixed,
-                       double confidence, char *w, size_t len)
-{
-    const struct qqb_change *ch = &row->ch;
-    if (row->run_bound_pct > fixed) {
-        size_t r = qqb_runs_needed(rs->between_sd, confidence, fixed, BLIND_MAX_RUNS);
-        row->seen_by = r ? "more baseline runs" : "--against";
-        if (r)
-            snprintf(w, len, "about %zu baseline runs would see %.1f%% (run-to-run %.1f%%)", r,
-                     fixed, rs->between_pct);
-        else
-            snprintf(w, len,
-                     "no number of baseline runs would see %.1f%% (run-to-run %.1f%%): "
-                     "--against (qqbench ci) or a pinned machine",
-                     fixed, rs->between_pct);
-        return;
-    }
-    double half = (ch->hi - ch->lo) / 2, room = fixed - fabs(ch->pct);
-    double n = (double)(ch->nb < ch->nc ? ch->nb : ch->nc);
-    double need = room > 0 ? n * (half / room) * (half / room) : INFINITY;
-    row->seen_by = need <= BLIND_MAX_LAUNCHES ? "more launches" : "--against";
-    if (need <= BLIND_MAX_LAUNCHES)
-        snprintf(w, len, "about %.0f launches a side would see %.1f%%", ceil(need), fixed);
-    else
-        snprintf(w, len, "--against (qqbench ci) would see %.1f%%", fixed);
-}
-
-/*
- * An honest unchanged (docs/STATISTICS.md section 13). No threshold is set
- * below the run-to-run bound the baseline's runs show: where that bound is
- * beyond the threshold (held at threshold_bound), the row is blind and not
- * judged, whatever its interval. Otherwise regressed and improved stand as
- * the grown threshold gives them; unchanged needs the interval within the
- * suite's own threshold and no run-to-run bound above it; an interval
- * within the grown threshold but not that is blind.
- */
-static void honest(struct qqb_cmp *row, const struct qqb_settings *s, const struct qqb_runs *rs)
-{
-    double fixed = s->threshold > 0 ? s->threshold : 0;
-    row->suite_threshold = fixed;
-    row->seen_by = NULL;
-    if (row->ch.status != QQB_CHANGE_OK)
-        return;
-    int k;
-    if (row->run_bound_pct > row->threshold)
-        k = snprintf(row->why, sizeof row->why,
-                     "run-to-run bound %.1f%% beyond %.1f%%: not judged; ", row->run_bound_pct,
-                     row->threshold);
-    else if (row->verdict == QQB_UNCHANGED &&
-             (row->run_bound_pct > fixed || qqb_verdict_sym(&row->ch, fixed) != QQB_UNCHANGED))
-        k = snprintf(row->why, sizeof row->why, "within +/-%.1f%%: this machine cannot see less; ",
-                     row->threshold);
-    else
-        return;
-    row->verdict = QQB_BLIND;
-    if (k > 0 && (size_t)k < sizeof row->why)
-        blind_gate(row, rs, fixed, s->confidence, row->why + k, sizeof row->why - (size_t)k);
-}
-
-int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
-                     const struct qqb_metric *cm, double level, struct qqb_cmp *row)
-{
-    uint32_t *runs = runs_of(bm);
-    struct qqb_runs rs;
-    if (!runs)
-        return -1;
-    if (qqb_run_spread(bm->samples, runs, bm->n, s->confidence, &rs) != 0)
-        rs.within_pct = rs.between_pct = rs.bound_pct = NAN;
-    free(runs);
-    row->run_pct = rs.between_pct;
-    row->run_bound_pct = rs.bound_pct;
-    set_threshold(row, s,
-                  isfinite(rs.within_pct) ? rs.within_pct : qqb_noise_pct(bm->samples, bm->n),
-                  rs.bound_pct);
-    row->base_median = qqb_median(bm->samples, bm->n);
-    row->cur_median = qqb_median(cm->samples, cm->n);
-    judge_unpaired(row, bm, cm, level);
-    honest(row, s, &rs);
-    row->alone = row->verdict;
-    return 0;
-}
-
 /* The counter step of a case: the median of its launches' calibrated
  * steps (runner.h, QQB_TIMER_KEY); 0 when unknown. */
 static double step_of(const struct qqb_case_result *c)
@@ -307,6 +197,42 @@ static double step_of(const struct qqb_case_result *c)
     const struct qqb_metric *m = c ? qqb_case_find_metric(c, QQB_TIMER_KEY, "step") : NULL;
     double s = m && m->n ? qqb_median(m->samples, m->n) : 0;
     return s > 0 ? s : 0;
+}
+
+/* Was KEY's figure in C not resolved (collect.c: per_hit_floored, in most
+ * of its launches)? Where C has no such record (a baseline from before
+ * it), a figure MEDIAN at or below the resolution LIM was. */
+static int floored(const struct qqb_case_result *c, const char *key, double median, double lim)
+{
+    const struct qqb_metric *m = qqb_case_find_metric(c, key, "per_hit_floored");
+    if (!m || m->n == 0)
+        return median <= lim;
+    return qqb_median(m->samples, m->n) >= 0.5;
+}
+
+/* Intervals per launch of KEY in C when every launch read the same
+ * (qqb_cmp.count_*); NaN otherwise. */
+static double exact_count(const struct qqb_case_result *c, const char *key)
+{
+    const struct qqb_metric *m = qqb_case_find_metric(c, key, "intervals");
+    if (!m || m->n == 0)
+        return NAN;
+    for (size_t i = 1; i < m->n; i++)
+        if (m->samples[i] != m->samples[0])
+            return NAN;
+    return m->samples[0];
+}
+
+/* Count and cost apart: CUR against BASE (the baseline's case or the
+ * reference). */
+static void counts(struct qqb_cmp *row, const struct qqb_case_result *cur,
+                   const struct qqb_case_result *base)
+{
+    row->count_cur = exact_count(cur, row->key);
+    row->count_base = exact_count(base, row->key);
+    row->count_pct = row->count_base > 0 && isfinite(row->count_cur)
+                         ? 100.0 * (row->count_cur / row->count_base - 1.0)
+                         : NAN;
 }
 
 /* Net figures near zero: both at or below the counter's resolution make
@@ -321,7 +247,8 @@ static void resolution(struct qqb_cmp *row, const struct qqb_case_result *a,
     if (!(row->step > 0) || strcmp(a->metrics[row->metric].what, QQB_VERDICT_METRIC))
         return;
     double lim = qq_resolution_ticks(row->step);
-    row->below_step = (row->base_median <= lim) + (row->cur_median <= lim);
+    row->below_step =
+        floored(b, row->key, row->base_median, lim) + floored(a, row->key, row->cur_median, lim);
     if (row->below_step == 2)
         row->verdict = row->alone = QQB_UNRESOLVED;
 }
@@ -346,34 +273,40 @@ static void completeness(struct qqb_cmp *row, const struct qqb_settings *s,
         row->verdict = row->alone = QQB_INCOMPLETE;
 }
 
-static int baseline_row(const struct qqb_plan *p, size_t ci, size_t mi,
-                        const struct qqb_case_result *c, const struct qqb_case_result *bc,
-                        size_t bi, struct qqb_cmp *row)
+/* A baseline row of plan case CI's metric MI, set up for qqb_judge_runs
+ * (which judges every baseline row at once: the run-to-run variances are
+ * shrunk across them). 1 made, 0 none (the baseline lacks the key, or holds
+ * fewer than QQB_MIN_BASE_RUNS runs of it: *FEW set), -1 out of memory. */
+static int baseline_row(size_t ci, size_t mi, const struct qqb_case_result *c,
+                        const struct qqb_case_result *bc, size_t bi, struct qqb_cmp *row, int *few)
 {
-    const struct qqb_bench *b = bench_of(p, ci);
     const struct qqb_metric *cm = &c->metrics[mi];
     const struct qqb_metric *bm = qqb_case_find_metric(bc, cm->key, cm->what);
+    struct qqb_baseruns br;
+    if (!bm)
+        return 0;
+    if (qqb_judge_runs_of(bm, &br) != 0 && bm->n > 0)
+        br.nruns = 0; /* a bad value: judged (and said) by qqb_judge_runs */
+    else if (br.nruns < QQB_MIN_BASE_RUNS) {
+        *few = 1;
+        return 0;
+    }
     memset(row, 0, sizeof *row);
+    row->count_base = row->count_cur = row->count_pct = NAN;
     row->case_idx = ci;
     row->metric = mi;
     row->base_idx = bi;
-    row->base_metric = bm ? (size_t)(bm - bc->metrics) : QQB_NO_MATCH;
+    row->base_metric = (size_t)(bm - bc->metrics);
     row->case_name = c->name;
     row->key = cm->key;
     row->mhz = c->mhz;
     row->base_mhz = bc->mhz;
-    row->confirmed = -1;
     row->holm_held = -1;
+    row->p_value = 1;
     row->machine_pct = row->norm_pct = NAN;
-    row->base_runs = bc->runs ? bc->runs : 1;
+    row->base_runs = br.nruns;
     row->command_differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
     row->noise_from = "baseline";
-    if (!bm)
-        return 0;
-    if (qqb_judge_metric(&b->s, bm, cm, b->s.confidence, row) != 0)
-        return -1;
-    resolution(row, c, bc);
-    completeness(row, &b->s, c, bc);
     return 1;
 }
 
@@ -454,6 +387,7 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     if (!rm)
         return 0;
     memset(row, 0, sizeof *row);
+    row->count_base = row->count_cur = row->count_pct = NAN;
     row->case_idx = ci;
     row->ref_idx = ri;
     row->metric = mi;
@@ -464,7 +398,6 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->base_idx = row->base_metric = QQB_NO_MATCH;
     row->mhz = c->mhz;
     row->base_mhz = ref->mhz;
-    row->confirmed = -1;
     row->holm_held = -1;
     row->machine = QQB_MC_NOT_NEEDED;
     row->machine_pct = row->norm_pct = row->run_pct = row->run_bound_pct = NAN;
@@ -491,15 +424,37 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->paired = 1;
     row->npairs = n;
     row->rounds = rounds_of(rm, cm);
+    /* The look this row is judged at: more rounds while noisy is a
+     * group-sequential plan (O'Brien-Fleming), so each look has its level. */
+    const struct qqb_plan_group *gr = &p->groups[p->cases[ci].group];
+    size_t reps = gr->reps > 0 ? (size_t)gr->reps : 1;
+    size_t most = p->max_reps > gr->reps ? (size_t)p->max_reps : reps;
+    row->looks = (most + reps - 1) / reps;
+    row->look = (row->rounds + reps - 1) / reps;
+    row->look = row->look < 1 ? 1 : (row->look > row->looks ? row->looks : row->look);
     qqb_change_paired_sign(pa, pb, n, b->s.confidence, &row->ch);
+    for (size_t i = 0; i < n; i++)
+        pa[i] = pa[i] > 0 && pb[i] > 0 ? log(pb[i] / pa[i]) : 0;
+    double up, down;
+    qqb_sign_p_beyond(pa, n, row->threshold, &up, &down);
+    row->p_value = 2.0 * (up < down ? up : down);
+    row->p_value = row->p_value > 1 ? 1 : row->p_value;
     free(pa);
     free(pb);
     row->level = b->s.confidence;
     row->base_median = qqb_median(rm->samples, rm->n);
     row->cur_median = qqb_median(cm->samples, cm->n);
     row->verdict = row->alone = qqb_verdict_sym(&row->ch, row->threshold);
+    /* Regressed or improved must also pass the look's boundary; unchanged
+     * at a look is a futility stop, which never adds a false regressed. */
+    if ((row->verdict == QQB_REGRESSED || row->verdict == QQB_IMPROVED) &&
+        row->p_value > row_level(row, 1.0 - b->s.confidence)) {
+        row->verdict = row->alone = QQB_NOISY;
+        row->early = 1;
+    }
     resolution(row, c, ref);
     completeness(row, &b->s, c, ref);
+    counts(row, c, ref);
     return 1;
 }
 
@@ -559,13 +514,17 @@ static int compare_mem(struct qqb_judgement *j, size_t ci, const struct qqb_case
  * --------------------------------------------------------------------- */
 
 /*
- * Each baseline row is a test at level alpha = 1 - confidence. Holm: with m
- * rows, a row's decision stands when it is still decisive at alpha / m; with
- * r rows standing, the others are judged again at alpha / (m - r), until no
- * more stand. Since the interval at a smaller alpha contains the one at a
- * larger, "decisive at alpha'" is "p <= alpha'", and this is Holm's procedure
- * with the intervals' own p-values. A row decisive alone that does not stand
- * becomes noisy and says so.
+ * One family (docs/STATISTICS.md section 14): the baseline rows judged (a
+ * row blind and not judged tests nothing) and the rows against the
+ * reference build, each with its one-sided p-value against its threshold
+ * (p_value: 2 min(up, down), so "decisive at alpha'" is "p <= alpha'").
+ * Holm's step-down: with m rows, a row decisive alone stands when its
+ * p-value is at most alpha / m; with r standing, the others are judged at
+ * alpha / (m - r), until no more stand. A row judged at a look of a
+ * group-sequential plan (more rounds while noisy) has its level from the
+ * boundary at that look for the level Holm gives it. A row decisive alone
+ * that does not stand becomes noisy and says so. Rows between variants are
+ * not in the family: they do not gate.
  */
 /* The baseline metric a baseline row was judged against (NULL: none). */
 static const struct qqb_metric *base_metric(const struct qqb_results *base,
@@ -576,37 +535,61 @@ static const struct qqb_metric *base_metric(const struct qqb_results *base,
     return &base->cases[row->base_idx]->metrics[row->base_metric];
 }
 
-static void holm(const struct qqb_plan *p, const struct qqb_results *cur,
-                 const struct qqb_results *base, struct qqb_judgement *j)
+static int in_family(const struct qqb_cmp *row)
 {
-    size_t m = 0, stood = 0;
-    /* The family: baseline rows judged (a row whose run-to-run bound is
-     * beyond its threshold is blind and tests nothing). */
+    return row->ab != QQB_CMP_VARIANT && row->ch.status == QQB_CHANGE_OK && !row->not_judged &&
+           row->verdict != QQB_UNRESOLVED && row->verdict != QQB_INCOMPLETE;
+}
+
+/* The nominal level of ROW at family level A: A itself, or the boundary
+ * of its look. */
+static double row_level(const struct qqb_cmp *row, double a)
+{
+    return row->looks > 1 ? qqb_gs_nominal(a, row->look, row->looks) : a;
+}
+
+static void holm(const struct qqb_plan *p, struct qqb_judgement *j, struct qqb_model_judgement *mj)
+{
+    size_t m = 0, stood = 0, nm = mj ? mj->n : 0;
     for (size_t i = 0; i < j->ncmp; i++)
-        m += !j->cmp[i].ab && j->cmp[i].ch.status == QQB_CHANGE_OK &&
-             !(j->cmp[i].run_bound_pct > j->cmp[i].threshold);
+        m += (size_t)in_family(&j->cmp[i]);
+    for (size_t i = 0; i < nm; i++)
+        m += (size_t)(mj->rows[i].gated != 0);
     j->family = m;
     if (m == 0)
         return;
     for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
-        if (!row->ab && (row->alone == QQB_REGRESSED || row->alone == QQB_IMPROVED))
+        if (in_family(row) && (row->alone == QQB_REGRESSED || row->alone == QQB_IMPROVED))
             row->holm_held = 0;
+        if (in_family(row) && j->family_alpha == 0)
+            j->family_alpha = 1.0 - bench_of(p, row->case_idx)->s.confidence;
+    }
+    for (size_t i = 0; i < nm; i++) {
+        struct qqb_model_row *r = &mj->rows[i];
+        r->holm_held = r->gated && r->g.regressed ? 0 : -1;
+        if (r->gated && j->family_alpha == 0)
+            j->family_alpha = 1.0 - p->suite->bench[r->bench].s.confidence;
     }
     for (;;) {
         size_t newly = 0;
         for (size_t i = 0; i < j->ncmp; i++) {
             struct qqb_cmp *row = &j->cmp[i];
-            if (row->ab || row->holm_held != 0)
+            if (row->holm_held != 0)
                 continue;
-            const struct qqb_metric *cm = &cur->cases[row->case_idx]->metrics[row->metric];
-            const struct qqb_metric *bm = base_metric(base, row);
             double alpha = 1.0 - bench_of(p, row->case_idx)->s.confidence;
-            struct qqb_cmp t = *row;
-            judge_unpaired(&t, bm, cm, 1.0 - alpha / (double)(m - stood));
-            if (t.verdict == row->alone) {
+            double a = row_level(row, alpha / (double)(m - stood));
+            if (row->p_value <= a) {
                 row->holm_held = 1;
-                row->level = t.level;
+                row->level = 1.0 - a;
+                newly++;
+            }
+        }
+        for (size_t i = 0; i < nm; i++) {
+            struct qqb_model_row *r = &mj->rows[i];
+            double alpha = 1.0 - p->suite->bench[r->bench].s.confidence;
+            if (r->holm_held == 0 && r->g.p_row <= alpha / (double)(m - stood)) {
+                r->holm_held = 1;
                 newly++;
             }
         }
@@ -614,14 +597,20 @@ static void holm(const struct qqb_plan *p, const struct qqb_results *cur,
             break;
         stood += newly;
     }
-    for (size_t i = 0; i < j->ncmp; i++) {
-        struct qqb_cmp *row = &j->cmp[i];
-        if (row->ab)
+    for (size_t i = 0; i < j->ncmp; i++)
+        if (j->cmp[i].holm_held == 0)
+            j->cmp[i].verdict = QQB_NOISY;
+    for (size_t i = 0; i < nm; i++) {
+        struct qqb_model_row *r = &mj->rows[i];
+        if (r->holm_held != 0)
             continue;
-        if (row->holm_held == 0)
-            row->verdict = QQB_NOISY;
-        if (j->family_alpha == 0)
-            j->family_alpha = 1.0 - bench_of(p, row->case_idx)->s.confidence;
+        r->g.regressed = 0;
+        memset(r->g.flagged, 0, sizeof r->g.flagged);
+        mj->regressed--;
+        snprintf(r->why, sizeof r->why,
+                 "grew at %.0f%% alone (p %.2g), not after Holm over %zu "
+                 "comparisons",
+                 100.0 * p->suite->bench[r->bench].s.confidence, r->g.p_row, m);
     }
 }
 
@@ -665,6 +654,13 @@ static void explain(struct qqb_cmp *row, size_t family)
                  row->norm_pct);
         return;
     }
+    if (row->early) {
+        snprintf(w, len,
+                 "beyond %.1f%% at %.0f%%, not at look %zu of %zu's boundary (p %.2g > %.2g)",
+                 row->threshold, 100.0 * ch->confidence, row->look, row->looks, row->p_value,
+                 row_level(row, 1.0 - ch->confidence));
+        return;
+    }
     if (row->holm_held == 0) {
         snprintf(w, len, "%s at %.0f%% alone, not after Holm over %zu comparisons",
                  qqb_verdict_name(row->alone), 100.0 * ch->confidence, family);
@@ -678,6 +674,14 @@ static void explain(struct qqb_cmp *row, size_t family)
         snprintf(w, len, "too few %s for %.0f%% (%zu); add repetitions",
                  row->paired ? "pairs" : "launches", 100.0 * ch->confidence,
                  row->paired ? row->npairs : (ch->nb < ch->nc ? ch->nb : ch->nc));
+        return;
+    }
+    if (!row->ab) { /* by runs: the plan's estimate (qqb_judge_run_row) */
+        int k = snprintf(w, len, "interval %+.1f%%..%+.1f%% against a threshold of %.1f%%", ch->lo,
+                         ch->hi, row->threshold);
+        if (k > 0 && (size_t)k < len && row->need_launches)
+            snprintf(w + k, len - (size_t)k, "; about %zu launches would decide",
+                     row->need_launches);
         return;
     }
     /* The interval must fit on one side of a threshold: estimate how many
@@ -718,7 +722,7 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
     const struct qqb_bench *b = bench_of(p, ci);
     const struct qqb_case_result *bc = qqb_matched(base, base_of, ci);
     if (bc) {
-        j->one_run_cases += bc->runs <= 1;
+        int few = 0;
         int differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
         j->command_changed += differs;
         for (size_t mi = 0; mi < c->nmetrics; mi++) {
@@ -726,10 +730,11 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
                 !baseline_key(b, c->metrics[mi].key))
                 continue;
             struct qqb_cmp row;
-            int rc = baseline_row(p, ci, mi, c, bc, base_of[ci], &row);
+            int rc = baseline_row(ci, mi, c, bc, base_of[ci], &row, &few);
             if (rc < 0 || (rc > 0 && push_row(j, &row) != 0))
                 return -1;
         }
+        j->few_run_cases += (size_t)few;
     }
     /* Memory per key: against the memory baseline (any machine's). */
     if (mc && compare_mem(j, ci, mc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
@@ -803,6 +808,13 @@ int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
                    const struct qqb_results *base, const struct qqb_results *membase,
                    struct qqb_judgement *j)
 {
+    return qqb_judge_all(p, cur, base, membase, NULL, j);
+}
+
+int qqb_judge_all(const struct qqb_plan *p, const struct qqb_results *cur,
+                  const struct qqb_results *base, const struct qqb_results *membase,
+                  struct qqb_model_judgement *models, struct qqb_judgement *j)
+{
     memset(j, 0, sizeof *j);
     /* Case I of the plan is case I of CUR; the stored runs' cases are
      * matched to them once, by name, and found by index after. */
@@ -821,104 +833,20 @@ int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
     }
     free(base_of);
     free(mem_of);
-    if (rc != 0)
+    if (rc != 0 || (base && qqb_judge_runs(p, cur, base, j) != 0))
         return -1;
-    if (base)
-        holm(p, cur, base, j);
+    for (size_t i = 0; base && i < j->ncmp; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        if (row->ab)
+            continue;
+        resolution(row, cur->cases[row->case_idx], base->cases[row->base_idx]);
+        completeness(row, &bench_of(p, row->case_idx)->s, cur->cases[row->case_idx],
+                     base->cases[row->base_idx]);
+        counts(row, cur->cases[row->case_idx], base->cases[row->base_idx]);
+    }
+    holm(p, j, models);
     finish(p, cur, base, j);
     return 0;
-}
-
-int qqb_judge_flagged_groups(const struct qqb_plan *p, const struct qqb_judgement *j,
-                             size_t **groups, size_t *n)
-{
-    char *flag = calloc(p->ngroups ? p->ngroups : 1, 1);
-    *groups = malloc((p->ngroups ? p->ngroups : 1) * sizeof **groups);
-    *n = 0;
-    if (!flag || !*groups) {
-        free(flag);
-        free(*groups);
-        *groups = NULL;
-        return -1;
-    }
-    for (size_t i = 0; i < j->ncmp; i++)
-        if (j->cmp[i].ab != QQB_CMP_VARIANT && j->cmp[i].verdict == QQB_REGRESSED)
-            flag[p->cases[j->cmp[i].case_idx].group] = 1;
-    for (size_t g = 0; g < p->ngroups; g++)
-        if (flag[g])
-            (*groups)[(*n)++] = g;
-    free(flag);
-    return 0;
-}
-
-/* A regressed row against the reference build, judged again on the fresh
- * pairs of the two builds in CONF (the same rule, the same threshold). */
-static void confirm_build(const struct qqb_plan *p, const struct qqb_results *conf,
-                          struct qqb_cmp *row, struct qqb_judgement *j)
-{
-    const struct qqb_case_result *cc = conf->cases[row->case_idx];
-    const struct qqb_case_result *rc = conf->cases[row->ref_idx];
-    row->confirmed = 0;
-    row->confirm_pct = NAN;
-    if (!cc->failures && !rc->failures) {
-        for (size_t mi = 0; mi < cc->nmetrics; mi++) {
-            const struct qqb_metric *cm = &cc->metrics[mi];
-            if (strcmp(cm->key, row->key) || strcmp(cm->what, QQB_VERDICT_METRIC))
-                continue;
-            struct qqb_cmp again;
-            if (ab_row(p, row->case_idx, row->ref_idx, mi, cc, rc, NULL, NULL, QQB_CMP_BUILD,
-                       &again) > 0) {
-                /* The threshold the row was decided with, not a new one. */
-                again.verdict = qqb_verdict_sym(&again.ch, row->threshold);
-                row->confirmed = again.verdict == QQB_REGRESSED;
-                row->confirm_pct = again.ch.pct;
-            }
-            break;
-        }
-    }
-    if (!row->confirmed) {
-        row->verdict = QQB_NOISY;
-        j->build_regressed--;
-        j->build_noisy++;
-        snprintf(row->why, sizeof row->why, "regressed, not confirmed: %+.2f%%", row->confirm_pct);
-    }
-}
-
-void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
-                       const struct qqb_results *base, struct qqb_judgement *j)
-{
-    for (size_t i = 0; i < j->ncmp; i++) {
-        struct qqb_cmp *row = &j->cmp[i];
-        if (row->ab == QQB_CMP_BUILD && row->verdict == QQB_REGRESSED) {
-            confirm_build(p, conf, row, j);
-            continue;
-        }
-        if (row->ab || row->verdict != QQB_REGRESSED)
-            continue;
-        const struct qqb_case_result *cc = conf->cases[row->case_idx];
-        const struct qqb_metric *cm =
-            cc->failures ? NULL : qqb_case_find_metric(cc, row->key, QQB_VERDICT_METRIC);
-        const struct qqb_metric *bm = base_metric(base, row);
-        row->confirmed = 0;
-        row->confirm_pct = NAN;
-        if (cm && bm) {
-            struct qqb_cmp again = *row;
-            judge_unpaired(&again, bm, cm, row->level);
-            machine_check(&again, bm, cm,
-                          qqb_case_find_metric(base->cases[row->base_idx], QQB_REFERENCE_KEY,
-                                               QQB_REFERENCE_WHAT),
-                          qqb_case_find_metric(cc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT));
-            row->confirmed = again.verdict == QQB_REGRESSED;
-            row->confirm_pct = again.ch.pct;
-        }
-        if (!row->confirmed) {
-            row->verdict = QQB_NOISY; /* did not hold: not a verdict */
-            j->regressed--;
-            j->noisy++;
-            snprintf(row->why, sizeof row->why, "regressed, not confirmed: %+.2f%%",
-                     row->confirm_pct);
-        }
-    }
 }
 
 int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,

@@ -72,14 +72,33 @@ struct qqb_cmp {
     const char *noise_from; /* "baseline", "baseline pairs", "current pairs" */
     size_t base_runs;       /* runs the baseline holds for this case */
     double run_pct;         /* their run-to-run spread (NaN with one run) */
-    double run_bound_pct;   /* the prediction bound it gives (NaN: one run) */
+    double run_bound_pct;   /* baseline rows: the half-width of the interval with
+                               infinitely many launches (percent): what the runs
+                               alone leave unknown */
+    double run_var, run_df; /* baseline rows: the run-to-run variance of the log
+                               figure, shrunk across keys, and its degrees of freedom */
+    double p_value;         /* rows in the family: 2 x the smaller one-sided p
+                               against the threshold (decisive at alpha' iff
+                               p_value <= alpha'); 1 otherwise */
+    size_t look, looks;     /* A/B rows: the look (rounds / repetitions) the row was
+                               judged at, of how many the plan allows */
+    size_t need_launches;   /* blind or noisy: launches that would decide (0: none) */
+    size_t plan_launches;   /* baseline rows: launches at which no change reads
+                               unchanged nine times in ten (0: none would) */
+    size_t need_runs;       /* blind: baseline runs that would see the threshold (0: none) */
+    int not_judged;         /* blind, not judged: the runs move beyond the bound */
+    int early;              /* A/B: beyond the threshold, but not at its look's boundary */
+    /* Count and cost apart: intervals per launch, exact where every launch
+     * of a side read the same (a deterministic kernel); NaN otherwise. The
+     * total's change splits as count_pct + (count_cur / count_base) x the
+     * change per interval (ch.pct). */
+    double count_base, count_cur;
+    double count_pct;
     struct qqb_change ch;
     enum qqb_verdict verdict;
     enum qqb_verdict alone; /* the verdict before family-wise control */
     double level;           /* confidence the final verdict was judged at */
     int holm_held;          /* -1 not tested (not decisive alone), 0 lost, 1 held */
-    int confirmed;          /* -1 not needed, 0 did not hold, 1 held */
-    double confirm_pct;     /* the confirmation's estimate */
     enum qqb_machine_check machine;
     const char *machine_why; /* QQB_MC_SKIPPED: why (static text) */
     double machine_pct;      /* baseline rows: change of the machine reference */
@@ -113,7 +132,10 @@ struct qqb_judgement {
     size_t nmem, capmem;
     size_t family;           /* baseline timing rows under family-wise control */
     double family_alpha;     /* the family-wise error rate (1 - confidence) */
-    size_t one_run_cases;    /* cases whose baseline holds one run */
+    size_t few_run_cases;    /* cases whose baseline holds fewer than QQB_MIN_BASE_RUNS
+                                runs: timing not gated against it */
+    double shrink_s0;        /* the run-to-run prior across keys (percent; NaN: none) */
+    double shrink_d0;        /* its degrees of freedom (0: no shrinkage) */
     size_t missing_ref;      /* baseline rows with the machine check skipped */
     size_t command_changed;  /* cases whose command differs from the baseline's */
     size_t regressed, noisy; /* final baseline timing verdicts */
@@ -126,20 +148,6 @@ struct qqb_judgement {
     size_t build_regressed, build_noisy, build_mem_regressed;
 };
 
-/* One key against the baseline, the rule every baseline row follows: the
- * threshold from S (the floor), noise_multiple x BM's pooled launch noise
- * and the run-to-run bound of BM's runs, bounded; the Hodges-Lehmann /
- * Mann-Whitney interval of CM against BM at LEVEL; the symmetric verdict,
- * made honest: `blind` where the run-to-run bound is beyond the threshold
- * (not judged), and where the interval is within the threshold but the
- * suite's own threshold (S->threshold) is not what it was held to.
- * Fills ROW's threshold, noise, run and change fields, verdict and alone,
- * and for a blind row seen_by and why.
- * 0 or -1 (out of memory). Pure: the simulations in tests/unit/test_judge.c
- * call it. */
-int qqb_judge_metric(const struct qqb_settings *s, const struct qqb_metric *bm,
-                     const struct qqb_metric *cm, double level, struct qqb_cmp *row);
-
 /* Judge CUR (the plan's cases, measured) against BASE (may be NULL) and
  * between variants. 0, or -1 on out of memory. */
 int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
@@ -150,19 +158,14 @@ int qqb_judge(const struct qqb_plan *p, const struct qqb_results *cur,
 int qqb_judge_with(const struct qqb_plan *p, const struct qqb_results *cur,
                    const struct qqb_results *base, const struct qqb_results *membase,
                    struct qqb_judgement *out);
-
-/* The plan groups holding a `regressed` baseline or reference-build row, each once, in plan
- * order: *GROUPS malloc'd. 0 or -1. */
-int qqb_judge_flagged_groups(const struct qqb_plan *p, const struct qqb_judgement *j,
-                             size_t **groups, size_t *n);
-
-/* Confirmation: every `regressed` baseline row is judged again on CONF (the
- * flagged groups measured afresh, sized from the plan), at the level the row
- * was decided at, with the machine check; every `regressed` row against the
- * reference build is judged again on CONF's pairs of the two builds. One
- * that does not hold again becomes noisy. */
-void qqb_judge_confirm(const struct qqb_plan *p, const struct qqb_results *conf,
-                       const struct qqb_results *base, struct qqb_judgement *j);
+/* The same with the growth rows of MODELS (qqb_judge_models; may be NULL)
+ * in the one Holm family with the baseline and reference-build rows
+ * (docs/STATISTICS.md section 17): a growth that does not stand is no
+ * longer regressed, and its note says why. */
+struct qqb_model_judgement;
+int qqb_judge_all(const struct qqb_plan *p, const struct qqb_results *cur,
+                  const struct qqb_results *base, const struct qqb_results *membase,
+                  struct qqb_model_judgement *models, struct qqb_judgement *out);
 
 /* 1 when some A/B row of group G in CUR is still noisy (--max-repetitions). */
 int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,

@@ -7,6 +7,7 @@
 #include "grow.h"
 #include "judge_model.h"
 #include "match.h"
+#include "runlevel.h"
 #include "suite.h"
 
 static const char *const METRIC = "per_hit";
@@ -61,10 +62,11 @@ struct keylist {
 };
 
 /* The per_hit samples of case RC into the series of D (prefix LABEL, one
- * per key); new series' keys go to KEYS (when not NULL). */
+ * per key), only those of run RUN when RUN >= 0; new series' keys go to
+ * KEYS (when not NULL). */
 static int add_case(const struct qqb_bench *b, const struct qqb_case_result *rc,
                     const struct qqb_model *m, const double *x, const char *prefix,
-                    struct qqb_model_data *d, struct keylist *keys)
+                    struct qqb_model_data *d, struct keylist *keys, long run)
 {
     for (size_t mi = 0; rc && mi < rc->nmetrics; mi++) {
         const struct qqb_metric *mt = &rc->metrics[mi];
@@ -84,11 +86,35 @@ static int add_case(const struct qqb_bench *b, const struct qqb_case_result *rc,
             keys->v = k;
             k[d->n - 1] = mt->key;
         }
-        for (size_t i = 0; i < mt->n; i++)
+        for (size_t i = 0; i < mt->n; i++) {
+            uint32_t r, l;
+            qqb__stamp_of(mt, i, &r, &l);
+            if (run >= 0 && (long)r != run)
+                continue;
             if (isfinite(mt->samples[i]) && qqb_model_series_add(s, x, m->nparams, mt->samples[i]))
                 return -1;
+        }
     }
     return 0;
+}
+
+/* The fits of series LABEL in each run's data DBR that has it, packed
+ * into RUNS; how many. */
+static size_t run_fits(const struct qqb_model *m, const struct qqb_model_data *dbr,
+                       const char *label, struct qqb_fit *runs)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < QQB_GROWTH_MAX_RUNS; r++) {
+        const struct qqb_model_series *s = qqb_model_series_find(&dbr[r], label);
+        struct qqb_model_points pts;
+        char err[200];
+        if (!s || !s->n || qqb_model_points(m, s, 0, &pts) != 0)
+            continue;
+        if (qqb_model_fit(m, pts.n, pts.x, pts.y, pts.sigma, &runs[n], err, sizeof err) == 0)
+            n++;
+        qqb_model_points_free(&pts);
+    }
+    return n;
 }
 
 static int push_row(struct qqb_model_judgement *j, size_t *cap)
@@ -110,8 +136,10 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
     char err[200];
     if (qqb_model_parse(b->model, &m, err, sizeof err, NULL) != 0)
         return 0; /* the suite loader rejected it already */
-    struct qqb_model_data dc = {0}, db = {0};
+    struct qqb_model_data dc = {0}, db = {0}, dbr[QQB_GROWTH_MAX_RUNS];
+    struct qqb_fit runs[QQB_GROWTH_MAX_RUNS];
     struct keylist keys = {0};
+    memset(dbr, 0, sizeof dbr);
     int rc = -1;
     size_t *base_of = NULL;
     if (base && qqb_match_cases(cur, cur->ncases < p->ncases ? cur->ncases : p->ncases, base,
@@ -123,9 +151,13 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
         double x[QQB_MODEL_MAX_PARAMS] = {0};
         char prefix[224];
         if (case_point(p, ci, &m, x, prefix, sizeof prefix) != 0 ||
-            add_case(b, cur->cases[ci], &m, x, prefix, &dc, &keys) != 0 ||
-            (base && add_case(b, qqb_matched(base, base_of, ci), &m, x, prefix, &db, NULL) != 0))
+            add_case(b, cur->cases[ci], &m, x, prefix, &dc, &keys, -1) != 0 ||
+            (base &&
+             add_case(b, qqb_matched(base, base_of, ci), &m, x, prefix, &db, NULL, -1) != 0))
             goto out;
+        for (long r = 0; base && r < (long)QQB_GROWTH_MAX_RUNS; r++)
+            if (add_case(b, qqb_matched(base, base_of, ci), &m, x, prefix, &dbr[r], NULL, r) != 0)
+                goto out;
     }
     for (size_t si = 0; si < dc.n; si++) {
         if (push_row(out, cap) != 0)
@@ -156,8 +188,18 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
             snprintf(r->why, sizeof r->why, "the baseline's sweep cannot be fitted: %.150s", err);
             continue;
         }
-        qqb_model_growth(&m, &r->base, &r->cur, r->pc.xmax, QQB_GROWTH_SIGMAS, b->s.threshold,
-                         &r->g);
+        size_t nr = run_fits(&m, dbr, dc.s[si].label, runs);
+        if (nr < QQB_MIN_BASE_RUNS) {
+            snprintf(r->why, sizeof r->why,
+                     "the baseline holds %zu run%s of this sweep: growth is not gated below %d "
+                     "(record more with --update-baseline)",
+                     nr, nr == 1 ? "" : "s", QQB_MIN_BASE_RUNS);
+            r->have_base = 0;
+            continue;
+        }
+        qqb_model_growth_runs(&m, runs, nr, &r->cur, r->pc.xmax, b->s.threshold,
+                              1.0 - b->s.confidence, &r->g);
+        r->gated = 1;
         out->regressed += r->g.regressed != 0;
     }
     rc = 0;
@@ -166,6 +208,8 @@ out:
     free(keys.v);
     qqb_model_data_free(&dc);
     qqb_model_data_free(&db);
+    for (size_t r = 0; r < QQB_GROWTH_MAX_RUNS; r++)
+        qqb_model_data_free(&dbr[r]);
     return rc;
 }
 
@@ -207,29 +251,31 @@ void qqb_model_judgement_print(FILE *fp, const struct qqb_model_judgement *j)
             continue;
         }
         fprintf(fp, "    %-14s %13s %11s", "term", "coefficient", "std.err");
-        if (r->have_base)
-            fprintf(fp, " %13s %7s", "baseline", "z");
+        if (r->gated)
+            fprintf(fp, " %13s %7s %9s", "baseline", "t", "p");
         fprintf(fp, "\n");
         for (int t = 0; t < r->m.nterms; t++) {
             fprintf(fp, "    %-14s %13.5g %11.3g", r->m.t[t].text, r->cur.c[t], r->cur.se[t]);
-            if (r->have_base)
-                fprintf(fp, " %13.5g %7.2f%s", r->base.c[t], r->g.z[t],
+            if (r->gated)
+                fprintf(fp, " %13.5g %7.2f %9.2g%s", r->base.c[t], r->g.z[t], r->g.p[t],
                         r->g.flagged[t] ? "  GREW" : "");
             fprintf(fp, "\n");
         }
         fprintf(fp, "    %zu points, chi2 %.3g on %.0f dof, R2 %.4f%s\n", r->pc.n, r->cur.chisq,
                 r->cur.dof, r->cur.r2, r->cur.weighted ? "" : " (unweighted)");
-        if (r->have_base)
-            fprintf(fp, "    %s\n",
-                    r->g.regressed ? "REGRESSED: the growth changed" : "growth unchanged");
+        if (r->gated)
+            fprintf(fp, "    %s (against %zu baseline runs, p %.2g)\n",
+                    r->g.regressed ? "REGRESSED: the growth changed" : "growth unchanged",
+                    r->g.runs, r->g.p_row);
         else
             fprintf(fp, "    %s\n", r->why[0] ? r->why : "no baseline sweep to compare");
     }
     if (j->regressed)
         fprintf(fp,
-                "%zu series changed growth (a coefficient rose by more than %g combined "
-                "standard errors): a regression even where each point is within threshold.\n",
-                j->regressed, QQB_GROWTH_SIGMAS);
+                "%zu series changed growth (a growth term rose beyond the threshold at the "
+                "largest point, against the baseline's runs): a regression even where each "
+                "point is within threshold.\n",
+                j->regressed);
 }
 
 json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
@@ -264,8 +310,8 @@ json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j)
                *grew = json_array();
         for (int t = 0; t < r->m.nterms; t++) {
             json_array_append_new(terms, json_string(r->m.t[t].text));
-            json_array_append_new(z, r->have_base && isfinite(r->g.z[t]) ? json_real(r->g.z[t])
-                                                                         : json_null());
+            json_array_append_new(z, r->gated && isfinite(r->g.z[t]) ? json_real(r->g.z[t])
+                                                                     : json_null());
             json_array_append_new(grew, json_boolean(r->g.flagged[t]));
         }
         for (int k = 0; k < r->m.nparams; k++)
@@ -283,6 +329,8 @@ json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j)
         json_object_set_new(o, "z", z);
         json_object_set_new(o, "grew", grew);
         json_object_set_new(o, "regressed", json_boolean(r->g.regressed));
+        json_object_set_new(o, "baseline_runs", json_integer((json_int_t)r->g.runs));
+        json_object_set_new(o, "p_value", r->gated ? json_real(r->g.p_row) : json_null());
         json_object_set_new(o, "note", r->why[0] ? json_string(r->why) : json_null());
         json_array_append_new(a, o);
     }

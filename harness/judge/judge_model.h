@@ -12,12 +12,9 @@
 #include "plan.h"
 #include "results.h"
 
-/* A coefficient grew when it rose by more than this many combined standard
- * errors (the growth rule of qqb_model_growth). More than `qqbench model`'s
- * default 3: the points of a sweep are measured one after another, so the
- * machine's weather between them is error the spread within a point does
- * not see (unchanged sweeps here reached z = 2.8 in the leading term). */
-#define QQB_GROWTH_SIGMAS 5.0
+/* The most baseline runs a sweep is fitted in (the baseline keeps 5 by
+ * default, --keep-runs). */
+#define QQB_GROWTH_MAX_RUNS 32
 
 /* One series: a benchmark x variant x key (x node count unless the model
  * uses 'nodes', x the values of the parameters the model does not use). */
@@ -31,6 +28,8 @@ struct qqb_model_row {
     struct qqb_fit cur, base;
     char why[200]; /* a fit that could not be made: why */
     struct qqb_growth g;
+    int gated;     /* the growth was judged against the baseline's runs */
+    int holm_held; /* -1 not tested (no growth alone), 0 lost under Holm, 1 held */
 };
 
 struct qqb_model_judgement {

@@ -1,6 +1,7 @@
 /* collect.c - what a launch wrote: the .qq file's keys as a case's metrics, its memory tables as
  * memory rows. */
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,9 +69,30 @@ static int collect_mem(const struct qq_file *f, struct qqb_case_result *c)
  * the calibrated empty-state cost of the launch's own QQInit subtracted.
  */
 
-/* Net figures at or below the resolution (qq_resolution_ticks) cannot be
- * told from zero (nor from each other): they are stored as the resolution,
- * so ratios stay finite. The raw figure is kept beside it (per_hit_raw). */
+/* Is a net figure resolved by its own data (docs/STATISTICS.md section
+ * 16, "Resolution from the data")? The mean of intervals on two or more
+ * quantisation levels, at a phase the code does not lock, is unbiased below
+ * a counter step: the figure is resolved when it stands clear of zero by
+ * two standard errors of the difference net = raw - empty. Raw's is the
+ * kept intervals' (h->se); the calibration's empty mean, of CAL->samples
+ * quantised intervals, is taken at one step / sqrt(samples), an upper bound
+ * for intervals on adjacent levels (their sd is at most half a step). A
+ * locked phase (every interval one length), a figure from another rule, or
+ * a launch without a calibration is resolved only above the resolution
+ * (qq_resolution_ticks: half a step). */
+static int net_resolved(const struct qq_hit_stat *h, const struct qq_calib *cal)
+{
+    if (h->rule == QQ_HIT_MEAN && !h->locked && h->kept >= 2 && cal->samples > 0 && cal->step > 0) {
+        double se = sqrt(h->se * h->se + cal->step * cal->step / (double)cal->samples);
+        return h->net > 2.0 * se && h->net > 0;
+    }
+    return h->net > qq_resolution_ticks(cal->step);
+}
+
+/* A figure that is not resolved cannot be told from zero (nor from
+ * another such): it is stored as the resolution, so ratios stay finite,
+ * and its launch says so (per_hit_floored 1). The raw figure is kept
+ * beside it (per_hit_raw). */
 static double net_floor(double net, double step)
 {
     double floor = qq_resolution_ticks(step);
@@ -78,26 +100,31 @@ static double net_floor(double net, double step)
 }
 
 /* The metrics of key K (its info KEY) summed or maxed over the NN nodes'
- * summaries KS and HS (NK keys a node), added to C; STEP is the counter's
- * step (net figures below its resolution are floored). 0 or -1 with ERR. */
+ * summaries KS and HS (NK keys a node), added to C; CAL is node 0's
+ * calibration (net figures not resolved are floored). 0 or -1 with ERR. */
 static int collect_key(struct qqb_case_result *c, const struct qq_key_info *key, uint32_t k,
                        uint32_t nk, uint32_t nn, const struct qq_key_summary *ks,
-                       const struct qq_hit_stat *hs, double step, char *err, size_t errlen)
+                       const struct qq_hit_stat *hs, const struct qq_calib *cal, char *err,
+                       size_t errlen)
 {
     int rc = 0;
     double hits = 0, maxticks = 0, sumticks = 0, maxnet = 0, maxraw = 0, maxmean = 0, sum = 0,
-           dsum = 0;
+           dsum = 0, intervals = 0;
+    int resolved = 0;
     for (uint32_t n = 0; n < nn; n++) {
         const struct qq_key_summary *s = &ks[(size_t)n * nk + k];
         const struct qq_hit_stat *h = &hs[(size_t)n * nk + k];
         hits += (double)s->hits;
+        intervals += (double)h->intervals;
         double t = (double)s->state_ticks;
         sumticks += t;
         if (t > maxticks)
             maxticks = t;
         /* The slowest node's figure (the first node sets the start). */
-        if (n == 0 || h->net > maxnet)
+        if (n == 0 || h->net > maxnet) {
             maxnet = h->net;
+            resolved = net_resolved(h, cal);
+        }
         if (h->raw > maxraw)
             maxraw = h->raw;
         if (h->mean > maxmean)
@@ -112,7 +139,10 @@ static int collect_key(struct qqb_case_result *c, const struct qq_key_info *key,
          * cycles to compare. */
         if (maxticks > 0) {
             rc |= add(c, key->name, "ticks", maxticks, err, errlen);
-            rc |= add(c, key->name, "per_hit", net_floor(maxnet, step), err, errlen);
+            rc |= add(c, key->name, "per_hit", resolved ? maxnet : net_floor(maxnet, cal->step),
+                      err, errlen);
+            rc |= add(c, key->name, "per_hit_floored", resolved ? 0 : 1, err, errlen);
+            rc |= add(c, key->name, "intervals", intervals, err, errlen);
             rc |= add(c, key->name, "per_hit_raw", maxraw, err, errlen);
             rc |= add(c, key->name, "mean_hit", maxmean, err, errlen);
             if (nn > 1)
@@ -180,7 +210,7 @@ int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_c
         const struct qq_key_info *key = qq_file_key(f, k);
         if (!qqb_strv_selects(keys, nkeys, key->name))
             continue;
-        rc |= collect_key(c, key, k, nk, nn, ks, hs, cal.step, err, errlen);
+        rc |= collect_key(c, key, k, nk, nn, ks, hs, &cal, err, errlen);
     }
     if (rc == 0 && collect_mem(f, c) != 0) {
         snprintf(err, errlen, "out of memory");

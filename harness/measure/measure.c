@@ -1,5 +1,6 @@
 /* measure.c - measure: run the plan's groups, interleaved, and turn each launch into stamped
  * samples. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,52 @@ static int first_pass_done(struct qqb_measure *m, size_t bench, const struct qqb
     return keys_verdict(m, b, err, errlen);
 }
 
+int qqb_plan_rounds(size_t want, int upto, int most, double budget_left, size_t groups_left,
+                    double spent, int done, int *cut)
+{
+    *cut = 0;
+    if (most < upto)
+        most = upto;
+    int more = want > (size_t)upto ? (int)(want < (size_t)most ? want : (size_t)most) - upto : 0;
+    if (more <= 0 || !(budget_left < INFINITY) || done <= 0)
+        return more > 0 ? more : 0;
+    /* The group's share of what is left, less what its rounds took. */
+    double share = (budget_left + spent) / (double)(groups_left ? groups_left : 1) - spent;
+    double per = spent / done;
+    double fits = per > 0 ? floor(share / per) : (double)more;
+    if (fits < more) {
+        *cut = 1;
+        more = fits > 0 ? (int)fits : 0;
+    }
+    return more;
+}
+
+/*
+ * The plan against a stored baseline (docs/STATISTICS.md section 17): after
+ * a group's rounds, the rounds its rows want to decide at their threshold
+ * (m->planned), up to m->max_planned (else 8x the group's repetitions) and within the group's share
+ * of what is left of the budget (qqb_plan_rounds; the rounds so far took SPENT seconds for DONE
+ * rounds). *UPTO grows; one line says so.
+ */
+static void plan_more(struct qqb_measure *m, size_t g, const char *name,
+                      const struct qqb_results *into, int done, double spent, int *upto)
+{
+    size_t want = m->planned(m->ctx, g, into);
+    double left = m->budget > 0 ? m->budget - (qqb_now() - m->t0) : INFINITY;
+    int cut;
+    int most = m->max_planned > 0 ? m->max_planned : 8 * m->plan->groups[g].reps;
+    int more = qqb_plan_rounds(want, *upto, most, left, m->groups_left, spent, done, &cut);
+    if (more > 0) {
+        *upto += more;
+        m->total += (size_t)more * m->plan->groups[g].n;
+    }
+    if (!m->quiet && (more > 0 || cut))
+        fprintf(stderr,
+                "qqbench: %s: the plan wants %zu launches a case to decide at the threshold%s: "
+                "%d more\n",
+                name, want, cut ? " (cut to the budget's share)" : "", more);
+}
+
 int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into, char *err,
                       size_t errlen)
 {
@@ -300,6 +347,8 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
     /* --max-repetitions: while an A/B comparison is still noisy, measure
      * more rounds (as many again each time) up to the maximum. */
     int upto = gr->reps, most = m->max_reps > gr->reps ? m->max_reps : gr->reps;
+    int planned = 0;
+    double g0 = qqb_now();
     for (int rep = 0; rep < upto; rep++) {
         qqb_round_order(nv, (size_t)rep, m->seed ^ (uint64_t)g, order);
         for (size_t i = 0; i < nv; i++) {
@@ -313,6 +362,10 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
         }
         if (m->keys_missing && first_pass_done(m, gr->bench, b, err, errlen) != 0)
             goto stop;
+        if (rep + 1 == upto && !planned && m->planned) {
+            planned = 1;
+            plan_more(m, g, b->name, into, rep + 1, qqb_now() - g0, &upto);
+        }
         if (rep + 1 == upto && upto < most && nv > 1 && m->undecided &&
             m->undecided(m->ctx, g, into)) {
             int more = upto + gr->reps > most ? most - upto : gr->reps;
@@ -346,8 +399,10 @@ int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, 
 {
     m->ncases = m->plan->ncases;
     m->total = m->plan->launches;
-    for (size_t g = 0; g < m->plan->ngroups; g++)
+    for (size_t g = 0; g < m->plan->ngroups; g++) {
+        m->groups_left = m->plan->ngroups - g;
         if (qqb_measure_group(m, g, into, err, errlen) != 0)
             return -1;
+    }
     return 0;
 }

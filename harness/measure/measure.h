@@ -20,6 +20,13 @@ struct qqb_measure {
     /* --max-repetitions: 1 when group G of R still needs more rounds. */
     int (*undecided)(void *ctx, size_t g, const struct qqb_results *r);
     void *ctx;
+    /* Against a stored baseline: the launches per case group G of R wants
+     * (the plan, qqb_judge_planned; 0: none more). */
+    size_t (*planned)(void *ctx, size_t g, const struct qqb_results *r);
+    double budget;      /* seconds the whole measurement may take (0: no limit) */
+    int max_planned;    /* the most rounds the plan may grow a group to
+                           (--max-repetitions; 0: 8x the group's repetitions) */
+    size_t groups_left; /* groups not yet measured, for the budget's share */
     /* Kept by the measurement. */
     double t0;
     size_t done, total; /* launches, for progress */
@@ -34,6 +41,15 @@ struct qqb_measure {
     size_t keys_launches, *keys_missing;
     char **keys_why;
 };
+
+/* The plan's rounds (docs/STATISTICS.md section 17): how many more rounds a
+ * group at UPTO rounds takes when its rows WANT launches a case: up to
+ * MOST, and, with BUDGET_LEFT seconds left of the run's budget (INFINITY:
+ * none set), within the group's share of it among GROUPS_LEFT groups (its
+ * own DONE rounds took SPENT seconds, and the share counts them). *CUT 1
+ * when the budget cut the rounds. Pure. */
+int qqb_plan_rounds(size_t want, int upto, int most, double budget_left, size_t groups_left,
+                    double spent, int done, int *cut);
 
 /* Prepare M for PLAN (M's caller fields set): 0 or -1. */
 int qqb_measure_init(struct qqb_measure *m);

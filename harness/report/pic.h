@@ -45,8 +45,8 @@ struct rcase {
 struct rcmp {
     const char *case_name, *key, *kind, *ref, *verdict, *note, *reason;
     double base, cur, base_ns, cur_ns, pct, lo, hi, thr, conf, machine_pct, norm_pct;
-    int machine_moved, confirmed; /* confirmed: -1 not asked */
-    double *bs;                   /* baseline samples, when the JSON has them */
+    int machine_moved;
+    double *bs; /* baseline samples, when the JSON has them */
     size_t nbs;
     long ci, ri; /* the case and the reference case, or -1 */
 };

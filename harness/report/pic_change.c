@@ -45,12 +45,8 @@ static void change_row(FILE *d, const struct rcmp *c, struct span *sp)
     }
     char text[256];
     if (ok)
-        snprintf(text, sizeof text, "%+.2f%% [%+.2f, %+.2f] %s%s%s", c->pct, c->lo, c->hi,
-                 pic_verdict_word(c),
-                 c->confirmed == 1   ? " (confirmed)"
-                 : c->confirmed == 0 ? " (not confirmed)"
-                                     : "",
-                 c->machine_moved ? " (machine moved)" : "");
+        snprintf(text, sizeof text, "%+.2f%% [%+.2f, %+.2f] %s%s", c->pct, c->lo, c->hi,
+                 pic_verdict_word(c), c->machine_moved ? " (machine moved)" : "");
     else
         snprintf(text, sizeof text, "n/a%s%s%s", c->reason ? " (" : "", c->reason ? c->reason : "",
                  c->reason ? ")" : "");

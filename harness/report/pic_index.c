@@ -76,10 +76,6 @@ static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
         qqb_markup_text(fp, th);
         fprintf(fp, "</td><td><span class=\"chip\"></span>");
         qqb_markup_text(fp, pic_verdict_word(c));
-        if (c->confirmed == 1)
-            fprintf(fp, " (confirmed)");
-        else if (c->confirmed == 0)
-            fprintf(fp, " (not confirmed)");
         if (c->machine_moved && isfinite(c->machine_pct))
             fprintf(fp, " (the machine moved %+.1f%%; relative to it %+.2f%%)", c->machine_pct,
                     c->norm_pct);
@@ -262,7 +258,8 @@ static void index_verdicts(FILE *fp, const struct rep *r)
                 "from the measured tick rate). The change is the median change with its "
                 "confidence interval; a key is regressed or improved only when the whole "
                 "interval is past the threshold, noisy when it straddles it, blind when "
-                "the threshold grew past the suite's and this gate cannot see less.</p>\n");
+                "the baseline's runs move by more than the threshold, so this gate cannot see "
+                "it however many launches it takes.</p>\n");
     if (r->ncmps == 0)
         fprintf(fp, "<p>No comparisons: the first run on this machine becomes the baseline, "
                     "and the suite has no variants.</p>\n");

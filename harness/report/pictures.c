@@ -102,7 +102,6 @@ static void view_cmp(struct rep *r, const struct qqb_run_cmp *j)
     c->machine_pct = j->machine_pct;
     c->norm_pct = j->norm_pct;
     c->machine_moved = j->machine_moved;
-    c->confirmed = j->confirmed;
     c->ci = pic_find_case(r, c->case_name);
     c->ri = pic_find_case(r, c->ref);
     if (c->ci >= 0 && !strcmp(c->kind, "baseline"))

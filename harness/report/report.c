@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "runlevel.h"
 #include "atomic.h"
 #include "history.h"
 #include "run_json.h"
@@ -135,9 +136,7 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         fprintf(fp, "%-*.*s  %-*.*s  %-22s %-22s %8s  %-19s %9s  %s%s", wc, wc, c->case_name, wk,
                 wk, c->key, b, cu, ch, iv, th, verdict_text(c),
                 ab == QQB_CMP_BUILD ? " vs reference build" : "");
-        if (c->confirmed == 1)
-            fprintf(fp, " (confirmed: %+.2f%%)", c->confirm_pct);
-        else if (c->why[0])
+        if (c->why[0])
             fprintf(fp, " (%s)", c->why);
         if (c->machine == QQB_MC_SKIPPED)
             fprintf(fp, " [machine check skipped: %s]", c->machine_why);
@@ -145,6 +144,12 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
             fprintf(fp, " [%zu of %zu rounds paired]", c->npairs, c->rounds);
         if (c->command_differs)
             fprintf(fp, " [command line differs from the baseline's]");
+        if (isfinite(c->count_pct) && c->count_cur != c->count_base)
+            fprintf(fp,
+                    " [intervals per launch %.0f -> %.0f, exact: of the total, count %+.1f%%, "
+                    "cost per interval %+.1f%%]",
+                    c->count_base, c->count_cur, c->count_pct,
+                    c->count_cur / c->count_base * c->ch.pct);
         fprintf(fp, "\n");
     }
 }
@@ -160,19 +165,20 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
         if (j->cmp[i].threshold_from == QQB_THR_BOUNDED)
             bound = j->cmp[i].threshold;
     fprintf(fp,
-            "\nchange: Hodges-Lehmann estimate (A/B: median pair ratio); interval: "
+            "\nchange: against the baseline, this run's median against its runs' (two "
+            "levels: launch and run noise); A/B: the median pair ratio; interval: "
             "%.0f%% confidence",
             100.0 * (isfinite(conf) ? conf : 0.95));
     if (j->family > 1)
         fprintf(fp,
-                " per comparison; a baseline verdict must also hold after Holm's "
-                "correction over the %zu baseline comparisons (family-wise %.0f%%)",
+                " per comparison; a verdict that gates must also hold after Holm's "
+                "correction over the %zu comparisons that gate (family-wise %.0f%%)",
                 j->family, 100.0 * (1.0 - j->family_alpha));
     fprintf(fp,
             ".\n* = too few launches for that confidence: the widest interval, "
             "always noisy.\nthreshold: n = noise_multiple x the key's "
-            "launch-to-launch noise, r = the baseline's run-to-run bound, "
-            "^ = held at the %.0f%% bound; blank = the benchmark's threshold.\n"
+            "launch-to-launch noise, ^ = held at the %.0f%% bound; blank = the "
+            "benchmark's threshold.\n"
             "noisy: the interval straddles a threshold; the note says by how much "
             "and how many launches would decide.\n"
             "cycles are net of QQ's own reads (the empty state each launch "
@@ -180,9 +186,9 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
             "resolution (half a counter step) of zero, where no change can be seen.\n",
             bound);
     if (j->blind)
-        fprintf(fp, "blind: the interval lies within the grown threshold but not within the "
-                    "benchmark's, or the baseline's runs move beyond the bound (not judged); the "
-                    "note names the gate that could see it.\n");
+        fprintf(fp, "blind: this run cannot see the benchmark's threshold (the runs move by "
+                    "more, however many launches it takes), or the runs move beyond the bound "
+                    "(not judged); the note names the gate that could see it.\n");
 }
 
 /* Blind baseline rows, counted: what they are, and whether they fail. */
@@ -191,9 +197,9 @@ static void print_blind(FILE *fp, const struct qqb_report *r, size_t n)
     if (n == 0)
         return;
     fprintf(fp,
-            "%zu baseline comparison%s blind: the threshold grew past the suite's, so this "
-            "gate cannot see a change of the suite's size there (each row names the gate "
-            "that could): %s.\n",
+            "%zu baseline comparison%s blind: this run cannot see a change of the suite's "
+            "threshold there, however many launches it takes, because the baseline's runs move "
+            "by more (each row names the gate that could): %s.\n",
             n, n == 1 ? " is" : "s are",
             r->fail_on_blind      ? "they fail the run (--fail-on-blind)"
             : r->j->blind_failing ? "those of benchmarks with fail_on_blind: true fail the run"
@@ -284,8 +290,8 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
             if (strcmp(mt->what, QQB_VERDICT_METRIC))
                 continue;
             if (!header) {
-                fprintf(fp, "\nMeasured (no baseline to compare with): median over "
-                            "launches\n\n");
+                fprintf(fp, "\nMeasured (not compared with a baseline: none, or one of too "
+                            "few runs): median over launches\n\n");
                 fprintf(fp, "%-32s %-20s %-22s %8s %9s %s\n", "case", "key", "cycles per interval",
                         "noise", "launches", "events/launch");
                 header = 1;
@@ -366,12 +372,12 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 fprintf(fp, "  %s: %s\n", res->cases[i]->name, res->cases[i]->failure);
     }
     fprintf(fp, "\n");
-    if (r->baseline_path && j->one_run_cases)
+    if (r->baseline_path && j->few_run_cases)
         fprintf(fp,
-                "WARNING: the baseline holds one run for %zu case%s: its "
-                "run-to-run noise is unknown, so a slow or fast period during that "
-                "one run reads as a change. Add runs with --update-baseline.\n",
-                j->one_run_cases, j->one_run_cases == 1 ? "" : "s");
+                "NOTE: timing is not gated against the stored baseline for %zu case%s: it "
+                "holds fewer than %d runs, too few to know how much a run moves. Record "
+                "more with --update-baseline, or gate with --against (qqbench ci).\n",
+                j->few_run_cases, j->few_run_cases == 1 ? "" : "s", QQB_MIN_BASE_RUNS);
     if (j->missing_ref)
         fprintf(fp,
                 "NOTE: the machine check was skipped for %zu comparison%s "
@@ -382,9 +388,6 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 "WARNING: %zu case%s ran another command line than the baseline's: "
                 "those comparisons are not like for like.\n",
                 j->command_changed, j->command_changed == 1 ? "" : "s");
-    if (r->confirmed_run)
-        fprintf(fp, "A confirmation run re-measured the regressed cases; only "
-                    "regressions that held count.\n");
     if (counts[QQB_NOISY])
         fprintf(fp, "%zu baseline comparison%s noisy: %s.\n", counts[QQB_NOISY],
                 counts[QQB_NOISY] == 1 ? " is" : "s are",
@@ -499,51 +502,60 @@ static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
 
 static struct qqb_run_cmp run_cmp(const struct qqb_cmp *c)
 {
-    return (struct qqb_run_cmp){.case_name = c->case_name,
-                                .key = c->key,
-                                .kind = kind_name(c->ab),
-                                .reference = c->ref_name,
-                                .paired = c->paired,
-                                .noisy_runs = c->noisy_runs,
-                                .baseline_cycles = c->base_median,
-                                .current_cycles = c->cur_median,
-                                .baseline_ns = ns_of(c->base_median, c->base_mhz),
-                                .current_ns = ns_of(c->cur_median, c->mhz),
-                                .change_pct = c->ch.pct,
-                                .lo_pct = c->ch.lo,
-                                .hi_pct = c->ch.hi,
-                                .interval_ok = c->ch.ci_ok,
-                                .confidence = c->ch.confidence,
-                                .p_value = c->ch.p_value,
-                                .threshold_pct = c->threshold,
-                                .threshold_from = qqb_threshold_from_name(c->threshold_from),
-                                .noise_pct = c->noise_pct,
-                                .noise_from = c->noise_from,
-                                .baseline_runs = (long long)(json_int_t)c->base_runs,
-                                .run_to_run_pct = c->run_pct,
-                                .run_bound_pct = c->run_bound_pct,
-                                .pairs = (long long)(json_int_t)c->npairs,
-                                .rounds = (long long)(json_int_t)c->rounds,
-                                .verdict_alone = qqb_verdict_name(c->alone),
-                                .level = c->level,
-                                .holm = c->holm_held < 0 ? -1 : c->holm_held,
-                                .machine_check = qqb_machine_check_name(c->machine),
-                                .machine_check_note = c->machine_why,
-                                .command_differs = c->command_differs,
-                                .why = c->why[0] ? c->why : NULL,
-                                .seen_by = c->seen_by,
-                                .counter_step = c->step > 0 ? c->step : NAN,
-                                .below_resolution = c->below_step,
-                                .dropped_events = c->dropped,
-                                .machine_pct = c->machine_pct,
-                                .norm_pct = c->norm_pct,
-                                .machine_moved = c->machine == QQB_MC_MOVED,
-                                .verdict = verdict_text(c),
-                                .confirmed = c->confirmed < 0 ? -1 : c->confirmed,
-                                .note = NULL,
-                                .reason = NULL,
-                                .baseline_samples = NULL,
-                                .n_baseline_samples = 0};
+    return (struct qqb_run_cmp){
+        .case_name = c->case_name,
+        .key = c->key,
+        .kind = kind_name(c->ab),
+        .reference = c->ref_name,
+        .paired = c->paired,
+        .noisy_runs = c->noisy_runs,
+        .baseline_cycles = c->base_median,
+        .current_cycles = c->cur_median,
+        .baseline_ns = ns_of(c->base_median, c->base_mhz),
+        .current_ns = ns_of(c->cur_median, c->mhz),
+        .change_pct = c->ch.pct,
+        .lo_pct = c->ch.lo,
+        .hi_pct = c->ch.hi,
+        .interval_ok = c->ch.ci_ok,
+        .confidence = c->ch.confidence,
+        .p_value = c->p_value,
+        .threshold_pct = c->threshold,
+        .threshold_from = qqb_threshold_from_name(c->threshold_from),
+        .noise_pct = c->noise_pct,
+        .noise_from = c->noise_from,
+        .baseline_runs = (long long)(json_int_t)c->base_runs,
+        .run_to_run_pct = c->run_pct,
+        .run_bound_pct = c->run_bound_pct,
+        .pairs = (long long)(json_int_t)c->npairs,
+        .rounds = (long long)(json_int_t)c->rounds,
+        .verdict_alone = qqb_verdict_name(c->alone),
+        .level = c->level,
+        .holm = c->holm_held < 0 ? -1 : c->holm_held,
+        .machine_check = qqb_machine_check_name(c->machine),
+        .machine_check_note = c->machine_why,
+        .command_differs = c->command_differs,
+        .why = c->why[0] ? c->why : NULL,
+        .seen_by = c->seen_by,
+        .counter_step = c->step > 0 ? c->step : NAN,
+        .below_resolution = c->below_step,
+        .dropped_events = c->dropped,
+        .machine_pct = c->machine_pct,
+        .norm_pct = c->norm_pct,
+        .machine_moved = c->machine == QQB_MC_MOVED,
+        .verdict = verdict_text(c),
+        .look = (long long)(json_int_t)c->look,
+        .looks = (long long)(json_int_t)c->looks,
+        .plan_launches = (long long)(json_int_t)c->plan_launches,
+        .need_launches = (long long)(json_int_t)c->need_launches,
+        .need_runs = (long long)(json_int_t)c->need_runs,
+        .count_base = c->count_base,
+        .count_cur = c->count_cur,
+        .count_pct = c->count_pct,
+        .cost_part_pct = isfinite(c->count_pct) ? c->count_cur / c->count_base * c->ch.pct : NAN,
+        .note = NULL,
+        .reason = NULL,
+        .baseline_samples = NULL,
+        .n_baseline_samples = 0};
 }
 
 /* The run JSON's header: suite, provenance, machine. */

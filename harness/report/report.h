@@ -24,7 +24,6 @@ struct qqb_report {
     const struct qqb_model_judgement *models; /* `model:` fits, or NULL */
     const struct qqb_sig_judgement *sigs;     /* signatures x profiles, or NULL */
     size_t kernel_failures;
-    int confirmed_run;
     int fail_on_noisy;
     int fail_on_blind; /* --fail-on-blind: blind rows fail (text, JUnit) */
     uint64_t seed;     /* of the round order */

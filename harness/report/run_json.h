@@ -124,7 +124,15 @@
     X(NUM, norm_pct, "normalized_change_pct", 0)                                                   \
     X(BOOL, machine_moved, "machine_moved", 0)                                                     \
     X(STR, verdict, "verdict", QQB_RJ_TEXT)                                                        \
-    X(TRI, confirmed, "confirmed", 0)                                                              \
+    X(INT, look, "look", 0)                                                                        \
+    X(INT, looks, "looks", 0)                                                                      \
+    X(INT, plan_launches, "plan_launches", 0)                                                      \
+    X(INT, need_launches, "need_launches", 0)                                                      \
+    X(INT, need_runs, "need_runs", 0)                                                              \
+    X(NUM, count_base, "intervals_per_launch_before", 0)                                           \
+    X(NUM, count_cur, "intervals_per_launch_after", 0)                                             \
+    X(NUM, count_pct, "count_change_pct", 0)                                                       \
+    X(NUM, cost_part_pct, "cost_part_pct", 0)                                                      \
     X(STR, note, "note", QQB_RJ_OPT)                                                               \
     X(STR, reason, "reason", QQB_RJ_OPT)                                                           \
     X(NUMS, baseline_samples, "baseline_samples", QQB_RJ_OPT)

@@ -3,6 +3,7 @@
  * stored) is gate.c's; a step does the reading, launching and writing around it. */
 #define _DEFAULT_SOURCE /* mkdtemp, realpath */
 #include "pipeline.h"
+#include "judge_runs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,7 +60,6 @@ struct run {
     struct qqb_judgement jd;
     struct qqb_model_judgement models;
     struct qqb_sig_judgement sigs;
-    int confirmed_run;
     struct qqb_run_gate gate;
     struct qqb_strbuf note; /* what is not gated */
     struct qqb_report rep;
@@ -107,6 +107,12 @@ static int undecided(void *ctx, size_t g, const struct qqb_results *r)
 {
     const void *const *c = ctx; /* {plan, base} */
     return qqb_judge_ab_undecided(c[0], g, r, c[1]);
+}
+
+static size_t planned(void *ctx, size_t g, const struct qqb_results *r)
+{
+    const void *const *c = ctx; /* {plan, base} */
+    return qqb_judge_planned(c[0], g, r, c[1]);
 }
 
 /* QQBENCH_REFERENCE_SCALE: tests pretend the machine is that much slower. */
@@ -330,9 +336,14 @@ static int step_workdir(struct run *r)
     m->verbose = o->verbose;
     m->keep = o->keep;
     m->tty = isatty(STDERR_FILENO);
-    m->max_reps = qqb_run_max_reps(&r->plan, r->against != NULL, o->max_reps);
+    m->max_reps = r->plan.max_reps = qqb_run_max_reps(&r->plan, r->against != NULL, o->max_reps);
     m->seed = qqb_run_seed(o, (uint64_t)time(NULL), (uint64_t)getpid());
     m->undecided = undecided;
+    /* Against a stored baseline, the plan: as many rounds as its rows need
+     * to decide, up to 8x (or --max-repetitions), within --budget. */
+    m->planned = r->have_base && !o->update ? planned : NULL;
+    m->budget = o->budget;
+    m->max_planned = o->max_reps; /* 0: each group's 8x */
     m->ctx = (void *)r->uctx;
     m->workdir = r->workdir;
     snprintf(r->workdir, sizeof r->workdir, "%s/qqbench.XXXXXX",
@@ -384,63 +395,23 @@ static int step_measure(struct run *r)
  * The verdicts.
  * --------------------------------------------------------------------- */
 
-/* Confirmation: a regression against the baseline counts only if a fresh
- * interleaved measurement of its group says so too (docs/STATISTICS.md
- * section 8 gives the false-confirmation rate). */
-static int confirm(struct qqb_measure *m, const struct qqb_plan *plan,
-                   const struct qqb_results *base, struct qqb_judgement *j)
-{
-    size_t *groups, ng;
-    if (qqb_judge_flagged_groups(plan, j, &groups, &ng) != 0)
-        return -1;
-    struct qqb_results conf = {0};
-    const char **names = qqb_plan_names(plan);
-    int rc = names && qqb_results_init(&conf, names, plan->ncases) == 0 ? 0 : -1;
-    free(names);
-    if (rc == 0 && !m->quiet)
-        fprintf(stderr,
-                "qqbench: %zu regression%s: confirming with a fresh "
-                "interleaved measurement of %zu group%s\n",
-                j->regressed + j->build_regressed,
-                j->regressed + j->build_regressed == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
-    /* Progress of the confirmation counts its own cases and launches. */
-    m->case_at = m->ncases = m->done = m->total = 0;
-    for (size_t i = 0; rc == 0 && i < ng; i++) {
-        const struct qqb_plan_group *g = &plan->groups[groups[i]];
-        m->ncases += g->n;
-        m->total += g->n * (size_t)(g->warmup + g->reps);
-    }
-    /* A flagged group's files were read, so its keys were checked: only
-     * out of memory fails here. */
-    char err[800];
-    for (size_t i = 0; rc == 0 && i < ng; i++)
-        rc = qqb_measure_group(m, groups[i], &conf, err, sizeof err);
-    if (rc == 0)
-        qqb_judge_confirm(plan, &conf, base, j);
-    free(groups);
-    qqb_results_free(&conf);
-    return rc;
-}
-
-/* Judge, and confirm what regressed; the keys noisy run after run; the
- * models' growth; the signatures against the machine profiles. */
+/* The models' growth; the verdicts, the growth rows in one Holm family
+ * with the timing rows; the keys noisy run after run; the signatures
+ * against the machine profiles. */
 static int step_judge(struct run *r)
 {
-    const struct qqb_run_opts *o = r->o;
     const struct qqb_results *base = r->have_base ? &r->base : NULL;
+    /* `model:` fits over each sweep, and their growth against the baseline's runs. */
+    if (qqb_judge_models(&r->plan, &r->cur, base, &r->models) != 0)
+        return nomem(r);
     /* Memory against the memory baseline; without one, against the
      * machine's baseline (which also holds memory, as before). */
-    if (qqb_judge_with(&r->plan, &r->cur, base, r->have_mem ? &r->membase : base, &r->jd) != 0)
-        return nomem(r);
-    r->confirmed_run = (r->jd.regressed || r->jd.build_regressed) && o->confirm && !o->update;
-    if (r->confirmed_run && confirm(&r->m, &r->plan, &r->base, &r->jd) != 0)
+    if (qqb_judge_all(&r->plan, &r->cur, base, r->have_mem ? &r->membase : base, &r->models,
+                      &r->jd) != 0)
         return nomem(r);
     /* Keys noisy in this run and in the recorded runs before it. */
     if (r->have_base &&
         qqb_history_noisy_runs(r->bdir, r->suite->name, r->cur.fp.id, &r->jd, QQB_NOISY_RUNS))
-        return nomem(r);
-    /* `model:` fits over each sweep, and their growth against the baseline's. */
-    if (qqb_judge_models(&r->plan, &r->cur, base, &r->models) != 0)
         return nomem(r);
     /* Signatures x profiles: predicted against measured, and between machines. */
     if (qqb_judge_signatures(&r->plan, &r->cur, base, r->have_prof ? &r->prof : NULL,
@@ -530,7 +501,6 @@ static int step_report(struct run *r)
     rep->models = &r->models;
     rep->sigs = &r->sigs;
     rep->kernel_failures = r->m.kernel_failures;
-    rep->confirmed_run = r->confirmed_run;
     rep->fail_on_noisy = o->fail_on_noisy;
     rep->fail_on_blind = o->fail_on_blind;
     rep->seed = r->m.seed;
@@ -741,6 +711,7 @@ void qqb_run_opts_init(struct qqb_run_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->confirm = 1;
+    o->budget = QQB_DEFAULT_BUDGET;
     o->keep_runs = QQB_BASELINE_KEEP_RUNS;
 }
 

@@ -42,12 +42,15 @@ struct qqb_run_opts {
     uint64_t seed;
     size_t keep_runs;
     double threshold_bound; /* --threshold-bound; 0: the suite's */
+    double budget;          /* --budget: seconds the launches may take (0: no limit);
+                               the plan against a stored baseline stays within it */
     char **only;
     size_t nonly;
 };
 
-/* O with every option at its default: all off, confirmation on, the
- * baseline keeping QQB_BASELINE_KEEP_RUNS runs. */
+/* O with every option at its default: all off, the baseline keeping
+ * QQB_BASELINE_KEEP_RUNS runs, the budget QQB_DEFAULT_BUDGET seconds. */
+#define QQB_DEFAULT_BUDGET 600.0
 void qqb_run_opts_init(struct qqb_run_opts *o);
 /* Free what O holds (the --only list; the names in it are borrowed). */
 void qqb_run_opts_free(struct qqb_run_opts *o);

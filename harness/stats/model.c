@@ -428,6 +428,52 @@ void qqb_model_growth(const struct qqb_model *m, const struct qqb_fit *old_fit,
     }
 }
 
+void qqb_model_growth_runs(const struct qqb_model *m, const struct qqb_fit *runs, size_t r,
+                           const struct qqb_fit *cur, const double *xmax, double threshold,
+                           double alpha, struct qqb_growth *g)
+{
+    memset(g, 0, sizeof *g);
+    g->p_row = 1;
+    g->runs = r;
+    if (r < 2)
+        return;
+    struct qqb_fit mean = runs[0];
+    for (int t = 0; t < m->nterms; t++) {
+        double s = 0;
+        for (size_t k = 0; k < r; k++)
+            s += runs[k].c[t];
+        mean.c[t] = s / (double)r;
+    }
+    double base = fabs(qqb_model_predict(m, &mean, xmax, 0.95, NULL));
+    int tested = 0;
+    for (int t = 0; t < m->nterms; t++) {
+        double ss = 0;
+        for (size_t k = 0; k < r; k++)
+            ss += (runs[k].c[t] - mean.c[t]) * (runs[k].c[t] - mean.c[t]);
+        double se = sqrt(ss / (double)(r - 1) * (1.0 + 1.0 / (double)r));
+        g->delta[t] = cur->c[t] - mean.c[t];
+        g->p[t] = 1;
+        double term = qqb_model_term(m, t, xmax);
+        double d = qqb_model_degree(m, t);
+        if (d == 0 || !(term > 0) || !isfinite(base)) {
+            g->z[t] = se > 0 ? g->delta[t] / se : 0;
+            continue;
+        }
+        tested++;
+        double room = base * threshold / 100.0 / term; /* the minimum effect, in coefficient */
+        g->z[t] = se > 0 ? (g->delta[t] - room) / se : (g->delta[t] > room ? INFINITY : -INFINITY);
+        g->p[t] = isfinite(g->z[t]) ? gsl_cdf_tdist_Q(g->z[t], (double)(r - 1))
+                                    : (g->z[t] > 0 ? 0.0 : 1.0);
+    }
+    for (int t = 0; t < m->nterms; t++)
+        if (g->p[t] * tested < g->p_row)
+            g->p_row = g->p[t] * tested;
+    for (int t = 0; t < m->nterms; t++) {
+        g->flagged[t] = tested && g->p[t] * tested <= alpha;
+        g->regressed |= g->flagged[t];
+    }
+}
+
 double qqb_model_leading_p(const struct qqb_model *m, size_t n, const double *x, const double *y,
                            const double *sigma)
 {

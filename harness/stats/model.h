@@ -96,9 +96,14 @@ double qqb_model_predict(const struct qqb_model *m, const struct qqb_fit *fit, c
 
 struct qqb_growth {
     double delta[QQB_MODEL_MAX_TERMS]; /* new - old coefficient */
-    double z[QQB_MODEL_MAX_TERMS];     /* delta / combined standard error */
+    double z[QQB_MODEL_MAX_TERMS];     /* delta / combined standard error (by runs:
+                                          Student's t against the minimum effect) */
+    double p[QQB_MODEL_MAX_TERMS];     /* by runs: one-sided p of a growth term (1: none) */
     int flagged[QQB_MODEL_MAX_TERMS];  /* 1: this term grew */
     int regressed;                     /* some term flagged */
+    double p_row;                      /* by runs: the smallest p times the growth
+                                          terms tested (Bonferroni), at most 1 */
+    size_t runs;                       /* by runs: the baseline's runs fitted */
 };
 
 /*
@@ -114,6 +119,23 @@ struct qqb_growth {
 void qqb_model_growth(const struct qqb_model *m, const struct qqb_fit *old_fit,
                       const struct qqb_fit *new_fit, const double *xmax, double sigmas,
                       double threshold, struct qqb_growth *g);
+
+/*
+ * Growth by runs (docs/MODELS.md, "Growth against a baseline's runs"): the
+ * baseline's sweep fitted once per run (RUNS[0..R-1], R >= 2), the current
+ * run's fit CUR. A run's coefficients carry that run's shift of the
+ * machine, so their spread across runs is the test's noise: for each term,
+ * delta = cur - mean of the runs, se = sd of the runs x sqrt(1 + 1/R), and
+ * Student's t on R - 1 degrees of freedom. A growth term (degree > 0) is
+ * tested one-sided against a minimum effect: its change at XMAX, delta x
+ * term(XMAX), must exceed THRESHOLD percent of the runs' mean prediction
+ * there (H0: it does not). p_row is the smallest p times the number of
+ * growth terms; a term is flagged when its p times that number is at most
+ * ALPHA (before any family-wise control).
+ */
+void qqb_model_growth_runs(const struct qqb_model *m, const struct qqb_fit *runs, size_t r,
+                           const struct qqb_fit *cur, const double *xmax, double threshold,
+                           double alpha, struct qqb_growth *g);
 
 /* Nested-model test: is the leading term(s) needed? The F statistic's
  * p-value for dropping the terms of highest degree (1 when there is

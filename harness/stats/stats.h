@@ -273,34 +273,6 @@ int qqb_mem_verdict(uint64_t base, uint64_t cur, uint64_t tolerance);
  * large threshold cannot make `improved` impossible. */
 enum qqb_verdict qqb_verdict_sym(const struct qqb_change *c, double threshold_pct);
 
-/* The spread of a key across runs of qqbench (Kalibera and Jones, "Rigorous
- * Benchmarking in Reasonable Time", 2013): samples X[i] of run RUN[i]. */
-struct qqb_runs {
-    size_t nruns;       /* runs with at least one sample */
-    double within_pct;  /* pooled launch-to-launch noise, 100 x 1.4826 x the
-                         * median |log x - log(median of its run)| over all
-                         * samples; NaN with fewer than 2 samples in every run */
-    double between_sd;  /* sample standard deviation of the runs' log medians;
-                         * NaN when nruns < 2 */
-    double between_pct; /* 100 (exp(between_sd) - 1) */
-    double bound_pct;   /* the prediction bound of one more run's shift from
-                         * the runs' mean: 100 (exp(t * between_sd *
-                         * sqrt(1 + 1/R)) - 1), t Student's quantile
-                         * (1 + confidence)/2 with R - 1 degrees of freedom;
-                         * NaN when nruns < 2 */
-};
-/* 0, or -1 on invalid input (n = 0, a value not finite and > 0, confidence
- * outside (0, 1)) or out of memory, with OUT's numbers NaN. */
-int qqb_run_spread(const double *x, const uint32_t *run, size_t n, double confidence,
-                   struct qqb_runs *out);
-
-/* The baseline runs that would bring the run-to-run bound (qqb_runs.bound_pct:
- * 100 (exp(t * SD * sqrt(1 + 1/R)) - 1), t Student's (1 + CONFIDENCE)/2 quantile on
- * R - 1 degrees of freedom) down to TARGET_PCT for runs whose log medians have
- * the standard deviation SD: the smallest R in 2..MAX_RUNS, or 0 when none does
- * (SD too large for any number of runs; or an argument not usable). */
-size_t qqb_runs_needed(double sd, double confidence, double target_pct, size_t max_runs);
-
 /* Noise of paired log ratios D (d_i = log(cur_i / base_i)): 100 x 1.4826 x
  * MAD(d), the spread that pairing leaves. NaN when n < 2. */
 double qqb_pair_noise_pct(const double *d, size_t n);

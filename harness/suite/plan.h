@@ -57,6 +57,9 @@ struct qqb_plan {
     size_t launches;        /* warmups and repetitions of every case */
     const char *against;    /* --against DIR (borrowed), NULL without */
     size_t reference_cases; /* cases of the reference build */
+    int max_reps;           /* rounds a group may grow to while an A/B comparison is
+                               noisy (0: its repetitions); the looks of the
+                               group-sequential plan (docs/STATISTICS.md section 17) */
 };
 
 /*

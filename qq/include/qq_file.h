@@ -273,6 +273,12 @@ struct qq_hit_stat {
     double raw;         /* ticks per hit, qq_per_hit() of the intervals */
     double net;         /* raw minus the calibrated empty interval */
     double mean;        /* plain mean of every interval */
+    double se;          /* the MEAN rule: the standard error of raw, sd / sqrt(kept)
+                         * of the kept intervals; 0 under the other rules */
+    int locked;         /* the MEAN rule: every kept interval has one length, so
+                         * the counter's phase is locked to the code and raw is a
+                         * quantisation level, not a measurement below the step
+                         * (intervals on two or more levels resolve below it) */
 };
 
 /*

@@ -1,5 +1,6 @@
 /* qq_stat.c - ticks per hit of state intervals: the one estimator, and per-key figures of a file.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,7 +197,7 @@ static double fenced_sum(const double *v, const uint32_t *u, size_t n, double fe
 /* qq_per_hit of V, or when V is NULL of U: then 1 when the counts cannot
  * answer (the values must be selected, as doubles), else 0. */
 static int per_hit(double *v, const uint32_t *u, size_t n, double short_ticks, double step,
-                   int *rule, size_t *kept, double *out)
+                   int *rule, size_t *kept, double *out, double *fence_out)
 {
     int r = QQ_HIT_NONE;
     size_t k = 0;
@@ -221,6 +222,8 @@ static int per_hit(double *v, const uint32_t *u, size_t n, double short_ticks, d
         }
         if (med < short_ticks) {
             double fence = 4.0 * med + 16.0 * step, sum;
+            if (fence_out)
+                *fence_out = fence;
             if (!counted || hist_fenced_sum(&h, fence, &sum, &k) != 0)
                 sum = fenced_sum(v, u, n, fence, &k);
             r = QQ_HIT_MEAN;
@@ -259,7 +262,7 @@ double qq_per_hit(double *v, size_t n, double short_ticks, double step, int *rul
     double x = 0;
     if (!v)
         n = 0;
-    (void)per_hit(v, NULL, n, short_ticks, step, rule, kept, &x);
+    (void)per_hit(v, NULL, n, short_ticks, step, rule, kept, &x, NULL);
     return x;
 }
 
@@ -328,6 +331,26 @@ static double fallback_step(const struct qq_file *f)
     return s > 0 ? s : 0;
 }
 
+/* The spread of a MEAN-rule figure S over the N intervals of V: the kept
+ * ones are those at or below FENCE. Their squared deviations from raw give
+ * se; one length among them all is a locked phase. */
+static void mean_spread(const struct qq__ivals *v, size_t n, double fence, struct qq_hit_stat *s)
+{
+    double ss = 0, lo = INFINITY, hi = -INFINITY;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = v->d ? v->d[i] : (double)v->u[i];
+        if (!(x <= fence))
+            continue;
+        ss += (x - s->raw) * (x - s->raw);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        k++;
+    }
+    s->se = k > 1 ? sqrt(ss / (double)(k - 1) / (double)k) : 0;
+    s->locked = k > 0 && lo == hi;
+}
+
 /* The figures of every state key from its intervals IV (reordered, or
  * widened to doubles). 0, or QQ_ENOMEM. */
 static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals *iv,
@@ -358,15 +381,19 @@ static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals 
         }
         s->intervals = n;
         s->mean = sum / (double)n;
-        if (!v->d && per_hit(NULL, v->u, n, short_ticks, step, &s->rule, &kept, &s->raw) == 0) {
+        double fence = 0;
+        if (!v->d &&
+            per_hit(NULL, v->u, n, short_ticks, step, &s->rule, &kept, &s->raw, &fence) == 0) {
             /* counted in 32 bits */
         } else {
             if (!v->d && ivals_widen(v, n) != 0)
                 return QQ_ENOMEM;
-            s->raw = qq_per_hit(v->d, n, short_ticks, step, &s->rule, &kept);
+            (void)per_hit(v->d, NULL, n, short_ticks, step, &s->rule, &kept, &s->raw, &fence);
         }
         s->kept = kept;
         s->net = s->raw - empty;
+        if (s->rule == QQ_HIT_MEAN)
+            mean_spread(v, n, fence, s);
     }
     return 0;
 }

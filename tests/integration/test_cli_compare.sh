@@ -15,7 +15,7 @@ check "compare: exit 0 (got $rc)" test "$rc" = 0
 check "compare: names both files" has out.txt '^A: a\.qq \(1 nodes' 
 line=$(grep -E '^work +state ' out.txt || true)
 echo "work line: $line"
-check "compare: key 'work' listed with 400 hits on both sides" test -n "$(awk '$1=="work" && $3==400 && $4==400' <<<"$line")"
+check "compare: key 'work' listed with its 200 intervals (400 on and off hits) on both sides" test -n "$(awk '$1=="work" && $3==200 && $4==200' <<<"$line")"
 check "compare: 'work' has a positive change" has out.txt '^work +state .* \+[0-9]+\.[0-9]+%$'
 check "compare: memory key 'buffers' 1000 -> 3000" has out.txt '^buffers +1000 -> 3000 +1000 -> 3000 '
 qq out.txt err.txt compare b.qq a.qq
@@ -94,7 +94,7 @@ done
 qq out.txt err.txt st a.qq
 check "st a.qq: exit 0 (got $rc)" test "$rc" = 0
 check "st: file and node count" has out.txt '^File a\.qq: +1 nodes'
-check "st: the state 'work' with 400 hits" has out.txt "^1: +400 .*'work'$"
+check "st: the state 'work' with its 200 intervals (400 on and off hits)" has out.txt "^1: +200 .*'work'$"
 check "st: the memory table has 'buffers'" has out.txt '^buffers '
 qq out.txt err.txt st a.qq b.qq
 check "st of two files: exit 0" test "$rc" = 0

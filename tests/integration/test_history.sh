@@ -27,6 +27,8 @@ check "no snapshot: says how to make one" has err.txt "no snapshot of suite 'his
 QQBENCH_FINGERPRINT=machine-a "$QQBENCH" run h.yaml --baselines bl --record v1 --no-report -q >/dev/null 2>&1 || true
 mk 40 8
 QQBENCH_FINGERPRINT=machine-b "$QQBENCH" run h.yaml --baselines bl --record v2 --no-report -q >/dev/null 2>&1 || true  # memory grew: exit 1, still recorded
+# Two more runs into machine-b's baseline (no snapshot): it gates timing from 3 runs on.
+for i in 1 2; do QQBENCH_FINGERPRINT=machine-b "$QQBENCH" run h.yaml --baselines bl --update-baseline --no-report -q >/dev/null 2>&1 || true; done
 QQBENCH_FINGERPRINT=machine-b "$QQBENCH" run h.yaml --baselines bl --record v3 --no-report -q >/dev/null 2>&1 || true
 # A snapshot keeps the verdicts of its run against the baseline (v3 had
 # v2's run as its baseline; v2 had none), for keys noisy run after run.

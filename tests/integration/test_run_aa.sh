@@ -29,6 +29,9 @@ benchmarks:
 YAML
 qq first.txt err0.txt run aa.yaml --quiet --baselines bl
 check "the first run records the baseline (exit $rc)" has first.txt 'this run becomes the baseline'
+# Two more runs: a stored baseline gates timing from 3 runs on.
+qq more.txt err1.txt run aa.yaml --quiet --baselines bl --update-baseline
+qq more.txt err1.txt run aa.yaml --quiet --baselines bl --update-baseline
 qq out.txt err.txt run aa.yaml --quiet --baselines bl
 verdict='(regressed|improved|unchanged|noisy|blind)'
 grep -E "^same\[[ab]\]@1 +work .* $verdict" out.txt || true

@@ -22,7 +22,8 @@ suite base.yaml 0 other
 # of a few such shifts).
 suite slow_out.yaml 2000 other
 suite slow_in.yaml 2000 work
-"$QQBENCH" run base.yaml --quiet --baselines bl > first.txt 2>&1
+# Three runs: the least a stored baseline gates timing with.
+for i in 1 2 3; do "$QQBENCH" run base.yaml --quiet --baselines bl --update-baseline >> first.txt 2>&1; done
 
 # 'work' is not a baseline key: 3x is not judged, but it is measured.
 rc=0

@@ -69,8 +69,14 @@ sed 's/^defaults: {repetitions: 2, warmup: 0}$/defaults: {repetitions: 2, warmup
 qq out.txt err.txt run ev2.yaml --baselines bl2 --no-report
 check "allow_dropped: exit 0 (got $rc)" test "$rc" = 0
 check "allow_dropped: the baseline was written" test -n "$(ls bl2/*/events.yaml 2>/dev/null)"
+# Two more runs: a stored baseline gates timing from 3 runs on.
+qq out.txt err.txt run ev2.yaml --baselines bl2 --no-report --update-baseline
+qq out.txt err.txt run ev2.yaml --baselines bl2 --no-report --update-baseline
 qq out.txt err.txt run ev2.yaml --baselines bl2 --no-report --json ev2.json
-check "allow_dropped: the second run is compared, nothing incomplete" \
+check "allow_dropped: the fourth run is compared" \
+    test "$(jq_py ev2.json '[.comparisons[]|select(.kind=="baseline")]|length' \
+        'len([c for c in d["comparisons"] if c["kind"]=="baseline"])')" -gt 0
+check "allow_dropped: nothing incomplete" \
     test "$(jq_py ev2.json '[.comparisons[]|select(.verdict=="incomplete")]|length' \
         'len([c for c in d["comparisons"] if c["verdict"]=="incomplete"])')" = 0
 # Without it, a run against that baseline: the rows of the dropping cases

@@ -25,7 +25,8 @@ suite base.yaml 0
 suite slow.yaml 2000
 pass=0 fail=0
 check() { if "$@"; then pass=$((pass+1)); else echo "FAIL: $*"; fail=$((fail+1)); fi; }
-"$QQBENCH" run base.yaml --quiet --baselines bl > first.txt 2>&1
+# Three runs: the least a stored baseline gates timing with.
+for i in 1 2 3; do "$QQBENCH" run base.yaml --quiet --baselines bl --update-baseline >> first.txt 2>&1; done
 
 # The kernel 3x slower while the reference says the machine is 3x slower
 # too: the machine moved, not the code.
@@ -41,7 +42,7 @@ rc=0
 "$QQBENCH" run slow.yaml --quiet --baselines bl > real.txt 2>&1 || rc=$?
 cat real.txt
 check test "$rc" = 1
-check grep -Eq '^p@1 +work .* regressed \(confirmed' real.txt
+check grep -Eq '^p@1 +work .* regressed' real.txt
 
 # A bad value of the test hook is a usage error.
 rc=0

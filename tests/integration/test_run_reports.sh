@@ -43,6 +43,13 @@ check "first JSON: verdicts are words" test "$(jcount first.json \
 check "first JUnit is well-formed" valid_xml first.xml
 check "first JUnit: no failures" has first.xml '<testsuite name="reports" tests="0" failures="0" errors="0"'
 
+# Two more runs of the baseline: from 3 runs on it gates timing
+# (docs/STATISTICS.md section 17), so the run below has timing rows too.
+for i in 1 2; do
+    qq more.txt more_err.txt run rep.yaml --only alloc --baselines bl -q --update-baseline
+    check "baseline run $((i + 1)) added (exit $rc)" test "$rc" = 0
+done
+
 # Memory regression (deterministic) and a crash in one run.
 mk 2000
 qq out.txt err.txt run rep.yaml --baselines bl -q --json out.json --junit out.xml

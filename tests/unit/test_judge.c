@@ -12,6 +12,7 @@
 #include "plan.h"
 #include "results.h"
 #include "runner.h"
+#include "sequential.h"
 #include "stats.h"
 #include "suite.h"
 #include "test.h"
@@ -175,14 +176,14 @@ static void test_machine_check_visible(void)
     results_for(&p, &base);
     for (uint32_t r = 0; r < 10; r++) {
         double e = 1.0 + 0.001 * (r % 3);
-        add(base.cases[0], "work", 1000 * e, 0, r);
+        add(base.cases[0], "work", 1000 * e, r % 3, r);
         add(cur.cases[0], "work", 1200 * e, 0, r); /* +20% */
-        add(base.cases[1], "work", 1000 * e, 0, r);
+        add(base.cases[1], "work", 1000 * e, r % 3, r);
         if (r != 4)
             add(cur.cases[1], "work", 1200 * e, 0, r);
         ref(cur.cases[0], 500, 0, r);
         ref(cur.cases[1], 500, 0, r);
-        ref(base.cases[1], 500, 0, r);
+        ref(base.cases[1], 500, r % 3, r);
         cur.cases[0]->launches = cur.cases[1]->launches = r + 1;
         base.cases[0]->launches = base.cases[1]->launches = r + 1;
     }
@@ -217,96 +218,6 @@ static void test_machine_check_visible(void)
     qqb_suite_free(s);
 }
 
-/* A metric of N launches per run: run r shifted by SHIFT[r], launch noise
- * from the fixed pattern. */
-static void fill_runs(struct qqb_metric *m, double level, const double *shift, size_t runs,
-                      size_t n)
-{
-    for (size_t r = 0; r < runs; r++)
-        for (size_t i = 0; i < n; i++)
-            qqb_metric_add_at(m, level * shift[r] * (1.0 + 0.002 * (double)(i % 5)), (uint32_t)r,
-                              (uint32_t)i);
-}
-
-static void free_metric(struct qqb_metric *m)
-{
-    free(m->key);
-    free(m->what);
-    free(m->samples);
-    free(m->run);
-    free(m->launch);
-    memset(m, 0, sizeof *m);
-}
-
-/* The run-to-run spread of the baseline's runs raises the threshold: a
- * shift as large as the runs' own wobble is not a regression. With one
- * run it would be. Thresholds are bounded, and `improved` stays possible
- * under a large threshold. */
-static void test_thresholds_runs_bound(void)
-{
-    struct qqb_settings st = {0};
-    st.threshold = 3;
-    st.confidence = 0.95;
-    struct qqb_metric bm = {0}, cm = {0}, one = {0};
-    static const double shifts[5] = {1.00, 1.08, 0.95, 1.10, 1.02};
-    static const double none[1] = {1.0};
-    fill_runs(&bm, 1000, shifts, 5, 9);
-    fill_runs(&one, 1000, none, 1, 9);
-    fill_runs(&cm, 1090, none, 1, 9);
-    struct qqb_cmp row = {0};
-    CHECK_INT_EQ(qqb_judge_metric(&st, &bm, &cm, 0.95, &row), 0);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_RUNS);
-    CHECK(row.run_bound_pct > 9.0);
-    CHECK(row.verdict != QQB_REGRESSED);
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &one, &cm, 0.95, &row), 0);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_FIXED);
-    CHECK(!isfinite(row.run_bound_pct));
-    CHECK_INT_EQ(row.verdict, QQB_REGRESSED);
-
-    /* Noise 40% x 3 would ask for 120%: bounded, so 2x slower is found. */
-    struct qqb_metric noisy = {0}, twice = {0}, faster = {0};
-    static const double wob[10] = {1.0, 1.5, 0.7, 1.3, 0.8, 1.45, 0.75, 1.0, 1.2, 0.9};
-    for (uint32_t i = 0; i < 10; i++) {
-        qqb_metric_add_at(&noisy, 1000 * wob[i], 0, i);
-        qqb_metric_add_at(&twice, 3000 * wob[(i + 3) % 10], 0, i);
-        qqb_metric_add_at(&faster, 250 * wob[(i + 5) % 10], 0, i);
-    }
-    st.noise_multiple = 3;
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &noisy, &twice, 0.95, &row), 0);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_BOUNDED);
-    CHECK_DBL_NEAR(row.threshold, QQB_THRESHOLD_BOUND, 0);
-    CHECK_INT_EQ(row.verdict, QQB_REGRESSED);
-    /* The suite's bound (threshold_bound:, --threshold-bound) replaces the
-     * default: at 250% the noise's 3 x 40% stands, unbounded; at 10% the
-     * threshold is 10%. */
-    st.threshold_bound = 250;
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &noisy, &twice, 0.95, &row), 0);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_NOISE);
-    CHECK(row.threshold > 100 && row.threshold < 250);
-    st.threshold_bound = 10;
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &noisy, &twice, 0.95, &row), 0);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_BOUNDED);
-    CHECK_DBL_NEAR(row.threshold, 10, 0);
-    st.threshold_bound = 0;
-    /* A fixed 100% threshold: 4x faster is still `improved` (its mirror on
-     * the log scale is -50%). */
-    st.threshold = 100;
-    st.noise_multiple = 0;
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &noisy, &faster, 0.95, &row), 0);
-    CHECK_INT_EQ(row.verdict, QQB_IMPROVED);
-    free_metric(&bm);
-    free_metric(&cm);
-    free_metric(&one);
-    free_metric(&noisy);
-    free_metric(&twice);
-    free_metric(&faster);
-}
-
 /* ---------------------------------------------------------------------
  * An honest unchanged (docs/STATISTICS.md section 13): unchanged needs the
  * interval within the suite's own threshold; where the threshold grew past
@@ -314,177 +225,6 @@ static void test_thresholds_runs_bound(void)
  * baseline's run-to-run bound is beyond the threshold bound, blind and not
  * judged.
  * --------------------------------------------------------------------- */
-
-/* A one-run metric of N launches: LEVEL x PATTERN[(i + ROT) % N]. */
-static void fill_pattern(struct qqb_metric *m, double level, const double *pattern, size_t n,
-                         size_t rot)
-{
-    for (size_t i = 0; i < n; i++)
-        qqb_metric_add_at(m, level * pattern[(i + rot) % n], 0, (uint32_t)i);
-}
-
-static void test_blind_rows(void)
-{
-    struct qqb_settings st = {0};
-    st.threshold = 3;
-    st.noise_multiple = 3;
-    st.confidence = 0.95;
-    struct qqb_cmp row;
-
-    /* (1) Launch noise held the threshold at the 30% bound; the current run
-     * is -11% with an interval wholly below -3% and within the bound's
-     * mirror (-23.1%): today's rule said unchanged, the suite's 3% cannot
-     * say so. */
-    /* 20 launches spread as a lognormal of sigma 12% (its normal quantiles):
-     * 3 x 12% asks for 36%. */
-    double wob[20];
-    for (size_t i = 0; i < 20; i++)
-        wob[i] = exp(0.12 * gsl_cdf_ugaussian_Pinv(((double)i + 0.5) / 20.0));
-    struct qqb_metric nb = {0}, nc = {0};
-    fill_pattern(&nb, 1000, wob, 20, 0);
-    fill_pattern(&nc, 890, wob, 20, 7);
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &nb, &nc, 0.95, &row), 0);
-    printf("  launch-noise row: %+.2f%% [%+.2f, %+.2f] threshold %.1f%% (%s): %s (%s)\n",
-           row.ch.pct, row.ch.lo, row.ch.hi, row.threshold,
-           qqb_threshold_from_name(row.threshold_from), qqb_verdict_name(row.verdict), row.why);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_BOUNDED);
-    CHECK(row.ch.hi < -3.0 && row.ch.lo > 100.0 * (1.0 / 1.3 - 1.0));
-    CHECK_INT_EQ(qqb_verdict_sym(&row.ch, row.threshold), QQB_UNCHANGED); /* what it read */
-    CHECK_INT_EQ(row.verdict, QQB_BLIND);
-    CHECK_INT_EQ(row.alone, QQB_BLIND);
-    CHECK_DBL_NEAR(row.suite_threshold, 3.0, 0);
-    CHECK(strstr(row.why, "within +/-30.0%: this machine cannot see less") != NULL);
-    /* (4) The estimate is 8% past the suite's 3%: no number of launches
-     * puts the interval inside +/-3%. */
-    CHECK(row.seen_by && !strcmp(row.seen_by, "--against"));
-    CHECK(strstr(row.why, "--against (qqbench ci) would see 3.0%") != NULL);
-
-    /* (4) Launch noise of 4% (3 x 4% = 12%) and no change: the interval
-     * straddles 3%, and more launches would narrow it inside. */
-    double w4[9];
-    for (size_t i = 0; i < 9; i++)
-        w4[i] = exp(0.04 * gsl_cdf_ugaussian_Pinv(((double)i + 0.5) / 9.0));
-    struct qqb_metric lb = {0}, lc = {0};
-    fill_pattern(&lb, 1000, w4, 9, 0);
-    fill_pattern(&lc, 1000, w4, 9, 4);
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &lb, &lc, 0.95, &row), 0);
-    printf("  4%% launch-noise row: [%+.2f, %+.2f] threshold %.1f%% (%s): %s (%s)\n", row.ch.lo,
-           row.ch.hi, row.threshold, qqb_threshold_from_name(row.threshold_from),
-           qqb_verdict_name(row.verdict), row.why);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_NOISE);
-    CHECK_INT_EQ(row.verdict, QQB_BLIND);
-    CHECK(row.seen_by && !strcmp(row.seen_by, "more launches"));
-    CHECK(strstr(row.why, "launches a side would see 3.0%") != NULL);
-    free_metric(&lb);
-    free_metric(&lc);
-
-    /* (1) The same from run-to-run noise below the bound: five runs whose
-     * medians wobble by ~6% give a run bound of ~18%, the current run 9%
-     * faster. */
-    static const double six[5] = {1.00, 1.08, 0.95, 1.10, 1.02};
-    static const double one[1] = {1.0};
-    struct qqb_metric rb = {0}, rc = {0};
-    fill_runs(&rb, 1000, six, 5, 9);
-    fill_runs(&rc, 930, one, 1, 9);
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &rb, &rc, 0.95, &row), 0);
-    printf("  run-noise row: %+.2f%% [%+.2f, %+.2f] threshold %.1f%% (%s): %s (%s)\n", row.ch.pct,
-           row.ch.lo, row.ch.hi, row.threshold, qqb_threshold_from_name(row.threshold_from),
-           qqb_verdict_name(row.verdict), row.why);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_RUNS);
-    CHECK_INT_EQ(qqb_verdict_sym(&row.ch, row.threshold), QQB_UNCHANGED);
-    CHECK_INT_EQ(row.verdict, QQB_BLIND);
-    /* (4) Runs that wobble by 6% never bound one more run to 3%. */
-    CHECK(row.seen_by && !strcmp(row.seen_by, "--against"));
-    CHECK(strstr(row.why, "no number of baseline runs would see 3.0%") != NULL);
-    CHECK(strstr(row.why, "--against (qqbench ci) or a pinned machine") != NULL);
-
-    /* (2) Runs 20% apart (sd of the log medians ~0.19; the run bound ~78%,
-     * beyond the 30% bound) and a current run 31% faster: today's rule
-     * read improved; now blind, not judged, and nothing regressed or
-     * improved. */
-    static const double wide[5] = {1.00, 1.00, 1.00, 1.33, 0.78};
-    struct qqb_metric wb = {0}, wc = {0};
-    fill_runs(&wb, 1000, wide, 5, 9);
-    fill_runs(&wc, 690, one, 1, 9);
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &wb, &wc, 0.95, &row), 0);
-    printf("  20%% run-to-run row: %+.2f%% [%+.2f, %+.2f] threshold %.1f%% (%s), run-to-run "
-           "%.1f%%, bound %.1f%%: %s (%s)\n",
-           row.ch.pct, row.ch.lo, row.ch.hi, row.threshold,
-           qqb_threshold_from_name(row.threshold_from), row.run_pct, row.run_bound_pct,
-           qqb_verdict_name(row.verdict), row.why);
-    CHECK(row.run_pct > 18 && row.run_pct < 24);
-    CHECK(row.run_bound_pct > QQB_THRESHOLD_BOUND);
-    CHECK_INT_EQ(row.threshold_from, QQB_THR_BOUNDED);
-    CHECK_INT_EQ(qqb_verdict_sym(&row.ch, row.threshold), QQB_IMPROVED); /* what it read */
-    CHECK_INT_EQ(row.verdict, QQB_BLIND);
-    CHECK_INT_EQ(row.alone, QQB_BLIND);
-    CHECK(strstr(row.why, "not judged") != NULL);
-    CHECK(row.seen_by && !strcmp(row.seen_by, "--against"));
-    /* Even a 2x slowdown is not judged from such a baseline. */
-    struct qqb_metric w2 = {0};
-    fill_runs(&w2, 2000, one, 1, 9);
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &wb, &w2, 0.95, &row), 0);
-    CHECK_INT_EQ(row.verdict, QQB_BLIND);
-
-    /* (4) Runs 1.1% apart: the run bound at five runs (~3.6%) is above the
-     * suite's 3%; about 7 runs would bring it down. */
-    static const double near[5] = {1.0, 1.012, 0.988, 1.01, 0.99};
-    struct qqb_metric xb = {0}, xc = {0};
-    fill_runs(&xb, 1000, near, 5, 9);
-    fill_runs(&xc, 1000, one, 1, 9);
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &xb, &xc, 0.95, &row), 0);
-    printf("  1%% run-to-run row: threshold %.1f%% (%s): %s (%s)\n", row.threshold,
-           qqb_threshold_from_name(row.threshold_from), qqb_verdict_name(row.verdict), row.why);
-    /* By hand: sd 0.011, 3% = 0.02956 on the log scale; 6 runs give
-     * 2.571 x 0.011 x sqrt(7/6) = 0.0305, 7 runs 2.447 x 0.011 x sqrt(8/7) =
-     * 0.0288. No spread: 2 runs; sd 0.2: never (1.96 x 0.2 > 0.0296). */
-    CHECK_INT_EQ(qqb_runs_needed(0.011, 0.95, 3.0, 50), 7);
-    CHECK_INT_EQ(qqb_runs_needed(0.0, 0.95, 3.0, 50), 2);
-    CHECK_INT_EQ(qqb_runs_needed(0.2, 0.95, 3.0, 50), 0);
-    CHECK_STR_EQ(qqb_verdict_name(QQB_BLIND), "blind");
-    size_t want = qqb_runs_needed(log(1.0 + row.run_pct / 100.0), 0.95, 3.0, 50);
-    CHECK(want > 5 && want < 20);
-    CHECK_INT_EQ(row.verdict, QQB_BLIND);
-    CHECK(row.seen_by && !strcmp(row.seen_by, "more baseline runs"));
-    char says[64];
-    snprintf(says, sizeof says, "about %zu baseline runs would see 3.0%%", want);
-    CHECK(strstr(row.why, says) != NULL);
-
-    /* (3) Clean rows: runs and launches well inside 3%: unchanged,
-     * regressed and improved exactly as before, nothing blind. */
-    static const double calm[5] = {1.0, 1.002, 0.999, 1.001, 0.998};
-    struct qqb_metric cb = {0}, same = {0}, slow = {0}, fast = {0};
-    fill_runs(&cb, 1000, calm, 5, 9);
-    fill_runs(&same, 1001, one, 1, 9);
-    fill_runs(&slow, 1100, one, 1, 9);
-    fill_runs(&fast, 900, one, 1, 9);
-    const struct qqb_metric *curs[3] = {&same, &slow, &fast};
-    const enum qqb_verdict want_v[3] = {QQB_UNCHANGED, QQB_REGRESSED, QQB_IMPROVED};
-    for (int k = 0; k < 3; k++) {
-        memset(&row, 0, sizeof row);
-        CHECK_INT_EQ(qqb_judge_metric(&st, &cb, curs[k], 0.95, &row), 0);
-        CHECK_INT_EQ(row.threshold_from, QQB_THR_FIXED);
-        CHECK_INT_EQ(row.verdict, want_v[k]);
-        CHECK_INT_EQ(row.verdict, qqb_verdict_sym(&row.ch, row.threshold));
-        CHECK(row.seen_by == NULL && row.why[0] == '\0');
-    }
-    /* A one-run baseline with small noise: unchanged as before. */
-    struct qqb_metric ob = {0};
-    fill_runs(&ob, 1000, one, 1, 9);
-    memset(&row, 0, sizeof row);
-    CHECK_INT_EQ(qqb_judge_metric(&st, &ob, &same, 0.95, &row), 0);
-    CHECK_INT_EQ(row.verdict, QQB_UNCHANGED);
-    struct qqb_metric *all[] = {&nb, &nc, &rb, &rc,   &wb,   &wc,   &w2,
-                                &xb, &xc, &cb, &same, &slow, &fast, &ob};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        free_metric(all[i]);
-}
 
 /* The gate names the blind row through the whole judgement: its reason,
  * its tally, and no machine check or Holm for a row not judged. */
@@ -557,14 +297,17 @@ static void test_holm(void)
     results_for(&p, &cur);
     results_for(&p, &base);
     /* Every case unchanged but case 0 (+10%, clear) and case 2 (+3% with
-     * 1% noise: regressed at 95%, not at 1 - 0.05/20). */
+     * 1% launch noise: regressed at 95%, not at 1 - 0.05/20). The baseline:
+     * three runs of the same eight launches, so the runs agree. */
     static const double e[8] = {1.000, 1.010, 0.992, 1.004, 0.996, 1.013, 0.988, 1.006};
     for (size_t c = 0; c < p.ncases; c++)
         for (uint32_t r = 0; r < 8; r++) {
-            double f = c == 0 ? 1.10 : c == 2 ? 1.031 : 1.0;
-            add(base.cases[c], "work", 1000 * e[r], 0, r);
+            double f = c == 0 ? 1.10 : c == 2 ? 1.035 : 1.0;
+            for (uint32_t run = 0; run < 3; run++) {
+                add(base.cases[c], "work", 1000 * (1 + 0.002 * run) * e[(r + run) % 8], run, r);
+                ref(base.cases[c], 500, run, r);
+            }
             add(cur.cases[c], "work", 1000 * f * e[(r + 3) % 8], 0, r);
-            ref(base.cases[c], 500, 0, r);
             ref(cur.cases[c], 500, 0, r);
             base.cases[c]->launches = cur.cases[c]->launches = r + 1;
         }
@@ -574,6 +317,11 @@ static void test_holm(void)
     const struct qqb_cmp *c2 = find_row(&j, 0, p.cases[2].name);
     CHECK(c0 && c2);
     if (c0 && c2) {
+        printf("  +10%%: %s %+.2f [%+.2f, %+.2f] p %.3g (%s); +3.5%%: %s alone %s [%+.2f, %+.2f] p "
+               "%.3g (%s)\n",
+               qqb_verdict_name(c0->verdict), c0->ch.pct, c0->ch.lo, c0->ch.hi, c0->p_value,
+               c0->why, qqb_verdict_name(c2->verdict), qqb_verdict_name(c2->alone), c2->ch.lo,
+               c2->ch.hi, c2->p_value, c2->why);
         CHECK_INT_EQ(c0->verdict, QQB_REGRESSED);
         CHECK_INT_EQ(c0->holm_held, 1);
         CHECK(c0->level > 0.997);
@@ -583,11 +331,6 @@ static void test_holm(void)
         CHECK(strstr(c2->why, "not after Holm over 20 comparisons") != NULL);
     }
     CHECK_INT_EQ(j.regressed, 1);
-    size_t *g, ng;
-    CHECK_INT_EQ(qqb_judge_flagged_groups(&p, &j, &g, &ng), 0);
-    CHECK_INT_EQ(ng, 1);
-    CHECK_INT_EQ(ng ? g[0] : 99, 0);
-    free(g);
     qqb_judgement_free(&j);
     qqb_results_free(&cur);
     qqb_results_free(&base);
@@ -648,154 +391,6 @@ static void test_round_order(void)
     }
 }
 
-/* ---------------------------------------------------------------------
- * Simulations (seeded), quoted in docs/STATISTICS.md sections 8 and 14.
- * A run of qqbench has its own speed: every launch of it shifted by one
- * lognormal factor exp(N(0, SR)) that the machine reference does not see
- * (the ncs baseline shows such shifts); launches add lognormal noise SL.
- * --------------------------------------------------------------------- */
-
-struct sim {
-    double sr, sl; /* run-to-run and launch-to-launch sigma (log) */
-    size_t n;      /* launches per run */
-    size_t runs;   /* runs the baseline holds */
-    double thr;    /* the fixed threshold, percent */
-    double mult;   /* noise_multiple */
-};
-
-static void sim_run(gsl_rng *g, const struct sim *s, struct qqb_metric *m, uint32_t run)
-{
-    double shift = gsl_ran_gaussian(g, s->sr);
-    for (size_t i = 0; i < s->n; i++)
-        qqb_metric_add_at(m, 1000 * exp(shift + gsl_ran_gaussian(g, s->sl)), run, (uint32_t)i);
-}
-
-static enum qqb_verdict sim_judge(const struct sim *s, const struct qqb_metric *bm,
-                                  const struct qqb_metric *cm, double level)
-{
-    struct qqb_settings st = {0};
-    st.threshold = s->thr;
-    st.noise_multiple = s->mult;
-    st.confidence = 0.95;
-    struct qqb_cmp row = {0};
-    qqb_judge_metric(&st, bm, cm, level, &row);
-    return row.verdict;
-}
-
-/* False confirmation: an A/A comparison says `regressed`, and a fresh
- * run's confirmation against the SAME stored baseline says so too. */
-static void sim_confirmation(const struct sim *s, int trials, double *p1, double *p2)
-{
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(g, 20261122);
-    int first = 0, both = 0;
-    for (int t = 0; t < trials; t++) {
-        struct qqb_metric bm = {0}, cm = {0}, cm2 = {0};
-        for (uint32_t r = 0; r < s->runs; r++)
-            sim_run(g, s, &bm, r);
-        sim_run(g, s, &cm, 0);
-        if (sim_judge(s, &bm, &cm, 0.95) == QQB_REGRESSED) {
-            first++;
-            sim_run(g, s, &cm2, 0);
-            both += sim_judge(s, &bm, &cm2, 0.95) == QQB_REGRESSED;
-        }
-        free_metric(&bm);
-        free_metric(&cm);
-        free_metric(&cm2);
-    }
-    gsl_rng_free(g);
-    *p1 = (double)first / trials;
-    *p2 = (double)both / trials;
-}
-
-static void test_sim_confirmation(void)
-{
-    /* 2% run-to-run, 1% launch-to-launch, 9 launches, ci.yaml's 3%. */
-    struct sim one = {0.02, 0.01, 9, 1, 3.0, 3}, five = {0.02, 0.01, 9, 5, 3.0, 3};
-    double p1, p2, q1, q2;
-    sim_confirmation(&one, 4000, &p1, &p2);
-    sim_confirmation(&five, 4000, &q1, &q2);
-    printf("  one-run baseline: false regressed %.4f, confirmed %.4f (p^2 = %.5f, "
-           "P(confirm | alarm) = %.2f)\n",
-           p1, p2, p1 * p1, p1 > 0 ? p2 / p1 : 0);
-    printf("  five-run baseline: false regressed %.4f, confirmed %.4f (p^2 = %.5f)\n", q1, q2,
-           q1 * q1);
-    /* A shared one-run baseline: confirmation is far from independent. */
-    CHECK(p1 > 0.02);
-    CHECK(p2 > 3 * p1 * p1);
-    /* Five runs: the run-to-run bound makes both rare. */
-    CHECK(q1 < p1 / 3);
-    CHECK(q2 <= 0.005);
-}
-
-/* The family-wise false-alarm rate of a suite of M A/A comparisons: any
- * `regressed` at 95% each; under Holm (whose first rejection needs a row
- * decisive at 1 - 0.05/M); and under Holm with the confirmation rerun. */
-static void sim_family(const struct sim *s, size_t M, int trials, double *plain, double *holm,
-                       double *confirmed)
-{
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(g, 42);
-    int any = 0, anyh = 0, anyc = 0;
-    double level = 1.0 - 0.05 / (double)M;
-    for (int t = 0; t < trials; t++) {
-        int a = 0, h = 0, c = 0;
-        for (size_t k = 0; k < M; k++) {
-            struct qqb_metric bm = {0}, cm = {0}, cm2 = {0};
-            for (uint32_t r = 0; r < s->runs; r++)
-                sim_run(g, s, &bm, r);
-            sim_run(g, s, &cm, 0);
-            if (sim_judge(s, &bm, &cm, 0.95) == QQB_REGRESSED) {
-                a = 1;
-                if (sim_judge(s, &bm, &cm, level) == QQB_REGRESSED) {
-                    h = 1;
-                    sim_run(g, s, &cm2, 0);
-                    c |= sim_judge(s, &bm, &cm2, level) == QQB_REGRESSED;
-                }
-            }
-            free_metric(&bm);
-            free_metric(&cm);
-            free_metric(&cm2);
-        }
-        any += a;
-        anyh += h;
-        anyc += c;
-    }
-    gsl_rng_free(g);
-    *plain = (double)any / trials;
-    *holm = (double)anyh / trials;
-    *confirmed = (double)anyc / trials;
-}
-
-static void test_sim_family(void)
-{
-    /* Launch noise only (2%, 9 launches, a 0.5% threshold: what the
-     * interval models); then ci.yaml's 21 comparisons on a machine whose
-     * runs shift by 2%. */
-    struct sim noshift = {0.0, 0.02, 9, 1, 0.5, 0}, one = {0.02, 0.01, 9, 1, 3.0, 3},
-               five = {0.02, 0.01, 9, 5, 3.0, 3};
-    double a, ah, ac, b, bh, bc, c, ch, cc;
-    sim_family(&noshift, 21, 1000, &a, &ah, &ac);
-    sim_family(&one, 21, 1000, &b, &bh, &bc);
-    sim_family(&five, 21, 1000, &c, &ch, &cc);
-    printf("  21 comparisons, launch noise only: any false regressed %.3f, Holm %.3f, "
-           "Holm + confirmation %.3f\n",
-           a, ah, ac);
-    printf("  21 comparisons, 2%% run shift, one-run baseline: %.3f, Holm %.3f, "
-           "Holm + confirmation %.3f\n",
-           b, bh, bc);
-    printf("  21 comparisons, 2%% run shift, five-run baseline: %.3f, Holm %.3f, "
-           "Holm + confirmation %.3f\n",
-           c, ch, cc);
-    /* Holm controls what the interval models (launch noise)... */
-    CHECK(a > 0.10);
-    CHECK(ah <= 0.05 + 0.02);
-    /* ...but not a shift of a whole run, which only more runs reveal. */
-    CHECK(bh > 0.10);
-    CHECK(ch < bh / 2);
-    CHECK(cc <= 0.05);
-}
-
 /* --against: the plan doubles every group (change build, then the reference
  * build in the same order), each change case carries its twin's index; the
  * judge pairs them by round as variants are, and the reference build's
@@ -853,25 +448,6 @@ static void test_against_build_rows(void)
     CHECK(ab != NULL && ab->ref_idx == 0 && ab->verdict == QQB_UNCHANGED);
     CHECK(find_row(&j, QQB_CMP_VARIANT, "k[b]@1 (reference build)") == NULL);
     CHECK(find_row(&j, QQB_CMP_BUILD, "k[a]@1 (reference build)") == NULL);
-    size_t *groups, ng;
-    CHECK_INT_EQ(qqb_judge_flagged_groups(&p, &j, &groups, &ng), 0);
-    CHECK_INT_EQ(ng, 1);
-    free(groups);
-    /* Confirmation on a fresh measurement where the builds are equal:
-     * the regression does not hold and becomes noisy. */
-    struct qqb_results conf;
-    results_for(&p, &conf);
-    for (uint32_t r = 0; r < 12; r++)
-        for (int k = 0; k < 4; k++) {
-            add(conf.cases[k], "work", 1000 * weather[r], 0, r);
-            conf.cases[k]->launches++;
-        }
-    qqb_judge_confirm(&p, &conf, NULL, &j);
-    row = find_row(&j, QQB_CMP_BUILD, "k[a]@1");
-    CHECK(row && row->confirmed == 0 && row->verdict == QQB_NOISY);
-    CHECK_INT_EQ(j.build_regressed, 0);
-    CHECK_INT_EQ(j.build_noisy, 2);
-    qqb_results_free(&conf);
     qqb_judgement_free(&j);
     qqb_results_free(&cur);
     qqb_plan_free(&p);
@@ -900,9 +476,9 @@ static void test_against_build_rows(void)
  * and each batch of 10 pairs moves (a, b) by a trinomial draw with
  * pa = P(d > T), pb = P(d < -T). Carrying the distribution of (a, b) over
  * the still-noisy paths through n = 10, 20, ..., 80 gives each verdict's
- * exact probability for one measurement; the final `regressed` is
- * regressed twice (the confirmation is independent here), P^2; `improved`
- * and `unchanged` are final as first judged.
+ * exact probability for one measurement. Regressed and improved at the
+ * look of n pairs need k from the look's O'Brien-Fleming level
+ * (qqb_gs_nominal(0.05, n/10, 8)), unchanged the 95% k (a futility stop).
  * A count of N trials is Binomial(N, p); each asserted count must lie in
  * the two-sided range whose tails hold 1e-4 / SIM_CHECKS together, so all
  * SIM_CHECKS checks together fail a correct judge for fewer than 1 seed in
@@ -927,12 +503,12 @@ static void binom_range(unsigned n, double p, double tail, unsigned *lo, unsigne
         (*hi)--;
 }
 
-/* The sign test's k at n pairs and 95%: the largest k >= 1 with
- * 2 P(Binomial(n, 1/2) <= k-1) <= 0.05; 0 when none. */
-static unsigned sign_k(unsigned n)
+/* The sign test's k at n pairs and level ALPHA: the largest k >= 1 with
+ * 2 P(Binomial(n, 1/2) <= k-1) <= ALPHA; 0 when none. */
+static unsigned sign_k(unsigned n, double alpha)
 {
     unsigned k = 0;
-    while (k < n && 2 * gsl_cdf_binomial_P(k, 0.5, n) <= 0.05)
+    while (k < n && 2 * gsl_cdf_binomial_P(k, 0.5, n) <= alpha)
         k++;
     return k;
 }
@@ -956,14 +532,15 @@ static void against_model(double mu, double sd, double prob[QQB_NVERDICTS])
                         next[a + x][b + y] += at[a][b] * gsl_sf_choose(SIM_BATCH, x) *
                                               gsl_sf_choose(SIM_BATCH - x, y) * pow(pa, x) *
                                               pow(pb, y) * pow(1 - pa - pb, SIM_BATCH - x - y);
-        unsigned k = sign_k(n);
+        unsigned k = sign_k(n, 0.05);
+        unsigned kb = sign_k(n, qqb_gs_nominal(0.05, n / SIM_BATCH, SIM_MOST / SIM_BATCH));
         memset(at, 0, sizeof at);
         for (unsigned a = 0; a <= n; a++)
             for (unsigned b = 0; a + b <= n; b++) {
                 double q = next[a][b];
-                if (n - a + 1 <= k)
+                if (n - a + 1 <= kb)
                     prob[QQB_REGRESSED] += q;
-                else if (n - b + 1 <= k)
+                else if (n - b + 1 <= kb)
                     prob[QQB_IMPROVED] += q;
                 else if (a < k && b < k)
                     prob[QQB_UNCHANGED] += q;
@@ -1000,17 +577,11 @@ static void sim_against(const struct qqb_plan *p, double change, double sigma, u
     gsl_rng_set(g, seed);
     memset(counts, 0, QQB_NVERDICTS * sizeof *counts);
     for (int t = 0; t < SIM_TRIALS; t++) {
-        struct qqb_results cur, conf;
+        struct qqb_results cur;
         struct qqb_judgement j;
         results_for(p, &cur);
         sim_builds(g, p, &cur, change, sigma);
         CHECK_INT_EQ(qqb_judge(p, &cur, NULL, &j), 0);
-        if (j.build_regressed) {
-            results_for(p, &conf);
-            sim_builds(g, p, &conf, change, sigma);
-            qqb_judge_confirm(p, &conf, NULL, &j);
-            qqb_results_free(&conf);
-        }
         const struct qqb_cmp *row = find_row(&j, QQB_CMP_BUILD, "k@1");
         CHECK(row != NULL);
         if (row)
@@ -1043,7 +614,8 @@ static void test_sim_against(void)
         qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
     CHECK_INT_EQ(p.ncases, 2);
     CHECK_INT_EQ(p.groups[0].reps, SIM_BATCH);
-    CHECK_INT_EQ(sign_k(SIM_BATCH), 2);
+    CHECK_INT_EQ(sign_k(SIM_BATCH, 0.05), 2);
+    p.max_reps = SIM_MOST; /* as the pipeline sets it with --against */
     /* A quiet machine and a busy one (jitter 0.5% and 1.5% a launch). */
     static const double sigmas[2] = {0.005, 0.015};
     static const struct {
@@ -1060,7 +632,7 @@ static void test_sim_against(void)
             char what[64];
             snprintf(what, sizeof what, "%s, jitter %.1f%%: regressed", cases[c].name,
                      100 * sigmas[m]);
-            check_rate(what, counts[QQB_REGRESSED], prob[QQB_REGRESSED] * prob[QQB_REGRESSED]);
+            check_rate(what, counts[QQB_REGRESSED], prob[QQB_REGRESSED]);
             snprintf(what, sizeof what, "%s, jitter %.1f%%: unchanged", cases[c].name,
                      100 * sigmas[m]);
             check_rate(what, counts[QQB_UNCHANGED], prob[QQB_UNCHANGED]);
@@ -1089,56 +661,6 @@ static void test_sim_against(void)
 
 #define BLIND_TRIALS 2000
 
-static void test_sim_blind(void)
-{
-    struct sim s = {0.20, 0.01, 9, 5, 3.0, 3};
-    struct qqb_settings st = {0};
-    st.threshold = s.thr;
-    st.noise_multiple = s.mult;
-    st.confidence = 0.95;
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(g, 20261126);
-    unsigned beyond = 0, today = 0, today_beyond = 0, now = 0, now_beyond = 0, blind = 0,
-             unchanged = 0, today_unchanged = 0;
-    for (int t = 0; t < BLIND_TRIALS; t++) {
-        struct qqb_metric bm = {0}, cm = {0};
-        for (uint32_t r = 0; r < s.runs; r++)
-            sim_run(g, &s, &bm, r);
-        sim_run(g, &s, &cm, 0);
-        struct qqb_cmp row = {0};
-        qqb_judge_metric(&st, &bm, &cm, 0.95, &row);
-        enum qqb_verdict old = qqb_verdict_sym(&row.ch, row.threshold);
-        int far = row.run_bound_pct > row.threshold;
-        int told = old == QQB_REGRESSED || old == QQB_IMPROVED;
-        int tnow = row.verdict == QQB_REGRESSED || row.verdict == QQB_IMPROVED;
-        beyond += far;
-        today += told;
-        today_beyond += told && far;
-        now += tnow;
-        now_beyond += tnow && far;
-        blind += row.verdict == QQB_BLIND;
-        unchanged += row.verdict == QQB_UNCHANGED;
-        today_unchanged += old == QQB_UNCHANGED;
-        free_metric(&bm);
-        free_metric(&cm);
-    }
-    gsl_rng_free(g);
-    unsigned lo, hi;
-    binom_range(BLIND_TRIALS, 0.05, 1e-4, &lo, &hi);
-    printf("  runs shift 20%%, no change, %d rows: run bound beyond 30%% in %u\n", BLIND_TRIALS,
-           beyond);
-    printf("    today: false regressed/improved %u (%u of them on those rows), unchanged %u\n",
-           today, today_beyond, today_unchanged);
-    printf("    honest: false regressed/improved %u (%u on those rows; bound %u), unchanged %u, "
-           "blind %u\n",
-           now, now_beyond, hi, unchanged, blind);
-    CHECK(beyond > BLIND_TRIALS / 2);
-    CHECK_INT_EQ(now_beyond, 0);
-    CHECK(now <= hi);
-    CHECK(today > hi);          /* the test can fail: today's rule does */
-    CHECK_INT_EQ(unchanged, 0); /* a 3% threshold under 20% run shifts: never unchanged */
-}
-
 /* A stored run's cases are matched to the plan's once, by name, and found
  * by index after: a baseline that holds its cases in another order, and
  * one more, gives the same rows, each pointing at the right stored case. */
@@ -1160,10 +682,10 @@ static void test_baseline_found_by_index(void)
     CHECK_INT_EQ(qqb_results_init(&moved, names, 3), 0);
     for (uint32_t r = 0; r < 10; r++) {
         double e = 1.0 + 0.001 * (r % 3);
-        add(base.cases[0], "work", 1000 * e, 0, r);
-        add(moved.cases[2], "work", 1000 * e, 0, r);
-        add(base.cases[1], "work", 2000 * e, 0, r);
-        add(moved.cases[1], "work", 2000 * e, 0, r);
+        add(base.cases[0], "work", 1000 * e, r % 3, r);
+        add(moved.cases[2], "work", 1000 * e, r % 3, r);
+        add(base.cases[1], "work", 2000 * e, r % 3, r);
+        add(moved.cases[1], "work", 2000 * e, r % 3, r);
         add(moved.cases[0], "work", 9999, 0, r);
         add(cur.cases[0], "work", 1200 * e, 0, r); /* +20% */
         add(cur.cases[1], "work", 2000 * e, 0, r); /* unchanged */
@@ -1214,14 +736,9 @@ int main(void)
     RUN(test_ab_threshold_from_pairs);
     RUN(test_machine_check_visible);
     RUN(test_baseline_found_by_index);
-    RUN(test_thresholds_runs_bound);
-    RUN(test_blind_rows);
     RUN(test_blind_in_judgement);
     RUN(test_holm);
     RUN(test_round_order);
-    RUN(test_sim_confirmation);
-    RUN(test_sim_family);
     RUN(test_sim_against);
-    RUN(test_sim_blind);
     return TEST_DONE();
 }

@@ -173,8 +173,12 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     c->alone = QQB_REGRESSED;
     c->level = 0.975;
     c->holm_held = 1;
-    c->confirmed = 1;
-    c->confirm_pct = 4.0;
+    c->p_value = 0.004;
+    c->look = 2;
+    c->looks = 8;
+    c->count_base = 1000;
+    c->count_cur = 1200;
+    c->count_pct = 20;
     c->machine = QQB_MC_HELD;
     c->machine_pct = 0.25;
     c->norm_pct = 3.7;
@@ -212,7 +216,9 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     c->alone = QQB_IMPROVED;
     c->level = 0.95;
     c->holm_held = -1;
-    c->confirmed = -1;
+    c->p_value = 1;
+    c->plan_launches = 24;
+    c->count_base = c->count_cur = c->count_pct = NAN;
     c->machine = QQB_MC_SKIPPED;
     c->machine_why = "no reference loop";
     c->machine_pct = NAN;
@@ -244,7 +250,11 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     c->alone = QQB_NOISY;
     c->level = NAN;
     c->holm_held = 0;
-    c->confirmed = 0;
+    c->p_value = 0.2;
+    c->need_launches = 40;
+    c->need_runs = 7;
+    c->count_base = c->count_cur = 500;
+    c->count_pct = 0;
     c->machine_pct = NAN;
     c->norm_pct = NAN;
     c->run_pct = NAN;

@@ -45,6 +45,14 @@ planted_suite() {
         [ -z "${4:-}" ] || printf '%s\n' "$4"
     } > "$1"
 }
+# record3 ARGS...: 'qqbench run ARGS --update-baseline' three times: a stored baseline gates
+# timing only from 3 runs on (docs/STATISTICS.md section 17). Its output goes to record3.log.
+record3() {
+    local i
+    for i in 1 2 3; do
+        "$QQBENCH" run "$@" --update-baseline --quiet >>record3.log 2>&1 || return 1
+    done
+}
 # show FILE...: print files after a failure, for the log.
 show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 # jq_py FILE JQ_EXPR PY_EXPR: evaluate an expression on a JSON file (d is the

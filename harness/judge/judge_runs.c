@@ -1,0 +1,258 @@
+/* judge_runs.c - baseline rows judged by runs (docs/STATISTICS.md section 17): the current run's
+ * figure against the stored runs' figures, their variance shrunk across the suite's keys. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "judge.h"
+#include "judge_runs.h"
+#include "match.h"
+#include "runlevel.h"
+
+/* The largest number of launches or baseline runs a blind or noisy row's
+ * note names; beyond it the note names --against. */
+#define RUNS_MAX_LAUNCHES 1000
+#define RUNS_MAX_RUNS     50
+
+/* The standard error at which a row with no change reads unchanged at
+ * THRESHOLD (percent) nine times in ten: its interval's half-width q se
+ * plus 1.28 se (the 90% quantile of the estimate) within the threshold. */
+static double target_se(double threshold_pct, double q)
+{
+    return log1p(threshold_pct / 100.0) / (q + 1.2816);
+}
+
+/* The run stamps of M (NULL on out of memory). */
+static uint32_t *stamps_of(const struct qqb_metric *m)
+{
+    uint32_t *r = malloc((m->n ? m->n : 1) * sizeof *r);
+    for (size_t i = 0; r && i < m->n; i++) {
+        uint32_t l;
+        qqb__stamp_of(m, i, &r[i], &l);
+    }
+    return r;
+}
+
+int qqb_judge_runs_of(const struct qqb_metric *bm, struct qqb_baseruns *out)
+{
+    uint32_t *runs = stamps_of(bm);
+    if (!runs)
+        return -1;
+    int rc = qqb_baseruns_of(bm->samples, runs, bm->n, out);
+    free(runs);
+    return rc;
+}
+
+/* The threshold of a baseline row: the benchmark's own, or noise_multiple
+ * times the baseline's launch noise where that is larger, held at the
+ * bound. Run-to-run noise never grows it: it is in the test. */
+static void runs_threshold(struct qqb_cmp *row, const struct qqb_settings *s, double within_pct)
+{
+    double fixed = s->threshold > 0 ? s->threshold : 0;
+    double noise =
+        s->noise_multiple > 0 && isfinite(within_pct) ? s->noise_multiple * within_pct : 0;
+    double cap = s->threshold_bound > 0 ? s->threshold_bound : QQB_THRESHOLD_BOUND;
+    double bound = fixed > cap ? fixed : cap;
+    row->noise_pct = within_pct;
+    row->suite_threshold = fixed;
+    row->threshold = fixed;
+    row->threshold_from = QQB_THR_FIXED;
+    if (noise > fixed) {
+        row->threshold = noise > bound ? bound : noise;
+        row->threshold_from = noise > bound ? QQB_THR_BOUNDED : QQB_THR_NOISE;
+    }
+}
+
+/* Fill ROW->ch from the test T at LEVEL: the interval, the estimate, the
+ * sides' medians, and "ci_ok" (the t interval exists at any level). */
+static void fill_change(struct qqb_cmp *row, const struct qqb_runtest *t, double level,
+                        const struct qqb_metric *bm, const struct qqb_metric *cm)
+{
+    struct qqb_change *ch = &row->ch;
+    memset(ch, 0, sizeof *ch);
+    ch->status = QQB_CHANGE_OK;
+    ch->reason = "";
+    ch->nb = bm->n;
+    ch->nc = cm->n;
+    ch->confidence = ch->achieved = level;
+    ch->ci_ok = 1;
+    ch->pct = t->pct;
+    qqb_runtest_interval(t, level, &ch->lo, &ch->hi);
+    ch->median_base = row->base_median;
+    ch->median_cur = row->cur_median;
+    ch->ratio_pct = 100.0 * (row->cur_median / row->base_median - 1.0);
+    ch->spread = 1;
+    row->level = level;
+}
+
+/* What would see a row at the benchmark's threshold T_S, into W: more
+ * launches of this run (the launch part of se shrinks as 1/n), else more
+ * baseline runs (the baseline's mean sharpens as 1/R), else --against (the
+ * run shift itself is beyond what any number of runs averages away). */
+static void seen(struct qqb_cmp *row, const struct qqb_runtest *t, double var, double t_s, double q,
+                 double sd, char *w, size_t len)
+{
+    double want = target_se(t_s, q);
+    size_t n = qqb_runtest_launches(t, sd, want, RUNS_MAX_LAUNCHES);
+    size_t r = n ? 0 : qqb_runtest_runs(t, var, want, RUNS_MAX_RUNS);
+    row->need_launches = n;
+    row->need_runs = r;
+    if (n) {
+        row->seen_by = "more launches";
+        snprintf(w, len, "about %zu launches would see %.1f%%", n, t_s);
+    } else if (r) {
+        row->seen_by = "more baseline runs";
+        snprintf(w, len, "about %zu baseline runs would see %.1f%%", r, t_s);
+    } else {
+        row->seen_by = "--against";
+        snprintf(w, len,
+                 "no number of runs would see %.1f%% (run shifts %.1f%%): --against (qqbench ci) "
+                 "or a pinned machine",
+                 t_s, 100.0 * (exp(sqrt(t->tau2)) - 1.0));
+    }
+}
+
+/*
+ * One baseline row by runs (section 17). With the interval [lo, hi] of the
+ * test at the benchmark's confidence, t its threshold and t_s the
+ * benchmark's own (t > t_s only by noise_multiple), in this order:
+ *   blind, not judged   the interval's floor (infinitely many launches)
+ *                       is wider than the bound: nothing is seen;
+ *   regressed/improved  beyond +/-t (symmetric);
+ *   unchanged           within +/-t_s;
+ *   blind               within +/-t; or not decided while no number of
+ *                       launches brings se under the plan's target at t_s;
+ *   noisy               otherwise: the plan wanted more launches than it got.
+ */
+int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
+                      const struct qqb_metric *cm, const struct qqb_baseruns *b, double var,
+                      double df, struct qqb_cmp *row)
+{
+    struct qqb_runtest t;
+    runs_threshold(row, s, isfinite(b->within_sd) ? 100.0 * b->within_sd : NAN);
+    row->base_median = exp(b->mean);
+    row->cur_median = qqb_median(cm->samples, cm->n);
+    row->run_pct = isfinite(b->s2) ? 100.0 * (exp(sqrt(b->s2)) - 1.0) : NAN;
+    row->run_var = var;
+    row->run_df = df;
+    if (qqb_runtest(b, var, df, cm->samples, cm->n, &t) != 0) {
+        memset(&row->ch, 0, sizeof row->ch);
+        row->ch.status = QQB_CHANGE_BAD_VALUE;
+        row->ch.reason = "a figure is not a positive number";
+        row->verdict = row->alone = QQB_NOISY;
+        row->p_value = 1;
+        return 0;
+    }
+    double level = s->confidence, q = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, df);
+    fill_change(row, &t, level, bm, cm);
+    row->run_bound_pct = 100.0 * (exp(q * t.floor_se) - 1.0);
+    double up, down;
+    qqb_runtest_p(&t, row->threshold, &up, &down);
+    row->p_value = 2.0 * (up < down ? up : down);
+    if (row->p_value > 1)
+        row->p_value = 1;
+    double cap = s->threshold_bound > 0 ? s->threshold_bound : QQB_THRESHOLD_BOUND;
+    double bound = row->suite_threshold > cap ? row->suite_threshold : cap;
+    double sd = cm->n >= 2 ? sqrt(t.wc * (double)cm->n / 1.5707963267948966) : NAN;
+    int k = 0;
+    /* The plan: the launches at which a row with no change reads unchanged
+     * nine times in ten. From the spread alone, never the estimate, so
+     * taking them does not spend the test's level (qqb_judge_planned). */
+    row->plan_launches =
+        qqb_runtest_launches(&t, sd, target_se(row->suite_threshold, q), RUNS_MAX_LAUNCHES);
+    row->verdict = qqb_verdict_sym(&row->ch, row->threshold);
+    if (row->run_bound_pct > bound) {
+        k = snprintf(row->why, sizeof row->why, "runs move +/-%.1f%%: not judged; ",
+                     row->run_bound_pct);
+        row->verdict = QQB_BLIND;
+        row->not_judged = 1;
+    } else if (row->verdict == QQB_UNCHANGED &&
+               qqb_verdict_sym(&row->ch, row->suite_threshold) != QQB_UNCHANGED) {
+        k = snprintf(row->why, sizeof row->why, "within +/-%.1f%%: this machine cannot see less; ",
+                     row->threshold);
+        row->verdict = QQB_BLIND;
+    } else if (row->verdict == QQB_NOISY && !(t.floor_se < target_se(row->suite_threshold, q))) {
+        /* The plan cannot reach a decision at t_s with any launches. */
+        k = snprintf(row->why, sizeof row->why, "within +/-%.1f%% at best: ", row->run_bound_pct);
+        row->verdict = QQB_BLIND;
+    }
+    if (row->verdict == QQB_BLIND && k > 0 && (size_t)k < sizeof row->why)
+        seen(row, &t, var, row->suite_threshold, q, sd, row->why + k, sizeof row->why - (size_t)k);
+    else if (row->verdict == QQB_NOISY) /* what the plan wanted: more than it got */
+        row->need_launches = row->plan_launches;
+    row->alone = row->verdict;
+    return 0;
+}
+
+int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
+                   const struct qqb_results *base, struct qqb_judgement *j)
+{
+    size_t n = j->ncmp;
+    struct qqb_baseruns *br = calloc(n ? n : 1, sizeof *br);
+    double *s2 = calloc(n ? n : 1, sizeof *s2), *df = calloc(n ? n : 1, sizeof *df);
+    if (!br || !s2 || !df) {
+        free(br);
+        free(s2);
+        free(df);
+        return -1;
+    }
+    /* The prior: every baseline row's run-to-run variance, on R - 1
+     * degrees of freedom, from the baseline's runs. */
+    for (size_t i = 0; i < n; i++) {
+        const struct qqb_cmp *row = &j->cmp[i];
+        s2[i] = NAN;
+        if (row->ab || row->base_metric == QQB_NO_MATCH)
+            continue;
+        const struct qqb_metric *bm = &base->cases[row->base_idx]->metrics[row->base_metric];
+        if (qqb_judge_runs_of(bm, &br[i]) == 0 && br[i].nruns >= 2) {
+            s2[i] = br[i].s2;
+            df[i] = (double)(br[i].nruns - 1);
+        }
+    }
+    double s0sq, d0;
+    int rc = qqb_shrink_prior(s2, df, n, &s0sq, &d0);
+    j->shrink_s0 = isfinite(s0sq) ? 100.0 * (exp(sqrt(s0sq)) - 1.0) : NAN;
+    j->shrink_d0 = d0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        if (row->ab || row->base_metric == QQB_NO_MATCH)
+            continue;
+        const struct qqb_bench *b = &p->suite->bench[p->cases[row->case_idx].bench];
+        const struct qqb_metric *bm = &base->cases[row->base_idx]->metrics[row->base_metric];
+        const struct qqb_metric *cm = &cur->cases[row->case_idx]->metrics[row->metric];
+        double var = qqb_shrunk_var(s2[i], df[i], s0sq, d0);
+        double dfs = (isfinite(s2[i]) ? df[i] : 0) + (d0 > 0 && isfinite(s0sq) ? d0 : 0);
+        if (!(dfs > 0) || !isfinite(var)) {
+            var = s2[i];
+            dfs = df[i];
+        }
+        rc = qqb_judge_run_row(&b->s, bm, cm, &br[i], var, dfs, row);
+    }
+    free(br);
+    free(s2);
+    free(df);
+    return rc;
+}
+
+size_t qqb_judge_planned(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,
+                         const struct qqb_results *base)
+{
+    struct qqb_judgement j;
+    if (!base || qqb_judge(p, cur, base, &j) != 0)
+        return 0;
+    size_t want = 0;
+    const struct qqb_plan_group *gr = &p->groups[g];
+    for (size_t i = 0; i < j.ncmp; i++) {
+        const struct qqb_cmp *row = &j.cmp[i];
+        if (row->ab || row->case_idx < gr->first || row->case_idx >= gr->first + gr->n ||
+            row->not_judged || row->ch.status != QQB_CHANGE_OK)
+            continue;
+        if (row->plan_launches > want)
+            want = row->plan_launches;
+    }
+    qqb_judgement_free(&j);
+    return want;
+}

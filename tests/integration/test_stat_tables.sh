@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The simulated tables of docs/STATISTICS.md and docs/MODELS.md are what the simulations of the judge that runs print (tools/stat-tables --check), and the tool finds a table edited by hand.
+set -euo pipefail
+. "$QQ_TEST_DATA/run/lib.sh"
+root="$QQ_TEST_DATA/../.."
+build="$(dirname "$(dirname "$QQBENCH")")"
+qqcheck() { rc=0; "$1" --check "$build" > "$2" 2>&1 || rc=$?; }
+qqcheck "$root/tools/stat-tables" st.txt
+check "the docs' tables are the simulations' (exit $rc)" test "$rc" = 0
+# A copy of the tool and the docs with one number changed: found.
+rm -rf copy && mkdir -p copy/tools copy/docs
+cp "$root/tools/stat-tables" copy/tools/
+cp "$root/docs/STATISTICS.md" "$root/docs/MODELS.md" copy/docs/
+sed -i 's/^| run 0%, launch 2%, R = 5, none | [0-9]* of/| run 0%, launch 2%, R = 5, none | 299 of/' copy/docs/STATISTICS.md
+qqcheck copy/tools/stat-tables st2.txt
+check "an edited table is found (exit $rc)" test "$rc" = 1
+check "it names the file" has st2.txt 'docs/STATISTICS.md: a table differs'
+[ "$fail" = 0 ] || show st.txt st2.txt
+finish

@@ -1,0 +1,467 @@
+/* test_judge_runs.c - the run as the unit (docs/STATISTICS.md section 17): the shrinkage of
+ * run-to-run variances, the group-sequential boundary against published values, the sign test
+ * against a minimum effect, and simulations of the judge that runs (qqb_judge_with, with its
+ * Holm family and the plan) on suites of 20 keys. */
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_psi.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "judge.h"
+#include "judge_runs.h"
+#include "measure.h"
+#include "plan.h"
+#include "results.h"
+#include "runlevel.h"
+#include "runner.h"
+#include "sequential.h"
+#include "stats.h"
+#include "suite.h"
+#include "test.h"
+
+/* ---------------------------------------------------------------------
+ * The pieces, against values that do not come from the harness.
+ * --------------------------------------------------------------------- */
+
+/* O'Brien-Fleming's constants C_B(K) for a two-sided 5% test (Jennison and
+ * Turnbull, "Group Sequential Methods", 2000, Table 2.3): the last look's
+ * nominal level is 2 (1 - Phi(C_B)), look k's is 2 (1 - Phi(C_B sqrt(K/k))). */
+static void test_obrien_fleming_published(void)
+{
+    static const double cb[] = {0, 1.960, 1.977, 2.004, 2.024, 2.040, 2.053, 2.063, 2.072};
+    for (size_t k = 1; k <= 8; k++) {
+        double last = qqb_gs_nominal(0.05, k, k);
+        double c = gsl_cdf_ugaussian_Qinv(last / 2);
+        printf("  K=%zu: C_B %.4f (published %.3f), first look %.3g, last %.4f\n", k, c, cb[k],
+               qqb_gs_nominal(0.05, 1, k), last);
+        CHECK(fabs(c - cb[k]) < 0.003);
+        if (k == 8) {
+            printf("TABLE obf | look | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |\nTABLE obf "
+                   "|---|---|---|---|---|---|---|---|---|\nTABLE obf | level |");
+            for (size_t at = 1; at <= 8; at++)
+                printf(" %.2g |", qqb_gs_nominal(0.05, at, 8));
+            printf("\n");
+        }
+        for (size_t at = 1; at <= k; at++)
+            CHECK_DBL_NEAR(qqb_gs_nominal(0.05, at, k),
+                           2 * gsl_cdf_ugaussian_Q(c * sqrt((double)k / (double)at)), 1e-9);
+    }
+    /* One look is the plain level; a nonsense argument is NaN. */
+    CHECK_DBL_NEAR(qqb_gs_nominal(0.01, 1, 1), 0.01, 0);
+    CHECK(isnan(qqb_gs_nominal(0.05, 0, 3)));
+    CHECK(isnan(qqb_gs_nominal(0.05, 4, 3)));
+    CHECK(isnan(qqb_gs_nominal(1.5, 1, 3)));
+    /* The crossing probability of one look is the normal tail. */
+    CHECK(fabs(qqb_gs_crossing(1.959964, 1) - 0.05) < 2e-4);
+}
+
+/* A random walk of 8 looks crosses the boundary qqb_gs_nominal gives, at
+ * any look, with probability 0.05: 200,000 walks (seeded). The count is
+ * Binomial(200000, 0.05): its 1e-4 two-sided range is 0.05 +/- 0.0019. */
+static void test_obrien_fleming_walks(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 20261126);
+    double z[8];
+    for (size_t k = 1; k <= 8; k++)
+        z[k - 1] = gsl_cdf_ugaussian_Qinv(qqb_gs_nominal(0.05, k, 8) / 2);
+    unsigned cross = 0, n = 200000;
+    for (unsigned t = 0; t < n; t++) {
+        double s = 0;
+        for (size_t k = 1; k <= 8; k++) {
+            s += gsl_ran_gaussian(g, 1.0);
+            if (fabs(s) / sqrt((double)k) >= z[k - 1]) {
+                cross++;
+                break;
+            }
+        }
+    }
+    gsl_rng_free(g);
+    printf("  8 looks: %u of %u walks crossed (%.4f)\n", cross, n, (double)cross / n);
+    CHECK(fabs((double)cross / n - 0.05) < 0.0019);
+}
+
+static void test_trigamma_inverse(void)
+{
+    static const double x[] = {0.05, 0.3, 1.0, 2.5, 10.0, 400.0};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) {
+        double y = gsl_sf_psi_1(x[i]);
+        CHECK(fabs(qqb_trigamma_inverse(y) - x[i]) < 1e-6 * x[i] + 1e-9);
+    }
+    CHECK(isnan(qqb_trigamma_inverse(0)));
+}
+
+/* Sample variances of M keys with 4 degrees of freedom each (5 runs),
+ * sigma^2 chi2_4 / 4: alike, the prior's degrees of freedom are large and
+ * its variance close to sigma^2; two kinds 25x apart, they are small (the
+ * keys keep their own variances). */
+static void test_shrink_prior(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 7);
+    enum { M = 400 };
+    static double s2[M], df[M];
+    for (int i = 0; i < M; i++) {
+        s2[i] = 0.0004 * gsl_ran_chisq(g, 4.0) / 4.0;
+        df[i] = 4;
+    }
+    double s0, d0;
+    CHECK_INT_EQ(qqb_shrink_prior(s2, df, M, &s0, &d0), 0);
+    printf("  alike: s0^2 %.3g (sigma^2 4e-4), d0 %.1f\n", s0, d0);
+    CHECK(d0 > 30);
+    CHECK(fabs(s0 / 0.0004 - 1) < 0.1);
+    for (int i = 0; i < M; i++)
+        s2[i] = (i % 2 ? 0.0001 : 0.0025) * gsl_ran_chisq(g, 4.0) / 4.0;
+    CHECK_INT_EQ(qqb_shrink_prior(s2, df, M, &s0, &d0), 0);
+    printf("  two kinds 25x apart: d0 %.2f\n", d0);
+    CHECK(d0 < 4);
+    /* Too few usable entries: no shrinkage. */
+    double two[2] = {0.1, 0.2}, dd[2] = {4, 4};
+    CHECK_INT_EQ(qqb_shrink_prior(two, dd, 2, &s0, &d0), 0);
+    CHECK(d0 == 0 && isnan(s0));
+    CHECK_DBL_NEAR(qqb_shrunk_var(0.3, 4, s0, d0), 0.3, 0);
+    CHECK_DBL_NEAR(qqb_shrunk_var(0.3, 4, 0.1, 4), 0.2, 1e-12);
+    gsl_rng_free(g);
+}
+
+/* The sign test against a minimum effect, by hand: of 10 ratios, 9 beyond
+ * +2%: P(Bin(10, 1/2) >= 9) = 11/1024. */
+static void test_sign_beyond(void)
+{
+    double d[10];
+    for (int i = 0; i < 10; i++)
+        d[i] = i < 9 ? log(1.05) : log1p(0.02); /* exactly at the threshold: H0 */
+    double up, down;
+    qqb_sign_p_beyond(d, 10, 2.0, &up, &down);
+    CHECK_DBL_NEAR(up, 11.0 / 1024, 1e-12);
+    CHECK_DBL_NEAR(down, 1.0, 0);
+    qqb_sign_p_beyond(d, 0, 2.0, &up, &down);
+    CHECK(up == 1 && down == 1);
+}
+
+/* The two-level test by hand: three runs with log medians 0, 0.02, 0.04
+ * (mean 0.02, s^2 4e-4), launches without spread; the current run's
+ * launches all e^0.1. est = 0.08, se^2 = tau2 + s^2 / 3 with tau2 = s^2
+ * (no launch part): se = 0.02 sqrt(4/3). */
+static void test_runtest_by_hand(void)
+{
+    double x[9];
+    uint32_t run[9];
+    for (int i = 0; i < 9; i++) {
+        x[i] = exp(0.02 * (i / 3));
+        run[i] = (uint32_t)(i / 3);
+    }
+    struct qqb_baseruns b;
+    CHECK_INT_EQ(qqb_baseruns_of(x, run, 9, &b), 0);
+    CHECK_U64_EQ(b.nruns, 3);
+    CHECK_DBL_NEAR(b.mean, 0.02, 1e-12);
+    CHECK_DBL_NEAR(b.s2, 4e-4, 1e-12);
+    double cur[5] = {exp(0.1), exp(0.1), exp(0.1), exp(0.1), exp(0.1)};
+    struct qqb_runtest t;
+    CHECK_INT_EQ(qqb_runtest(&b, b.s2, 2, cur, 5, &t), 0);
+    CHECK_DBL_NEAR(t.est, 0.08, 1e-12);
+    CHECK_DBL_NEAR(t.se, 0.02 * sqrt(4.0 / 3.0), 1e-12);
+    double lo, hi, up, down;
+    qqb_runtest_interval(&t, 0.95, &lo, &hi);
+    double q = gsl_cdf_tdist_Pinv(0.975, 2);
+    CHECK_DBL_NEAR(lo, 100 * (exp(0.08 - q * t.se) - 1), 1e-9);
+    CHECK_DBL_NEAR(hi, 100 * (exp(0.08 + q * t.se) - 1), 1e-9);
+    qqb_runtest_p(&t, 2.0, &up, &down);
+    CHECK_DBL_NEAR(up, gsl_cdf_tdist_Q((0.08 - log(1.02)) / t.se, 2), 1e-12);
+    CHECK(down > 0.95); /* t on 2 df: P(T < 4.3) = 0.975 */
+    /* More launches cannot bring se under its floor; more runs can, down
+     * to tau: tau2 + s2/R < 0.021^2 needs R > 4e-4 / 0.41e-4, R = 10. */
+    CHECK_U64_EQ(qqb_runtest_launches(&t, 0.01, t.floor_se * 0.99, 1000), 0);
+    CHECK_U64_EQ(qqb_runtest_runs(&t, b.s2, 0.021, 50), 10);
+    /* A non-positive figure is refused. */
+    cur[2] = 0;
+    CHECK_INT_EQ(qqb_runtest(&b, b.s2, 2, cur, 5, &t), -1);
+}
+
+/* ---------------------------------------------------------------------
+ * Simulations of the judge that runs: one benchmark whose case records
+ * SIM_KEYS keys (so qqb_judge_with makes SIM_KEYS baseline rows, shrinks
+ * their variances together and puts them in one Holm family). The
+ * baseline holds R runs of SIM_N launches; each run of qqbench shifts every
+ * key by its own N(0, SR) on the log scale (a shift the machine reference
+ * does not see), each launch by N(0, SL). The plan (qqb_judge_planned, as
+ * the pipeline's measurement calls it) then tops the current run up to the
+ * launches it wants, up to 8x. Each asserted count is Binomial(trials, p)
+ * for the goal's p; the bound is its upper (or lower) 1e-4 / SIM_NCHECK
+ * quantile, so a judge that meets the goals fails these checks together
+ * for fewer than 1 seed in 10,000.
+ * --------------------------------------------------------------------- */
+
+#define SIM_KEYS   20
+#define SIM_N      10
+#define SIM_MOST   80
+#define SIM_NCHECK 6
+
+struct simcase {
+    double sr, sl; /* run and launch sigma (log) */
+    size_t runs;   /* baseline runs */
+    double change; /* factor planted in key 0 (1: none) */
+};
+
+static struct qqb_suite *sim_suite(void)
+{
+    char path[64], err[512];
+    snprintf(path, sizeof path, "judge-runs-%ld.yaml", (long)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fprintf(f,
+            "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n"
+            "    threshold: 2\n    repetitions: %d\n",
+            SIM_N);
+    fclose(f);
+    struct qqb_suite *s = NULL;
+    if (qqb_suite_load(path, NULL, &s, err, sizeof err) != 0)
+        fprintf(stderr, "%s\n", err);
+    unlink(path);
+    return s;
+}
+
+static void sim_results(const struct qqb_plan *p, struct qqb_results *r)
+{
+    memset(r, 0, sizeof *r);
+    const char **names = qqb_plan_names(p);
+    CHECK_INT_EQ(qqb_results_init(r, names, p->ncases), 0);
+    free(names);
+    r->cases[0]->bench = strdup("k");
+    r->cases[0]->nodes = 1;
+    r->cases[0]->mhz = 1000;
+}
+
+static const char *key_name(int k)
+{
+    static char names[SIM_KEYS][8];
+    snprintf(names[k], sizeof names[k], "k%02d", k);
+    return names[k];
+}
+
+/* Launches FROM..TO-1 of run RUN, every key shifted by SHIFT[key]. */
+static void sim_launches(gsl_rng *g, const struct simcase *sc, struct qqb_case_result *c,
+                         const double *shift, uint32_t run, size_t from, size_t to, int planted)
+{
+    for (size_t i = from; i < to; i++) {
+        for (int k = 0; k < SIM_KEYS; k++) {
+            double f = planted && k == 0 ? sc->change : 1.0;
+            qqb_metric_add_at(qqb_case_metric(c, key_name(k), QQB_VERDICT_METRIC),
+                              1000 * f * exp(shift[k] + gsl_ran_gaussian(g, sc->sl)), run,
+                              (uint32_t)i);
+        }
+        c->launches++;
+    }
+}
+
+struct simtally {
+    unsigned suites_false; /* suites with a regressed or improved row other than the planted one */
+    unsigned rows, noisy, blind, unchanged;
+    unsigned caught; /* the planted row read regressed */
+    double launches; /* mean launches the plan took */
+};
+
+static void sim_suites(const struct qqb_plan *p, const struct simcase *sc, unsigned trials,
+                       unsigned long seed, struct simtally *t)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, seed);
+    memset(t, 0, sizeof *t);
+    double shift[SIM_KEYS];
+    for (unsigned s = 0; s < trials; s++) {
+        struct qqb_results base, cur;
+        sim_results(p, &base);
+        sim_results(p, &cur);
+        for (uint32_t r = 0; r < sc->runs; r++) {
+            for (int k = 0; k < SIM_KEYS; k++)
+                shift[k] = gsl_ran_gaussian(g, sc->sr);
+            sim_launches(g, sc, base.cases[0], shift, r, 0, SIM_N, 0);
+        }
+        base.cases[0]->runs = sc->runs;
+        for (int k = 0; k < SIM_KEYS; k++)
+            shift[k] = gsl_ran_gaussian(g, sc->sr);
+        sim_launches(g, sc, cur.cases[0], shift, 0, 0, SIM_N, 1);
+        size_t want = qqb_judge_planned(p, 0, &cur, &base);
+        size_t upto = want > SIM_MOST ? SIM_MOST : want;
+        if (upto > SIM_N)
+            sim_launches(g, sc, cur.cases[0], shift, 0, SIM_N, upto, 1);
+        t->launches += (double)cur.cases[0]->launches / trials;
+        struct qqb_judgement j;
+        CHECK_INT_EQ(qqb_judge(p, &cur, &base, &j), 0);
+        int falsev = 0;
+        for (size_t i = 0; i < j.ncmp; i++) {
+            const struct qqb_cmp *row = &j.cmp[i];
+            int planted = sc->change != 1.0 && !strcmp(row->key, key_name(0));
+            if (planted) {
+                t->caught += row->verdict == QQB_REGRESSED;
+                continue;
+            }
+            t->rows++;
+            falsev |= row->verdict == QQB_REGRESSED || row->verdict == QQB_IMPROVED;
+            t->noisy += row->verdict == QQB_NOISY;
+            t->blind += row->verdict == QQB_BLIND;
+            t->unchanged += row->verdict == QQB_UNCHANGED;
+        }
+        t->suites_false += (unsigned)falsev;
+        qqb_judgement_free(&j);
+        qqb_results_free(&base);
+        qqb_results_free(&cur);
+    }
+    gsl_rng_free(g);
+}
+
+/* The upper 1e-4 / SIM_NCHECK quantile of Binomial(n, p): a count above it
+ * fails a procedure whose rate is p. */
+static unsigned upper(unsigned n, double p)
+{
+    unsigned k = n;
+    while (k > 0 && gsl_cdf_binomial_Q(k - 1, p, n) <= 1e-4 / SIM_NCHECK)
+        k--;
+    return k;
+}
+
+static unsigned lower(unsigned n, double p)
+{
+    unsigned k = 0;
+    while (k < n && gsl_cdf_binomial_P(k, p, n) <= 1e-4 / SIM_NCHECK)
+        k++;
+    return k;
+}
+
+static void test_sim_goals(void)
+{
+    struct qqb_suite *s = sim_suite();
+    struct qqb_plan p;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
+    struct simtally t;
+    const unsigned N = 300;
+    /* False verdicts: suites of 20 rows, run shifts up to 5%, R >= 3. */
+    static const struct simcase aa[3] = {
+        {0.0, 0.02, 5, 1.0}, {0.02, 0.02, 5, 1.0}, {0.05, 0.02, 3, 1.0}};
+    unsigned long seed = 1126;
+    printf("TABLE sim17 | machine (each key's run shift, launch noise), baseline runs, change | "
+           "suites "
+           "with a false regressed or improved | rows unchanged / noisy / blind | planted row "
+           "caught | launches taken |\nTABLE sim17 |---|---|---|---|---|\n");
+    for (int c = 0; c < 3; c++) {
+        sim_suites(&p, &aa[c], N, seed++, &t);
+        printf("  A/A, run shifts %.0f%%, launches %.0f%%, R %zu: %u of %u suites with a false "
+               "verdict; rows %.1f%% unchanged, %.1f%% noisy, %.1f%% blind; %.0f launches\n",
+               100 * aa[c].sr, 100 * aa[c].sl, aa[c].runs, t.suites_false, N,
+               100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows, 100.0 * t.blind / t.rows,
+               t.launches);
+        printf("TABLE sim17 | run %.0f%%, launch %.0f%%, R = %zu, none | %u of %u (goal <= 1%%) | "
+               "%.1f%% / %.1f%% / %.1f%% | - | %.0f |\n",
+               100 * aa[c].sr, 100 * aa[c].sl, aa[c].runs, t.suites_false, N,
+               100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows, 100.0 * t.blind / t.rows,
+               t.launches);
+        CHECK(t.suites_false <= upper(N, 0.01));
+        if (c == 0) /* launch noise only: the plan decides */
+            CHECK(t.noisy <= upper(t.rows, 0.10));
+    }
+    /* Power: +5% in 1 of 20 rows, launch noise only, R = 5. */
+    struct simcase plus5 = {0.0, 0.02, 5, 1.05};
+    sim_suites(&p, &plus5, N, seed++, &t);
+    printf("  +5%%, launches 2%%, R 5: caught in %u of %u suites\n", t.caught, N);
+    printf("TABLE sim17 | run 0%%, launch 2%%, R = 5, +5%% in 1 of 20 rows | %u of %u | %.1f%% / "
+           "%.1f%% / %.1f%% | %u of %u (goal >= 90%%) | %.0f |\n",
+           t.suites_false, N, 100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows,
+           100.0 * t.blind / t.rows, t.caught, N, t.launches);
+    CHECK(t.caught >= lower(N, 0.90));
+    /* +10% with 2% run shifts: measured and quoted, not a goal met (the
+     * run shift of the one current run is beyond what launches average
+     * away; docs/STATISTICS.md section 17). */
+    struct simcase plus10 = {0.02, 0.02, 5, 1.10};
+    sim_suites(&p, &plus10, N, seed++, &t);
+    printf("  +10%%, launches 2%%, run shifts 2%%, R 5: caught in %u of %u suites\n", t.caught, N);
+    printf("TABLE sim17 | run 2%%, launch 2%%, R = 5, +10%% in 1 of 20 rows | %u of %u | %.1f%% / "
+           "%.1f%% / %.1f%% | %u of %u (goal >= 99%%: not met) | %.0f |\n",
+           t.suites_false, N, 100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows,
+           100.0 * t.blind / t.rows, t.caught, N, t.launches);
+    CHECK(t.caught >= lower(N, 0.30));
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
+/* The plan's rounds: up to the most, within the group's share of the
+ * budget left (its own rounds' time counted in the share). */
+static void test_plan_rounds(void)
+{
+    int cut;
+    CHECK_INT_EQ(qqb_plan_rounds(24, 3, 24, INFINITY, 1, 1.0, 3, &cut), 21);
+    CHECK_INT_EQ(cut, 0);
+    CHECK_INT_EQ(qqb_plan_rounds(100, 3, 24, INFINITY, 1, 1.0, 3, &cut), 21); /* at most 8x */
+    CHECK_INT_EQ(qqb_plan_rounds(2, 3, 24, INFINITY, 1, 1.0, 3, &cut), 0);    /* has enough */
+    /* 10 s left for 2 groups, this one's 3 rounds took 3 s: its share is
+     * (10 + 3) / 2 - 3 = 3.5 s, 3 more rounds. */
+    CHECK_INT_EQ(qqb_plan_rounds(24, 3, 24, 10.0, 2, 3.0, 3, &cut), 3);
+    CHECK_INT_EQ(cut, 1);
+    /* Spent: nothing more, and said. */
+    CHECK_INT_EQ(qqb_plan_rounds(24, 3, 24, -1.0, 1, 3.0, 3, &cut), 0);
+    CHECK_INT_EQ(cut, 1);
+}
+
+/* qqb_judge_planned on a baseline whose runs agree (run shifts 0.1%) and
+ * whose launches scatter by 3%: it wants more launches than the 10 taken;
+ * with runs 10% apart no number of launches sees 2%: it wants none. */
+static void test_planned(void)
+{
+    struct qqb_suite *s = sim_suite();
+    struct qqb_plan p;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
+    for (int wide = 0; wide < 2; wide++) {
+        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(g, 99);
+        struct qqb_results base, cur;
+        sim_results(&p, &base);
+        sim_results(&p, &cur);
+        struct simcase sc = {0, 0.03, 5, 1.0};
+        double shift[SIM_KEYS];
+        for (uint32_t r = 0; r < 5; r++) {
+            for (int k = 0; k < SIM_KEYS; k++)
+                shift[k] = wide ? (r % 2 ? 0.1 : -0.1) : 0.001 * r;
+            sim_launches(g, &sc, base.cases[0], shift, r, 0, SIM_N, 0);
+        }
+        memset(shift, 0, sizeof shift);
+        sim_launches(g, &sc, cur.cases[0], shift, 0, 0, SIM_N, 0);
+        size_t want = qqb_judge_planned(&p, 0, &cur, &base);
+        printf("  runs %s: the plan wants %zu launches\n", wide ? "10% apart" : "agreeing", want);
+        if (wide)
+            CHECK_U64_EQ(want, 0);
+        else
+            CHECK(want > SIM_N);
+        qqb_results_free(&base);
+        qqb_results_free(&cur);
+        gsl_rng_free(g);
+    }
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
+int main(void)
+{
+    RUN(test_obrien_fleming_published);
+    RUN(test_obrien_fleming_walks);
+    RUN(test_trigamma_inverse);
+    RUN(test_shrink_prior);
+    RUN(test_sign_beyond);
+    RUN(test_runtest_by_hand);
+    RUN(test_plan_rounds);
+    RUN(test_planned);
+    RUN(test_sim_goals);
+    return TEST_DONE();
+}
