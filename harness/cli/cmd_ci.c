@@ -48,7 +48,8 @@ static const struct qqb_opts_cmd ci_cmd = {
     "DIR (a run option) is in this one: under {out} when CMD names {out},\n"
     "else under the worktree; without --kernels, the build's kernels/.\n"
     "Options after the suite go to 'qqbench run' (--kernels, --json, --junit,\n"
-    "--report, --require-baseline, ...).\n\n",
+    "--report, --require-baseline, ...), but ci's own, which may stand on\n"
+    "either side (--keep after the suite is the run's).\n\n",
     "\nThe build logs (ci-reference-build.log, ci-change-build.log) go to the\n"
     "folder of --json FILE, else the report folder (--report DIR, else\n"
     "reports/latest/SUITE; with --no-report and no --json, here), not to the\n"
@@ -96,12 +97,14 @@ static int ci_build_cmd(const char *v, void *ctx, char *err, size_t errlen)
     return 0;
 }
 
-/* The default reference: the merge base of HEAD with origin/main, else main. */
-static int default_base(char *buf, size_t len)
+/* The default reference: the merge base of HEAD with origin/main, else
+ * main (then origin/master, master), into BUF; the ref taken into *REF. */
+static int default_base(char *buf, size_t len, const char **ref)
 {
     static const char *const refs[] = {"origin/main", "main", "origin/master", "master"};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         const char *const args[] = {"merge-base", "HEAD", refs[i], NULL};
+        *ref = refs[i];
         if (qqb_git_line(".", args, buf, len, NULL) == 0 && buf[0])
             return 0;
     }
@@ -129,8 +132,9 @@ static int ci_reference(struct ci *c)
                         "--show-toplevel failed); run it from the repository\n");
         return -1;
     }
+    const char *ref = NULL;
     if (!c->base) {
-        if (default_base(c->given, sizeof c->given) != 0) {
+        if (default_base(c->given, sizeof c->given, &ref) != 0) {
             fprintf(stderr, "qqbench ci: error: no --base given and no main or "
                             "origin/main to take the merge base with\n");
             return -1;
@@ -156,12 +160,16 @@ static int ci_reference(struct ci *c)
         return -1;
     }
     if (strcmp(head, c->rev) == 0 && !c->allow_same) {
+        char what[1200];
+        if (ref)
+            snprintf(what, sizeof what, "the merge base of HEAD with %s", ref);
+        else
+            snprintf(what, sizeof what, "--base %s", c->base);
         fprintf(stderr,
-                "qqbench ci: error: the reference %s is HEAD's own commit %.12s: both builds "
-                "would be one; give --base REV%s (or --allow-same for an A/A run, or to compare "
+                "qqbench ci: error: the reference, %s, is HEAD's own commit %.12s: both builds "
+                "would be the same; give --base REV (--allow-same for an A/A run, or to compare "
                 "uncommitted changes)\n",
-                c->base, head,
-                c->base == c->given ? " (no main or origin/main apart from HEAD)" : "");
+                what, head);
         return -1;
     }
     return 0;
@@ -262,6 +270,36 @@ static int ci_logdir(struct ci *c, const char *suite_name)
     return 0;
 }
 
+/* ARGV[FROM..ARGC-1], what follows the suite, split: ci's own options
+ * (those of TABLE but --keep, which after the suite is the run's), each
+ * with its value, to CI_AV, the rest to RUN_AV (up to a "--", which goes
+ * with the rest). Both start with ARGV[0]; *NCI and *NRUN count them. */
+static void split_args(const struct qqb_opt *table, int argc, char **argv, int from, char **ci_av,
+                       int *nci, char **run_av, int *nrun)
+{
+    ci_av[(*nci)++] = run_av[(*nrun)++] = argv[0];
+    for (int k = from; k < argc; k++) {
+        const char *a = argv[k];
+        size_t n = strcspn(a, "=");
+        const struct qqb_opt *o = table;
+        while (
+            strcmp(a, "--") != 0 && o->kind != QQB_OPTK_END &&
+            (strlen(o->name) != n || strncmp(a, o->name, n) != 0 || strcmp(o->name, "--keep") == 0))
+            o++;
+        if (strcmp(a, "--") == 0 || o->kind == QQB_OPTK_END) {
+            if (strcmp(a, "--") == 0)
+                while (k < argc)
+                    run_av[(*nrun)++] = argv[k++];
+            else
+                run_av[(*nrun)++] = argv[k];
+            continue;
+        }
+        ci_av[(*nci)++] = argv[k];
+        if (!a[n] && o->kind != QQB_OPTK_FLAG && k + 1 < argc)
+            ci_av[(*nci)++] = argv[++k];
+    }
+}
+
 /* Options, suite and revisions, all checked before anything is built.
  * Exception to the return convention: -1 when ci goes on, else the exit
  * code to end with (the help printed: QQB_EXIT_OK). */
@@ -295,11 +333,25 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
     if (i < argc && argv[i][0] != '-')
         c->suite = argv[i++];
     c->ro.suite_path = c->suite;
-    /* argv[i..] are the run's; argv[i - 1], ci's, stands where run's name would. */
-    if (cmd_run_options(argc - i + 1, argv + i - 1, &c->ro, &help) != 0)
+    /* argv[i..] are the run's, but for ci's own options among them;
+     * argv[0], ci's name, stands first in both. */
+    char **ci_av = calloc((size_t)argc + 1, sizeof *ci_av);
+    char **run_av = calloc((size_t)argc + 1, sizeof *run_av);
+    int nci = 0, nrun = 0;
+    if (!ci_av || !run_av) {
+        free(ci_av);
+        free(run_av);
+        fprintf(stderr, "qqbench ci: error: out of memory\n");
         return QQB_EXIT_USAGE;
-    if (help)
-        return QQB_EXIT_OK;
+    }
+    split_args(table, argc, argv, i, ci_av, &nci, run_av, &nrun);
+    prc = qqb_opts_parse(&ci_cmd, table, nci, ci_av, NULL);
+    if (prc == 0 && cmd_run_options(nrun, run_av, &c->ro, &help) != 0)
+        prc = -1;
+    free(ci_av);
+    free(run_av);
+    if (prc != 0 || help)
+        return prc < 0 ? QQB_EXIT_USAGE : QQB_EXIT_OK;
     struct qqb_suite *s = NULL;
     char err[2048];
     if (qqb_suite_parse(c->suite, &s, err, sizeof err) != 0) {
@@ -394,8 +446,8 @@ static int ci_build_and_run(struct ci *c)
     fprintf(stderr, "qqbench ci: reference %s (%.12s), built in %s (log: %s)\n", c->base, c->rev,
             c->dir, c->reflog);
     if (c->build)
-        fprintf(stderr, "qqbench ci: the change built in %s (log: %s); build: %s\n", c->chg_out,
-                c->chglog, c->build);
+        fprintf(stderr, "qqbench ci: the change built in %s (log: %s); build: %s\n",
+                strstr(c->build, "{out}") ? c->chg_out : c->top, c->chglog, c->build);
     FILE *f = fopen(c->reflog, "w");
     if (f)
         fclose(f);
