@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ci_exec.h"
+#include "clock.h"
 #include "cmds.h"
 #include "git.h"
 #include "opts.h"
@@ -40,7 +41,9 @@ static const struct qqb_opts_cmd ci_cmd = {
     "the change's: build/ in this checkout). Without either, only the\n"
     "reference is built, by 'cmake -S {src} -B {out} -DQQ_BUILD_TESTS=OFF\n"
     "-DCMAKE_BUILD_TYPE=RelWithDebInfo' with CMAKE_PREFIX_PATH set to this\n"
-    "qqbench's install prefix, and the change is the build already here.\n"
+    "qqbench's install prefix, then 'cmake --build {out} --target KERNELS'\n"
+    "(the suite's kernels by file name; the whole build when one is not a\n"
+    "target), and the change is the build already here.\n"
     "Every build runs with that prefix first in CMAKE_PREFIX_PATH and its\n"
     "lib/pkgconfig first in PKG_CONFIG_PATH, so find_package(QQ) and\n"
     "pkg-config qq find this qqbench's QQ.\n\n"
@@ -66,6 +69,8 @@ struct ci {
     const char *base, *build, *sub, *suite;
     char *suite_build; /* the suite's build:, when it gives the command */
     int keep, njobs, allow_same;
+    char **targets; /* the suite's kernels by name, the default build's targets */
+    size_t ntargets;
     struct qqb_run_opts ro;
     struct qqb_ci_env env;
     char top[4096], rev[128], given[160];
@@ -270,6 +275,33 @@ static int ci_logdir(struct ci *c, const char *suite_name)
     return 0;
 }
 
+/* The targets of the default build: the file names of the kernels of the
+ * benchmarks that run (--only), each once. 0, or -1 with the error said. */
+static int ci_targets(struct ci *c, const struct qqb_suite *s)
+{
+    c->targets = calloc(s->nbench + 1, sizeof *c->targets);
+    if (!c->targets) {
+        fprintf(stderr, "qqbench ci: error: out of memory\n");
+        return -1;
+    }
+    for (size_t b = 0; b < s->nbench; b++) {
+        const char *k = s->bench[b].kernel, *slash = strrchr(k, '/');
+        size_t t = 0, o = 0;
+        while (o < c->ro.nonly && strcmp(c->ro.only[o], s->bench[b].name) != 0)
+            o++;
+        k = slash ? slash + 1 : k;
+        while (t < c->ntargets && strcmp(c->targets[t], k) != 0)
+            t++;
+        if ((c->ro.nonly && o == c->ro.nonly) || t < c->ntargets || !*k)
+            continue;
+        if (!(c->targets[c->ntargets++] = strdup(k))) {
+            fprintf(stderr, "qqbench ci: error: out of memory\n");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* ARGV[FROM..ARGC-1], what follows the suite, split: ci's own options
  * (those of TABLE but --keep, which after the suite is the run's), each
  * with its value, to CI_AV, the rest to RUN_AV (up to a "--", which goes
@@ -319,7 +351,8 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
                      "or uncommitted changes against HEAD)"),
         QQB_OPT_FLAG("--keep", 0, &c->keep, "keep the reference's worktree and build folder"),
         QQB_OPT_INT("--jobs", "N", &c->njobs, 1, 1024,
-                    "parallel jobs of the default CMake build (default 2)"),
+                    "parallel jobs of the default CMake build (default:\n"
+                    "the processors online)"),
         QQB_OPT_CALLBACK("--kernels-subdir", "SUB", ci_subdir, &c->sub,
                          "the reference's kernels are BUILD/SUB ({out}, or the\n"
                          "worktree when CMD does not name {out}); default: where\n"
@@ -361,9 +394,58 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
     int rc = QQB_EXIT_USAGE;
     if (!c->build && s->build && !(c->build = c->suite_build = strdup(s->build)))
         fprintf(stderr, "qqbench ci: error: out of memory\n");
-    else if (ci_reference(c) == 0 && ci_logdir(c, s->name) == 0)
+    else if (ci_targets(c, s) == 0 && ci_reference(c) == 0 && ci_logdir(c, s->name) == 0)
         rc = -1;
     qqb_suite_free(s);
+    return rc;
+}
+
+/* The default build: configure SRC into OUT with CMake (qqbench's prefix
+ * in CMAKE_PREFIX_PATH), then build the suite's kernels' targets alone
+ * (a kernel is commonly the target of its name: the rest of a project,
+ * its tests and tools, can take most of the build's time); when one is
+ * no target of the project, the whole build. The exit status (as
+ * qqb_ci_run's). */
+static int ci_cmake(const struct ci *c, const char *src, const char *out, const char *log)
+{
+    char jobs[16], pp[4200 + 32];
+    snprintf(jobs, sizeof jobs, "%d", c->njobs);
+    snprintf(pp, sizeof pp, "-DCMAKE_PREFIX_PATH=%s", c->env.prefix);
+    char *cfg_argv[] = {"cmake",
+                        "-S",
+                        (char *)src,
+                        "-B",
+                        (char *)out,
+                        "-DQQ_BUILD_TESTS=OFF",
+                        "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                        c->env.prefix[0] ? pp : NULL,
+                        NULL};
+    int rc = qqb_ci_run(cfg_argv, log, src, &c->env);
+    char **argv = calloc(c->ntargets + 8, sizeof *argv);
+    if (rc != 0 || !argv) {
+        free(argv);
+        return rc != 0 ? rc : -1;
+    }
+    size_t n = 0;
+    argv[n++] = "cmake";
+    argv[n++] = "--build";
+    argv[n++] = (char *)out;
+    argv[n++] = "-j";
+    argv[n++] = jobs;
+    if (c->ntargets) {
+        argv[n++] = "--target";
+        memcpy(argv + n, c->targets, c->ntargets * sizeof *argv);
+        rc = qqb_ci_run(argv, log, src, &c->env);
+        FILE *f = rc != 0 && !qqb_ci_stopped() ? fopen(log, "a") : NULL;
+        if (f) {
+            fprintf(f, "qqbench ci: the kernels' targets did not build: the whole build\n");
+            fclose(f);
+        }
+        argv[n - 1] = NULL; /* no --target: the whole build, if it comes to that */
+    }
+    if (!c->ntargets || rc != 0)
+        rc = qqb_ci_run(argv, log, src, &c->env);
+    free(argv);
     return rc;
 }
 
@@ -381,6 +463,7 @@ static int ci_build(const struct ci *c, const char *what, const char *src, const
         return -1;
     }
     fclose(f);
+    double t0 = qqb_now();
     int rc;
     if (c->build) {
         char *cmd = qqb_ci_expand(c->build, src, out);
@@ -388,23 +471,10 @@ static int ci_build(const struct ci *c, const char *what, const char *src, const
         rc = cmd ? qqb_ci_run(sh_argv, log, src, &c->env) : -1;
         free(cmd);
     } else {
-        char jobs[16], pp[4200 + 32];
-        snprintf(jobs, sizeof jobs, "%d", c->njobs);
-        snprintf(pp, sizeof pp, "-DCMAKE_PREFIX_PATH=%s", c->env.prefix);
-        char *cfg_argv[] = {"cmake",
-                            "-S",
-                            (char *)src,
-                            "-B",
-                            (char *)out,
-                            "-DQQ_BUILD_TESTS=OFF",
-                            "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                            c->env.prefix[0] ? pp : NULL,
-                            NULL};
-        char *bld_argv[] = {"cmake", "--build", (char *)out, "-j", jobs, NULL};
-        rc = qqb_ci_run(cfg_argv, log, src, &c->env);
-        if (rc == 0)
-            rc = qqb_ci_run(bld_argv, log, src, &c->env);
+        rc = ci_cmake(c, src, out, log);
     }
+    if (rc == 0)
+        fprintf(stderr, "qqbench ci: %s built in %.1f s\n", what, qqb_now() - t0);
     if (rc == 0 || qqb_ci_stopped())
         return rc == 0 ? 0 : -1;
     fprintf(stderr, "qqbench ci: error: %s does not build (see %s); its last %d lines:\n", what,
@@ -477,7 +547,8 @@ int cmd_ci(int argc, char **argv)
     struct ci c;
     memset(&c, 0, sizeof c);
     c.suite = "configs/ci.yaml";
-    c.njobs = 2;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    c.njobs = cpus > 0 && cpus < 1024 ? (int)cpus : 2;
     qqb_run_opts_init(&c.ro);
     int rc = ci_prepare(&c, argc, argv);
     if (rc >= 0)
@@ -507,5 +578,8 @@ int cmd_ci(int argc, char **argv)
 done:
     qqb_run_opts_free(&c.ro);
     free(c.suite_build);
+    for (size_t t = 0; t < c.ntargets; t++)
+        free(c.targets[t]);
+    free(c.targets);
     return rc;
 }

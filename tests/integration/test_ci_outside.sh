@@ -146,7 +146,9 @@ find_package(QQ REQUIRED)
 add_executable(lookup lookup.c)
 target_link_libraries(lookup PRIVATE QQ::qq)
 set_target_properties(lookup PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/kernels)
+add_executable(tool tool.c)
 CM
+echo 'int main(void) { return 0; }' > tool.c
 suite bench.yaml
 kernel 100 && commit base
 kernel 110 && commit "lookup: 10% more rounds"
@@ -167,7 +169,9 @@ cmake -S . -B build -DQQ_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 ci cm_back --base HEAD~1 bench.yaml --kernels build/kernels --baselines ../bl-cm2 --no-report --quiet
 check "cmake default line, revert: exit 0 (got $rc)" test "$rc" = 0
 check "cmake default line, revert: lookup improved vs reference build" test -n "$(row ../cm_back.txt | grep ' improved vs')"
-check "cmake default line: find_package(QQ) found the install" hasnt ci-reference-build.log 'Could not find' 
+check "cmake default line: find_package(QQ) found the install" hasnt ci-reference-build.log 'Could not find'
+check "cmake default line: the kernel's target built" has ci-reference-build.log 'Built target lookup'
+check "cmake default line: nothing else built" hasnt ci-reference-build.log 'Built target tool' 
 [ "$rc" = 0 ] || show ../cm_back.txt ../cm_back.err
 clean_after "cmake default line"
 cd ..
