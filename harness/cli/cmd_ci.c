@@ -474,7 +474,7 @@ static int ci_build(const struct ci *c, const char *what, const char *src, const
         rc = ci_cmake(c, src, out, log);
     }
     if (rc == 0)
-        fprintf(stderr, "qqbench ci: %s built in %.1f s\n", what, qqb_now() - t0);
+        fprintf(stderr, "qqbench ci: %s: its build took %.1f s\n", what, qqb_now() - t0);
     if (rc == 0 || qqb_ci_stopped())
         return rc == 0 ? 0 : -1;
     fprintf(stderr, "qqbench ci: error: %s does not build (see %s); its last %d lines:\n", what,
@@ -516,7 +516,7 @@ static int ci_build_and_run(struct ci *c)
     fprintf(stderr, "qqbench ci: reference %s (%.12s), built in %s (log: %s)\n", c->base, c->rev,
             c->dir, c->reflog);
     if (c->build)
-        fprintf(stderr, "qqbench ci: the change built in %s (log: %s); build: %s\n",
+        fprintf(stderr, "qqbench ci: the change, built in %s (log: %s); build: %s\n",
                 strstr(c->build, "{out}") ? c->chg_out : c->top, c->chglog, c->build);
     FILE *f = fopen(c->reflog, "w");
     if (f)
