@@ -134,6 +134,15 @@ check "broken reference: says so, naming the log" has ../mk_broken.err 'the refe
 check "broken reference: the compiler's error in the job's log" has ../mk_broken.err '^  \| .*this is not C'
 check "broken reference: the log kept in the report folder" has ../out/rep/ci-reference-build.log 'this is not C'
 clean_after "broken reference"
+# A change that does not build: built first, so the reference is not built.
+git checkout -q broken
+ci mk_broken_change --base master bench.yaml --build make --kernels build/kernels --quiet \
+    --json ../out/bc/r.json
+check "broken change: exit 2 (got $rc)" test "$rc" = 2
+check "broken change: says so" has ../mk_broken_change.err 'the change does not build \(see \.\./out/bc/ci-change-build\.log\)'
+check "broken change: the reference not built" hasnt ../out/bc/ci-reference-build.log 'lookup\.c' 
+clean_after "broken change"
+git checkout -q master
 cd ..
 
 # 2. CMake with find_package(QQ): --build with {src} and {out} (an
