@@ -290,14 +290,16 @@ static int ci_targets(struct ci *c, const struct qqb_suite *s)
         while (o < c->ro.nonly && strcmp(c->ro.only[o], s->bench[b].name) != 0)
             o++;
         k = slash ? slash + 1 : k;
-        while (t < c->ntargets && strcmp(c->targets[t], k) != 0)
+        while (t < c->ntargets && c->targets[t] && strcmp(c->targets[t], k) != 0)
             t++;
         if ((c->ro.nonly && o == c->ro.nonly) || t < c->ntargets || !*k)
             continue;
-        if (!(c->targets[c->ntargets++] = strdup(k))) {
+        char *dup = strdup(k);
+        if (!dup) {
             fprintf(stderr, "qqbench ci: error: out of memory\n");
             return -1;
         }
+        c->targets[c->ntargets++] = dup;
     }
     return 0;
 }

@@ -84,6 +84,17 @@ static int check_max_nodes(struct cur *c, const struct qqb_suite *s, int given)
     return 0;
 }
 
+/* The next value, a string (empty only if ALLOW_EMPTY), copied into *OUT. */
+static int string_field(struct cur *c, const char *what, const char *where, int allow_empty,
+                        char **out)
+{
+    if (expect_scalar(c, what, where, allow_empty))
+        return -1;
+    if (!(*out = sdup(scalar(c))))
+        return oom(c);
+    return 0;
+}
+
 /* The top-level mapping whose MAPPING_START is the current event. */
 static int parse_top(struct cur *c, struct qqb_suite *s)
 {
@@ -112,10 +123,8 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
                 return oom(c);
             break;
         case T_DESCRIPTION:
-            if (expect_scalar(c, "a string", "for 'description'", 1))
+            if (string_field(c, "a string", "for 'description'", 1, &s->description))
                 return -1;
-            if (!(s->description = sdup(scalar(c))))
-                return oom(c);
             break;
         case T_DEFAULTS:
             if (parse_defaults(c, s))
@@ -134,10 +143,8 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
             break;
         }
         case T_BUILD:
-            if (expect_scalar(c, "a shell command", "for 'build'", 0))
+            if (string_field(c, "a shell command", "for 'build'", 0, &s->build))
                 return -1;
-            if (!(s->build = sdup(scalar(c))))
-                return oom(c);
             break;
         case T_THRESHOLD_BOUND:
             if (qqb_ycur_next(&c->y) ||
