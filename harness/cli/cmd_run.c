@@ -81,6 +81,11 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
                      "a run that gates nothing (no timing baseline for\n"
                      "this machine and no --against, or no memory\n"
                      "baseline) is an error (exit 2), and records nothing"),
+        QQB_OPT_FLAG("--allow-other-flags", 0, &o->allow_other_flags,
+                     "compare timing with a baseline whose kernels were\n"
+                     "built with other flags (refused otherwise: exit 2);\n"
+                     "the table says it crosses builds; memory is gated\n"
+                     "either way"),
         QQB_OPT_STRING("--baseline-from", "ID", &o->baseline_from,
                        "compare against another machine's baseline (loud)"),
         QQB_OPT_STRING("--kernels", "DIR", &o->kernel_dir,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "builds.h"
 #include "clock.h"
 #include "fingerprint.h"
 #include "gate.h"
@@ -65,7 +66,9 @@ struct run {
     struct qqb_report rep;
     struct qqb_run_outcome oc;
     size_t first_dropped;
-    struct qqb_results stored; /* cur, the change build's cases only */
+    struct qqb_results stored;    /* cur, the change build's cases only */
+    struct qqb_run_builds builds; /* each plan case's kernel build */
+    struct qqb_strbuf crossing;   /* the kernels the baseline's builds differ in */
 };
 
 /* ---------------------------------------------------------------------
@@ -314,6 +317,35 @@ static int step_baselines(struct run *r)
     return 0;
 }
 
+/* The kernels' builds (docs/BASELINES.md, "The kernels' builds"): a
+ * warning per kernel the reference build was built differently; a baseline
+ * whose kernels were is refused before anything is launched, unless
+ * --allow-other-flags or --update-baseline says to go on. */
+static int step_builds(struct run *r)
+{
+    if (qqb_run_builds_read(&r->plan, &r->builds, r->err, sizeof r->err) != 0) {
+        fprintf(stderr, "%s\n", r->err);
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    if (r->against)
+        qqb_run_builds_warn_against(&r->plan, &r->builds, stderr);
+    if (!r->have_base || !qqb_run_builds_versus(&r->plan, &r->builds, &r->base, &r->crossing))
+        return 0;
+    if (qqb_strbuf_failed(&r->crossing))
+        return nomem(r);
+    if (!r->o->allow_other_flags && !r->o->update) {
+        fprintf(stderr,
+                "qqbench run: error: the baseline's kernels were built with other flags: %s; "
+                "its timings are of another program (--allow-other-flags compares anyway, "
+                "--update-baseline records this build)\n",
+                qqb_strbuf_str_of(&r->crossing));
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    fprintf(stderr, "qqbench: WARNING: timing compared across builds: %s\n",
+            qqb_strbuf_str_of(&r->crossing));
+    return 0;
+}
+
 /* ---------------------------------------------------------------------
  * The launches.
  * --------------------------------------------------------------------- */
@@ -358,7 +390,7 @@ static int step_measure(struct run *r)
     struct qqb_results *cur = &r->cur;
     r->names = qqb_plan_names(&r->plan);
     if (!r->names || qqb_results_init(cur, r->names, r->plan.ncases) != 0 ||
-        qqb_measure_init(&r->m) != 0)
+        qqb_run_builds_attach(&r->builds, cur) != 0 || qqb_measure_init(&r->m) != 0)
         return nomem(r);
     if (!o->quiet)
         fprintf(stderr, "qqbench: suite '%s': %zu launches on %s\n", r->suite->name,
@@ -521,6 +553,8 @@ static int step_report(struct run *r)
     rep->suite = r->suite->name;
     rep->baseline_path = r->have_base ? r->paths.bpath : NULL;
     rep->baseline_other = o->baseline_from != NULL;
+    if (r->crossing.n)
+        rep->baseline_other_build = qqb_strbuf_str_of(&r->crossing);
     rep->against = r->against;
     rep->memory_baseline_path = r->have_mem ? r->paths.mpath : NULL;
     if (gate_run(r) != 0)
@@ -734,6 +768,8 @@ static void finish(struct run *r)
     qqb_plan_free(&r->plan);
     qqb_suite_free(r->suite);
     qqb_strbuf_free(&r->note);
+    qqb_strbuf_free(&r->crossing);
+    qqb_run_builds_free(&r->builds);
     free(r->against);
 }
 
@@ -760,8 +796,9 @@ int qqb_run(const struct qqb_run_opts *o)
         free(r.against); /* nothing trapped, measured or planned yet */
         return r.exit_code;
     }
-    if (step_plan(&r) == 0 && step_baselines(&r) == 0 && step_workdir(&r) == 0 &&
-        step_measure(&r) == 0 && step_judge(&r) == 0 && step_report(&r) == 0)
+    if (step_plan(&r) == 0 && step_baselines(&r) == 0 && step_builds(&r) == 0 &&
+        step_workdir(&r) == 0 && step_measure(&r) == 0 && step_judge(&r) == 0 &&
+        step_report(&r) == 0)
         step_store(&r);
     finish(&r);
     return r.exit_code;

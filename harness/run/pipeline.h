@@ -38,6 +38,8 @@ struct qqb_run_opts {
     int update, quiet, verbose, confirm, keep, reps, max_reps, fail_on_noisy;
     int fail_on_blind; /* --fail-on-blind: a blind baseline row fails the run */
     int require_baseline;
+    int allow_other_flags; /* --allow-other-flags: compare timing with a baseline of
+                              kernels built with other flags */
     int have_seed;
     uint64_t seed;
     size_t keep_runs;

@@ -221,11 +221,14 @@ enum {
     C_MEMORY,
     C_COMMAND,
     C_RUNS,
+    C_BUILD_ID,
+    C_COMPILER,
+    C_PRODUCER,
     NCASE
 };
 static const char *const case_fields[NCASE] = {
-    "name",     "bench",   "variant", "point",  "nodes",   "tick_mhz", "launches",
-    "failures", "failure", "metrics", "memory", "command", "runs"};
+    "name",    "bench",   "variant", "point",   "nodes", "tick_mhz", "launches", "failures",
+    "failure", "metrics", "memory",  "command", "runs",  "build_id", "compiler", "producer"};
 
 /* The value of case field K (a C_x) into C. */
 static int case_field(struct rd *r, struct qqb_case_result *c, int k)
@@ -278,6 +281,15 @@ static int case_field(struct rd *r, struct qqb_case_result *c, int k)
         if (!rc && u == 0)
             rc = qqb__rd_fail(r, qqb__rd_here(r), "'runs' must be at least 1");
         c->runs = (size_t)u;
+        break;
+    case C_BUILD_ID:
+        rc = qqb__rd_string(r, "build_id", &c->build.id, 0);
+        break;
+    case C_COMPILER:
+        rc = qqb__rd_strv(r, "compiler", &c->build.compiler);
+        break;
+    case C_PRODUCER:
+        rc = qqb__rd_strv(r, "producer", &c->build.producer);
         break;
     default:
         rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
