@@ -24,6 +24,7 @@
 #include "judge_model.h"
 #include "judge_sig.h"
 #include "measure.h"
+#include "outputs.h"
 #include "pictures.h"
 #include "plan.h"
 #include "plot.h"
@@ -175,11 +176,13 @@ static int step_plan(struct run *r)
     if (o->threshold_bound > 0)
         for (size_t i = 0; i < r->suite->nbench; i++)
             r->suite->bench[i].s.threshold_bound = o->threshold_bound;
-    if (qqb_plan_make_against(r->suite, o->only, o->nonly, o->reps, r->against, r->kernel_dir,
-                              &r->plan, r->err, sizeof r->err) != 0) {
+    if (qqb_plan_make_against(r->suite, o->only, o->nonly, o->memory_only ? 1 : o->reps, r->against,
+                              r->kernel_dir, &r->plan, r->err, sizeof r->err) != 0) {
         fprintf(stderr, "%s\n", r->err);
         return fail(r, QQB_EXIT_USAGE);
     }
+    if (o->memory_only) /* memory is deterministic: one launch per case, no warmup */
+        qqb_run_plan_memory_only(&r->plan);
     return 0;
 }
 
@@ -302,7 +305,7 @@ static int step_baselines(struct run *r)
         fprintf(stderr, "qqbench run: error: %s\n", r->err);
         return fail(r, QQB_EXIT_USAGE);
     }
-    if (load_baseline(r, &r->have_base) != 0)
+    if (!o->memory_only && load_baseline(r, &r->have_base) != 0)
         return fail(r, QQB_EXIT_USAGE);
     const char *other_id =
         qqb_run_other_machine(o->baseline_from, r->have_base, r->base.fp.id, r->cur.fp.id);
@@ -364,7 +367,7 @@ static int step_workdir(struct run *r)
     m->tty = isatty(STDERR_FILENO);
     m->max_reps = qqb_run_max_reps(&r->plan, r->against != NULL, o->max_reps);
     m->seed = qqb_run_seed(o, (uint64_t)time(NULL), (uint64_t)getpid());
-    m->undecided = undecided;
+    m->undecided = o->memory_only ? NULL : undecided;
     m->ctx = (void *)r->uctx;
     m->workdir = r->workdir;
     snprintf(r->workdir, sizeof r->workdir, "%s/qqbench.XXXXXX",
@@ -519,14 +522,16 @@ static int gate_run(struct run *r)
  * is a warning. -2 when the folder cannot be made, -1 when the report
  * cannot be drawn, 0 when it is written. */
 static int write_pictures(const struct qqb_run_opts *o, const struct qqb_report *rep,
-                          const char *suite)
+                          const struct qqb_suite *suite)
 {
     char dir[4096], json[4200], err[512];
+    int rc = 0;
     if (o->report_dir)
         snprintf(dir, sizeof dir, "%s", o->report_dir);
-    else
-        snprintf(dir, sizeof dir, "reports/latest/%s", suite);
-    int rc = qqb_plot_mkdir(dir, err, sizeof err);
+    else /* ROOT/reports/latest/SUITE, reports/ ignored by git (outputs.h) */
+        rc = qqb_run_report_dir(suite->dir, suite->name, dir, sizeof dir, err, sizeof err);
+    if (rc == 0)
+        rc = qqb_plot_mkdir(dir, err, sizeof err);
     int usage = rc != 0; /* a folder that cannot be made: the option's fault */
     snprintf(json, sizeof json, "%s/run.json", dir);
     if (rc == 0)
@@ -559,6 +564,9 @@ static int step_report(struct run *r)
     rep->memory_baseline_path = r->have_mem ? r->paths.mpath : NULL;
     if (gate_run(r) != 0)
         return -1;
+    if (o->memory_only)
+        rep->no_baseline_note = "--memory-only: timing is not compared; one launch per case "
+                                "rewrites the memory baseline.";
     rep->results = &r->cur;
     rep->j = &r->jd;
     rep->models = &r->models;
@@ -598,7 +606,7 @@ static int step_report(struct run *r)
     int junit_failed = o->junit && qqb_report_junit(o->junit, rep, r->err, sizeof r->err) != 0;
     if (junit_failed)
         fprintf(stderr, "%s\n", r->err);
-    int pics = o->no_report ? 0 : write_pictures(o, rep, r->suite->name);
+    int pics = o->no_report ? 0 : write_pictures(o, rep, r->suite);
     r->exit_code = qqb_run_exit_after_outputs(r->exit_code, json_failed, junit_failed, pics,
                                               o->report_dir != NULL);
     return 0;
@@ -729,6 +737,7 @@ static int step_store(struct run *r)
         return nomem(r);
     struct qqb_run_store s;
     qqb_run_store_plan(&r->oc, &s);
+    qqb_run_store_more(r->o->memory_only, r->o->update, r->oc.failed, &s);
     if (s.held)
         fprintf(stderr, "qqbench: %s: the baseline was not written\n", s.held);
     if (s.baseline && store_baseline(r, &s) != 0)

@@ -121,5 +121,4 @@ check "old baseline: read and compared (got $rc)" test "$rc" -le 1
 check "old baseline: compared" has out8.txt '^Against the baseline; cycles'
 [ "$rc" -le 1 ] || show err8.txt
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
