@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbuild.h"
 #include "strmap.h"
 
 /* ---- fingerprint ---- */
@@ -230,6 +231,20 @@ static const char *const case_fields[NCASE] = {
     "name",    "bench",   "variant", "point",   "nodes", "tick_mhz", "launches", "failures",
     "failure", "metrics", "memory",  "command", "runs",  "build_id", "compiler", "producer"};
 
+/* A kernel build's list of strings (kbuild.h): at most QQB_KBUILD_MAX, as
+ * the writer keeps (the comparison of two lists is quadratic). */
+static int read_build_list(struct rd *r, const char *field, char ***dst)
+{
+    yaml_mark_t at = *qqb__rd_here(r);
+    int rc = qqb__rd_strv(r, field, dst);
+    size_t n = 0;
+    while (rc == 0 && (*dst)[n])
+        n++;
+    if (rc == 0 && n > QQB_KBUILD_MAX)
+        rc = qqb__rd_fail(r, &at, "'%s' holds %zu strings; at most %d", field, n, QQB_KBUILD_MAX);
+    return rc;
+}
+
 /* The value of case field K (a C_x) into C. */
 static int case_field(struct rd *r, struct qqb_case_result *c, int k)
 {
@@ -286,10 +301,9 @@ static int case_field(struct rd *r, struct qqb_case_result *c, int k)
         rc = qqb__rd_string(r, "build_id", &c->build.id, 0);
         break;
     case C_COMPILER:
-        rc = qqb__rd_strv(r, "compiler", &c->build.compiler);
-        break;
     case C_PRODUCER:
-        rc = qqb__rd_strv(r, "producer", &c->build.producer);
+        rc = read_build_list(r, case_fields[k],
+                             k == C_COMPILER ? &c->build.compiler : &c->build.producer);
         break;
     default:
         rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
