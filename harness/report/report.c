@@ -488,9 +488,6 @@ static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
                                .failed = c->failures > 0,
                                .note = c->failure,
                                .build_id = c->build.id};
-    if (run_strv(c->build.compiler, &o->compiler, &o->n_compiler) != 0 ||
-        run_strv(c->build.producer, &o->producer, &o->n_producer) != 0)
-        return -1;
     for (size_t k = 0; c->command && c->command[k]; k++)
         o->n_command++;
     o->command = calloc(o->n_command + 1, sizeof *o->command);
@@ -500,6 +497,9 @@ static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
         return -1;
     for (size_t k = 0; k < o->n_command; k++)
         o->command[k] = c->command[k];
+    if (run_strv(c->build.compiler, &o->compiler, &o->n_compiler) != 0 ||
+        run_strv(c->build.producer, &o->producer, &o->n_producer) != 0)
+        return -1;
     for (size_t m = 0; m < c->nmetrics; m++) {
         const struct qqb_metric *mt = &c->metrics[m];
         struct qqb_run_metric *om = &o->metrics[o->n_metrics++];
