@@ -19,9 +19,10 @@ PREFIX     ?=
 # compiler with the C library's headers (gcc only recommends libc6-dev),
 # CMake, the libraries, Open MPI for the MPI kernels and mpirun, gnuplot for
 # the report's pictures with the font they name (DejaVu Sans; gnuplot only
-# recommends fonts), git for qqbench ci.
+# recommends fonts), git for qqbench ci, libdw-dev (elfutils: the kernels'
+# build IDs and flags, docs/BASELINES.md).
 PACKAGES = gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev \
-           libopenmpi-dev openmpi-bin gnuplot-nox fonts-dejavu-core
+           libopenmpi-dev openmpi-bin gnuplot-nox fonts-dejavu-core libdw-dev
 # What the tests need on top (make deps-test): python3 and jq (the tests ask
 # both each JSON question, tests/data/run/lib.sh jq_py; python3 reads the
 # reports and tools/km_compare.sh), valgrind (memory tests, callgrind),

@@ -1,39 +1,83 @@
-/* cmd_ci.c - qqbench ci: build a reference revision beside the working tree and run a suite against
- * it. */
+/* cmd_ci.c - qqbench ci: build a reference revision beside the working tree (and, with a build
+ * command, the change too, the same way) and run a suite against it. */
+/* realpath() is XSI; the build's _POSIX_C_SOURCE alone hides it. */
+#if !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700
+#endif
+
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "ci_exec.h"
+#include "clock.h"
 #include "cmds.h"
 #include "git.h"
 #include "opts.h"
-#include "runner.h"
+#include "plot.h"
+#include "suite.h"
 
 /* The usage's prose around the option lines, which the table in cmd_ci
  * generates. */
 static const struct qqb_opts_cmd ci_cmd = {
     "ci",
-    "usage: qqbench ci [--base REV] [--keep] [--jobs N] [--kernels-subdir SUB]\n"
-    "                  [SUITE.yaml] [run options]\n\n"
+    "usage: qqbench ci [--base REV] [--build CMD] [--allow-same] [--keep] [--jobs N]\n"
+    "                  [--kernels-subdir SUB] [SUITE.yaml] [run options]\n\n"
     "Check a change in one job, on whatever machine the job got: build the\n"
-    "reference revision REV of this git checkout in a temporary folder with\n"
-    "the project's own build (cmake), then run SUITE (default\n"
-    "configs/ci.yaml) with 'qqbench run SUITE --against REFERENCE-KERNELS',\n"
-    "so every case runs from both builds, interleaved and paired by round.\n"
-    "The change build is this qqbench's own build (its kernels are found as\n"
-    "'qqbench run' finds them; another project passes --kernels DIR after the\n"
-    "suite). Options after the suite go to 'qqbench run'\n"
-    "(--kernels, --json, --junit, --report, --require-baseline, ...).\n\n",
-    "\nThe reference's build log goes to a file (its path is printed), not to\n"
-    "the job's log. Exit: as 'qqbench run' (0, 1 a regression, 3 a kernel\n"
-    "failed), and 2 for bad usage, when REV is not a commit, or when REV\n"
-    "does not build.\n"};
+    "reference revision REV of this git checkout in a temporary git worktree,\n"
+    "then run SUITE (default configs/ci.yaml) with 'qqbench run SUITE\n"
+    "--against REFERENCE-KERNELS', so every case runs from both builds,\n"
+    "interleaved and paired by round. The suite and both revisions are\n"
+    "checked before anything is built.\n\n"
+    "The build: --build CMD, else the suite's 'build:', runs CMD with /bin/sh\n"
+    "-c in this checkout for the change, then in the reference's worktree\n"
+    "(both built the same way); {src} and {out} in CMD are replaced by the\n"
+    "sources' folder and a build folder (the reference's: a temporary one;\n"
+    "the change's: build/ in this checkout). Without either, only the\n"
+    "reference is built, by 'cmake -S {src} -B {out} -DQQ_BUILD_TESTS=OFF\n"
+    "-DCMAKE_BUILD_TYPE=RelWithDebInfo' with CMAKE_PREFIX_PATH set to this\n"
+    "qqbench's install prefix, then 'cmake --build {out} --target KERNELS'\n"
+    "(the suite's kernels by file name; the whole build when one is not a\n"
+    "target), and the change is the build already here.\n"
+    "Every build runs with that prefix first in CMAKE_PREFIX_PATH and its\n"
+    "lib/pkgconfig first in PKG_CONFIG_PATH, so find_package(QQ) and\n"
+    "pkg-config qq find this qqbench's QQ.\n\n"
+    "The reference's kernels are at the same place in its build as --kernels\n"
+    "DIR (a run option) is in this one: under {out} when CMD names {out},\n"
+    "else under the worktree; without --kernels, the build's kernels/.\n"
+    "Options after the suite go to 'qqbench run' (--kernels, --json, --junit,\n"
+    "--report, --require-baseline, ...), but ci's own, which may stand on\n"
+    "either side (--keep after the suite is the run's).\n\n",
+    "\nThe build logs (ci-reference-build.log, ci-change-build.log) go to the\n"
+    "folder of --json FILE, else the report folder (--report DIR, else\n"
+    "reports/latest/SUITE; with --no-report and no --json, here), not to the\n"
+    "job's log; a build that fails shows its last 30 lines. Exit: as 'qqbench\n"
+    "run' (0, 1 a regression, 3 a kernel failed), and 2 for bad usage, a bad\n"
+    "suite, a REV that is not a commit or is HEAD itself (without\n"
+    "--allow-same), or a build that fails.\n"};
+
+/* The lines of a failed build's log shown in the job's log. */
+#define CI_TAIL_LINES 30
+
+/* One run of qqbench ci: what was asked, and the folders it uses. */
+struct ci {
+    const char *base, *build, *sub, *suite;
+    char *suite_build; /* the suite's build:, when it gives the command */
+    int keep, njobs, allow_same;
+    char **targets; /* the suite's kernels by name, the default build's targets */
+    size_t ntargets;
+    struct qqb_run_opts ro;
+    struct qqb_ci_env env;
+    char top[4096], rev[128], given[160];
+    char dir[4096], src[4200], bld[4200], chg_out[4200];
+    char logdir[4096], reflog[4200], chglog[4200];
+    char kernels[8600];
+};
 
 /* --kernels-subdir SUB: a relative folder inside the build. */
 static int ci_subdir(const char *v, void *ctx, char *err, size_t errlen)
@@ -47,245 +91,497 @@ static int ci_subdir(const char *v, void *ctx, char *err, size_t errlen)
     return 0;
 }
 
-/* SIGINT, SIGTERM or SIGHUP while the reference is checked out and built:
- * the signal, 0 until then. The build is stopped, the worktree and the
- * folder removed, and ci ends by the same signal (it left cmake running
- * under init, the folder in TMPDIR and the worktree registered). */
-static volatile sig_atomic_t ci_stop;
-static const int ci_sigs[] = {SIGINT, SIGTERM, SIGHUP};
-#define NCISIG (sizeof ci_sigs / sizeof ci_sigs[0])
-static struct sigaction ci_old[NCISIG];
-
-static void on_ci_signal(int sig)
+/* --build CMD: a command, not blanks. */
+static int ci_build_cmd(const char *v, void *ctx, char *err, size_t errlen)
 {
-    ci_stop = sig;
-}
-
-static void ci_trap(int on)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_ci_signal; /* no SA_RESTART: waitpid returns EINTR */
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NCISIG; i++)
-        sigaction(ci_sigs[i], on ? &sa : &ci_old[i], on ? &ci_old[i] : NULL);
-}
-
-/* Run ARGV with stdout and stderr to LOG (appended), or to /dev/null when
- * LOG is NULL; stdin from /dev/null; in a process group of its own, which
- * a signal to ci stops. Returns the exit status, or -1 when it could not
- * run, died by a signal or was stopped. */
-static int run_logged(char *const argv[], const char *log, const char *cwd)
-{
-    if (ci_stop)
+    if (!v[strspn(v, " \t\n")]) {
+        snprintf(err, errlen, "--build '%s': expected a shell command", v);
         return -1;
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        setpgid(0, 0);
-        int in = open("/dev/null", O_RDONLY);
-        int out =
-            log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : open("/dev/null", O_WRONLY);
-        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
-            _exit(127);
-        if (cwd && chdir(cwd) != 0)
-            _exit(127);
-        execvp(argv[0], argv);
-        _exit(127);
     }
-    setpgid(pid, pid); /* both sides: whichever runs first */
-    int st;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-        if (ci_stop) {
-            qqb_stop_group(pid);
-            return -1;
-        }
-    }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    *(const char **)ctx = v;
+    return 0;
 }
 
-/* The default reference: the merge base of HEAD with origin/main, else main. */
-static int default_base(char *buf, size_t len)
+/* The default reference: the merge base of HEAD with origin/main, else
+ * main (then origin/master, master), into BUF; the ref taken into *REF. */
+static int default_base(char *buf, size_t len, const char **ref)
 {
     static const char *const refs[] = {"origin/main", "main", "origin/master", "master"};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         const char *const args[] = {"merge-base", "HEAD", refs[i], NULL};
+        *ref = refs[i];
         if (qqb_git_line(".", args, buf, len, NULL) == 0 && buf[0])
             return 0;
     }
     return -1;
 }
 
-/* Remove DIR and everything below it (rm -rf, by argv). */
-static void remove_tree(const char *dir)
+/* The commit SPEC names into REV: 0, or -1. */
+static int commit_of(const char *spec, char *rev, size_t revlen)
 {
-    char *argv[] = {"rm", "-rf", "--", (char *)dir, NULL};
-    run_logged(argv, NULL, NULL);
+    char full[1100];
+    snprintf(full, sizeof full, "%s^{commit}", spec);
+    const char *const rev_args[] = {"rev-parse", "--verify", "--quiet", full, NULL};
+    return qqb_git_line(".", rev_args, rev, revlen, NULL) == 0 && rev[0] ? 0 : -1;
 }
 
-/* The reference: this checkout's top folder into TOP, and the commit *BASE
- * names into REV (*BASE NULL: the default reference, spelled into GIVEN).
- * 0, or -1 with the error said. */
-static int ci_reference(const char **base, char *given, size_t glen, char *top, size_t toplen,
-                        char *rev, size_t revlen)
+/* The reference: this checkout's top folder into C->top, and the commit
+ * C->base names into C->rev (C->base NULL: the default reference, spelled
+ * into C->given). A reference that is HEAD's commit compares a build with
+ * itself: refused unless --allow-same. 0, or -1 with the error said. */
+static int ci_reference(struct ci *c)
 {
     static const char *const top_args[] = {"rev-parse", "--show-toplevel", NULL};
-    if (qqb_git_line(".", top_args, top, toplen, NULL) != 0 || !top[0]) {
+    if (qqb_git_line(".", top_args, c->top, sizeof c->top, NULL) != 0 || !c->top[0]) {
         fprintf(stderr, "qqbench ci: error: not in a git checkout (git rev-parse "
                         "--show-toplevel failed); run it from the repository\n");
         return -1;
     }
-    if (!*base) {
-        if (default_base(given, glen) != 0) {
+    const char *ref = NULL;
+    if (!c->base) {
+        if (default_base(c->given, sizeof c->given, &ref) != 0) {
             fprintf(stderr, "qqbench ci: error: no --base given and no main or "
                             "origin/main to take the merge base with\n");
             return -1;
         }
-        *base = given;
+        c->base = c->given;
     }
-    char spec[1100];
     /* Git's own limit on a ref name is far below this; a longer --base is
      * refused, never cut (a cut lost the ^{commit} and named another rev). */
-    if (strlen(*base) > 1024) {
+    if (strlen(c->base) > 1024) {
         fprintf(stderr, "qqbench ci: error: --base is %zu characters, at most 1024\n",
-                strlen(*base));
+                strlen(c->base));
         return -1;
     }
-    snprintf(spec, sizeof spec, "%s^{commit}", *base);
-    const char *const rev_args[] = {"rev-parse", "--verify", "--quiet", spec, NULL};
-    if (qqb_git_line(".", rev_args, rev, revlen, NULL) != 0 || !rev[0]) {
+    if (commit_of(c->base, c->rev, sizeof c->rev) != 0) {
+        fprintf(stderr, "qqbench ci: error: --base '%s' is not a commit of this repository\n",
+                c->base);
+        return -1;
+    }
+    char head[128];
+    if (commit_of("HEAD", head, sizeof head) != 0) {
+        fprintf(stderr, "qqbench ci: error: HEAD is not a commit (a repository with no commit "
+                        "yet?)\n");
+        return -1;
+    }
+    if (strcmp(head, c->rev) == 0 && !c->allow_same) {
+        char what[1200];
+        if (ref)
+            snprintf(what, sizeof what, "the merge base of HEAD with %s", ref);
+        else
+            snprintf(what, sizeof what, "--base %s", c->base);
         fprintf(stderr,
-                "qqbench ci: error: --base '%s' is not a commit of this "
-                "repository\n",
-                *base);
+                "qqbench ci: error: the reference, %s, is HEAD's own commit %.12s: both builds "
+                "would be the same; give --base REV (--allow-same for an A/A run, or to compare "
+                "uncommitted changes)\n",
+                what, head);
         return -1;
     }
     return 0;
 }
 
-/* qqbench run SUITE --against KERNELS [the rest]: the rest, ARGV[1..ARGC-1],
- * parsed as run parses it, over the suite and the reference's kernels. */
-static int ci_run(const char *suite, const char *kernels, int argc, char **argv)
+/* PATH made absolute (from the current folder) with "." and ".." taken
+ * out, into OUT. */
+static void absolute(const char *path, char *out, size_t len)
 {
-    struct qqb_run_opts ro;
-    qqb_run_opts_init(&ro);
-    ro.suite_path = suite;
-    ro.against = kernels;
-    int help = 0, rc = QQB_EXIT_USAGE;
-    if (cmd_run_options(argc, argv, &ro, &help) == 0)
-        rc = help ? QQB_EXIT_OK : qqb_run(&ro);
-    qqb_run_opts_free(&ro);
-    return rc;
+    char cwd[PATH_MAX], real[PATH_MAX];
+    if (realpath(path, real)) {
+        snprintf(out, len, "%s", real);
+        return;
+    }
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(out, len, "%s", path);
+    else
+        snprintf(out, len, "%s/%s", cwd, path);
+    char *w = out; /* the result so far, written over OUT */
+    for (const char *p = out; *p;) {
+        const char *e = strchr(p, '/');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if ((n == 1 && p[0] == '.') || n == 0) {
+            /* nothing */
+        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
+            while (w > out && *--w != '/')
+                ;
+        } else {
+            *w++ = '/';
+            memmove(w, p, n);
+            w += n;
+        }
+        p += n + (e != NULL);
+    }
+    if (w == out)
+        *w++ = '/';
+    *w = '\0';
 }
 
-/* The reference's worktree and folder DIR removed (kept, and said, with
- * KEEP), ci's traps undone; ended by the signal that stopped ci, if one did. */
-static void ci_clean(const char *top, const char *src, const char *dir, int keep)
+/* REL when PATH is BASE or below it ("" or "a/b"), else NULL. */
+static const char *below(const char *path, const char *base)
 {
-    char *rm_argv[] = {"git",    "-C",      (char *)top, "worktree",
-                       "remove", "--force", (char *)src, NULL};
-    int sig = ci_stop;
-    ci_stop = 0; /* the clean-up's own commands must run */
-    if (sig)
-        keep = 0; /* stopped: nothing of it is evidence */
-    if (!keep) {
-        run_logged(rm_argv, NULL, NULL);
-        remove_tree(dir);
-    } else {
-        fprintf(stderr, "qqbench ci: kept %s\n", dir);
+    size_t n = strlen(base);
+    if (strncmp(path, base, n) != 0 || (path[n] && path[n] != '/'))
+        return NULL;
+    return path[n] ? path + n + 1 : path + n;
+}
+
+/* Where the reference's kernels are (C->kernels): see the usage. 0, or -1
+ * with the error said. */
+static int ci_kernels(struct ci *c)
+{
+    int uses_out = !c->build || strstr(c->build, "{out}");
+    const char *ref_base = uses_out ? c->bld : c->src, *rel = NULL;
+    if (c->sub || !c->ro.kernel_dir) {
+        snprintf(c->kernels, sizeof c->kernels, "%s/%s", ref_base, c->sub ? c->sub : "kernels");
+        return 0;
     }
-    ci_trap(0);
-    if (sig) {
+    char k[PATH_MAX + 100];
+    absolute(c->ro.kernel_dir, k, sizeof k);
+    if (uses_out && (rel = below(k, c->chg_out)) != NULL)
+        snprintf(c->kernels, sizeof c->kernels, "%s/%s", c->bld, rel);
+    else if ((rel = below(k, c->top)) != NULL)
+        snprintf(c->kernels, sizeof c->kernels, "%s/%s", c->src, rel);
+    else {
         fprintf(stderr,
-                "qqbench ci: stopped by signal %d: the reference build stopped, %s "
-                "removed\n",
-                sig, dir);
-        signal(sig, SIG_DFL);
-        raise(sig);
+                "qqbench ci: error: --kernels %s is outside this checkout (%s): the reference's "
+                "kernels cannot be found at the same place in its build; give --kernels-subdir "
+                "SUB (before the suite) for BUILD/SUB\n",
+                c->ro.kernel_dir, c->top);
+        return -1;
+    }
+    return 0;
+}
+
+/* The folder the build logs go to (the usage says which), made. 0, or -1
+ * with the error said. */
+static int ci_logdir(struct ci *c, const char *suite_name)
+{
+    const struct qqb_run_opts *o = &c->ro;
+    const char *slash = o->json ? strrchr(o->json, '/') : NULL;
+    if (o->json && slash)
+        snprintf(c->logdir, sizeof c->logdir, "%.*s", (int)(slash - o->json + (slash == o->json)),
+                 o->json);
+    else if (o->json || o->no_report)
+        snprintf(c->logdir, sizeof c->logdir, ".");
+    else if (o->report_dir)
+        snprintf(c->logdir, sizeof c->logdir, "%s", o->report_dir);
+    else
+        snprintf(c->logdir, sizeof c->logdir, "reports/latest/%s", suite_name);
+    char err[512];
+    if (qqb_plot_mkdir(c->logdir, err, sizeof err) != 0) {
+        fprintf(stderr, "qqbench ci: error: cannot make the folder for the build logs: %s\n", err);
+        return -1;
+    }
+    snprintf(c->reflog, sizeof c->reflog, "%s/ci-reference-build.log", c->logdir);
+    snprintf(c->chglog, sizeof c->chglog, "%s/ci-change-build.log", c->logdir);
+    return 0;
+}
+
+/* The targets of the default build: the file names of the kernels of the
+ * benchmarks that run (--only), each once. 0, or -1 with the error said. */
+static int ci_targets(struct ci *c, const struct qqb_suite *s)
+{
+    c->targets = calloc(s->nbench + 1, sizeof *c->targets);
+    if (!c->targets) {
+        fprintf(stderr, "qqbench ci: error: out of memory\n");
+        return -1;
+    }
+    for (size_t b = 0; b < s->nbench; b++) {
+        const char *k = s->bench[b].kernel, *slash = strrchr(k, '/');
+        size_t t = 0, o = 0;
+        while (o < c->ro.nonly && strcmp(c->ro.only[o], s->bench[b].name) != 0)
+            o++;
+        k = slash ? slash + 1 : k;
+        while (t < c->ntargets && c->targets[t] && strcmp(c->targets[t], k) != 0)
+            t++;
+        if ((c->ro.nonly && o == c->ro.nonly) || t < c->ntargets || !*k)
+            continue;
+        char *dup = strdup(k);
+        if (!dup) {
+            fprintf(stderr, "qqbench ci: error: out of memory\n");
+            return -1;
+        }
+        c->targets[c->ntargets++] = dup;
+    }
+    return 0;
+}
+
+/* ARGV[FROM..ARGC-1], what follows the suite, split: ci's own options
+ * (those of TABLE but --keep, which after the suite is the run's), each
+ * with its value, to CI_AV, the rest to RUN_AV (up to a "--", which goes
+ * with the rest). Both start with ARGV[0]; *NCI and *NRUN count them. */
+static void split_args(const struct qqb_opt *table, int argc, char **argv, int from, char **ci_av,
+                       int *nci, char **run_av, int *nrun)
+{
+    ci_av[(*nci)++] = run_av[(*nrun)++] = argv[0];
+    for (int k = from; k < argc; k++) {
+        const char *a = argv[k];
+        size_t n = strcspn(a, "=");
+        const struct qqb_opt *o = table;
+        while (
+            strcmp(a, "--") != 0 && o->kind != QQB_OPTK_END &&
+            (strlen(o->name) != n || strncmp(a, o->name, n) != 0 || strcmp(o->name, "--keep") == 0))
+            o++;
+        if (strcmp(a, "--") == 0 || o->kind == QQB_OPTK_END) {
+            if (strcmp(a, "--") == 0)
+                while (k < argc)
+                    run_av[(*nrun)++] = argv[k++];
+            else
+                run_av[(*nrun)++] = argv[k];
+            continue;
+        }
+        ci_av[(*nci)++] = argv[k];
+        if (!a[n] && o->kind != QQB_OPTK_FLAG && k + 1 < argc)
+            ci_av[(*nci)++] = argv[++k];
     }
 }
 
-int cmd_ci(int argc, char **argv)
+/* Options, suite and revisions, all checked before anything is built.
+ * Exception to the return convention: -1 when ci goes on, else the exit
+ * code to end with (the help printed: QQB_EXIT_OK). */
+static int ci_prepare(struct ci *c, int argc, char **argv)
 {
-    const char *base = NULL, *suite = "configs/ci.yaml", *sub = "kernels";
-    int keep = 0, njobs = 2, i = 1;
+    int i = 1, help = 0;
     const struct qqb_opt table[] = {
-        QQB_OPT_STRING("--base", "REV", &base,
+        QQB_OPT_STRING("--base", "REV", &c->base,
                        "the reference: a commit, branch or tag (default: the merge\n"
                        "base of HEAD with origin/main, else with main)"),
-        QQB_OPT_FLAG("--keep", 0, &keep, "keep the reference's folder and its build logs"),
-        QQB_OPT_INT("--jobs", "N", &njobs, 1, 1024, "parallel build jobs (default 2)"),
-        QQB_OPT_CALLBACK("--kernels-subdir", "SUB", ci_subdir, &sub,
-                         "the reference's kernels are BUILD/SUB (default\n"
-                         "kernels: the build folder's kernels/, as this project\n"
-                         "lays them out); bare names are looked up there"),
+        QQB_OPT_CALLBACK("--build", "CMD", ci_build_cmd, &c->build,
+                         "build both revisions with /bin/sh -c CMD, {src} and {out}\n"
+                         "replaced by the sources' and a build folder (default: the\n"
+                         "suite's build:, else the reference alone with CMake)"),
+        QQB_OPT_FLAG("--allow-same", 0, &c->allow_same,
+                     "run even when REV is HEAD's own commit (an A/A run,\n"
+                     "or uncommitted changes against HEAD)"),
+        QQB_OPT_FLAG("--keep", 0, &c->keep, "keep the reference's worktree and build folder"),
+        QQB_OPT_INT("--jobs", "N", &c->njobs, 1, 1024,
+                    "parallel jobs of the default CMake build (default:\n"
+                    "the processors online)"),
+        QQB_OPT_CALLBACK("--kernels-subdir", "SUB", ci_subdir, &c->sub,
+                         "the reference's kernels are BUILD/SUB ({out}, or the\n"
+                         "worktree when CMD does not name {out}); default: where\n"
+                         "--kernels is in this checkout, else kernels/"),
         QQB_OPT_END,
     };
     /* ci's options come first; the suite and everything after it are the run's. */
     int prc = qqb_opts_parse(&ci_cmd, table, argc, argv, &i);
     if (prc != 0)
         return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
-    char jobs[16];
-    snprintf(jobs, sizeof jobs, "%d", njobs);
     if (i < argc && argv[i][0] != '-')
-        suite = argv[i++];
-    /* argv[i..] go to 'qqbench run'. */
-
-    char top[4096], rev[128], given[160];
-    if (ci_reference(&base, given, sizeof given, top, sizeof top, rev, sizeof rev) != 0)
-        return QQB_EXIT_USAGE;
-
-    char dir[4096];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/qqbench-ci-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "qqbench ci: error: cannot make a folder in %s: %s\n",
-                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        c->suite = argv[i++];
+    c->ro.suite_path = c->suite;
+    /* argv[i..] are the run's, but for ci's own options among them;
+     * argv[0], ci's name, stands first in both. */
+    char **ci_av = calloc((size_t)argc + 1, sizeof *ci_av);
+    char **run_av = calloc((size_t)argc + 1, sizeof *run_av);
+    int nci = 0, nrun = 0;
+    if (!ci_av || !run_av) {
+        free(ci_av);
+        free(run_av);
+        fprintf(stderr, "qqbench ci: error: out of memory\n");
         return QQB_EXIT_USAGE;
     }
-    char src[4200], bld[4200], log[4200], kernels[4500];
-    snprintf(src, sizeof src, "%s/src", dir);
-    snprintf(bld, sizeof bld, "%s/build", dir);
-    snprintf(log, sizeof log, "%s/build.log", dir);
-    snprintf(kernels, sizeof kernels, "%s/%.200s", bld, sub);
-    fprintf(stderr, "qqbench ci: reference %s (%.12s), built in %s (log: %s)\n", base, rev, dir,
-            log);
+    split_args(table, argc, argv, i, ci_av, &nci, run_av, &nrun);
+    prc = qqb_opts_parse(&ci_cmd, table, nci, ci_av, NULL);
+    if (prc == 0 && cmd_run_options(nrun, run_av, &c->ro, &help) != 0)
+        prc = -1;
+    free(ci_av);
+    free(run_av);
+    if (prc != 0 || help)
+        return prc < 0 ? QQB_EXIT_USAGE : QQB_EXIT_OK;
+    struct qqb_suite *s = NULL;
+    char err[2048];
+    if (qqb_suite_parse(c->suite, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return QQB_EXIT_USAGE;
+    }
+    int rc = QQB_EXIT_USAGE;
+    if (!c->build && s->build && !(c->build = c->suite_build = strdup(s->build)))
+        fprintf(stderr, "qqbench ci: error: out of memory\n");
+    else if (ci_targets(c, s) == 0 && ci_reference(c) == 0 && ci_logdir(c, s->name) == 0)
+        rc = -1;
+    qqb_suite_free(s);
+    return rc;
+}
 
+/* The default build: configure SRC into OUT with CMake (qqbench's prefix
+ * in CMAKE_PREFIX_PATH), then build the suite's kernels' targets alone
+ * (a kernel is commonly the target of its name: the rest of a project,
+ * its tests and tools, can take most of the build's time); when one is
+ * no target of the project, the whole build. The exit status (as
+ * qqb_ci_run's). */
+static int ci_cmake(const struct ci *c, const char *src, const char *out, const char *log)
+{
+    char jobs[16], pp[4200 + 32];
+    snprintf(jobs, sizeof jobs, "%d", c->njobs);
+    snprintf(pp, sizeof pp, "-DCMAKE_PREFIX_PATH=%s", c->env.prefix);
+    char *cfg_argv[] = {"cmake",
+                        "-S",
+                        (char *)src,
+                        "-B",
+                        (char *)out,
+                        "-DQQ_BUILD_TESTS=OFF",
+                        "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                        c->env.prefix[0] ? pp : NULL,
+                        NULL};
+    int rc = qqb_ci_run(cfg_argv, log, src, &c->env);
+    char **argv = calloc(c->ntargets + 8, sizeof *argv);
+    if (rc != 0 || !argv) {
+        free(argv);
+        return rc != 0 ? rc : -1;
+    }
+    size_t n = 0;
+    argv[n++] = "cmake";
+    argv[n++] = "--build";
+    argv[n++] = (char *)out;
+    argv[n++] = "-j";
+    argv[n++] = jobs;
+    if (c->ntargets) {
+        argv[n++] = "--target";
+        memcpy(argv + n, c->targets, c->ntargets * sizeof *argv);
+        rc = qqb_ci_run(argv, log, src, &c->env);
+        FILE *f = rc != 0 && !qqb_ci_stopped() ? fopen(log, "a") : NULL;
+        if (f) {
+            fprintf(f, "qqbench ci: the kernels' targets did not build: the whole build\n");
+            fclose(f);
+        }
+        argv[n - 1] = NULL; /* no --target: the whole build, if it comes to that */
+    }
+    if (!c->ntargets || rc != 0)
+        rc = qqb_ci_run(argv, log, src, &c->env);
+    free(argv);
+    return rc;
+}
+
+/* Build one revision: SRC's sources into OUT, the output to LOG (emptied
+ * first), with CMD through /bin/sh in SRC, or without CMD the default
+ * CMake line. WHAT names the revision in messages. 0; -1 a failure, said
+ * with the log's last lines; -1 as well when a signal stopped it. */
+static int ci_build(const struct ci *c, const char *what, const char *src, const char *out,
+                    const char *log)
+{
+    FILE *f = fopen(log, "w");
+    if (!f) {
+        fprintf(stderr, "qqbench ci: error: cannot write the build log %s: %s\n", log,
+                strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    double t0 = qqb_now();
+    int rc;
+    if (c->build) {
+        char *cmd = qqb_ci_expand(c->build, src, out);
+        char *sh_argv[] = {"/bin/sh", "-c", cmd, NULL};
+        rc = cmd ? qqb_ci_run(sh_argv, log, src, &c->env) : -1;
+        free(cmd);
+    } else {
+        rc = ci_cmake(c, src, out, log);
+    }
+    if (rc == 0)
+        fprintf(stderr, "qqbench ci: %s: its build took %.1f s\n", what, qqb_now() - t0);
+    if (rc == 0 || qqb_ci_stopped())
+        return rc == 0 ? 0 : -1;
+    fprintf(stderr, "qqbench ci: error: %s does not build (see %s); its last %d lines:\n", what,
+            log, CI_TAIL_LINES);
+    qqb_ci_log_tail(log, CI_TAIL_LINES, stderr);
+    return -1;
+}
+
+/* The reference's worktree and temporary folder removed (kept, and said,
+ * with --keep), ci's traps undone; ended by the signal that stopped ci, if
+ * one did. */
+static void ci_clean(struct ci *c)
+{
+    char *rm_argv[] = {"git", "-C", c->top, "worktree", "remove", "--force", c->src, NULL};
+    int sig = qqb_ci_unstop(); /* the clean-up's own commands must run */
+    if (!c->keep || sig) {     /* stopped: nothing of it is evidence */
+        qqb_ci_run(rm_argv, NULL, NULL, NULL);
+        qqb_ci_remove_tree(c->dir);
+    } else {
+        fprintf(stderr, "qqbench ci: kept %s (git worktree remove --force %s)\n", c->dir, c->src);
+    }
+    qqb_ci_trap(0);
+    if (sig) {
+        fprintf(stderr, "qqbench ci: stopped by signal %d: the build stopped, %s removed\n", sig,
+                c->dir);
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+/* Check out the reference, build it (and the change with a build
+ * command), run the suite against it. The exit code. */
+static int ci_build_and_run(struct ci *c)
+{
     /* The reference's sources: a detached worktree shares the object store
      * (no copy of the history) and is removed afterwards. */
-    char *wt_argv[] = {"git", "-C", top, "worktree", "add", "--detach", "--force", src, rev, NULL};
-    char *cfg_argv[] = {
-        "cmake", "-S", src, "-B", bld, "-DQQ_BUILD_TESTS=OFF", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-        NULL};
-    char *bld_argv[] = {"cmake", "--build", bld, "-j", (char *)jobs, NULL};
-    int rc;
-    ci_trap(1);
-    if (run_logged(wt_argv, log, NULL) != 0 && !ci_stop) {
-        fprintf(stderr, "qqbench ci: error: cannot check out %s (see %s)\n", base, log);
-        rc = QQB_EXIT_USAGE;
-    } else if (ci_stop) {
-        rc = QQB_EXIT_KERNEL; /* ends by the signal below */
-    } else if (run_logged(cfg_argv, log, NULL) != 0 || run_logged(bld_argv, log, NULL) != 0 ||
-               ci_stop) {
-        if (ci_stop) {
-            rc = QQB_EXIT_KERNEL;
-            goto cleanup;
-        }
-        fprintf(stderr, "qqbench ci: error: the reference %s does not build (see %s)\n", base, log);
-        keep = 1; /* the log is the evidence */
-        rc = QQB_EXIT_USAGE;
-    } else {
-        /* A reference without the kernel folder lacks every kernel: the
-         * run says which (exit 3), rather than refusing the folder. */
-        mkdir(kernels, 0755);
-        ci_trap(0); /* the run traps its own */
-        /* argv[i - 1], ci's, stands where run's name would. */
-        rc = ci_run(suite, kernels, argc - i + 1, argv + i - 1);
+    char *wt_argv[] = {"git",      "-C",      c->top, "worktree", "add",
+                       "--detach", "--force", c->src, c->rev,     NULL};
+    fprintf(stderr, "qqbench ci: reference %s (%.12s), built in %s (log: %s)\n", c->base, c->rev,
+            c->dir, c->reflog);
+    if (c->build)
+        fprintf(stderr, "qqbench ci: the change, built in %s (log: %s); build: %s\n",
+                strstr(c->build, "{out}") ? c->chg_out : c->top, c->chglog, c->build);
+    FILE *f = fopen(c->reflog, "w");
+    if (f)
+        fclose(f);
+    if (qqb_ci_run(wt_argv, c->reflog, NULL, NULL) != 0) {
+        if (!qqb_ci_stopped())
+            fprintf(stderr, "qqbench ci: error: cannot check out %s (see %s)\n", c->base,
+                    c->reflog);
+        return QQB_EXIT_USAGE;
     }
-cleanup:
-    ci_clean(top, src, dir, keep);
+    char what[300];
+    snprintf(what, sizeof what, "the reference %.200s", c->base);
+    /* The change first when ci builds it: a change that does not build
+     * fails before the reference is built. */
+    if ((c->build && ci_build(c, "the change", c->top, c->chg_out, c->chglog) != 0) ||
+        ci_build(c, what, c->src, c->bld, c->reflog) != 0)
+        return QQB_EXIT_USAGE;
+    /* A reference without the kernel folder lacks every kernel: the run
+     * says which (exit 3), rather than refusing the folder. */
+    mkdir(c->kernels, 0755);
+    qqb_ci_trap(0); /* the run traps its own */
+    c->ro.against = c->kernels;
+    return qqb_run(&c->ro);
+}
+
+int cmd_ci(int argc, char **argv)
+{
+    struct ci c;
+    memset(&c, 0, sizeof c);
+    c.suite = "configs/ci.yaml";
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    c.njobs = cpus > 0 && cpus < 1024 ? (int)cpus : 2;
+    qqb_run_opts_init(&c.ro);
+    int rc = ci_prepare(&c, argc, argv);
+    if (rc >= 0)
+        goto done;
+    qqb_ci_find_prefix(&c.env);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(c.dir, sizeof c.dir, "%s/qqbench-ci-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(c.dir)) {
+        fprintf(stderr, "qqbench ci: error: cannot make a folder in %s: %s\n",
+                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        rc = QQB_EXIT_USAGE;
+        goto done;
+    }
+    snprintf(c.src, sizeof c.src, "%s/src", c.dir);
+    snprintf(c.bld, sizeof c.bld, "%s/build", c.dir);
+    snprintf(c.chg_out, sizeof c.chg_out, "%s/build", c.top);
+    if (ci_kernels(&c) != 0) {
+        qqb_ci_remove_tree(c.dir);
+        rc = QQB_EXIT_USAGE;
+        goto done;
+    }
+    qqb_ci_trap(1);
+    rc = ci_build_and_run(&c);
+    if (qqb_ci_stopped())
+        rc = QQB_EXIT_KERNEL; /* ends by the signal in ci_clean */
+    ci_clean(&c);
+done:
+    qqb_run_opts_free(&c.ro);
+    free(c.suite_build);
+    for (size_t t = 0; t < c.ntargets; t++)
+        free(c.targets[t]);
+    free(c.targets);
     return rc;
 }

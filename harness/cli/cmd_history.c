@@ -35,12 +35,17 @@ static const struct qqb_opts_cmd history_cmd = {
     "\nExit: 0; 2 for bad usage, or when there is no snapshot at all.\n"};
 
 /* A picture's data being written: one block per series (case and key),
- * rows "x label value changed", and the series' titles for the script. */
+ * rows "x label value changed", and the series' titles for the script.
+ * A RELATIVE sink (history-cycles) adds to each row the change in percent
+ * from the series' first snapshot and the band of that snapshot's own
+ * launch-to-launch noise around it: "pct lo hi". */
 struct sink {
     FILE *dat;
     size_t nseries;
     char **titles;
     double vmin, vmax; /* of the values written (vmax 0: none yet) */
+    int relative;
+    double first; /* the series' first value (NaN before it) */
 };
 
 static void sink_series(struct sink *k, const char *case_name, const char *key)
@@ -58,9 +63,28 @@ static void sink_series(struct sink *k, const char *case_name, const char *key)
     if (k->nseries++)
         fprintf(k->dat, "\n\n");
     qqb_plot_comment(k->dat, k->titles[k->nseries - 1] ? k->titles[k->nseries - 1] : "?");
+    if (k->relative && k->nseries == 1)
+        fprintf(k->dat, "# x\tlabel\tcycles\tchanged\tchange_pct\tnoise_lo_pct\tnoise_hi_pct\n");
+    k->first = NAN;
 }
 
-static void sink_point(struct sink *k, size_t x, const char *label, double v, int moved)
+/* The relative columns of value V whose launches' noise is NOISE percent
+ * (of V): the change from the series' first value and the band. */
+static void sink_relative(struct sink *k, double v, double noise)
+{
+    if (!isfinite(k->first) && v > 0)
+        k->first = v;
+    double f = k->first;
+    if (!(f > 0)) {
+        fprintf(k->dat, "\tnan\tnan\tnan");
+        return;
+    }
+    double pct = 100.0 * (v / f - 1.0), half = (isfinite(noise) ? noise : 0) * v / f;
+    fprintf(k->dat, "\t%.6g\t%.6g\t%.6g", pct, pct - half, pct + half);
+}
+
+static void sink_point(struct sink *k, size_t x, const char *label, double v, int moved,
+                       double noise)
 {
     if (!k || !k->dat)
         return;
@@ -71,7 +95,10 @@ static void sink_point(struct sink *k, size_t x, const char *label, double v, in
     fprintf(k->dat, "%zu\t\"", x);
     for (const char *c = label; *c; c++)
         fputc(*c == '"' ? '\'' : *c, k->dat);
-    fprintf(k->dat, "\"\t%.6g\t%d\n", v, moved);
+    fprintf(k->dat, "\"\t%.6g\t%d", v, moved);
+    if (k->relative)
+        sink_relative(k, v, noise);
+    fprintf(k->dat, "\n");
 }
 
 /* One snapshot: its label and what it holds. */
@@ -186,7 +213,7 @@ static void print_cycles(const struct snap *s, size_t n, const char *machine, co
                     int moved = isfinite(prev) && prev > 0 &&
                                 fabs(100.0 * (med / prev - 1.0)) > fmax(lim, 1.0);
                     printf("    %-20s %12.1f cyc", s[b].label, med);
-                    sink_point(k, x, s[b].label, med, moved);
+                    sink_point(k, x, s[b].label, med, moved, noise);
                     if (isfinite(prev) && prev > 0)
                         printf("  %+7.2f%%%s", 100.0 * (med / prev - 1.0), moved ? " *" : "");
                     printf("\n");
@@ -239,7 +266,7 @@ static void print_memory(const struct snap *s, size_t n, const char *only, struc
                         prev &&
                         (prev->obj_bytes + prev->alloc_bytes != om->obj_bytes + om->alloc_bytes ||
                          prev->peak_bytes != om->peak_bytes || prev->created != om->created);
-                    sink_point(sk, b + 1, s[b].label, (double)live / 1024.0, moved);
+                    sink_point(sk, b + 1, s[b].label, (double)live / 1024.0, moved, NAN);
                     printf("    %-20s %12llu %12llu %10llu  (%s)%s\n", s[b].label, live,
                            (unsigned long long)om->peak_bytes, (unsigned long long)om->created,
                            s[b].machine, moved ? " *" : "");
@@ -250,6 +277,61 @@ static void print_memory(const struct snap *s, size_t n, const char *only, struc
     }
     if (!any)
         printf("    (no memory keys in the snapshots)\n");
+}
+
+/* The absolute picture's axis and plot command (history-memory): a line
+ * per series, a ring where it changed. */
+static void plot_absolute(FILE *gp, const char *qdat, const struct sink *k, const char *ylabel)
+{
+    /* Series many times apart: a log axis, or the small ones lie flat on 0. */
+    int log = k->vmin > 0 && k->vmax / k->vmin > 20;
+    fprintf(gp, "%s\nset ylabel ", log ? "set logscale y" : "set yrange [0:*]");
+    qqb_plot_str(gp, ylabel, 0);
+    fprintf(gp, "%s\n", log ? " . ' (log scale)'" : "");
+    fprintf(gp, "plot ");
+    for (size_t i = 0; i < k->nseries; i++) {
+        fprintf(gp,
+                "%s%s index %zu using 1:3:xtic(2) with linespoints lw 2 pt 7 "
+                "ps 0.8 lc rgb '%s' title ",
+                i ? ", \\\n     " : "", qdat, i, qqb_plot_color(i));
+        qqb_plot_str(gp, k->titles[i] ? k->titles[i] : "?", 0);
+        fprintf(gp,
+                ", \\\n     %s index %zu using 1:($4 > 0 ? $3 : 1/0) with "
+                "points pt 6 ps 2.2 lw 2 lc rgb '%s' %s",
+                qdat, i, QQB_PLOT_ALERT, i ? "notitle" : "title 'changed'");
+    }
+    fprintf(gp, "\n");
+}
+
+/* The relative picture's axis and plot command (history-cycles): each
+ * series as its change in percent from its own first snapshot, so a series
+ * of a few hundred cycles and one of millions share one scale and one
+ * series' swings do not flatten another's step; around each line, shaded
+ * in its colour, the band of each snapshot's launch-to-launch noise; a
+ * ring where it moved beyond the noise (columns: sink_relative). */
+static void plot_relative(FILE *gp, const char *qdat, const struct sink *k, const char *ylabel)
+{
+    fprintf(gp, "set ylabel ");
+    qqb_plot_str(gp, ylabel, 0);
+    fprintf(gp, " . ': change from the first snapshot, %%'\n"
+                "set format y '%%+g%%%%'\nset style fill transparent solid 0.15 noborder\n"
+                "set xzeroaxis lt 1 lw 1 lc rgb '#999999'\n");
+    fprintf(gp, "plot ");
+    for (size_t i = 0; i < k->nseries; i++) {
+        const char *color = qqb_plot_color(i);
+        fprintf(gp, "%s%s index %zu using 1:6:7 with filledcurves lc rgb '%s' notitle",
+                i ? ", \\\n     " : "", qdat, i, color);
+        fprintf(gp,
+                ", \\\n     %s index %zu using 1:5:xtic(2) with linespoints lw 2 pt 7 "
+                "ps 0.8 lc rgb '%s' title ",
+                qdat, i, color);
+        qqb_plot_str(gp, k->titles[i] ? k->titles[i] : "?", 0);
+        fprintf(gp,
+                ", \\\n     %s index %zu using 1:($4 > 0 ? $5 : 1/0) with "
+                "points pt 6 ps 2.2 lw 2 lc rgb '%s' %s",
+                qdat, i, QQB_PLOT_ALERT, i ? "notitle" : "title 'moved beyond the noise'");
+    }
+    fprintf(gp, "\n");
 }
 
 /* The script of one picture: a line per series over the snapshots, the
@@ -268,29 +350,13 @@ static int plot_series(const char *dir, const char *stem, const struct sink *k, 
     qqb_plot_str(gp, title, 0);
     fprintf(gp, "\nset xlabel 'snapshot (--record label), oldest first'\n"
                 "set key outside right top\nset offsets 0.3, 0.3, 0, 0\n");
-    /* Series many times apart: a log axis, or the small ones lie flat on 0. */
-    if (k->vmin > 0 && k->vmax / k->vmin > 20)
-        fprintf(gp, "set logscale y\nset ylabel ");
-    else
-        fprintf(gp, "set yrange [0:*]\nset ylabel ");
-    qqb_plot_str(gp, ylabel, 0);
-    fprintf(gp, "%s\n", k->vmin > 0 && k->vmax / k->vmin > 20 ? " . ' (log scale)'" : "");
     char datn[80], qdat[200];
     snprintf(datn, sizeof datn, "%s.dat", stem);
     qqb_plot_quoted(qdat, sizeof qdat, datn, 0);
-    fprintf(gp, "plot ");
-    for (size_t i = 0; i < k->nseries; i++) {
-        fprintf(gp,
-                "%s%s index %zu using 1:3:xtic(2) with linespoints lw 2 pt 7 "
-                "ps 0.8 lc rgb '%s' title ",
-                i ? ", \\\n     " : "", qdat, i, qqb_plot_color(i));
-        qqb_plot_str(gp, k->titles[i] ? k->titles[i] : "?", 0);
-        fprintf(gp,
-                ", \\\n     %s index %zu using 1:($4 > 0 ? $3 : 1/0) with "
-                "points pt 6 ps 2.2 lw 2 lc rgb '%s' %s",
-                qdat, i, QQB_PLOT_ALERT, i ? "notitle" : "title 'changed'");
-    }
-    fprintf(gp, "\n");
+    if (k->relative)
+        plot_relative(gp, qdat, k, ylabel);
+    else
+        plot_absolute(gp, qdat, k, ylabel);
     qqb_plot_png_replot(gp, stem, 1000, 520);
     if (fclose(gp) != 0) {
         snprintf(err, errsz, "cannot write %s/%s", dir, name);
@@ -357,7 +423,7 @@ static int print_history(struct snap *s, size_t n, const char *name, const char 
                          const char *machine, const char *only, const char *plot)
 {
     printf("Suite %s: %zu snapshot%s under %s\n\n", name, n, n == 1 ? "" : "s", bdir);
-    struct sink kc = {0}, km = {0};
+    struct sink kc = {.relative = 1}, km = {0};
     char err[512] = "";
     if (plot && qqb_plot_mkdir(plot, err, sizeof err) == 0) {
         kc.dat = qqb_plot_create(plot, "history-cycles.dat", err, sizeof err);

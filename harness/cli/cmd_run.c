@@ -88,6 +88,10 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
         QQB_OPT_FLAG("--update-baseline", 0, &o->update,
                      "accept this run: add it to this machine's baseline\n"
                      "(which keeps the last --keep-runs runs) and exit 0"),
+        QQB_OPT_FLAG("--memory-only", 0, &o->memory_only,
+                     "with --update-baseline: accept a memory change alone:\n"
+                     "one launch per case (memory is deterministic) rewrites\n"
+                     "the memory baseline; no timing baseline is written"),
         QQB_OPT_SIZE("--keep-runs", "K", &o->keep_runs, 1, 1000,
                      "runs a baseline keeps per case (default 5)"),
         QQB_OPT_CALLBACK("--record", "LABEL", run_record, &o->record,
@@ -100,6 +104,11 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
                      "a run that gates nothing (no timing baseline for\n"
                      "this machine and no --against, or no memory\n"
                      "baseline) is an error (exit 2), and records nothing"),
+        QQB_OPT_FLAG("--allow-other-flags", 0, &o->allow_other_flags,
+                     "compare timing with a baseline whose kernels were\n"
+                     "built with other flags (refused otherwise: exit 2);\n"
+                     "the table says it crosses builds; memory is gated\n"
+                     "either way"),
         QQB_OPT_STRING("--baseline-from", "ID", &o->baseline_from,
                        "compare against another machine's baseline (loud)"),
         QQB_OPT_STRING("--kernels", "DIR", &o->kernel_dir,
@@ -151,7 +160,10 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
         QQB_OPT_STRING("--report", "DIR", &o->report_dir,
                        "write the pictures, their data and .gp scripts, the\n"
                        "run's JSON (run.json) and index.html into DIR\n"
-                       "(default: reports/latest/SUITE, from where qqbench runs)"),
+                       "(default: reports/latest/SUITE at the root of the\n"
+                       "suite's git checkout, else beside the suite file;\n"
+                       "a reports/ folder qqbench makes gets a .gitignore\n"
+                       "of '*', so git add -A leaves it out)"),
         QQB_OPT_FLAG("--no-report", 0, &o->no_report, "no report folder"),
         QQB_OPT_STRING("--work", "DIR", &o->work_parent, "where launches write (default: $TMPDIR)"),
         QQB_OPT_FLAG("--keep", 0, &o->keep, "keep the launches' files and logs"),
@@ -167,6 +179,13 @@ int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help)
 {
     int rc = parse_opts(argc, argv, o);
     *help = rc > 0;
+    if (rc == 0 && o->memory_only && (!o->update || o->against || o->record)) {
+        fprintf(stderr, "qqbench run: error: --memory-only %s\n",
+                !o->update ? "accepts a memory change: give --update-baseline with it"
+                           : "measures one launch per case for the memory baseline alone: not "
+                             "with --against or --record");
+        return -1;
+    }
     return rc < 0 ? -1 : 0;
 }
 

@@ -10,12 +10,14 @@
 #include "cmds.h"
 #include "opts.h"
 #include "plot.h"
+#include "share.h"
 #include "trace.h"
 
 #define MICRO     "\xc2\xb5" /* U+00B5 in UTF-8 */
 #define PIXELS    1500       /* time steps per picture width: finer detail is merged */
 #define MAX_DEPTH 3          /* nesting shown by insets; deeper states share the last */
 #define MAX_DRAWN 24         /* keys drawn each their own; the rest fold (fold_keys) */
+#define DENSE     4          /* state entries in a column from which it is drawn as shares */
 
 /* The usage's prose around the option lines, which the table in cmd_view
  * generates. */
@@ -71,6 +73,7 @@ struct view {
     const char *unit;
     int any_marks, any_lines, any_idle;
     uint32_t folded, dropped; /* states folded into "other"; other keys not drawn */
+    int any_share;            /* view-share.dat has a column (write_share) */
 };
 
 static int push_span(struct keyplot *k, struct span s)
@@ -368,6 +371,116 @@ static int write_data(struct view *v, char *err, size_t errsz)
     return close_file(fp, "view-events.dat", err, errsz);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Shares: a column that holds many intervals (DENSE state entries or more)
+ * drawn as the share of its time each state is the innermost one on,
+ * stacked from the strip's bottom in key order ('other' last), the rest of
+ * the column in the strip's grey: merged intervals would show whichever
+ * key is drawn last as if it took the whole column (docs/REPORTS.md). */
+
+/* One node's dense columns into FP: a row per slot with time in it, then
+ * the rest; SLOT_KEY names each slot's key (nk: 'other'). */
+static void share_rows(struct view *v, FILE *fp, uint32_t row, const double *sec,
+                       const uint32_t *changes, const uint32_t *slot_key, uint32_t nslots)
+{
+    uint32_t nk = v->tr.nkeys, node = qq_file_node(v->tr.f, v->rows[row])->node;
+    double lo, hi;
+    state_band(v, row, 0, &lo, &hi);
+    for (size_t c = 0; c < PIXELS; c++) {
+        if (changes[c] < DENSE)
+            continue;
+        double a = v->t0 + (double)c * v->px, y = lo, used = 0;
+        for (uint32_t s = 0; s <= nslots; s++) {
+            double share = s < nslots ? sec[c * nslots + s] / v->px : 1.0 - used;
+            if (share > 1.0 - used)
+                share = 1.0 - used;
+            if (!(share > 1e-9))
+                continue;
+            uint32_t k = s < nslots ? slot_key[s] : nk + 1;
+            const char *color = k <= nk ? v->kp[k].color : QQB_PLOT_FAINT;
+            fprintf(fp, "%.10g %.10g %.4f %.4f %u %ld %.6f %ld\n", a * v->scale,
+                    (a + v->px) * v->scale, y, y + share * (hi - lo), node,
+                    k < nk    ? (long)k
+                    : k == nk ? -1L
+                              : -2L,
+                    share, strtol(color + 1, NULL, 16));
+            y += share * (hi - lo);
+            used += share;
+            v->any_share = 1;
+        }
+    }
+}
+
+static int write_share(struct view *v, char *err, size_t errsz)
+{
+    uint32_t nk = v->tr.nkeys, nslots = 0;
+    uint32_t *slot_of = malloc((nk + 1u) * sizeof *slot_of);
+    uint32_t *slot_key = malloc((nk + 1u) * sizeof *slot_key);
+    double *sec = malloc((size_t)PIXELS * (MAX_DRAWN + 1u) * sizeof *sec);
+    uint32_t *changes = malloc(PIXELS * sizeof *changes);
+    FILE *fp = NULL;
+    int rc = -1;
+    if (!slot_of || !slot_key || !sec || !changes) {
+        snprintf(err, errsz, "out of memory");
+        goto out;
+    }
+    /* The drawn states each a slot, in key order; the folded ones 'other'
+     * (fold_keys left them no spans; a key with none in the window has no
+     * time in it either). */
+    for (uint32_t k = 0; k < nk; k++) {
+        slot_of[k] = QQB_SHARE_NONE;
+        if (v->kp[k].nspans && nslots < MAX_DRAWN)
+            slot_key[nslots] = k, slot_of[k] = nslots++;
+    }
+    if (v->kp[nk].nspans) {
+        for (uint32_t k = 0; k < nk; k++)
+            if (slot_of[k] == QQB_SHARE_NONE && v->tr.key_on[k])
+                slot_of[k] = nslots;
+        slot_key[nslots++] = nk;
+    }
+    if (!(fp = qqb_plot_create(v->out, "view-share.dat", err, errsz)))
+        goto out;
+    fprintf(fp,
+            "# qqbench view of %s: columns (1/%d of the window) holding %d or more state\n"
+            "# entries, as the share of the column's time each state is the innermost\n"
+            "# one on, stacked from the strip's bottom; key -1 'other', -2 no state.\n"
+            "# from_%s to_%s y_low y_high node key share rgb\n",
+            v->file, PIXELS, DENSE, v->unit, v->unit);
+    for (uint32_t k = 0; k < nk; k++) {
+        char c[400];
+        snprintf(c, sizeof c, "key %u '%s'", k, qq_file_key(v->tr.f, k)->name);
+        if (v->kp[k].nspans)
+            qqb_plot_comment(fp, c);
+    }
+    for (uint32_t r = 0; r < v->nrows; r++) {
+        int src =
+            qqb_share_node(&v->tr, v->rows[r], v->t0, v->t1, PIXELS, slot_of, nslots, sec, changes);
+        if (src != 0) {
+            snprintf(err, errsz, "%s", src == -2 ? qq_file_errmsg(v->tr.f) : "out of memory");
+            goto out;
+        }
+        share_rows(v, fp, r, sec, changes, slot_key, nslots);
+    }
+    rc = close_file(fp, "view-share.dat", err, errsz);
+    fp = NULL;
+out:
+    if (fp)
+        fclose(fp);
+    free(slot_of);
+    free(slot_key);
+    free(sec);
+    free(changes);
+    return rc;
+}
+
+/* The shares' plot clause: over the states' bars, under marks and lines. */
+static void share_clause(FILE *gp, const struct view *v)
+{
+    if (v->any_share)
+        fprintf(gp, ", \\\n     'view-share.dat' using (($1+$2)/2):(($3+$4)/2):1:2:3:4:8 "
+                    "with boxxyerror fc rgb variable notitle");
+}
+
 static const char *base_name(const char *path)
 {
     const char *b = strrchr(path, '/');
@@ -499,6 +612,7 @@ static int write_script(struct view *v, char *err, size_t errsz)
             }
         }
     free(titled);
+    share_clause(gp, v);
     block = 0;
     for (uint32_t k = 0; k < nk; k++) {
         const struct keyplot *kp = &v->kp[k];
@@ -830,7 +944,7 @@ int cmd_view(int argc, char **argv)
     if (setup(&v, nodes, keys, err, sizeof err) != 0 || collect(&v, err, sizeof err) != 0 ||
         (fold_keys(&v) != 0 && snprintf(err, sizeof err, "out of memory") > 0) ||
         qqb_plot_mkdir(v.out, err, sizeof err) != 0 || write_data(&v, err, sizeof err) != 0 ||
-        write_script(&v, err, sizeof err) != 0 ||
+        write_share(&v, err, sizeof err) != 0 || write_script(&v, err, sizeof err) != 0 ||
         (!v.no_plot && qqb_plot_run(v.out, "view.gp", err, sizeof err) != 0)) {
         fprintf(stderr, "qqbench view: error: %s\n", err);
     } else {

@@ -11,6 +11,7 @@
 #include "nearest.h"
 #include "qq_file.h"
 #include "runner.h"
+#include "strbuf.h"
 #include "trace.h"
 
 /* ---------------------------------------------------------------------
@@ -45,6 +46,29 @@ static void progress_case_done(struct qqb_measure *m, const struct qqb_case_resu
     else if (!m->tty || m->verbose)
         fprintf(stderr, "qqbench: %s: %zu launches (%.1fs elapsed)\n", r->name, r->launches,
                 qqb_now() - m->t0);
+}
+
+/* A group whose comparison is still noisy gets MORE rounds after ROUNDS:
+ * said with its cases named as the verdict table names them (benchmark,
+ * variant, parameters, nodes), e.g. "lookup[base]@4, lookup[fast]@4". */
+static void progress_noisy(const struct qqb_measure *m, const struct qqb_plan_group *gr, int rounds,
+                           int more)
+{
+    if (m->quiet || !(m->verbose || !m->tty))
+        return;
+    struct qqb_strbuf b = QQB_STRBUF_INIT;
+    size_t named = 0;
+    for (size_t j = 0; j < gr->n; j++) {
+        const struct qqb_plan_case *pc = &m->plan->cases[gr->first + j];
+        if (pc->build == QQB_BUILD_REFERENCE)
+            continue;
+        qqb_strbuf_printf(&b, "%s%s", named++ ? ", " : "", pc->name);
+    }
+    if (m->plan->against)
+        qqb_strbuf_str(&b, named > 1 ? " (each also vs reference build)" : " vs reference build");
+    fprintf(stderr, "qqbench: %s: still noisy after %d rounds: %d more\n",
+            qqb_strbuf_failed(&b) ? "?" : qqb_strbuf_str_of(&b), rounds, more);
+    qqb_strbuf_free(&b);
 }
 
 int qqb_measure_init(struct qqb_measure *m)
@@ -371,11 +395,7 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
             int more = upto + gr->reps > most ? most - upto : gr->reps;
             upto += more;
             m->total += (size_t)more * nv;
-            if (!m->quiet && (m->verbose || !m->tty))
-                fprintf(stderr,
-                        "qqbench: %s: A/B still noisy after %d rounds: "
-                        "%d more\n",
-                        b->name, rep + 1, more);
+            progress_noisy(m, gr, rep + 1, more);
         }
     }
     for (size_t j = 0; j < nv; j++) {

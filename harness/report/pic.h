@@ -75,6 +75,7 @@ struct rep {
     int no_plot;
     const char *suite, *date, *baseline, *version, *commit;
     int baseline_other;
+    const char *baseline_other_build; /* kernels the baseline's builds differ in */
     const char *fp_id, *fp_cpu, *fp_compiler, *fp_flags;
     double mhz; /* the machine's tick rate: cycles to ns */
     struct rcase *cases;

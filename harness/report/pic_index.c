@@ -178,6 +178,12 @@ static void index_head(FILE *fp, const struct rep *r)
     if (r->baseline_other)
         fprintf(fp, "<p class=\"alert\">The baseline is from another machine: timing "
                     "differences may be the machine's, not the code's.</p>\n");
+    if (r->baseline_other_build) {
+        fprintf(fp, "<p class=\"alert\">Timing compared across builds: the baseline's kernels "
+                    "were built with other flags (");
+        qqb_markup_text(fp, r->baseline_other_build);
+        fprintf(fp, ").</p>\n");
+    }
     fprintf(fp, "<p id=\"broken\" class=\"alert\" hidden></p>\n");
 }
 

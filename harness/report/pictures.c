@@ -127,6 +127,7 @@ static int read_run(struct rep *r)
     r->date = run->date;
     r->baseline = run->baseline;
     r->baseline_other = run->baseline_other;
+    r->baseline_other_build = run->baseline_other_build;
     r->version = run->version;
     r->commit = run->commit;
     r->fp_id = run->fingerprint.id;

@@ -110,8 +110,11 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         fprintf(fp, "\nA/B: each variant against the first variant (interleaved, "
                     "paired by round); cycles per interval\n\n");
     else
-        fprintf(fp, "\nAgainst the baseline%s; cycles per interval\n\n",
-                r->baseline_other ? " OF ANOTHER MACHINE" : "");
+        fprintf(fp, "\nAgainst the baseline%s%s%s%s; cycles per interval\n\n",
+                r->baseline_other ? " OF ANOTHER MACHINE" : "",
+                r->baseline_other_build ? ", ACROSS BUILDS (" : "",
+                r->baseline_other_build ? r->baseline_other_build : "",
+                r->baseline_other_build ? ")" : "");
     fprintf(fp, "%-*s  %-*s  %-22s %-22s %8s  %-19s %9s  %s\n", wc, "case", wk, "key",
             ab ? "reference" : "baseline", "current", "change", "interval", "threshold", "verdict");
     for (size_t i = 0; i < j->ncmp; i++) {
@@ -458,6 +461,23 @@ static struct qqb_run_mem run_mem(const struct qqb_mem *m)
                                 (long long)(json_int_t)m->peak_bytes};
 }
 
+/* The NULL-ended strings V as the run JSON's borrowed array *OUT, *N
+ * (left NULL when V is). 0 or -1. */
+static int run_strv(char *const *v, const char ***out, size_t *n)
+{
+    *n = 0;
+    if (!v)
+        return 0;
+    while (v[*n])
+        (*n)++;
+    *out = calloc(*n + 1, sizeof **out);
+    if (!*out)
+        return -1;
+    for (size_t k = 0; k < *n; k++)
+        (*out)[k] = v[k];
+    return 0;
+}
+
 /* Case C of the results as the run JSON has it: its summaries computed. */
 static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
 {
@@ -469,7 +489,8 @@ static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
                                .tick_mhz = c->mhz,
                                .launches = (long long)(json_int_t)c->launches,
                                .failed = c->failures > 0,
-                               .note = c->failure};
+                               .note = c->failure,
+                               .build_id = c->build.id};
     for (size_t k = 0; c->command && c->command[k]; k++)
         o->n_command++;
     o->command = calloc(o->n_command + 1, sizeof *o->command);
@@ -479,6 +500,9 @@ static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
         return -1;
     for (size_t k = 0; k < o->n_command; k++)
         o->command[k] = c->command[k];
+    if (run_strv(c->build.compiler, &o->compiler, &o->n_compiler) != 0 ||
+        run_strv(c->build.producer, &o->producer, &o->n_producer) != 0)
+        return -1;
     for (size_t m = 0; m < c->nmetrics; m++) {
         const struct qqb_metric *mt = &c->metrics[m];
         struct qqb_run_metric *om = &o->metrics[o->n_metrics++];
@@ -568,6 +592,7 @@ static void run_head(const struct qqb_report *r, struct qqb_run *o)
     o->commit = res->commit;
     o->baseline = r->baseline_path;
     o->baseline_other = r->baseline_other;
+    o->baseline_other_build = r->baseline_other_build;
     o->against = r->against;
     o->memory_baseline = r->memory_baseline_path;
     o->gated_note = r->no_baseline_summary;

@@ -14,6 +14,7 @@ struct qqb_report {
     const char *suite;
     const char *baseline_path;        /* NULL: no baseline to compare */
     int baseline_other;               /* the baseline is another machine's */
+    const char *baseline_other_build; /* kernels the baseline's builds differ in, or NULL */
     const char *against;              /* --against DIR, or NULL */
     const char *memory_baseline_path; /* memory compared with it, or NULL */
     /* No baseline: the line under the title and the summary's line (NULL:

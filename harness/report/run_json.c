@@ -38,7 +38,8 @@ struct rj_schema {
 #define RJ_F_TRI(m, n, a)  {n, RJ_TRI, offsetof(RJ_T, m), 0, 0, NULL},
 #define RJ_F_NUMS(m, n, a)                                                                         \
     {n, RJ_NUMS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), (long long)(a), NULL},
-#define RJ_F_STRS(m, n, a)   {n, RJ_STRS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), 0, NULL},
+#define RJ_F_STRS(m, n, a)                                                                         \
+    {n, RJ_STRS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), (long long)(a), NULL},
 #define RJ_F_OBJ(m, n, a)    {n, RJ_OBJ, offsetof(RJ_T, m), offsetof(RJ_T, has_##m), 0, &rj_##a},
 #define RJ_F_ARR(m, n, a)    {n, RJ_ARR, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), 0, &rj_##a},
 #define RJ_F_JSON(m, n, a)   {n, RJ_JSON, offsetof(RJ_T, m), 0, 0, NULL},
@@ -157,13 +158,15 @@ static int field_written(const struct rj_field *f, const void *o)
 {
     if (f->type == RJ_JSON)
         return *CAT(o, f->off, rj_json) != NULL;
-    if (!(f->type == RJ_STR || f->type == RJ_NUM || f->type == RJ_NUMS) ||
+    if (!(f->type == RJ_STR || f->type == RJ_NUM || f->type == RJ_NUMS || f->type == RJ_STRS) ||
         !((unsigned long long)f->arg & QQB_RJ_OPT))
         return 1;
     if (f->type == RJ_STR)
         return *CAT(o, f->off, rj_str) != NULL;
     if (f->type == RJ_NUM)
         return isfinite(*CAT(o, f->off, double));
+    if (f->type == RJ_STRS) /* the reader makes an empty array of an absent one */
+        return *CAT(o, f->off, rj_strs) != NULL && *CAT(o, f->off_n, size_t) > 0;
     return *CAT(o, f->off, double *) != NULL;
 }
 

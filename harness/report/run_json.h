@@ -25,7 +25,8 @@
  *   TRI   int               true/false/null as 1/0/-1 (ARG unused)
  *   NUMS  double *, n_M     array of numbers, NaN for null (and for
  *                           anything not a number when read); ARG: flags
- *   STRS  const char **, n_M  array of strings (others are left out)
+ *   STRS  const char **, n_M  array of strings (others are left out);
+ *                           ARG: QQB_RJ_OPT or 0
  *   OBJ   struct qqb_run_ARG M, int has_M   an object
  *   ARR   struct qqb_run_ARG *M, size_t n_M  an array of objects
  *   JSON  json_t *          a part whose schema is another layer's (models:
@@ -41,8 +42,8 @@
 #define QQB_RJ_KEEP  0x04u /* an array element without it is left out when read */
 #define QQB_RJ_MUST  0x08u /* an array element without it refuses the file */
 #define QQB_RJ_OPT                                                                                 \
-    0x10u /* written only when present (fields read from older or                                  \
-             other writers, which qqbench itself does not write) */
+    0x10u /* written only when present (STR, NUM, NUMS, STRS: fields                               \
+             read from older or other writers, or that only some runs have) */
 #define QQB_RJ_ABSENT (-0x7fffffffffffffffLL - 1) /* an INT default: "not in the file" */
 
 /* One memory key (results.h struct qqb_mem). */
@@ -75,6 +76,9 @@
     X(NUM, tick_mhz, "tick_mhz", 0)                                                                \
     X(INT, launches, "launches", 0)                                                                \
     X(STRS, command, "command", 0)                                                                 \
+    X(STR, build_id, "build_id", QQB_RJ_OPT)                                                       \
+    X(STRS, compiler, "compiler", QQB_RJ_OPT)                                                      \
+    X(STRS, producer, "producer", QQB_RJ_OPT)                                                      \
     X(BOOL, failed, "failed", 0)                                                                   \
     X(STR, note, "note", 0)                                                                        \
     X(ARR, metrics, "metrics", metric)                                                             \
@@ -165,6 +169,7 @@
     X(STR, commit, "git_commit", 0)                                                                \
     X(STR, baseline, "baseline", 0)                                                                \
     X(BOOL, baseline_other, "baseline_other_machine", 0)                                           \
+    X(STR, baseline_other_build, "baseline_other_build", QQB_RJ_OPT) /* kernels built otherwise */ \
     X(STR, against, "against", 0)                                                                  \
     X(STR, memory_baseline, "memory_baseline", 0)                                                  \
     X(STR, gated_note, "gated_note", 0)                                                            \

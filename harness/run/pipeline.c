@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "builds.h"
 #include "clock.h"
 #include "fingerprint.h"
 #include "gate.h"
@@ -24,6 +25,7 @@
 #include "judge_model.h"
 #include "judge_sig.h"
 #include "measure.h"
+#include "outputs.h"
 #include "pictures.h"
 #include "plan.h"
 #include "plot.h"
@@ -65,7 +67,9 @@ struct run {
     struct qqb_report rep;
     struct qqb_run_outcome oc;
     size_t first_dropped;
-    struct qqb_results stored; /* cur, the change build's cases only */
+    struct qqb_results stored;    /* cur, the change build's cases only */
+    struct qqb_run_builds builds; /* each plan case's kernel build */
+    struct qqb_strbuf crossing;   /* the kernels the baseline's builds differ in */
 };
 
 /* ---------------------------------------------------------------------
@@ -178,11 +182,13 @@ static int step_plan(struct run *r)
     if (o->threshold_bound > 0)
         for (size_t i = 0; i < r->suite->nbench; i++)
             r->suite->bench[i].s.threshold_bound = o->threshold_bound;
-    if (qqb_plan_make_against(r->suite, o->only, o->nonly, o->reps, r->against, r->kernel_dir,
-                              &r->plan, r->err, sizeof r->err) != 0) {
+    if (qqb_plan_make_against(r->suite, o->only, o->nonly, o->memory_only ? 1 : o->reps, r->against,
+                              r->kernel_dir, &r->plan, r->err, sizeof r->err) != 0) {
         fprintf(stderr, "%s\n", r->err);
         return fail(r, QQB_EXIT_USAGE);
     }
+    if (o->memory_only) /* memory is deterministic: one launch per case, no warmup */
+        qqb_run_plan_memory_only(&r->plan);
     return 0;
 }
 
@@ -305,7 +311,7 @@ static int step_baselines(struct run *r)
         fprintf(stderr, "qqbench run: error: %s\n", r->err);
         return fail(r, QQB_EXIT_USAGE);
     }
-    if (load_baseline(r, &r->have_base) != 0)
+    if (!o->memory_only && load_baseline(r, &r->have_base) != 0)
         return fail(r, QQB_EXIT_USAGE);
     const char *other_id =
         qqb_run_other_machine(o->baseline_from, r->have_base, r->base.fp.id, r->cur.fp.id);
@@ -317,6 +323,35 @@ static int step_baselines(struct run *r)
         return fail(r, QQB_EXIT_USAGE);
     if (load_memory_baseline(r) != 0)
         return fail(r, QQB_EXIT_USAGE);
+    return 0;
+}
+
+/* The kernels' builds (docs/BASELINES.md, "The kernels' builds"): a
+ * warning per kernel the reference build was built differently; a baseline
+ * whose kernels were is refused before anything is launched, unless
+ * --allow-other-flags or --update-baseline says to go on. */
+static int step_builds(struct run *r)
+{
+    if (qqb_run_builds_read(&r->plan, &r->builds, r->err, sizeof r->err) != 0) {
+        fprintf(stderr, "%s\n", r->err);
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    if (r->against)
+        qqb_run_builds_warn_against(&r->plan, &r->builds, stderr);
+    if (!r->have_base || !qqb_run_builds_versus(&r->plan, &r->builds, &r->base, &r->crossing))
+        return 0;
+    if (qqb_strbuf_failed(&r->crossing))
+        return nomem(r);
+    if (!r->o->allow_other_flags && !r->o->update) {
+        fprintf(stderr,
+                "qqbench run: error: the baseline's kernels were built with other flags: %s; "
+                "its timings are of another program (--allow-other-flags compares anyway, "
+                "--update-baseline records this build)\n",
+                qqb_strbuf_str_of(&r->crossing));
+        return fail(r, QQB_EXIT_USAGE);
+    }
+    fprintf(stderr, "qqbench: WARNING: timing compared across builds: %s\n",
+            qqb_strbuf_str_of(&r->crossing));
     return 0;
 }
 
@@ -338,10 +373,10 @@ static int step_workdir(struct run *r)
     m->tty = isatty(STDERR_FILENO);
     m->max_reps = r->plan.max_reps = qqb_run_max_reps(&r->plan, r->against != NULL, o->max_reps);
     m->seed = qqb_run_seed(o, (uint64_t)time(NULL), (uint64_t)getpid());
-    m->undecided = undecided;
+    m->undecided = o->memory_only ? NULL : undecided;
     /* Against a stored baseline, the plan: as many rounds as its rows need
      * to decide, up to 8x (or --max-repetitions), within --budget. */
-    m->planned = r->have_base && !o->update ? planned : NULL;
+    m->planned = r->have_base && !o->update && !o->memory_only ? planned : NULL;
     m->budget = o->budget;
     m->max_planned = o->max_reps; /* 0: each group's 8x */
     m->ctx = (void *)r->uctx;
@@ -369,7 +404,7 @@ static int step_measure(struct run *r)
     struct qqb_results *cur = &r->cur;
     r->names = qqb_plan_names(&r->plan);
     if (!r->names || qqb_results_init(cur, r->names, r->plan.ncases) != 0 ||
-        qqb_measure_init(&r->m) != 0)
+        qqb_run_builds_attach(&r->builds, cur) != 0 || qqb_measure_init(&r->m) != 0)
         return nomem(r);
     if (!o->quiet)
         fprintf(stderr, "qqbench: suite '%s': %zu launches on %s\n", r->suite->name,
@@ -458,14 +493,16 @@ static int gate_run(struct run *r)
  * is a warning. -2 when the folder cannot be made, -1 when the report
  * cannot be drawn, 0 when it is written. */
 static int write_pictures(const struct qqb_run_opts *o, const struct qqb_report *rep,
-                          const char *suite)
+                          const struct qqb_suite *suite)
 {
     char dir[4096], json[4200], err[512];
+    int rc = 0;
     if (o->report_dir)
         snprintf(dir, sizeof dir, "%s", o->report_dir);
-    else
-        snprintf(dir, sizeof dir, "reports/latest/%s", suite);
-    int rc = qqb_plot_mkdir(dir, err, sizeof err);
+    else /* ROOT/reports/latest/SUITE, reports/ ignored by git (outputs.h) */
+        rc = qqb_run_report_dir(suite->dir, suite->name, dir, sizeof dir, err, sizeof err);
+    if (rc == 0)
+        rc = qqb_plot_mkdir(dir, err, sizeof err);
     int usage = rc != 0; /* a folder that cannot be made: the option's fault */
     snprintf(json, sizeof json, "%s/run.json", dir);
     if (rc == 0)
@@ -492,10 +529,15 @@ static int step_report(struct run *r)
     rep->suite = r->suite->name;
     rep->baseline_path = r->have_base ? r->paths.bpath : NULL;
     rep->baseline_other = o->baseline_from != NULL;
+    if (r->crossing.n)
+        rep->baseline_other_build = qqb_strbuf_str_of(&r->crossing);
     rep->against = r->against;
     rep->memory_baseline_path = r->have_mem ? r->paths.mpath : NULL;
     if (gate_run(r) != 0)
         return -1;
+    if (o->memory_only)
+        rep->no_baseline_note = "--memory-only: timing is not compared; one launch per case "
+                                "rewrites the memory baseline.";
     rep->results = &r->cur;
     rep->j = &r->jd;
     rep->models = &r->models;
@@ -534,7 +576,7 @@ static int step_report(struct run *r)
     int junit_failed = o->junit && qqb_report_junit(o->junit, rep, r->err, sizeof r->err) != 0;
     if (junit_failed)
         fprintf(stderr, "%s\n", r->err);
-    int pics = o->no_report ? 0 : write_pictures(o, rep, r->suite->name);
+    int pics = o->no_report ? 0 : write_pictures(o, rep, r->suite);
     r->exit_code = qqb_run_exit_after_outputs(r->exit_code, json_failed, junit_failed, pics,
                                               o->report_dir != NULL);
     return 0;
@@ -665,6 +707,7 @@ static int step_store(struct run *r)
         return nomem(r);
     struct qqb_run_store s;
     qqb_run_store_plan(&r->oc, &s);
+    qqb_run_store_more(r->o->memory_only, r->o->update, r->oc.failed, &s);
     if (s.held)
         fprintf(stderr, "qqbench: %s: the baseline was not written\n", s.held);
     if (s.baseline && store_baseline(r, &s) != 0)
@@ -704,6 +747,8 @@ static void finish(struct run *r)
     qqb_plan_free(&r->plan);
     qqb_suite_free(r->suite);
     qqb_strbuf_free(&r->note);
+    qqb_strbuf_free(&r->crossing);
+    qqb_run_builds_free(&r->builds);
     free(r->against);
 }
 
@@ -731,8 +776,9 @@ int qqb_run(const struct qqb_run_opts *o)
         free(r.against); /* nothing trapped, measured or planned yet */
         return r.exit_code;
     }
-    if (step_plan(&r) == 0 && step_baselines(&r) == 0 && step_workdir(&r) == 0 &&
-        step_measure(&r) == 0 && step_judge(&r) == 0 && step_report(&r) == 0)
+    if (step_plan(&r) == 0 && step_baselines(&r) == 0 && step_builds(&r) == 0 &&
+        step_workdir(&r) == 0 && step_measure(&r) == 0 && step_judge(&r) == 0 &&
+        step_report(&r) == 0)
         step_store(&r);
     finish(&r);
     return r.exit_code;

@@ -38,6 +38,10 @@ struct qqb_run_opts {
     int update, quiet, verbose, confirm, keep, reps, max_reps, fail_on_noisy;
     int fail_on_blind; /* --fail-on-blind: a blind baseline row fails the run */
     int require_baseline;
+    int memory_only;       /* --memory-only (with --update-baseline): the memory baseline from
+                              one launch per case, no timing baseline */
+    int allow_other_flags; /* --allow-other-flags: compare timing with a baseline of
+                              kernels built with other flags */
     int have_seed;
     uint64_t seed;
     size_t keep_runs;

@@ -1,6 +1,7 @@
 /* baseline_merge.c - a run merged into a stored baseline, keeping its newest runs per case
  * (--keep-runs). */
 #include "baseline_int.h"
+#include "kbuild.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,7 +23,8 @@ static int copy_case(struct qqb_case_result *d, const struct qqb_case_result *s)
     d->runs = s->runs ? s->runs : 1;
     if (dup_opt(&d->name, s->name) || dup_opt(&d->bench, s->bench) ||
         dup_opt(&d->variant, s->variant) || dup_opt(&d->point, s->point) ||
-        dup_opt(&d->failure, s->failure) || qqb_strv_dup(s->command, &d->command))
+        dup_opt(&d->failure, s->failure) || qqb_strv_dup(s->command, &d->command) ||
+        qqb_kbuild_copy(&d->build, &s->build))
         goto fail;
     for (size_t i = 0; i < s->nmetrics; i++) {
         const struct qqb_metric *sm = &s->metrics[i];
@@ -56,7 +58,7 @@ fail:
 
 /*
  * D := OLD's runs (the newest KEEP - 1 of them) followed by NEW's samples as
- * one more run; everything else (memory, command, tick MHz, failures) from
+ * one more run; everything else (memory, command, build, tick MHz, failures) from
  * NEW. Metrics OLD has and NEW lacks keep their older runs.
  */
 static int append_run(struct qqb_case_result *d, const struct qqb_case_result *old,
@@ -142,9 +144,12 @@ int qqb_baseline_merge(struct qqb_results *base, const struct qqb_results *cur, 
         return -1;
     for (i = 0; i < cur->ncases; i++) {
         const struct qqb_case_result *old = qqb_results_find(base, cur->cases[i]->name);
-        /* Another command line measured something else: start afresh. */
-        int same = old && (!old->command || !cur->cases[i]->command ||
-                           qqb_strv_equal(old->command, cur->cases[i]->command));
+        /* Another command line, or a kernel built with other flags,
+         * measured something else: start afresh. */
+        int same = old &&
+                   (!old->command || !cur->cases[i]->command ||
+                    qqb_strv_equal(old->command, cur->cases[i]->command)) &&
+                   !qqb_kbuild_differs(&old->build, &cur->cases[i]->build);
         int rc = same && keep_runs > 1 ? append_run(&copies[i], old, cur->cases[i], keep_runs)
                                        : copy_case(&copies[i], cur->cases[i]);
         if (rc) {

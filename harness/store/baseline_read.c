@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbuild.h"
 #include "strmap.h"
 
 /* ---- fingerprint ---- */
@@ -221,11 +222,28 @@ enum {
     C_MEMORY,
     C_COMMAND,
     C_RUNS,
+    C_BUILD_ID,
+    C_COMPILER,
+    C_PRODUCER,
     NCASE
 };
 static const char *const case_fields[NCASE] = {
-    "name",     "bench",   "variant", "point",  "nodes",   "tick_mhz", "launches",
-    "failures", "failure", "metrics", "memory", "command", "runs"};
+    "name",    "bench",   "variant", "point",   "nodes", "tick_mhz", "launches", "failures",
+    "failure", "metrics", "memory",  "command", "runs",  "build_id", "compiler", "producer"};
+
+/* A kernel build's list of strings (kbuild.h): at most QQB_KBUILD_MAX, as
+ * the writer keeps (the comparison of two lists is quadratic). */
+static int read_build_list(struct rd *r, const char *field, char ***dst)
+{
+    yaml_mark_t at = *qqb__rd_here(r);
+    int rc = qqb__rd_strv(r, field, dst);
+    size_t n = 0;
+    while (rc == 0 && (*dst)[n])
+        n++;
+    if (rc == 0 && n > QQB_KBUILD_MAX)
+        rc = qqb__rd_fail(r, &at, "'%s' holds %zu strings; at most %d", field, n, QQB_KBUILD_MAX);
+    return rc;
+}
 
 /* The value of case field K (a C_x) into C. */
 static int case_field(struct rd *r, struct qqb_case_result *c, int k)
@@ -278,6 +296,14 @@ static int case_field(struct rd *r, struct qqb_case_result *c, int k)
         if (!rc && u == 0)
             rc = qqb__rd_fail(r, qqb__rd_here(r), "'runs' must be at least 1");
         c->runs = (size_t)u;
+        break;
+    case C_BUILD_ID:
+        rc = qqb__rd_string(r, "build_id", &c->build.id, 0);
+        break;
+    case C_COMPILER:
+    case C_PRODUCER:
+        rc = read_build_list(r, case_fields[k],
+                             k == C_COMPILER ? &c->build.compiler : &c->build.producer);
         break;
     default:
         rc = qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);

@@ -238,6 +238,27 @@ static void emit_metric(struct em *m, const struct qqb_metric *x)
     e_map_end(m);
 }
 
+/* A list of strings, flow style when SHORT. */
+static void emit_strv(struct em *m, const char *key, char *const *v, int flow)
+{
+    e_key(m, key);
+    e_seq(m, flow);
+    for (size_t i = 0; v[i]; i++)
+        e_str(m, v[i]);
+    e_seq_end(m);
+}
+
+/* The kernel's build, the parts known (docs/BASELINES.md). */
+static void emit_build(struct em *m, const struct qqb_kbuild *b)
+{
+    if (b->id)
+        kv_str(m, "build_id", b->id);
+    if (b->compiler)
+        emit_strv(m, "compiler", b->compiler, 1);
+    if (b->producer)
+        emit_strv(m, "producer", b->producer, 0);
+}
+
 static void emit_case(struct em *m, const struct qqb_case_result *c)
 {
     e_map(m, 0);
@@ -248,14 +269,10 @@ static void emit_case(struct em *m, const struct qqb_case_result *c)
     if (c->point)
         kv_str(m, "point", c->point);
     kv_u64(m, "nodes", (uint64_t)c->nodes);
-    if (c->command) {
-        e_key(m, "command");
-        e_seq(m, 1);
-        for (size_t i = 0; c->command[i]; i++)
-            e_str(m, c->command[i]);
-        e_seq_end(m);
-    }
+    if (c->command)
+        emit_strv(m, "command", c->command, 1);
     kv_u64(m, "runs", c->runs ? c->runs : 1);
+    emit_build(m, &c->build);
     kv_num(m, "tick_mhz", c->mhz);
     kv_u64(m, "launches", c->launches);
     if (c->failures)

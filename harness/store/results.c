@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "kbuild.h"
 #include "results.h"
 
 long qqb_results_index(const struct qqb_results *r, const char *name)
@@ -239,6 +240,7 @@ void qqb_case_result_free(struct qqb_case_result *c)
         for (size_t i = 0; c->command[i]; i++)
             free(c->command[i]);
     free(c->command);
+    qqb_kbuild_free(&c->build);
     memset(c, 0, sizeof *c);
 }
 
@@ -290,6 +292,8 @@ int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_o
             copies[view->ncases] = *c;
             copies[view->ncases].metrics = NULL;
             copies[view->ncases].nmetrics = copies[view->ncases].capmetrics = 0;
+            /* Memory does not depend on how the kernel was built. */
+            memset(&copies[view->ncases].build, 0, sizeof copies[view->ncases].build);
             c = &copies[view->ncases];
         }
         view->cases[view->ncases++] = c;

@@ -47,6 +47,18 @@ struct qqb_mem {
     uint64_t obj_size, created, deleted, obj_bytes, alloc_bytes, peak_bytes;
 };
 
+/* What a case's kernel was built from, read from its ELF file (store/kbuild.h):
+ * each part NULL where the file does not say (not ELF, stripped, no -g).
+ * Strings are printable ASCII (anything else read as '?'). */
+struct qqb_kbuild {
+    char *id;        /* the GNU build ID (.note.gnu.build-id), in hex */
+    char **compiler; /* the .comment strings ("GCC: (Debian 12.2.0-14) 12.2.0"),
+                      * distinct, in file order; NULL-ended */
+    char **producer; /* DW_AT_producer of the compile units ("GNU C17 12.2.0
+                      * -mtune=generic -march=x86-64 -g -O2"), distinct,
+                      * sorted; NULL-ended */
+};
+
 /* One case: benchmark x variant x node count x parameter point. */
 struct qqb_case_result {
     char *name;    /* display name, e.g. "km[direct]@2" */
@@ -65,7 +77,8 @@ struct qqb_case_result {
      * written, then its arguments), without the launcher; NULL-ended, or
      * NULL when unknown (baselines written before it was stored). */
     char **command;
-    size_t runs; /* runs of qqbench whose samples this case holds (>= 1) */
+    size_t runs;             /* runs of qqbench whose samples this case holds (>= 1) */
+    struct qqb_kbuild build; /* the kernel's build (empty when unknown) */
 };
 
 /* The machine a result was measured on: what must match for timings to be

@@ -84,6 +84,17 @@ static int check_max_nodes(struct cur *c, const struct qqb_suite *s, int given)
     return 0;
 }
 
+/* The next value, a string (empty only if ALLOW_EMPTY), copied into *OUT. */
+static int string_field(struct cur *c, const char *what, const char *where, int allow_empty,
+                        char **out)
+{
+    if (expect_scalar(c, what, where, allow_empty))
+        return -1;
+    if (!(*out = sdup(scalar(c))))
+        return oom(c);
+    return 0;
+}
+
 /* The top-level mapping whose MAPPING_START is the current event. */
 static int parse_top(struct cur *c, struct qqb_suite *s)
 {
@@ -112,10 +123,8 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
                 return oom(c);
             break;
         case T_DESCRIPTION:
-            if (expect_scalar(c, "a string", "for 'description'", 1))
+            if (string_field(c, "a string", "for 'description'", 1, &s->description))
                 return -1;
-            if (!(s->description = sdup(scalar(c))))
-                return oom(c);
             break;
         case T_DEFAULTS:
             if (parse_defaults(c, s))
@@ -133,6 +142,10 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
             s->max_nodes = (int)v;
             break;
         }
+        case T_BUILD:
+            if (string_field(c, "a shell command", "for 'build'", 0, &s->build))
+                return -1;
+            break;
         case T_THRESHOLD_BOUND:
             if (qqb_ycur_next(&c->y) ||
                 qqb__suite_to_num(c, 0, 1, 1e6, "a number > 0", "for 'threshold_bound'",
@@ -197,8 +210,9 @@ static void init_settings(struct qqb_settings *s)
     s->set = 0;
 }
 
-int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **out, char *err,
-                   size_t errlen)
+/* qqb_suite_load, or with NO_KERNELS qqb_suite_parse. */
+static int load(const char *path, const char *kernel_dir, int no_kernels, struct qqb_suite **out,
+                char *err, size_t errlen)
 {
     struct cur c;
     struct qqb_suite *s = NULL;
@@ -219,6 +233,7 @@ int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **
     }
     memset(&c, 0, sizeof c);
     c.kernel_dir = kernel_dir;
+    c.no_kernels = no_kernels;
     if (qqb_ycur_open(&c.y, path, "suite file", MAX_FILE_SIZE, err, errlen))
         goto done;
 
@@ -286,6 +301,17 @@ done:
     return rc;
 }
 
+int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **out, char *err,
+                   size_t errlen)
+{
+    return load(path, kernel_dir, 0, out, err, errlen);
+}
+
+int qqb_suite_parse(const char *path, struct qqb_suite **out, char *err, size_t errlen)
+{
+    return load(path, NULL, 1, out, err, errlen);
+}
+
 static void free_settings(struct qqb_settings *s)
 {
     free(s->launcher);
@@ -324,6 +350,7 @@ void qqb_suite_free(struct qqb_suite *s)
     free_settings(&s->defaults);
     free(s->name);
     free(s->description);
+    free(s->build);
     free(s->path);
     free(s->dir);
     free(s);

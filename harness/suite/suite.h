@@ -115,8 +115,11 @@ struct qqb_bench {
 struct qqb_suite {
     char *name;
     char *description; /* NULL when not given */
-    char *path;        /* as passed to qqb_suite_load() */
-    char *dir;         /* absolute directory of the suite file */
+    /* `build:` (docs/SUITE.md): the shell command qqbench ci builds both
+     * revisions with ({src}, {out} placeholders); NULL when not given. */
+    char *build;
+    char *path; /* as passed to qqb_suite_load() */
+    char *dir;  /* absolute directory of the suite file */
     struct qqb_settings defaults;
     int max_nodes; /* no benchmark may ask for more nodes (max_nodes:) */
     size_t nbench;
@@ -132,6 +135,10 @@ struct qqb_suite {
  */
 int qqb_suite_load(const char *path, const char *kernel_dir, struct qqb_suite **out, char *err,
                    size_t errlen);
+/* PATH checked as qqb_suite_load checks it, except that the kernels are
+ * not looked for (every kernel_path is NULL): qqbench ci checks the suite
+ * before anything is built. 0, or -1 with ERR as qqb_suite_load's. */
+int qqb_suite_parse(const char *path, struct qqb_suite **out, char *err, size_t errlen);
 void qqb_suite_free(struct qqb_suite *s);
 
 /* ======================================================================

@@ -556,8 +556,8 @@ static int bench_field(struct cur *c, struct qqb_suite *s, size_t bi, int f)
             return -1;
         if (!(b->kernel = sdup(scalar(c))))
             return oom(c);
-        if (qqb__suite_kernel(b->kernel, c->shown_dir, c->kernel_dir, &b->kernel_path, why,
-                              sizeof why))
+        if (!c->no_kernels && qqb__suite_kernel(b->kernel, c->shown_dir, c->kernel_dir,
+                                                &b->kernel_path, why, sizeof why))
             return fail(c, here(c), "%s", why);
         return 0;
     case B_ARGS:

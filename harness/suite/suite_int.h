@@ -15,7 +15,16 @@
 /* Beyond this a suite is a mistake (a runaway params product), not a plan. */
 #define MAX_CASES 1000000
 
-enum { T_SUITE, T_DESCRIPTION, T_DEFAULTS, T_BENCHMARKS, T_MAX_NODES, T_THRESHOLD_BOUND, NTOP };
+enum {
+    T_SUITE,
+    T_DESCRIPTION,
+    T_DEFAULTS,
+    T_BENCHMARKS,
+    T_MAX_NODES,
+    T_THRESHOLD_BOUND,
+    T_BUILD,
+    NTOP
+};
 /* The top level's fields, a benchmark's (its own, then the settings). */
 extern const char *const qqb__suite_top_fields[NTOP];
 
@@ -75,6 +84,7 @@ struct cur {
     struct qqb_ycur y; /* the file, the current event, the first error */
     char *shown_dir;   /* the suite's directory as the user wrote it */
     const char *kernel_dir;
+    int no_kernels;   /* 1: kernels are not looked for (qqb_suite_parse) */
     struct ref *refs; /* this benchmark's args and variant args */
     size_t nrefs;
     struct qqb_strmap names; /* benchmark name -> index */

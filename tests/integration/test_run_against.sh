@@ -53,10 +53,16 @@ check "JSON: against" test "$(jq_py r.json '.against' 'd["against"]')" = "$PWD/r
 check "JUnit valid" valid_xml r.xml
 check "JUnit: a failing test case vs reference build" \
     has r.xml 'name="work vs reference build"><failure message="regressed vs reference build'
+check "a regressed run records no first baseline" test ! -e bl
+[ "$fail" = 0 ] || show out.txt err.txt
+
+# 1b. The same build on both sides, the first run: the baseline it records
+#     holds the change build only.
+qq out1b.txt err1b.txt run s.yaml --kernels chg --against same --baselines bl --quiet
+check "first run, same build: exit 0 (got $rc)" test "$rc" = 0
 check "the stored baseline holds the change build only" \
     hasnt bl/*/against.yaml 'reference build'
 check "the stored baseline holds the change build's cases" has bl/*/against.yaml 'p\[a\]@1'
-[ "$fail" = 0 ] || show out.txt err.txt
 
 # 2. The same build on both sides: nothing regressed vs the reference build;
 #    the stored baseline (two more runs: it gates timing from 3 on) is

@@ -15,6 +15,7 @@
 
 #include "baseline.h"
 #include "git.h"
+#include "kbuild.h"
 #include "test.h"
 
 static char root[64]; /* this run's scratch directory (mkdtemp in the cwd) */
@@ -1043,6 +1044,67 @@ static void one_run(struct qqb_results *r, const char *const *cmd, const double 
         qqb_metric_add_at(qqb_case_metric(c, "@machine", "reference"), 100 + i, 0, (uint32_t)i);
 }
 
+/* The kernels' builds: written, read back, merged (a build with other
+ * flags starts the case afresh, one with the same flags adds a run), a
+ * file without them reads, and a list past the limit is refused. */
+static void test_builds(void)
+{
+    static const char *const cmd[] = {"planted", NULL};
+    static const uint32_t l[] = {0, 1, 2};
+    static const double v[] = {10, 11, 12};
+    char path[256], err[512] = "";
+    struct qqb_results cur, back;
+    snprintf(path, sizeof path, "%s/builds/runs.yaml", root);
+    one_run(&cur, cmd, v, l, 3, 3);
+    struct qqb_kbuild *b = &cur.cases[0]->build;
+    str_set(&b->id, "741fd3d846a8416731f802ddb0714d586e2ec98d");
+    static const char *const comp[] = {"GCC: (Debian 12.2.0-14) 12.2.0", NULL};
+    static const char *const o0[] = {"GNU C17 12.2.0 -g -O0", "GNU C11 12.2.0 -g -O2 -fPIC", NULL};
+    static const char *const o2[] = {"GNU C17 12.2.0 -g -O2", "GNU C11 12.2.0 -g -O2 -fPIC", NULL};
+    qqb_strv_dup((char *const *)comp, &b->compiler);
+    qqb_strv_dup((char *const *)o0, &b->producer);
+    CHECK_INT_EQ(qqb_baseline_update(path, &cur, 5, err, sizeof err), 0);
+    CHECK_INT_EQ(qqb_baseline_update(path, &cur, 5, err, sizeof err), 0); /* same build: a run */
+    CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
+    CHECK_STR_EQ(back.cases[0]->build.id, "741fd3d846a8416731f802ddb0714d586e2ec98d");
+    CHECK(qqb_strv_equal(back.cases[0]->build.compiler, (char *const *)comp));
+    CHECK(qqb_strv_equal(back.cases[0]->build.producer, (char *const *)o0));
+    CHECK_INT_EQ(back.cases[0]->runs, 2);
+    qqb_results_free(&back);
+    char *text = slurp(path);
+    CHECK(text && strstr(text, "  build_id: \"741fd3d846a8416731f802ddb0714d586e2ec98d\"\n"));
+    CHECK(text && strstr(text, "  compiler: ['GCC: (Debian 12.2.0-14) 12.2.0']\n"));
+    CHECK(text && strstr(text, "  producer:\n  - GNU C17 12.2.0 -g -O0\n"));
+    free(text);
+    /* Other flags: the old build's runs go. */
+    for (size_t i = 0; b->producer[i]; i++)
+        free(b->producer[i]);
+    free(b->producer);
+    qqb_strv_dup((char *const *)o2, &b->producer);
+    CHECK_INT_EQ(qqb_baseline_update(path, &cur, 5, err, sizeof err), 0);
+    CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
+    CHECK_INT_EQ(back.cases[0]->runs, 1);
+    CHECK(qqb_strv_equal(back.cases[0]->build.producer, (char *const *)o2));
+    qqb_results_free(&back);
+    qqb_results_free(&cur);
+    /* Without them (written before builds were stored): none, no error. */
+    static const char old[] = HEAD CASE_HEAD "  metrics: []\n...\n";
+    snprintf(path, sizeof path, "%s/nobuild.yaml", root);
+    put(path, old, sizeof old - 1);
+    CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
+    CHECK(back.ncases == 1 && !back.cases[0]->build.id && !back.cases[0]->build.compiler &&
+          !back.cases[0]->build.producer);
+    qqb_results_free(&back);
+    /* More strings than the writer keeps: refused where the list is. */
+    struct qqb_strbuf t = QQB_STRBUF_INIT;
+    qqb_strbuf_str(&t, HEAD CASE_HEAD "  metrics: []\n  producer: [");
+    for (int i = 0; i <= QQB_KBUILD_MAX; i++)
+        qqb_strbuf_printf(&t, "%sp%d", i ? ", " : "", i);
+    qqb_strbuf_str(&t, "]\n...\n");
+    bad("many.yaml", qqb_strbuf_str_of(&t), ":20:3:", "'producer' holds 33 strings; at most 32");
+    qqb_strbuf_free(&t);
+}
+
 /* Baselines accumulate runs (keep the last K), keep each sample's run and
  * launch, store the command and start afresh when it changes; version 1
  * files still read as one run. */
@@ -1170,6 +1232,7 @@ int main(void)
     RUN(test_bad_files);
     RUN(test_merge);
     RUN(test_runs);
+    RUN(test_builds);
     RUN(test_find_others);
     RUN(test_history);
     RUN(test_lock_timeout);

@@ -675,6 +675,59 @@ static void test_suite_good_files(void)
         TEST_FAIL_AT("chdir %s", work);
 }
 
+/* qqb_suite_parse: the suite checked without its kernels (qqbench ci
+ * checks it before they are built), and the top level's build:. */
+static void test_suite_parse_build(void)
+{
+    char suite[4300], err[4096], want[5000];
+    struct qqb_suite *s = NULL;
+
+    path_join(suite, sizeof suite, tmp, "build.yaml");
+    CHECK_INT_EQ(write_file(suite,
+                            "suite: b\n"
+                            "build: make -C {src} OUT={out}\n"
+                            "benchmarks:\n"
+                            "  - {name: a, kernel: not_built_yet}\n",
+                            0644),
+                 0);
+    CHECK_INT_EQ(qqb_suite_load(suite, kdir, &s, err, sizeof err), -1);
+    CHECK(s == NULL);
+    CHECK_INT_EQ(qqb_suite_parse(suite, &s, err, sizeof err), 0);
+    if (s) {
+        CHECK_STR_EQ(s->build, "make -C {src} OUT={out}");
+        CHECK_STR_EQ(s->bench[0].kernel, "not_built_yet");
+        CHECK(s->bench[0].kernel_path == NULL);
+        qqb_suite_free(s);
+        s = NULL;
+    }
+    /* not a string; and the rest of the suite is still checked */
+    CHECK_INT_EQ(write_file(suite,
+                            "suite: b\n"
+                            "build: [make]\n"
+                            "benchmarks:\n"
+                            "  - {name: a, kernel: k}\n",
+                            0644),
+                 0);
+    CHECK_INT_EQ(qqb_suite_parse(suite, &s, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:2:8: error: expected a shell command for 'build'", suite);
+    CHECK(strncmp(err, want, strlen(want)) == 0);
+    CHECK_INT_EQ(write_file(suite,
+                            "suite: b\n"
+                            "benchmarks:\n"
+                            "  - {name: a, kernel: k, repetitions: 1}\n",
+                            0644),
+                 0);
+    CHECK_INT_EQ(qqb_suite_parse(suite, &s, err, sizeof err), -1);
+    CHECK(strstr(err, ":3:") != NULL);
+    CHECK(s == NULL);
+    /* no build: */
+    CHECK_INT_EQ(write_file(suite, "suite: b\nbenchmarks:\n  - {name: a, kernel: k}\n", 0644), 0);
+    CHECK_INT_EQ(qqb_suite_parse(suite, &s, err, sizeof err), 0);
+    if (s)
+        CHECK(s->build == NULL);
+    qqb_suite_free(s);
+}
+
 int main(void)
 {
     int rc;
@@ -688,6 +741,7 @@ int main(void)
     RUN(test_suite_cases);
     RUN(test_suite_relative_kernel);
     RUN(test_suite_kernel_dir);
+    RUN(test_suite_parse_build);
     RUN(test_suite_io_errors);
     RUN(test_suite_launcher);
     RUN(test_suite_nearest);

@@ -1,0 +1,32 @@
+/* outputs.h - where qqbench run's outputs go by default (docs/REPORTS.md, "The run report"). */
+#ifndef QQB_OUTPUTS_H
+#define QQB_OUTPUTS_H
+
+#include <stddef.h>
+
+#include "gate.h"
+#include "plan.h"
+
+/*
+ * The default report folder of suite SUITE whose file is in SUITE_DIR:
+ * ROOT/reports/latest/SUITE, ROOT being where the suite's baselines live
+ * by default (util/git.h qqb_git_baselines_dir: the root of the git
+ * checkout holding the suite, else the suite's folder), never the current
+ * folder. When ROOT/reports does not exist it is made with a .gitignore
+ * holding `*`, so `git add -A` leaves the reports out; a reports folder
+ * that exists is left as it is. 0, or -1 with ERR (a path too long, a
+ * folder or file that cannot be made).
+ */
+int qqb_run_report_dir(const char *suite_dir, const char *suite, char *out, size_t len, char *err,
+                       size_t errlen);
+
+/* --memory-only: every group of P launched once, without warmup. */
+void qqb_run_plan_memory_only(struct qqb_plan *p);
+
+/* What qqb_run_store_plan's S stores, narrowed: with MEMORY_ONLY the
+ * memory baseline alone (no timing baseline, no snapshot); without UPDATE
+ * a FAILED run (a regression, run/gate.h qqb_run_failed) writes no timing
+ * baseline, not even the first of a machine (S->held says why). */
+void qqb_run_store_more(int memory_only, int update, int failed, struct qqb_run_store *s);
+
+#endif /* QQB_OUTPUTS_H */
