@@ -70,6 +70,11 @@ check "same flags: no warning" hasnt err2.txt 'other flags'
 # 3. A baseline recorded from the -O0 build holds its build.
 qq out3.txt err3.txt run s.yaml --kernels o0 --baselines bl2 --update-baseline --no-report --quiet
 check "record -O0: exit 0 (got $rc)" test "$rc" = 0
+# Two more runs: a stored baseline gates timing from 3 runs on.
+for i in 1 2; do
+    qq out3b.txt err3b.txt run s.yaml --kernels o0 --baselines bl2 --update-baseline --no-report --quiet
+done
+check "record -O0, three runs: exit 0 (got $rc)" test "$rc" = 0
 f=$(ls bl2/*/flags.yaml)
 check "baseline: build_id" has "$f" "^  build_id: \"?$(bid o0/kern)\"?$"
 check "baseline: compiler" has "$f" "^  compiler: \[.?GCC: "
@@ -110,6 +115,9 @@ check "update: no -O0 left" hasnt "$f" ' -O0 '
 check "update: one run (started afresh)" has "$f" '^  runs: 1$'
 qq out7.txt err7.txt run s.yaml --kernels o2 --baselines bl2 --no-report --quiet
 check "same build again: not refused (got $rc)" test "$rc" -le 1
+for i in 1 2; do # three runs of the -O2 build, for the comparison below
+    qq out7b.txt err7b.txt run s.yaml --kernels o2 --baselines bl2 --update-baseline --no-report --quiet
+done
 
 # 7. A baseline written before builds were stored reads, and is compared.
 mkdir -p blold && cp -r bl2/. blold/
