@@ -25,17 +25,14 @@
 
 #define QQ__TAG(a, b, c, d)                                                                        \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
-#define QQ__TAG_META      QQ__TAG('M', 'E', 'T', 'A')
-#define QQ__TAG_KEYS      QQ__TAG('K', 'E', 'Y', 'S')
-#define QQ__TAG_NODE      QQ__TAG('N', 'O', 'D', 'E')
-#define QQ__TAG_EVTS      QQ__TAG('E', 'V', 'T', 'S')
-#define QQ__TAG_MEMT      QQ__TAG('M', 'E', 'M', 'T')
-#define QQ__TAG_CALB      QQ__TAG('C', 'A', 'L', 'B')
-/* MEMT flags (the word after nrows): bit 0, a u64 per row after the rows,
- * the lower bound of its peak (docs/FORMAT.md, MEMT). */
-#define QQ__MEMT_PEAK_LOW 1u
-#define QQ__CALB_SIZE     40 /* the first version's payload; readers need no more */
-#define QQ__CALB_PATH     48 /* with the tick path and its flags */
+#define QQ__TAG_META  QQ__TAG('M', 'E', 'T', 'A')
+#define QQ__TAG_KEYS  QQ__TAG('K', 'E', 'Y', 'S')
+#define QQ__TAG_NODE  QQ__TAG('N', 'O', 'D', 'E')
+#define QQ__TAG_EVTS  QQ__TAG('E', 'V', 'T', 'S')
+#define QQ__TAG_MEMT  QQ__TAG('M', 'E', 'M', 'T')
+#define QQ__TAG_CALB  QQ__TAG('C', 'A', 'L', 'B')
+#define QQ__CALB_SIZE 40 /* the first version's payload; readers need no more */
+#define QQ__CALB_PATH 48 /* with the tick path and its flags */
 
 /* The version in META's "writer" pair: CMake passes the project's; a build
  * without CMake (a compiler called by hand, a cross compiler) says so. */
@@ -253,6 +250,10 @@ void qq__clock_sample(uint64_t *ns, uint64_t *ticks);
 /* ---------------------------------------------------------------------
  * Memory keys (qq_mem.c): a snapshot of the per-key table for the file.
  * --------------------------------------------------------------------- */
+
+/* MEMT flags (the word after nrows): bit 0, a u64 per row after the rows,
+ * the lower bound of its peak (docs/FORMAT.md, MEMT). */
+#define QQ__MEMT_PEAK_LOW 1u
 
 struct qq__mem_snapshot {
     uint32_t nrows;
