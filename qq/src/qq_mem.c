@@ -861,12 +861,54 @@ HOT void record_alloc_in(struct mtab *t, int key, void *p, size_t size)
     }
 }
 
-HOT void record_alloc(int key, void *p, size_t size)
+/* Out of line: the bias's path keeps to the registers a call may
+ * clobber (no saves). Records P in T under the lock. */
+COLD void *record_alloc_locked(int key, void *p, size_t size)
 {
-    struct mtab *t;
-    int how = enter(&t);
+    struct mtab *t = enter_locked();
     record_alloc_in(t, key, p, size);
-    leave(t, how);
+    lock_give(&t->lock);
+    return p;
+}
+
+/* What the bias's path leaves out (a new slot, a block freed behind our
+ * back, an odd address, a key past the first KEYS0): T held under the
+ * bias. */
+COLD void *record_alloc_rest(struct mtab *t, int key, void *p, size_t size)
+{
+    record_alloc_in(t, key, p, size);
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+    return p;
+}
+
+/* Record P, returned by libc for SIZE bytes of KEY; returns P. enter(),
+ * record_alloc_in() and leave() with the bias's common case laid out
+ * straight: the address's own freed slot found again (glibc hands the
+ * block freed last out first), a key of the first KEYS0. Everything else
+ * is a tail call. */
+HOT void *record_alloc(int key, void *p, size_t size)
+{
+    struct mtab *t = t_tab;
+    if (LIKELY(t != NULL)) {
+        atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+        if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+            uintptr_t a = (uintptr_t)p;
+            uint32_t ki = key_index(key);
+            struct slot *e = slot_find(t, a);
+            if (!e || !slot_freed(e) || ki >= KEYS0 || (uint64_t)size > META_MAX)
+                return record_alloc_rest(t, key, p, size);
+            e->addr = a;
+            e->meta = ((uint64_t)size << KEY_BITS) | ki;
+            struct tcount *c = &t->cnt0[ki];
+            c->allocs++;
+            tc_add(c, size);
+            atomic_store_explicit(&t->busy, 0, memory_order_release);
+            return p;
+        }
+        atomic_store_explicit(&t->busy, 0, memory_order_release);
+    }
+    return record_alloc_locked(key, p, size);
 }
 
 /* What a free of an address is. */
@@ -1037,9 +1079,9 @@ static int add_clean_memkey(const char *name)
 void *MemMalloc(int key, size_t size)
 {
     void *p = malloc(size);
-    if (p)
-        record_alloc(key, p, size);
-    return p;
+    if (!p)
+        return NULL;
+    return record_alloc(key, p, size);
 }
 
 void *MemCalloc(int key, size_t count, size_t size)
@@ -1055,22 +1097,90 @@ void *MemCalloc(int key, size_t count, size_t size)
     return p;
 }
 
+/* In T (held): take A's live record, its bytes and the free counted on
+ * T's account; FREE_TRACKED, or what T knows of A otherwise with, for a
+ * freed record, its key above bit 2 (no memory written by the caller: the
+ * common path keeps everything in registers). */
+HOT uint64_t free_in(struct mtab *t, uintptr_t a)
+{
+    struct slot *e = slot_find(t, a);
+    if (!e)
+        return FREE_FOREIGN;
+    uint32_t ki = slot_key(e);
+    if (slot_freed(e))
+        return (uint64_t)ki << 2 | FREE_DOUBLE;
+    count_tracked_free(t, ki, slot_size(e));
+    slot_free(t, e, ki);
+    return FREE_TRACKED;
+}
+
+/* A free that this thread's table OWN did not take (it answered R): the
+ * other tables, then libc, or a double free counted and not passed on. */
+COLD void free_elsewhere(void *ptr, const struct mtab *own, uint64_t r)
+{
+    uint64_t s = 0;
+    uint32_t k = (uint32_t)(r >> 2);
+    struct mtab *where;
+    enum free_kind kind =
+        take_elsewhere(own, 1, (uintptr_t)ptr, (enum free_kind)(r & 3), &s, &k, &where);
+    if (kind != FREE_TRACKED)
+        count_untracked_free(kind, k);
+    if (kind != FREE_DOUBLE)
+        free(ptr);
+}
+
+COLD void free_locked(void *ptr)
+{
+    struct mtab *t = enter_locked();
+    uint64_t r = free_in(t, (uintptr_t)ptr);
+    lock_give(&t->lock);
+    if (r == FREE_TRACKED)
+        free(ptr);
+    else
+        free_elsewhere(ptr, t, r);
+}
+
+/* What the bias's path leaves out (no live record here, a key past the
+ * first KEYS0): T held under the bias. */
+COLD void free_rest(struct mtab *t, void *ptr)
+{
+    uint64_t r = free_in(t, (uintptr_t)ptr);
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+    if (r == FREE_TRACKED)
+        free(ptr);
+    else
+        free_elsewhere(ptr, t, r);
+}
+
+/* enter(), free_in() and leave() with the bias's common case laid out
+ * straight (as record_alloc's), then libc's free as a tail call. */
 void MemFree(int key, void *ptr)
 {
     (void)key; /* bytes leave the key the block was charged to */
     if (!ptr)
         return;
-    uint64_t s = 0;
-    uint32_t k = 0;
-    struct mtab *where;
-    enum free_kind r = take_any(1, (uintptr_t)ptr, &s, &k, &where);
-    if (LIKELY(r == FREE_TRACKED)) {
-        free(ptr);
-        return;
+    struct mtab *t = t_tab;
+    if (LIKELY(t != NULL)) {
+        atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+        if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+            struct slot *e = slot_find(t, (uintptr_t)ptr);
+            uint32_t ki;
+            if (!e || slot_freed(e) || (ki = slot_key(e)) >= KEYS0) {
+                free_rest(t, ptr);
+                return;
+            }
+            struct tcount *c = &t->cnt0[ki];
+            c->held -= (int64_t)slot_size(e);
+            c->frees++;
+            slot_free(t, e, ki);
+            atomic_store_explicit(&t->busy, 0, memory_order_release);
+            free(ptr);
+            return;
+        }
+        atomic_store_explicit(&t->busy, 0, memory_order_release);
     }
-    count_untracked_free(r, k);
-    if (r != FREE_DOUBLE)
-        free(ptr);
+    free_locked(ptr);
 }
 
 /* Hold U for a call: this thread's own table as enter() does, another
