@@ -73,9 +73,10 @@ if(NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem_table
       COMMAND $<TARGET_FILE:test_mem_table_tsan>
       ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1"
       LABELS unit TIMEOUT 300)
-    # The per-thread tables and atomic counters with several threads at
-    # once: blocks freed across threads, thread churn, a shared key.
-    foreach(t test_mem_threads test_mem_xthread)
+    # The per-thread tables and counters with several threads at once:
+    # blocks freed across threads, thread churn, a shared key, the peak's
+    # bounds on a forced interleaving (test_mem_bounds).
+    foreach(t test_mem_threads test_mem_xthread test_mem_bounds)
       if(TARGET ${t})
         add_executable(${t}_tsan ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c
                        $<TARGET_OBJECTS:qq_mem_tsan>)
