@@ -348,9 +348,10 @@ struct mtab {
     size_t mask;    /* (1 << bits) - 1 */
     size_t used;    /* occupied slots, live and freed */
     uint64_t free_seq;
-    uint32_t locked_calls;          /* under lock: the owner's calls since the bias went */
-    uint32_t rebias_at;             /* under lock: after how many it takes the bias back */
-    _Atomic(struct mtab *) next;    /* the registry: a list, only appended to */
+    uint32_t locked_calls;       /* under lock: the owner's calls since the bias went */
+    uint32_t rebias_at;          /* under lock: after how many it takes the bias back */
+    int withdrawn;               /* under lock: hold_all() withdrew the bias and waits for busy */
+    _Atomic(struct mtab *) next; /* the registry: a list, only appended to */
     struct tcount *cnt[KEY_CHUNKS]; /* laid out as the keys' chunks; cnt[0] is cnt0 */
     unsigned cnt_none;              /* bit c: chunk c could not be mapped; not tried again */
     struct tcount cnt0[KEYS0];
@@ -570,13 +571,18 @@ static void hold_all(void)
     int any = 0;
     for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
         lock_take(&u->lock);
-        any |= bias_clear(u);
+        u->withdrawn = bias_clear(u);
+        any |= u->withdrawn;
     }
     if (!any)
         return;
     membarrier_all();
+    /* Only where a bias was withdrawn: an owner without it sets busy for
+     * an instant on each call too (before it sees the bias gone), which a
+     * child of fork() would keep for ever. */
     for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
-        busy_wait(u);
+        if (u->withdrawn)
+            busy_wait(u);
 }
 
 static void release_all(void)
@@ -672,11 +678,20 @@ static void fork_done(void)
     lock_give(&reg_lock);
 }
 
+/* In the child, the owners of the other tables are gone: a busy word one
+ * of them had set for an instant (see hold_all) is cleared. */
+static void fork_child(void)
+{
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
+        atomic_store_explicit(&u->busy, 0, memory_order_relaxed);
+    fork_done();
+}
+
 static void fork_hooks(void)
 {
     /* Without them (out of memory) a fork while another thread records
      * may leave the child waiting for a lock, as it did before them. */
-    (void)pthread_atfork(fork_prepare, fork_done, fork_done);
+    (void)pthread_atfork(fork_prepare, fork_done, fork_child);
 }
 
 /* The first call of a thread: its own table, or (without memory for one)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mem_test.h"
+#include "qq_file.h"
 
 #include "qq_mem.h" /* last: it redirects malloc & co */
 
@@ -319,12 +320,67 @@ static void test_mem_bounds_print(void)
     CHECK(strstr(buf, "4096..") == NULL);
 }
 
+/* The bounds through the file: QQOut writes them after the MEMT rows, the
+ * reader gives them back; a lower bound above its upper one is refused. */
+static void test_mem_bounds_file(void)
+{
+    struct qq_mem_row r = run_pattern(2, 0);
+    QQInit(100);
+    CHECK_INT_EQ(qq_out("mem_bounds.qq", 0, 1), 0);
+    struct qq_file *f = NULL;
+    int rc = qq_file_open("mem_bounds.qq", &f);
+    CHECK_INT_EQ(rc, 0);
+    struct qq_mem_table t;
+    memset(&t, 0, sizeof t);
+    int key = MemAddKey("bounds_pattern");
+    if (rc == 0 && qq_file_mem(f, 0, &t) == 1 && (uint32_t)key < t.nrows) {
+        CHECK_U64_EQ(t.rows[key].peak_low, r.peak_low);
+        CHECK_U64_EQ(t.rows[key].peak_bytes, r.peak_bytes);
+        CHECK_U64_EQ(t.rows[0].peak_low, t.rows[0].peak_bytes); /* default: exact */
+    } else {
+        CHECK(!"no memory table for the pattern's key");
+    }
+    qq_file_close(f);
+
+    /* The last u64 of the MEMT payload is the last row's lower bound:
+     * above its upper bound, the file is corrupt. */
+    FILE *fp = (fopen)("mem_bounds.qq", "r+b");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    static unsigned char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf, fp);
+    long memt = -1;
+    for (size_t i = 0; i + 16 <= n; i += 8)
+        if (!memcmp(buf + i, "MEMT", 4))
+            memt = (long)i;
+    CHECK(memt >= 0);
+    if (memt >= 0) {
+        uint64_t len = 0;
+        for (int b = 7; b >= 0; b--)
+            len = len << 8 | buf[memt + 8 + b];
+        long last = memt + 16 + (long)len - 8;
+        for (int b = 0; b < 8; b++)
+            buf[last + b] = b == 0 ? 0xff : (b < 4 ? 0xff : 0);
+        fseek(fp, last, SEEK_SET);
+        fwrite(buf + last, 1, 8, fp);
+    }
+    fclose(fp);
+    f = NULL;
+    rc = qq_file_open("mem_bounds.qq", &f);
+    CHECK_INT_EQ(rc, QQ_ECORRUPT);
+    CHECK(f && strstr(qq_file_errmsg(f), "lower bound") != NULL);
+    qq_file_close(f);
+    remove("mem_bounds.qq");
+}
+
 int main(void)
 {
     RUN(test_mem_bounds_totals);
     RUN(test_mem_bounds_pattern);
     RUN(test_mem_bounds_one_thread);
     RUN(test_mem_bounds_print);
+    RUN(test_mem_bounds_file);
     MemReset();
     return TEST_DONE();
 }
