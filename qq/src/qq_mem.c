@@ -190,6 +190,9 @@ static char default_name[] = "default";
 static struct mkey keys0[KEYS0] = {{.name = default_name}};
 static struct mkey *chunks[KEY_CHUNKS] = {keys0};
 static _Alignas(64) atomic_uint nkeys = 1; /* keys 0 .. nkeys-1 exist */
+/* min(nkeys, KEYS0): the keys the bias's malloc path takes straight, in
+ * one compare with the size (record_alloc). */
+static atomic_uint nkeys_near = 1;
 static atomic_int used; /* MemAddKey since start/MemReset (calls count themselves) */
 static _Alignas(64) _Atomic uint64_t foreign_frees;
 static _Atomic uint64_t untracked; /* blocks the table had no room for */
@@ -909,9 +912,15 @@ HOT void *record_alloc(int key, void *p, size_t size)
         atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
         if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
             uintptr_t a = (uintptr_t)p;
-            uint32_t ki = key_index(key);
+            /* One compare: a registered key of the first KEYS0 and a size
+             * below 2^40 (META_MAX), or the rest's path (any size from
+             * 2^34 takes it too). */
+            uint64_t near =
+                (uint64_t)(uint32_t)key | ((uint64_t)size >> (64 - KEY_BITS - KEYS0_BITS));
+            uint32_t ki = (uint32_t)key;
             struct slot *e = slot_find(t, a);
-            if (!e || !slot_freed(e) || ki >= KEYS0 || (uint64_t)size > META_MAX)
+            if (!e || !slot_freed(e) ||
+                near >= atomic_load_explicit(&nkeys_near, memory_order_acquire))
                 return record_alloc_rest(t, key, p, size);
             e->addr = a;
             e->meta = ((uint64_t)size << KEY_BITS) | ki;
@@ -1078,6 +1087,8 @@ static int add_clean_memkey(const char *name)
             names[n] = copy;
             /* Published: a thread that sees the count sees the key. */
             atomic_store_explicit(&nkeys, n + 1, memory_order_release);
+            if (n + 1 <= KEYS0)
+                atomic_store_explicit(&nkeys_near, n + 1, memory_order_release);
             found = (int)n;
         }
     }
