@@ -371,9 +371,15 @@ static struct mtab tab_main = {
 static struct mtab *reg_tail = &tab_main; /* under reg_lock */
 static int ntables = 1;                   /* under reg_lock */
 
-/* This thread's own table, once it has recorded; NULL for a thread that
- * records in the first table as a guest (no memory for a table). */
-static _Thread_local struct mtab *t_tab;
+/* What a thread that has no table of its own points at: never biased, so
+ * that its calls take the slow path, and the fast path needs no test for a
+ * missing table. Not in the registry. */
+static struct mtab tab_none;
+
+/* This thread's own table, once it has recorded; tab_none before, and for
+ * a thread that records in the first table as a guest (no memory for a
+ * table of its own). */
+static _Thread_local struct mtab *t_tab = &tab_none;
 static _Thread_local int t_guest;
 /* Fibonacci hashing: the high bits of the address times 2^64/phi. The
  * address's low 4 bits go first: malloc's blocks are 16-aligned, and a
@@ -613,7 +619,7 @@ static void thread_gone(void *p)
     t->orphan = 1;
     lock_give(&reg_lock);
     if (t_tab == t)
-        t_tab = NULL; /* a later call of this thread (another destructor) registers again */
+        t_tab = &tab_none; /* a later call of this thread (another destructor) registers again */
 }
 
 static void exit_key_make(void)
@@ -709,17 +715,17 @@ COLD void thread_first(void)
     }
     struct mtab *t = tab_adopt();
     lock_give(&reg_lock);
-    t_tab = t;
+    t_tab = t ? t : &tab_none;
     t_guest = t == NULL;
 }
 
 /* Out of line: the table this thread records in, held under its lock. */
 COLD struct mtab *enter_locked(void)
 {
-    if (!t_tab && !t_guest)
+    if (t_tab == &tab_none && !t_guest)
         thread_first();
     struct mtab *t = t_tab;
-    if (!t) {
+    if (t == &tab_none) {
         hold_other(&tab_main); /* a guest */
         return &tab_main;
     }
@@ -736,15 +742,13 @@ COLD struct mtab *enter_locked(void)
 HOT int enter(struct mtab **tp)
 {
     struct mtab *t = t_tab;
-    if (LIKELY(t != NULL)) {
-        atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
-        atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-        if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
-            *tp = t;
-            return 0;
-        }
-        atomic_store_explicit(&t->busy, 0, memory_order_release);
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+        *tp = t;
+        return 0;
     }
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
     *tp = enter_locked();
     return 1;
 }
@@ -907,31 +911,27 @@ COLD void *record_alloc_rest(struct mtab *t, int key, void *p, size_t size)
 HOT void *record_alloc(int key, void *p, size_t size)
 {
     struct mtab *t = t_tab;
-    if (LIKELY(t != NULL)) {
-        atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
-        atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-        if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
-            uintptr_t a = (uintptr_t)p;
-            /* One compare: a registered key of the first KEYS0 and a size
-             * below 2^40 (META_MAX), or the rest's path (any size from
-             * 2^34 takes it too). */
-            uint64_t near =
-                (uint64_t)(uint32_t)key | ((uint64_t)size >> (64 - KEY_BITS - KEYS0_BITS));
-            uint32_t ki = (uint32_t)key;
-            struct slot *e = slot_find(t, a);
-            if (!e || !slot_freed(e) ||
-                near >= atomic_load_explicit(&nkeys_near, memory_order_acquire))
-                return record_alloc_rest(t, key, p, size);
-            e->addr = a;
-            e->meta = ((uint64_t)size << KEY_BITS) | ki;
-            struct tcount *c = &t->cnt0[ki];
-            c->allocs++;
-            tc_add(c, size);
-            atomic_store_explicit(&t->busy, 0, memory_order_release);
-            return p;
-        }
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+        uintptr_t a = (uintptr_t)p;
+        /* One compare: a registered key of the first KEYS0 and a size
+         * below 2^40 (META_MAX), or the rest's path (any size from
+         * 2^34 takes it too). */
+        uint64_t near = (uint64_t)(uint32_t)key | ((uint64_t)size >> (64 - KEY_BITS - KEYS0_BITS));
+        uint32_t ki = (uint32_t)key;
+        struct slot *e = slot_find(t, a);
+        if (!e || !slot_freed(e) || near >= atomic_load_explicit(&nkeys_near, memory_order_acquire))
+            return record_alloc_rest(t, key, p, size);
+        e->addr = a;
+        e->meta = ((uint64_t)size << KEY_BITS) | ki;
+        struct tcount *c = &t->cnt0[ki];
+        c->allocs++;
+        tc_add(c, size);
         atomic_store_explicit(&t->busy, 0, memory_order_release);
+        return p;
     }
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
     return record_alloc_locked(key, p, size);
 }
 
@@ -1186,26 +1186,24 @@ void MemFree(int key, void *ptr)
     if (!ptr)
         return;
     struct mtab *t = t_tab;
-    if (LIKELY(t != NULL)) {
-        atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
-        atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-        if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
-            struct slot *e = slot_find(t, (uintptr_t)ptr);
-            uint32_t ki;
-            if (!e || slot_freed(e) || (ki = slot_key(e)) >= KEYS0) {
-                free_rest(t, ptr);
-                return;
-            }
-            struct tcount *c = &t->cnt0[ki];
-            c->held -= (int64_t)slot_size(e);
-            c->frees++;
-            slot_free(t, e, ki);
-            atomic_store_explicit(&t->busy, 0, memory_order_release);
-            free(ptr);
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+        struct slot *e = slot_find(t, (uintptr_t)ptr);
+        uint32_t ki;
+        if (!e || slot_freed(e) || (ki = slot_key(e)) >= KEYS0) {
+            free_rest(t, ptr);
             return;
         }
+        struct tcount *c = &t->cnt0[ki];
+        c->held -= (int64_t)slot_size(e);
+        c->frees++;
+        slot_free(t, e, ki);
         atomic_store_explicit(&t->busy, 0, memory_order_release);
+        free(ptr);
+        return;
     }
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
     free_locked(ptr);
 }
 
