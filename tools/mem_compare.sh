@@ -21,6 +21,11 @@
 # "floor/plain": the same A/B for the floor (mem_floor: the least address
 # table, one thread, no locks, no freed records; kernels/mem_overhead.c),
 # run in the same qqbench run: what any table lookup costs here.
+# Issue 25's goals (mem_vs_floor, mem_threads; when the kernels have
+# tracked2): tracked/floor with one thread, and tracked2/tracked (two
+# threads at once on one key against one), qqbench's A/B estimates with
+# their 95% intervals, beside plain2/plain (the ratio of medians: what two
+# threads cost libc and the machine by themselves).
 # callgrind: instructions per pair inside the round functions (inclusive:
 # libc's malloc and free, and the memory keys or the floor's table), one
 # thread, 5 rounds of 20000 pairs; exact and repeatable.
