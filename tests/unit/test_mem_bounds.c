@@ -4,6 +4,7 @@
 #define QQ_ENABLE 1
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,80 @@ static void test_mem_bounds_totals(void)
         CHECK_U64_EQ(o.peak_bytes, all);
         CHECK_U64_EQ(o.peak_low, all);
     }
+}
+
+/* ---------------------------------------------------------------------
+ * Biases withdrawn and taken back, many times: two threads allocate and
+ * free on one key, and every HAND_EVERY pairs each hands a block to the
+ * other, which frees it (a look into the other thread's table withdraws
+ * its bias; its owner takes it back after enough calls under its lock).
+ * The totals stay exact throughout.
+ * --------------------------------------------------------------------- */
+
+enum { HAND_PAIRS = 20000, HAND_EVERY = 500 };
+
+struct hand2 {
+    int key;
+    _Atomic(void *) box[2]; /* box[i]: a block for thread i to free */
+    _Atomic int handed[2];
+    _Atomic int done;
+};
+
+static void *hand_worker(void *arg)
+{
+    struct hand2 *h = (struct hand2 *)((intptr_t)arg & ~(intptr_t)1);
+    int me = (int)((intptr_t)arg & 1), other = 1 - me;
+    int key = h->key;
+    for (int i = 0; i < HAND_PAIRS; i++) {
+        free(malloc((size_t)(24 + i % 100)));
+        void *in = atomic_exchange(&h->box[me], NULL);
+        if (in)
+            free(in);
+        if (i % HAND_EVERY == 0) {
+            void *out = malloc(1000);
+            void *expected = NULL;
+            if (atomic_compare_exchange_strong(&h->box[other], &expected, out))
+                atomic_fetch_add(&h->handed[me], 1);
+            else
+                free(out);
+        }
+    }
+    atomic_fetch_add(&h->done, 1);
+    while (atomic_load(&h->done) < 2) {
+        void *in = atomic_exchange(&h->box[me], NULL);
+        if (in)
+            free(in);
+    }
+    void *in = atomic_exchange(&h->box[me], NULL);
+    if (in)
+        free(in);
+    return NULL;
+}
+
+static void test_mem_bounds_handover(void)
+{
+    MemReset();
+    static struct hand2 h; /* 2-aligned: its address carries the thread's number */
+    memset(&h, 0, sizeof h);
+    h.key = MemAddKey("bounds_handover");
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        CHECK_INT_EQ(pthread_create(&th[i], NULL, hand_worker, (void *)((intptr_t)&h | i)), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    struct qq_mem_row r = row_of(h.key);
+    uint64_t extra = (uint64_t)(2 * (HAND_PAIRS / HAND_EVERY)); /* one block each 500 pairs */
+    CHECK_U64_EQ(r.allocs, 2 * HAND_PAIRS + extra);
+    CHECK_U64_EQ(r.frees, 2 * HAND_PAIRS + extra);
+    CHECK_U64_EQ(r.alloc_bytes, 0);
+    CHECK_U64_EQ(r.double_frees, 0);
+    CHECK_U64_EQ(foreign_now(), 0);
+    CHECK(atomic_load(&h.handed[0]) + atomic_load(&h.handed[1]) > 0);
+    CHECK(r.peak_low <= r.peak_bytes);
+    /* Each thread's account holds at most a block in the other's box and
+     * the one it could not hand over yet (a pair's block is freed before
+     * a block is handed). */
+    CHECK(r.peak_bytes <= 2 * 2000);
 }
 
 /* ---------------------------------------------------------------------
@@ -377,6 +452,7 @@ static void test_mem_bounds_file(void)
 int main(void)
 {
     RUN(test_mem_bounds_totals);
+    RUN(test_mem_bounds_handover);
     RUN(test_mem_bounds_pattern);
     RUN(test_mem_bounds_one_thread);
     RUN(test_mem_bounds_print);
