@@ -71,7 +71,8 @@
  * stays under its lock, and a program pays at most one membarrier() a
  * withdrawal. This is the asymmetric Dekker handshake of userspace RCU,
  * per table; where the kernel has no private expedited membarrier (not
- * Linux, Linux before 4.14, valgrind) no table is ever biased.
+ * Linux, Linux before 4.14) no table is ever biased. (valgrind 3.19 passes
+ * it through: callgrind counts the biased path.)
  * --------------------------------------------------------------------- */
 
 /* The registry lock: taken to add or adopt a table, for keys (MemAddKey),
