@@ -21,6 +21,11 @@
 # "floor/plain": the same A/B for the floor (mem_floor: the least address
 # table, one thread, no locks, no freed records; kernels/mem_overhead.c),
 # run in the same qqbench run: what any table lookup costs here.
+# Issue 25's goals (mem_vs_floor, mem_threads; when the kernels have
+# tracked2): tracked/floor with one thread, and tracked2/tracked (two
+# threads at once on one key against one), qqbench's A/B estimates with
+# their 95% intervals, beside plain2/plain (the ratio of medians: what two
+# threads cost libc and the machine by themselves).
 # callgrind: instructions per pair inside the round functions (inclusive:
 # libc's malloc and free, and the memory keys or the floor's table), one
 # thread, 5 rounds of 20000 pairs; exact and repeatable.
@@ -53,6 +58,10 @@ against=()
 only=(--only mem_pairs)
 if [ -z "$ref" ] || "$ref/kernels/mem_overhead" --help 2>&1 | grep -q floor; then
     only+=(--only mem_floor)
+fi
+# Issue 25's goals (mem_vs_floor, mem_threads) when the kernels have tracked2
+if [ -z "$ref" ] || "$ref/kernels/mem_overhead" --help 2>&1 | grep -q tracked2; then
+    only+=(--only mem_vs_floor --only mem_threads)
 fi
 echo "qqbench run configs/qq-overhead.yaml ${only[*]} (${reps} launches per case) ..." >&2
 "$build/harness/qqbench" run "$root/configs/qq-overhead.yaml" "${only[@]}" \
@@ -112,6 +121,23 @@ for b, t, name in sorted(rows):
         rt, rp = name + " (reference build)", plain + " (reference build)"
         line += " %.2f | %.2f |" % (ns(rt), med[rt][0] / med[rp][0])
     print(line)
+def ci(c):
+    return "%.2f (%.2f-%.2f)" % (1 + c["change_pct"] / 100, 1 + c["interval_lo_pct"] / 100,
+                                 1 + c["interval_hi_pct"] / 100)
+goal = sorted(int(m.group(1)) for m in (re.match(r"mem_vs_floor\[tracked,bytes=(\d+)\]@1$", n)
+                                       for n in ab) if m)
+if goal:
+    print()
+    print("| block | tracked/floor, 1 thread (95% interval; goal 1.15) | tracked2/tracked: "
+          "2 threads on one key against 1 (95% interval; goal 1.5) | plain2/plain (ratio of "
+          "medians: the machine's and libc's own) |")
+    print("|---|---|---|---|")
+    for b in goal:
+        f = ab.get("mem_vs_floor[tracked,bytes=%d]@1" % b)
+        t = ab.get("mem_threads[tracked2,bytes=%d]@1" % b)
+        p1, p2 = "mem_threads[plain,bytes=%d]@1" % b, "mem_threads[plain2,bytes=%d]@1" % b
+        pp = "%.2f" % (med[p2][0] / med[p1][0]) if p1 in med and p2 in med else ""
+        print("| %d B | %s | %s | %s |" % (b, ci(f) if f else "", ci(t) if t else "", pp))
 print()
 fp = d.get("fingerprint") or {}
 print("run %s, round order seed %s, machine %s (%s, %s cores, %s)" % (

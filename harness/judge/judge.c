@@ -472,7 +472,10 @@ static const struct qqb_mem *mem_find(const struct qqb_case_result *c, const cha
 
 /* Memory of CUR against BASE (the same case in the baseline, or the
  * reference variant); every key whose live or peak bytes moved beyond the
- * tolerance, or that appeared or vanished. */
+ * tolerance, or that appeared or vanished. Where several threads allocated
+ * on a key at once the file gives the peak as bounds (docs/MEMORY.md):
+ * peak_bytes is the upper one, and that is what is compared (the report
+ * says so beside such a row). */
 static int compare_mem(struct qqb_judgement *j, size_t ci, const struct qqb_case_result *base,
                        const struct qqb_case_result *cur, int ab, uint64_t tol)
 {

@@ -57,6 +57,8 @@ static int collect_mem(const struct qq_file *f, struct qqb_case_result *c)
             m->obj_bytes += row->obj_bytes;
             m->alloc_bytes += row->alloc_bytes;
             m->peak_bytes += row->peak_bytes;
+            m->peak_gap += row->peak_bytes -
+                           (row->peak_low < row->peak_bytes ? row->peak_low : row->peak_bytes);
         }
     }
     return 0;

@@ -54,7 +54,8 @@
     X(INT, deleted, "deleted", QQB_RJ_ABSENT)                                                      \
     X(INT, obj_bytes, "obj_bytes", QQB_RJ_ABSENT)                                                  \
     X(INT, alloc_bytes, "alloc_bytes", QQB_RJ_ABSENT)                                              \
-    X(INT, peak_bytes, "peak_bytes", QQB_RJ_ABSENT)
+    X(INT, peak_bytes, "peak_bytes", QQB_RJ_ABSENT)                                                \
+    X(NUM, peak_low, "peak_low", QQB_RJ_OPT) /* only where the peak is bounds (threads) */
 
 /* One metric of a key: its summaries and every launch's sample. */
 #define QQB_RUN_METRIC_FIELDS(X)                                                                   \

@@ -154,9 +154,11 @@ static int read_metric(struct rd *r, void *ctx)
 
 /* ---- memory rows ---- */
 
-enum { R_KEY, R_OBJ_SIZE, R_CREATED, R_DELETED, R_OBJ_BYTES, R_ALLOC, R_PEAK, NROW };
-static const char *const row_fields[NROW] = {"key",       "obj_size",    "created",   "deleted",
-                                             "obj_bytes", "alloc_bytes", "peak_bytes"};
+/* peak_low (the peak's lower bound, where it is not exact) is the one
+ * optional field. */
+enum { R_KEY, R_OBJ_SIZE, R_CREATED, R_DELETED, R_OBJ_BYTES, R_ALLOC, R_PEAK, R_PEAK_LOW, NROW };
+static const char *const row_fields[NROW] = {"key",       "obj_size",    "created",    "deleted",
+                                             "obj_bytes", "alloc_bytes", "peak_bytes", "peak_low"};
 
 /* One memory row (its mapping start is current), appended to the case CTX. */
 static int read_mem(struct rd *r, void *ctx)
@@ -164,8 +166,9 @@ static int read_mem(struct rd *r, void *ctx)
     struct qqb_case_result *c = ctx;
     yaml_mark_t start = r->y.ev.start_mark;
     struct qqb_mem row = {0};
-    uint64_t *val[NROW] = {NULL,           &row.obj_size,    &row.created,   &row.deleted,
-                           &row.obj_bytes, &row.alloc_bytes, &row.peak_bytes};
+    uint64_t low = 0;
+    uint64_t *val[NROW] = {NULL,           &row.obj_size,    &row.created,    &row.deleted,
+                           &row.obj_bytes, &row.alloc_bytes, &row.peak_bytes, &low};
     unsigned seen = 0;
     int k = -1, rc;
 
@@ -180,8 +183,15 @@ static int read_mem(struct rd *r, void *ctx)
             break;
     }
     if (rc == 0)
-        rc =
-            qqb__rd_required(r, &start, row_fields, NROW, (1u << NROW) - 1, seen, "the memory row");
+        rc = qqb__rd_required(r, &start, row_fields, NROW, (1u << R_PEAK_LOW) - 1, seen,
+                              "the memory row");
+    if (rc == 0 && (seen & (1u << R_PEAK_LOW))) {
+        if (low > row.peak_bytes)
+            rc = qqb__rd_fail(r, &start, "peak_low %llu is above peak_bytes %llu",
+                              (unsigned long long)low, (unsigned long long)row.peak_bytes);
+        else
+            row.peak_gap = row.peak_bytes - low;
+    }
     /* Every stored row has its key (the field is required). */
     for (size_t i = 0; rc == 0 && row.key && i < c->nmem; i++)
         if (!strcmp(c->mem[i].key, row.key)) { // NOLINT(clang-analyzer-core.NonNullParamChecker)

@@ -297,6 +297,8 @@ static void emit_case(struct em *m, const struct qqb_case_result *c)
             kv_u64(m, "obj_bytes", x->obj_bytes);
             kv_u64(m, "alloc_bytes", x->alloc_bytes);
             kv_u64(m, "peak_bytes", x->peak_bytes);
+            if (x->peak_gap) /* bounds: threads at once on the key */
+                kv_u64(m, "peak_low", x->peak_bytes - x->peak_gap);
             e_map_end(m);
         }
         e_seq_end(m);

@@ -45,6 +45,10 @@ struct qqb_metric {
 struct qqb_mem {
     char *key;
     uint64_t obj_size, created, deleted, obj_bytes, alloc_bytes, peak_bytes;
+    /* peak_bytes minus the lower bound of the peak: 0 where the peak is
+     * exact; above 0 where several threads allocated on the key at once and
+     * the file gave bounds (docs/MEMORY.md), peak_bytes being the upper. */
+    uint64_t peak_gap;
 };
 
 /* What a case's kernel was built from, read from its ELF file (store/kbuild.h):

@@ -150,10 +150,13 @@ struct qq_mem_row {
     uint64_t deleted;     /* objects deleted */
     uint64_t obj_bytes;   /* bytes of live objects */
     uint64_t alloc_bytes; /* bytes of live allocations (malloc & co) */
-    uint64_t peak_bytes;  /* the most obj_bytes + alloc_bytes ever held */
+    uint64_t peak_bytes;  /* the most obj_bytes + alloc_bytes ever held; with several threads on
+                           * the key at once, an upper bound of it (docs/MEMORY.md) */
     uint64_t allocs;      /* allocation calls */
     uint64_t frees;       /* free calls */
     uint64_t double_frees;
+    uint64_t peak_low; /* a lower bound of that most: equal to peak_bytes where the peak is exact
+                        * (one thread on the key at a time; files before the bounds) */
 };
 
 struct qq_mem_table {

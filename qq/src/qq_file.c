@@ -187,6 +187,31 @@ static int parse_keys(struct qq_file *f, const unsigned char *pl, uint64_t len)
     return 0;
 }
 
+/* After a memory table's rows, when its FLAGS say so: each row's lower
+ * bound of its peak (peak_bytes is the upper), at most that upper bound. */
+static int parse_memt_bounds(struct qq_file *f, uint32_t idx, struct cur *c, uint32_t flags)
+{
+    struct qq__nodemem *m = &f->mem[idx];
+    if (!(flags & QQ__MEMT_PEAK_LOW))
+        return 0;
+    for (uint32_t r = 0; r < m->t.nrows; r++) {
+        const unsigned char *v;
+        if (take(c, 8, &v))
+            return fail(f, QQ_ECORRUPT,
+                        "memory table of node %u: its peaks' lower bounds run past "
+                        "its section",
+                        idx);
+        uint64_t low = ld64(v);
+        if (low > m->rows[r].peak_bytes)
+            return fail(f, QQ_ECORRUPT,
+                        "memory row %u of node %u: the peak's lower bound %llu is above its upper "
+                        "bound %llu",
+                        r, idx, (unsigned long long)low, (unsigned long long)m->rows[r].peak_bytes);
+        m->rows[r].peak_low = low;
+    }
+    return 0;
+}
+
 static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl, uint64_t len)
 {
     struct qq__nodemem *m = &f->mem[idx];
@@ -230,8 +255,9 @@ static int parse_memt(struct qq_file *f, uint32_t idx, const unsigned char *pl, 
         row->name = dupn(name, ld32(nl));
         if (!row->name)
             return fail(f, QQ_ENOMEM, "out of memory");
+        row->peak_low = row->peak_bytes; /* exact, unless bounds follow */
     }
-    return 0;
+    return parse_memt_bounds(f, idx, &c, ld32(h + 4));
 }
 
 /* A node's calibration: fixed size; a longer section is a later version's

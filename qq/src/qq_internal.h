@@ -251,6 +251,10 @@ void qq__clock_sample(uint64_t *ns, uint64_t *ticks);
  * Memory keys (qq_mem.c): a snapshot of the per-key table for the file.
  * --------------------------------------------------------------------- */
 
+/* MEMT flags (the word after nrows): bit 0, a u64 per row after the rows,
+ * the lower bound of its peak (docs/FORMAT.md, MEMT). */
+#define QQ__MEMT_PEAK_LOW 1u
+
 struct qq__mem_snapshot {
     uint32_t nrows;
     struct qq_mem_row *rows; /* malloc'd by the snapshot; names too */

@@ -1,5 +1,5 @@
-/* qq_mem.c - memory keys: per-thread address tables of live blocks, per-key atomic counters,
- * MemPrint, the MEMT snapshot. */
+/* qq_mem.c - memory keys: per-thread address tables and per-thread counters under a bias
+ * per table, the peak's bounds, MemPrint, the MEMT snapshot. */
 
 /* mmap's MAP_ANONYMOUS and syscall() are outside strict POSIX in glibc. */
 #define _DEFAULT_SOURCE 1
@@ -50,38 +50,39 @@
 /* ---------------------------------------------------------------------
  * Who records how.
  *
- * Each thread records its blocks in its own address table (below), under
- * the table's own lock: a lock no other thread takes unless it frees a
- * block this thread allocated, so taking it moves no cache line between
- * cores. Counters are per key, atomic, outside any lock. One exception
- * makes the common case cheaper still: the first thread that records holds
- * a "bias" and records in the first table without its lock and updates the
- * counters with plain loads and stores (no read-modify-write), as long as
- * no other thread has recorded. Most QQ programs are single-threaded (MPI
- * ranks are processes).
+ * Each thread records its blocks in its own address table (below), and
+ * counts its calls and bytes per key in that table's own counters: no
+ * line that another thread writes on the common path. Whoever records in
+ * a table holds it: its owner thread under the table's *bias* (no lock,
+ * no read-modify-write), any other thread, and the owner once the bias is
+ * withdrawn, under the table's lock.
  *
- * The owner announces each call in owner_busy (a plain store, no fence)
- * and then checks biased. Another thread takes the registry lock, clears
- * biased, and runs membarrier(), which puts a full memory barrier into
- * every running thread of the process: after it, either the owner sees
- * biased clear, or the revoker sees owner_busy set and waits for the call
- * to end. From then on every thread, the old owner too, takes its table's
- * lock and updates counters with atomic read-modify-writes. This is the
- * asymmetric Dekker handshake of userspace RCU; where the kernel has no
- * private expedited membarrier (not Linux, Linux before 4.14, valgrind) no
- * thread is ever biased.
+ * The owner announces each call in its table's busy word (a plain store,
+ * no fence) and then checks the table's biased word. Another thread that
+ * must look into the table (a block of the owner's freed elsewhere, the
+ * snapshot, MemReset, fork) takes the table's lock, clears biased and
+ * runs membarrier(), which puts a full memory barrier into every running
+ * thread of the process: after it, either the owner sees biased clear, or
+ * the revoker sees busy set and waits for the call to end. From then on
+ * the owner takes its table's lock too, until it has made a number of
+ * calls under the lock with no other thread withdrawing its bias (64, then
+ * twice as many after each withdrawal, up to 2^24): it then takes the bias
+ * back, under the lock. A table that other threads look into often thus
+ * stays under its lock, and a program pays at most one membarrier() a
+ * withdrawal. This is the asymmetric Dekker handshake of userspace RCU,
+ * per table; where the kernel has no private expedited membarrier (not
+ * Linux, Linux before 4.14) no table is ever biased. (valgrind 3.19 passes
+ * it through: callgrind counts the biased path.)
  * --------------------------------------------------------------------- */
-
-static _Thread_local int t_owner; /* this thread holds the bias */
-/* Written by the owner on every call while it holds the bias, read by the
- * revoker once: a line of their own. */
-static _Alignas(64) atomic_int owner_busy; /* the owner is inside a call */
-static atomic_int biased;                  /* the owner may record without locks */
 
 /* The registry lock: taken to add or adopt a table, for keys (MemAddKey),
  * MemReset and the snapshot; never on the common path. */
 static _Alignas(64) atomic_int reg_lock;
-static int bias_tried; /* under reg_lock: the bias was handed out once */
+static int bias_known; /* under reg_lock: bias_ok was decided */
+static int bias_ok;    /* membarrier() can withdraw a bias: tables are biased */
+
+#define REBIAS_FIRST 64u
+#define REBIAS_MAX   (1u << 24)
 
 /* A test-and-test-and-set lock, held for a probe and a few stores: taking
  * it is one atomic exchange and releasing it a plain store, where a
@@ -146,28 +147,31 @@ static void membarrier_all(void)
         abort();
 #endif
 }
-
 /* ---------------------------------------------------------------------
- * Per-key counters: atomics at addresses that never move (keys live in
- * chunks that are never reallocated), so that no lock guards them.
- * held is alloc_bytes + obj_bytes: one fetch_add per allocation, free or
- * object, and the values it returns are all in the one modification order
- * of that counter, so the peak (a compare-and-swap maximum of them) is
- * exact however many threads update the key.
+ * Per-key state shared by all threads: the name, the counters that are
+ * rare or not per thread (double frees, the object size), the highest
+ * exact total a snapshot saw, and a *spare account*: the counters of a
+ * table whose per-key counters could not be mapped (out of memory) go
+ * here, atomically (the peak a compare-and-swap maximum, exact for this
+ * account). Keys live in chunks that are never reallocated, so their
+ * addresses are stable without a lock.
  * --------------------------------------------------------------------- */
 
 struct mkey {
-    /* What every allocation and free writes, in one cache line. */
-    _Alignas(64) _Atomic int64_t held; /* alloc_bytes + obj_bytes; a line (two) per key */
-    _Atomic uint64_t peak_bytes;
+    /* The spare account. */
+    _Alignas(64) _Atomic int64_t held; /* block bytes + object bytes */
+    _Atomic int64_t peak;              /* the most held ever held (>= 0) */
+    _Atomic int64_t obj;               /* object bytes (may go below 0) */
+    _Atomic int64_t obj_low;           /* the least obj ever (<= 0) */
     _Atomic uint64_t allocs;
     _Atomic uint64_t frees;
-    _Atomic int64_t obj_bytes; /* may go below 0 with unmatched MEMFREEOBJECTs */
     _Atomic uint64_t created;
     _Atomic uint64_t deleted;
-    _Atomic uint64_t obj_size; /* the last non-zero MEMADDOBJECT size */
+    /* The key's own. */
+    _Alignas(64) _Atomic uint64_t obj_size; /* the last non-zero MEMADDOBJECT size */
     _Atomic uint64_t double_frees;
-    char *name; /* malloc'd, except key 0's */
+    int64_t cut; /* under reg_lock: the highest exact total a snapshot saw */
+    char *name;  /* malloc'd, except key 0's */
 };
 
 /* A slot holds a key in KEY_BITS bits and a size in the rest (below). */
@@ -187,7 +191,10 @@ static char default_name[] = "default";
 static struct mkey keys0[KEYS0] = {{.name = default_name}};
 static struct mkey *chunks[KEY_CHUNKS] = {keys0};
 static _Alignas(64) atomic_uint nkeys = 1; /* keys 0 .. nkeys-1 exist */
-static atomic_int used; /* a memory call since start/MemReset (but see mem_used()) */
+/* min(nkeys, KEYS0): the keys the bias's malloc path takes straight, in
+ * one compare with the size (record_alloc). */
+static atomic_uint nkeys_near = 1;
+static atomic_int used; /* MemAddKey since start/MemReset (calls count themselves) */
 static _Alignas(64) _Atomic uint64_t foreign_frees;
 static _Atomic uint64_t untracked; /* blocks the table had no room for */
 
@@ -238,54 +245,32 @@ HOT struct mkey *key_at(uint32_t i)
     return &chunks[c][off];
 }
 
-/* How a counter is updated: HOW 0 (the bias: only this thread writes) a
- * plain load and store, 1 an atomic read-modify-write. */
-HOT void count1(_Atomic uint64_t *c, int how)
+static void count_atomic(_Atomic uint64_t *c)
 {
-    if (how)
-        atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
-    else
-        atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+    atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
 }
 
-HOT int64_t add64(_Atomic int64_t *c, int64_t d, int how)
+/* The spare account of K: D bytes more held (D < 0: less); a new high is
+ * its peak. */
+static void spare_held(struct mkey *k, int64_t d)
 {
-    if (how)
-        return atomic_fetch_add_explicit(c, d, memory_order_relaxed) + d;
-    int64_t v = atomic_load_explicit(c, memory_order_relaxed) + d;
-    atomic_store_explicit(c, v, memory_order_relaxed);
-    return v;
-}
-
-/* Add D to the bytes K holds; a new high is the peak. (Bytes that leave
- * a key: add64 of the negative.) */
-HOT void held_add(struct mkey *k, uint64_t d, int how)
-{
-    int64_t v = add64(&k->held, (int64_t)d, how);
-    /* One signed compare: the peak is never negative (nor above
-     * INT64_MAX), bytes held may be (unmatched MEMFREEOBJECTs). */
-    uint64_t p = atomic_load_explicit(&k->peak_bytes, memory_order_relaxed);
-    if (v <= (int64_t)p)
-        return;
-    if (!how) {
-        atomic_store_explicit(&k->peak_bytes, (uint64_t)v, memory_order_relaxed);
-        return;
-    }
-    while ((uint64_t)v > p &&
-           !atomic_compare_exchange_weak_explicit(&k->peak_bytes, &p, (uint64_t)v,
-                                                  memory_order_relaxed, memory_order_relaxed))
+    int64_t v = atomic_fetch_add_explicit(&k->held, d, memory_order_relaxed) + d;
+    int64_t p = atomic_load_explicit(&k->peak, memory_order_relaxed);
+    while (v > p && !atomic_compare_exchange_weak_explicit(&k->peak, &p, v, memory_order_relaxed,
+                                                           memory_order_relaxed))
         ;
 }
 
-HOT void mark_used(int how)
+/* The spare account of K: D object bytes more; a new low is its obj_low. */
+static void spare_obj(struct mkey *k, int64_t d)
 {
-    /* Read first when threads share it: a store on every call would move
-     * its line between the cores. */
-    if (!how || !atomic_load_explicit(&used, memory_order_relaxed))
-        atomic_store_explicit(&used, 1, memory_order_relaxed);
+    int64_t v = atomic_fetch_add_explicit(&k->obj, d, memory_order_relaxed) + d;
+    int64_t lo = atomic_load_explicit(&k->obj_low, memory_order_relaxed);
+    while (v < lo && !atomic_compare_exchange_weak_explicit(
+                         &k->obj_low, &lo, v, memory_order_relaxed, memory_order_relaxed))
+        ;
+    spare_held(k, d);
 }
-
 /* ---------------------------------------------------------------------
  * Pages for the tables and keys, straight from the kernel: no allocator
  * involved.
@@ -316,7 +301,7 @@ static void pages_put(void *p, size_t bytes)
 /* ---------------------------------------------------------------------
  * The address tables: address -> (key, size) of every tracked block, and
  * a record of blocks freed through MemFree/MemRealloc (for double frees).
- * One table per recording thread, each under its own lock.
+ * One table per recording thread, held as "Who records how" says.
  *
  * Open addressing with linear probing, 16-byte slots (four to a cache
  * line), Fibonacci hashing. A freed block's slot stays, marked freed (bit 0
@@ -340,39 +325,63 @@ struct slot {
 #define TAB_MIN_BITS 10
 #define FREED_MIN    4096u
 
-/* Calls counted in a table, per key: written under the table's lock only
- * (relaxed atomics, for the snapshot that reads them without it). */
+/* A table's account of one key: what the blocks recorded in the table
+ * and the objects counted by its threads add up to. Written only by
+ * whoever holds the table; read by the snapshot, which holds every table.
+ * One cache line. */
 struct tcount {
-    _Atomic uint64_t allocs;
-    _Atomic uint64_t frees;
+    int64_t held;    /* bytes of live blocks recorded here + obj */
+    int64_t peak;    /* the most held ever held (>= 0) */
+    int64_t obj;     /* object bytes counted here (below 0 with frees of others' objects) */
+    int64_t obj_low; /* the least obj ever (<= 0) */
+    uint64_t allocs;
+    uint64_t frees;
+    uint64_t created;
+    uint64_t deleted;
 };
 
 struct mtab {
-    _Alignas(64) atomic_int lock; /* 1: held; lines of its own */
-    int orphan;                   /* under reg_lock: no thread records here */
+    /* The owner's line: read and written on every call. */
+    _Alignas(64) atomic_int busy; /* the owner is inside a call under the bias */
+    atomic_int biased;            /* the owner may record without the lock */
+    atomic_int lock;              /* 1: held */
+    int orphan;                   /* under reg_lock: no thread owns it */
     struct slot *slots;
     unsigned bits;
     unsigned shift; /* 64 - bits */
     size_t mask;    /* (1 << bits) - 1 */
     size_t used;    /* occupied slots, live and freed */
     uint64_t free_seq;
-    _Atomic(struct mtab *) next;    /* the registry: a list, only appended to */
-    struct tcount *cnt[KEY_CHUNKS]; /* laid out as the keys' chunks; from mmap when first used */
+    uint32_t locked_calls;       /* under lock: the owner's calls since the bias went */
+    uint32_t rebias_at;          /* under lock: after how many it takes the bias back */
+    int withdrawn;               /* under lock: hold_all() withdrew the bias and waits for busy */
+    _Atomic(struct mtab *) next; /* the registry: a list, only appended to */
+    struct tcount *cnt[KEY_CHUNKS]; /* laid out as the keys' chunks; cnt[0] is cnt0 */
     unsigned cnt_none;              /* bit c: chunk c could not be mapped; not tried again */
+    struct tcount cnt0[KEYS0];
 };
 
 /* Before a table's first block: two empty slots that are never written,
  * so that a lookup needs no test for a missing table. */
 static struct slot tab0[2];
 
-/* The first table: the bias owner's (or the first thread's), and the head
- * of the registry. An orphan until a thread records. */
-static struct mtab tab_main = {.orphan = 1, .slots = tab0, .bits = 1, .shift = 63, .mask = 1};
+/* The first table, the head of the registry; an orphan until a thread
+ * records. */
+static struct mtab tab_main = {
+    .orphan = 1, .slots = tab0, .bits = 1, .shift = 63, .mask = 1, .cnt = {tab_main.cnt0}};
 static struct mtab *reg_tail = &tab_main; /* under reg_lock */
 static int ntables = 1;                   /* under reg_lock */
 
-static _Thread_local struct mtab *t_tab; /* this thread's table, once it has recorded */
+/* What a thread that has no table of its own points at: never biased, so
+ * that its calls take the slow path, and the fast path needs no test for a
+ * missing table. Not in the registry. */
+static struct mtab tab_none;
 
+/* This thread's own table, once it has recorded; tab_none before, and for
+ * a thread that records in the first table as a guest (no memory for a
+ * table of its own). */
+static _Thread_local struct mtab *t_tab = &tab_none;
+static _Thread_local int t_guest;
 /* Fibonacci hashing: the high bits of the address times 2^64/phi. The
  * address's low 4 bits go first: malloc's blocks are 16-aligned, and a
  * multiplier shifted left by them has lost the golden ratio's even spread
@@ -511,13 +520,14 @@ HOT void slot_free(struct mtab *t, struct slot *e, uint32_t ki)
     e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | ki;
 }
 
-/* Forget every block of T. */
+/* Forget every block of T and its counts. */
 static void tab_clear(struct mtab *t)
 {
-    for (unsigned c = 0; c < KEY_CHUNKS; c++) {
+    for (unsigned c = 1; c < KEY_CHUNKS; c++) {
         pages_put(t->cnt[c], chunk_len(c) * sizeof *t->cnt[c]);
         t->cnt[c] = NULL;
     }
+    memset(t->cnt0, 0, sizeof t->cnt0);
     t->cnt_none = 0;
     if (t->slots != tab0)
         pages_put(t->slots, ((size_t)1 << t->bits) * sizeof *t->slots);
@@ -527,6 +537,68 @@ static void tab_clear(struct mtab *t)
     t->mask = 1;
     t->used = 0;
     t->free_seq = 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Holding a table.
+ * --------------------------------------------------------------------- */
+
+/* Under U's lock: withdraw U's bias if it has one, and wait for its
+ * owner's call in flight to end. ONE_BARRIER 0: the caller runs
+ * membarrier() itself (for several tables at once) and waits then. */
+static int bias_clear(struct mtab *u)
+{
+    if (!atomic_load_explicit(&u->biased, memory_order_relaxed))
+        return 0;
+    atomic_store_explicit(&u->biased, 0, memory_order_relaxed);
+    u->locked_calls = 0;
+    u->rebias_at = u->rebias_at >= REBIAS_MAX / 2 ? REBIAS_MAX : 2 * u->rebias_at;
+    return 1;
+}
+
+static void busy_wait(struct mtab *u)
+{
+    while (atomic_load_explicit(&u->busy, memory_order_acquire))
+        sched_yield();
+}
+
+/* Hold U, a table this thread does not own (or every thread's, for the
+ * snapshot): its lock, and its bias withdrawn. */
+static void hold_other(struct mtab *u)
+{
+    lock_take(&u->lock);
+    if (bias_clear(u)) {
+        membarrier_all();
+        busy_wait(u);
+    }
+}
+
+/* Under reg_lock: hold every table, with one membarrier() for all the
+ * biases withdrawn (the snapshot, MemReset, fork). The registry's order is
+ * the one lock order of this file. */
+static void hold_all(void)
+{
+    int any = 0;
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
+        lock_take(&u->lock);
+        u->withdrawn = bias_clear(u);
+        any |= u->withdrawn;
+    }
+    if (!any)
+        return;
+    membarrier_all();
+    /* Only where a bias was withdrawn: an owner without it sets busy for
+     * an instant on each call too (before it sees the bias gone), which a
+     * child of fork() would keep for ever. */
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
+        if (u->withdrawn)
+            busy_wait(u);
+}
+
+static void release_all(void)
+{
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
+        lock_give(&u->lock);
 }
 
 /* ---------------------------------------------------------------------
@@ -548,7 +620,7 @@ static void thread_gone(void *p)
     t->orphan = 1;
     lock_give(&reg_lock);
     if (t_tab == t)
-        t_tab = NULL; /* a later call of this thread (another destructor) registers again */
+        t_tab = &tab_none; /* a later call of this thread (another destructor) registers again */
 }
 
 static void exit_key_make(void)
@@ -571,6 +643,7 @@ static struct mtab *tab_adopt(void)
         t->bits = 1;
         t->shift = 63;
         t->mask = 1;
+        t->cnt[0] = t->cnt0;
         atomic_store_explicit(&reg_tail->next, t, memory_order_release);
         reg_tail = t;
         ntables++;
@@ -581,32 +654,24 @@ static struct mtab *tab_adopt(void)
         t->orphan = 1;
         return NULL;
     }
+    /* The new owner starts with the bias (another thread may be looking
+     * into the table meanwhile: under its lock). */
+    lock_take(&t->lock);
+    atomic_store_explicit(&t->biased, bias_ok, memory_order_relaxed);
+    t->locked_calls = 0;
+    t->rebias_at = REBIAS_FIRST;
+    lock_give(&t->lock);
     return t;
-}
-
-/* Under reg_lock, in a thread that does not hold the bias: take it from
- * its owner, and wait for the owner's call in flight to end. From then on
- * the owner records under its table's lock too. */
-static void bias_revoke(void)
-{
-    if (!atomic_load_explicit(&biased, memory_order_relaxed))
-        return;
-    atomic_store_explicit(&biased, 0, memory_order_relaxed);
-    membarrier_all();
-    while (atomic_load_explicit(&owner_busy, memory_order_acquire))
-        sched_yield();
 }
 
 /* ---------------------------------------------------------------------
  * fork(). The child has one thread, the one that forked; a lock another
- * thread held at the fork, or a call the bias owner was in the middle of,
- * would never end there. So before the fork the forking thread takes the
- * registry lock, the bias (unless it is the owner: then no other thread
- * records) and every table's lock, in the order the rest of this file
- * takes them (registry, then tables one at a time in list order); after
- * it, parent and child let them go. A program that forks from a thread
- * other than the bias owner loses the bias for good: its first thread
- * then takes its table's lock (uncontended) like the others.
+ * thread held at the fork, or a call an owner was in the middle of under
+ * its bias, would never end there. So before the fork the forking thread
+ * takes the registry lock and holds every table (their biases withdrawn),
+ * in the order the rest of this file takes them; after it, parent and
+ * child let them go. The owners take their biases back after their
+ * next calls under the lock ("Who records how").
  * --------------------------------------------------------------------- */
 
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
@@ -614,89 +679,88 @@ static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static void fork_prepare(void)
 {
     lock_take(&reg_lock);
-    if (!t_owner)
-        bias_revoke();
-    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
-        lock_take(&u->lock);
+    hold_all();
 }
 
 static void fork_done(void)
 {
-    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
-        lock_give(&u->lock);
+    release_all();
     lock_give(&reg_lock);
+}
+
+/* In the child, the owners of the other tables are gone: a busy word one
+ * of them had set for an instant (see hold_all) is cleared. */
+static void fork_child(void)
+{
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
+        atomic_store_explicit(&u->busy, 0, memory_order_relaxed);
+    fork_done();
 }
 
 static void fork_hooks(void)
 {
     /* Without them (out of memory) a fork while another thread records
      * may leave the child waiting for a lock, as it did before them. */
-    (void)pthread_atfork(fork_prepare, fork_done, fork_done);
+    (void)pthread_atfork(fork_prepare, fork_done, fork_child);
 }
 
-/* The first call of a thread: its table, and the bias for the first thread
- * that records, or the bias taken from its owner. Returns what the call
- * does: 0 record as the bias owner, 1 under the table's lock. */
-static int enter_slow(void)
+/* The first call of a thread: its own table, or (without memory for one)
+ * the first table as a guest. */
+COLD void thread_first(void)
 {
-    int how = 1;
     pthread_once(&fork_once, fork_hooks);
     lock_take(&reg_lock);
-    if (!bias_tried) {
-        bias_tried = 1;
-        if (membarrier_ready()) {
-            t_owner = 1;
-            atomic_store_explicit(&owner_busy, 1, memory_order_relaxed);
-            atomic_store_explicit(&biased, 1, memory_order_relaxed);
-            how = 0;
-        }
-    } else {
-        bias_revoke();
+    if (!bias_known) {
+        bias_known = 1;
+        bias_ok = membarrier_ready();
     }
     struct mtab *t = tab_adopt();
-    /* Without memory for a table of its own, a thread shares the first
-     * one: correct under its lock, only slower. */
-    t_tab = t ? t : &tab_main;
     lock_give(&reg_lock);
-    return how;
+    t_tab = t ? t : &tab_none;
+    t_guest = t == NULL;
 }
 
-/* 1: this thread holds the bias, and is inside a call until leave(0). */
-HOT int bias_held(void)
+/* Out of line: the table this thread records in, held under its lock. */
+COLD struct mtab *enter_locked(void)
 {
-    if (!t_owner)
-        return 0;
-    atomic_store_explicit(&owner_busy, 1, memory_order_relaxed);
+    if (t_tab == &tab_none && !t_guest)
+        thread_first();
+    struct mtab *t = t_tab;
+    if (t == &tab_none) {
+        hold_other(&tab_main); /* a guest */
+        return &tab_main;
+    }
+    lock_take(&t->lock);
+    /* The owner takes its bias back after enough calls under the lock
+     * with nobody withdrawing it (it takes effect at the next call). */
+    if (bias_ok && ++t->locked_calls >= t->rebias_at)
+        atomic_store_explicit(&t->biased, 1, memory_order_relaxed);
+    return t;
+}
+
+/* The start of a call: the table it records in, in *T; returns 0 when the
+ * call holds it under the bias, 1 under its lock. */
+HOT int enter(struct mtab **tp)
+{
+    struct mtab *t = t_tab;
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-    if (atomic_load_explicit(&biased, memory_order_relaxed))
-        return 1;
-    atomic_store_explicit(&owner_busy, 0, memory_order_release);
-    t_owner = 0; /* revoked: the table's lock from now on */
-    return 0;
-}
-
-/* 0: this thread holds the bias (records in tab_main, no locks); 1: it
- * records in t_tab under its lock. */
-HOT int enter(void)
-{
-    if (bias_held())
+    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+        *tp = t;
         return 0;
-    if (t_tab)
-        return 1;
-    return enter_slow();
+    }
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+    *tp = enter_locked();
+    return 1;
 }
 
 /* The end of a call that enter() returned HOW for. */
-HOT void leave(int how)
+HOT void leave(struct mtab *t, int how)
 {
-    if (how == 0)
-        atomic_store_explicit(&owner_busy, 0, memory_order_release);
-}
-
-/* The table a call records in. */
-HOT struct mtab *own_table(int how)
-{
-    return how ? t_tab : &tab_main;
+    if (how)
+        lock_give(&t->lock);
+    else
+        atomic_store_explicit(&t->busy, 0, memory_order_release);
 }
 
 int qq__mem_tables(void)
@@ -724,57 +788,75 @@ COLD struct tcount *tcount_chunk(struct mtab *t, unsigned c)
     return t->cnt[c];
 }
 
-/* Count an allocation (FREES 0) or a free (1) of key KI recorded in T: the
- * bias owner in the key's counters (plain stores), the others in T's
- * counters, under T's lock: no line that another thread writes (summed
- * when read). Without memory for them, the key's counters, atomically. */
-HOT void count_call(struct mtab *t, int how, struct mkey *k, uint32_t ki, int frees)
+COLD struct tcount *tc_far(struct mtab *t, uint32_t ki)
 {
-    if (how) {
-        uint32_t off;
-        unsigned c = key_chunk(ki, &off);
-        struct tcount *ch = t->cnt[c];
-        if (!ch)
-            ch = tcount_chunk(t, c);
-        if (ch) {
-            _Atomic uint64_t *x = frees ? &ch[off].frees : &ch[off].allocs;
-            atomic_store_explicit(x, atomic_load_explicit(x, memory_order_relaxed) + 1,
-                                  memory_order_relaxed);
-            return;
-        }
-    }
-    count1(frees ? &k->frees : &k->allocs, how);
+    uint32_t off;
+    unsigned c = key_chunk(ki, &off);
+    struct tcount *ch = t->cnt[c];
+    if (!ch)
+        ch = tcount_chunk(t, c);
+    return ch ? &ch[off] : NULL;
 }
 
-/* A free of SIZE bytes of key KI, recorded in T (locked, or the bias's):
- * the bytes leave the key, the free is counted in T. */
-HOT void count_tracked_free(struct mtab *t, int how, uint32_t ki, uint64_t size)
+/* T's account of key KI (T held), or NULL: the key's spare account. */
+HOT struct tcount *tc_of(struct mtab *t, uint32_t ki)
 {
+    if (LIKELY(ki < KEYS0))
+        return &t->cnt0[ki];
+    return tc_far(t, ki);
+}
+
+/* SIZE bytes more on account C; a new high is its peak. */
+HOT void tc_add(struct tcount *c, uint64_t size)
+{
+    int64_t v = c->held + (int64_t)size;
+    c->held = v;
+    if (v > c->peak)
+        c->peak = v;
+}
+
+/* A free of SIZE bytes of key KI, whose block was recorded in T (held):
+ * the bytes leave T's account of the key, the free is counted there. */
+HOT void count_tracked_free(struct mtab *t, uint32_t ki, uint64_t size)
+{
+    struct tcount *c = tc_of(t, ki);
+    if (LIKELY(c != NULL)) {
+        c->held -= (int64_t)size;
+        c->frees++;
+        return;
+    }
     struct mkey *k = key_at(ki);
-    add64(&k->held, -(int64_t)size, how);
-    count_call(t, how, k, ki, 1);
+    spare_held(k, -(int64_t)size);
+    count_atomic(&k->frees);
 }
 
 /* A block that cannot be recorded (an odd address; 2^40 bytes or more):
  * returned untracked, and no record of the address is left to misjudge
  * its free. */
-COLD void record_untracked(struct mtab *t, int how, uintptr_t a)
+COLD void record_untracked(struct mtab *t, uintptr_t a)
 {
     struct slot *e = slot_find(t, a);
     if (e && !slot_freed(e))
-        count_tracked_free(t, how, slot_key(e), slot_size(e)); /* freed behind our back */
+        count_tracked_free(t, slot_key(e), slot_size(e)); /* freed behind our back */
     if (e)
         slot_delete(t, (size_t)(e - t->slots));
-    count1(&untracked, how);
+    count_atomic(&untracked);
 }
 
-/* Record P in T (locked, or the bias's). */
-HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
+COLD void count_spare_alloc(uint32_t ki, uint64_t size)
+{
+    struct mkey *k = key_at(ki);
+    count_atomic(&k->allocs);
+    spare_held(k, (int64_t)size);
+}
+
+/* Record P in T (held). */
+HOT void record_alloc_in(struct mtab *t, int key, void *p, size_t size)
 {
     uintptr_t a = (uintptr_t)p;
     uint32_t ki = key_index(key);
     if ((a & 1u) || (uint64_t)size > META_MAX) {
-        record_untracked(t, how, a);
+        record_untracked(t, a);
         return;
     }
     struct slot *e = slot_find(t, a);
@@ -782,60 +864,86 @@ HOT void record_alloc_in(struct mtab *t, int how, int key, void *p, size_t size)
         /* Still live: it was freed behind our back (free through a function
          * pointer, or by a library) and the allocator reused the address.
          * It leaves its key as a free. */
-        count_tracked_free(t, how, slot_key(e), slot_size(e));
+        count_tracked_free(t, slot_key(e), slot_size(e));
     }
     if (!e) {
         e = slot_new(t, a);
         if (!e) {
-            count1(&untracked, how);
+            count_atomic(&untracked);
             return;
         }
     }
     e->addr = a;
     e->meta = ((uint64_t)size << KEY_BITS) | ki;
-    struct mkey *k = key_at(ki);
-    count_call(t, how, k, ki, 0);
-    held_add(k, size, how);
-}
-
-/* No mark_used(): every call counts something (mem_used()). */
-HOT void record_alloc_biased(int key, void *p, size_t size)
-{
-    record_alloc_in(&tab_main, 0, key, p, size);
-    leave(0);
-}
-
-/* Out of line: the biased path keeps its few registers. */
-COLD void record_alloc_locked(int key, void *p, size_t size)
-{
-    if (!t_tab && enter_slow() == 0) {
-        record_alloc_biased(key, p, size);
-        return;
+    struct tcount *c = tc_of(t, ki);
+    if (LIKELY(c != NULL)) {
+        c->allocs++;
+        tc_add(c, size);
+    } else {
+        count_spare_alloc(ki, size);
     }
-    struct mtab *t = t_tab;
-    mark_used(1);
-    lock_take(&t->lock);
-    record_alloc_in(t, 1, key, p, size);
-    lock_give(&t->lock);
 }
 
-HOT void record_alloc(int key, void *p, size_t size)
+/* Out of line: the bias's path keeps to the registers a call may
+ * clobber (no saves). Records P in T under the lock. */
+COLD void *record_alloc_locked(int key, void *p, size_t size)
 {
-    if (bias_held())
-        record_alloc_biased(key, p, size);
-    else
-        record_alloc_locked(key, p, size);
+    struct mtab *t = enter_locked();
+    record_alloc_in(t, key, p, size);
+    lock_give(&t->lock);
+    return p;
+}
+
+/* What the bias's path leaves out (a new slot, a block freed behind our
+ * back, an odd address, a key past the first KEYS0): T held under the
+ * bias. */
+COLD void *record_alloc_rest(struct mtab *t, int key, void *p, size_t size)
+{
+    record_alloc_in(t, key, p, size);
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+    return p;
+}
+
+/* Record P, returned by libc for SIZE bytes of KEY; returns P. enter(),
+ * record_alloc_in() and leave() with the bias's common case laid out
+ * straight: the address's own freed slot found again (glibc hands the
+ * block freed last out first), a key of the first KEYS0. Everything else
+ * is a tail call. */
+HOT void *record_alloc(int key, void *p, size_t size)
+{
+    struct mtab *t = t_tab;
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+        uintptr_t a = (uintptr_t)p;
+        /* One compare: a registered key of the first KEYS0 and a size
+         * below 2^40 (META_MAX), or the rest's path (any size from
+         * 2^34 takes it too). */
+        uint64_t near = (uint64_t)(uint32_t)key | ((uint64_t)size >> (64 - KEY_BITS - KEYS0_BITS));
+        uint32_t ki = (uint32_t)key;
+        struct slot *e = slot_find(t, a);
+        if (!e || !slot_freed(e) || near >= atomic_load_explicit(&nkeys_near, memory_order_acquire))
+            return record_alloc_rest(t, key, p, size);
+        e->addr = a;
+        e->meta = ((uint64_t)size << KEY_BITS) | ki;
+        struct tcount *c = &t->cnt0[ki];
+        c->allocs++;
+        tc_add(c, size);
+        atomic_store_explicit(&t->busy, 0, memory_order_release);
+        return p;
+    }
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+    return record_alloc_locked(key, p, size);
 }
 
 /* What a free of an address is. */
 enum free_kind { FREE_TRACKED, FREE_FOREIGN, FREE_DOUBLE };
 
-/* In T (locked, or the bias's): mark A's live record freed and give its
- * size and key (FREE_TRACKED), with COUNT also taking its bytes off the key
- * and counting the free in T; or give a freed record's key (FREE_DOUBLE);
- * or nothing. */
-HOT enum free_kind take_in(struct mtab *t, int how, int count, uintptr_t a, uint64_t *size,
-                           uint32_t *key)
+/* In T (held): mark A's live record freed and give its size and key
+ * (FREE_TRACKED), with COUNT also taking its bytes off T's account and
+ * counting the free there; or give a freed record's key (FREE_DOUBLE); or
+ * nothing. */
+HOT enum free_kind take_in(struct mtab *t, int count, uintptr_t a, uint64_t *size, uint32_t *key)
 {
     struct slot *e = slot_find(t, a);
     if (!e)
@@ -846,24 +954,26 @@ HOT enum free_kind take_in(struct mtab *t, int how, int count, uintptr_t a, uint
         return FREE_DOUBLE;
     *size = slot_size(e);
     if (count)
-        count_tracked_free(t, how, ki, *size);
+        count_tracked_free(t, ki, *size);
     slot_free(t, e, ki);
     return FREE_TRACKED;
 }
 
-/* take_in over the tables other than OWN, one lock at a time, after OWN
- * answered SEEN: the first live record wins; a freed one is remembered. */
-static enum free_kind take_elsewhere(const struct mtab *own, int count, uintptr_t a,
-                                     enum free_kind seen, uint64_t *size, uint32_t *key,
-                                     struct mtab **where)
+/* take_in over the tables other than OWN, each held in turn, after OWN
+ * answered SEEN: the first live record wins; a freed one is remembered.
+ * The caller holds no table: a call never holds two (but the snapshot,
+ * MemReset and fork, which hold them all in the registry's order). */
+COLD enum free_kind take_elsewhere(const struct mtab *own, int count, uintptr_t a,
+                                   enum free_kind seen, uint64_t *size, uint32_t *key,
+                                   struct mtab **where)
 {
     for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
         if (u == own)
             continue;
         uint64_t s = 0;
         uint32_t k = 0;
-        lock_take(&u->lock);
-        enum free_kind r = take_in(u, 1, count, a, &s, &k);
+        hold_other(u);
+        enum free_kind r = take_in(u, count, a, &s, &k);
         lock_give(&u->lock);
         if (r == FREE_TRACKED) {
             *size = s;
@@ -879,67 +989,36 @@ static enum free_kind take_elsewhere(const struct mtab *own, int count, uintptr_
     return seen;
 }
 
+/* Count a free judged R, not FREE_TRACKED: a double free of a block of
+ * KEY, or a foreign one. */
+COLD void count_untracked_free(enum free_kind r, uint32_t key)
+{
+    if (r == FREE_DOUBLE)
+        count_atomic(&key_at(key)->double_frees);
+    else
+        count_atomic(&foreign_frees);
+}
+
 /* Find A's live record, this thread's table first, and mark it freed
- * (counted as take_in's COUNT says). While the bias is held there is no
- * other table with records. */
-HOT enum free_kind take_any(int how, int count, uintptr_t a, uint64_t *size, uint32_t *key,
+ * (counted as take_in's COUNT says); *WHERE the table it was in. */
+HOT enum free_kind take_any(int count, uintptr_t a, uint64_t *size, uint32_t *key,
                             struct mtab **where)
 {
-    struct mtab *t = own_table(how);
+    struct mtab *t;
+    int how = enter(&t);
+    enum free_kind r = take_in(t, count, a, size, key);
+    leave(t, how);
     *where = t;
-    if (!how)
-        return take_in(t, 0, count, a, size, key);
-    lock_take(&t->lock);
-    enum free_kind r = take_in(t, 1, count, a, size, key);
-    lock_give(&t->lock);
-    if (r == FREE_TRACKED)
+    if (LIKELY(r == FREE_TRACKED))
         return r;
     return take_elsewhere(t, count, a, r, size, key, where);
 }
-
-/* Count a free that take_any judged R, not FREE_TRACKED: a double free
- * of a block of KEY, or a foreign one. */
-HOT void count_untracked_free(enum free_kind r, uint32_t key, int how)
-{
-    if (r == FREE_DOUBLE)
-        count1(&key_at(key)->double_frees, how);
-    else
-        count1(&foreign_frees, how);
-}
-
-HOT enum free_kind free_biased(uintptr_t a)
-{
-    uint64_t s = 0;
-    uint32_t k = 0;
-    /* No mark_used(): every call counts something (mem_used()). */
-    enum free_kind r = take_in(&tab_main, 0, 1, a, &s, &k);
-    if (r != FREE_TRACKED)
-        count_untracked_free(r, k, 0);
-    leave(0);
-    return r;
-}
-
-/* Out of line: the biased path keeps its few registers. */
-COLD enum free_kind free_locked(uintptr_t a)
-{
-    if (!t_tab && enter_slow() == 0)
-        return free_biased(a);
-    uint64_t s = 0;
-    uint32_t k = 0;
-    struct mtab *where;
-    mark_used(1);
-    enum free_kind r = take_any(1, 1, a, &s, &k, &where);
-    if (r != FREE_TRACKED)
-        count_untracked_free(r, k, 1);
-    return r;
-}
-
 /* ---------------------------------------------------------------------
  * Keys.
  * --------------------------------------------------------------------- */
 
 /* The keys' names in one array, for the name index (which wants one
- * stride): under reg_lock or the bias. */
+ * stride): under reg_lock. */
 static const char *names0[1] = {default_name};
 static const char **names = names0;
 static uint32_t capnames = 1;
@@ -993,10 +1072,8 @@ int MemAddKey(const char *given)
 
 static int add_clean_memkey(const char *name)
 {
-    int how = enter();
-    if (how)
-        lock_take(&reg_lock);
-    mark_used(how);
+    lock_take(&reg_lock);
+    atomic_store_explicit(&used, 1, memory_order_relaxed);
     /* The first key of that name, through the name index. */
     static struct qq__name_index by_name;
     uint32_t n = atomic_load_explicit(&nkeys, memory_order_relaxed);
@@ -1011,14 +1088,14 @@ static int add_clean_memkey(const char *name)
             names[n] = copy;
             /* Published: a thread that sees the count sees the key. */
             atomic_store_explicit(&nkeys, n + 1, memory_order_release);
+            if (n + 1 <= KEYS0)
+                atomic_store_explicit(&nkeys_near, n + 1, memory_order_release);
             found = (int)n;
         }
     }
     if (found < 0)
         found = 0; /* out of memory or of keys: count against the default key */
-    if (how)
-        lock_give(&reg_lock);
-    leave(how);
+    lock_give(&reg_lock);
     return found;
 }
 
@@ -1029,9 +1106,9 @@ static int add_clean_memkey(const char *name)
 void *MemMalloc(int key, size_t size)
 {
     void *p = malloc(size);
-    if (p)
-        record_alloc(key, p, size);
-    return p;
+    if (!p)
+        return NULL;
+    return record_alloc(key, p, size);
 }
 
 void *MemCalloc(int key, size_t count, size_t size)
@@ -1047,14 +1124,122 @@ void *MemCalloc(int key, size_t count, size_t size)
     return p;
 }
 
+/* In T (held): take A's live record, its bytes and the free counted on
+ * T's account; FREE_TRACKED, or what T knows of A otherwise with, for a
+ * freed record, its key above bit 2 (no memory written by the caller: the
+ * common path keeps everything in registers). */
+HOT uint64_t free_in(struct mtab *t, uintptr_t a)
+{
+    struct slot *e = slot_find(t, a);
+    if (!e)
+        return FREE_FOREIGN;
+    uint32_t ki = slot_key(e);
+    if (slot_freed(e))
+        return (uint64_t)ki << 2 | FREE_DOUBLE;
+    count_tracked_free(t, ki, slot_size(e));
+    slot_free(t, e, ki);
+    return FREE_TRACKED;
+}
+
+/* A free that this thread's table OWN did not take (it answered R): the
+ * other tables, then libc, or a double free counted and not passed on. */
+COLD void free_elsewhere(void *ptr, const struct mtab *own, uint64_t r)
+{
+    uint64_t s = 0;
+    uint32_t k = (uint32_t)(r >> 2);
+    struct mtab *where;
+    enum free_kind kind =
+        take_elsewhere(own, 1, (uintptr_t)ptr, (enum free_kind)(r & 3), &s, &k, &where);
+    if (kind != FREE_TRACKED)
+        count_untracked_free(kind, k);
+    if (kind != FREE_DOUBLE)
+        free(ptr);
+}
+
+COLD void free_locked(void *ptr)
+{
+    struct mtab *t = enter_locked();
+    uint64_t r = free_in(t, (uintptr_t)ptr);
+    lock_give(&t->lock);
+    if (r == FREE_TRACKED)
+        free(ptr);
+    else
+        free_elsewhere(ptr, t, r);
+}
+
+/* What the bias's path leaves out (no live record here, a key past the
+ * first KEYS0): T held under the bias. */
+COLD void free_rest(struct mtab *t, void *ptr)
+{
+    uint64_t r = free_in(t, (uintptr_t)ptr);
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+    if (r == FREE_TRACKED)
+        free(ptr);
+    else
+        free_elsewhere(ptr, t, r);
+}
+
+/* enter(), free_in() and leave() with the bias's common case laid out
+ * straight (as record_alloc's), then libc's free as a tail call. */
 void MemFree(int key, void *ptr)
 {
     (void)key; /* bytes leave the key the block was charged to */
     if (!ptr)
         return;
-    enum free_kind r = bias_held() ? free_biased((uintptr_t)ptr) : free_locked((uintptr_t)ptr);
-    if (r != FREE_DOUBLE)
+    struct mtab *t = t_tab;
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
+    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+        struct slot *e = slot_find(t, (uintptr_t)ptr);
+        uint32_t ki;
+        if (!e || slot_freed(e) || (ki = slot_key(e)) >= KEYS0) {
+            free_rest(t, ptr);
+            return;
+        }
+        struct tcount *c = &t->cnt0[ki];
+        c->held -= (int64_t)slot_size(e);
+        c->frees++;
+        slot_free(t, e, ki);
+        atomic_store_explicit(&t->busy, 0, memory_order_release);
         free(ptr);
+        return;
+    }
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+    free_locked(ptr);
+}
+
+/* Hold U for a call: this thread's own table as enter() does, another
+ * under its lock (its bias withdrawn). Returns what leave() takes. */
+static int hold(struct mtab *u)
+{
+    if (u == t_tab) {
+        struct mtab *t;
+        return enter(&t); /* t is u */
+    }
+    hold_other(u);
+    return 1;
+}
+
+/* A failed realloc of a tracked block: its record comes back, in the
+ * table it was in. */
+static void realloc_restore(struct mtab *where, uintptr_t a, uint64_t old_size, uint32_t old_key)
+{
+    int how = hold(where);
+    struct slot *e = slot_find(where, a);
+    if (!e) /* dropped by a sweep meanwhile */
+        e = slot_new(where, a);
+    if (e) {
+        e->addr = a;
+        e->meta = (old_size << KEY_BITS) | old_key;
+    } else {
+        struct tcount *c = tc_of(where, old_key);
+        if (c)
+            c->held -= (int64_t)old_size;
+        else
+            spare_held(key_at(old_key), -(int64_t)old_size);
+        count_atomic(&untracked);
+    }
+    leave(where, how);
 }
 
 void *MemRealloc(int key, void *ptr, size_t size)
@@ -1070,56 +1255,32 @@ void *MemRealloc(int key, void *ptr, size_t size)
     uint64_t old_size = 0;
     uint32_t old_key = 0;
     struct mtab *where;
-    int how = enter();
-    mark_used(how);
     /* A live record is marked freed for the duration: if the block moves,
      * another thread may get the address before we record again. */
-    enum free_kind r = take_any(how, 0, a, &old_size, &old_key, &where);
+    enum free_kind r = take_any(0, a, &old_size, &old_key, &where);
     if (r == FREE_DOUBLE) {
         /* realloc of a freed block: passing it on would corrupt the heap. */
-        count1(&key_at(old_key)->double_frees, how);
-        leave(how);
+        count_untracked_free(r, old_key);
         errno = EINVAL;
         return NULL;
     }
-    leave(how);
 
     void *q = realloc(ptr, size);
 
-    how = enter();
     if (!q) {
-        /* The old block is still there, unchanged: bring its record back,
-         * in the table it was in. */
-        if (r == FREE_TRACKED) {
-            if (how)
-                lock_take(&where->lock);
-            struct slot *e = slot_find(where, a);
-            if (!e) /* dropped by a sweep meanwhile */
-                e = slot_new(where, a);
-            if (e) {
-                e->addr = a;
-                e->meta = (old_size << KEY_BITS) | old_key;
-            }
-            if (how)
-                lock_give(&where->lock);
-            if (!e) {
-                add64(&key_at(old_key)->held, -(int64_t)old_size, how);
-                count1(&untracked, how);
-            }
-        }
-    } else {
-        struct mtab *t = own_table(how);
-        if (how)
-            lock_take(&t->lock);
+        /* The old block is still there, unchanged. */
         if (r == FREE_TRACKED)
-            count_tracked_free(t, how, old_key, old_size);
-        else
-            count_untracked_free(r, old_key, how);
-        record_alloc_in(t, how, key, q, size);
-        if (how)
-            lock_give(&t->lock);
+            realloc_restore(where, a, old_size, old_key);
+        return NULL;
     }
-    leave(how);
+    if (r == FREE_TRACKED) {
+        int how = hold(where);
+        count_tracked_free(where, old_key, old_size);
+        leave(where, how);
+    } else {
+        count_untracked_free(r, old_key);
+    }
+    record_alloc(key, q, size);
     return q;
 }
 
@@ -1169,71 +1330,83 @@ int MemPosixMemalign(int key, void **ptr, size_t alignment, size_t size)
 }
 
 /* ---------------------------------------------------------------------
- * Objects: counted per key, not entered in the address table (an object
- * often lives inside a tracked block, at the same address). No table, so
- * no lock: only the key's atomic counters.
+ * Objects: counted per key in the calling thread's table, not entered in
+ * the address table (an object often lives inside a tracked block, at the
+ * same address).
  * --------------------------------------------------------------------- */
 
 void MemAddObject(int key, const void *obj, size_t size)
 {
     (void)obj;
-    int how = enter();
-    mark_used(how);
-    struct mkey *k = key_at(key_index(key));
-    count1(&k->created, how);
-    add64(&k->obj_bytes, (int64_t)size, how);
-    if (size != 0)
+    uint32_t ki = key_index(key);
+    struct mkey *k = key_at(ki);
+    /* Read first: a store on every call would move the key's line between
+     * the cores of threads that share the key. */
+    if (size != 0 && atomic_load_explicit(&k->obj_size, memory_order_relaxed) != size)
         atomic_store_explicit(&k->obj_size, size, memory_order_relaxed);
-    held_add(k, size, how);
-    leave(how);
+    struct mtab *t;
+    int how = enter(&t);
+    struct tcount *c = tc_of(t, ki);
+    if (c) {
+        c->created++;
+        c->obj += (int64_t)size;
+        tc_add(c, size);
+    } else {
+        count_atomic(&k->created);
+        spare_obj(k, (int64_t)size);
+    }
+    leave(t, how);
 }
 
 void MemFreeObject(int key, const void *obj, size_t size)
 {
     (void)obj;
-    int how = enter();
-    mark_used(how);
-    struct mkey *k = key_at(key_index(key));
-    count1(&k->deleted, how);
-    add64(&k->obj_bytes, -(int64_t)size, how);
-    add64(&k->held, -(int64_t)size, how);
-    leave(how);
+    uint32_t ki = key_index(key);
+    struct mtab *t;
+    int how = enter(&t);
+    struct tcount *c = tc_of(t, ki);
+    if (c) {
+        c->deleted++;
+        c->obj -= (int64_t)size;
+        if (c->obj < c->obj_low)
+            c->obj_low = c->obj;
+        c->held -= (int64_t)size;
+    } else {
+        struct mkey *k = key_at(ki);
+        count_atomic(&k->deleted);
+        spare_obj(k, -(int64_t)size);
+    }
+    leave(t, how);
 }
 
-/* Under the registry lock, each table under its own in turn. */
+/* Under the registry lock, every table held. */
 void MemReset(void)
 {
-    int how = enter();
-    if (how)
-        lock_take(&reg_lock);
-    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
-        if (how)
-            lock_take(&u->lock);
+    lock_take(&reg_lock);
+    hold_all();
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
         tab_clear(u);
-        if (how)
-            lock_give(&u->lock);
-    }
     uint32_t n = atomic_load_explicit(&nkeys, memory_order_relaxed);
     for (uint32_t i = 0; i < n; i++) {
         struct mkey *k = key_at(i);
-        atomic_store_explicit(&k->obj_size, 0, memory_order_relaxed);
-        atomic_store_explicit(&k->created, 0, memory_order_relaxed);
-        atomic_store_explicit(&k->deleted, 0, memory_order_relaxed);
-        atomic_store_explicit(&k->obj_bytes, 0, memory_order_relaxed);
         atomic_store_explicit(&k->held, 0, memory_order_relaxed);
-        atomic_store_explicit(&k->peak_bytes, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->peak, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->obj, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->obj_low, 0, memory_order_relaxed);
         atomic_store_explicit(&k->allocs, 0, memory_order_relaxed);
         atomic_store_explicit(&k->frees, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->created, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->deleted, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->obj_size, 0, memory_order_relaxed);
         atomic_store_explicit(&k->double_frees, 0, memory_order_relaxed);
+        k->cut = 0;
     }
     atomic_store_explicit(&used, 0, memory_order_relaxed);
     atomic_store_explicit(&foreign_frees, 0, memory_order_relaxed);
     atomic_store_explicit(&untracked, 0, memory_order_relaxed);
-    if (how)
-        lock_give(&reg_lock);
-    leave(how);
+    release_all();
+    lock_give(&reg_lock);
 }
-
 /* ---------------------------------------------------------------------
  * Process memory.
  * --------------------------------------------------------------------- */
@@ -1275,104 +1448,144 @@ long GetMemoryUsed(void)
 
 /* ---------------------------------------------------------------------
  * Snapshot (for the file) and the printed table.
+ *
+ * The snapshot holds every table (their biases withdrawn, one
+ * membarrier() for all), so that the sums it takes are a cut: the live
+ * bytes and calls of each key exactly as they were at one instant. The
+ * peak of a key is bounded from its accounts (one per table, and the
+ * spare one): with P_i the peak of account i and L_i the least its object
+ * bytes ever were (0 if never below), the true peak lies between
+ *     lower = max(highest cut, max_i (P_i + sum_{j != i} L_j))
+ *     upper = sum_i P_i
+ * (docs/MEMORY.md, "The peak with several threads", has the proof). With
+ * one account on the key, both are its peak.
  * --------------------------------------------------------------------- */
 
-/* Whether a memory call was made since start or MemReset, the keys being
- * 0 .. N-1: the flag, or a count the bias owner's malloc and free leave
- * (an allocation, a free, a double, foreign or untracked one), in place of
- * a store of the flag on each of those calls. */
-static int mem_used(uint32_t n)
+/* One key's accounts, summed. */
+struct ksum {
+    int64_t held, obj, peak_sum, low_sum;
+    int64_t best; /* the most P_i - L_i of an account */
+    uint64_t allocs, frees, created, deleted;
+};
+
+static void ksum_add(struct ksum *s, int64_t held, int64_t peak, int64_t obj, int64_t obj_low,
+                     const uint64_t calls[4])
 {
-    if (atomic_load_explicit(&used, memory_order_relaxed) ||
-        atomic_load_explicit(&foreign_frees, memory_order_relaxed) ||
-        atomic_load_explicit(&untracked, memory_order_relaxed))
-        return 1;
-    for (uint32_t i = 0; i < n; i++) {
-        struct mkey *k = key_at(i);
-        if (atomic_load_explicit(&k->allocs, memory_order_relaxed) ||
-            atomic_load_explicit(&k->frees, memory_order_relaxed) ||
-            atomic_load_explicit(&k->double_frees, memory_order_relaxed))
-            return 1;
-    }
-    return 0;
+    int64_t low = obj_low < 0 ? obj_low : 0;
+    s->held += held;
+    s->obj += obj;
+    s->peak_sum += peak;
+    s->low_sum += low;
+    if (peak - low > s->best)
+        s->best = peak - low;
+    s->allocs += calls[0];
+    s->frees += calls[1];
+    s->created += calls[2];
+    s->deleted += calls[3];
 }
 
-/* The counters are read while other threads may go on recording: each
- * figure is one it held, not one cut through all of them. The registry
- * lock keeps MemAddKey and MemReset out meanwhile. */
+/* Every table held: the accounts of keys 0 .. N-1 into SUM. */
+static void sum_accounts(struct ksum *sum, uint32_t n)
+{
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire)) {
+        for (unsigned c = 0; c < KEY_CHUNKS; c++) {
+            uint32_t first = c == 0 ? 0 : UINT32_C(1) << (c + KEYS0_BITS - 1);
+            for (uint32_t j = 0; u->cnt[c] && j < chunk_len(c) && first + j < n; j++) {
+                const struct tcount *x = &u->cnt[c][j];
+                const uint64_t calls[4] = {x->allocs, x->frees, x->created, x->deleted};
+                ksum_add(&sum[first + j], x->held, x->peak, x->obj, x->obj_low, calls);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct mkey *k = key_at(i);
+        const uint64_t calls[4] = {atomic_load_explicit(&k->allocs, memory_order_relaxed),
+                                   atomic_load_explicit(&k->frees, memory_order_relaxed),
+                                   atomic_load_explicit(&k->created, memory_order_relaxed),
+                                   atomic_load_explicit(&k->deleted, memory_order_relaxed)};
+        ksum_add(&sum[i], atomic_load_explicit(&k->held, memory_order_relaxed),
+                 atomic_load_explicit(&k->peak, memory_order_relaxed),
+                 atomic_load_explicit(&k->obj, memory_order_relaxed),
+                 atomic_load_explicit(&k->obj_low, memory_order_relaxed), calls);
+    }
+}
+
+/* Key I's row from its sum S (under reg_lock: the key's highest cut). */
+static void row_fill(struct qq_mem_row *r, struct mkey *k, const struct ksum *s)
+{
+    if (s->held > k->cut)
+        k->cut = s->held;
+    int64_t lower = s->low_sum + s->best, upper = s->peak_sum;
+    if (k->cut > lower)
+        lower = k->cut;
+    if (lower > upper) /* never, by the proof: kept so that a file is never refused */
+        lower = upper;
+    int64_t alloc = s->held - s->obj;
+    r->obj_size = atomic_load_explicit(&k->obj_size, memory_order_relaxed);
+    r->created = s->created;
+    r->deleted = s->deleted;
+    r->obj_bytes = s->obj > 0 ? (uint64_t)s->obj : 0;
+    r->alloc_bytes = alloc > 0 ? (uint64_t)alloc : 0;
+    r->peak_bytes = upper > 0 ? (uint64_t)upper : 0;
+    r->peak_low = lower > 0 ? (uint64_t)lower : 0;
+    r->allocs = s->allocs;
+    r->frees = s->frees;
+    r->double_frees = atomic_load_explicit(&k->double_frees, memory_order_relaxed);
+}
+
+/* Under reg_lock, every table held: the rows of keys 0 .. N-1 (names
+ * copied) into ROWS; 0 if memory tracking was not used since start or
+ * MemReset, QQ_ENOMEM, or 1. */
+static int rows_fill(struct qq_mem_row *rows, uint32_t n)
+{
+    struct ksum *sum = calloc(n, sizeof *sum);
+    if (!sum)
+        return QQ_ENOMEM;
+    sum_accounts(sum, n);
+    int any = atomic_load_explicit(&used, memory_order_relaxed) ||
+              atomic_load_explicit(&foreign_frees, memory_order_relaxed) ||
+              atomic_load_explicit(&untracked, memory_order_relaxed);
+    for (uint32_t i = 0; i < n; i++) {
+        struct mkey *k = key_at(i);
+        row_fill(&rows[i], k, &sum[i]);
+        any |= rows[i].allocs || rows[i].frees || rows[i].created || rows[i].deleted ||
+               rows[i].double_frees;
+    }
+    free(sum);
+    if (!any)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = key_at(i)->name;
+        size_t len = strlen(name);
+        char *copy = malloc(len + 1);
+        if (!copy)
+            return QQ_ENOMEM;
+        memcpy(copy, name, len + 1);
+        rows[i].name = copy;
+    }
+    return 1;
+}
+
 int qq__mem_snapshot(struct qq__mem_snapshot *s)
 {
     memset(s, 0, sizeof *s);
     long pb = qq_mem_process_bytes();
-    int how = enter();
-    if (how)
-        lock_take(&reg_lock);
-    int rc = 1;
+    lock_take(&reg_lock);
+    hold_all();
     uint32_t n = atomic_load_explicit(&nkeys, memory_order_acquire);
-    struct qq_mem_row *rows = NULL;
-    if (!mem_used(n)) {
-        rc = 0;
-        n = 0;
-    } else {
-        rows = calloc(n, sizeof *rows);
-        if (!rows)
-            rc = QQ_ENOMEM;
-    }
-    for (uint32_t i = 0; rows && i < n; i++) {
-        struct mkey *k = key_at(i);
-        size_t len = strlen(k->name);
-        char *name = malloc(len + 1);
-        if (!name) {
-            rc = QQ_ENOMEM;
-            n = i;
-            break;
-        }
-        memcpy(name, k->name, len + 1);
-        int64_t obj = atomic_load_explicit(&k->obj_bytes, memory_order_relaxed);
-        int64_t alloc = atomic_load_explicit(&k->held, memory_order_relaxed) - obj;
-        rows[i].name = name;
-        rows[i].obj_size = atomic_load_explicit(&k->obj_size, memory_order_relaxed);
-        rows[i].created = atomic_load_explicit(&k->created, memory_order_relaxed);
-        rows[i].deleted = atomic_load_explicit(&k->deleted, memory_order_relaxed);
-        rows[i].obj_bytes = obj > 0 ? (uint64_t)obj : 0;
-        rows[i].alloc_bytes = alloc > 0 ? (uint64_t)alloc : 0;
-        rows[i].peak_bytes = atomic_load_explicit(&k->peak_bytes, memory_order_relaxed);
-        rows[i].allocs = atomic_load_explicit(&k->allocs, memory_order_relaxed);
-        rows[i].frees = atomic_load_explicit(&k->frees, memory_order_relaxed);
-        rows[i].double_frees = atomic_load_explicit(&k->double_frees, memory_order_relaxed);
-    }
-    /* Plus the calls counted in each table, under its lock. */
-    for (struct mtab *u = &tab_main; rows && u;
-         u = atomic_load_explicit(&u->next, memory_order_acquire)) {
-        if (how)
-            lock_take(&u->lock);
-        for (unsigned c = 0; c < KEY_CHUNKS; c++) {
-            uint32_t first = c == 0 ? 0 : UINT32_C(1) << (c + KEYS0_BITS - 1);
-            for (uint32_t j = 0; u->cnt[c] && j < chunk_len(c) && first + j < n; j++) {
-                rows[first + j].allocs +=
-                    atomic_load_explicit(&u->cnt[c][j].allocs, memory_order_relaxed);
-                rows[first + j].frees +=
-                    atomic_load_explicit(&u->cnt[c][j].frees, memory_order_relaxed);
-            }
-        }
-        if (how)
-            lock_give(&u->lock);
-    }
-    s->foreign_frees = atomic_load_explicit(&foreign_frees, memory_order_relaxed);
-    if (how)
-        lock_give(&reg_lock);
-    leave(how);
-    if (rc == 0) {
-        s->foreign_frees = 0;
-        return 0;
-    }
+    struct qq_mem_row *rows = calloc(n, sizeof *rows);
+    int rc = rows ? rows_fill(rows, n) : QQ_ENOMEM;
+    uint64_t foreign = atomic_load_explicit(&foreign_frees, memory_order_relaxed);
+    release_all();
+    lock_give(&reg_lock);
     s->nrows = n;
     s->rows = rows;
-    s->process_bytes = pb > 0 ? (uint64_t)pb : 0;
-    if (rc < 0) {
+    if (rc != 1) {
         qq__mem_snapshot_free(s);
         return rc;
     }
+    s->foreign_frees = foreign;
+    s->process_bytes = pb > 0 ? (uint64_t)pb : 0;
     return 1;
 }
 
@@ -1392,34 +1605,75 @@ static uint64_t kb(uint64_t bytes)
     return (bytes + 1023) / 1024;
 }
 
+/* R's peak as text: one figure where its bounds agree, "low..high" where
+ * they do not (several threads on the key at once); in KB when KBYTES. */
+static const char *peak_text(char *buf, size_t len, const struct qq_mem_row *r, int kbytes)
+{
+    uint64_t lo = r->peak_low < r->peak_bytes ? r->peak_low : r->peak_bytes, hi = r->peak_bytes;
+    if (kbytes) {
+        lo = kb(lo);
+        hi = kb(hi);
+    }
+    if (lo == hi)
+        snprintf(buf, len, "%" PRIu64, hi);
+    else
+        snprintf(buf, len, "%" PRIu64 "..%" PRIu64, lo, hi);
+    return buf;
+}
+
+static void print_rows(FILE *fp, const struct qq_mem_table *t, int w)
+{
+    char peak[48];
+    for (uint32_t i = 0; i < t->nrows; i++) {
+        const struct qq_mem_row *r = &t->rows[i];
+        fprintf(fp,
+                "%-*.*s %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
+                " %9s\n",
+                w, w, r->name ? r->name : "", r->obj_size, r->created, r->deleted, kb(r->obj_bytes),
+                kb(r->alloc_bytes), kb(r->obj_bytes + r->alloc_bytes),
+                peak_text(peak, sizeof peak, r, 1));
+    }
+}
+
+static void print_exact(FILE *fp, const struct qq_mem_table *t, int w)
+{
+    char peak[48];
+    fprintf(fp, "\n%-*s %9s %9s %7s %12s %12s %12s\n", w, "Item", "Allocs", "Frees", "Double",
+            "Obj bytes", "Alloc bytes", "Max bytes");
+    for (uint32_t i = 0; i < t->nrows; i++) {
+        const struct qq_mem_row *r = &t->rows[i];
+        fprintf(fp,
+                "%-*.*s %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12s\n",
+                w, w, r->name ? r->name : "", r->allocs, r->frees, r->double_frees, r->obj_bytes,
+                r->alloc_bytes, peak_text(peak, sizeof peak, r, 0));
+    }
+}
+
 void qq_mem_print_table(FILE *fp, const struct qq_mem_table *t)
 {
     if (!fp)
         fp = stdout;
-    uint32_t n = t ? t->nrows : 0;
+    static const struct qq_mem_table none = {0, NULL, 0, 0};
+    if (!t)
+        t = &none;
     int w = 4; /* "Item" */
     uint64_t total = 0, dbl = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    int bounds = 0;
+    for (uint32_t i = 0; i < t->nrows; i++) {
         const struct qq_mem_row *r = &t->rows[i];
         size_t len = r->name ? strlen(r->name) : 0;
         if (len > (size_t)w)
             w = len > 40 ? 40 : (int)len;
         total += r->obj_bytes + r->alloc_bytes;
         dbl += r->double_frees;
+        bounds |= r->peak_low < r->peak_bytes;
     }
     fprintf(fp, "Memory Allocation Total Allocated %" PRIu64 " KBytes\n", kb(total));
     fprintf(fp, "%-*s %8s %9s %9s %9s %9s %9s %9s\n", w, "", "Object", "Number", "Number", "Object",
             "Alloc", "Total", "Max");
     fprintf(fp, "%-*s %8s %9s %9s %9s %9s %9s %9s\n", w, "Item", "Size", "Created", "Deleted", "KB",
             "KB", "KB", "KB");
-    for (uint32_t i = 0; i < n; i++) {
-        const struct qq_mem_row *r = &t->rows[i];
-        fprintf(fp,
-                "%-*.*s %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
-                " %9" PRIu64 "\n",
-                w, w, r->name ? r->name : "", r->obj_size, r->created, r->deleted, kb(r->obj_bytes),
-                kb(r->alloc_bytes), kb(r->obj_bytes + r->alloc_bytes), kb(r->peak_bytes));
-    }
+    print_rows(fp, t, w);
     int width = w + 9 + 6 * 10;
     for (int i = 0; i < width; i++)
         fputc('-', fp);
@@ -1434,22 +1688,16 @@ void qq_mem_print_table(FILE *fp, const struct qq_mem_table *t)
                 "6 - KBytes of live allocations (malloc & co)\n"
                 "7 - Total KBytes in use (5 + 6)\n"
                 "8 - Maximum of 7 ever held\n");
+    if (bounds)
+        fprintf(fp, "    low..high: the maximum lies between the two (threads allocated on the "
+                    "key at once)\n");
     /* The exact figures the KB columns round (slide 21: single-byte
      * accuracy), and the call counts. */
-    fprintf(fp, "\n%-*s %9s %9s %7s %12s %12s %12s\n", w, "Item", "Allocs", "Frees", "Double",
-            "Obj bytes", "Alloc bytes", "Max bytes");
-    for (uint32_t i = 0; i < n; i++) {
-        const struct qq_mem_row *r = &t->rows[i];
-        fprintf(fp,
-                "%-*.*s %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %12" PRIu64 " %12" PRIu64
-                " %12" PRIu64 "\n",
-                w, w, r->name ? r->name : "", r->allocs, r->frees, r->double_frees, r->obj_bytes,
-                r->alloc_bytes, r->peak_bytes);
-    }
+    print_exact(fp, t, w);
     fprintf(fp,
             "Tracked bytes %" PRIu64 ", process %" PRIu64 " KBytes (VmSize), foreign frees %" PRIu64
             ", double frees %" PRIu64 "\n",
-            total, t ? kb(t->process_bytes) : 0, t ? t->foreign_frees : 0, dbl);
+            total, kb(t->process_bytes), t->foreign_frees, dbl);
 }
 
 void MemPrint(FILE *fp)
@@ -1460,7 +1708,7 @@ void MemPrint(FILE *fp)
         return;
     if (rc == 0) {
         /* Nothing tracked yet: still the table's frame, with the default key. */
-        static const struct qq_mem_row none = {"default", 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        static const struct qq_mem_row none = {.name = "default"};
         long pb = qq_mem_process_bytes();
         struct qq_mem_table t = {1, &none, 0, pb > 0 ? (uint64_t)pb : 0};
         qq_mem_print_table(fp, &t);

@@ -310,7 +310,7 @@ static int encode_memt(struct qq__buf *b, uint32_t node)
     size_t at;
     rc = begin_section(b, QQ__TAG_MEMT, node, &at);
     rc = rc ? rc : qq__put_u32(b, s.nrows);
-    rc = rc ? rc : qq__put_u32(b, 0);
+    rc = rc ? rc : qq__put_u32(b, QQ__MEMT_PEAK_LOW); /* the peaks' lower bounds follow the rows */
     rc = rc ? rc : qq__put_u64(b, s.foreign_frees);
     rc = rc ? rc : qq__put_u64(b, s.process_bytes);
     for (uint32_t i = 0; rc == 0 && i < s.nrows; i++) {
@@ -324,6 +324,8 @@ static int encode_memt(struct qq__buf *b, uint32_t node)
         rc = rc ? rc : qq__put_bytes(b, name, strlen(name));
         rc = rc ? rc : qq__put_pad8(b);
     }
+    for (uint32_t i = 0; rc == 0 && i < s.nrows; i++)
+        rc = qq__put_u64(b, s.rows[i].peak_low);
     rc = rc ? rc : end_section(b, at);
     qq__mem_snapshot_free(&s);
     return rc;

@@ -47,7 +47,8 @@ endif()
 # randomisation off, and the kernel cannot execute an aarch64 file:
 # "execve failed, errno 8"); started under setarch -R the three pass, but
 # take 165 s under qemu, and what they check (the C11 happens-before
-# edges) is the same source the host build checks.
+# edges) is the same source the host build checks. Labelled tsan too, so
+# that a ThreadSanitizer stage (ctest -L tsan) runs them with its own.
 include(CheckCSourceCompiles)
 if(NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem_table
    AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
@@ -72,10 +73,11 @@ if(NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem_table
     qq_test(test_mem_table_tsan
       COMMAND $<TARGET_FILE:test_mem_table_tsan>
       ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1"
-      LABELS unit TIMEOUT 300)
-    # The per-thread tables and atomic counters with several threads at
-    # once: blocks freed across threads, thread churn, a shared key.
-    foreach(t test_mem_threads test_mem_xthread)
+      LABELS "unit;tsan" TIMEOUT 300)
+    # The per-thread tables and counters with several threads at once:
+    # blocks freed across threads, thread churn, a shared key, the peak's
+    # bounds on a forced interleaving (test_mem_bounds).
+    foreach(t test_mem_threads test_mem_xthread test_mem_bounds)
       if(TARGET ${t})
         add_executable(${t}_tsan ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c
                        $<TARGET_OBJECTS:qq_mem_tsan>)
@@ -87,7 +89,7 @@ if(NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem_table
         qq_test(${t}_tsan
           COMMAND $<TARGET_FILE:${t}_tsan>
           ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1"
-          LABELS unit TIMEOUT 300)
+          LABELS "unit;tsan" TIMEOUT 300)
       endif()
     endforeach()
   endif()

@@ -89,6 +89,7 @@ static void make_awkward(struct qqb_results *r)
     c->mem[0].created = 10000;
     c->mem[0].obj_bytes = 440000;
     c->mem[0].peak_bytes = 440000;
+    c->mem[0].peak_gap = 40000; /* bounds 400000..440000: threads on the key at once */
     c->mem[1].key = strdup("{weird}, key: [x]");
     c->mem[1].obj_size = UINT64_MAX;
     c->mem[1].deleted = 1;
@@ -153,7 +154,8 @@ static int same_results(const struct qqb_results *a, const struct qqb_results *b
             const struct qqb_mem *p = &x->mem[j], *q = &y->mem[j];
             if (strcmp(p->key, q->key) || p->obj_size != q->obj_size || p->created != q->created ||
                 p->deleted != q->deleted || p->obj_bytes != q->obj_bytes ||
-                p->alloc_bytes != q->alloc_bytes || p->peak_bytes != q->peak_bytes)
+                p->alloc_bytes != q->alloc_bytes || p->peak_bytes != q->peak_bytes ||
+                p->peak_gap != q->peak_gap)
                 return 0;
         }
     }
@@ -510,6 +512,11 @@ static void test_bad_files(void)
                        "  - {key: S, obj_size: -4, created: 0, deleted: 0, obj_bytes: 0,"
                        " alloc_bytes: 0, peak_bytes: 0}\n...\n",
         ":21:24:", "expected a whole number for 'obj_size', got '-4'");
+    bad("peaklow.yaml",
+        HEAD CASE_HEAD "  metrics: []\n  memory:\n"
+                       "  - {key: S, obj_size: 4, created: 0, deleted: 0, obj_bytes: 0,"
+                       " alloc_bytes: 0, peak_bytes: 10, peak_low: 11}\n...\n",
+        ":21:5:", "peak_low 11 is above peak_bytes 10");
     bad("dupcase.yaml",
         HEAD CASE_HEAD "  metrics: []\n- name: km\n  bench: km\n  nodes: 1\n"
                        "  tick_mhz: 1\n  launches: 1\n  metrics: []\n...\n",

@@ -145,6 +145,10 @@ static void test_mem_threads_shared_key(void)
     CHECK_U64_EQ(r.deleted, (uint64_t)NTHREADS * PAIRS / 10);
     CHECK(r.peak_bytes >= peak_max);
     CHECK(r.peak_bytes <= peak_sum);
+    /* The bounds (docs/MEMORY.md): each thread's own peak is under the
+     * true one (no thread's object bytes go below 0 here). */
+    CHECK(r.peak_low >= peak_max);
+    CHECK(r.peak_low <= r.peak_bytes);
     CHECK_U64_EQ(s.foreign_frees, 0);
     qq__mem_snapshot_free(&s);
 }

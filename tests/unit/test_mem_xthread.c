@@ -1,5 +1,6 @@
 /* test_mem_xthread.c - memory keys across threads: blocks freed by another thread, double and
- * foreign frees from several, short-lived threads, and the peak of a key that two threads share. */
+ * foreign frees from several, short-lived threads, and the peak's bounds on a key that two threads
+ * share. */
 #define QQ_ENABLE 1
 
 #include <errno.h>
@@ -372,8 +373,11 @@ static void test_mem_xthread_churn(void)
 }
 
 /* ---------------------------------------------------------------------
- * Two threads on one key, taking turns in a known order: the peak is the
- * most the key held at any point of that order.
+ * Two threads on one key, taking turns in a known order: the most the key
+ * held at any point of that order (1050) lies between the peak's bounds,
+ * which follow from each thread's account (docs/MEMORY.md, "The peak with
+ * several threads"): thread 0 peaks at 500, thread 1 at 550 (its object
+ * bytes never below 0), so lower = 550 and upper = 1050.
  * --------------------------------------------------------------------- */
 
 enum op { ALLOC, FREE, ADDOBJ, FREEOBJ };
@@ -451,6 +455,7 @@ static void test_mem_xthread_peak(void)
             pthread_join(th[i], NULL);
         struct qq_mem_row r = row_of(t.key);
         CHECK_U64_EQ(r.peak_bytes, 1050);
+        CHECK_U64_EQ(r.peak_low, 550);
         CHECK_U64_EQ(r.allocs, 4);
         CHECK_U64_EQ(r.frees, 4);
         CHECK_U64_EQ(r.alloc_bytes, 0);

@@ -132,7 +132,7 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     a->build.producer[1] = strdup("GNU C17 12.2.0 -mtune=generic -march=x86-64 -g -O0");
     a->mem = calloc(1, sizeof *a->mem);
     a->nmem = 1;
-    a->mem[0] = (struct qqb_mem){strdup("Node"), 48, 100, 90, 480, 4096, 1u << 20};
+    a->mem[0] = (struct qqb_mem){strdup("Node"), 48, 100, 90, 480, 4096, 1u << 20, 0};
 
     b->bench = strdup("chain");
     b->variant = strdup("pow");
@@ -272,7 +272,7 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     j->mem = calloc(1, sizeof *j->mem);
     j->mem[0] = (struct qqb_memcmp){0,         a->name,
                                     "Node",    QQB_CMP_BASELINE,
-                                    NULL,      {"Node", 48, 90, 90, 432, 4096, 1u << 19},
+                                    NULL,      {"Node", 48, 90, 90, 432, 4096, 1u << 19, 0},
                                     a->mem[0], +1};
     j->family = 1;
     j->family_alpha = 0.05;
