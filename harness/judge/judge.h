@@ -122,7 +122,9 @@ struct qqb_memcmp {
     int ab;
     const char *ref_name;
     struct qqb_mem base, cur;
-    int verdict; /* +1 more memory, -1 less, 0 only counts moved */
+    int verdict; /* +1 more memory, -1 less, 0 only counts moved (or nothing) */
+    int moved;   /* 0: nothing moved: a key of a comparison that gates, listed so
+                    every gated key shows (keys all zero on both sides are not) */
 };
 
 struct qqb_judgement {

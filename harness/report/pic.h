@@ -56,6 +56,7 @@ struct rmemchg {
     struct rmem before, after;
     int has_before;
     long verdict;
+    int unchanged; /* a gated key whose numbers did not move */
 };
 
 #define MAX_PICS 256

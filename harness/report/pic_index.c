@@ -235,7 +235,7 @@ static void index_memory(FILE *fp, const struct rep *r)
         /* Rows against the baseline or the reference build gate: the
          * terminal's words and colours. */
         int gates = !ab || !strcmp(m->kind, "build");
-        const char *v = qqb_mem_verdict_word(m->verdict, gates);
+        const char *v = m->unchanged ? "unchanged" : qqb_mem_verdict_word(m->verdict, gates);
         fprintf(fp, "<tr class=\"v-%s\"><td>",
                 m->verdict > 0 && gates   ? "regressed"
                 : m->verdict < 0 && gates ? "improved"

@@ -160,7 +160,8 @@ static int read_run(struct rep *r)
                                              rmem_of(&j->before),
                                              rmem_of(&j->after),
                                              j->has_before,
-                                             lim(j->verdict, 0)};
+                                             lim(j->verdict, 0),
+                                             j->unchanged};
     }
     return 0;
 }

@@ -276,7 +276,8 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
         snprintf(cr, sizeof cr, "%llu -> %llu", (unsigned long long)m->base.created,
                  (unsigned long long)m->cur.created);
         /* baseline and build rows gate */
-        const char *v = qqb_mem_verdict_word(m->verdict, m->ab != QQB_CMP_VARIANT);
+        const char *v =
+            m->moved ? qqb_mem_verdict_word(m->verdict, m->ab != QQB_CMP_VARIANT) : "unchanged";
         fprintf(fp, "%-32.32s %-16.16s %-24s %-24s %-14s %-20s %s", m->case_name, m->key, live,
                 peak, sz, cr, v);
         if (cl != bl)
@@ -648,7 +649,7 @@ static int run_of_report(const struct qqb_report *r, struct qqb_run *o)
         const struct qqb_memcmp *m = &jd->mem[i];
         o->memory_changes[o->n_memory_changes++] = (struct qqb_run_memchg){
             m->case_name,     m->key, kind_name(m->ab), m->ref_name, run_mem(&m->base), 1,
-            run_mem(&m->cur), 1,      m->verdict};
+            run_mem(&m->cur), 1,      m->verdict,       !m->moved};
     }
     if (r->models)
         o->models = qqb_model_judgement_json(r->models);

@@ -150,7 +150,8 @@
     X(STR, reference, "reference", QQB_RJ_TEXT)                                                    \
     X(OBJ, before, "before", mem)                                                                  \
     X(OBJ, after, "after", mem)                                                                    \
-    X(INT, verdict, "verdict", 0)
+    X(INT, verdict, "verdict", 0)                                                                  \
+    X(BOOL, unchanged, "unchanged", 0) /* a gated key whose numbers did not move */
 
 /* The machine (results.h struct qqb_fingerprint). */
 #define QQB_RUN_FP_FIELDS(X)                                                                       \

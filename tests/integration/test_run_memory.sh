@@ -35,10 +35,21 @@ qq out.txt err.txt run mem.yaml --baselines bl -q
 check "baseline with 1000 bytes recorded (exit $rc)" test "$rc" = 0
 check "the baseline holds buffers: 1000 bytes" has bl/*/memory.yaml 'key: buffers,.*alloc_bytes: 1000, peak_bytes: 1000'
 
-# Same memory: no memory change listed at all.
-qq out.txt err.txt run mem.yaml --baselines bl -q --json same.json
-check "same memory: no memory change" test "$(jq_py same.json '.memory_changes|length' 'len(d["memory_changes"])')" = 0
-check "same memory: no memory table" hasnt out.txt '^Memory per key'
+# Same memory: no change, but the key is listed as unchanged (terminal,
+# JSON, JUnit), so a gated key never vanishes; a key that holds nothing on
+# either side (the default key's zeros) is not listed.
+qq out.txt err.txt run mem.yaml --baselines bl -q --json same.json --junit same.xml
+check "same memory: no memory change" \
+    test "$(jq_py same.json '[.memory_changes[]|select(.unchanged|not)]|length' \
+        'len([m for m in d["memory_changes"] if not m["unchanged"]])')" = 0
+check "same memory: buffers listed unchanged in the table" has out.txt '^alloc@1 +buffers +1000 -> 1000 +1000 -> 1000 .* unchanged$'
+check "same memory: buffers unchanged in the JSON" \
+    test "$(jq_py same.json '[.memory_changes[]|select(.key=="buffers" and .unchanged)]|length' \
+        'len([m for m in d["memory_changes"] if m["key"]=="buffers" and m["unchanged"]])')" = 1
+check "same memory: no key of zeros listed" \
+    test "$(jq_py same.json '[.memory_changes[]|select(.before.alloc_bytes==0 and .after.alloc_bytes==0 and .before.obj_bytes==0 and .after.obj_bytes==0 and .before.peak_bytes==0 and .after.peak_bytes==0)]|length' \
+        'len([m for m in d["memory_changes"] if all(m[s][f]==0 for s in ("before","after") for f in ("alloc_bytes","obj_bytes","peak_bytes"))])')" = 0
+check "same memory: a passing JUnit test case for buffers" has same.xml 'name="memory:buffers"></testcase>'
 
 # Twice the memory: a memory regression, exit 1, key 'buffers' listed.
 mk 2000
@@ -59,7 +70,9 @@ check "a memory regression does not touch the baseline" has bl/*/memory.yaml 'ke
 mk 2000 "  memory_tolerance: 5000"
 qq out.txt err.txt run mem.yaml --baselines bl -q --json tol.json
 check "within memory_tolerance: no memory regression in the table" hasnt out.txt 'buffers .* regressed'
-check "within memory_tolerance: JSON lists no memory change" test "$(jq_py tol.json '.memory_changes|length' 'len(d["memory_changes"])')" = 0
+check "within memory_tolerance: JSON lists no memory change" \
+    test "$(jq_py tol.json '[.memory_changes[]|select(.unchanged|not)]|length' \
+        'len([m for m in d["memory_changes"] if not m["unchanged"]])')" = 0
 check "within memory_tolerance: summary has 0 memory regressions" has out.txt 'memory: 0 regressed'
 if [ "$rc" = 1 ] && timing_regressed tol.json; then
     echo "note: exit 1 from a timing regression (machine noise), not memory"

@@ -273,7 +273,8 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     j->mem[0] = (struct qqb_memcmp){0,         a->name,
                                     "Node",    QQB_CMP_BASELINE,
                                     NULL,      {"Node", 48, 90, 90, 432, 4096, 1u << 19, 0},
-                                    a->mem[0], +1};
+                                    a->mem[0], +1,
+                                    1};
     j->family = 1;
     j->family_alpha = 0.05;
 }
