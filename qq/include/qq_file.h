@@ -144,6 +144,10 @@ struct qq_chunks;
 /* Returns 0, QQ_EINVAL for a node out of range, or QQ_ENOMEM (either said
  * by qq_file_errmsg()). */
 QQ_API int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out);
+/* The same over thread THREAD's entries of NODE alone (QQ_EINVAL for a
+ * thread out of range). */
+QQ_API int qq_file_chunks_open_thread(const struct qq_file *f, uint32_t node, uint32_t thread,
+                                      struct qq_chunks **out);
 /* 1 with the next chunk in *E, *N (N >= 1); 0 at the end; or a negative
  * QQ_E* code, the detail in qq_file_errmsg() of the file. */
 QQ_API int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n);

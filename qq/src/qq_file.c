@@ -959,6 +959,19 @@ static int chunks_open_range(const struct qq_file *f, uint32_t node, uint64_t fr
     return 0;
 }
 
+int qq_file_chunks_open_thread(const struct qq_file *f, uint32_t node, uint32_t thread,
+                               struct qq_chunks **out)
+{
+    *out = NULL;
+    if (node >= f->nnodes)
+        return no_node(f, node);
+    if (thread >= f->thr[node].n)
+        return fail(f, QQ_EINVAL, "node %u has no thread %u (it has %u)", node, thread,
+                    f->thr[node].n);
+    const struct qq_thread_info *t = &f->thr[node].t[thread];
+    return chunks_open_range(f, node, t->first, t->first + t->events, out);
+}
+
 int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out)
 {
     *out = NULL;
