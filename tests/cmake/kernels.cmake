@@ -16,7 +16,7 @@ endforeach()
 # kernels are checked by hand on one rank: Open MPI's own MPI_Init/Finalize
 # allocations show as leaks, which no suppression file we ship could track.)
 find_program(QQ_VALGRIND valgrind)
-if(QQ_VALGRIND AND NOT QQ_SANITIZE)
+if(QQ_VALGRIND AND NOT QQ_SANITIZE AND NOT QQ_TSAN)
   foreach(spec "channel|--steps;200" "brain|--steps;50" "qq_overhead|--size;1000;--steps;3"
           "mem_overhead|--size;2000;--steps;2" "brain_threads_serial|--steps;20;--size;512")
     string(REPLACE "|" ";" parts "${spec}")
