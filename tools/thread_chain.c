@@ -15,7 +15,7 @@
  * (docs/PERFORMANCE.md, "Threads"); a busy machine moves them.
  */
 #define _GNU_SOURCE /* pthread_setname_np */
-#define QQ_ENABLE 1
+#define QQ_ENABLE   1
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
