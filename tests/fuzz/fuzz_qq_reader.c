@@ -88,6 +88,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 (void)strlen(mt.rows[r].name);
         struct qq_calib c;
         qq_file_calib(f, n, &c);
+        /* The threads (THRD): their blocks tile the node's entries, and
+         * each one's own pass succeeds on a file read whole. */
+        uint64_t covered = 0;
+        for (uint32_t t = 0; t < qq_file_nthreads(f, n); t++) {
+            const struct qq_thread_info *ti = qq_file_thread(f, n, t);
+            (void)strlen(ti->name);
+            if (ti->first != covered || qq_file_thread_stats(f, n, t, &ns, ks, hs) != 0)
+                abort();
+            covered += ti->events;
+        }
+        if (covered != ni->entries)
+            abort();
     }
     free(ks);
     free(hs);
