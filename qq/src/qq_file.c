@@ -946,9 +946,10 @@ static int chunks_open_range(const struct qq_file *f, uint32_t node, uint64_t fr
         size_t cap = qq__read_chunk / QQ__EVENT_SIZE;
         if (cap < 1)
             cap = 1;
-        if (cap > to - from)
-            cap = to > from ? (size_t)(to - from) : 1;
-        c->buf = malloc(cap * sizeof *c->buf);
+        uint64_t span = to > from ? to - from : 1;
+        if (cap > span)
+            cap = (size_t)span;
+        c->buf = malloc((cap ? cap : 1) * sizeof *c->buf);
         if (!c->buf) {
             free(c);
             return fail(f, QQ_ENOMEM, "out of memory");

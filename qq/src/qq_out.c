@@ -267,7 +267,8 @@ int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes, const struct qq__node_
         return rc;
     unsigned char *h = b->p + b->len;
     memset(h, 0, QQ__HEADER_SIZE);
-    memcpy(h, QQ__MAGIC, 8);
+    for (int i = 0; i < 8; i++) /* the magic's 8 bytes, no NUL */
+        h[i] = (unsigned char)QQ__MAGIC[i];
     h[8] = QQ__VERSION_MAJOR;
     h[10] = QQ__VERSION_MINOR;
     qq__store_u32(h + 12, QQ__HEADER_SIZE);
