@@ -38,7 +38,8 @@ enum qq_key_type {
 /* One recorded event: 24 bytes, the layout of the file's entries. */
 struct qq_event {
     uint32_t key;
-    uint32_t reserved; /* 0; room for flags */
+    uint32_t reserved; /* the recording thread's index (format 1.1; stamped when its
+                          buffer is mapped, never by the record path); 0 in 1.0 files */
     union {
         int64_t i;
         double d;

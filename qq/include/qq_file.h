@@ -330,7 +330,8 @@ struct qq_key_summary {
 };
 
 struct qq_node_summary {
-    uint64_t first_tick, last_tick; /* of the node's entries; 0 if none */
+    uint64_t first_tick, last_tick; /* the earliest first and latest last entry of the
+                                       node's threads (thread blocks); 0 if none */
     uint64_t state_events;          /* entries whose key is a state */
     double elapsed_sec;             /* (last - base) / MHz */
 };
