@@ -157,10 +157,12 @@ struct qq__thread {
     int recording;
     uint32_t index; /* the thread's number on this node, 0 for QQInit's thread */
 };
-#if defined(__cplusplus)
+#if defined(__cplusplus) && __cplusplus >= 201103L
 #define QQ__TLS thread_local
-#else
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define QQ__TLS _Thread_local
+#else
+#define QQ__TLS __thread /* C99, C++98: the GNU spelling */
 #endif
 extern QQ_API QQ__TLS struct qq__thread qq__th __attribute__((tls_model("initial-exec")));
 
