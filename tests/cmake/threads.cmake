@@ -25,3 +25,9 @@ if(QQ_TSAN)
       LABELS "tsan" TIMEOUT 300)
   endif()
 endif()
+
+# The readers on threaded files runs the MPI build of the threaded brain on
+# 2 ranks (with each MPI writer) when mpirun is there.
+if(TEST test_threads_cli)
+  set_property(TEST test_threads_cli APPEND PROPERTY LABELS mpi)
+endif()

@@ -43,13 +43,21 @@ done
 check "view: 3 strips in the script" test "$(grep -o '"node 0 t[0-9]' bt-view/view.gp | sort -u | wc -l)" = 3
 
 # --- two ranks: every thread of every rank in the merged file -----------
+# With each of the MPI writers (docs/MPI.md): gather to rank 0, MPI-IO, and
+# every rank writing its own chunk.
 if [ -x "$QQ_KERNEL_DIR/brain_threads" ] && command -v mpirun >/dev/null; then
-    QQ_OUTPUT="$PWD/bt2.qq" mpirun --oversubscribe -np 2 "$QQ_KERNEL_DIR/brain_threads" \
-        --steps 20 --size 200 --threads 2 > mpi.out 2>&1 || show mpi.out
-    qq st2.txt err.txt st bt2.qq
-    check "2 ranks: st exit 0 (got $rc)" test "$rc" = 0
-    check "2 ranks: two nodes of 2 threads" test "$(grep -c '^Threads: 2$' st2.txt)" = 2
-    check "2 ranks: exchange on both nodes' thread 0, 20 each" test "$(grep -cE "^2: +40 .*'exchange'$" st2.txt)" = 2
+    for io in 0 1 2; do
+        QQ_MPI_IO=$io QQ_OUTPUT="$PWD/bt2.qq" mpirun --oversubscribe -np 2 -x QQ_MPI_IO -x QQ_OUTPUT \
+            "$QQ_KERNEL_DIR/brain_threads" --steps 20 --size 200 --threads 2 > mpi.out 2>&1 || show mpi.out
+        qq st2.txt err.txt st bt2.qq
+        check "2 ranks, QQ_MPI_IO=$io: st exit 0 (got $rc)" test "$rc" = 0
+        check "2 ranks, QQ_MPI_IO=$io: two nodes of 2 threads" test "$(grep -c '^Threads: 2$' st2.txt)" = 2
+        check "2 ranks, QQ_MPI_IO=$io: exchange on both nodes' thread 0, 20 each" \
+            test "$(grep -cE "^2: +40 .*'exchange'$" st2.txt)" = 2
+        check "2 ranks, QQ_MPI_IO=$io: update on every thread, 80 hits a node" \
+            test "$(grep -cE "^1: +80 .*'update'$" st2.txt)" = 2
+        rm -f bt2.qq
+    done
 fi
 
 # --- a version 1.0 file: one thread, a track per key ---------------------
