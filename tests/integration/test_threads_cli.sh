@@ -42,6 +42,11 @@ for w in 0 1 2; do
 done
 check "view: 3 strips in the script" test "$(grep -o '"node 0 t[0-9]' bt-view/view.gp | sort -u | wc -l)" = 3
 
+# whatif re-lays one time line per node: a threaded node is refused, one line.
+qq out.txt err.txt whatif bt.qq --scale update=2
+check "whatif on threads: exit 2 (got $rc)" test "$rc" = 2
+check "whatif on threads: one line saying so" test "$(grep -c 'node 0 recorded in 3 threads' err.txt)" = 1 -a "$(wc -l < err.txt)" = 1
+
 # --- two ranks: every thread of every rank in the merged file -----------
 # With each of the MPI writers (docs/MPI.md): gather to rank 0, MPI-IO, and
 # every rank writing its own chunk.
