@@ -42,6 +42,13 @@ for w in 0 1 2; do
 done
 check "view: 3 strips in the script" test "$(grep -o '"node 0 t[0-9]' bt-view/view.gp | sort -u | wc -l)" = 3
 
+# compare takes a key over all threads: hits sum (3 x 80 against 2 x 80).
+QQ_OUTPUT="$PWD/bt_2.qq" "$k" --steps 40 --size 300 --threads 2 > kernel2.out
+qq cmp.txt err.txt compare bt.qq bt_2.qq
+check "compare: exit 0 (got $rc)" test "$rc" = 0
+check "compare: update's hits over all threads, 240 and 160" has cmp.txt "^update +state +240 +160 "
+check "compare: exchange on thread 0 alike, 80 and 80" has cmp.txt "^exchange +state +80 +80 "
+
 # whatif re-lays one time line per node: a threaded node is refused, one line.
 qq out.txt err.txt whatif bt.qq --scale update=2
 check "whatif on threads: exit 2 (got $rc)" test "$rc" = 2
