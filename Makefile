@@ -1,12 +1,13 @@
 # Makefile - the front door: install what is missing, build with CMake, run, test.
 #   make run    build, then run the shipped default suite and print the verdicts
-#   make test   build, run every CTest test, then the sanitizer pass, a fuzz smoke and
+#   make test   build, run every CTest test, then the sanitizer passes (ASan+UBSan, TSan), a fuzz smoke and
 #               libqq's tests cross-built for aarch64 (under qemu); prints the times
 #   make bench  build, then time the Km line beside other tools and print the figures
 #   make install PREFIX=DIR   qqbench, libqq, its headers, pkg-config files and CMake package
 #               under DIR (README.md, "Use it from your project")
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
+BUILD_TSAN ?= build-tsan
 BUILD_FUZZ ?= build-fuzz
 BUILD_AARCH64 ?= build-aarch64
 FUZZ_SECONDS ?= 600
@@ -44,14 +45,15 @@ APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all deps deps-test build stat-tables build-asan build-fuzz run test test-plain test-asan test-fuzz test-aarch64 \
+.PHONY: all deps deps-test build stat-tables build-asan build-tsan build-fuzz run test test-plain \
+        test-asan test-tsan test-fuzz test-aarch64 \
         fuzz lint format install clean help bench FORCE
 
 all: build
 
 help:
 	@echo "make run    build, run $(SUITE), print the verdicts"
-	@echo "make test   build, run all tests, the sanitizer pass, a fuzz smoke and libqq's tests"
+	@echo "make test   build, run all tests, the sanitizer passes (ASan+UBSan, TSan), a fuzz smoke and libqq's tests"
 	@echo "            built for aarch64 under qemu (test-aarch64); print the times"
 	@echo "make bench  time the Km line's change with qqbench, the kernel's bulk loop, Google Benchmark"
 	@echo "            and callgrind, side by side (docs/PERFORMANCE.md; figures, not pass/fail)"
@@ -133,6 +135,12 @@ build-asan: deps
 	cmake -S . -B $(BUILD_ASAN) $(CMAKE_FLAGS) -DQQ_SANITIZE=ON
 	cmake --build $(BUILD_ASAN) -j$(JOBS)
 
+# ThreadSanitizer: libqq, its own tests and the serial kernels (the threaded
+# brain among them) only, so the stage stays short; ASan and TSan do not mix.
+build-tsan: deps
+	cmake -S . -B $(BUILD_TSAN) $(CMAKE_FLAGS) -DQQ_TSAN=ON -DQQ_LIBRARY_ONLY=ON
+	cmake --build $(BUILD_TSAN) -j$(JOBS)
+
 REPORT_DIR ?= reports/latest
 
 # The simulated tables of docs/STATISTICS.md and docs/MODELS.md, from the simulations.
@@ -161,6 +169,13 @@ test-plain: deps-test build
 test-asan: deps-test build-asan
 	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j$(JOBS) -L asan
 	$(call test_stamp,asan)
+
+# The thread pass runs the tests labelled tsan (tests/cmake/threads.cmake):
+# libqq's unit tests (per-thread buffers, memory keys in threads) and the
+# threaded brain kernel, every one under ThreadSanitizer.
+test-tsan: deps-test build-tsan
+	ctest --test-dir $(BUILD_TSAN) --output-on-failure -j$(JOBS) -L tsan
+	$(call test_stamp,tsan)
 
 # Fuzz targets (tests/fuzz): in 'make test' a smoke of each when clang is
 # installed (the seed corpus replayed, then FUZZ_SMOKE_SECONDS of new
@@ -217,7 +232,7 @@ fuzz: deps
 	$(MAKE) --no-print-directory build-fuzz
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
 
-test: deps-test test-plain test-asan test-fuzz test-aarch64
+test: deps-test test-plain test-asan test-tsan test-fuzz test-aarch64
 	@awk -v t0=$(MAKE_T0) -v now=$$(date +%s) '$$2 >= t0 { d = $$2 - (p ? p : t0); p = $$2; \
 	    s = s (s ? ", " : "") $$1 " " d " s" } END { print "make test: " now - t0 " s (" s ")" }' $(TEST_TIMES)
 
@@ -234,4 +249,4 @@ install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix '$(PREFIX)')
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_AARCH64)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) $(BUILD_FUZZ) $(BUILD_AARCH64)

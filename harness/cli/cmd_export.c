@@ -118,7 +118,106 @@ static void meta(struct chrome *c, const char *what, uint32_t pid, uint32_t tid,
                      "tid", (json_int_t)tid, "args", args));
 }
 
-/* Thread ids: 0 holds the counters' process; state and mark key K is K + 1. */
+/* The lane (Chrome's tid) of state or mark key K recorded by thread TH of
+ * node N: the thread's OS id when the file has it (format 1.1: a thread's
+ * states nest on its own track, as Tracy and Perfetto show threads); for a
+ * file without thread ids, K + 1 (one track per key). 0 holds the
+ * counters' process. */
+static json_int_t lane(const struct qqb_trace *t, uint32_t n, uint32_t th, uint32_t k)
+{
+    const struct qq_thread_info *ti = qq_file_thread(t->f, n, th);
+    return ti && ti->tid ? (json_int_t)ti->tid : (json_int_t)k + 1;
+}
+
+/* Name the tracks: each thread with an OS id that recorded, or each
+ * state and mark key shown (files without thread ids). */
+static void name_tracks(const struct qqb_trace *t, struct chrome *c, uint32_t n, uint32_t pid)
+{
+    int by_thread = 0;
+    for (uint32_t th = 0; th < qq_file_nthreads(t->f, n); th++) {
+        const struct qq_thread_info *ti = qq_file_thread(t->f, n, th);
+        if (!ti->tid)
+            continue;
+        by_thread = 1;
+        if (!ti->events)
+            continue;
+        char name[300];
+        if (ti->name[0])
+            snprintf(name, sizeof name, "%s (thread %u)", ti->name, th);
+        else
+            snprintf(name, sizeof name, "thread %u", th);
+        meta(c, "thread_name", pid, (uint32_t)ti->tid, json_pack("{s:s}", "name", name));
+        meta(c, "thread_sort_index", pid, (uint32_t)ti->tid,
+             json_pack("{s:I}", "sort_index", (json_int_t)th));
+    }
+    for (uint32_t k = 0; k < t->nkeys && !by_thread; k++) {
+        const struct qq_key_info *ki = qq_file_key(t->f, k);
+        if (!t->key_on[k] || (ki->type != QQ_TYPE_STATE && ki->type != QQ_TYPE_MARK))
+            continue;
+        meta(c, "thread_name", pid, k + 1, json_pack("{s:s}", "name", ki->name));
+        meta(c, "thread_sort_index", pid, k + 1, json_pack("{s:I}", "sort_index", (json_int_t)k));
+    }
+}
+
+/* States still on when thread TH's entries end: a slice each to its last
+ * entry (LAST seconds), marked unbalanced; ON is reset for the next thread. */
+static void close_states(const struct qqb_trace *t, struct chrome *c, uint32_t n, uint32_t th,
+                         double *on, double last)
+{
+    uint32_t pid = qq_file_node(t->f, n)->node;
+    for (uint32_t k = 0; k < t->nkeys && !c->failed; k++) {
+        if (on[k] >= 0)
+            put(c,
+                json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:{s:b}}", "name",
+                          qq_file_key(t->f, k)->name, "cat", "state", "ph", "X", "ts", ts_us(on[k]),
+                          "dur", json_real(round((last - on[k]) * 1e9) / 1e3), "pid",
+                          (json_int_t)pid, "tid", lane(t, n, th, k), "args", "unbalanced", 1));
+        on[k] = -1;
+    }
+}
+
+/* One entry E (at SEC seconds) of thread TH. */
+static void export_entry(const struct qqb_trace *t, struct chrome *c, uint32_t n, uint32_t th,
+                         const struct qq_event *e, double sec, double *on)
+{
+    uint32_t k = e->key;
+    json_int_t pid = (json_int_t)qq_file_node(t->f, n)->node;
+    const struct qq_key_info *ki = qq_file_key(t->f, k);
+    switch (ki->type) {
+    case QQ_TYPE_STATE:
+        if (e->info.i && on[k] < 0) {
+            on[k] = sec;
+        } else if (!e->info.i && on[k] >= 0) {
+            put(c, json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I}", "name", ki->name, "cat",
+                             "state", "ph", "X", "ts", ts_us(on[k]), "dur",
+                             json_real(round((sec - on[k]) * 1e9) / 1e3), "pid", pid, "tid",
+                             lane(t, n, th, k)));
+            on[k] = -1;
+        }
+        break;
+    case QQ_TYPE_MARK:
+        put(c,
+            json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:I}", "name", ki->name, "cat", "mark", "ph",
+                      "i", "s", "t", "ts", ts_us(sec), "pid", pid, "tid", lane(t, n, th, k)));
+        break;
+    case QQ_TYPE_COUNT:
+        put(c,
+            json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:I}}", "name", ki->name, "cat", "count", "ph",
+                      "C", "ts", ts_us(sec), "pid", pid, "args", "value", (json_int_t)e->info.i));
+        break;
+    case QQ_TYPE_VALUE:
+        if (!isfinite(e->info.d)) {
+            c->skipped++;
+            break;
+        }
+        put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:f}}", "name", ki->name, "cat", "value",
+                         "ph", "C", "ts", ts_us(sec), "pid", pid, "args", "value", e->info.d));
+        break;
+    }
+}
+
+/* A node: a process (pid = the node), its tracks named, then its entries
+ * thread by thread (each thread's entries are one block, in order). */
 static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n, double *on)
 {
     const struct qq_node_info *ni = qq_file_node(t->f, n);
@@ -138,69 +237,30 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
         snprintf(label + len, sizeof label - (size_t)len, ", %" PRIu64 " events dropped",
                  ni->dropped);
     meta(c, "process_labels", pid, 0, json_pack("{s:s}", "labels", label));
-    for (uint32_t k = 0; k < t->nkeys; k++) {
-        const struct qq_key_info *ki = qq_file_key(t->f, k);
+    name_tracks(t, c, n, pid);
+    for (uint32_t k = 0; k < t->nkeys; k++)
         on[k] = -1;
-        if (!t->key_on[k] || (ki->type != QQ_TYPE_STATE && ki->type != QQ_TYPE_MARK))
-            continue;
-        meta(c, "thread_name", pid, k + 1, json_pack("{s:s}", "name", ki->name));
-        meta(c, "thread_sort_index", pid, k + 1, json_pack("{s:I}", "sort_index", (json_int_t)k));
-    }
 
     double last = 0;
     struct qqb_events it;
     const struct qq_event *e;
+    uint32_t th = 0, nt = qq_file_nthreads(t->f, n);
+    uint64_t idx = 0, bend = nt ? qq_file_thread(t->f, n, 0)->events : UINT64_MAX;
     qqb_events_open(t->f, n, &it);
     while (!c->failed && (e = qqb_events_next(&it))) {
-        uint32_t k = e->key;
+        while (idx >= bend && th + 1 < nt) { /* the next thread's block */
+            close_states(t, c, n, th, on, last);
+            bend += qq_file_thread(t->f, n, ++th)->events;
+        }
+        idx++;
         double sec = qqb_trace_sec(t, n, e->tick);
         last = sec;
-        if (!t->key_on[k])
-            continue;
-        const struct qq_key_info *ki = qq_file_key(t->f, k);
-        switch (ki->type) {
-        case QQ_TYPE_STATE:
-            if (e->info.i && on[k] < 0) {
-                on[k] = sec;
-            } else if (!e->info.i && on[k] >= 0) {
-                put(c, json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I}", "name", ki->name, "cat",
-                                 "state", "ph", "X", "ts", ts_us(on[k]), "dur",
-                                 json_real(round((sec - on[k]) * 1e9) / 1e3), "pid",
-                                 (json_int_t)pid, "tid", (json_int_t)k + 1));
-                on[k] = -1;
-            }
-            break;
-        case QQ_TYPE_MARK:
-            put(c, json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:I}", "name", ki->name, "cat", "mark",
-                             "ph", "i", "s", "t", "ts", ts_us(sec), "pid", (json_int_t)pid, "tid",
-                             (json_int_t)k + 1));
-            break;
-        case QQ_TYPE_COUNT:
-            put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:I}}", "name", ki->name, "cat", "count",
-                             "ph", "C", "ts", ts_us(sec), "pid", (json_int_t)pid, "args", "value",
-                             (json_int_t)e->info.i));
-            break;
-        case QQ_TYPE_VALUE:
-            if (!isfinite(e->info.d)) {
-                c->skipped++;
-                break;
-            }
-            put(c, json_pack("{s:s, s:s, s:s, s:o, s:I, s:{s:f}}", "name", ki->name, "cat", "value",
-                             "ph", "C", "ts", ts_us(sec), "pid", (json_int_t)pid, "args", "value",
-                             e->info.d));
-            break;
-        }
+        if (t->key_on[e->key])
+            export_entry(t, c, n, th, e, sec, on);
     }
     if ((c->read_rc = qqb_events_close(&it)) != 0)
         return;
-    /* A state still on at the end: a slice to the node's last entry. */
-    for (uint32_t k = 0; k < t->nkeys && !c->failed; k++)
-        if (on[k] >= 0)
-            put(c,
-                json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:{s:b}}", "name",
-                          qq_file_key(t->f, k)->name, "cat", "state", "ph", "X", "ts", ts_us(on[k]),
-                          "dur", json_real(round((last - on[k]) * 1e9) / 1e3), "pid",
-                          (json_int_t)pid, "tid", (json_int_t)k + 1, "args", "unbalanced", 1));
+    close_states(t, c, n, th, on, last);
 }
 
 /* Returns 0; 1 when the reader met an error (qq_file_errmsg says it); or
@@ -351,8 +411,10 @@ int cmd_export(int argc, char **argv)
     const struct qqb_opt table[] = {
         QQB_OPT_CHOICE("--format", "chrome|csv", &format, formats,
                        "chrome: Chrome trace-event JSON, for https://ui.perfetto.dev\n"
-                       "and chrome://tracing: each node a process, each state key a\n"
-                       "thread of complete ('X') slices, marks instant ('i')\n"
+                       "and chrome://tracing: each node a process, each thread\n"
+                       "that recorded a track (tid: its OS thread id) of complete\n"
+                       "('X') slices (files without thread ids: a track per state\n"
+                       "key), marks instant ('i')\n"
                        "events, counts and values counter ('C') tracks. Times in\n"
                        "microseconds since the run's start, the tick offsets\n"
                        "applied (each node's error bound is its process label).\n"

@@ -16,7 +16,7 @@
  * generates. */
 static const struct qqb_opts_cmd st_cmd = {
     "st",
-    "usage: qqbench st [--node N] FILE...\n\n"
+    "usage: qqbench st [--node N] [--threads] FILE...\n\n"
     "Summarise QQ output files as the paper's st program does: per node\n"
     "the tick frequency, keys, state events, tick range and elapsed time;\n"
     "per state key the intervals (on to off), millions of cycles in the state and the\n"
@@ -25,7 +25,11 @@ static const struct qqb_opts_cmd st_cmd = {
     "table when the program used memory keys. Under the state table, the\n"
     "ticks per hit of each state (docs/STATISTICS.md: the mean of short\n"
     "intervals, the 10th percentile of long ones) and the same net of the\n"
-    "empty-state cost that QQInit calibrated (docs/TIMING.md).\n\n",
+    "empty-state cost that QQInit calibrated (docs/TIMING.md). A node's\n"
+    "figures are over all its threads (each state's on paired with the\n"
+    "next off of its own thread, ticks per hit over every thread's\n"
+    "intervals pooled); a node with several threads lists them, and with\n"
+    "--threads each thread's state table follows (docs/THREADS.md).\n\n",
     "\nFiles are streamed (read once, in chunks, in bounded memory), so the\n"
     "nodes before a damaged entry are printed before the error.\n\n"
     "Exit: 0, or 2 when a file is missing or damaged (one line on stderr).\n"};
@@ -80,9 +84,54 @@ static void print_calib(const struct qq_calib *cal)
         printf("no counter step seen (all read the same), %s reads\n\n", reads);
 }
 
+/* Node I's threads, when it has more than one: name, OS id, events and
+ * drops; with PER_THREAD each one's states (hits, intervals, ticks per hit
+ * raw and net), from a pass over its own entries. Returns 0 or the
+ * reader's error. */
+static int print_threads(const struct qq_file *f, uint32_t i, int per_thread,
+                         const struct qq_calib *cal)
+{
+    uint32_t nt = qq_file_nthreads(f, i), nkeys = qq_file_nkeys(f);
+    if (nt < 2 && !per_thread)
+        return 0;
+    printf("Threads: %u\n\n    Thread          Tid       Events    Dropped    Name\n", nt);
+    for (uint32_t t = 0; t < nt; t++) {
+        const struct qq_thread_info *ti = qq_file_thread(f, i, t);
+        printf("    %6u %12" PRIu64 " %12" PRIu64 " %10" PRIu64 "    '%s'\n", ti->index, ti->tid,
+               ti->events, ti->dropped, ti->name);
+    }
+    printf("\n");
+    if (!per_thread)
+        return 0;
+    struct qq_key_summary *ks = calloc(nkeys ? nkeys : 1, sizeof *ks);
+    struct qq_hit_stat *hs = calloc(nkeys ? nkeys : 1, sizeof *hs);
+    int rc = ks && hs ? 0 : QQ_ENOMEM;
+    for (uint32_t t = 0; rc == 0 && t < nt; t++) {
+        struct qq_node_summary ns;
+        if ((rc = qq_file_thread_stats(f, i, t, &ns, ks, hs)) != 0)
+            break;
+        printf("Thread %u ('%s'): states\n\n", t, qq_file_thread(f, i, t)->name);
+        printf("      Hits    Intervals      Per hit          Net    Name\n");
+        for (uint32_t k = 0; k < nkeys; k++) {
+            const struct qq_key_info *key = qq_file_key(f, k);
+            if (key->type != QQ_TYPE_STATE || ks[k].hits == 0)
+                continue;
+            printf("%u: %6" PRIu64 " %12" PRIu64 " %12.1f %12.1f    '%s'", k + 1, ks[k].hits,
+                   hs[k].intervals, hs[k].raw, cal ? hs[k].net : hs[k].raw, key->name);
+            if (ks[k].unbalanced)
+                printf("  (%" PRIu64 " unbalanced)", ks[k].unbalanced);
+            printf("\n");
+        }
+        printf("\n");
+    }
+    free(ks);
+    free(hs);
+    return rc;
+}
+
 /* Node I's tables, from one pass over its entries (the file is streamed:
  * a damaged entry is found here). Returns 0 or the reader's error. */
-static int print_node(const struct qq_file *f, uint32_t i)
+static int print_node(const struct qq_file *f, uint32_t i, int per_thread)
 {
     const struct qq_node_info *n = qq_file_node(f, i);
     uint32_t nkeys = qq_file_nkeys(f);
@@ -116,6 +165,11 @@ static int print_node(const struct qq_file *f, uint32_t i)
     if (n->flags & QQ_NODE_OFFSET_VALID)
         printf("          tick offset to node 0: %" PRId64 " ticks (+/- %.0f)\n\n", n->tick_offset,
                n->offset_error);
+    if ((rc = print_threads(f, i, per_thread, have_cal ? &cal : NULL)) != 0) {
+        free(ks);
+        free(hs);
+        return rc;
+    }
 
     double et_ticks = (double)to;
     int any[5] = {0};
@@ -180,7 +234,7 @@ static int print_node(const struct qq_file *f, uint32_t i)
 
 int cmd_st(int argc, char **argv)
 {
-    int node = -1, first = 1;
+    int node = -1, first = 1, per_thread = 0;
     const struct qqb_opt table[] = {
         {.kind = QQB_OPTK_INT,
          .name = "--node",
@@ -190,6 +244,10 @@ int cmd_st(int argc, char **argv)
          .max = INT_MAX,
          .expect = "a node number",
          .help = "only node N"},
+        {.kind = QQB_OPTK_FLAG,
+         .name = "--threads",
+         .value = &per_thread,
+         .help = "each thread's state table too"},
         QQB_OPT_END,
     };
     /* Options come first; the files are the rest ("--" before a file named "-x"). */
@@ -218,7 +276,7 @@ int cmd_st(int argc, char **argv)
         }
         for (uint32_t i = 0; i < nn && rc == 0; i++)
             if (only < 0 || (uint32_t)only == i)
-                rc = print_node(f, i);
+                rc = print_node(f, i, per_thread);
         if (rc != 0) {
             fflush(stdout);
             fprintf(stderr, "qqbench st: error: %s\n",

@@ -64,7 +64,8 @@ struct view {
     const char *file, *out, *idle_spec;
     double from, to;
     int has_from, has_to, no_plot;
-    uint32_t *rows; /* node index of each strip, top to bottom */
+    uint32_t *rows;       /* node index of each strip, top to bottom */
+    uint32_t *row_thread; /* its thread, or ALL_THREADS: the node's one strip */
     uint32_t nrows;
     struct keyplot *kp;
     double *idle_sec;  /* per strip: seconds in waiting keys, in the window */
@@ -75,6 +76,8 @@ struct view {
     uint32_t folded, dropped; /* states folded into "other"; other keys not drawn */
     int any_share;            /* view-share.dat has a column (write_share) */
 };
+
+#define ALL_THREADS UINT32_MAX
 
 static int push_span(struct keyplot *k, struct span s)
 {
@@ -171,7 +174,10 @@ static int collect_node(struct view *v, uint32_t row, struct walk *w)
         w[k].last_col = -1;
     struct qqb_events it;
     const struct qq_event *e;
-    qqb_events_open(v->tr.f, n, &it);
+    if (v->row_thread[row] == ALL_THREADS)
+        qqb_events_open(v->tr.f, n, &it);
+    else
+        qqb_events_open_thread(v->tr.f, n, v->row_thread[row], &it);
     while ((e = qqb_events_next(&it))) {
         uint32_t key = e->key;
         double t = qqb_trace_sec(&v->tr, n, e->tick);
@@ -217,7 +223,7 @@ static int collect_node(struct view *v, uint32_t row, struct walk *w)
     if (qqb_events_close(&it) != 0)
         return -2;
     for (uint32_t k = 0; k < nk; k++) {
-        /* A state still on at the end runs to the node's last entry. */
+        /* A state still on at the end runs to the strip's last entry. */
         if (w[k].open && emit_span(v, &w[k], &v->kp[k], row, w[k].on, last, w[k].depth) != 0)
             return -1;
         if (w[k].pending && push_span(&v->kp[k], w[k].p) != 0)
@@ -487,13 +493,27 @@ static const char *base_name(const char *path)
     return b ? b + 1 : path;
 }
 
+/* Strip R's name: "node N", or "node N t3" when the node has a strip per
+ * thread (the thread's name, when it has one, is in the legend of
+ * qqbench view's report). */
+static const char *strip_label(const struct view *v, uint32_t r, char *buf, size_t len)
+{
+    uint32_t node = qq_file_node(v->tr.f, v->rows[r])->node;
+    if (v->row_thread[r] == ALL_THREADS)
+        snprintf(buf, len, "node %u", node);
+    else
+        snprintf(buf, len, "node %u t%u", node, v->row_thread[r]);
+    return buf;
+}
+
 static void write_ytics(FILE *gp, const struct view *v, int detail)
 {
     fprintf(gp, "set ytics scale 0 (");
     for (uint32_t r = 0; r < v->nrows; r++) {
         uint32_t n = v->rows[r];
         const struct qq_node_info *ni = qq_file_node(v->tr.f, n);
-        fprintf(gp, "%s\"node %u", r ? ", " : "", ni->node);
+        char label[64];
+        fprintf(gp, "%s\"%s", r ? ", " : "", strip_label(v, r, label, sizeof label));
         double e = qqb_trace_offset_error_sec(&v->tr, n);
         if (detail && n != 0 && e >= 0) {
             if (e < 1e-3)
@@ -667,6 +687,68 @@ static int is_idle(const char *name, const char *spec)
     return 0;
 }
 
+/* The strips: one per shown node, or one per thread that recorded when a
+ * node has several (threads' entries are separate blocks of the node's:
+ * each strip is read on its own). 0, or -1 out of memory. */
+static int make_rows(struct view *v)
+{
+    const struct qqb_trace *tr = &v->tr;
+    size_t n = 0;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        v->nrows = 0;
+        for (uint32_t node = 0; node < tr->nnodes; node++) {
+            if (!tr->node_on[node])
+                continue;
+            uint32_t busy = 0, nt = qq_file_nthreads(tr->f, node);
+            for (uint32_t t = 0; t < nt; t++)
+                busy += qq_file_thread(tr->f, node, t)->events > 0;
+            for (uint32_t t = 0; t < nt && busy > 1; t++) {
+                if (pass && qq_file_thread(tr->f, node, t)->events > 0) {
+                    v->rows[v->nrows] = node;
+                    v->row_thread[v->nrows++] = t;
+                }
+                n += !pass && qq_file_thread(tr->f, node, t)->events > 0;
+            }
+            if (busy <= 1 && pass) {
+                v->rows[v->nrows] = node;
+                v->row_thread[v->nrows++] = ALL_THREADS;
+            }
+            n += busy <= 1 && !pass;
+        }
+        if (!pass) {
+            v->rows = calloc(n ? n : 1, sizeof *v->rows);
+            v->row_thread = calloc(n ? n : 1, sizeof *v->row_thread);
+            v->idle_sec = calloc(n ? n : 1, sizeof *v->idle_sec);
+            if (!v->rows || !v->row_thread || !v->idle_sec)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The latest entry of the shown strips, in seconds since the run's start
+ * (each thread's last entry: ticks rise within a thread's block). 0, or -1
+ * when the reader met an error (qq_file_errmsg says it). */
+static int last_event_sec(const struct view *v, double *last)
+{
+    const struct qqb_trace *tr = &v->tr;
+    for (uint32_t r = 0; r < v->nrows; r++) {
+        uint32_t node = v->rows[r], nt = qq_file_nthreads(tr->f, node);
+        for (uint32_t t = 0; t < nt; t++) {
+            const struct qq_thread_info *ti = qq_file_thread(tr->f, node, t);
+            struct qq_event e;
+            if (!ti->events || (v->row_thread[r] != ALL_THREADS && v->row_thread[r] != t))
+                continue;
+            if (qq_file_entry_at(tr->f, node, ti->first + ti->events - 1, &e) != 0)
+                return -1;
+            double s = qqb_trace_sec(tr, node, e.tick);
+            if (s > *last)
+                *last = s;
+        }
+    }
+    return 0;
+}
+
 static int setup(struct view *v, const char *nodes, const char *keys, char *err, size_t errsz)
 {
     struct qqb_trace *tr = &v->tr;
@@ -697,16 +779,11 @@ static int setup(struct view *v, const char *nodes, const char *keys, char *err,
             return -1;
         }
     }
-    v->rows = calloc(tr->nnodes ? tr->nnodes : 1, sizeof *v->rows);
-    v->idle_sec = calloc(tr->nnodes ? tr->nnodes : 1, sizeof *v->idle_sec);
     v->kp = calloc(tr->nkeys + 1u, sizeof *v->kp);
-    if (!v->rows || !v->idle_sec || !v->kp) {
+    if (!v->kp || make_rows(v) != 0) {
         snprintf(err, errsz, "out of memory");
         return -1;
     }
-    for (uint32_t n = 0; n < tr->nnodes; n++)
-        if (tr->node_on[n])
-            v->rows[v->nrows++] = n;
     size_t c = 0;
     for (uint32_t k = 0; k < tr->nkeys; k++) {
         const struct qq_key_info *ki = qq_file_key(tr->f, k);
@@ -718,18 +795,9 @@ static int setup(struct view *v, const char *nodes, const char *keys, char *err,
 
     /* The window: --from/--to, else the run's start to the last event. */
     double last = 0;
-    for (uint32_t r = 0; r < v->nrows; r++) {
-        const struct qq_node_info *ni = qq_file_node(tr->f, v->rows[r]);
-        struct qq_event e;
-        if (!ni->entries)
-            continue;
-        if (qq_file_entry_at(tr->f, v->rows[r], ni->entries - 1, &e) != 0) {
-            snprintf(err, errsz, "%s", qq_file_errmsg(tr->f));
-            return -1;
-        }
-        double t = qqb_trace_sec(tr, v->rows[r], e.tick);
-        if (t > last)
-            last = t;
+    if (last_event_sec(v, &last) != 0) {
+        snprintf(err, errsz, "%s", qq_file_errmsg(tr->f));
+        return -1;
     }
     v->t0 = v->has_from ? v->from : 0;
     v->t1 = v->has_to ? v->to : last;
@@ -865,12 +933,21 @@ static int fold_keys(struct view *v)
 
 static void report(const struct view *v)
 {
-    printf("qqbench view: %s: %u node%s, %.6g to %.6g s since the run's start\n", v->file, v->nrows,
-           v->nrows == 1 ? "" : "s", v->t0, v->t1);
+    uint32_t nodes = 0;
+    for (uint32_t r = 0; r < v->nrows; r++)
+        nodes += r == 0 || v->rows[r] != v->rows[r - 1];
+    printf("qqbench view: %s: %u node%s, %.6g to %.6g s since the run's start\n", v->file, nodes,
+           nodes == 1 ? "" : "s", v->t0, v->t1);
+    char label[64];
+    for (uint32_t r = 0; r < v->nrows; r++)
+        if (v->row_thread[r] != ALL_THREADS) {
+            const struct qq_thread_info *ti = qq_file_thread(v->tr.f, v->rows[r], v->row_thread[r]);
+            printf("  %s: thread '%s', tid %llu\n", strip_label(v, r, label, sizeof label),
+                   ti->name, (unsigned long long)ti->tid);
+        }
     if (v->any_idle)
         for (uint32_t r = 0; r < v->nrows; r++)
-            printf("  node %u: %5.1f%% of the window waiting\n",
-                   qq_file_node(v->tr.f, v->rows[r])->node,
+            printf("  %s: %5.1f%% of the window waiting\n", strip_label(v, r, label, sizeof label),
                    100.0 * v->idle_sec[r] / (v->t1 - v->t0));
     if (v->folded || v->dropped)
         printf("  %u keys past the %d drawn: %u states drawn together as 'other', %u marks, "
@@ -957,6 +1034,7 @@ int cmd_view(int argc, char **argv)
     }
     free(v.kp);
     free(v.rows);
+    free(v.row_thread);
     free(v.idle_sec);
     qqb_trace_close(&v.tr);
     free(out_alloc);

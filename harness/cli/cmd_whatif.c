@@ -143,6 +143,26 @@ static void print_whatif(const char *path, const struct qqb_whatif_spec *s,
                worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0);
 }
 
+/* whatif re-lays each node's entries as one time line (a rank's): a node
+ * whose entries are several threads' (docs/THREADS.md) has no one time
+ * line to re-lay. 0, or -1 after saying so. */
+static int single_threaded(const struct qq_file *f, const char *path)
+{
+    for (uint32_t n = 0; n < qq_file_nnodes(f); n++) {
+        uint32_t busy = 0;
+        for (uint32_t t = 0; t < qq_file_nthreads(f, n); t++)
+            busy += qq_file_thread(f, n, t)->events > 0;
+        if (busy > 1) {
+            fprintf(stderr,
+                    "qqbench whatif: error: %s: node %u recorded in %u threads; whatif "
+                    "re-lays one time line per node (threads: not yet)\n",
+                    path, qq_file_node(f, n)->node, busy);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Open PATH streamed, its ticks fit to judge; NULL after saying why. */
 static struct qq_file *open_run(const char *path)
 {
@@ -156,6 +176,10 @@ static struct qq_file *open_run(const char *path)
     }
     if (qqb_ticks_judgeable(f, path, terr, sizeof terr) != 0) {
         fprintf(stderr, "qqbench whatif: error: %s\n", terr);
+        qq_file_close(f);
+        return NULL;
+    }
+    if (single_threaded(f, path) != 0) {
         qq_file_close(f);
         return NULL;
     }

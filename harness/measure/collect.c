@@ -163,6 +163,68 @@ static int collect_key(struct qqb_case_result *c, const struct qq_key_info *key,
     return rc;
 }
 
+/* Thread TH of node N into its row of C: its identity (the last launch's)
+ * and one sample per launch of each selected state key's figures, from a
+ * pass over that thread's entries alone. KS and HS hold the file's keys.
+ * 0; -1 out of memory; -2 the reader's error (qq_file_errmsg). */
+static int collect_thread(struct qq_file *f, uint32_t n, uint32_t th, char *const *keys,
+                          size_t nkeys, struct qqb_case_result *c, struct qq_key_summary *ks,
+                          struct qq_hit_stat *hs)
+{
+    const struct qq_thread_info *ti = qq_file_thread(f, n, th);
+    struct qqb_thread_row *t = qqb_case_thread(c, n, th);
+    struct qq_node_summary ns;
+    if (!t)
+        return -1;
+    if (qq_file_thread_stats(f, n, th, &ns, ks, hs) != 0)
+        return -2; /* the reader's error */
+    char *name = strdup(ti->name);
+    if (!name)
+        return -1;
+    free(t->name);
+    t->name = name;
+    t->tid = ti->tid;
+    t->events = ti->events;
+    t->dropped = ti->dropped;
+    for (uint32_t k = 0; k < qq_file_nkeys(f); k++) {
+        const struct qq_key_info *key = qq_file_key(f, k);
+        if (key->type != QQ_TYPE_STATE || !qqb_strv_selects(keys, nkeys, key->name) ||
+            ks[k].hits == 0)
+            continue;
+        const double v[] = {(double)ks[k].hits, (double)ks[k].intervals, hs[k].net,
+                            (double)ks[k].state_ticks};
+        static const char *const what[] = {"hits", "intervals", "per_hit", "ticks"};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+            struct qqb_metric *m = qqb_thread_metric(t, key->name, what[i]);
+            if (!m || qqb_metric_add(m, v[i]) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Per-thread rows of every node with more than one thread (docs/THREADS.md):
+ * the case's own figures are over all threads; these say how each thread
+ * did. 0, or -1 with ERR. */
+static int collect_threads(struct qq_file *f, char *const *keys, size_t nkeys,
+                           struct qqb_case_result *c, char *err, size_t errlen)
+{
+    uint32_t nk = qq_file_nkeys(f);
+    struct qq_key_summary *ks = calloc(nk + 1u, sizeof *ks);
+    struct qq_hit_stat *hs = calloc(nk + 1u, sizeof *hs);
+    int rc = ks && hs ? 0 : -1;
+    for (uint32_t n = 0; rc == 0 && n < qq_file_nnodes(f); n++)
+        for (uint32_t th = 0; rc == 0 && qq_file_nthreads(f, n) > 1 && th < qq_file_nthreads(f, n);
+             th++)
+            if (qq_file_thread(f, n, th)->events > 0)
+                rc = collect_thread(f, n, th, keys, nkeys, c, ks, hs);
+    if (rc != 0)
+        snprintf(err, errlen, "%s", rc == -2 ? qq_file_errmsg(f) : "out of memory");
+    free(ks);
+    free(hs);
+    return rc;
+}
+
 int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_case_result *c,
                 char *err, size_t errlen)
 {
@@ -214,6 +276,8 @@ int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_c
             continue;
         rc |= collect_key(c, key, k, nk, nn, ks, hs, &cal, err, errlen);
     }
+    if (rc == 0)
+        rc = collect_threads(f, keys, nkeys, c, err, errlen);
     if (rc == 0 && collect_mem(f, c) != 0) {
         snprintf(err, errlen, "out of memory");
         rc = -1;

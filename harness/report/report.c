@@ -499,6 +499,52 @@ static int run_strv(char *const *v, const char ***out, size_t *n)
     return 0;
 }
 
+/* Metric MT as the run JSON has it: its summaries and samples (copied). */
+static int run_metric(const struct qqb_metric *mt, struct qqb_run_metric *om)
+{
+    *om = (struct qqb_run_metric){.key = mt->key,
+                                  .what = mt->what,
+                                  .median = qqb_median(mt->samples, mt->n),
+                                  .mad = qqb_mad_scaled(mt->samples, mt->n),
+                                  .min = qqb_min(mt->samples, mt->n),
+                                  .noise_pct = qqb_noise_pct(mt->samples, mt->n)};
+    om->samples = malloc((mt->n + 1) * sizeof *om->samples);
+    if (!om->samples)
+        return -1;
+    if (mt->n)
+        memcpy(om->samples, mt->samples, mt->n * sizeof *om->samples);
+    om->n_samples = mt->n;
+    return 0;
+}
+
+/* The per-thread rows of a threaded case (docs/THREADS.md); none for a
+ * case whose launches had one thread per node. */
+static int run_threads(const struct qqb_case_result *c, struct qqb_run_case *o)
+{
+    if (c->nthreads == 0)
+        return 0;
+    o->threads = calloc(c->nthreads, sizeof *o->threads);
+    if (!o->threads)
+        return -1;
+    for (size_t i = 0; i < c->nthreads; i++) {
+        const struct qqb_thread_row *t = &c->threads[i];
+        struct qqb_run_thread *ot = &o->threads[o->n_threads++];
+        *ot = (struct qqb_run_thread){.node = t->node,
+                                      .thread = t->index,
+                                      .tid = (long long)(json_int_t)t->tid,
+                                      .name = t->name,
+                                      .events = (long long)(json_int_t)t->events,
+                                      .dropped = (long long)(json_int_t)t->dropped};
+        ot->metrics = calloc(t->nmetrics + 1, sizeof *ot->metrics);
+        if (!ot->metrics)
+            return -1;
+        for (size_t m = 0; m < t->nmetrics; m++)
+            if (run_metric(&t->metrics[m], &ot->metrics[ot->n_metrics++]) != 0)
+                return -1;
+    }
+    return 0;
+}
+
 /* Case C of the results as the run JSON has it: its summaries computed. */
 static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
 {
@@ -524,25 +570,12 @@ static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
     if (run_strv(c->build.compiler, &o->compiler, &o->n_compiler) != 0 ||
         run_strv(c->build.producer, &o->producer, &o->n_producer) != 0)
         return -1;
-    for (size_t m = 0; m < c->nmetrics; m++) {
-        const struct qqb_metric *mt = &c->metrics[m];
-        struct qqb_run_metric *om = &o->metrics[o->n_metrics++];
-        *om = (struct qqb_run_metric){.key = mt->key,
-                                      .what = mt->what,
-                                      .median = qqb_median(mt->samples, mt->n),
-                                      .mad = qqb_mad_scaled(mt->samples, mt->n),
-                                      .min = qqb_min(mt->samples, mt->n),
-                                      .noise_pct = qqb_noise_pct(mt->samples, mt->n)};
-        om->samples = malloc((mt->n + 1) * sizeof *om->samples);
-        if (!om->samples)
+    for (size_t m = 0; m < c->nmetrics; m++)
+        if (run_metric(&c->metrics[m], &o->metrics[o->n_metrics++]) != 0)
             return -1;
-        if (mt->n)
-            memcpy(om->samples, mt->samples, mt->n * sizeof *om->samples);
-        om->n_samples = mt->n;
-    }
     for (size_t m = 0; m < c->nmem; m++)
         o->memory[o->n_memory++] = run_mem(&c->mem[m]);
-    return 0;
+    return run_threads(c, o);
 }
 
 static struct qqb_run_cmp run_cmp(const struct qqb_cmp *c)

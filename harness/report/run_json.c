@@ -40,8 +40,10 @@ struct rj_schema {
     {n, RJ_NUMS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), (long long)(a), NULL},
 #define RJ_F_STRS(m, n, a)                                                                         \
     {n, RJ_STRS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), (long long)(a), NULL},
-#define RJ_F_OBJ(m, n, a)    {n, RJ_OBJ, offsetof(RJ_T, m), offsetof(RJ_T, has_##m), 0, &rj_##a},
-#define RJ_F_ARR(m, n, a)    {n, RJ_ARR, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), 0, &rj_##a},
+#define RJ_F_OBJ(m, n, a) {n, RJ_OBJ, offsetof(RJ_T, m), offsetof(RJ_T, has_##m), 0, &rj_##a},
+#define RJ_F_ARR(m, n, a) {n, RJ_ARR, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), 0, &rj_##a},
+#define RJ_F_OARR(m, n, a)                                                                         \
+    {n, RJ_ARR, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), QQB_RJ_OPT, &rj_##a},
 #define RJ_F_JSON(m, n, a)   {n, RJ_JSON, offsetof(RJ_T, m), 0, 0, NULL},
 #define RJ_FIELD(T, m, n, a) RJ_F_##T(m, n, a)
 #define RJ_SCHEMA(name, list)                                                                      \
@@ -54,6 +56,9 @@ RJ_SCHEMA(mem, QQB_RUN_MEM_FIELDS)
 #undef RJ_T
 #define RJ_T struct qqb_run_metric
 RJ_SCHEMA(metric, QQB_RUN_METRIC_FIELDS)
+#undef RJ_T
+#define RJ_T struct qqb_run_thread
+RJ_SCHEMA(thread, QQB_RUN_THREAD_FIELDS)
 #undef RJ_T
 #define RJ_T struct qqb_run_case
 RJ_SCHEMA(case, QQB_RUN_CASE_FIELDS)
@@ -158,6 +163,8 @@ static int field_written(const struct rj_field *f, const void *o)
 {
     if (f->type == RJ_JSON)
         return *CAT(o, f->off, rj_json) != NULL;
+    if (f->type == RJ_ARR && ((unsigned long long)f->arg & QQB_RJ_OPT))
+        return *CAT(o, f->off_n, size_t) > 0;
     if (!(f->type == RJ_STR || f->type == RJ_NUM || f->type == RJ_NUMS || f->type == RJ_STRS) ||
         !((unsigned long long)f->arg & QQB_RJ_OPT))
         return 1;

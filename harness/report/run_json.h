@@ -29,6 +29,7 @@
  *                           ARG: QQB_RJ_OPT or 0
  *   OBJ   struct qqb_run_ARG M, int has_M   an object
  *   ARR   struct qqb_run_ARG *M, size_t n_M  an array of objects
+ *   OARR  the same, written only when it has an element
  *   JSON  json_t *          a part whose schema is another layer's (models:
  *                           judge_model.c; signatures: judge_sig.c;
  *                           profiles: profile.c), kept as it is; written
@@ -67,6 +68,17 @@
     X(NUM, noise_pct, "noise_pct", 0)                                                              \
     X(NUMS, samples, "samples", 0)
 
+/* One thread of a node in a threaded case (results.h struct
+ * qqb_thread_row): written only for cases whose launches had threads. */
+#define QQB_RUN_THREAD_FIELDS(X)                                                                   \
+    X(INT, node, "node", 0)                                                                        \
+    X(INT, thread, "thread", 0)                                                                    \
+    X(INT, tid, "tid", 0)                                                                          \
+    X(STR, name, "name", QQB_RJ_TEXT)                                                              \
+    X(INT, events, "events", 0)                                                                    \
+    X(INT, dropped, "dropped", 0)                                                                  \
+    X(ARR, metrics, "metrics", metric)
+
 /* One case: benchmark x variant x node count x point. */
 #define QQB_RUN_CASE_FIELDS(X)                                                                     \
     X(STR, name, "name", QQB_RJ_TEXT | QQB_RJ_MUST)                                                \
@@ -83,7 +95,8 @@
     X(BOOL, failed, "failed", 0)                                                                   \
     X(STR, note, "note", 0)                                                                        \
     X(ARR, metrics, "metrics", metric)                                                             \
-    X(ARR, memory, "memory", mem)
+    X(ARR, memory, "memory", mem)                                                                  \
+    X(OARR, threads, "threads", thread)
 
 /* One timing comparison (judge.h struct qqb_cmp). "note", "reason" and
  * "baseline_samples" are read when present (hand-made or older reports),
@@ -206,6 +219,7 @@
 #define QQB_RJ_M_ARR(m, a)                                                                         \
     struct qqb_run_##a *m;                                                                         \
     size_t n_##m;
+#define QQB_RJ_M_OARR(m, a)          QQB_RJ_M_ARR(m, a)
 #define QQB_RJ_M_JSON(m, a)          json_t *m;
 #define QQB_RJ_MEMBER(T, m, name, a) QQB_RJ_M_##T(m, a)
 
@@ -214,6 +228,9 @@ struct qqb_run_mem {
 };
 struct qqb_run_metric {
     QQB_RUN_METRIC_FIELDS(QQB_RJ_MEMBER)
+};
+struct qqb_run_thread {
+    QQB_RUN_THREAD_FIELDS(QQB_RJ_MEMBER)
 };
 struct qqb_run_case {
     QQB_RUN_CASE_FIELDS(QQB_RJ_MEMBER)

@@ -85,16 +85,18 @@ const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c, c
     return NULL;
 }
 
-struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key, const char *what)
+/* Metric KEY/WHAT of the N metrics at *V (room for *CAP), made when new. */
+static struct qqb_metric *metric_in(struct qqb_metric **v, size_t *n, size_t *cap, const char *key,
+                                    const char *what)
 {
-    struct qqb_metric *m = (struct qqb_metric *)qqb_case_find_metric(c, key, what);
-    if (m)
-        return m;
-    struct qqb_metric *v = qqb_grow(c->metrics, c->nmetrics, &c->capmetrics, sizeof *v, 8);
-    if (!v)
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp((*v)[i].key, key) && !strcmp((*v)[i].what, what))
+            return &(*v)[i];
+    struct qqb_metric *g = qqb_grow(*v, *n, cap, sizeof *g, 8);
+    if (!g)
         return NULL;
-    c->metrics = v;
-    m = &c->metrics[c->nmetrics];
+    *v = g;
+    struct qqb_metric *m = &g[*n];
     memset(m, 0, sizeof *m);
     m->key = strdup(key);
     m->what = strdup(what);
@@ -103,8 +105,46 @@ struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key, c
         free(m->what);
         return NULL;
     }
-    c->nmetrics++;
+    (*n)++;
     return m;
+}
+
+struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key, const char *what)
+{
+    return metric_in(&c->metrics, &c->nmetrics, &c->capmetrics, key, what);
+}
+
+struct qqb_thread_row *qqb_case_thread(struct qqb_case_result *c, uint32_t node, uint32_t index)
+{
+    for (size_t i = 0; i < c->nthreads; i++)
+        if (c->threads[i].node == node && c->threads[i].index == index)
+            return &c->threads[i];
+    struct qqb_thread_row *v = qqb_grow(c->threads, c->nthreads, &c->capthreads, sizeof *v, 4);
+    if (!v)
+        return NULL;
+    c->threads = v;
+    struct qqb_thread_row *t = &v[c->nthreads++];
+    memset(t, 0, sizeof *t);
+    t->node = node;
+    t->index = index;
+    return t;
+}
+
+struct qqb_metric *qqb_thread_metric(struct qqb_thread_row *t, const char *key, const char *what)
+{
+    return metric_in(&t->metrics, &t->nmetrics, &t->capmetrics, key, what);
+}
+
+static void metrics_free(struct qqb_metric *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(m[i].key);
+        free(m[i].what);
+        free(m[i].samples);
+        free(m[i].run);
+        free(m[i].launch);
+    }
+    free(m);
 }
 
 int qqb_metric_add(struct qqb_metric *m, double sample)
@@ -220,16 +260,14 @@ int qqb_strv_equal(char *const *a, char *const *b)
 
 void qqb_case_result_free(struct qqb_case_result *c)
 {
-    for (size_t i = 0; i < c->nmetrics; i++) {
-        free(c->metrics[i].key);
-        free(c->metrics[i].what);
-        free(c->metrics[i].samples);
-        free(c->metrics[i].run);
-        free(c->metrics[i].launch);
+    metrics_free(c->metrics, c->nmetrics);
+    for (size_t i = 0; i < c->nthreads; i++) {
+        free(c->threads[i].name);
+        metrics_free(c->threads[i].metrics, c->threads[i].nmetrics);
     }
+    free(c->threads);
     for (size_t i = 0; i < c->nmem; i++)
         free(c->mem[i].key);
-    free(c->metrics);
     free(c->mem);
     free(c->name);
     free(c->bench);

@@ -64,6 +64,20 @@ struct qqb_kbuild {
 };
 
 /* One case: benchmark x variant x node count x parameter point. */
+/* One thread of one node, in the launches of a case (docs/THREADS.md): its
+ * identity as the last launch's file gave it, and per state key metrics,
+ * one sample per launch: "hits", "intervals", "per_hit" (net ticks per hit
+ * of that thread alone), "ticks". A thread is its node and index (the
+ * order threads first recorded in). Kept for the run JSON only: the case's
+ * own metrics (over all threads) are what is judged and stored. */
+struct qqb_thread_row {
+    uint32_t node, index;
+    char *name;
+    uint64_t tid, events, dropped;
+    struct qqb_metric *metrics;
+    size_t nmetrics, capmetrics;
+};
+
 struct qqb_case_result {
     char *name;    /* display name, e.g. "km[direct]@2" */
     char *bench;   /* benchmark name */
@@ -83,6 +97,10 @@ struct qqb_case_result {
     char **command;
     size_t runs;             /* runs of qqbench whose samples this case holds (>= 1) */
     struct qqb_kbuild build; /* the kernel's build (empty when unknown) */
+    /* Per-thread rows of threaded launches (none when every node of every
+     * launch had one thread). */
+    struct qqb_thread_row *threads;
+    size_t nthreads, capthreads;
 };
 
 /* The machine a result was measured on: what must match for timings to be
@@ -145,6 +163,10 @@ struct qqb_metric *qqb_case_metric(struct qqb_case_result *c, const char *key, c
 const struct qqb_metric *qqb_case_find_metric(const struct qqb_case_result *c, const char *key,
                                               const char *what);
 int qqb_metric_add(struct qqb_metric *m, double sample);
+/* Thread INDEX of NODE's row in C, made (zeroed) when new; and metric
+ * KEY/WHAT of a thread row, made when new. NULL when out of memory. */
+struct qqb_thread_row *qqb_case_thread(struct qqb_case_result *c, uint32_t node, uint32_t index);
+struct qqb_metric *qqb_thread_metric(struct qqb_thread_row *t, const char *key, const char *what);
 /* Stamp every sample of C not stamped yet with (RUN, LAUNCH). Called once
  * after each launch is collected. 0 or -1 on out of memory. */
 int qqb_case_stamp(struct qqb_case_result *c, uint32_t run, uint32_t launch);

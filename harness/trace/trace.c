@@ -49,6 +49,14 @@ int qqb_events_open(const struct qq_file *f, uint32_t node, struct qqb_events *i
     return it->rc;
 }
 
+int qqb_events_open_thread(const struct qq_file *f, uint32_t node, uint32_t thread,
+                           struct qqb_events *it)
+{
+    memset(it, 0, sizeof *it);
+    it->rc = qq_file_chunks_open_thread(f, node, thread, &it->c);
+    return it->rc;
+}
+
 const struct qq_event *qqb_events_refill(struct qqb_events *it)
 {
     if (it->rc != 0 || !it->c)

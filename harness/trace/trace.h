@@ -61,6 +61,9 @@ struct qqb_events {
     int rc;                   /* 0, or the error met */
 };
 int qqb_events_open(const struct qq_file *f, uint32_t node, struct qqb_events *it);
+/* The same over one thread's entries of NODE (qq_file_chunks_open_thread). */
+int qqb_events_open_thread(const struct qq_file *f, uint32_t node, uint32_t thread,
+                           struct qqb_events *it);
 const struct qq_event *qqb_events_refill(struct qqb_events *it); /* next's slow path */
 static inline const struct qq_event *qqb_events_next(struct qqb_events *it)
 {

@@ -38,7 +38,8 @@ enum qq_key_type {
 /* One recorded event: 24 bytes, the layout of the file's entries. */
 struct qq_event {
     uint32_t key;
-    uint32_t reserved; /* 0; room for flags */
+    uint32_t reserved; /* the recording thread's index (format 1.1; stamped when its
+                          buffer is mapped, never by the record path); 0 in 1.0 files */
     union {
         int64_t i;
         double d;
@@ -86,8 +87,16 @@ QQ_API int qq_tick_invariant(void);
  * raise the buffer of any program, never shrink it below what the program
  * asked for. Should the larger buffer not fit in memory, QQInit falls back
  * to n. Size it to the events a run records: every QQStateOn, QQStateOff,
- * QQMark, QQCount and QQValue is one event of 24 bytes (docs/RUNNING.md). */
-#define QQ_EVENTS_ENV "QQ_EVENTS"
+ * QQMark, QQCount and QQValue is one event of 24 bytes (docs/RUNNING.md).
+ *
+ * Threads: the size is PER THREAD. Every thread that records gets a buffer
+ * of its own of that many events, at its first event (QQInit's thread at
+ * QQInit); a thread's full buffer drops and counts its own events
+ * (docs/THREADS.md). The memory used is the size times the threads that
+ * recorded, at most QQ_THREADS_MAX of them (those past it count every
+ * event dropped). */
+#define QQ_EVENTS_ENV  "QQ_EVENTS"
+#define QQ_THREADS_MAX 4096
 
 /* ======================================================================
  * Tick paths: how the record path reads the counter. QQInit chooses one
@@ -122,12 +131,40 @@ QQ_API const char *qq_tick_path_name(int path);
  * ====================================================================== */
 
 struct qq__state {
-    struct qq_event *cur; /* next free event; == end when full or off */
-    struct qq_event *end; /* one past the last event */
-    uint64_t missed;      /* events that found cur == end */
-    int path;             /* enum qq_tick_path; QQ_TICKS_UNSET until chosen */
+    int path; /* enum qq_tick_path; QQ_TICKS_UNSET until chosen */
 };
 extern QQ_API struct qq__state qq__st;
+
+/*
+ * Each thread's recording state: its own buffer, found through one
+ * thread-local object (initial-exec TLS: in a program linked with libqq,
+ * the record path reaches it at a fixed offset from the thread pointer,
+ * with no call and no lock). The record path reads and writes only CUR,
+ * END and MISSED; the rest belongs to the library. A thread starts with
+ * CUR == END == NULL, so its first event takes the slow path
+ * (qq__record_slow), which gives it a buffer of QQInit's size (a lock is
+ * taken there, once per thread) and records the event.
+ */
+struct qq__thread {
+    struct qq_event *cur; /* next free event; == end when full, off or not yet given a buffer */
+    struct qq_event *end; /* one past the last event */
+    uint64_t missed;      /* events that found cur == end with a buffer given */
+    /* the library's: */
+    struct qq_event *start;     /* the thread's buffer (NULL: none) */
+    struct qq_event *saved_cur; /* QQRecord(0) keeps CUR here */
+    uint64_t saved_missed;
+    int attached; /* 1 once the thread asked for its buffer */
+    int recording;
+    uint32_t index; /* the thread's number on this node, 0 for QQInit's thread */
+};
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define QQ__TLS thread_local
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define QQ__TLS _Thread_local
+#else
+#define QQ__TLS __thread /* C99, C++98: the GNU spelling */
+#endif
+extern QQ_API QQ__TLS struct qq__thread qq__th __attribute__((tls_model("initial-exec")));
 
 /* The chosen path, read without a lock: it is written by the first read
  * of a process and again by QQInit (where $QQ_TICKS may force another),
@@ -141,6 +178,12 @@ static inline int qq__path(void)
  * and the first read of a process that has not chosen a path yet.
  * HOW: 0 bare, 1 opening, 2 closing. */
 QQ_API uint64_t qq__ticks_slow(int how);
+
+/* The record path's other branch: a thread with no buffer yet gets one
+ * and records the event; any other thread counts it missed. HOW: 0 read
+ * the counter bare, 1 read it opening, 2 TICK is already read (a state
+ * closing). INFO is the event's 8 bytes (a value's bits). */
+QQ_API void qq__record_slow(int key, int64_t info, int how, uint64_t tick);
 
 /* ======================================================================
  * The tick source, read three ways.
@@ -272,6 +315,12 @@ QQ_API int QQAddState(const char *name);
 QQ_API int QQAddMark(const char *name);
 QQ_API int QQAddCount(const char *name);
 QQ_API int QQAddValue(const char *name);
+/* QQRecord(0)/(1) turns recording off/on for the CALLING thread (each
+ * thread has its own buffer; changing another thread's would need a lock or
+ * an atomic on every event); a thread that first records afterwards starts
+ * as the last call left it. QQInit, QQAdd*, QQBaseTime and QQOut are for
+ * one thread at a time, while no other thread records (QQOut writes every
+ * thread's buffer: join or synchronise with the recording threads first). */
 QQ_API void QQRecord(int flag);
 /* Writes the file; when it cannot, says why on stderr in one line
  * ("QQOut: ...", the message of qq_out_errmsg()) and returns. */
@@ -279,7 +328,8 @@ QQ_API void QQOut(const char *filename, int node, int nodes);
 
 /* Extensions. qq_out: QQOut returning 0 or a negative QQ_E* code, with the
  * detail of the last failure in qq_out_errmsg(), and printing nothing;
- * qq_dropped: events lost to a full buffer so far on this node. */
+ * qq_dropped: events lost to the calling thread's full buffer so far (the
+ * file's node table holds the node's sum over its threads). */
 QQ_API int qq_out(const char *filename, int node, int nodes);
 QQ_API const char *qq_out_errmsg(void);
 QQ_API uint64_t qq_dropped(void);
@@ -293,27 +343,30 @@ QQ_API uint64_t qq_dropped(void);
  */
 static inline void qq__record(int key, int64_t info)
 {
-    struct qq_event *e = qq__st.cur;
-    if (e < qq__st.end) {
-        e->tick = qq_ticks();
+    struct qq_event *e = qq__th.cur;
+    if (__builtin_expect(e < qq__th.end, 1)) {
+        /* The bump before the read: nothing of the thread-local state is
+         * needed after it, so the compiler keeps no register for it across
+         * the read's rare call. */
         e->key = (uint32_t)key;
         e->info.i = info;
-        qq__st.cur = e + 1;
+        qq__th.cur = e + 1;
+        e->tick = qq_ticks();
     } else {
-        qq__st.missed++;
+        qq__record_slow(key, info, 0, 0);
     }
 }
 
 static inline void qq__state_on(int key, int ordered)
 {
-    struct qq_event *e = qq__st.cur;
-    if (e < qq__st.end) {
+    struct qq_event *e = qq__th.cur;
+    if (__builtin_expect(e < qq__th.end, 1)) {
         e->key = (uint32_t)key;
         e->info.i = 1;
-        qq__st.cur = e + 1;
+        qq__th.cur = e + 1;
         e->tick = ordered ? qq_ticks_open() : qq_ticks();
     } else {
-        qq__st.missed++;
+        qq__record_slow(key, 1, ordered ? 1 : 0, 0);
     }
 }
 
@@ -321,24 +374,19 @@ static inline void qq__state_on(int key, int ordered)
  * pointers inside the interval would hold the ordered read back by a load's
  * latency when the interval is empty, and not when the line's work hides
  * them, so the calibrated empty cost would not be the one every interval
- * carries. Recording off (QQRecord(0)) still pays the read. The pointer is
- * stored on both branches (unchanged on the full one), so that in a loop
- * the compiler keeps it in a register for the next QQStateOn instead of
- * reloading it from the store just made (a store-to-load forwarding, which
- * the next opening fence would wait for). */
+ * carries. Recording off (QQRecord(0)) still pays the read. */
 static inline void qq__state_off(int key, int ordered)
 {
     uint64_t t = ordered ? qq_ticks_close() : qq_ticks();
-    struct qq_event *e = qq__st.cur;
-    if (e < qq__st.end) {
+    struct qq_event *e = qq__th.cur;
+    if (__builtin_expect(e < qq__th.end, 1)) {
         e->tick = t;
         e->key = (uint32_t)key;
         e->info.i = 0;
-        e++;
+        qq__th.cur = e + 1;
     } else {
-        qq__st.missed++;
+        qq__record_slow(key, 0, 2, t);
     }
-    qq__st.cur = e;
 }
 
 static inline void QQStateOn(int key)
@@ -359,14 +407,19 @@ static inline void QQCount(int key, int count)
 }
 static inline void QQValue(int key, double value)
 {
-    struct qq_event *e = qq__st.cur;
-    if (e < qq__st.end) {
-        e->tick = qq_ticks();
+    struct qq_event *e = qq__th.cur;
+    if (__builtin_expect(e < qq__th.end, 1)) {
         e->key = (uint32_t)key;
         e->info.d = value;
-        qq__st.cur = e + 1;
+        qq__th.cur = e + 1;
+        e->tick = qq_ticks();
     } else {
-        qq__st.missed++;
+        union {
+            double d;
+            int64_t i;
+        } u;
+        u.d = value;
+        qq__record_slow(key, u.i, 0, 0);
     }
 }
 /* Figure 1 declares QQBaseTime(void); Figure 2 calls QQBaseTime(0). */

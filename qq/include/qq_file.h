@@ -100,6 +100,29 @@ QQ_API int qq_file_meta_at(const struct qq_file *f, size_t i, const char **name,
                            const char **value);
 
 /* ======================================================================
+ * Threads (format 1.1, the THRD section of each node). A node's entries are
+ * its threads' entries, thread after thread: thread I's are the node's
+ * entries FIRST .. FIRST + EVENTS - 1, each carrying I in its reserved
+ * field (docs/FORMAT.md). A file from before 1.1 has one thread per node
+ * (index 0, tid 0, name ""), holding every entry.
+ * ====================================================================== */
+
+struct qq_thread_info {
+    uint32_t index;   /* the thread's number on its node: 0 for QQInit's thread */
+    uint64_t tid;     /* its OS thread id (gettid); 0 when unknown */
+    uint64_t first;   /* its first entry's index among the node's entries */
+    uint64_t events;  /* its entries */
+    uint64_t dropped; /* events lost to its full buffer */
+    const char *name; /* pthread_getname_np when it last could be read; "" if unknown */
+};
+
+/* Threads of NODE (0 for a node out of range, or a node where nothing ran
+ * QQInit), and thread T of it (NULL out of range). */
+QQ_API uint32_t qq_file_nthreads(const struct qq_file *f, uint32_t node);
+QQ_API const struct qq_thread_info *qq_file_thread(const struct qq_file *f, uint32_t node,
+                                                   uint32_t thread);
+
+/* ======================================================================
  * A node's entries in chunks, in recorded order, from a file opened either
  * way (a file read whole gives all of them as one chunk).
  *
@@ -121,6 +144,10 @@ struct qq_chunks;
 /* Returns 0, QQ_EINVAL for a node out of range, or QQ_ENOMEM (either said
  * by qq_file_errmsg()). */
 QQ_API int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out);
+/* The same over thread THREAD's entries of NODE alone (QQ_EINVAL for a
+ * thread out of range). */
+QQ_API int qq_file_chunks_open_thread(const struct qq_file *f, uint32_t node, uint32_t thread,
+                                      struct qq_chunks **out);
 /* 1 with the next chunk in *E, *N (N >= 1); 0 at the end; or a negative
  * QQ_E* code, the detail in qq_file_errmsg() of the file. */
 QQ_API int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n);
@@ -312,7 +339,8 @@ struct qq_key_summary {
 };
 
 struct qq_node_summary {
-    uint64_t first_tick, last_tick; /* of the node's entries; 0 if none */
+    uint64_t first_tick, last_tick; /* the earliest first and latest last entry of the
+                                       node's threads (thread blocks); 0 if none */
     uint64_t state_events;          /* entries whose key is a state */
     double elapsed_sec;             /* (last - base) / MHz */
 };
@@ -333,6 +361,18 @@ QQ_API int qq_file_summarize(const struct qq_file *f, uint32_t node, struct qq_n
  */
 QQ_API int qq_file_node_stats(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
                               struct qq_key_summary *keys, struct qq_hit_stat *hits);
+
+/*
+ * The node's figures are over all its threads: hits, intervals and ticks
+ * sum, and ticks per hit is taken from every thread's intervals pooled
+ * (each state's on paired with the next off of the same key IN THE SAME
+ * THREAD; one left on at its thread's end is unbalanced). This gives one
+ * thread's: qq_file_node_stats over thread THREAD's entries alone (its
+ * first/last ticks in NS). QQ_EINVAL for a node or thread out of range.
+ */
+QQ_API int qq_file_thread_stats(const struct qq_file *f, uint32_t node, uint32_t thread,
+                                struct qq_node_summary *ns, struct qq_key_summary *keys,
+                                struct qq_hit_stat *hits);
 
 #ifdef __cplusplus
 }

@@ -1,16 +1,19 @@
 /* qq_events.c - QQInit and its calibration, the key table, QQBaseTime and QQRecord. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, pthread_getname_np, SYS_gettid */
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "qq_internal.h"
 
 struct qq__state qq__st;
+QQ__TLS struct qq__thread qq__th __attribute__((tls_model("initial-exec")));
 struct qq__keys qq__keytab;
 struct qq_event *qq__buf_start;
 uint64_t qq__base_tick;
@@ -22,18 +25,224 @@ int64_t qq__tick_offset;
 double qq__offset_error;
 int qq__offset_valid;
 
-static size_t buf_bytes;           /* size of the mapping */
-static struct qq_event *saved_cur; /* QQRecord(0) keeps the pointer here */
-static uint64_t saved_missed;
-static int recording = 1;
+/* ---------------------------------------------------------------------
+ * The threads that recorded: one row each, in the order they first
+ * recorded (row I is thread index I; QQInit's thread is row 0). Rows and
+ * the sizes below change under LOCK only: a thread's first event, its
+ * exit, QQInit and QQOut's snapshot. The record path never takes it.
+ * --------------------------------------------------------------------- */
 
-static void release_buffer(void)
+struct thread_row {
+    struct qq__thread *live;  /* the thread's own state while it runs; NULL after it exits */
+    struct qq_event *start;   /* its buffer (NULL: none could be mapped) */
+    size_t bytes;             /* of the mapping */
+    uint64_t events, dropped; /* final figures, set when the thread exits */
+    uint64_t tid;             /* gettid() */
+    pthread_t self;
+    char name[QQ__THREAD_NAME];
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct thread_row *rows;
+static uint32_t nrows, caprows;
+static int inited;             /* QQInit ran: threads get buffers */
+static int per_thread;         /* events per thread buffer (the larger of n and $QQ_EVENTS) */
+static int per_thread_min;     /* the program's own n: the fallback */
+static int record_default = 1; /* the last QQRecord: where a new thread starts */
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+/* Map room for N events of thread IDX into *P; 1 on success. An anonymous
+ * mapping, every page written now (MAP_POPULATE is only a hint): recording
+ * must never take a first-touch fault, which costs more than the event
+ * itself. The write that touches each page stamps every entry's reserved
+ * field with IDX, the thread index the file carries (the record path never
+ * writes that field, so it costs the record path nothing). */
+static int map_buffer(int n, uint32_t idx, struct qq_event **p, size_t *bytes)
 {
-    if (qq__buf_start)
-        munmap(qq__buf_start, buf_bytes);
+    size_t b = (size_t)n * sizeof(struct qq_event);
+    if (b == 0)
+        return 0;
+    void *m = mmap(NULL, b, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return 0;
+    struct qq_event *e = m;
+    for (int i = 0; i < n; i++)
+        e[i].reserved = idx;
+    *p = e;
+    *bytes = b;
+    return 1;
+}
+
+static uint64_t thread_recorded(const struct qq__thread *t)
+{
+    const struct qq_event *cur = t->recording ? t->cur : t->saved_cur;
+    return t->start && cur ? (uint64_t)(cur - t->start) : 0;
+}
+
+static uint64_t thread_dropped(const struct qq__thread *t)
+{
+    return t->recording ? t->missed : t->saved_missed;
+}
+
+/* At a recording thread's exit (its key's destructor): its figures and
+ * name go into its row, which outlives it; its buffer stays for QQOut. */
+static void thread_exit(void *p)
+{
+    struct qq__thread *t = p;
+    pthread_mutex_lock(&lock);
+    for (uint32_t i = 0; i < nrows; i++)
+        if (rows[i].live == t) {
+            rows[i].events = thread_recorded(t);
+            rows[i].dropped = thread_dropped(t);
+            (void)pthread_getname_np(pthread_self(), rows[i].name, sizeof rows[i].name);
+            rows[i].live = NULL;
+        }
+    pthread_mutex_unlock(&lock);
+    /* Anything this thread records later (another key's destructor) is
+     * lost, and nothing points at the row any more. */
+    t->cur = t->end = t->start = t->saved_cur = NULL;
+}
+
+static void make_exit_key(void)
+{
+    if (pthread_key_create(&exit_key, thread_exit) != 0)
+        exit_key = (pthread_key_t)-1;
+}
+
+/* Give the calling thread its row and buffer; LOCK is held and QQInit has
+ * run. A thread past QQ_THREADS_MAX, or whose buffer cannot be mapped,
+ * records nothing and counts every event dropped. */
+static void attach_locked(struct qq__thread *t)
+{
+    memset(t, 0, sizeof *t);
+    t->attached = 1;
+    t->recording = 1;
+    if (nrows == caprows && nrows < QQ_THREADS_MAX) {
+        uint32_t cap = caprows ? 2 * caprows : 8;
+        struct thread_row *v = realloc(rows, cap * sizeof *v);
+        if (v) {
+            rows = v;
+            caprows = cap;
+        }
+    }
+    if (nrows == caprows || nrows >= QQ_THREADS_MAX)
+        return;
+    uint32_t idx = nrows++;
+    struct thread_row *r = &rows[idx];
+    memset(r, 0, sizeof *r);
+    r->live = t;
+    r->tid = (uint64_t)syscall(SYS_gettid);
+    r->self = pthread_self();
+    (void)pthread_getname_np(r->self, r->name, sizeof r->name);
+    t->index = idx;
+    int n = per_thread;
+    if (!map_buffer(n, idx, &r->start, &r->bytes) && per_thread > per_thread_min &&
+        map_buffer(per_thread_min, idx, &r->start, &r->bytes))
+        n = per_thread_min;
+    if (r->start) {
+        t->start = t->cur = r->start;
+        t->end = r->start + n;
+    }
+    pthread_once(&exit_once, make_exit_key);
+    if (exit_key != (pthread_key_t)-1)
+        (void)pthread_setspecific(exit_key, t);
+}
+
+/* QQRecord(flag) on thread T (qq.h). */
+static void record_flag(struct qq__thread *t, int flag)
+{
+    if (!flag && t->recording) {
+        t->saved_cur = t->cur;
+        t->saved_missed = t->missed;
+        t->cur = t->end;
+        t->recording = 0;
+    } else if (flag && !t->recording) {
+        t->cur = t->saved_cur;
+        t->missed = t->saved_missed;
+        t->recording = 1;
+    }
+}
+
+void qq__record_slow(int key, int64_t info, int how, uint64_t tick)
+{
+    struct qq__thread *t = &qq__th;
+    if (!t->attached) {
+        pthread_mutex_lock(&lock);
+        int ready = inited;
+        if (ready) {
+            attach_locked(t);
+            record_flag(t, __atomic_load_n(&record_default, __ATOMIC_RELAXED));
+        }
+        pthread_mutex_unlock(&lock);
+        if (!ready) {
+            t->missed++;
+            return;
+        }
+        struct qq_event *e = t->cur;
+        if (e < t->end) {
+            /* The tick last, as the record path reads an opening one. */
+            e->key = (uint32_t)key;
+            e->info.i = info;
+            t->cur = e + 1;
+            e->tick = how == 2 ? tick : how == 1 ? qq_ticks_open() : qq_ticks();
+            return;
+        }
+    }
+    t->missed++;
+}
+
+/* Forget every thread: unmap their buffers; a thread still running is
+ * given a new buffer at its next event. Only the calling thread records
+ * while QQInit runs (qq.h), so the other threads' states may be reset. */
+static void release_threads(void)
+{
+    pthread_mutex_lock(&lock);
+    for (uint32_t i = 0; i < nrows; i++) {
+        if (rows[i].live && rows[i].live != &qq__th)
+            memset(rows[i].live, 0, sizeof *rows[i].live);
+        if (rows[i].start)
+            munmap(rows[i].start, rows[i].bytes);
+    }
+    nrows = 0;
+    inited = 0;
+    pthread_mutex_unlock(&lock);
+    memset(&qq__th, 0, sizeof qq__th);
     qq__buf_start = NULL;
-    qq__st.cur = qq__st.end = NULL;
-    buf_bytes = 0;
+}
+
+int qq__threads_snapshot(struct qq__thread_snap **out, uint32_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    pthread_mutex_lock(&lock);
+    struct qq__thread_snap *v = calloc(nrows ? nrows : 1, sizeof *v);
+    if (!v) {
+        pthread_mutex_unlock(&lock);
+        return QQ_ENOMEM;
+    }
+    for (uint32_t i = 0; i < nrows; i++) {
+        const struct thread_row *r = &rows[i];
+        v[i].index = i;
+        v[i].tid = r->tid;
+        v[i].start = r->start;
+        memcpy(v[i].name, r->name, sizeof v[i].name);
+        if (r->live) {
+            v[i].events = thread_recorded(r->live);
+            v[i].dropped = thread_dropped(r->live);
+            char nm[QQ__THREAD_NAME];
+            if (pthread_getname_np(r->self, nm, sizeof nm) == 0)
+                memcpy(v[i].name, nm, sizeof nm);
+        } else {
+            v[i].events = r->events;
+            v[i].dropped = r->dropped;
+        }
+        v[i].name[QQ__THREAD_NAME - 1] = '\0';
+    }
+    *n = nrows;
+    pthread_mutex_unlock(&lock);
+    *out = v;
+    return 0;
 }
 
 /*
@@ -61,11 +270,11 @@ static void calibrate(int ordered)
     qq__calib.path_flags = qq__tick_flags;
     if (!scratch || !d || !v)
         goto out;
-    struct qq_event *keep_cur = qq__st.cur, *keep_end = qq__st.end;
-    uint64_t keep_missed = qq__st.missed;
+    struct qq_event *keep_cur = qq__th.cur, *keep_end = qq__th.end;
+    uint64_t keep_missed = qq__th.missed;
     for (int round = 0; round < 2; round++) {
-        qq__st.cur = scratch;
-        qq__st.end = scratch + 2 * CALIB_PAIRS;
+        qq__th.cur = scratch;
+        qq__th.end = scratch + 2 * CALIB_PAIRS;
         if (ordered) {
             for (size_t i = 0; i < CALIB_PAIRS; i++) {
                 qq__state_on(0, 1);
@@ -78,9 +287,9 @@ static void calibrate(int ordered)
             }
         }
     }
-    qq__st.cur = keep_cur;
-    qq__st.end = keep_end;
-    qq__st.missed = keep_missed;
+    qq__th.cur = keep_cur;
+    qq__th.end = keep_end;
+    qq__th.missed = keep_missed;
     for (size_t i = 0; i < CALIB_PAIRS; i++)
         d[i] = scratch[2 * i + 1].tick - scratch[2 * i].tick;
     qsort(d, CALIB_PAIRS, sizeof *d, cmp_u64);
@@ -119,41 +328,24 @@ static int env_events(void)
     return (int)v;
 }
 
-/* Map room for N events; 1 on success. An anonymous mapping, every page
- * written now (MAP_POPULATE is only a hint): recording must never take a
- * first-touch fault, which costs more than the event itself. */
-static int map_buffer(int n)
-{
-    size_t bytes = (size_t)n * sizeof(struct qq_event);
-    if (bytes == 0)
-        return 0;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return 0;
-    memset(p, 0, bytes);
-    qq__buf_start = p;
-    buf_bytes = bytes;
-    return 1;
-}
-
 void qq_init(int nEvents, int ordered)
 {
-    release_buffer();
-    qq__st.missed = 0;
-    recording = 1;
+    release_threads();
     if (nEvents < 0)
         nEvents = 0;
-    /* The larger of the program's size and $QQ_EVENTS; the program's own
-     * if the larger does not fit. */
+    /* Per thread, the larger of the program's size and $QQ_EVENTS; the
+     * program's own if the larger does not fit. Without a buffer (nEvents 0
+     * or no memory) every event is counted as dropped: the file says so
+     * instead of the program failing. QQInit's thread is thread 0. */
     int want = env_events();
-    if (want < nEvents)
-        want = nEvents;
-    if (!map_buffer(want) && want > nEvents && map_buffer(nEvents))
-        want = nEvents;
-    /* Without a buffer (nEvents 0 or no memory) every event is counted as
-     * dropped: the file says so instead of the program failing. */
-    qq__st.cur = qq__buf_start;
-    qq__st.end = qq__buf_start ? qq__buf_start + want : NULL;
+    pthread_mutex_lock(&lock);
+    per_thread = want > nEvents ? want : nEvents;
+    per_thread_min = nEvents;
+    inited = 1;
+    __atomic_store_n(&record_default, 1, __ATOMIC_RELAXED);
+    attach_locked(&qq__th);
+    pthread_mutex_unlock(&lock);
+    qq__buf_start = qq__th.start;
     /* The path is chosen (again) here, where $QQ_TICKS is read: a read
      * before QQInit chose it without a program's say. A new path needs its
      * own frequency. */
@@ -236,30 +428,22 @@ int QQAddValue(const char *name)
     return add_key(name, QQ_TYPE_VALUE);
 }
 
-/* Off: park the pointer and make the record path's one test fail, as the
- * paper does; the misses counted while off are not drops, so the count is
- * restored when recording resumes. */
+/* Off: park the calling thread's pointer and make the record path's one
+ * test fail, as the paper does; the misses counted while off are not
+ * drops, so the count is restored when recording resumes. */
 void QQRecord(int flag)
 {
-    if (!flag && recording) {
-        saved_cur = qq__st.cur;
-        saved_missed = qq__st.missed;
-        qq__st.cur = qq__st.end;
-        recording = 0;
-    } else if (flag && !recording) {
-        qq__st.cur = saved_cur;
-        qq__st.missed = saved_missed;
-        recording = 1;
-    }
+    __atomic_store_n(&record_default, flag ? 1 : 0, __ATOMIC_RELAXED);
+    if (qq__th.attached)
+        record_flag(&qq__th, flag);
 }
 
 uint64_t qq__recorded(void)
 {
-    struct qq_event *cur = recording ? qq__st.cur : saved_cur;
-    return qq__buf_start ? (uint64_t)(cur - qq__buf_start) : 0;
+    return thread_recorded(&qq__th);
 }
 
 uint64_t qq_dropped(void)
 {
-    return recording ? qq__st.missed : saved_missed;
+    return thread_dropped(&qq__th);
 }

@@ -20,6 +20,14 @@ struct qq__nodecal {
     struct qq_calib c;
 };
 
+/* A node's threads: its THRD section, or one thread made from the node
+ * table for a file without one. */
+struct qq__nodethr {
+    int present; /* a THRD section was read */
+    uint32_t n;
+    struct qq_thread_info *t;
+};
+
 struct qq__nodemem {
     int present;
     struct qq_mem_table t;
@@ -43,6 +51,8 @@ struct qq_file {
     size_t nmeta;
     struct qq__nodemem *mem;
     struct qq__nodecal *cal;
+    struct qq__nodethr *thr;
+    unsigned minor; /* the header's minor version: from 1, entries carry their thread */
 };
 
 static uint32_t ld32(const unsigned char *p)
@@ -298,6 +308,128 @@ static int parse_calb(struct qq_file *f, uint32_t idx, const unsigned char *pl, 
     return 0;
 }
 
+/* A node's threads (THRD). The rows must account for the node table's
+ * entries and dropped events exactly, each row's index its position: then
+ * thread I's entries are the I-th block of the node's entries. */
+static int parse_thrd(struct qq_file *f, uint32_t idx, const unsigned char *pl, uint64_t len)
+{
+    struct qq__nodethr *t = &f->thr[idx];
+    if (t->present)
+        return fail(f, QQ_ECORRUPT, "node %u has two thread tables", idx);
+    struct cur c = {pl, len};
+    const unsigned char *h;
+    if (take(&c, 8, &h))
+        return fail(f, QQ_ECORRUPT, "thread table of node %u is too short", idx);
+    uint32_t n = ld32(h);
+    /* Each row takes at least 32 bytes: counts the payload cannot hold are
+     * refused before anything is allocated for them. */
+    if (n > c.left / 32)
+        return fail(f, QQ_ECORRUPT, "thread table of node %u claims %u threads in %zu bytes", idx,
+                    n, c.left);
+    t->t = calloc(n ? n : 1, sizeof *t->t);
+    if (!t->t)
+        return fail(f, QQ_ENOMEM, "out of memory");
+    t->present = 1;
+    const struct qq_node_info *ni = &f->nodes[idx];
+    uint64_t entries = 0, dropped = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const unsigned char *r, *name;
+        if (take(&c, 32, &r) || take(&c, ld32(r + 4), &name))
+            return fail(f, QQ_ECORRUPT, "thread %u of node %u runs past its section", i, idx);
+        skip_pad8(&c, pl);
+        struct qq_thread_info *ti = &t->t[i];
+        ti->index = ld32(r);
+        ti->tid = ld64(r + 8);
+        ti->events = ld64(r + 16);
+        ti->dropped = ld64(r + 24);
+        ti->first = entries;
+        if (ti->index != i)
+            return fail(f, QQ_ECORRUPT, "thread %u of node %u has index %u", i, idx, ti->index);
+        if (ti->events > ni->entries - entries || ti->dropped > UINT64_MAX - dropped)
+            return fail(f, QQ_ECORRUPT,
+                        "thread %u of node %u claims %llu entries, past the node's %llu", i, idx,
+                        (unsigned long long)ti->events, (unsigned long long)ni->entries);
+        entries += ti->events;
+        dropped += ti->dropped;
+        size_t bad = qq_name_check((const char *)name, ld32(r + 4));
+        if (bad)
+            return fail(f, QQ_ECORRUPT,
+                        "thread %u of node %u: its name breaks the rule for names at byte %zu", i,
+                        idx, bad);
+        ti->name = dupn(name, ld32(r + 4));
+        if (!ti->name)
+            return fail(f, QQ_ENOMEM, "out of memory");
+        t->n = i + 1;
+    }
+    if (entries != ni->entries || dropped != ni->dropped)
+        return fail(f, QQ_ECORRUPT,
+                    "thread table of node %u accounts for %llu entries and %llu dropped, the "
+                    "node table says %llu and %llu",
+                    idx, (unsigned long long)entries, (unsigned long long)dropped,
+                    (unsigned long long)ni->entries, (unsigned long long)ni->dropped);
+    return 0;
+}
+
+/* Nodes without a THRD section (files before 1.1) have one thread: all
+ * their entries, no OS id and no name. */
+static int default_threads(struct qq_file *f)
+{
+    for (uint32_t i = 0; i < f->nnodes; i++) {
+        struct qq__nodethr *t = &f->thr[i];
+        if (t->present)
+            continue;
+        t->t = calloc(1, sizeof *t->t);
+        char *name = calloc(1, 1);
+        if (!t->t || !name) {
+            free(name);
+            return fail(f, QQ_ENOMEM, "out of memory");
+        }
+        t->n = 1;
+        t->t[0].events = f->nodes[i].entries;
+        t->t[0].dropped = f->nodes[i].dropped;
+        t->t[0].name = name;
+    }
+    return 0;
+}
+
+/* The thread of NODE whose block holds entry INDEX (the last when none). */
+static uint32_t thread_of(const struct qq_file *f, uint32_t node, uint64_t index)
+{
+    const struct qq__nodethr *t = &f->thr[node];
+    uint32_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t->t[mid].first + t->t[mid].events <= index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* From version 1.1 every entry's reserved field is its thread's index:
+ * check the N entries E of node I from entry FIRST against the blocks of
+ * the thread table. */
+static int check_threads(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
+                         uint64_t first)
+{
+    if (f->minor < 1 || n == 0)
+        return 0;
+    const struct qq__nodethr *t = &f->thr[i];
+    uint32_t th = thread_of(f, i, first);
+    for (size_t j = 0; j < n; j++) {
+        uint64_t idx = first + j;
+        while (th < t->n && idx >= t->t[th].first + t->t[th].events)
+            th++;
+        if (th == t->n || e[j].reserved != t->t[th].index)
+            return fail(f, QQ_ECORRUPT,
+                        "node %u: entry %llu carries thread %u, but the thread table puts it in "
+                        "thread %u",
+                        i, (unsigned long long)idx, e[j].reserved, th);
+    }
+    return 0;
+}
+
 /* A node number and its row in the node table, sorted by number then row. */
 struct rank_row {
     uint32_t node, row;
@@ -441,7 +573,7 @@ static int check_entries(const struct qq_file *f, uint32_t i, const struct qq_ev
                         "(QQValue takes finite numbers only)",
                         i, (unsigned long long)first + j, f->keys[e[j].key].name, e[j].info.d);
     }
-    return 0;
+    return check_threads(f, i, e, n, first);
 }
 
 static void decode_node(struct qq_node_info *n, const unsigned char *r)
@@ -465,6 +597,7 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
     char tb[8];
 
     uint32_t hsize = ld32(head + 12);
+    f->minor = (unsigned)(head[10] | head[11] << 8);
     f->nkeys = ld32(head + 20);
     f->nnodes = ld32(head + 24);
     /* Every key takes at least 16 bytes and every node 64+16: refuse counts
@@ -479,7 +612,8 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
                         sizeof *f->entries); /* NOLINT(bugprone-sizeof-expression) */
     f->mem = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->mem);
     f->cal = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->cal);
-    if (!f->nodes || !f->entries || !f->mem || !f->cal)
+    f->thr = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->thr);
+    if (!f->nodes || !f->entries || !f->mem || !f->cal || !f->thr)
         return fail(f, QQ_ENOMEM, "out of memory");
 
     struct found *sec = NULL;
@@ -538,7 +672,8 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
                 goto out;
             for (uint32_t i = 0; i < f->nnodes; i++)
                 decode_node(&f->nodes[i], d + (size_t)i * QQ__NODE_RECORD);
-        } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT || tag == QQ__TAG_CALB) {
+        } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT || tag == QQ__TAG_CALB ||
+                   tag == QQ__TAG_THRD) {
             if (nsec == cap) {
                 cap = cap ? 2 * cap : 8;
                 struct found *e = realloc(sec, cap * sizeof *e);
@@ -606,12 +741,8 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
             goto out;
         }
         used[k] = 1;
-        if (src->mem) {
-            const struct qq_event *e = (const struct qq_event *)(src->mem + n->offset);
-            if ((rc = check_entries(f, i, e, (size_t)n->entries, 0)))
-                goto out;
-            f->entries[i] = e;
-        }
+        if (src->mem) /* checked below, once the thread tables are read */
+            f->entries[i] = (const struct qq_event *)(src->mem + n->offset);
     }
     /* Node numbers to table rows, sorted once: a section's node is found
      * by bisection, the first row of that number as before. */
@@ -624,7 +755,7 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
         byrank[i] = (struct rank_row){f->nodes[i].node, i};
     qsort(byrank, f->nnodes, sizeof *byrank, cmp_rank_row);
     for (size_t k = 0; k < nsec; k++) {
-        if (sec[k].tag != QQ__TAG_MEMT && sec[k].tag != QQ__TAG_CALB)
+        if (sec[k].tag != QQ__TAG_MEMT && sec[k].tag != QQ__TAG_CALB && sec[k].tag != QQ__TAG_THRD)
             continue;
         size_t lo = 0, hi = f->nnodes;
         while (lo < hi) {
@@ -640,16 +771,25 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
             rc = fail(f, QQ_ECORRUPT,
                       "%s for node %u, which is not in "
                       "the node table",
-                      sec[k].tag == QQ__TAG_MEMT ? "memory table" : "calibration", sec[k].node);
+                      sec[k].tag == QQ__TAG_MEMT   ? "memory table"
+                      : sec[k].tag == QQ__TAG_CALB ? "calibration"
+                                                   : "thread table",
+                      sec[k].node);
             goto out;
         }
         if ((rc = src_get(f, src, sec[k].at, sec[k].len, &d)))
             goto out;
-        rc = sec[k].tag == QQ__TAG_MEMT ? parse_memt(f, idx, d, sec[k].len)
-                                        : parse_calb(f, idx, d, sec[k].len);
+        rc = sec[k].tag == QQ__TAG_MEMT   ? parse_memt(f, idx, d, sec[k].len)
+             : sec[k].tag == QQ__TAG_CALB ? parse_calb(f, idx, d, sec[k].len)
+                                          : parse_thrd(f, idx, d, sec[k].len);
         if (rc)
             goto out;
     }
+    if ((rc = default_threads(f)))
+        goto out;
+    for (uint32_t i = 0; src->mem && i < f->nnodes; i++)
+        if ((rc = check_entries(f, i, f->entries[i], (size_t)f->nodes[i].entries, 0)))
+            goto out;
 out:
     free(byrank);
     free(used);
@@ -816,24 +956,26 @@ struct qq_chunks {
     size_t cap; /* entries buf holds */
 };
 
-int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out)
+/* Chunks of NODE's entries FROM .. TO - 1 (in range: the caller checked). */
+static int chunks_open_range(const struct qq_file *f, uint32_t node, uint64_t from, uint64_t to,
+                             struct qq_chunks **out)
 {
     *out = NULL;
-    if (node >= f->nnodes)
-        return no_node(f, node);
     struct qq_chunks *c = calloc(1, sizeof *c);
     if (!c)
         return fail(f, QQ_ENOMEM, "out of memory");
     c->f = f;
     c->node = node;
-    c->end = f->nodes[node].entries;
+    c->next = from;
+    c->end = to;
     if (!f->data) {
         size_t cap = qq__read_chunk / QQ__EVENT_SIZE;
         if (cap < 1)
             cap = 1;
-        if (cap > c->end)
-            cap = c->end ? (size_t)c->end : 1;
-        c->buf = malloc(cap * sizeof *c->buf);
+        uint64_t span = to > from ? to - from : 1;
+        if (cap > span)
+            cap = (size_t)span;
+        c->buf = malloc((cap ? cap : 1) * sizeof *c->buf);
         if (!c->buf) {
             free(c);
             return fail(f, QQ_ENOMEM, "out of memory");
@@ -842,6 +984,27 @@ int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks
     }
     *out = c;
     return 0;
+}
+
+int qq_file_chunks_open_thread(const struct qq_file *f, uint32_t node, uint32_t thread,
+                               struct qq_chunks **out)
+{
+    *out = NULL;
+    if (node >= f->nnodes)
+        return no_node(f, node);
+    if (thread >= f->thr[node].n)
+        return fail(f, QQ_EINVAL, "node %u has no thread %u (it has %u)", node, thread,
+                    f->thr[node].n);
+    const struct qq_thread_info *t = &f->thr[node].t[thread];
+    return chunks_open_range(f, node, t->first, t->first + t->events, out);
+}
+
+int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out)
+{
+    *out = NULL;
+    if (node >= f->nnodes)
+        return no_node(f, node);
+    return chunks_open_range(f, node, 0, f->nodes[node].entries, out);
 }
 
 /* The next chunk; CHECK 0 leaves the entries of a streamed file unchecked
@@ -855,8 +1018,8 @@ static int chunks_read(struct qq_chunks *c, const struct qq_event **e, size_t *n
     if (c->next >= c->end)
         return 0;
     if (f->data) { /* read whole and checked at open: one chunk */
-        *e = f->entries[c->node];
-        *n = (size_t)c->end;
+        *e = f->entries[c->node] + c->next;
+        *n = (size_t)(c->end - c->next);
         c->next = c->end;
         return 1;
     }
@@ -947,6 +1110,14 @@ void qq_file_close(struct qq_file *f)
             free(f->mem[i].rows);
         }
     free(f->mem);
+    if (f->thr)
+        for (uint32_t i = 0; i < f->nnodes; i++) {
+            if (f->thr[i].t)
+                for (uint32_t t = 0; t < f->thr[i].n; t++)
+                    free((char *)f->thr[i].t[t].name);
+            free(f->thr[i].t);
+        }
+    free(f->thr);
     free(f->cal);
     free(f->meta);
     free(f->keys);
@@ -1128,10 +1299,58 @@ static int pass_entries(struct pass_key *restrict pk, uint32_t nk,
     return 0;
 }
 
-int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
-                  struct qq_key_summary *keys, struct qq__ivals *iv)
+/* A thread's block ends: a state still on is unbalanced (each thread's
+ * on pairs with its own thread's off), and the next block starts clean. */
+static void close_block(struct pass_key *pk, uint32_t nk)
 {
-    if (node >= f->nnodes)
+    for (uint32_t k = 0; k < nk; k++)
+        if (pk[k].on) {
+            pk[k].s.unbalanced++;
+            pk[k].on = 0;
+        }
+}
+
+/* One chunk (entries FIRST .. FIRST + M - 1 of NODE) walked thread block
+ * by thread block, with the node's first and last ticks: the earliest
+ * first entry and the latest last entry of its threads (SEEN: bit 0 a
+ * first tick was taken, bit 1 a last). Returns as pass_entries. */
+static int pass_chunk(const struct qq_file *f, uint32_t node, struct pass_key *pk,
+                      const struct qq_event *e, size_t m, uint64_t first,
+                      struct qq_node_summary *ns, int *seen, struct qq__ivals *iv)
+{
+    const struct qq__nodethr *t = &f->thr[node];
+    uint32_t th = thread_of(f, node, first);
+    size_t j = 0;
+    while (j < m) {
+        uint64_t idx = first + j;
+        int in = th < t->n;
+        uint64_t bend = in ? t->t[th].first + t->t[th].events : UINT64_MAX;
+        size_t len = bend - idx < m - j ? (size_t)(bend - idx) : m - j;
+        if (in && idx == t->t[th].first && (!(*seen & 1) || e[j].tick < ns->first_tick)) {
+            ns->first_tick = e[j].tick;
+            *seen |= 1;
+        }
+        if (in && idx + len == bend && (!(*seen & 2) || e[j + len - 1].tick > ns->last_tick)) {
+            ns->last_tick = e[j + len - 1].tick;
+            *seen |= 2;
+        }
+        int rc = pass_entries(pk, f->nkeys, e + j, len, iv);
+        if (rc)
+            return rc;
+        j += len;
+        if (first + j == bend) {
+            close_block(pk, f->nkeys);
+            th++;
+        }
+    }
+    return 0;
+}
+
+int qq__node_pass_range(const struct qq_file *f, uint32_t node, uint64_t from, uint64_t to,
+                        struct qq_node_summary *ns, struct qq_key_summary *keys,
+                        struct qq__ivals *iv)
+{
+    if (node >= f->nnodes || from > to || to > f->nodes[node].entries)
         return QQ_EINVAL;
     const struct qq_node_info *n = &f->nodes[node];
     struct pass_key *pk = calloc(f->nkeys ? f->nkeys : 1, sizeof *pk);
@@ -1146,18 +1365,20 @@ int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary
         pk[k].s.dmax = -HUGE_VAL;
     }
     struct qq_chunks *c;
-    int rc = qq_file_chunks_open(f, node, &c);
+    int rc = chunks_open_range(f, node, from, to, &c);
     const struct qq_event *e;
     size_t m;
-    uint64_t seen = 0;
+    uint64_t seen = from;
+    int ticks = 0;
     /* rc == 0: c is open; chunks_read > 0: e holds m >= 1 entries. */
     // NOLINTBEGIN(clang-analyzer-core.NullDereference)
     while (rc == 0 && (rc = chunks_read(c, &e, &m, 0)) > 0) {
-        if (seen == 0)
-            ns->first_tick = e[0].tick;
-        ns->last_tick = e[m - 1].tick;
+        /* A streamed file's thread fields are checked here (a file read
+         * whole had them checked at open). */
+        if (!f->data && (rc = check_threads(f, node, e, m, seen)) != 0)
+            break;
+        rc = pass_chunk(f, node, pk, e, m, seen, ns, &ticks, iv);
         // NOLINTEND(clang-analyzer-core.NullDereference)
-        rc = pass_entries(pk, f->nkeys, e, m, iv);
         if (rc == 1) /* what is wrong, as the whole file's open says it */
             rc = check_entries(f, node, e, m, seen);
         else if (rc)
@@ -1187,10 +1408,32 @@ int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary
         if (keys)
             keys[k] = *s;
     }
-    if (n->entries > 0 && ns->last_tick >= n->base_tick)
+    if (to > from && ns->last_tick >= n->base_tick)
         ns->elapsed_sec = (double)(ns->last_tick - n->base_tick) / (n->mhz * 1e6);
     free(pk);
     return 0;
+}
+
+int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
+                  struct qq_key_summary *keys, struct qq__ivals *iv)
+{
+    if (node >= f->nnodes)
+        return QQ_EINVAL;
+    return qq__node_pass_range(f, node, 0, f->nodes[node].entries, ns, keys, iv);
+}
+
+/* ======================================================================
+ * Threads.
+ * ====================================================================== */
+
+uint32_t qq_file_nthreads(const struct qq_file *f, uint32_t node)
+{
+    return node < f->nnodes ? f->thr[node].n : 0;
+}
+
+const struct qq_thread_info *qq_file_thread(const struct qq_file *f, uint32_t node, uint32_t thread)
+{
+    return node < f->nnodes && thread < f->thr[node].n ? &f->thr[node].t[thread] : NULL;
 }
 
 int qq_file_summarize(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,

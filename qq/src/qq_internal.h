@@ -15,7 +15,7 @@
 
 #define QQ__MAGIC         "QQPROF\r\n"
 #define QQ__VERSION_MAJOR 1
-#define QQ__VERSION_MINOR 0
+#define QQ__VERSION_MINOR 1 /* 1.1: entries carry their thread; THRD sections */
 #define QQ__HEADER_SIZE   64
 #define QQ__SECTION_HEAD  16
 #define QQ__NODE_RECORD   64
@@ -31,6 +31,7 @@
 #define QQ__TAG_EVTS  QQ__TAG('E', 'V', 'T', 'S')
 #define QQ__TAG_MEMT  QQ__TAG('M', 'E', 'M', 'T')
 #define QQ__TAG_CALB  QQ__TAG('C', 'A', 'L', 'B')
+#define QQ__TAG_THRD  QQ__TAG('T', 'H', 'R', 'D')
 #define QQ__CALB_SIZE 40 /* the first version's payload; readers need no more */
 #define QQ__CALB_PATH 48 /* with the tick path and its flags */
 
@@ -148,6 +149,10 @@ static inline int qq__ivals_push(struct qq__ivals *v, uint64_t len)
  * state key's interval lengths, paired as the summary pairs them. */
 int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
                   struct qq_key_summary *keys, struct qq__ivals *iv);
+/* The same over NODE's entries FROM .. TO - 1 only (QQ_EINVAL out of range). */
+int qq__node_pass_range(const struct qq_file *f, uint32_t node, uint64_t from, uint64_t to,
+                        struct qq_node_summary *ns, struct qq_key_summary *keys,
+                        struct qq__ivals *iv);
 
 /* ---------------------------------------------------------------------
  * Events state (qq_events.c).
@@ -171,8 +176,23 @@ extern struct qq_calib qq__calib; /* QQInit's empty-state timing */
 extern int64_t qq__tick_offset;   /* set by the MPI sync, else 0 */
 extern double qq__offset_error;
 extern int qq__offset_valid;
-/* Events recorded so far (up to the cache while recording is off). */
+/* Events the calling thread recorded so far (up to the cache while its
+ * recording is off). */
 uint64_t qq__recorded(void);
+
+/* The threads that recorded on this node, as QQOut writes them (THRD). */
+#define QQ__THREAD_NAME 16 /* pthread_getname_np's limit on Linux, with the NUL */
+struct qq__thread_snap {
+    uint32_t index;
+    uint64_t tid; /* gettid() */
+    uint64_t events, dropped;
+    const struct qq_event *start; /* EVENTS entries of the thread's buffer */
+    char name[QQ__THREAD_NAME];
+};
+/* Every thread's row, in index order, into *OUT (malloc'd, *N of them).
+ * Returns 0 or QQ_ENOMEM. Threads still running are read as they stand:
+ * QQOut's caller has synchronised with them (qq.h). */
+int qq__threads_snapshot(struct qq__thread_snap **out, uint32_t *n);
 
 /* ---------------------------------------------------------------------
  * Name index (qq_names.c): a key found by name and type in constant time,

@@ -267,7 +267,8 @@ int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes, const struct qq__node_
         return rc;
     unsigned char *h = b->p + b->len;
     memset(h, 0, QQ__HEADER_SIZE);
-    memcpy(h, QQ__MAGIC, 8);
+    for (int i = 0; i < 8; i++) /* the magic's 8 bytes, no NUL */
+        h[i] = (unsigned char)QQ__MAGIC[i];
     h[8] = QQ__VERSION_MAJOR;
     h[10] = QQ__VERSION_MINOR;
     qq__store_u32(h + 12, QQ__HEADER_SIZE);
@@ -349,41 +350,101 @@ static int encode_calb(struct qq__buf *b, uint32_t node)
     return rc ? rc : end_section(b, at);
 }
 
-static void *swapped_events; /* big-endian hosts: a little-endian copy */
+/* The threads that recorded (docs/FORMAT.md, THRD): one row each, their
+ * entries in the node's EVTS in the same order. */
+static int encode_thrd(struct qq__buf *b, uint32_t node, const struct qq__thread_snap *t,
+                       uint32_t n)
+{
+    size_t at;
+    int rc = begin_section(b, QQ__TAG_THRD, node, &at);
+    rc = rc ? rc : qq__put_u32(b, n);
+    rc = rc ? rc : qq__put_u32(b, 0);
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
+        /* A name that breaks the rule for names (a control character from
+         * pthread_setname_np) is written cleaned, as key names are. */
+        char *clean = qq__name_clean(t[i].name);
+        const char *name = clean ? clean : "";
+        rc = qq__put_u32(b, t[i].index);
+        rc = rc ? rc : qq__put_u32(b, (uint32_t)strlen(name));
+        rc = rc ? rc : qq__put_u64(b, t[i].tid);
+        rc = rc ? rc : qq__put_u64(b, t[i].events);
+        rc = rc ? rc : qq__put_u64(b, t[i].dropped);
+        rc = rc ? rc : qq__put_bytes(b, name, strlen(name));
+        rc = rc ? rc : qq__put_pad8(b);
+        free(clean);
+    }
+    return rc ? rc : end_section(b, at);
+}
+
+/* The node's entries as the file holds them: every thread's in thread
+ * order. One thread's buffer is written as it is; several are copied into
+ * one (a big-endian host copies always, as little-endian fields with the
+ * thread index in the reserved field). Sets O->events; 0 or QQ_ENOMEM. */
+static void *joined_events; /* the copy, when one was made */
+
+static int join_events(struct qq__node_out *o, const struct qq__thread_snap *t, uint32_t nt,
+                       uint64_t total)
+{
+    uint32_t with = 0, last = 0;
+    for (uint32_t i = 0; i < nt; i++)
+        if (t[i].events > 0) {
+            with++;
+            last = i;
+        }
+    if (QQ__HOST_LE && with <= 1) {
+        o->events = with ? (const void *)t[last].start : NULL;
+        return 0;
+    }
+    struct qq__buf c = {0};
+    if (qq__buf_reserve(&c, (size_t)total * QQ__EVENT_SIZE))
+        return QQ_ENOMEM;
+    for (uint32_t i = 0; i < nt; i++)
+        for (uint64_t j = 0; j < t[i].events; j++) {
+            const struct qq_event *e = &t[i].start[j];
+            if (QQ__HOST_LE) {
+                qq__put_bytes(&c, e, QQ__EVENT_SIZE); /* room reserved above */
+            } else {
+                qq__put_u32(&c, e->key);
+                qq__put_u32(&c, t[i].index);
+                qq__put_u64(&c, (uint64_t)e->info.i);
+                qq__put_u64(&c, e->tick);
+            }
+        }
+    joined_events = c.p;
+    o->events = c.p;
+    return 0;
+}
 
 int qq__node_out_prepare(struct qq__node_out *o, uint32_t node)
 {
     memset(o, 0, sizeof *o);
-    uint64_t n = qq__recorded();
+    struct qq__thread_snap *t;
+    uint32_t nt;
+    if (qq__threads_snapshot(&t, &nt))
+        return QQ_ENOMEM;
+    uint64_t n = 0, dropped = 0;
+    for (uint32_t i = 0; i < nt; i++) {
+        n += t[i].events;
+        dropped += t[i].dropped;
+    }
     o->rec.node = node;
     o->rec.flags = (qq__tsc_invariant ? QQ_NODE_TSC_INVARIANT : 0) |
                    (qq__offset_valid ? QQ_NODE_OFFSET_VALID : 0);
     o->rec.entries = n;
     o->rec.base_tick = qq__base_tick;
     o->rec.mhz = qq__mhz;
-    o->rec.dropped = qq_dropped();
+    o->rec.dropped = dropped;
     o->rec.tick_offset = qq__tick_offset;
     o->rec.offset_error = qq__offset_error;
-    o->events = qq__buf_start;
     o->events_bytes = (size_t)n * QQ__EVENT_SIZE;
-    if (!QQ__HOST_LE && n > 0) {
-        struct qq__buf c = {0};
-        for (uint64_t i = 0; i < n; i++) {
-            const struct qq_event *e = &qq__buf_start[i];
-            if (qq__put_u32(&c, e->key) || qq__put_u32(&c, 0) ||
-                qq__put_u64(&c, (uint64_t)e->info.i) || qq__put_u64(&c, e->tick)) {
-                qq__buf_free(&c);
-                return QQ_ENOMEM;
-            }
-        }
-        swapped_events = c.p;
-        o->events = c.p;
-    }
     qq__store_u32(o->head, QQ__TAG_EVTS);
     qq__store_u32(o->head + 4, node);
     qq__store_u64(o->head + 8, o->events_bytes);
-    int rc = encode_calb(&o->tail, node);
+    int rc = join_events(o, t, nt, n);
+    rc = rc < 0 ? rc : encode_thrd(&o->tail, node, t, nt);
+    rc = rc < 0 ? rc : encode_calb(&o->tail, node);
     rc = rc < 0 ? rc : encode_memt(&o->tail, node);
+    free(t);
     if (rc < 0) {
         qq__node_out_release(o);
         return rc;
@@ -400,8 +461,8 @@ void qq__node_out_place(struct qq__node_out *o, uint64_t file_offset)
 void qq__node_out_release(struct qq__node_out *o)
 {
     qq__buf_free(&o->tail);
-    free(swapped_events);
-    swapped_events = NULL;
+    free(joined_events);
+    joined_events = NULL;
 }
 
 int qq__pwrite_all(int fd, const void *buf, size_t len, uint64_t offset)

@@ -398,16 +398,16 @@ static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals 
     return 0;
 }
 
-int qq_file_node_stats(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
-                       struct qq_key_summary *keys, struct qq_hit_stat *hits)
+/* Stats of NODE's entries FROM .. TO - 1. */
+static int range_stats(const struct qq_file *f, uint32_t node, uint64_t from, uint64_t to,
+                       struct qq_node_summary *ns, struct qq_key_summary *keys,
+                       struct qq_hit_stat *hits)
 {
     uint32_t nk = qq_file_nkeys(f);
-    if (!qq_file_node(f, node))
-        return QQ_EINVAL;
     struct qq__ivals *iv = NULL;
     if (hits && !(iv = calloc(nk ? nk : 1, sizeof *iv)))
         return QQ_ENOMEM;
-    int rc = qq__node_pass(f, node, ns, keys, iv);
+    int rc = qq__node_pass_range(f, node, from, to, ns, keys, iv);
     if (rc == 0 && hits)
         rc = hit_figures(f, node, iv, hits);
     if (iv)
@@ -417,6 +417,25 @@ int qq_file_node_stats(const struct qq_file *f, uint32_t node, struct qq_node_su
         }
     free(iv);
     return rc;
+}
+
+int qq_file_node_stats(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
+                       struct qq_key_summary *keys, struct qq_hit_stat *hits)
+{
+    const struct qq_node_info *ni = qq_file_node(f, node);
+    if (!ni)
+        return QQ_EINVAL;
+    return range_stats(f, node, 0, ni->entries, ns, keys, hits);
+}
+
+int qq_file_thread_stats(const struct qq_file *f, uint32_t node, uint32_t thread,
+                         struct qq_node_summary *ns, struct qq_key_summary *keys,
+                         struct qq_hit_stat *hits)
+{
+    const struct qq_thread_info *t = qq_file_thread(f, node, thread);
+    if (!t)
+        return QQ_EINVAL;
+    return range_stats(f, node, t->first, t->first + t->events, ns, keys, hits);
 }
 
 int qq_file_hit_stats(const struct qq_file *f, uint32_t node, struct qq_hit_stat *out)

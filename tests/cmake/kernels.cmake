@@ -16,9 +16,9 @@ endforeach()
 # kernels are checked by hand on one rank: Open MPI's own MPI_Init/Finalize
 # allocations show as leaks, which no suppression file we ship could track.)
 find_program(QQ_VALGRIND valgrind)
-if(QQ_VALGRIND AND NOT QQ_SANITIZE)
+if(QQ_VALGRIND AND NOT QQ_SANITIZE AND NOT QQ_TSAN)
   foreach(spec "channel|--steps;200" "brain|--steps;50" "qq_overhead|--size;1000;--steps;3"
-          "mem_overhead|--size;2000;--steps;2")
+          "mem_overhead|--size;2000;--steps;2" "brain_threads_serial|--steps;20;--size;512")
     string(REPLACE "|" ";" parts "${spec}")
     list(GET parts 0 k)
     list(REMOVE_AT parts 0)
@@ -35,6 +35,15 @@ if(QQ_VALGRIND AND NOT QQ_SANITIZE)
         LABELS "unit;valgrind" TIMEOUT 300 ENVIRONMENT QQ_TICKS=lfence)
     endif()
   endforeach()
+  # The MPI build of the threaded brain on one rank: no invalid access
+  # (Open MPI's own MPI_Init allocations leave the leak check to the
+  # serial build above).
+  if(TARGET brain_threads)
+    qq_test(valgrind_kernel_brain_threads_mpi
+      COMMAND ${QQ_VALGRIND} --error-exitcode=1 --leak-check=no
+              $<TARGET_FILE:brain_threads> --steps 20 --size 512
+      LABELS "unit;valgrind;mpi" TIMEOUT 300)
+  endif()
   if(TARGET channel)
     qq_test(valgrind_tools_channel
       COMMAND bash ${QQ_TEST_DATA}/kernels/valgrind_tools.sh $<TARGET_FILE:channel>

@@ -17,8 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Open F's bytes streamed, from a file, in chunks of 3 entries, and take
  * every node's stats: 0 or the first error. With KS and HS (nkeys + 1
  * each per node, NN nodes) the figures are left there. A node whose
- * entries all passed gives its first and last entry alone too, and
- * refuses the index past its end. */
+ * entries all passed gives each thread's first and last entry alone too
+ * (the earliest and the latest of them are the node's first and last
+ * ticks), and refuses the index past its end. */
 static int streamed(const uint8_t *data, size_t size, struct qq_key_summary *ks,
                     struct qq_hit_stat *hs)
 {
@@ -38,9 +39,21 @@ static int streamed(const uint8_t *data, size_t size, struct qq_key_summary *ks,
                                 hs ? hs + (size_t)n * (nk + 1) : NULL);
         uint64_t entries = qq_file_node(s, n)->entries;
         struct qq_event e;
-        if (rc == 0 && entries &&
-            (qq_file_entry_at(s, n, 0, &e) != 0 || e.tick != ns.first_tick ||
-             qq_file_entry_at(s, n, entries - 1, &e) != 0 || e.tick != ns.last_tick))
+        /* The node's first and last ticks: the earliest first entry and
+         * the latest last entry of its threads (each thread a block). */
+        uint64_t first = UINT64_MAX, last = 0;
+        for (uint32_t t = 0; rc == 0 && t < qq_file_nthreads(s, n); t++) {
+            const struct qq_thread_info *ti = qq_file_thread(s, n, t);
+            if (!ti->events)
+                continue;
+            if (qq_file_entry_at(s, n, ti->first, &e) != 0)
+                abort();
+            first = e.tick < first ? e.tick : first;
+            if (qq_file_entry_at(s, n, ti->first + ti->events - 1, &e) != 0)
+                abort();
+            last = e.tick > last ? e.tick : last;
+        }
+        if (rc == 0 && entries && (first != ns.first_tick || last != ns.last_tick))
             abort();
         if (rc == 0 && qq_file_entry_at(s, n, entries, &e) != QQ_EINVAL)
             abort();
@@ -88,6 +101,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 (void)strlen(mt.rows[r].name);
         struct qq_calib c;
         qq_file_calib(f, n, &c);
+        /* The threads (THRD): their blocks tile the node's entries, and
+         * each one's own pass succeeds on a file read whole. */
+        uint64_t covered = 0;
+        for (uint32_t t = 0; t < qq_file_nthreads(f, n); t++) {
+            const struct qq_thread_info *ti = qq_file_thread(f, n, t);
+            (void)strlen(ti->name);
+            if (ti->first != covered || qq_file_thread_stats(f, n, t, &ns, ks, hs) != 0)
+                abort();
+            covered += ti->events;
+        }
+        if (covered != ni->entries)
+            abort();
     }
     free(ks);
     free(hs);

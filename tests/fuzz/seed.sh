@@ -5,12 +5,15 @@ work="$1" build="$2"
 k="$build/kernels"
 mkdir -p "$work/fuzz_qq_reader.seed" "$work/fuzz_qq_reader.new"
 cd "$work/fuzz_qq_reader.seed"
-# Small runs: every section kind (META, KEYS, NODE, EVTS, CALB, MEMT), every
-# key type, one node and several.
+# Small runs: every section kind (META, KEYS, NODE, EVTS, THRD, CALB, MEMT),
+# every key type, one node and several, one thread and several.
 QQ_OUTPUT="$PWD/channel.qq" "$k/channel" --steps 20 --size 1
 QQ_OUTPUT="$PWD/chain.qq" "$k/chain" --ops 3 --steps 10 --bulk 10
 QQ_OUTPUT="$PWD/brain.qq" "$k/brain" --steps 3 --cells 4
 QQ_OUTPUT="$PWD/overhead.qq" "$k/qq_overhead" --size 10 --steps 2
+QQ_OUTPUT="$PWD/threads.qq" "$k/brain_threads_serial" --steps 3 --size 16 --threads 3
+# A file of format 1.0 (before threads): the reader must keep reading them.
+cp "$(cd "$(dirname "$0")/.." && pwd)/data/qq/v1_0.qq" .
 if [ -x "$k/msg_pack" ] && command -v mpirun >/dev/null; then
     QQ_OUTPUT="$PWD/msg_pack2.qq" mpirun --oversubscribe -np 2 "$k/msg_pack" --steps 3 --size 20
 fi

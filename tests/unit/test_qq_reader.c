@@ -120,7 +120,7 @@ static void test_bad_magic_and_version(void)
     expect(c, good_len, QQ_EMAGIC, "bad magic");
     memcpy(c, good, 8);
     c[8] = 9;
-    expect(c, good_len, QQ_EVERSION, "version 9.0");
+    expect(c, good_len, QQ_EVERSION, "version 9.1");
     free(c);
 }
 

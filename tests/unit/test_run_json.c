@@ -2,6 +2,7 @@
  * must equal tests/data/run_json/golden.json (written by the code before the schema moved to
  * run_json.c). QQB_GOLDEN_UPDATE=1 rewrites the golden file instead of comparing. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,20 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     static const double pb[] = {1351.0, 1349.5, NAN, 1360.75};
     add(b, "step", "per_hit", pb, 4);
     add(b, "step", "imbalance", (const double[]){1.02, 1.05, 1.01, 1.03}, 4);
+    /* A threaded case: per-thread rows (docs/THREADS.md), written only for
+     * it (the other cases have none and no "threads" field). */
+    for (uint32_t th = 0; th < 2; th++) {
+        struct qqb_thread_row *t = qqb_case_thread(b, 1, th);
+        CHECK(t != NULL && qqb_case_thread(b, 1, th) == t);
+        t->name = strdup(th ? "worker-1" : "main");
+        t->tid = 4242 + th;
+        t->events = 80;
+        t->dropped = th;
+        struct qqb_metric *m = qqb_thread_metric(t, "step", "per_hit");
+        CHECK(m != NULL && qqb_thread_metric(t, "step", "per_hit") == m);
+        for (int i = 0; m && i < 4; i++)
+            CHECK(qqb_metric_add(m, 1350.0 + th + i) == 0);
+    }
 
     f->bench = strdup("broken");
     f->nodes = 1;
@@ -355,6 +370,15 @@ int main(int argc, char **argv)
     CHECK_INT_EQ(run.cases[0].n_command, 2);
     CHECK_INT_EQ(run.cases[1].metrics[0].n_samples, 4);
     CHECK(isnan(run.cases[1].metrics[0].samples[2]));
+    CHECK_INT_EQ(run.cases[0].n_threads, 0);
+    CHECK_INT_EQ(run.cases[1].n_threads, 2);
+    CHECK_STR_EQ(run.cases[1].threads[1].name, "worker-1");
+    CHECK_INT_EQ(run.cases[1].threads[1].node, 1);
+    CHECK_INT_EQ(run.cases[1].threads[1].thread, 1);
+    CHECK_INT_EQ(run.cases[1].threads[1].tid, 4243);
+    CHECK_INT_EQ(run.cases[1].threads[1].dropped, 1);
+    CHECK_INT_EQ(run.cases[1].threads[1].metrics[0].n_samples, 4);
+    CHECK_DBL_NEAR(run.cases[1].threads[1].metrics[0].median, 1352.5, 1e-9);
     CHECK_INT_EQ(run.comparisons[1].holm, -1);
     CHECK_INT_EQ(run.comparisons[2].holm, 0);
     CHECK_INT_EQ(run.memory_changes[0].before.peak_bytes, 1 << 19);
