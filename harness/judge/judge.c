@@ -376,6 +376,34 @@ static size_t rounds_of(const struct qqb_metric *a, const struct qqb_metric *b)
     return n;
 }
 
+/* An honest unchanged against the reference build (docs/STATISTICS.md
+ * section 17): the interval within the benchmark's own threshold FIXED.
+ * Within the threshold the pair noise grew, but not within FIXED, the row
+ * is blind and says how many pairs would see FIXED (the interval's width
+ * goes as 1/sqrt(n)). */
+static void honest_pairs(struct qqb_cmp *row, double fixed)
+{
+    const struct qqb_change *ch = &row->ch;
+    row->suite_threshold = fixed;
+    if (row->verdict != QQB_UNCHANGED || qqb_verdict_sym(ch, fixed) == QQB_UNCHANGED)
+        return;
+    row->verdict = row->alone = QQB_BLIND;
+    double half = (ch->hi - ch->lo) / 2, room = fixed - fabs(ch->pct);
+    double need = room > 0 ? (double)row->npairs * (half / room) * (half / room) : INFINITY;
+    row->seen_by = "more pairs";
+    if (need <= 1000) {
+        row->need_launches = (size_t)ceil(need);
+        snprintf(row->why, sizeof row->why,
+                 "within +/-%.1f%%: these pairs cannot see less; about %zu pairs would see %.1f%%",
+                 row->threshold, row->need_launches, fixed);
+    } else {
+        snprintf(row->why, sizeof row->why,
+                 "within +/-%.1f%%: these pairs cannot see less; no number of pairs within reach "
+                 "would see %.1f%% (its estimate is at it)",
+                 row->threshold, fixed);
+    }
+}
+
 static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
                   const struct qqb_case_result *c, const struct qqb_case_result *ref,
                   const struct qqb_case_result *bc, const struct qqb_case_result *br, int kind,
@@ -452,6 +480,8 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
         row->verdict = row->alone = QQB_NOISY;
         row->early = 1;
     }
+    if (kind == QQB_CMP_BUILD)
+        honest_pairs(row, b->s.threshold > 0 ? b->s.threshold : 0);
     resolution(row, c, ref);
     completeness(row, &b->s, c, ref);
     counts(row, c, ref);
@@ -808,6 +838,10 @@ static void finish(const struct qqb_plan *p, const struct qqb_results *cur,
         } else if (row->ab == QQB_CMP_BUILD) {
             j->build_regressed += row->verdict == QQB_REGRESSED;
             j->build_noisy += row->verdict == QQB_NOISY;
+            j->build_blind += row->verdict == QQB_BLIND;
+            row->blind_fails =
+                row->verdict == QQB_BLIND && bench_of(p, row->case_idx)->s.fail_on_blind;
+            j->blind_failing += (size_t)row->blind_fails;
         }
     }
     for (size_t i = 0; i < j->nmem; i++) {

@@ -148,6 +148,8 @@ struct qqb_judgement {
     /* Against the reference build (--against): final timing verdicts and
      * memory keys that grew; both fail the run as baseline ones do. */
     size_t build_regressed, build_noisy, build_mem_regressed;
+    size_t build_blind; /* rows against the reference build whose pairs cannot see
+                           the benchmark's own threshold */
 };
 
 /* Judge CUR (the plan's cases, measured) against BASE (may be NULL) and

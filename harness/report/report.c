@@ -417,6 +417,14 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 r->fail_on_noisy ? "they fail the run (--fail-on-noisy)"
                                  : "they pass; --fail-on-noisy makes them fail");
     print_blind(fp, r, counts[QQB_BLIND]);
+    if (bu[QQB_BLIND])
+        fprintf(fp,
+                "%zu comparison%s against the reference build %s blind: the pairs cannot see the "
+                "benchmark's threshold (each row says how many would): %s.\n",
+                bu[QQB_BLIND], bu[QQB_BLIND] == 1 ? "" : "s", bu[QQB_BLIND] == 1 ? "is" : "are",
+                r->fail_on_blind      ? "they fail the run (--fail-on-blind)"
+                : r->j->blind_failing ? "those of benchmarks with fail_on_blind: true fail the run"
+                                      : "they pass; --fail-on-blind makes them fail");
     if (bu[QQB_NOISY])
         fprintf(fp, "%zu comparison%s against the reference build %s noisy: %s.\n", bu[QQB_NOISY],
                 bu[QQB_NOISY] == 1 ? "" : "s", bu[QQB_NOISY] == 1 ? "is" : "are",
@@ -436,8 +444,9 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
     if (r->against)
         fprintf(fp,
                 "qqbench: vs reference build: %zu regressed, %zu improved, "
-                "%zu unchanged, %zu noisy\n",
-                bu[QQB_REGRESSED], bu[QQB_IMPROVED], bu[QQB_UNCHANGED], bu[QQB_NOISY]);
+                "%zu unchanged, %zu noisy, %zu blind\n",
+                bu[QQB_REGRESSED], bu[QQB_IMPROVED], bu[QQB_UNCHANGED], bu[QQB_NOISY],
+                bu[QQB_BLIND]);
     if (r->no_baseline_summary)
         fprintf(fp, "qqbench: %s\n", r->no_baseline_summary);
     /* ", N blind" only where there are such rows: the line as it was

@@ -115,7 +115,7 @@ int qqb_run_failed(const struct qqb_judgement *j, const struct qqb_model_judgeme
 {
     return j->regressed || j->mem_regressed || j->build_regressed || j->build_mem_regressed ||
            (models && models->regressed) || (fail_on_noisy && (j->noisy || j->build_noisy)) ||
-           (fail_on_blind ? j->blind : j->blind_failing) > 0;
+           (fail_on_blind ? j->blind + j->build_blind : j->blind_failing) > 0;
 }
 
 int qqb_run_exit_code(const struct qqb_run_outcome *oc)
