@@ -60,8 +60,8 @@ double qqb_model_degree(const struct qqb_model *m, int t);
  * ====================================================================== */
 
 struct qqb_fit {
-    int p;        /* coefficients (= terms) */
     size_t n;     /* points */
+    int p;        /* coefficients (= terms) */
     int weighted; /* 1: weights 1/sigma^2 from the points' spread */
     double c[QQB_MODEL_MAX_TERMS];
     double se[QQB_MODEL_MAX_TERMS]; /* standard errors (see scale) */

@@ -367,7 +367,7 @@ static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals 
     for (uint32_t k = 0; k < nk; k++) {
         struct qq_hit_stat *s = &out[k];
         struct qq__ivals *v = &iv[k];
-        size_t n = v->n, kept;
+        size_t n = v->n, kept = 0;
         if (n == 0)
             continue;
         double sum = 0;
@@ -388,7 +388,9 @@ static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals 
         } else {
             if (!v->d && ivals_widen(v, n) != 0)
                 return QQ_ENOMEM;
-            (void)per_hit(v->d, NULL, n, short_ticks, step, &s->rule, &kept, &s->raw, &fence);
+            /* v->d is set now (ivals_widen); qq_per_hit's guard all the same */
+            (void)per_hit(v->d, NULL, v->d ? n : 0, short_ticks, step, &s->rule, &kept, &s->raw,
+                          &fence);
         }
         s->kept = kept;
         s->net = s->raw - empty;
