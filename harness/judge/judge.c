@@ -532,13 +532,15 @@ static int compare_mem(struct qqb_judgement *j, size_t ci, const struct qqb_case
                                     *cm,
                                     vl > 0 || vp > 0 ? 1 : (vl < 0 || vp < 0 ? -1 : 0),
                                     1};
+            /* A key that holds nothing on either side (a `default` of
+             * zeros, there or not there) is never listed. */
+            if (bl == 0 && cl == 0 && bm->peak_bytes == 0 && cm->peak_bytes == 0 &&
+                bm->created == 0 && cm->created == 0)
+                continue;
             if (mc.verdict == 0 && vo == 0 && vs == 0 && m) {
-                /* Unchanged: listed where the comparison gates, unless the
-                 * key holds nothing on either side (a `default` of zeros). */
-                int empty = bl == 0 && cl == 0 && bm->peak_bytes == 0 && cm->peak_bytes == 0 &&
-                            bm->created == 0 && cm->created == 0;
+                /* Unchanged: listed where the comparison gates. */
                 mc.moved = 0;
-                if (ab != QQB_CMP_VARIANT && !empty && push_mem(j, &mc) != 0)
+                if (ab != QQB_CMP_VARIANT && push_mem(j, &mc) != 0)
                     return -1;
                 continue;
             }
