@@ -20,9 +20,9 @@ cat st.out
 mhz=$(sed -n 's/^Node *0: *\([0-9.]*\) MHz.*/\1/p' st.out)
 [ -n "$mhz" ] || fail "no 'Node 0: ... MHz' line"
 awk -v m="$mhz" 'BEGIN { exit !(m > 0) }' || fail "tick frequency $mhz MHz"
-# 200 intervals: 400 events in the state table, 200 intervals in the per-hit one.
-grep -Eq "^1: +400 .*'loop'" st.out || fail "state 'loop' does not have 400 events"
-grep -Eq "^1: +200 .*'loop'" st.out || fail "state 'loop' does not have 200 intervals"
+# 200 intervals (400 on and off events), in the state table and in the per-hit one.
+grep -Eq "^1: +200 +[0-9.]+ +[0-9.]+% +'loop'$" st.out || fail "the state table does not have 200 intervals of 'loop'"
+grep -Eq "^1: +200 +[0-9.]+ +[0-9.]+ +[a-z0-9]+ +'loop'" st.out || fail "the per-hit table does not have 200 intervals of 'loop'"
 grep -q 'empty state' st.out || fail "no empty-state line (the calibration did not read)"
 grep -q '^ *tick path: cntvct_el0 (the generic timer)$' st.out ||
     fail "st does not say the node read cntvct_el0"
