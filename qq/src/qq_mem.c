@@ -711,8 +711,12 @@ COLD void thread_first(void)
     pthread_once(&fork_once, fork_hooks);
     lock_take(&reg_lock);
     if (!bias_known) {
+        /* QQ_MEM_NO_BIAS=1 takes the path of a kernel without private
+         * expedited membarrier (every table under its lock), so tests run
+         * it on any machine. getenv allocates nothing. */
+        const char *nb = getenv("QQ_MEM_NO_BIAS");
         bias_known = 1;
-        bias_ok = membarrier_ready();
+        bias_ok = !(nb && nb[0] == '1') && membarrier_ready();
     }
     struct mtab *t = tab_adopt();
     lock_give(&reg_lock);

@@ -57,6 +57,17 @@ if(NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem_table
   check_c_source_compiles("int main(void) { return 0; }" QQ_HAVE_TSAN)
   unset(CMAKE_REQUIRED_FLAGS)
   unset(CMAKE_REQUIRED_LINK_OPTIONS)
+  # The path of a kernel without private expedited membarrier, where no
+  # table is biased and every call takes its table's lock: forced by
+  # QQ_MEM_NO_BIAS=1, so every machine runs it.
+  foreach(t test_mem_threads test_mem_xthread test_mem_bounds test_mem_fork)
+    if(TARGET ${t})
+      qq_test(${t}_nobias
+        COMMAND $<TARGET_FILE:${t}>
+        ENVIRONMENT "QQ_MEM_NO_BIAS=1"
+        LABELS "unit" TIMEOUT 300)
+    endif()
+  endforeach()
   if(QQ_HAVE_TSAN)
     add_library(qq_mem_tsan OBJECT ${PROJECT_SOURCE_DIR}/qq/src/qq_mem.c)
     target_include_directories(qq_mem_tsan PRIVATE ${PROJECT_SOURCE_DIR}/qq/include
