@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "qq.h"
+#include "brain_model.h"
 #include "kcommon.h"
 /* After every system header: from here on malloc & co are recorded under
  * the MEM_KEY in force where each call is written. */
@@ -27,14 +28,6 @@ static int KEY_BRAIN, KEY_CELLMANAGER, KEY_CELL, KEY_CHANNEL, KEY_COMPARTMENT, K
 
 static int qk_update, qk_fire, qk_deliver, qk_spikes, qk_firings;
 
-#define DT            0.1
-#define E_LEAK        (-65.0)
-#define G_LEAK        0.05
-#define V_THRESH      (-50.0)
-#define V_RESET       (-70.0)
-#define E_K           (-90.0)
-#define E_SYN         0.0
-#define SYN_TAU       3.0
 #define MAX_DELAY     40 /* timesteps */
 #define MSGBUS_PACKET 1024
 
@@ -130,36 +123,20 @@ static MessageBus the_bus; /* static: no object record */
 #undef MEM_KEY
 #define MEM_KEY KEY_CHANNEL
 
-#define GATE_N 64 /* m_inf sampled from -100 to +27 mV in 2 mV steps */
-
-static double gate_minf(int type, double v)
-{
-    switch (type) {
-    case 0:
-        return 1.0 / (1.0 + exp(-(v + 40.0) / 8.0));
-    case 1:
-        return 1.0 / (1.0 + exp(-(v + 50.0) / 8.0));
-    default:
-        return 1.0 / (1.0 + exp(-(v + 30.0) / 5.0));
-    }
-}
-
 static Channel *channel_new(int type, struct krng *r)
 {
-    static const double g[3] = {0.03, 0.02, 0.03}, p[3] = {1.0, 3.0, 2.0},
-                        tau[3] = {60.0, 1.0, 20.0};
     Channel *c = kxcalloc(PROG, 1, sizeof *c);
     MEMADDOBJECT(c, sizeof *c);
     c->type = type;
-    c->unitaryG = g[type];
-    c->mPower = p[type];
-    c->tau = tau[type];
+    c->unitaryG = brain_ch_g[type];
+    c->mPower = brain_ch_p[type];
+    c->tau = brain_ch_tau[type];
     c->strength = 0.8 + 0.4 * krng_uniform(r);
     c->gateTable = malloc(GATE_N * sizeof *c->gateTable);
     if (!c->gateTable)
         kdie(PROG, "out of memory");
     for (int i = 0; i < GATE_N; i++)
-        c->gateTable[i] = gate_minf(type, -100.0 + 2.0 * i);
+        c->gateTable[i] = brain_gate_minf(type, -100.0 + 2.0 * i);
     c->m = c->gateTable[17]; /* about -65 mV */
     return c;
 }
@@ -173,16 +150,7 @@ static void channel_delete(Channel *c)
 
 static double channel_current(Channel *c, double V)
 {
-    double x = (V + 100.0) / 2.0;
-    int i = x < 0 ? 0 : x >= GATE_N - 1 ? GATE_N - 2 : (int)x;
-    double f = x - i;
-    if (f < 0)
-        f = 0;
-    if (f > 1)
-        f = 1;
-    double minf = c->gateTable[i] * (1.0 - f) + c->gateTable[i + 1] * f;
-    c->m += DT * (minf - c->m) / c->tau;
-    return c->unitaryG * c->strength * pow(c->m, c->mPower) * (E_K - V);
+    return brain_channel_step(c->gateTable, &c->m, c->tau, c->unitaryG, c->strength, c->mPower, V);
 }
 
 /* ------------------------------------------------------------------ */

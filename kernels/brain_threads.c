@@ -19,23 +19,13 @@
 #endif
 
 #include "qq.h"
+#include "brain_model.h"
 #include "kcommon.h"
 /* After every system header: malloc & co below are recorded under the
  * MEM_KEY in force where each call is written. */
 #include "qq_mem.h"
 
 #define PROG "brain_threads"
-
-#define DT       0.1
-#define E_LEAK   (-65.0)
-#define G_LEAK   0.05
-#define V_THRESH (-50.0)
-#define V_RESET  (-70.0)
-#define E_K      (-90.0)
-#define E_SYN    0.0
-#define SYN_TAU  3.0
-#define GATE_N   64 /* m_inf sampled from -100 to +27 mV in 2 mV steps */
-#define NCHAN    3  /* Km, Ka, Kahp per compartment */
 
 static int KEY_CELLS, KEY_SCRATCH;
 static int qk_update, qk_exchange, qk_spikes;
@@ -47,28 +37,15 @@ struct cell {
     double m[NCHAN], strength[NCHAN];
 };
 
-static const double ch_g[NCHAN] = {0.03, 0.02, 0.03}, ch_p[NCHAN] = {1.0, 3.0, 2.0},
-                    ch_tau[NCHAN] = {60.0, 1.0, 20.0};
 static double gate[NCHAN][GATE_N];
-
-static double gate_minf(int type, double v)
-{
-    static const double half[NCHAN] = {40.0, 50.0, 30.0}, slope[NCHAN] = {8.0, 8.0, 5.0};
-    return 1.0 / (1.0 + exp(-(v + half[type]) / slope[type]));
-}
 
 /* Forward Euler of one compartment and its channels; 1 on a spike. */
 static int cell_update(struct cell *c)
 {
     double I = G_LEAK * (E_LEAK - c->V) + c->g_syn * (E_SYN - c->V) + c->stim;
-    double x = (c->V + 100.0) / 2.0;
-    int i = x < 0 ? 0 : x >= GATE_N - 1 ? GATE_N - 2 : (int)x;
-    double f = x - i < 0 ? 0 : x - i > 1 ? 1 : x - i;
-    for (int k = 0; k < NCHAN; k++) {
-        double minf = gate[k][i] * (1.0 - f) + gate[k][i + 1] * f;
-        c->m[k] += DT * (minf - c->m[k]) / ch_tau[k];
-        I += ch_g[k] * c->strength[k] * pow(c->m[k], ch_p[k]) * (E_K - c->V);
-    }
+    for (int k = 0; k < NCHAN; k++)
+        I += brain_channel_step(gate[k], &c->m[k], brain_ch_tau[k], brain_ch_g[k], c->strength[k],
+                                brain_ch_p[k], c->V);
     c->V += DT * I;
     c->g_syn -= DT * c->g_syn / SYN_TAU;
     if (c->V >= V_THRESH) {
@@ -230,7 +207,7 @@ int main(int argc, char **argv)
     }
     for (int k = 0; k < NCHAN; k++)
         for (int i = 0; i < GATE_N; i++)
-            gate[k][i] = gate_minf(k, -100.0 + 2.0 * i);
+            gate[k][i] = brain_gate_minf(k, -100.0 + 2.0 * i);
 
     KEY_CELLS = MemAddKey("Cells");
     KEY_SCRATCH = MemAddKey("Thread scratch");
