@@ -2,8 +2,8 @@
 # qqbench ci end to end: a tiny git project of its own (one QQ kernel, CMake, build/kernels/NAME); 4x the work in a commit is regressed vs the reference build (exit 1), the reverse improved (exit 0), an identical commit regresses nothing, an unbuildable base exits 2.
 #
 # Every verdict asked for is decided by orders of magnitude: 4x against the suite's threshold of
-# 25%, and an identical commit, which would need 9 of 10 pair ratios above +25% and the
-# confirmation again. Whether +5% at 2% is found is a rate, simulated on the same judge
+# 25%, and an identical commit, which would need nearly every pair ratio above +25% at one of
+# the looks (O'Brien-Fleming's levels, docs/STATISTICS.md section 17). Whether +5% at 2% is found is a rate, simulated on the same judge
 # (test_sim_against in tests/unit/test_judge.c); this test used to plant +5% and ask for an
 # identical commit clean in 10 of 10 runs.
 set -euo pipefail

@@ -5,8 +5,9 @@
 # chain of multiplies (its time is the chain's latency, which the machine's load does not
 # change; the judged figure is the 10th percentile of 200 intervals per launch, so a
 # preempted interval is not what is measured), +10% against a threshold of 3%. Regressed
-# needs the pair ratios' interval above +3% and the confirmation again; the reverse needs it
-# below -3%.
+# needs the pair ratios beyond +3% at one of the looks' O'Brien-Fleming levels (all 20 at the
+# second look, 25 of 30 at the third, ...), with each pair ratio's spread well under 1%; the
+# reverse needs them below -3%.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 for t in git cmake make pkg-config cc; do

@@ -3,14 +3,15 @@
 #
 # One comparison, where the answer does not hang on chance. How often the default settings
 # (10 launches, 2%, 95%) call an A/A `regressed` is a rate, simulated on the real judge:
-# test_sim_against and test_sim_confirmation / test_sim_family in tests/unit/test_judge.c,
-# section 9 of docs/STATISTICS.md. This test used to ask for 20 of 20 tries.
+# test_sim_against (tests/unit/test_judge.c) and test_sim_goals (tests/unit/test_judge_runs.c),
+# docs/STATISTICS.md section 17. This test used to ask for 20 of 20 tries.
 # Variants: 14 rounds at 0.999 make the interval [d(1), d(14)]: `regressed` needs all 14 pair
 # ratios above the threshold, each as likely below 1 as above (same command, leads shuffled):
 # at most 2^-14 a run, whatever the machine does.
 # Baseline: no such bound (the runs are minutes apart): a threshold of 25% asks for this run's
 # launches a quarter slower than the baseline's while the machine reference, timed in the same
-# launches, says the machine did not slow, and the confirmation run again.
+# launches, says the machine did not slow; and the baseline holds 3 runs, whose spread enters
+# the interval.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 rm -rf bl

@@ -7,14 +7,16 @@
 # +3% was once `+3.58% [+1.95, +4.25] noisy`, a correct answer): those rates are checked in
 # simulation on the real judge functions, test_sim_against in tests/unit/test_judge.c.
 #
-# 10x: `regressed` needs 9 of the 10 pair ratios above +2% (the sign-test interval [d(2), d(9)]),
-# so it fails only if two rounds' reference launches read about 10x slower (their 10th percentile
-# of 200 intervals) than the change launch beside them, and the confirmation again.
+# 10x: the first look (10 pairs) cannot decide at O'Brien-Fleming's first level (4.6e-9), so
+# the rounds go on; at the second look `regressed` needs all 20 pair ratios above +2%, at the
+# third 25 of 30, and so on to the eighth: it fails only if rounds' reference launches read about
+# 10x slower (their 10th percentile of 200 intervals) than the change launch beside them, in
+# several rounds at every look.
 #
 # A/A: 14 rounds at confidence 0.999 make the interval [d(1), d(14)], and `regressed` needs every
 # pair ratio above +2%. The two builds run the same binary, leads shuffled in every block, so each
 # pair's ratio is as likely below 1 as above it whatever the machine does: P(all 14 above) is at
-# most 2^-14 = 6.1e-5 per run of this test, before the confirmation (which must say so again).
+# most 2^-14 = 6.1e-5 per run of this test.
 # Not a certainty, a rate below 1 in 10,000; the default 10 rounds at 95% would give 11/1024.
 # --max-repetitions 14 keeps it one look: a noisy row would otherwise measure 14 more rounds at a
 # time up to 112, and each look at n pairs spends the level again (4.6e-4 at 28 pairs).
