@@ -704,6 +704,19 @@ static void fork_hooks(void)
     (void)pthread_atfork(fork_prepare, fork_done, fork_child);
 }
 
+/* The hooks are registered when the library is loaded, before the program
+ * starts threads. Registered at a thread's first call only, a fork while
+ * another thread was inside that pthread_once copied the once "in
+ * progress" into the child, whose own first call then waited for it
+ * forever under an implementation without glibc's fork generation
+ * (ThreadSanitizer's interceptor: 4 of 6 runs of test_mem_fork hung a
+ * child). The call in thread_first stays for a tracked call made by
+ * another constructor before this one. */
+__attribute__((constructor)) static void fork_hooks_at_load(void)
+{
+    pthread_once(&fork_once, fork_hooks);
+}
+
 /* The first call of a thread: its own table, or (without memory for one)
  * the first table as a guest. */
 COLD void thread_first(void)
