@@ -196,10 +196,15 @@ static void test_mem_bounds_handover(void)
     CHECK_U64_EQ(foreign_now(), 0);
     CHECK(atomic_load(&h.handed[0]) + atomic_load(&h.handed[1]) > 0);
     CHECK(r.peak_low <= r.peak_bytes);
-    /* Each thread's account holds at most a block in the other's box and
-     * the one it could not hand over yet (a pair's block is freed before
-     * a block is handed). */
-    CHECK(r.peak_bytes <= 2 * 2000);
+    /* Each thread's account holds at most three 1000-byte blocks: one the
+     * other thread took from its box and has not freed yet, one put in
+     * the box since, and the one it offers (malloc'd before the exchange
+     * finds the box full, then freed); a pair's block (under 124 bytes)
+     * is freed before a block is offered. The bound is the program's own
+     * arithmetic, whatever the interleaving: with the other thread slow
+     * between taking and freeing (ThreadSanitizer, a busy machine) the
+     * third block is reached, which a bound of 2 x 2000 did not allow. */
+    CHECK(r.peak_bytes <= 2 * 3000);
 }
 
 /* ---------------------------------------------------------------------
