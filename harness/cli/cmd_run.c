@@ -130,6 +130,11 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
                     "the most rounds a group takes: while a variant's A/B\n"
                     "comparison is noisy (default: no more), and as the\n"
                     "plan against a stored baseline wants (default: 8x)"),
+        QQB_OPT_INT("--passes", "N", &o->passes, 1, 1000,
+                    "passes over the suite: each takes every group's share\n"
+                    "of its rounds, so a case's launches spread over the\n"
+                    "run's time (default 5; 1: each group's rounds in one\n"
+                    "go; at most a group's repetitions)"),
         QQB_OPT_FLAG_OFF("--no-confirm", &o->confirm,
                          "accepted and ignored: regressions are no longer\n"
                          "re-measured (docs/STATISTICS.md section 17)"),

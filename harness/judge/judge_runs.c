@@ -36,12 +36,12 @@ static uint32_t *stamps_of(const struct qqb_metric *m)
     return r;
 }
 
-int qqb_judge_runs_of(const struct qqb_metric *bm, struct qqb_baseruns *out)
+int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, struct qqb_baseruns *out)
 {
     uint32_t *runs = stamps_of(bm);
     if (!runs)
         return -1;
-    int rc = qqb_baseruns_of(bm->samples, runs, bm->n, out);
+    int rc = qqb_baseruns_of(bm->samples, runs, bm->n, passes, out);
     free(runs);
     return rc;
 }
@@ -129,7 +129,7 @@ static void seen(struct qqb_cmp *row, const struct qqb_runtest *t, double var, d
  */
 int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
                       const struct qqb_metric *cm, const struct qqb_baseruns *b, double var,
-                      double df, struct qqb_cmp *row)
+                      double df, int passes, struct qqb_cmp *row)
 {
     struct qqb_runtest t;
     runs_threshold(row, s, isfinite(b->within_sd) ? 100.0 * b->within_sd : NAN);
@@ -138,7 +138,7 @@ int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
     row->run_pct = isfinite(b->s2) ? 100.0 * (exp(sqrt(b->s2)) - 1.0) : NAN;
     row->run_var = var;
     row->run_df = df;
-    if (qqb_runtest(b, var, df, cm->samples, cm->n, &t) != 0) {
+    if (qqb_runtest(b, var, df, cm->samples, cm->n, passes, &t) != 0) {
         memset(&row->ch, 0, sizeof row->ch);
         row->ch.status = QQB_CHANGE_BAD_VALUE;
         row->ch.reason = "a figure is not a positive number";
@@ -146,6 +146,7 @@ int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
         row->p_value = 1;
         return 0;
     }
+    row->cur_median = exp(b->mean + t.est); /* this run's figure, as the runs' */
     double level = s->confidence, q = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, df);
     fill_change(row, &t, level, bm, cm);
     row->run_bound_pct = 100.0 * (exp(q * t.floor_se) - 1.0);
@@ -156,11 +157,16 @@ int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
         row->p_value = 1;
     double cap = s->threshold_bound > 0 ? s->threshold_bound : QQB_THRESHOLD_BOUND;
     double bound = row->suite_threshold > cap ? row->suite_threshold : cap;
-    double sd = cm->n >= 2 ? sqrt(t.wc * (double)cm->n / 1.5707963267948966) : NAN;
+    /* The launch noise the plan assumes: the baseline's, from all its
+     * runs' launches, where it has it (the plan is made before this run's
+     * launches, qqb_judge_plan_start); else this run's. */
+    double sd = isfinite(b->within_sd) ? b->within_sd
+                : cm->n >= 2           ? sqrt(t.wc * (double)cm->n / 1.5707963267948966)
+                                       : NAN;
     int k = 0;
     /* The plan: the launches at which a row with no change reads unchanged
      * nine times in ten. From the spread alone, never the estimate, so
-     * taking them does not spend the test's level (qqb_judge_planned). */
+     * taking them does not spend the test's level (qqb_judge_plan_start). */
     row->plan_launches =
         qqb_runtest_launches(&t, sd, target_se(row->suite_threshold, q), RUNS_MAX_LAUNCHES);
     row->verdict = qqb_verdict_sym(&row->ch, row->threshold);
@@ -207,7 +213,8 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
         if (row->ab || row->base_metric == QQB_NO_MATCH)
             continue;
         const struct qqb_metric *bm = &base->cases[row->base_idx]->metrics[row->base_metric];
-        if (qqb_judge_runs_of(bm, &br[i]) == 0 && br[i].nruns >= 2) {
+        int np = qqb_plan_group_passes(p, p->cases[row->case_idx].group);
+        if (qqb_judge_runs_of(bm, np, &br[i]) == 0 && br[i].nruns >= 2) {
             s2[i] = br[i].s2;
             df[i] = (double)(br[i].nruns - 1);
         }
@@ -229,7 +236,8 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
             var = s2[i];
             dfs = df[i];
         }
-        rc = qqb_judge_run_row(&b->s, bm, cm, &br[i], var, dfs, row);
+        rc = qqb_judge_run_row(&b->s, bm, cm, &br[i], var, dfs,
+                               qqb_plan_group_passes(p, p->cases[row->case_idx].group), row);
     }
     free(br);
     free(s2);
@@ -237,22 +245,69 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     return rc;
 }
 
-size_t qqb_judge_planned(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,
-                         const struct qqb_results *base)
+/* The last run's launches of BASE's case named as plan case I, into C:
+ * what a run of the baseline looks like, for the plan (0, or -1 on out of
+ * memory; a case the baseline lacks stays empty). */
+static int last_run_of(const struct qqb_results *base, struct qqb_case_result *c)
 {
-    struct qqb_judgement j;
-    if (!base || qqb_judge(p, cur, base, &j) != 0)
+    const struct qqb_case_result *bc = qqb_results_find(base, c->name);
+    if (!bc)
         return 0;
-    size_t want = 0;
-    const struct qqb_plan_group *gr = &p->groups[g];
-    for (size_t i = 0; i < j.ncmp; i++) {
-        const struct qqb_cmp *row = &j.cmp[i];
-        if (row->ab || row->case_idx < gr->first || row->case_idx >= gr->first + gr->n ||
-            row->not_judged || row->ch.status != QQB_CHANGE_OK)
-            continue;
-        if (row->plan_launches > want)
-            want = row->plan_launches;
+    c->nodes = bc->nodes;
+    c->mhz = bc->mhz;
+    c->launches = bc->launches;
+    if (bc->bench && !c->bench && !(c->bench = strdup(bc->bench)))
+        return -1;
+    for (size_t k = 0; k < bc->nmetrics; k++) {
+        const struct qqb_metric *bm = &bc->metrics[k];
+        uint32_t last = 0, run, launch;
+        for (size_t i = 0; i < bm->n; i++) {
+            qqb__stamp_of(bm, i, &run, &launch);
+            if (run > last)
+                last = run;
+        }
+        struct qqb_metric *m = qqb_case_metric(c, bm->key, bm->what);
+        for (size_t i = 0; m && i < bm->n; i++) {
+            qqb__stamp_of(bm, i, &run, &launch);
+            if (run == last && qqb_metric_add_at(m, bm->samples[i], 0, launch) != 0)
+                return -1;
+            m = qqb_case_metric(c, bm->key, bm->what); /* the array may move */
+        }
+        if (!m)
+            return -1;
     }
-    qqb_judgement_free(&j);
-    return want;
+    return 0;
+}
+
+int qqb_judge_plan_start(const struct qqb_plan *p, const struct qqb_results *base, size_t *want)
+{
+    for (size_t g = 0; g < p->ngroups; g++)
+        want[g] = 0;
+    if (!base)
+        return 0;
+    struct qqb_results cur;
+    memset(&cur, 0, sizeof cur);
+    const char **names = qqb_plan_names(p);
+    int rc = names && qqb_results_init(&cur, names, p->ncases) == 0 ? 0 : -1;
+    free(names);
+    if (rc != 0)
+        return -1;
+    for (size_t i = 0; rc == 0 && i < p->ncases; i++)
+        rc = last_run_of(base, cur.cases[i]);
+    struct qqb_judgement j;
+    if (rc == 0 && qqb_judge(p, &cur, base, &j) == 0) {
+        for (size_t i = 0; i < j.ncmp; i++) {
+            const struct qqb_cmp *row = &j.cmp[i];
+            if (row->ab || row->not_judged || row->ch.status != QQB_CHANGE_OK)
+                continue;
+            for (size_t g = 0; g < p->ngroups; g++)
+                if (row->case_idx >= p->groups[g].first &&
+                    row->case_idx < p->groups[g].first + p->groups[g].n &&
+                    row->plan_launches > want[g])
+                    want[g] = row->plan_launches;
+        }
+        qqb_judgement_free(&j);
+    }
+    qqb_results_free(&cur);
+    return rc;
 }

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "nearest.h"
 #include "qq_file.h"
+#include "runlevel.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "trace.h"
@@ -24,14 +25,17 @@ static void progress(struct qqb_measure *m, size_t j, const char *name, int rep,
         return;
     double el = qqb_now() - m->t0;
     if (m->tty) {
-        fprintf(stderr, "\r\033[Kcase %zu/%zu %s, %s %d/%d, launch %zu/%zu, %.1fs",
+        char pass[32] = "";
+        if (m->plan->passes > 1)
+            snprintf(pass, sizeof pass, "pass %d/%d, ", m->pass + 1, m->plan->passes);
+        fprintf(stderr, "\r\033[K%scase %zu/%zu %s, %s %d/%d, launch %zu/%zu, %.1fs", pass,
                 m->case_at + j + 1, m->ncases, name, warm ? "warmup" : "rep", rep + 1, reps,
                 m->done + 1, m->total, el);
         fflush(stderr);
     } else if (m->verbose) {
-        fprintf(stderr, "qqbench: case %zu/%zu %s %s %d/%d (launch %zu/%zu, %.1fs)\n",
+        fprintf(stderr, "qqbench: case %zu/%zu %s %s %d/%d (pass %d, launch %zu/%zu, %.1fs)\n",
                 m->case_at + j + 1, m->ncases, name, warm ? "warmup" : "rep", rep + 1, reps,
-                m->done + 1, m->total, el);
+                m->pass + 1, m->done + 1, m->total, el);
     }
 }
 
@@ -258,85 +262,153 @@ static int first_pass_done(struct qqb_measure *m, size_t bench, const struct qqb
     return keys_verdict(m, b, err, errlen);
 }
 
-int qqb_plan_rounds(size_t want, int upto, int most, double budget_left, size_t groups_left,
-                    double spent, int done, int *cut)
+double qqb_budget_factor(double left, double must, double extra)
 {
-    *cut = 0;
+    if (!(extra > 0) || must + extra <= left)
+        return 1;
+    return left > must ? (left - must) / extra : 0;
+}
+
+int qqb_plan_rounds(size_t want, int upto, int most)
+{
     if (most < upto)
         most = upto;
     int more = want > (size_t)upto ? (int)(want < (size_t)most ? want : (size_t)most) - upto : 0;
-    if (more <= 0 || !(budget_left < INFINITY) || done <= 0)
-        return more > 0 ? more : 0;
-    /* The group's share of what is left, less what its rounds took. */
-    double share = (budget_left + spent) / (double)(groups_left ? groups_left : 1) - spent;
-    double per = spent / done;
-    double fits = per > 0 ? floor(share / per) : (double)more;
-    if (fits < more) {
-        *cut = 1;
-        more = fits > 0 ? (int)fits : 0;
-    }
-    return more;
+    return more > 0 ? more : 0;
 }
+
+/* What the measurement keeps of a group between its passes. */
+struct qqb_group_state {
+    size_t *order;  /* this round's order of the group's cases */
+    size_t file0;   /* the group's first run<N> file */
+    int upto, most; /* rounds to take, and the most --max-repetitions allows */
+    int done;       /* rounds taken */
+    int first;      /* rounds of its first pass */
+    double spent;   /* seconds the rounds took */
+};
 
 /*
- * The plan against a stored baseline (docs/STATISTICS.md section 17): after
- * a group's rounds, the rounds its rows want to decide at their threshold
- * (m->planned), up to m->max_planned (else 8x the group's repetitions) and within the group's share
- * of what is left of the budget (qqb_plan_rounds; the rounds so far took SPENT seconds for DONE
- * rounds). *UPTO grows; one line says so.
+ * The plan against a stored baseline (docs/STATISTICS.md sections 17 and
+ * 18), before the first launch: the rounds each group's rows want to
+ * decide at their threshold (m->planned, from the baseline's spread), up
+ * to m->max_planned (else 8x the group's repetitions). The passes share
+ * them, so each pass of this run has the same share of its launches, as
+ * the baseline's runs had. One line a group that takes more.
  */
-static void plan_more(struct qqb_measure *m, size_t g, const char *name,
-                      const struct qqb_results *into, int done, double spent, int *upto)
+static int plan_start(struct qqb_measure *m, struct qqb_group_state *st)
 {
-    size_t want = m->planned(m->ctx, g, into);
-    double left = m->budget > 0 ? m->budget - (qqb_now() - m->t0) : INFINITY;
-    int cut;
-    int most = m->max_planned > 0 ? m->max_planned : 8 * m->plan->groups[g].reps;
-    int more = qqb_plan_rounds(want, *upto, most, left, m->groups_left, spent, done, &cut);
-    if (more > 0) {
-        *upto += more;
-        m->total += (size_t)more * m->plan->groups[g].n;
+    size_t ng = m->plan->ngroups;
+    size_t *want = calloc(ng ? ng : 1, sizeof *want);
+    if (!want)
+        return -1;
+    m->planned(m->ctx, want);
+    for (size_t g = 0; g < ng; g++) {
+        const struct qqb_plan_group *gr = &m->plan->groups[g];
+        int most = m->max_planned > 0 ? m->max_planned : 8 * gr->reps;
+        int more = qqb_plan_rounds(want[g], gr->reps, most);
+        st[g].upto = gr->reps + more;
+        m->total += (size_t)more * gr->n;
+        if (!m->quiet && more > 0)
+            fprintf(stderr,
+                    "qqbench: %s: the plan wants %zu launches a case to decide at the threshold: "
+                    "%d more\n",
+                    m->plan->suite->bench[gr->bench].name, want[g], more);
     }
-    if (!m->quiet && (more > 0 || cut))
-        fprintf(stderr,
-                "qqbench: %s: the plan wants %zu launches a case to decide at the threshold%s: "
-                "%d more\n",
-                name, want, cut ? " (cut to the budget's share)" : "", more);
+    free(want);
+    return 0;
 }
 
-int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into, char *err,
-                      size_t errlen)
+/* After the first pass: when the rounds still to take, at what each
+ * group's rounds cost so far, do not fit in what is left of --budget, the
+ * plan's rounds beyond each group's repetitions shrink alike, and a line
+ * names each group cut. */
+static void budget_cut(struct qqb_measure *m, struct qqb_group_state *st)
+{
+    const struct qqb_plan *p = m->plan;
+    if (!(m->budget > 0))
+        return;
+    double left = m->budget - (qqb_now() - m->t0), must = 0, extra = 0;
+    for (size_t g = 0; g < p->ngroups; g++) {
+        double per = st[g].done > 0 ? st[g].spent / st[g].done : 0;
+        int reps = p->groups[g].reps;
+        int base = reps > st[g].done ? reps - st[g].done : 0;
+        int beyond = st[g].upto > (reps > st[g].done ? reps : st[g].done)
+                         ? st[g].upto - (reps > st[g].done ? reps : st[g].done)
+                         : 0;
+        must += base * per;
+        extra += beyond * per;
+    }
+    double f = qqb_budget_factor(left, must, extra);
+    if (!(f < 1))
+        return;
+    for (size_t g = 0; g < p->ngroups; g++) {
+        const struct qqb_plan_group *gr = &p->groups[g];
+        int floor_rounds = gr->reps > st[g].done ? gr->reps : st[g].done;
+        if (st[g].upto <= floor_rounds)
+            continue;
+        int keep = floor_rounds + (int)floor((st[g].upto - floor_rounds) * f);
+        m->total -= (size_t)(st[g].upto - keep) * gr->n;
+        if (!m->quiet)
+            fprintf(stderr,
+                    "qqbench: %s: the plan's rounds cut to the budget's share: %d, not %d\n",
+                    p->suite->bench[gr->bench].name, keep, st[g].upto);
+        st[g].upto = keep;
+    }
+}
+
+#define CASE(j) into->cases[gr->first + (j)]
+
+/* One pass (--passes 1): after group G's repetitions, the plan's rounds
+ * are cut to the group's share of what is left of --budget (the groups
+ * not yet measured share it alike), at what its rounds cost so far. */
+static void budget_cut_one(struct qqb_measure *m, struct qqb_group_state *st, size_t g)
 {
     const struct qqb_plan_group *gr = &m->plan->groups[g];
-    const struct qqb_suite *s = m->plan->suite;
-    const struct qqb_bench *b = &s->bench[gr->bench];
+    if (!(m->budget > 0) || st[g].done <= 0 || st[g].upto <= st[g].done)
+        return;
+    double left = m->budget - (qqb_now() - m->t0);
+    double share = left / (double)(m->plan->ngroups - g);
+    double per = st[g].spent / st[g].done;
+    double f = qqb_budget_factor(share, 0, (st[g].upto - st[g].done) * per);
+    if (!(f < 1))
+        return;
+    int keep = st[g].done + (int)floor((st[g].upto - st[g].done) * f);
+    m->total -= (size_t)(st[g].upto - keep) * gr->n;
+    if (!m->quiet)
+        fprintf(stderr, "qqbench: %s: the plan's rounds cut to the budget's share: %d, not %d\n",
+                m->plan->suite->bench[gr->bench].name, keep, st[g].upto);
+    st[g].upto = keep;
+}
+
+/* A group's first pass begins: its cases named, a reference build without
+ * the kernel failing its cases at once (the change build's still run),
+ * the benchmark's `keys:` pass opened, and the warmups. 0, or -1 with ERR. */
+static int group_begin(struct qqb_measure *m, size_t g, struct qqb_results *into,
+                       struct qqb_group_state *st, char *err, size_t errlen)
+{
+    const struct qqb_plan_group *gr = &m->plan->groups[g];
+    const struct qqb_bench *b = &m->plan->suite->bench[gr->bench];
     size_t nv = gr->n;
-    size_t *order = calloc(nv, sizeof *order);
-    if (!order) {
-        snprintf(err, errlen, "qqbench run: error: out of memory");
-        return -1;
-    }
     /* Each case has its own launch files, so --keep keeps one log per case
-     * (the last launch's), confirmations included. */
-    size_t file0 = m->files;
+     * (the last launch's). */
+    st->file0 = m->files;
     m->files += nv;
+    if (st->upto < gr->reps) /* the plan may have set more */
+        st->upto = gr->reps;
+    st->most = m->max_reps > gr->reps ? m->max_reps : gr->reps;
     for (size_t j = 0; j < nv; j++) {
         const struct qqb_plan_case *pc = &m->plan->cases[gr->first + j];
-        struct qqb_case_result *r = into->cases[gr->first + j];
+        struct qqb_case_result *r = CASE(j);
         r->nodes = pc->nodes;
         if ((!r->bench && !(r->bench = strdup(b->name))) ||
             (!r->variant && pc->variant >= 0 &&
              !(r->variant = strdup(b->variants[pc->variant].name))) ||
             (!r->point && pc->point && !(r->point = strdup(pc->point))) ||
             (!r->command && qqb_strv_dup(pc->command, &r->command) != 0)) {
-            free(order);
             snprintf(err, errlen, "qqbench run: error: out of memory");
             return -1;
         }
     }
-#define CASE(j) into->cases[gr->first + (j)]
-    /* A reference build without the kernel fails its cases at once, with
-     * the reason; the change build's cases still run. */
     for (size_t j = 0; j < nv; j++) {
         char why[600];
         if (!CASE(j)->failures &&
@@ -352,77 +424,157 @@ int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into,
         m->keys_launches = 0;
         if (!m->keys_missing || !m->keys_why) {
             keys_pass_end(m, b->nkeys);
-            free(order);
             snprintf(err, errlen, "qqbench run: error: out of memory");
             return -1;
         }
     }
+    m->case_at = gr->first;
     for (int w = 0; w < gr->warmup; w++) {
         for (size_t j = 0; j < nv; j++) {
             if (CASE(j)->failures)
                 continue;
             progress(m, j, CASE(j)->name, w, gr->warmup, 1);
-            if (launch_once(m, gr->first + j, file0 + j, CASE(j), 1, 0, err, errlen) != 0)
-                goto stop;
+            if (launch_once(m, gr->first + j, st->file0 + j, CASE(j), 1, 0, err, errlen) != 0)
+                return -1;
         }
         if (m->keys_missing && first_pass_done(m, gr->bench, b, err, errlen) != 0)
-            goto stop;
+            return -1;
     }
-    /* --max-repetitions: while an A/B comparison is still noisy, measure
-     * more rounds (as many again each time) up to the maximum. */
-    int upto = gr->reps, most = m->max_reps > gr->reps ? m->max_reps : gr->reps;
-    int planned = 0;
-    double g0 = qqb_now();
-    for (int rep = 0; rep < upto; rep++) {
-        qqb_round_order(nv, (size_t)rep, m->seed ^ (uint64_t)g, order);
+    return 0;
+}
+
+/* Rounds FROM..TO-1 of group G, in qqb_round_order. LAST: its last pass,
+ * where --max-repetitions may add rounds after TO. 0, or -1 with ERR (the
+ * run stops). */
+static int group_rounds(struct qqb_measure *m, size_t g, struct qqb_results *into,
+                        struct qqb_group_state *st, int from, int to, int last, char *err,
+                        size_t errlen)
+{
+    const struct qqb_plan_group *gr = &m->plan->groups[g];
+    const struct qqb_bench *b = &m->plan->suite->bench[gr->bench];
+    size_t nv = gr->n;
+    m->case_at = gr->first;
+    double t0 = qqb_now();
+    for (int rep = from; rep < to; rep++) {
+        qqb_round_order(nv, (size_t)rep, m->seed ^ (uint64_t)g, st->order);
         for (size_t i = 0; i < nv; i++) {
-            size_t j = order[i];
+            size_t j = st->order[i];
             if (CASE(j)->failures)
                 continue;
-            progress(m, j, CASE(j)->name, rep, upto, 0);
-            if (launch_once(m, gr->first + j, file0 + j, CASE(j), 0, (uint32_t)rep, err, errlen) !=
-                0)
-                goto stop;
+            progress(m, j, CASE(j)->name, rep, st->upto, 0);
+            if (launch_once(m, gr->first + j, st->file0 + j, CASE(j), 0, (uint32_t)rep, err,
+                            errlen) != 0)
+                return -1;
         }
+        st->done = rep + 1;
         if (m->keys_missing && first_pass_done(m, gr->bench, b, err, errlen) != 0)
-            goto stop;
-        if (rep + 1 == upto && !planned && m->planned) {
-            planned = 1;
-            plan_more(m, g, b->name, into, rep + 1, qqb_now() - g0, &upto);
-        }
-        if (rep + 1 == upto && upto < most && nv > 1 && m->undecided &&
+            return -1;
+        if (!last || rep + 1 != to)
+            continue;
+        /* --max-repetitions: while an A/B comparison is still noisy,
+         * measure more rounds (as many again each time) up to the most. */
+        if (rep + 1 == to && st->upto < st->most && nv > 1 && m->undecided &&
             m->undecided(m->ctx, g, into)) {
-            int more = upto + gr->reps > most ? most - upto : gr->reps;
-            upto += more;
+            int more = st->upto + gr->reps > st->most ? st->most - st->upto : gr->reps;
+            st->upto += more;
+            to += more;
             m->total += (size_t)more * nv;
             progress_noisy(m, gr, rep + 1, more);
         }
     }
-    for (size_t j = 0; j < nv; j++) {
+    st->spent += qqb_now() - t0;
+    return 0;
+}
+
+/* A group's last pass is over: its cases said done, failures counted. */
+static void group_end(struct qqb_measure *m, size_t g, struct qqb_results *into)
+{
+    const struct qqb_plan_group *gr = &m->plan->groups[g];
+    for (size_t j = 0; j < gr->n; j++) {
         progress_case_done(m, CASE(j));
         if (CASE(j)->failures)
             m->kernel_failures++;
     }
+}
+
 #undef CASE
-    m->case_at += nv;
-    free(order);
-    return 0;
-stop:
-    if (m->tty && !m->quiet)
-        fprintf(stderr, "\r\033[K");
-    keys_pass_end(m, b->nkeys);
-    free(order);
-    return -1;
+
+static void states_free(struct qqb_group_state *st, size_t n)
+{
+    for (size_t g = 0; st && g < n; g++)
+        free(st[g].order);
+    free(st);
 }
 
 int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, size_t errlen)
 {
-    m->ncases = m->plan->ncases;
-    m->total = m->plan->launches;
-    for (size_t g = 0; g < m->plan->ngroups; g++) {
-        m->groups_left = m->plan->ngroups - g;
-        if (qqb_measure_group(m, g, into, err, errlen) != 0)
-            return -1;
+    const struct qqb_plan *p = m->plan;
+    m->ncases = p->ncases;
+    m->total = p->launches;
+    struct qqb_group_state *st = calloc(p->ngroups ? p->ngroups : 1, sizeof *st);
+    int most = 1, rc = 0;
+    for (size_t g = 0; st && g < p->ngroups; g++) {
+        st[g].order = calloc(p->groups[g].n ? p->groups[g].n : 1, sizeof *st[g].order);
+        if (!st[g].order) {
+            states_free(st, g);
+            st = NULL;
+        } else if (qqb_plan_group_passes(p, g) > most) {
+            most = qqb_plan_group_passes(p, g);
+        }
     }
-    return 0;
+    if (!st) {
+        snprintf(err, errlen, "qqbench run: error: out of memory");
+        return -1;
+    }
+    /* Pass by pass over the whole suite: each group takes its share of
+     * its rounds in every pass, so a case's launches are spread over the
+     * run, not bunched in one stretch of the machine's weather
+     * (docs/STATISTICS.md section 18). */
+    m->states = st;
+    if (m->planned && plan_start(m, st) != 0) {
+        m->states = NULL;
+        states_free(st, p->ngroups);
+        snprintf(err, errlen, "qqbench run: error: out of memory");
+        return -1;
+    }
+    for (int pass = 0; rc == 0 && pass < most; pass++) {
+        m->pass = pass;
+        for (size_t g = 0; rc == 0 && g < p->ngroups; g++) {
+            const struct qqb_plan_group *gr = &p->groups[g];
+            int np = qqb_plan_group_passes(p, g), from, to;
+            if (pass >= np)
+                continue;
+            int last = pass == np - 1;
+            if (pass == 0)
+                rc = group_begin(m, g, into, &st[g], err, errlen);
+            if (pass == 0)
+                st[g].first = np > 1 ? st[g].upto / np : st[g].upto;
+            if (rc == 0 && qqb_pass_rounds(st[g].first, st[g].upto, np, pass, &from, &to) != 0) {
+                snprintf(err, errlen, "qqbench run: error: the passes of group %zu", g);
+                rc = -1;
+            }
+            if (rc == 0 && np == 1 && to > gr->reps) {
+                /* One pass: the group's repetitions, then the plan's
+                 * rounds within the group's share of the budget. */
+                rc = group_rounds(m, g, into, &st[g], from, gr->reps, 0, err, errlen);
+                if (rc == 0)
+                    budget_cut_one(m, st, g);
+                from = gr->reps;
+                to = st[g].upto;
+            }
+            if (rc == 0)
+                rc = group_rounds(m, g, into, &st[g], from, to, last, err, errlen);
+            if (rc == 0 && last)
+                group_end(m, g, into);
+            if (rc != 0 && m->keys_missing)
+                keys_pass_end(m, p->suite->bench[gr->bench].nkeys);
+        }
+        if (pass == 0 && rc == 0)
+            budget_cut(m, st);
+    }
+    if (rc != 0 && m->tty && !m->quiet)
+        fprintf(stderr, "\r\033[K");
+    m->states = NULL;
+    states_free(st, p->ngroups);
+    return rc;
 }

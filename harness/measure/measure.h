@@ -9,6 +9,8 @@
 #include "plan.h"
 #include "results.h"
 
+struct qqb_group_state;
+
 struct qqb_measure {
     /* Set by the caller. */
     const struct qqb_plan *plan;
@@ -20,18 +22,19 @@ struct qqb_measure {
     /* --max-repetitions: 1 when group G of R still needs more rounds. */
     int (*undecided)(void *ctx, size_t g, const struct qqb_results *r);
     void *ctx;
-    /* Against a stored baseline: the launches per case group G of R wants
-     * (the plan, qqb_judge_planned; 0: none more). */
-    size_t (*planned)(void *ctx, size_t g, const struct qqb_results *r);
-    double budget;      /* seconds the whole measurement may take (0: no limit) */
-    int max_planned;    /* the most rounds the plan may grow a group to
-                           (--max-repetitions; 0: 8x the group's repetitions) */
-    size_t groups_left; /* groups not yet measured, for the budget's share */
+    /* Against a stored baseline: the launches per case each group wants
+     * (the plan, qqb_judge_plan_start), into WANT[group]: 0 where none more. */
+    void (*planned)(void *ctx, size_t *want);
+    double budget;   /* seconds the whole measurement may take (0: no limit) */
+    int max_planned; /* the most rounds the plan may grow a group to
+                        (--max-repetitions; 0: 8x the group's repetitions) */
     /* Kept by the measurement. */
     double t0;
     size_t done, total; /* launches, for progress */
     size_t case_at, ncases;
-    size_t files; /* run<N> files made so far */
+    int pass;                       /* the pass being measured, from 0 */
+    struct qqb_group_state *states; /* each group's rounds so far */
+    size_t files;                   /* run<N> files made so far */
     size_t kernel_failures;
     /* Per benchmark of the suite: 1 once its `keys:` were checked, after
      * the first pass over its first group. During that pass: of each key,
@@ -43,32 +46,37 @@ struct qqb_measure {
 };
 
 /* The plan's rounds (docs/STATISTICS.md section 17): how many more rounds a
- * group at UPTO rounds takes when its rows WANT launches a case: up to
- * MOST, and, with BUDGET_LEFT seconds left of the run's budget (INFINITY:
- * none set), within the group's share of it among GROUPS_LEFT groups (its
- * own DONE rounds took SPENT seconds, and the share counts them). *CUT 1
- * when the budget cut the rounds. Pure. */
-int qqb_plan_rounds(size_t want, int upto, int most, double budget_left, size_t groups_left,
-                    double spent, int done, int *cut);
+ * group of UPTO rounds takes when its rows WANT launches a case, up to
+ * MOST (the budget is kept after the first pass). Pure. */
+int qqb_plan_rounds(size_t want, int upto, int most);
+
+/* After the first pass, with LEFT seconds of the budget left: the share of
+ * the plan's rounds beyond the groups' repetitions that is kept, when the
+ * rounds the groups must still take cost MUST seconds and the plan's EXTRA
+ * (each at what the group's rounds cost so far). 1 when all fit, 0 when
+ * not even MUST does. Pure. */
+double qqb_budget_factor(double left, double must, double extra);
 
 /* Prepare M for PLAN (M's caller fields set): 0 or -1. */
 int qqb_measure_init(struct qqb_measure *m);
 void qqb_measure_free(struct qqb_measure *m);
 
-/* Measure group G: warmups, then rounds in qqb_round_order, each launch's
- * samples stamped (run 0, launch = round) into case (plan index) of INTO,
- * which qqb_results_init sized from the plan. A case whose launch fails
- * stops there; the others go on. The first pass over a benchmark's first
- * group (its first warmup, else its first round) checks the benchmark's
- * `keys:`: a key no launch of the change build named is an error (a key
- * some variant names is not; the reference build does not count). 0, or -1 with
- * ERR a whole line to print: out of memory, or a key the file does not
- * name ("suite:line:col: error: ..." at the key, with "did you mean"),
- * and then no further launch is made. */
-int qqb_measure_group(struct qqb_measure *m, size_t g, struct qqb_results *into, char *err,
-                      size_t errlen);
-
-/* Every group of the plan: 0, or -1 with ERR as qqb_measure_group. */
+/* Measure every group of the plan, in its passes over the suite:
+ * each pass takes each group's share of its rounds (qqb_pass_rounds; a
+ * group has at most as many passes as repetitions). Against a stored
+ * baseline the plan (M->planned) sets each group's rounds before the first
+ * launch, and after the first pass --budget may cut them. A group's first
+ * pass begins with its warmups; in its last, --max-repetitions may add
+ * rounds while an A/B comparison is noisy.
+ * Each launch's samples are stamped (run 0, launch = round) into case
+ * (plan index) of INTO, which qqb_results_init sized from the plan. A
+ * case whose launch fails stops there; the others go on. The first pass
+ * over a benchmark's first group (its first warmup, else its first round)
+ * checks the benchmark's `keys:`: a key no launch of the change build
+ * named is an error (a key some variant names is not; the reference build
+ * does not count). 0, or -1 with ERR a whole line to print: out of
+ * memory, or a key the file does not name ("suite:line:col: error: ..."
+ * at the key, with "did you mean"), and then no further launch is made. */
 int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, size_t errlen);
 
 #endif /* QQB_MEASURE_H */

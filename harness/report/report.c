@@ -666,6 +666,7 @@ static void run_head(const struct qqb_report *r, struct qqb_run *o)
     o->kernel_failures = (long long)(json_int_t)r->kernel_failures;
     o->family_size = (long long)(json_int_t)r->j->family;
     o->round_order_seed = (long long)(json_int_t)(r->seed & 0x7fffffffffffffffull);
+    o->passes = r->passes > 0 ? r->passes : 1;
     o->exit_code = r->exit_code;
 }
 

@@ -28,6 +28,7 @@ struct qqb_report {
     int fail_on_noisy;
     int fail_on_blind; /* --fail-on-blind: blind rows fail (text, JUnit) */
     uint64_t seed;     /* of the round order */
+    int passes;        /* passes over the suite the launches took */
     double elapsed;
     int exit_code;
 };

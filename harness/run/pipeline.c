@@ -113,10 +113,12 @@ static int undecided(void *ctx, size_t g, const struct qqb_results *r)
     return qqb_judge_ab_undecided(c[0], g, r, c[1]);
 }
 
-static size_t planned(void *ctx, size_t g, const struct qqb_results *r)
+static void planned(void *ctx, size_t *want)
 {
-    const void *const *c = ctx; /* {plan, base} */
-    return qqb_judge_planned(c[0], g, r, c[1]);
+    const void *const *c = ctx;
+    if (qqb_judge_plan_start(c[0], c[1], want) != 0)
+        for (size_t g = 0; g < ((const struct qqb_plan *)c[0])->ngroups; g++)
+            want[g] = 0; /* out of memory: no more rounds than the suite's */
 }
 
 /* QQBENCH_REFERENCE_SCALE: tests pretend the machine is that much slower. */
@@ -379,6 +381,7 @@ static int step_workdir(struct run *r)
     m->planned = r->have_base && !o->update && !o->memory_only ? planned : NULL;
     m->budget = o->budget;
     m->max_planned = o->max_reps; /* 0: each group's 8x */
+    r->plan.passes = o->passes > 0 ? o->passes : QQB_DEFAULT_PASSES;
     m->ctx = (void *)r->uctx;
     m->workdir = r->workdir;
     snprintf(r->workdir, sizeof r->workdir, "%s/qqbench.XXXXXX",
@@ -546,6 +549,7 @@ static int step_report(struct run *r)
     rep->fail_on_noisy = o->fail_on_noisy;
     rep->fail_on_blind = o->fail_on_blind;
     rep->seed = r->m.seed;
+    rep->passes = r->plan.passes;
     rep->elapsed = qqb_now() - r->m.t0;
     struct qqb_run_outcome *oc = &r->oc;
     oc->kernel_failures = r->m.kernel_failures;

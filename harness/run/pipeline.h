@@ -46,6 +46,7 @@ struct qqb_run_opts {
     uint64_t seed;
     size_t keep_runs;
     double threshold_bound; /* --threshold-bound; 0: the suite's */
+    int passes;             /* --passes: passes over the suite (0: QQB_DEFAULT_PASSES) */
     double budget;          /* --budget: seconds the launches may take (0: no limit);
                                the plan against a stored baseline stays within it */
     char **only;
@@ -55,6 +56,9 @@ struct qqb_run_opts {
 /* O with every option at its default: all off, the baseline keeping
  * QQB_BASELINE_KEEP_RUNS runs, the budget QQB_DEFAULT_BUDGET seconds. */
 #define QQB_DEFAULT_BUDGET 600.0
+/* Passes over the suite a run takes by default (docs/STATISTICS.md section
+ * 18): a case's launches spread over the run's time in five stretches. */
+#define QQB_DEFAULT_PASSES 5
 void qqb_run_opts_init(struct qqb_run_opts *o);
 /* Free what O holds (the --only list; the names in it are borrowed). */
 void qqb_run_opts_free(struct qqb_run_opts *o);

@@ -10,8 +10,13 @@
 
 #include "stats.h"
 
-/* pi/2: the variance of a median of n normal draws is (pi/2) sigma^2 / n. */
-#define HALF_PI 1.57079632679489661923
+/* A standard deviation from the median of successive differences: for
+ * independent normal launches |x(i+1) - x(i)| has median 0.67449 sqrt(2)
+ * sigma. Successive launches share the stretch of time they ran in, so a
+ * shift of the machine between passes, or a slow drift, stays out of the
+ * launch part (a few differences across a pass's border move the median
+ * little). */
+#define QQB_SUCC_SCALE 1.0483579
 
 double qqb_trigamma_inverse(double y)
 {
@@ -42,10 +47,11 @@ int qqb_shrink_prior(const double *s2, const double *df, size_t n, double *s0sq,
     if (!e)
         return -1;
     size_t k = 0;
-    double tri = 0;
+    double tri = 0, dfsum = 0;
     for (size_t i = 0; i < n; i++) {
         if (!(s2[i] > 0) || !isfinite(s2[i]) || !(df[i] > 0) || !isfinite(df[i]))
             continue;
+        dfsum += df[i];
         double h = df[i] / 2.0;
         e[k++] = log(s2[i]) - gsl_sf_psi(h) + log(h);
         tri += gsl_sf_psi_1(h);
@@ -59,6 +65,11 @@ int qqb_shrink_prior(const double *s2, const double *df, size_t n, double *s0sq,
             ss += (e[i] - mean) * (e[i] - mean);
         double excess = ss / (double)(k - 1) - tri / (double)k;
         double d = excess > 0 ? 2.0 * qqb_trigamma_inverse(excess) : QQB_SHRINK_D0_MAX;
+        /* The prior is known no better than the rows it came from: its
+         * degrees of freedom are at most theirs together (limma has
+         * thousands of rows and needs no such cap; a suite has tens). */
+        if (d > dfsum)
+            d = dfsum;
         if (!(d < QQB_SHRINK_D0_MAX))
             d = QQB_SHRINK_D0_MAX;
         *d0 = d;
@@ -77,9 +88,74 @@ double qqb_shrunk_var(double s2, double df, double s0sq, double d0)
     return (d0 * s0sq + df * s2) / (d0 + df);
 }
 
-int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, struct qqb_baseruns *out)
+int qqb_pass_rounds(int first, int total, int passes, int pass, int *from, int *to)
 {
-    out->nruns = 0;
+    if (passes < 1 || pass < 0 || pass >= passes || first < 1 || total < first ||
+        (passes == 1 && first != total))
+        return -1;
+    if (pass == 0) {
+        *from = 0;
+        *to = first;
+        return 0;
+    }
+    long long rest = total - first;
+    *from = first + (int)(rest * (pass - 1) / (passes - 1));
+    *to = first + (int)(rest * pass / (passes - 1));
+    return 0;
+}
+
+/* The variance factor of the Hodges-Lehmann location of K normal draws,
+ * over sigma^2 / K: 1 for one or two (it is their mean), pi/3 from three
+ * (its efficiency against the mean is 3/pi). */
+static double hl_factor(size_t k)
+{
+    return k <= 2 ? 1.0 : 1.04719755119659775;
+}
+
+/* The Hodges-Lehmann location of L[0..N-1]: the median of its N(N+1)/2
+ * Walsh averages (L[i] + L[j]) / 2, i <= j. NaN on out of memory. */
+static double hl_location(const double *l, size_t n)
+{
+    size_t m = n * (n + 1) / 2, k = 0;
+    double *w = malloc((m ? m : 1) * sizeof *w);
+    if (!w)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i; j < n; j++)
+            w[k++] = 0.5 * (l[i] + l[j]);
+    double r = qqb_median(w, m);
+    free(w);
+    return r;
+}
+
+/* One run's launches L[0..N-1] (logs, in the order they ran) in PASSES
+ * passes: its figure (the Hodges-Lehmann location of all its launches,
+ * *FIG), the factor K of its launch part (sigma^2 K), and the successive
+ * differences within each pass appended to DEV[*NDEV]. Hodges-Lehmann, not
+ * the median: the passes' shifts average in it almost as in a mean (its
+ * efficiency is 0.955 where the median's is 0.64), and an outlying launch
+ * moves it little (measured on real runs, docs/STATISTICS.md section 18). */
+static int run_figure(const double *l, size_t n, int passes, double *fig, double *k, double *dev,
+                      size_t *ndev)
+{
+    int np = passes < 1 ? 1 : passes > (int)n ? (int)n : passes;
+    int first = np > 1 ? (int)n / np : (int)n;
+    for (int p = 0; p < np; p++) {
+        int from = 0, to = (int)n;
+        if (qqb_pass_rounds(first, (int)n, np, p, &from, &to) != 0 || from < 0 || to > (int)n)
+            continue;
+        for (int i = from + 1; i < to; i++)
+            dev[(*ndev)++] = fabs(l[i] - l[i - 1]);
+    }
+    *fig = hl_location(l, n);
+    *k = hl_factor(n) / (double)n;
+    return isfinite(*fig) ? 0 : -1;
+}
+
+int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes,
+                    struct qqb_baseruns *out)
+{
+    out->nruns = out->ndiff = 0;
     out->mean = out->s2 = out->within_sd = out->within_var = NAN;
     if (!x || !run || n == 0)
         return -1;
@@ -91,22 +167,22 @@ int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, struct qqb_b
             maxrun = run[i];
     }
     size_t nr = (size_t)maxrun + 1;
-    double *med = malloc(nr * sizeof *med), *buf = malloc(n * sizeof *buf),
+    double *med = malloc(nr * sizeof *med), *l = malloc(n * sizeof *l),
            *dev = malloc(n * sizeof *dev);
-    int rc = med && buf && dev ? 0 : -1;
+    int rc = med && l && dev ? 0 : -1;
     size_t ndev = 0, used = 0;
+    double ksum = 0;
     for (size_t r = 0; rc == 0 && r < nr; r++) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++)
             if (run[i] == r)
-                buf[k++] = log(x[i]);
+                l[k++] = log(x[i]);
         if (k == 0)
             continue;
-        double m = qqb_median(buf, k);
-        med[used++] = m;
-        if (k >= 2)
-            for (size_t i = 0; i < k; i++)
-                dev[ndev++] = fabs(buf[i] - m);
+        double kr;
+        if (run_figure(l, k, passes, &med[used++], &kr, dev, &ndev) != 0)
+            rc = -1;
+        ksum += kr;
     }
     if (rc == 0) {
         out->nruns = used;
@@ -117,46 +193,58 @@ int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, struct qqb_b
                 ss += (med[r] - out->mean) * (med[r] - out->mean);
             out->s2 = ss / (double)(used - 1);
         }
-        if (ndev >= 2) {
-            out->within_sd = QQB_MAD_SCALE * qqb_median(dev, ndev);
-            out->within_var =
-                HALF_PI * out->within_sd * out->within_sd / ((double)n / (double)used);
+        out->ndiff = ndev;
+        if (ndev >= 1) {
+            out->within_sd = QQB_SUCC_SCALE * qqb_median(dev, ndev);
+            out->within_var = out->within_sd * out->within_sd * ksum / (double)used;
         }
     }
     free(med);
-    free(buf);
+    free(l);
     free(dev);
     return rc;
 }
 
-/* The log median of CUR and the launch part of its variance. */
-static int current_of(const double *cur, size_t nc, double *lmed, double *wc, double *sd)
+/* The figure of the current run CUR (in the order it ran, PASSES passes)
+ * and the launch part of its variance, from its launch noise pooled with
+ * the baseline's B (*SD): a run of ten launches has six differences within
+ * its passes, too few to know its noise alone. */
+static int current_of(const struct qqb_baseruns *b, const double *cur, size_t nc, int passes,
+                      double *fig, double *wc, double *sd)
 {
-    double *l = malloc((nc ? nc : 1) * sizeof *l);
-    if (!l)
-        return -1;
-    for (size_t i = 0; i < nc; i++) {
-        if (!(cur[i] > 0) || !isfinite(cur[i])) {
-            free(l);
-            return -1;
-        }
-        l[i] = log(cur[i]);
+    size_t sz = nc ? nc : 1;
+    double *l = malloc(sz * sizeof *l), *dev = malloc(sz * sizeof *dev);
+    int rc = l && dev ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < nc; i++) {
+        if (!(cur[i] > 0) || !isfinite(cur[i]))
+            rc = -1;
+        else
+            l[i] = log(cur[i]);
     }
-    *lmed = qqb_median(l, nc);
-    *sd = nc >= 2 ? qqb_mad_scaled(l, nc) : 0;
-    *wc = HALF_PI * *sd * *sd / (double)nc;
+    if (rc == 0) {
+        size_t ndev = 0;
+        double k;
+        if (run_figure(l, nc, passes, fig, &k, dev, &ndev) != 0)
+            rc = -1;
+        double own = ndev >= 1 ? QQB_SUCC_SCALE * qqb_median(dev, ndev) : 0;
+        double nb = isfinite(b->within_sd) ? (double)b->ndiff : 0;
+        *sd = sqrt((nb * (nb > 0 ? b->within_sd * b->within_sd : 0) + (double)ndev * own * own) /
+                   (nb + (double)ndev > 0 ? nb + (double)ndev : 1));
+        *wc = *sd * *sd * k;
+    }
     free(l);
-    return 0;
+    free(dev);
+    return rc;
 }
 
 int qqb_runtest(const struct qqb_baseruns *b, double var, double df, const double *cur, size_t nc,
-                struct qqb_runtest *out)
+                int passes, struct qqb_runtest *out)
 {
     out->est = out->se = out->floor_se = out->df = out->tau2 = out->wc = out->pct = NAN;
     if (!b || !cur || nc == 0 || b->nruns < 2 || !(var >= 0) || !isfinite(var) || !(df > 0))
         return -1;
     double lmed, sd;
-    if (current_of(cur, nc, &lmed, &out->wc, &sd) != 0)
+    if (current_of(b, cur, nc, passes, &lmed, &out->wc, &sd) != 0)
         return -1;
     double within = isfinite(b->within_var) ? b->within_var : 0;
     out->tau2 = var > within ? var - within : 0;
@@ -194,7 +282,7 @@ size_t qqb_runtest_launches(const struct qqb_runtest *t, double sd_log, double t
     double room = target_se * target_se - t->floor_se * t->floor_se;
     if (!(room > 0) || !isfinite(sd_log))
         return 0;
-    double n = ceil(HALF_PI * sd_log * sd_log / room);
+    double n = ceil(hl_factor(3) * sd_log * sd_log / room);
     if (n < 1)
         n = 1;
     return n <= (double)max ? (size_t)n : 0;

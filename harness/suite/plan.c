@@ -140,6 +140,7 @@ int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size
 {
     size_t builds = against ? 2 : 1;
     memset(out, 0, sizeof *out);
+    out->passes = 1;
     out->suite = suite;
     out->against = against;
     for (size_t i = 0; i < nonly; i++) {
@@ -246,6 +247,12 @@ int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why, s
         return 1;
     }
     return 0;
+}
+
+int qqb_plan_group_passes(const struct qqb_plan *p, size_t g)
+{
+    int n = p->passes > 0 ? p->passes : 1, reps = p->groups[g].reps;
+    return n < reps ? n : (reps > 0 ? reps : 1);
 }
 
 const char **qqb_plan_names(const struct qqb_plan *p)

@@ -57,10 +57,16 @@ struct qqb_plan {
     size_t launches;        /* warmups and repetitions of every case */
     const char *against;    /* --against DIR (borrowed), NULL without */
     size_t reference_cases; /* cases of the reference build */
+    int passes;             /* passes over the suite a run takes (1 from qqb_plan_make;
+                               the pipeline sets --passes): how a run's figure splits
+                               its launches (docs/STATISTICS.md section 18) */
     int max_reps;           /* rounds a group may grow to while an A/B comparison is
                                noisy (0: its repetitions); the looks of the
                                group-sequential plan (docs/STATISTICS.md section 17) */
 };
+
+/* The passes group G takes: the run's, at most its repetitions, at least 1. */
+int qqb_plan_group_passes(const struct qqb_plan *p, size_t g);
 
 /*
  * Expand SUITE (the benchmarks named in ONLY, all when NONLY is 0) once.

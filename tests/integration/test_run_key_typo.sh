@@ -24,7 +24,7 @@ benchmarks:
 YAML
 }
 # launches ERR: how many launches the --verbose progress lines name.
-launches() { grep -Ec '^qqbench: case .*\(launch [0-9]+/[0-9]+' "$1" || true; }
+launches() { grep -Ec '^qqbench: case .*\(pass [0-9]+, launch [0-9]+/[0-9]+' "$1" || true; }
 
 # typo WHAT FILE AT KEY N: the run of FILE stops with exit 2, the error at
 # AT (line:column) naming KEY with "did you mean 'work'", N launches in all,
@@ -43,13 +43,14 @@ typo() {
 }
 
 # In a list, the second value misspelt (line 12, column 18 is its 'w'):
-# 'fine' runs its 3 launches, 'b' one.
+# in the first of the 3 passes (one round each), 'fine' runs 1 launch and
+# 'b' one, where the error stops the run.
 mk s.yaml 0 '[work, wrok]'
-typo typo s.yaml 12:18 wrok 4
+typo typo s.yaml 12:18 wrok 2
 # One quoted name (column 12, past the quote, is its 'W'), found at the
-# warmup: 'fine' runs its 4 launches, 'b' its warmup.
+# warmup: 'fine' runs its warmup and first round, 'b' its warmup.
 mk w.yaml 1 '"Wrok"'
-typo warmup w.yaml 12:12 Wrok 5
+typo warmup w.yaml 12:12 Wrok 3
 
 # Spelt right: every launch runs and the baseline is written.
 mk ok.yaml 0 '[work]'

@@ -296,13 +296,13 @@ static void test_holm(void)
     CHECK_INT_EQ(p.ncases, 20);
     results_for(&p, &cur);
     results_for(&p, &base);
-    /* Every case unchanged but case 0 (+10%, clear) and case 2 (+3% with
+    /* Every case unchanged but case 0 (+10%, clear) and case 2 (+4% with
      * 1% launch noise: regressed at 95%, not at 1 - 0.05/20). The baseline:
      * three runs of the same eight launches, so the runs agree. */
     static const double e[8] = {1.000, 1.010, 0.992, 1.004, 0.996, 1.013, 0.988, 1.006};
     for (size_t c = 0; c < p.ncases; c++)
         for (uint32_t r = 0; r < 8; r++) {
-            double f = c == 0 ? 1.10 : c == 2 ? 1.035 : 1.0;
+            double f = c == 0 ? 1.10 : c == 2 ? 1.04 : 1.0;
             for (uint32_t run = 0; run < 3; run++) {
                 add(base.cases[c], "work", 1000 * (1 + 0.002 * run) * e[(r + run) % 8], run, r);
                 ref(base.cases[c], 500, run, r);
@@ -317,7 +317,7 @@ static void test_holm(void)
     const struct qqb_cmp *c2 = find_row(&j, 0, p.cases[2].name);
     CHECK(c0 && c2);
     if (c0 && c2) {
-        printf("  +10%%: %s %+.2f [%+.2f, %+.2f] p %.3g (%s); +3.5%%: %s alone %s [%+.2f, %+.2f] p "
+        printf("  +10%%: %s %+.2f [%+.2f, %+.2f] p %.3g (%s); +4%%: %s alone %s [%+.2f, %+.2f] p "
                "%.3g (%s)\n",
                qqb_verdict_name(c0->verdict), c0->ch.pct, c0->ch.lo, c0->ch.hi, c0->p_value,
                c0->why, qqb_verdict_name(c2->verdict), qqb_verdict_name(c2->alone), c2->ch.lo,
@@ -554,7 +554,7 @@ static void against_model(double mu, double sd, double prob[QQB_NVERDICTS])
 
 /* One measurement of the two builds (case 0 the change, case 1 the
  * reference build) into R: SIM_BATCH rounds at a time while the row is
- * noisy, up to SIM_MOST, as qqb_measure_group does. */
+ * noisy, up to SIM_MOST, as the measurement does in a group's last pass. */
 static void sim_builds(gsl_rng *g, const struct qqb_plan *p, struct qqb_results *r, double change,
                        double sigma)
 {
