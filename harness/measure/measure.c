@@ -277,6 +277,21 @@ int qqb_plan_rounds(size_t want, int upto, int most)
     return more > 0 ? more : 0;
 }
 
+/* How a line names group G: its benchmark, parameters and node count, as
+ * the verdict table names its cases less the variant ("msg_pack@2",
+ * "km[size=200]@4"). */
+static const char *group_label(const struct qqb_measure *m, size_t g, char *buf, size_t len)
+{
+    const struct qqb_plan_group *gr = &m->plan->groups[g];
+    const struct qqb_plan_case *pc = &m->plan->cases[gr->first];
+    const char *name = m->plan->suite->bench[gr->bench].name;
+    if (pc->point)
+        snprintf(buf, len, "%s[%s]@%d", name, pc->point, pc->nodes);
+    else
+        snprintf(buf, len, "%s@%d", name, pc->nodes);
+    return buf;
+}
+
 /* What the measurement keeps of a group between its passes. */
 struct qqb_group_state {
     size_t *order;  /* this round's order of the group's cases */
@@ -306,16 +321,28 @@ static int plan_start(struct qqb_measure *m, struct qqb_group_state *st)
         const struct qqb_plan_group *gr = &m->plan->groups[g];
         int most = m->max_planned > 0 ? m->max_planned : 8 * gr->reps;
         int more = qqb_plan_rounds(want[g], gr->reps, most);
+        char label[300];
         st[g].upto = gr->reps + more;
         m->total += (size_t)more * gr->n;
         if (!m->quiet && more > 0)
             fprintf(stderr,
                     "qqbench: %s: the plan wants %zu launches a case to decide at the threshold: "
                     "%d more\n",
-                    m->plan->suite->bench[gr->bench].name, want[g], more);
+                    group_label(m, g, label, sizeof label), want[g], more);
     }
     free(want);
     return 0;
+}
+
+/* Group G's rounds cut by --budget to KEEP, and a line says so. */
+static void cut_to(struct qqb_measure *m, struct qqb_group_state *st, size_t g, int keep)
+{
+    char label[300];
+    m->total -= (size_t)(st[g].upto - keep) * m->plan->groups[g].n;
+    if (!m->quiet)
+        fprintf(stderr, "qqbench: %s: the plan's rounds cut to the budget's share: %d, not %d\n",
+                group_label(m, g, label, sizeof label), keep, st[g].upto);
+    st[g].upto = keep;
 }
 
 /* After the first pass: when the rounds still to take, at what each
@@ -346,13 +373,7 @@ static void budget_cut(struct qqb_measure *m, struct qqb_group_state *st)
         int floor_rounds = gr->reps > st[g].done ? gr->reps : st[g].done;
         if (st[g].upto <= floor_rounds)
             continue;
-        int keep = floor_rounds + (int)floor((st[g].upto - floor_rounds) * f);
-        m->total -= (size_t)(st[g].upto - keep) * gr->n;
-        if (!m->quiet)
-            fprintf(stderr,
-                    "qqbench: %s: the plan's rounds cut to the budget's share: %d, not %d\n",
-                    p->suite->bench[gr->bench].name, keep, st[g].upto);
-        st[g].upto = keep;
+        cut_to(m, st, g, floor_rounds + (int)floor((st[g].upto - floor_rounds) * f));
     }
 }
 
@@ -363,7 +384,6 @@ static void budget_cut(struct qqb_measure *m, struct qqb_group_state *st)
  * not yet measured share it alike), at what its rounds cost so far. */
 static void budget_cut_one(struct qqb_measure *m, struct qqb_group_state *st, size_t g)
 {
-    const struct qqb_plan_group *gr = &m->plan->groups[g];
     if (!(m->budget > 0) || st[g].done <= 0 || st[g].upto <= st[g].done)
         return;
     double left = m->budget - (qqb_now() - m->t0);
@@ -372,12 +392,7 @@ static void budget_cut_one(struct qqb_measure *m, struct qqb_group_state *st, si
     double f = qqb_budget_factor(share, 0, (st[g].upto - st[g].done) * per);
     if (!(f < 1))
         return;
-    int keep = st[g].done + (int)floor((st[g].upto - st[g].done) * f);
-    m->total -= (size_t)(st[g].upto - keep) * gr->n;
-    if (!m->quiet)
-        fprintf(stderr, "qqbench: %s: the plan's rounds cut to the budget's share: %d, not %d\n",
-                m->plan->suite->bench[gr->bench].name, keep, st[g].upto);
-    st[g].upto = keep;
+    cut_to(m, st, g, st[g].done + (int)floor((st[g].upto - st[g].done) * f));
 }
 
 /* A group's first pass begins: its cases named, a reference build without

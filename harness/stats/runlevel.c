@@ -131,7 +131,8 @@ static double hl_location(const double *l, size_t n)
 /* One run's launches L[0..N-1] (logs, in the order they ran) in PASSES
  * passes: its figure (the Hodges-Lehmann location of all its launches,
  * *FIG), the factor K of its launch part (sigma^2 K), and the successive
- * differences within each pass appended to DEV[*NDEV]. Hodges-Lehmann, not
+ * differences within each pass appended to DEV[*NDEV] (all of them, when
+ * each pass has one launch). Hodges-Lehmann, not
  * the median: the passes' shifts average in it almost as in a mean (its
  * efficiency is 0.955 where the median's is 0.64), and an outlying launch
  * moves it little (measured on real runs, docs/STATISTICS.md section 18). */
@@ -139,6 +140,11 @@ static int run_figure(const double *l, size_t n, int passes, double *fig, double
                       size_t *ndev)
 {
     int np = passes < 1 ? 1 : passes > (int)n ? (int)n : passes;
+    /* A pass of one launch has no difference within it: where every pass
+     * has one (no more launches than passes), the run's successive
+     * launches across passes are its noise, a pass's shift with it. */
+    if (np == (int)n)
+        np = 1;
     int first = np > 1 ? (int)n / np : (int)n;
     for (int p = 0; p < np; p++) {
         int from = 0, to = (int)n;

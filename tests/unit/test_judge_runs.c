@@ -214,6 +214,13 @@ static void test_pass_figures(void)
     CHECK_DBL_NEAR(b.mean, 0.04, 1e-12);
     CHECK_DBL_NEAR(b.s2, 3e-4, 1e-12); /* (0.01^2 + 0.02^2 + 0.01^2) / 2 */
     CHECK_DBL_NEAR(b.within_sd, 0, 1e-12);
+    /* No more launches than passes (4 of each): no pass has a difference
+     * within it, so each run's successive launches across its passes are
+     * its noise: 3 differences a run, 9 in all, where they would be none. */
+    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 4, &b), 0);
+    CHECK_U64_EQ(b.ndiff, 9);
+    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 2, &b), 0);
+    CHECK_U64_EQ(b.ndiff, 6); /* 2 passes of 2: one difference each */
     /* The current run in 2 passes at 0.1 and 0.2: figure 0.15. */
     double cur[4] = {exp(0.1), exp(0.1), exp(0.2), exp(0.2)};
     struct qqb_runtest t;
