@@ -35,10 +35,16 @@
 #define COLD      static __attribute__((noinline))
 /* The branch a call takes in the common case, laid out straight. */
 #define LIKELY(c) __builtin_expect(!!(c), 1)
+/* A thread-local read without a call to __tls_get_addr (which, even when
+ * the linker relaxes it away, makes the compiler save registers around
+ * it): libqq is a static library, linked into a program or a shared
+ * library that glibc's static TLS reserve takes. */
+#define TLS_IE    __attribute__((tls_model("initial-exec")))
 #else
 #define HOT       static inline
 #define COLD      static
 #define LIKELY(c) (c)
+#define TLS_IE
 #endif
 
 #if defined(MAP_ANONYMOUS)
@@ -174,10 +180,13 @@ struct mkey {
     char *name;  /* malloc'd, except key 0's */
 };
 
-/* A slot holds a key in KEY_BITS bits and a size in the rest (below). */
-#define KEY_BITS 24
-#define KEY_MAX  ((UINT32_C(1) << KEY_BITS) - 1)
-#define META_MAX (UINT64_MAX >> KEY_BITS)
+/* A slot's meta holds a key in its low KEY_BITS bits, the freed mark in
+ * the next, and a size (live) or a free's number (freed) in the rest. */
+#define KEY_BITS   24
+#define KEY_MAX    ((UINT32_C(1) << KEY_BITS) - 1)
+#define META_FREED (UINT64_C(1) << KEY_BITS)
+#define META_SHIFT (KEY_BITS + 1)
+#define META_MAX   (UINT64_MAX >> META_SHIFT)
 
 /* The first KEYS0 keys are static (key 0 counts before any MemAddKey);
  * key I >= KEYS0 lives in chunk c = floor(log2(I)) - KEYS0_BITS + 1, which
@@ -318,8 +327,8 @@ static void pages_put(void *p, size_t bytes)
  * --------------------------------------------------------------------- */
 
 struct slot {
-    uintptr_t addr; /* 0: empty; bit 0 set: freed */
-    uint64_t meta;  /* key in the low KEY_BITS; above: live, the size; freed, the free's number */
+    uintptr_t addr; /* 0: empty */
+    uint64_t meta;  /* the key, META_FREED, and the size (live) or the free's number (freed) */
 };
 
 #define TAB_MIN_BITS 10
@@ -348,14 +357,14 @@ struct mtab {
     int orphan;                   /* under reg_lock: no thread owns it */
     struct slot *slots;
     unsigned bits;
-    unsigned shift; /* 64 - bits */
-    size_t mask;    /* (1 << bits) - 1 */
-    size_t used;    /* occupied slots, live and freed */
-    uint64_t free_seq;
-    uint32_t locked_calls;       /* under lock: the owner's calls since the bias went */
-    uint32_t rebias_at;          /* under lock: after how many it takes the bias back */
-    int withdrawn;               /* under lock: hold_all() withdrew the bias and waits for busy */
-    _Atomic(struct mtab *) next; /* the registry: a list, only appended to */
+    unsigned shift;        /* 64 - bits */
+    size_t mask;           /* (1 << bits) - 1 */
+    size_t used;           /* occupied slots, live and freed */
+    uint64_t free_mark;    /* META_FREED | the number of the table's last free << META_SHIFT */
+    uint32_t locked_calls; /* under lock: the owner's calls since the bias went */
+    uint32_t rebias_at;    /* under lock: after how many it takes the bias back */
+    int withdrawn;         /* under lock: hold_all() withdrew the bias and waits for busy */
+    _Atomic(struct mtab *) next;    /* the registry: a list, only appended to */
     struct tcount *cnt[KEY_CHUNKS]; /* laid out as the keys' chunks; cnt[0] is cnt0 */
     unsigned cnt_none;              /* bit c: chunk c could not be mapped; not tried again */
     struct tcount cnt0[KEYS0];
@@ -367,8 +376,13 @@ static struct slot tab0[2];
 
 /* The first table, the head of the registry; an orphan until a thread
  * records. */
-static struct mtab tab_main = {
-    .orphan = 1, .slots = tab0, .bits = 1, .shift = 63, .mask = 1, .cnt = {tab_main.cnt0}};
+static struct mtab tab_main = {.orphan = 1,
+                               .slots = tab0,
+                               .bits = 1,
+                               .shift = 63,
+                               .mask = 1,
+                               .free_mark = META_FREED,
+                               .cnt = {tab_main.cnt0}};
 static struct mtab *reg_tail = &tab_main; /* under reg_lock */
 static int ntables = 1;                   /* under reg_lock */
 
@@ -380,8 +394,8 @@ static struct mtab tab_none;
 /* This thread's own table, once it has recorded; tab_none before, and for
  * a thread that records in the first table as a guest (no memory for a
  * table of its own). */
-static _Thread_local struct mtab *t_tab = &tab_none;
-static _Thread_local int t_guest;
+static _Thread_local TLS_IE struct mtab *t_tab = &tab_none;
+static _Thread_local TLS_IE int t_guest;
 /* Fibonacci hashing: the high bits of the address times 2^64/phi. The
  * address's low 4 bits go first: malloc's blocks are 16-aligned, and a
  * multiplier shifted left by them has lost the golden ratio's even spread
@@ -398,12 +412,12 @@ HOT uint32_t slot_key(const struct slot *e)
 
 HOT uint64_t slot_size(const struct slot *e)
 {
-    return e->meta >> KEY_BITS;
+    return e->meta >> META_SHIFT;
 }
 
 HOT int slot_freed(const struct slot *e)
 {
-    return (int)(e->addr & 1u);
+    return (e->meta & META_FREED) != 0;
 }
 
 /* The slot of A (live or freed) in T, or NULL (always for an odd A: no
@@ -413,7 +427,7 @@ HOT struct slot *slot_find(struct mtab *t, uintptr_t a)
     struct slot *s = t->slots;
     for (size_t i = hash_addr(a, t->shift);; i = (i + 1) & t->mask) {
         uintptr_t x = s[i].addr;
-        if ((x & ~(uintptr_t)1) == a)
+        if (x == a)
             return &s[i];
         if (x == 0)
             return NULL;
@@ -435,7 +449,7 @@ static void slot_delete(struct mtab *t, size_t i)
     struct slot *s = t->slots;
     size_t mask = t->mask;
     for (size_t j = (i + 1) & mask; s[j].addr != 0; j = (j + 1) & mask) {
-        size_t home = hash_addr(s[j].addr & ~(uintptr_t)1, t->shift);
+        size_t home = hash_addr(s[j].addr, t->shift);
         /* Slot j may move to i unless its home lies cyclically in (i, j]. */
         if (((j - home) & mask) >= ((j - i) & mask)) {
             s[i] = s[j];
@@ -450,7 +464,7 @@ static void slot_delete(struct mtab *t, size_t i)
 /* A freed slot older than the last WINDOW frees of T: forgotten at a sweep. */
 static int slot_stale(const struct mtab *t, const struct slot *e, uint64_t window)
 {
-    return slot_freed(e) && ((t->free_seq - slot_size(e)) & META_MAX) >= window;
+    return slot_freed(e) && (((t->free_mark >> META_SHIFT) - slot_size(e)) & META_MAX) >= window;
 }
 
 /* Sweep stale freed slots of T, and resize so that the rest fill at most a
@@ -488,7 +502,7 @@ static int tab_rebuild(struct mtab *t)
         return -1;
     for (size_t i = 0; i < cap; i++)
         if (s[i].addr != 0 && !slot_stale(t, &s[i], window))
-            *slot_empty(ns, nbits, s[i].addr & ~(uintptr_t)1) = s[i];
+            *slot_empty(ns, nbits, s[i].addr) = s[i];
     if (s != tab0)
         pages_put(s, cap * sizeof *s);
     t->slots = ns;
@@ -516,8 +530,8 @@ static struct slot *slot_new(struct mtab *t, uintptr_t a)
  * caller). */
 HOT void slot_free(struct mtab *t, struct slot *e, uint32_t ki)
 {
-    e->addr |= 1u;
-    e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | ki;
+    t->free_mark += UINT64_C(1) << META_SHIFT; /* the number wraps with META_MAX */
+    e->meta = t->free_mark | ki;
 }
 
 /* Forget every block of T and its counts. */
@@ -536,7 +550,7 @@ static void tab_clear(struct mtab *t)
     t->shift = 63;
     t->mask = 1;
     t->used = 0;
-    t->free_seq = 0;
+    t->free_mark = META_FREED;
 }
 
 /* ---------------------------------------------------------------------
@@ -643,6 +657,7 @@ static struct mtab *tab_adopt(void)
         t->bits = 1;
         t->shift = 63;
         t->mask = 1;
+        t->free_mark = META_FREED;
         t->cnt[0] = t->cnt0;
         atomic_store_explicit(&reg_tail->next, t, memory_order_release);
         reg_tail = t;
@@ -890,8 +905,7 @@ HOT void record_alloc_in(struct mtab *t, int key, void *p, size_t size)
             return;
         }
     }
-    e->addr = a;
-    e->meta = ((uint64_t)size << KEY_BITS) | ki;
+    e->meta = ((uint64_t)size << META_SHIFT) | ki;
     struct tcount *c = tc_of(t, ki);
     if (LIKELY(c != NULL)) {
         c->allocs++;
@@ -921,36 +935,64 @@ COLD void *record_alloc_rest(struct mtab *t, int key, void *p, size_t size)
     return p;
 }
 
-/* Record P, returned by libc for SIZE bytes of KEY; returns P. enter(),
- * record_alloc_in() and leave() with the bias's common case laid out
- * straight: the address's own freed slot found again (glibc hands the
- * block freed last out first), a key of the first KEYS0. Everything else
- * is a tail call. */
-HOT void *record_alloc(int key, void *p, size_t size)
+/* A key and a size the bias's path takes straight, in one compare: a
+ * registered key of the first KEYS0 and a size below 2^(64 - META_SHIFT)
+ * (META_MAX + 1; any size from 2^33 takes the other path too). Keys are
+ * never unregistered, so the answer holds for the rest of the call. */
+HOT int alloc_near(int key, size_t size)
+{
+    uint64_t near = (uint64_t)(uint32_t)key | ((uint64_t)size >> (64 - META_SHIFT - KEYS0_BITS));
+    return near < atomic_load_explicit(&nkeys_near, memory_order_acquire);
+}
+
+/* A near key and size as a live slot's meta: one register to keep across
+ * libc's malloc. */
+HOT uint64_t meta_of(int key, size_t size)
+{
+    return ((uint64_t)size << META_SHIFT) | (uint32_t)key;
+}
+
+/* Record P for a key and size not near (alloc_near): under the bias or
+ * the lock, whichever this thread's table is under. Returns P. */
+COLD void *record_alloc_far(int key, void *p, size_t size)
+{
+    struct mtab *t;
+    int how = enter(&t);
+    record_alloc_in(t, key, p, size);
+    leave(t, how);
+    return p;
+}
+
+/* Record P, returned by libc for the near key and size of META; returns
+ * P. enter(), record_alloc_in() and leave() with the bias's common case
+ * laid out straight: the address's own freed slot found again (glibc
+ * hands the block freed last out first). Everything else is a tail call. */
+HOT void *record_near(void *p, uint64_t meta)
 {
     struct mtab *t = t_tab;
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
     if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
-        uintptr_t a = (uintptr_t)p;
-        /* One compare: a registered key of the first KEYS0 and a size
-         * below 2^40 (META_MAX), or the rest's path (any size from
-         * 2^34 takes it too). */
-        uint64_t near = (uint64_t)(uint32_t)key | ((uint64_t)size >> (64 - KEY_BITS - KEYS0_BITS));
-        uint32_t ki = (uint32_t)key;
-        struct slot *e = slot_find(t, a);
-        if (!e || !slot_freed(e) || near >= atomic_load_explicit(&nkeys_near, memory_order_acquire))
-            return record_alloc_rest(t, key, p, size);
-        e->addr = a;
-        e->meta = ((uint64_t)size << KEY_BITS) | ki;
-        struct tcount *c = &t->cnt0[ki];
+        struct slot *e = slot_find(t, (uintptr_t)p);
+        if (!e || !slot_freed(e))
+            return record_alloc_rest(t, (int)(meta & KEY_MAX), p, meta >> META_SHIFT);
+        e->meta = meta;
+        struct tcount *c = &t->cnt0[meta & (KEYS0 - 1)];
         c->allocs++;
-        tc_add(c, size);
+        tc_add(c, meta >> META_SHIFT);
         atomic_store_explicit(&t->busy, 0, memory_order_release);
         return p;
     }
     atomic_store_explicit(&t->busy, 0, memory_order_release);
-    return record_alloc_locked(key, p, size);
+    return record_alloc_locked((int)(meta & KEY_MAX), p, meta >> META_SHIFT);
+}
+
+/* Record P, returned by libc for SIZE bytes of KEY; returns P. */
+HOT void *record_alloc(int key, void *p, size_t size)
+{
+    if (LIKELY(alloc_near(key, size)))
+        return record_near(p, meta_of(key, size));
+    return record_alloc_far(key, p, size);
 }
 
 /* What a free of an address is. */
@@ -1120,12 +1162,24 @@ static int add_clean_memkey(const char *name)
  * The allocation functions the macros call.
  * --------------------------------------------------------------------- */
 
+/* Libc's malloc, then record_alloc() for a key and size not near. */
+COLD void *malloc_far(int key, size_t size)
+{
+    void *p = malloc(size);
+    return p ? record_alloc_far(key, p, size) : NULL;
+}
+
+/* The key and size are judged before libc's malloc, so that one register
+ * (their meta) is all the call keeps across it. */
 void *MemMalloc(int key, size_t size)
 {
+    if (!LIKELY(alloc_near(key, size)))
+        return malloc_far(key, size);
+    uint64_t meta = meta_of(key, size);
     void *p = malloc(size);
     if (!p)
         return NULL;
-    return record_alloc(key, p, size);
+    return record_near(p, meta);
 }
 
 void *MemCalloc(int key, size_t count, size_t size)
@@ -1208,13 +1262,15 @@ void MemFree(int key, void *ptr)
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
     if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
         struct slot *e = slot_find(t, (uintptr_t)ptr);
-        uint32_t ki;
-        if (!e || slot_freed(e) || (ki = slot_key(e)) >= KEYS0) {
+        /* One test: a live record of a key of the first KEYS0. */
+        uint64_t m;
+        if (!e || ((m = e->meta) & (META_FREED | (KEY_MAX & ~(KEYS0 - 1)))) != 0) {
             free_rest(t, ptr);
             return;
         }
+        uint32_t ki = (uint32_t)m & (KEYS0 - 1);
         struct tcount *c = &t->cnt0[ki];
-        c->held -= (int64_t)slot_size(e);
+        c->held -= (int64_t)(m >> META_SHIFT);
         c->frees++;
         slot_free(t, e, ki);
         atomic_store_explicit(&t->busy, 0, memory_order_release);
@@ -1246,8 +1302,7 @@ static void realloc_restore(struct mtab *where, uintptr_t a, uint64_t old_size, 
     if (!e) /* dropped by a sweep meanwhile */
         e = slot_new(where, a);
     if (e) {
-        e->addr = a;
-        e->meta = (old_size << KEY_BITS) | old_key;
+        e->meta = (old_size << META_SHIFT) | old_key;
     } else {
         struct tcount *c = tc_of(where, old_key);
         if (c)
