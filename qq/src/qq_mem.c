@@ -28,6 +28,13 @@
 #include "qq_internal.h"
 #include "qq_mem.h"
 
+#if defined(__GNUC__) && !defined(__clang__) && defined(__PIC__)
+/* libc's malloc and free called through the GOT, not a PLT stub (one jump
+ * less a call): they are the calls of the common path. */
+extern void *malloc(size_t size) __attribute__((noplt));
+extern void free(void *ptr) __attribute__((noplt));
+#endif
+
 /* What a malloc+free pair runs through, inlined into MemMalloc and MemFree:
  * a call and its register saves are a tenth of the pair's cost. */
 #if defined(__GNUC__)
@@ -352,10 +359,12 @@ struct tcount {
 struct mtab {
     /* The owner's line: read and written on every call. */
     _Alignas(64) atomic_int busy; /* the owner is inside a call under the bias */
-    atomic_int biased;            /* the owner may record without the lock */
     atomic_int lock;              /* 1: held */
-    int orphan;                   /* under reg_lock: no thread owns it */
+    /* The bias: slots while the owner may record without the lock, NULL
+     * otherwise (one load gives the owner both). */
+    _Atomic(struct slot *) biased;
     struct slot *slots;
+    int orphan; /* under reg_lock: no thread owns it */
     unsigned bits;
     unsigned shift;        /* 64 - bits */
     size_t mask;           /* (1 << bits) - 1 */
@@ -422,9 +431,8 @@ HOT int slot_freed(const struct slot *e)
 
 /* The slot of A (live or freed) in T, or NULL (always for an odd A: no
  * slot holds one). Inline: it is most of what a call costs. */
-HOT struct slot *slot_find(struct mtab *t, uintptr_t a)
+HOT struct slot *slot_find_in(const struct mtab *t, struct slot *s, uintptr_t a)
 {
-    struct slot *s = t->slots;
     for (size_t i = hash_addr(a, t->shift);; i = (i + 1) & t->mask) {
         uintptr_t x = s[i].addr;
         if (x == a)
@@ -432,6 +440,11 @@ HOT struct slot *slot_find(struct mtab *t, uintptr_t a)
         if (x == 0)
             return NULL;
     }
+}
+
+HOT struct slot *slot_find(struct mtab *t, uintptr_t a)
+{
+    return slot_find_in(t, t->slots, a);
 }
 
 static struct slot *slot_empty(struct slot *s, unsigned bits, uintptr_t a)
@@ -506,6 +519,10 @@ static int tab_rebuild(struct mtab *t)
     if (s != tab0)
         pages_put(s, cap * sizeof *s);
     t->slots = ns;
+    /* Under the bias, the bias now names the new slots (unless another
+     * thread withdrew it meanwhile: then it stays withdrawn). */
+    atomic_compare_exchange_strong_explicit(&t->biased, &s, ns, memory_order_relaxed,
+                                            memory_order_relaxed);
     t->bits = nbits;
     t->shift = 64 - nbits;
     t->mask = ((size_t)1 << nbits) - 1;
@@ -564,7 +581,7 @@ static int bias_clear(struct mtab *u)
 {
     if (!atomic_load_explicit(&u->biased, memory_order_relaxed))
         return 0;
-    atomic_store_explicit(&u->biased, 0, memory_order_relaxed);
+    atomic_store_explicit(&u->biased, NULL, memory_order_relaxed);
     u->locked_calls = 0;
     u->rebias_at = u->rebias_at >= REBIAS_MAX / 2 ? REBIAS_MAX : 2 * u->rebias_at;
     return 1;
@@ -672,7 +689,7 @@ static struct mtab *tab_adopt(void)
     /* The new owner starts with the bias (another thread may be looking
      * into the table meanwhile: under its lock). */
     lock_take(&t->lock);
-    atomic_store_explicit(&t->biased, bias_ok, memory_order_relaxed);
+    atomic_store_explicit(&t->biased, bias_ok ? t->slots : NULL, memory_order_relaxed);
     t->locked_calls = 0;
     t->rebias_at = REBIAS_FIRST;
     lock_give(&t->lock);
@@ -766,7 +783,7 @@ COLD struct mtab *enter_locked(void)
     /* The owner takes its bias back after enough calls under the lock
      * with nobody withdrawing it (it takes effect at the next call). */
     if (bias_ok && ++t->locked_calls >= t->rebias_at)
-        atomic_store_explicit(&t->biased, 1, memory_order_relaxed);
+        atomic_store_explicit(&t->biased, t->slots, memory_order_relaxed);
     return t;
 }
 
@@ -777,7 +794,7 @@ HOT int enter(struct mtab **tp)
     struct mtab *t = t_tab;
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed) != NULL)) {
         *tp = t;
         return 0;
     }
@@ -941,7 +958,8 @@ COLD void *record_alloc_rest(struct mtab *t, int key, void *p, size_t size)
  * never unregistered, so the answer holds for the rest of the call. */
 HOT int alloc_near(int key, size_t size)
 {
-    uint64_t near = (uint64_t)(uint32_t)key | ((uint64_t)size >> (64 - META_SHIFT - KEYS0_BITS));
+    /* In 32 bits: a size_t shifted right by 33 fits them. */
+    uint32_t near = (uint32_t)key | (uint32_t)((uint64_t)size >> (64 - META_SHIFT - KEYS0_BITS));
     return near < atomic_load_explicit(&nkeys_near, memory_order_acquire);
 }
 
@@ -972,12 +990,13 @@ HOT void *record_near(void *p, uint64_t meta)
     struct mtab *t = t_tab;
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
-        struct slot *e = slot_find(t, (uintptr_t)p);
+    struct slot *s = atomic_load_explicit(&t->biased, memory_order_relaxed);
+    if (LIKELY(s != NULL)) {
+        struct slot *e = slot_find_in(t, s, (uintptr_t)p);
         if (!e || !slot_freed(e))
             return record_alloc_rest(t, (int)(meta & KEY_MAX), p, meta >> META_SHIFT);
         e->meta = meta;
-        struct tcount *c = &t->cnt0[meta & (KEYS0 - 1)];
+        struct tcount *c = &t->cnt0[(uint8_t)meta]; /* the key: bits 6 to 24 are clear */
         c->allocs++;
         tc_add(c, meta >> META_SHIFT);
         atomic_store_explicit(&t->busy, 0, memory_order_release);
@@ -1260,15 +1279,16 @@ void MemFree(int key, void *ptr)
     struct mtab *t = t_tab;
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
-        struct slot *e = slot_find(t, (uintptr_t)ptr);
+    struct slot *s = atomic_load_explicit(&t->biased, memory_order_relaxed);
+    if (LIKELY(s != NULL)) {
+        struct slot *e = slot_find_in(t, s, (uintptr_t)ptr);
         /* One test: a live record of a key of the first KEYS0. */
         uint64_t m;
         if (!e || ((m = e->meta) & (META_FREED | (KEY_MAX & ~(KEYS0 - 1)))) != 0) {
             free_rest(t, ptr);
             return;
         }
-        uint32_t ki = (uint32_t)m & (KEYS0 - 1);
+        uint32_t ki = (uint8_t)m; /* the key: bits 6 to 24 are clear */
         struct tcount *c = &t->cnt0[ki];
         c->held -= (int64_t)(m >> META_SHIFT);
         c->frees++;
