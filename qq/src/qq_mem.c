@@ -367,6 +367,7 @@ struct mtab {
     int orphan; /* under reg_lock: no thread owns it */
     unsigned bits;
     unsigned shift;        /* 64 - bits */
+    unsigned off_shift;    /* shift - 4: the hash in bytes (slot_find_in) */
     size_t mask;           /* (1 << bits) - 1 */
     size_t used;           /* occupied slots, live and freed */
     uint64_t free_mark;    /* META_FREED | the number of the table's last free << META_SHIFT */
@@ -389,6 +390,7 @@ static struct mtab tab_main = {.orphan = 1,
                                .slots = tab0,
                                .bits = 1,
                                .shift = 63,
+                               .off_shift = 59,
                                .mask = 1,
                                .free_mark = META_FREED,
                                .cnt = {tab_main.cnt0}};
@@ -433,11 +435,19 @@ HOT int slot_freed(const struct slot *e)
  * slot holds one). Inline: it is most of what a call costs. */
 HOT struct slot *slot_find_in(const struct mtab *t, struct slot *s, uintptr_t a)
 {
-    for (size_t i = hash_addr(a, t->shift);; i = (i + 1) & t->mask) {
-        uintptr_t x = s[i].addr;
-        if (x == a)
-            return &s[i];
-        if (x == 0)
+    /* In bytes from S: the hash's top bits shifted 4 less, and the rest
+     * cleared, are its index times the slot's 16 bytes. */
+    size_t off = (size_t)((((uint64_t)a >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> t->off_shift) &
+                 ~(size_t)(sizeof *s - 1);
+    /* The first probe laid out straight: at a quarter load it is most
+     * often the one. */
+    if (LIKELY(((struct slot *)((char *)s + off))->addr == a))
+        return (struct slot *)((char *)s + off);
+    for (size_t m = t->mask * sizeof *s;; off = (off + sizeof *s) & m) {
+        struct slot *e = (struct slot *)((char *)s + off);
+        if (e->addr == a)
+            return e;
+        if (e->addr == 0)
             return NULL;
     }
 }
@@ -525,6 +535,7 @@ static int tab_rebuild(struct mtab *t)
                                             memory_order_relaxed);
     t->bits = nbits;
     t->shift = 64 - nbits;
+    t->off_shift = t->shift - 4;
     t->mask = ((size_t)1 << nbits) - 1;
     t->used = keep;
     return 0;
@@ -565,6 +576,7 @@ static void tab_clear(struct mtab *t)
     t->slots = tab0;
     t->bits = 1;
     t->shift = 63;
+    t->off_shift = 59;
     t->mask = 1;
     t->used = 0;
     t->free_mark = META_FREED;
@@ -673,6 +685,7 @@ static struct mtab *tab_adopt(void)
         t->slots = tab0;
         t->bits = 1;
         t->shift = 63;
+        t->off_shift = 59;
         t->mask = 1;
         t->free_mark = META_FREED;
         t->cnt[0] = t->cnt0;
@@ -902,6 +915,8 @@ COLD void count_spare_alloc(uint32_t ki, uint64_t size)
 /* Record P in T (held). */
 HOT void record_alloc_in(struct mtab *t, int key, void *p, size_t size)
 {
+    if (!p) /* MemMalloc's malloc failed: nothing to record */
+        return;
     uintptr_t a = (uintptr_t)p;
     uint32_t ki = key_index(key);
     if ((a & 1u) || (uint64_t)size > META_MAX) {
@@ -1195,10 +1210,9 @@ void *MemMalloc(int key, size_t size)
     if (!LIKELY(alloc_near(key, size)))
         return malloc_far(key, size);
     uint64_t meta = meta_of(key, size);
-    void *p = malloc(size);
-    if (!p)
-        return NULL;
-    return record_near(p, meta);
+    /* A NULL takes record_near's other paths (no slot holds address 0 as
+     * a freed block), which return it: no test here. */
+    return record_near(malloc(size), meta);
 }
 
 void *MemCalloc(int key, size_t count, size_t size)
@@ -1270,7 +1284,7 @@ COLD void free_rest(struct mtab *t, void *ptr)
 }
 
 /* enter(), free_in() and leave() with the bias's common case laid out
- * straight (as record_alloc's), then libc's free as a tail call. */
+ * straight (as record_near's), then libc's free as a tail call. */
 void MemFree(int key, void *ptr)
 {
     (void)key; /* bytes leave the key the block was charged to */
