@@ -377,7 +377,7 @@ struct mtab {
     _Atomic(struct mtab *) next;    /* the registry: a list, only appended to */
     struct tcount *cnt[KEY_CHUNKS]; /* laid out as the keys' chunks; cnt[0] is cnt0 */
     unsigned cnt_none;              /* bit c: chunk c could not be mapped; not tried again */
-    struct tcount cnt0[KEYS0];
+    _Alignas(64) struct tcount cnt0[KEYS0]; /* an account a cache line, not across two */
 };
 
 /* Before a table's first block: two empty slots that are never written,
