@@ -968,9 +968,9 @@ COLD void *record_alloc_rest(struct mtab *t, int key, void *p, size_t size)
 }
 
 /* A key and a size the bias's path takes straight, in one compare: a
- * registered key of the first KEYS0 and a size below 2^(64 - META_SHIFT)
- * (META_MAX + 1; any size from 2^33 takes the other path too). Keys are
- * never unregistered, so the answer holds for the rest of the call. */
+ * registered key of the first KEYS0 and a size below 2^33 (the other path
+ * records sizes up to META_MAX). Keys are never unregistered, so the
+ * answer, taken before libc's malloc, holds for the rest of the call. */
 HOT int alloc_near(int key, size_t size)
 {
     /* In 32 bits: a size_t shifted right by 33 fits them. */
