@@ -20,6 +20,7 @@ enum { SIZE = 16, ROUNDS = 1000 };
 static int key;
 static _Thread_local int fail_next; /* this thread's next libc malloc returns NULL */
 
+#if !TEST_ASAN /* ASan's runtime is the program's malloc: no replacement there (main skips) */
 /* glibc's own allocator, under the name it exports for programs that
  * replace malloc. */
 extern void *__libc_malloc(size_t size);
@@ -35,6 +36,7 @@ void *(malloc)(size_t size)
     }
     return __libc_malloc(size);
 }
+#endif
 
 /* A failed malloc between tracked pairs of this thread: the key counts the
  * pairs only. */
