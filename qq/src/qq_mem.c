@@ -28,6 +28,13 @@
 #include "qq_internal.h"
 #include "qq_mem.h"
 
+#if defined(__GNUC__) && !defined(__clang__) && defined(__PIC__)
+/* libc's malloc and free called through the GOT, not a PLT stub (one jump
+ * less a call): they are the calls of the common path. */
+extern void *malloc(size_t size) __attribute__((noplt));
+extern void free(void *ptr) __attribute__((noplt));
+#endif
+
 /* What a malloc+free pair runs through, inlined into MemMalloc and MemFree:
  * a call and its register saves are a tenth of the pair's cost. */
 #if defined(__GNUC__)
@@ -35,10 +42,16 @@
 #define COLD      static __attribute__((noinline))
 /* The branch a call takes in the common case, laid out straight. */
 #define LIKELY(c) __builtin_expect(!!(c), 1)
+/* A thread-local read without a call to __tls_get_addr (which, even when
+ * the linker relaxes it away, makes the compiler save registers around
+ * it): libqq is a static library, linked into a program or a shared
+ * library that glibc's static TLS reserve takes. */
+#define TLS_IE    __attribute__((tls_model("initial-exec")))
 #else
 #define HOT       static inline
 #define COLD      static
 #define LIKELY(c) (c)
+#define TLS_IE
 #endif
 
 #if defined(MAP_ANONYMOUS)
@@ -174,10 +187,13 @@ struct mkey {
     char *name;  /* malloc'd, except key 0's */
 };
 
-/* A slot holds a key in KEY_BITS bits and a size in the rest (below). */
-#define KEY_BITS 24
-#define KEY_MAX  ((UINT32_C(1) << KEY_BITS) - 1)
-#define META_MAX (UINT64_MAX >> KEY_BITS)
+/* A slot's meta holds a key in its low KEY_BITS bits, the freed mark in
+ * the next, and a size (live) or a free's number (freed) in the rest. */
+#define KEY_BITS   24
+#define KEY_MAX    ((UINT32_C(1) << KEY_BITS) - 1)
+#define META_FREED (UINT64_C(1) << KEY_BITS)
+#define META_SHIFT (KEY_BITS + 1)
+#define META_MAX   (UINT64_MAX >> META_SHIFT)
 
 /* The first KEYS0 keys are static (key 0 counts before any MemAddKey);
  * key I >= KEYS0 lives in chunk c = floor(log2(I)) - KEYS0_BITS + 1, which
@@ -318,8 +334,8 @@ static void pages_put(void *p, size_t bytes)
  * --------------------------------------------------------------------- */
 
 struct slot {
-    uintptr_t addr; /* 0: empty; bit 0 set: freed */
-    uint64_t meta;  /* key in the low KEY_BITS; above: live, the size; freed, the free's number */
+    uintptr_t addr; /* 0: empty */
+    uint64_t meta;  /* the key, META_FREED, and the size (live) or the free's number (freed) */
 };
 
 #define TAB_MIN_BITS 10
@@ -343,22 +359,25 @@ struct tcount {
 struct mtab {
     /* The owner's line: read and written on every call. */
     _Alignas(64) atomic_int busy; /* the owner is inside a call under the bias */
-    atomic_int biased;            /* the owner may record without the lock */
     atomic_int lock;              /* 1: held */
-    int orphan;                   /* under reg_lock: no thread owns it */
+    /* The bias: slots while the owner may record without the lock, NULL
+     * otherwise (one load gives the owner both). */
+    _Atomic(struct slot *) biased;
     struct slot *slots;
+    int orphan; /* under reg_lock: no thread owns it */
     unsigned bits;
-    unsigned shift; /* 64 - bits */
-    size_t mask;    /* (1 << bits) - 1 */
-    size_t used;    /* occupied slots, live and freed */
-    uint64_t free_seq;
-    uint32_t locked_calls;       /* under lock: the owner's calls since the bias went */
-    uint32_t rebias_at;          /* under lock: after how many it takes the bias back */
-    int withdrawn;               /* under lock: hold_all() withdrew the bias and waits for busy */
-    _Atomic(struct mtab *) next; /* the registry: a list, only appended to */
+    unsigned shift;        /* 64 - bits */
+    unsigned off_shift;    /* shift - 4: the hash in bytes (slot_find_in) */
+    size_t mask;           /* (1 << bits) - 1 */
+    size_t used;           /* occupied slots, live and freed */
+    uint64_t free_mark;    /* META_FREED | the number of the table's last free << META_SHIFT */
+    uint32_t locked_calls; /* under lock: the owner's calls since the bias went */
+    uint32_t rebias_at;    /* under lock: after how many it takes the bias back */
+    int withdrawn;         /* under lock: hold_all() withdrew the bias and waits for busy */
+    _Atomic(struct mtab *) next;    /* the registry: a list, only appended to */
     struct tcount *cnt[KEY_CHUNKS]; /* laid out as the keys' chunks; cnt[0] is cnt0 */
     unsigned cnt_none;              /* bit c: chunk c could not be mapped; not tried again */
-    struct tcount cnt0[KEYS0];
+    _Alignas(64) struct tcount cnt0[KEYS0]; /* an account a cache line, not across two */
 };
 
 /* Before a table's first block: two empty slots that are never written,
@@ -367,8 +386,14 @@ static struct slot tab0[2];
 
 /* The first table, the head of the registry; an orphan until a thread
  * records. */
-static struct mtab tab_main = {
-    .orphan = 1, .slots = tab0, .bits = 1, .shift = 63, .mask = 1, .cnt = {tab_main.cnt0}};
+static struct mtab tab_main = {.orphan = 1,
+                               .slots = tab0,
+                               .bits = 1,
+                               .shift = 63,
+                               .off_shift = 59,
+                               .mask = 1,
+                               .free_mark = META_FREED,
+                               .cnt = {tab_main.cnt0}};
 static struct mtab *reg_tail = &tab_main; /* under reg_lock */
 static int ntables = 1;                   /* under reg_lock */
 
@@ -380,8 +405,8 @@ static struct mtab tab_none;
 /* This thread's own table, once it has recorded; tab_none before, and for
  * a thread that records in the first table as a guest (no memory for a
  * table of its own). */
-static _Thread_local struct mtab *t_tab = &tab_none;
-static _Thread_local int t_guest;
+static _Thread_local TLS_IE struct mtab *t_tab = &tab_none;
+static _Thread_local TLS_IE int t_guest;
 /* Fibonacci hashing: the high bits of the address times 2^64/phi. The
  * address's low 4 bits go first: malloc's blocks are 16-aligned, and a
  * multiplier shifted left by them has lost the golden ratio's even spread
@@ -398,26 +423,38 @@ HOT uint32_t slot_key(const struct slot *e)
 
 HOT uint64_t slot_size(const struct slot *e)
 {
-    return e->meta >> KEY_BITS;
+    return e->meta >> META_SHIFT;
 }
 
 HOT int slot_freed(const struct slot *e)
 {
-    return (int)(e->addr & 1u);
+    return (e->meta & META_FREED) != 0;
 }
 
 /* The slot of A (live or freed) in T, or NULL (always for an odd A: no
  * slot holds one). Inline: it is most of what a call costs. */
-HOT struct slot *slot_find(struct mtab *t, uintptr_t a)
+HOT struct slot *slot_find_in(const struct mtab *t, struct slot *s, uintptr_t a)
 {
-    struct slot *s = t->slots;
-    for (size_t i = hash_addr(a, t->shift);; i = (i + 1) & t->mask) {
-        uintptr_t x = s[i].addr;
-        if ((x & ~(uintptr_t)1) == a)
-            return &s[i];
-        if (x == 0)
+    /* In bytes from S: the hash's top bits shifted 4 less, and the rest
+     * cleared, are its index times the slot's 16 bytes. */
+    size_t off = (size_t)((((uint64_t)a >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> t->off_shift) &
+                 ~(size_t)(sizeof *s - 1);
+    /* The first probe laid out straight: at a quarter load it is most
+     * often the one. */
+    if (LIKELY(((struct slot *)((char *)s + off))->addr == a))
+        return (struct slot *)((char *)s + off);
+    for (size_t m = t->mask * sizeof *s;; off = (off + sizeof *s) & m) {
+        struct slot *e = (struct slot *)((char *)s + off);
+        if (e->addr == a)
+            return e;
+        if (e->addr == 0)
             return NULL;
     }
+}
+
+HOT struct slot *slot_find(struct mtab *t, uintptr_t a)
+{
+    return slot_find_in(t, t->slots, a);
 }
 
 static struct slot *slot_empty(struct slot *s, unsigned bits, uintptr_t a)
@@ -435,7 +472,7 @@ static void slot_delete(struct mtab *t, size_t i)
     struct slot *s = t->slots;
     size_t mask = t->mask;
     for (size_t j = (i + 1) & mask; s[j].addr != 0; j = (j + 1) & mask) {
-        size_t home = hash_addr(s[j].addr & ~(uintptr_t)1, t->shift);
+        size_t home = hash_addr(s[j].addr, t->shift);
         /* Slot j may move to i unless its home lies cyclically in (i, j]. */
         if (((j - home) & mask) >= ((j - i) & mask)) {
             s[i] = s[j];
@@ -450,7 +487,7 @@ static void slot_delete(struct mtab *t, size_t i)
 /* A freed slot older than the last WINDOW frees of T: forgotten at a sweep. */
 static int slot_stale(const struct mtab *t, const struct slot *e, uint64_t window)
 {
-    return slot_freed(e) && ((t->free_seq - slot_size(e)) & META_MAX) >= window;
+    return slot_freed(e) && (((t->free_mark >> META_SHIFT) - slot_size(e)) & META_MAX) >= window;
 }
 
 /* Sweep stale freed slots of T, and resize so that the rest fill at most a
@@ -488,12 +525,17 @@ static int tab_rebuild(struct mtab *t)
         return -1;
     for (size_t i = 0; i < cap; i++)
         if (s[i].addr != 0 && !slot_stale(t, &s[i], window))
-            *slot_empty(ns, nbits, s[i].addr & ~(uintptr_t)1) = s[i];
+            *slot_empty(ns, nbits, s[i].addr) = s[i];
     if (s != tab0)
         pages_put(s, cap * sizeof *s);
     t->slots = ns;
+    /* Under the bias, the bias now names the new slots (unless another
+     * thread withdrew it meanwhile: then it stays withdrawn). */
+    atomic_compare_exchange_strong_explicit(&t->biased, &s, ns, memory_order_relaxed,
+                                            memory_order_relaxed);
     t->bits = nbits;
     t->shift = 64 - nbits;
+    t->off_shift = t->shift - 4;
     t->mask = ((size_t)1 << nbits) - 1;
     t->used = keep;
     return 0;
@@ -516,8 +558,8 @@ static struct slot *slot_new(struct mtab *t, uintptr_t a)
  * caller). */
 HOT void slot_free(struct mtab *t, struct slot *e, uint32_t ki)
 {
-    e->addr |= 1u;
-    e->meta = ((++t->free_seq & META_MAX) << KEY_BITS) | ki;
+    t->free_mark += UINT64_C(1) << META_SHIFT; /* the number wraps with META_MAX */
+    e->meta = t->free_mark | ki;
 }
 
 /* Forget every block of T and its counts. */
@@ -534,9 +576,10 @@ static void tab_clear(struct mtab *t)
     t->slots = tab0;
     t->bits = 1;
     t->shift = 63;
+    t->off_shift = 59;
     t->mask = 1;
     t->used = 0;
-    t->free_seq = 0;
+    t->free_mark = META_FREED;
 }
 
 /* ---------------------------------------------------------------------
@@ -550,7 +593,7 @@ static int bias_clear(struct mtab *u)
 {
     if (!atomic_load_explicit(&u->biased, memory_order_relaxed))
         return 0;
-    atomic_store_explicit(&u->biased, 0, memory_order_relaxed);
+    atomic_store_explicit(&u->biased, NULL, memory_order_relaxed);
     u->locked_calls = 0;
     u->rebias_at = u->rebias_at >= REBIAS_MAX / 2 ? REBIAS_MAX : 2 * u->rebias_at;
     return 1;
@@ -642,7 +685,9 @@ static struct mtab *tab_adopt(void)
         t->slots = tab0;
         t->bits = 1;
         t->shift = 63;
+        t->off_shift = 59;
         t->mask = 1;
+        t->free_mark = META_FREED;
         t->cnt[0] = t->cnt0;
         atomic_store_explicit(&reg_tail->next, t, memory_order_release);
         reg_tail = t;
@@ -657,7 +702,7 @@ static struct mtab *tab_adopt(void)
     /* The new owner starts with the bias (another thread may be looking
      * into the table meanwhile: under its lock). */
     lock_take(&t->lock);
-    atomic_store_explicit(&t->biased, bias_ok, memory_order_relaxed);
+    atomic_store_explicit(&t->biased, bias_ok ? t->slots : NULL, memory_order_relaxed);
     t->locked_calls = 0;
     t->rebias_at = REBIAS_FIRST;
     lock_give(&t->lock);
@@ -751,7 +796,7 @@ COLD struct mtab *enter_locked(void)
     /* The owner takes its bias back after enough calls under the lock
      * with nobody withdrawing it (it takes effect at the next call). */
     if (bias_ok && ++t->locked_calls >= t->rebias_at)
-        atomic_store_explicit(&t->biased, 1, memory_order_relaxed);
+        atomic_store_explicit(&t->biased, t->slots, memory_order_relaxed);
     return t;
 }
 
@@ -762,7 +807,7 @@ HOT int enter(struct mtab **tp)
     struct mtab *t = t_tab;
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
+    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed) != NULL)) {
         *tp = t;
         return 0;
     }
@@ -870,6 +915,8 @@ COLD void count_spare_alloc(uint32_t ki, uint64_t size)
 /* Record P in T (held). */
 HOT void record_alloc_in(struct mtab *t, int key, void *p, size_t size)
 {
+    if (!p) /* MemMalloc's malloc failed: nothing to record */
+        return;
     uintptr_t a = (uintptr_t)p;
     uint32_t ki = key_index(key);
     if ((a & 1u) || (uint64_t)size > META_MAX) {
@@ -890,8 +937,7 @@ HOT void record_alloc_in(struct mtab *t, int key, void *p, size_t size)
             return;
         }
     }
-    e->addr = a;
-    e->meta = ((uint64_t)size << KEY_BITS) | ki;
+    e->meta = ((uint64_t)size << META_SHIFT) | ki;
     struct tcount *c = tc_of(t, ki);
     if (LIKELY(c != NULL)) {
         c->allocs++;
@@ -921,36 +967,66 @@ COLD void *record_alloc_rest(struct mtab *t, int key, void *p, size_t size)
     return p;
 }
 
-/* Record P, returned by libc for SIZE bytes of KEY; returns P. enter(),
- * record_alloc_in() and leave() with the bias's common case laid out
- * straight: the address's own freed slot found again (glibc hands the
- * block freed last out first), a key of the first KEYS0. Everything else
- * is a tail call. */
-HOT void *record_alloc(int key, void *p, size_t size)
+/* A key and a size the bias's path takes straight, in one compare: a
+ * registered key of the first KEYS0 and a size below 2^33 (the other path
+ * records sizes up to META_MAX). Keys are never unregistered, so the
+ * answer, taken before libc's malloc, holds for the rest of the call. */
+HOT int alloc_near(int key, size_t size)
+{
+    /* In 32 bits: a size_t shifted right by 33 fits them. */
+    uint32_t near = (uint32_t)key | (uint32_t)((uint64_t)size >> (64 - META_SHIFT - KEYS0_BITS));
+    return near < atomic_load_explicit(&nkeys_near, memory_order_acquire);
+}
+
+/* A near key and size as a live slot's meta: one register to keep across
+ * libc's malloc. */
+HOT uint64_t meta_of(int key, size_t size)
+{
+    return ((uint64_t)size << META_SHIFT) | (uint32_t)key;
+}
+
+/* Record P for a key and size not near (alloc_near): under the bias or
+ * the lock, whichever this thread's table is under. Returns P. */
+COLD void *record_alloc_far(int key, void *p, size_t size)
+{
+    struct mtab *t;
+    int how = enter(&t);
+    record_alloc_in(t, key, p, size);
+    leave(t, how);
+    return p;
+}
+
+/* Record P, returned by libc for the near key and size of META; returns
+ * P. enter(), record_alloc_in() and leave() with the bias's common case
+ * laid out straight: the address's own freed slot found again (glibc
+ * hands the block freed last out first). Everything else is a tail call. */
+HOT void *record_near(void *p, uint64_t meta)
 {
     struct mtab *t = t_tab;
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
-        uintptr_t a = (uintptr_t)p;
-        /* One compare: a registered key of the first KEYS0 and a size
-         * below 2^40 (META_MAX), or the rest's path (any size from
-         * 2^34 takes it too). */
-        uint64_t near = (uint64_t)(uint32_t)key | ((uint64_t)size >> (64 - KEY_BITS - KEYS0_BITS));
-        uint32_t ki = (uint32_t)key;
-        struct slot *e = slot_find(t, a);
-        if (!e || !slot_freed(e) || near >= atomic_load_explicit(&nkeys_near, memory_order_acquire))
-            return record_alloc_rest(t, key, p, size);
-        e->addr = a;
-        e->meta = ((uint64_t)size << KEY_BITS) | ki;
-        struct tcount *c = &t->cnt0[ki];
+    struct slot *s = atomic_load_explicit(&t->biased, memory_order_relaxed);
+    if (LIKELY(s != NULL)) {
+        struct slot *e = slot_find_in(t, s, (uintptr_t)p);
+        if (!e || !slot_freed(e))
+            return record_alloc_rest(t, (int)(meta & KEY_MAX), p, meta >> META_SHIFT);
+        e->meta = meta;
+        struct tcount *c = &t->cnt0[(uint8_t)meta]; /* the key: bits 6 to 24 are clear */
         c->allocs++;
-        tc_add(c, size);
+        tc_add(c, meta >> META_SHIFT);
         atomic_store_explicit(&t->busy, 0, memory_order_release);
         return p;
     }
     atomic_store_explicit(&t->busy, 0, memory_order_release);
-    return record_alloc_locked(key, p, size);
+    return record_alloc_locked((int)(meta & KEY_MAX), p, meta >> META_SHIFT);
+}
+
+/* Record P, returned by libc for SIZE bytes of KEY; returns P. */
+HOT void *record_alloc(int key, void *p, size_t size)
+{
+    if (LIKELY(alloc_near(key, size)))
+        return record_near(p, meta_of(key, size));
+    return record_alloc_far(key, p, size);
 }
 
 /* What a free of an address is. */
@@ -1120,12 +1196,23 @@ static int add_clean_memkey(const char *name)
  * The allocation functions the macros call.
  * --------------------------------------------------------------------- */
 
-void *MemMalloc(int key, size_t size)
+/* Libc's malloc, then record_alloc() for a key and size not near. */
+COLD void *malloc_far(int key, size_t size)
 {
     void *p = malloc(size);
-    if (!p)
-        return NULL;
-    return record_alloc(key, p, size);
+    return p ? record_alloc_far(key, p, size) : NULL;
+}
+
+/* The key and size are judged before libc's malloc, so that one register
+ * (their meta) is all the call keeps across it. */
+void *MemMalloc(int key, size_t size)
+{
+    if (!LIKELY(alloc_near(key, size)))
+        return malloc_far(key, size);
+    uint64_t meta = meta_of(key, size);
+    /* A NULL takes record_near's other paths (no slot holds address 0 as
+     * a freed block), which return it: no test here. */
+    return record_near(malloc(size), meta);
 }
 
 void *MemCalloc(int key, size_t count, size_t size)
@@ -1197,7 +1284,7 @@ COLD void free_rest(struct mtab *t, void *ptr)
 }
 
 /* enter(), free_in() and leave() with the bias's common case laid out
- * straight (as record_alloc's), then libc's free as a tail call. */
+ * straight (as record_near's), then libc's free as a tail call. */
 void MemFree(int key, void *ptr)
 {
     (void)key; /* bytes leave the key the block was charged to */
@@ -1206,15 +1293,18 @@ void MemFree(int key, void *ptr)
     struct mtab *t = t_tab;
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
-    if (LIKELY(atomic_load_explicit(&t->biased, memory_order_relaxed))) {
-        struct slot *e = slot_find(t, (uintptr_t)ptr);
-        uint32_t ki;
-        if (!e || slot_freed(e) || (ki = slot_key(e)) >= KEYS0) {
+    struct slot *s = atomic_load_explicit(&t->biased, memory_order_relaxed);
+    if (LIKELY(s != NULL)) {
+        struct slot *e = slot_find_in(t, s, (uintptr_t)ptr);
+        /* One test: a live record of a key of the first KEYS0. */
+        uint64_t m;
+        if (!e || ((m = e->meta) & (META_FREED | (KEY_MAX & ~(KEYS0 - 1)))) != 0) {
             free_rest(t, ptr);
             return;
         }
+        uint32_t ki = (uint8_t)m; /* the key: bits 6 to 24 are clear */
         struct tcount *c = &t->cnt0[ki];
-        c->held -= (int64_t)slot_size(e);
+        c->held -= (int64_t)(m >> META_SHIFT);
         c->frees++;
         slot_free(t, e, ki);
         atomic_store_explicit(&t->busy, 0, memory_order_release);
@@ -1246,8 +1336,7 @@ static void realloc_restore(struct mtab *where, uintptr_t a, uint64_t old_size, 
     if (!e) /* dropped by a sweep meanwhile */
         e = slot_new(where, a);
     if (e) {
-        e->addr = a;
-        e->meta = (old_size << KEY_BITS) | old_key;
+        e->meta = (old_size << META_SHIFT) | old_key;
     } else {
         struct tcount *c = tc_of(where, old_key);
         if (c)
