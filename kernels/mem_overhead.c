@@ -55,11 +55,19 @@ static size_t floor_hash(uintptr_t a)
     return (size_t)((((uint64_t)a >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> floor_shift);
 }
 
-/* noipa, not just noinline: called as the library's MemMalloc and MemFree
- * are, from another unit the compiler cannot see into (noinline alone left
- * it free to keep registers across the call, as it knows what the static
- * function clobbers: 2-3 instructions a pair the library's calls pay). */
-static __attribute__((noipa)) void *floor_malloc(size_t size)
+/* Called as the library's MemMalloc and MemFree are, from another unit the
+ * compiler cannot see into: GCC's noipa, not just noinline, which left it
+ * free to keep registers across the call, as it knew what the static
+ * function clobbers (2-3 instructions a pair the library's calls pay).
+ * Clang has no noipa, and no such register allocation across calls on
+ * x86 by default. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define OUT_OF_LINE __attribute__((noipa))
+#else
+#define OUT_OF_LINE __attribute__((noinline))
+#endif
+
+static OUT_OF_LINE void *floor_malloc(size_t size)
 {
     void *p = (malloc)(size);
     if (!p)
@@ -77,7 +85,7 @@ static __attribute__((noipa)) void *floor_malloc(size_t size)
     return p;
 }
 
-static __attribute__((noipa)) void floor_free(void *p)
+static OUT_OF_LINE void floor_free(void *p)
 {
     if (!p)
         return;
