@@ -285,7 +285,7 @@ static int baseline_row(size_t ci, size_t mi, const struct qqb_case_result *c,
     struct qqb_baseruns br;
     if (!bm)
         return 0;
-    if (qqb_judge_runs_of(bm, 1, &br) != 0 && bm->n > 0)
+    if (qqb_judge_runs_of(bm, 1, 0, &br) != 0 && bm->n > 0)
         br.nruns = 0; /* a bad value: judged (and said) by qqb_judge_runs */
     else if (br.nruns < QQB_MIN_BASE_RUNS) {
         *few = 1;

@@ -36,12 +36,12 @@ static uint32_t *stamps_of(const struct qqb_metric *m)
     return r;
 }
 
-int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, struct qqb_baseruns *out)
+int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, int reps, struct qqb_baseruns *out)
 {
     uint32_t *runs = stamps_of(bm);
     if (!runs)
         return -1;
-    int rc = qqb_baseruns_of(bm->samples, runs, bm->n, passes, out);
+    int rc = qqb_baseruns_of(bm->samples, runs, bm->n, passes, reps, out);
     free(runs);
     return rc;
 }
@@ -129,7 +129,7 @@ static void seen(struct qqb_cmp *row, const struct qqb_runtest *t, double var, d
  */
 int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
                       const struct qqb_metric *cm, const struct qqb_baseruns *b, double var,
-                      double df, int passes, struct qqb_cmp *row)
+                      double df, int passes, int reps, struct qqb_cmp *row)
 {
     struct qqb_runtest t;
     runs_threshold(row, s, isfinite(b->within_sd) ? 100.0 * b->within_sd : NAN);
@@ -138,7 +138,7 @@ int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
     row->run_pct = isfinite(b->s2) ? 100.0 * (exp(sqrt(b->s2)) - 1.0) : NAN;
     row->run_var = var;
     row->run_df = df;
-    if (qqb_runtest(b, var, df, cm->samples, cm->n, passes, &t) != 0) {
+    if (qqb_runtest(b, var, df, cm->samples, cm->n, passes, reps, &t) != 0) {
         memset(&row->ch, 0, sizeof row->ch);
         row->ch.status = QQB_CHANGE_BAD_VALUE;
         row->ch.reason = "a figure is not a positive number";
@@ -213,8 +213,9 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
         if (row->ab || row->base_metric == QQB_NO_MATCH)
             continue;
         const struct qqb_metric *bm = &base->cases[row->base_idx]->metrics[row->base_metric];
-        int np = qqb_plan_group_passes(p, p->cases[row->case_idx].group);
-        if (qqb_judge_runs_of(bm, np, &br[i]) == 0 && br[i].nruns >= 2) {
+        size_t g = p->cases[row->case_idx].group;
+        if (qqb_judge_runs_of(bm, qqb_plan_group_passes(p, g), p->groups[g].reps, &br[i]) == 0 &&
+            br[i].nruns >= 2) {
             s2[i] = br[i].s2;
             df[i] = (double)(br[i].nruns - 1);
         }
@@ -236,8 +237,9 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
             var = s2[i];
             dfs = df[i];
         }
-        rc = qqb_judge_run_row(&b->s, bm, cm, &br[i], var, dfs,
-                               qqb_plan_group_passes(p, p->cases[row->case_idx].group), row);
+        size_t g = p->cases[row->case_idx].group;
+        rc = qqb_judge_run_row(&b->s, bm, cm, &br[i], var, dfs, qqb_plan_group_passes(p, g),
+                               p->groups[g].reps, row);
     }
     free(br);
     free(s2);

@@ -6,8 +6,8 @@
 #include "runlevel.h"
 
 /* The runs of a baseline metric BM (its samples by run stamp, each run
- * taken in PASSES passes). 0 or -1. */
-int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, struct qqb_baseruns *out);
+ * taken in PASSES passes of REPS repetitions, qqb_baseruns_of). 0 or -1. */
+int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, int reps, struct qqb_baseruns *out);
 
 /* One baseline row: CM (this run's launches) against BM's runs B, with the
  * run-to-run variance VAR on DF degrees of freedom (shrunk across the
@@ -17,7 +17,7 @@ int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, struct qqb_baseru
  * -1 on out of memory. */
 int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
                       const struct qqb_metric *cm, const struct qqb_baseruns *b, double var,
-                      double df, int passes, struct qqb_cmp *row);
+                      double df, int passes, int reps, struct qqb_cmp *row);
 
 /* Every baseline row of J (made by qqb_judge_with, judged here): the prior
  * of the run-to-run variances from all of them, then each row. 0 or -1. */

@@ -306,9 +306,10 @@ struct qqb_group_state {
  * The plan against a stored baseline (docs/STATISTICS.md sections 17 and
  * 18), before the first launch: the rounds each group's rows want to
  * decide at their threshold (m->planned, from the baseline's spread), up
- * to m->max_planned (else 8x the group's repetitions). The passes share
- * them, so each pass of this run has the same share of its launches, as
- * the baseline's runs had. One line a group that takes more.
+ * to m->max_planned (else 8x the group's repetitions). The first pass
+ * takes the repetitions' share, as a baseline run's did; --budget is
+ * checked after it (budget_cut), and the other passes share the rest. One
+ * line a group that takes more.
  */
 static int plan_start(struct qqb_measure *m, struct qqb_group_state *st)
 {
@@ -563,7 +564,7 @@ int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, 
             if (pass == 0)
                 rc = group_begin(m, g, into, &st[g], err, errlen);
             if (pass == 0)
-                st[g].first = np > 1 ? st[g].upto / np : st[g].upto;
+                st[g].first = np > 1 ? gr->reps / np : st[g].upto;
             if (rc == 0 && qqb_pass_rounds(st[g].first, st[g].upto, np, pass, &from, &to) != 0) {
                 snprintf(err, errlen, "qqbench run: error: the passes of group %zu", g);
                 rc = -1;

@@ -65,7 +65,8 @@ void qqb_measure_free(struct qqb_measure *m);
  * each pass takes each group's share of its rounds (qqb_pass_rounds; a
  * group has at most as many passes as repetitions). Against a stored
  * baseline the plan (M->planned) sets each group's rounds before the first
- * launch, and after the first pass --budget may cut them. A group's first
+ * launch; the first pass takes the repetitions' share, after it --budget
+ * may cut the plan's rounds, and the other passes share the rest. A group's first
  * pass begins with its warmups; in its last, --max-repetitions may add
  * rounds while an A/B comparison is noisy.
  * Each launch's samples are stamped (run 0, launch = round) into case

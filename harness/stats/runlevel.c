@@ -129,23 +129,26 @@ static double hl_location(const double *l, size_t n)
 }
 
 /* One run's launches L[0..N-1] (logs, in the order they ran) in PASSES
- * passes: its figure (the Hodges-Lehmann location of all its launches,
+ * passes, its first pass REPS / PASSES of them (REPS <= 0: N; the
+ * measurement's first pass takes the repetitions' share, and the plan's
+ * rounds go to the others): its figure (the Hodges-Lehmann location of all its launches,
  * *FIG), the factor K of its launch part (sigma^2 K), and the successive
  * differences within each pass appended to DEV[*NDEV] (all of them, when
  * each pass has one launch). Hodges-Lehmann, not
  * the median: the passes' shifts average in it almost as in a mean (its
  * efficiency is 0.955 where the median's is 0.64), and an outlying launch
  * moves it little (measured on real runs, docs/STATISTICS.md section 18). */
-static int run_figure(const double *l, size_t n, int passes, double *fig, double *k, double *dev,
-                      size_t *ndev)
+static int run_figure(const double *l, size_t n, int passes, int reps, double *fig, double *k,
+                      double *dev, size_t *ndev)
 {
-    int np = passes < 1 ? 1 : passes > (int)n ? (int)n : passes;
+    int base = reps > 0 && reps < (int)n ? reps : (int)n;
+    int np = passes < 1 ? 1 : passes > base ? base : passes;
     /* A pass of one launch has no difference within it: where every pass
-     * has one (no more launches than passes), the run's successive
+     * has one (no more repetitions than passes), the run's successive
      * launches across passes are its noise, a pass's shift with it. */
-    if (np == (int)n)
+    if (np == base)
         np = 1;
-    int first = np > 1 ? (int)n / np : (int)n;
+    int first = np > 1 ? base / np : (int)n;
     for (int p = 0; p < np; p++) {
         int from = 0, to = (int)n;
         if (qqb_pass_rounds(first, (int)n, np, p, &from, &to) != 0 || from < 0 || to > (int)n)
@@ -158,7 +161,7 @@ static int run_figure(const double *l, size_t n, int passes, double *fig, double
     return isfinite(*fig) ? 0 : -1;
 }
 
-int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes,
+int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes, int reps,
                     struct qqb_baseruns *out)
 {
     out->nruns = out->ndiff = 0;
@@ -186,7 +189,7 @@ int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes,
         if (k == 0)
             continue;
         double kr;
-        if (run_figure(l, k, passes, &med[used++], &kr, dev, &ndev) != 0)
+        if (run_figure(l, k, passes, reps, &med[used++], &kr, dev, &ndev) != 0)
             rc = -1;
         ksum += kr;
     }
@@ -216,7 +219,7 @@ int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes,
  * the baseline's B (*SD): a run of ten launches has six differences within
  * its passes, too few to know its noise alone. */
 static int current_of(const struct qqb_baseruns *b, const double *cur, size_t nc, int passes,
-                      double *fig, double *wc, double *sd)
+                      int reps, double *fig, double *wc, double *sd)
 {
     size_t sz = nc ? nc : 1;
     double *l = malloc(sz * sizeof *l), *dev = malloc(sz * sizeof *dev);
@@ -230,7 +233,7 @@ static int current_of(const struct qqb_baseruns *b, const double *cur, size_t nc
     if (rc == 0) {
         size_t ndev = 0;
         double k;
-        if (run_figure(l, nc, passes, fig, &k, dev, &ndev) != 0)
+        if (run_figure(l, nc, passes, reps, fig, &k, dev, &ndev) != 0)
             rc = -1;
         double own = ndev >= 1 ? QQB_SUCC_SCALE * qqb_median(dev, ndev) : 0;
         double nb = isfinite(b->within_sd) ? (double)b->ndiff : 0;
@@ -244,13 +247,13 @@ static int current_of(const struct qqb_baseruns *b, const double *cur, size_t nc
 }
 
 int qqb_runtest(const struct qqb_baseruns *b, double var, double df, const double *cur, size_t nc,
-                int passes, struct qqb_runtest *out)
+                int passes, int reps, struct qqb_runtest *out)
 {
     out->est = out->se = out->floor_se = out->df = out->tau2 = out->wc = out->pct = NAN;
     if (!b || !cur || nc == 0 || b->nruns < 2 || !(var >= 0) || !isfinite(var) || !(df > 0))
         return -1;
     double lmed, sd;
-    if (current_of(b, cur, nc, passes, &lmed, &out->wc, &sd) != 0)
+    if (current_of(b, cur, nc, passes, reps, &lmed, &out->wc, &sd) != 0)
         return -1;
     double within = isfinite(b->within_var) ? b->within_var : 0;
     out->tau2 = var > within ? var - within : 0;

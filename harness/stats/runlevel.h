@@ -56,18 +56,19 @@ struct qqb_baseruns {
 int qqb_pass_rounds(int first, int total, int passes, int pass, int *from, int *to);
 
 /* The runs of samples X (> 0, finite, in the order they ran within each
- * run) stamped with RUN, each run taken in PASSES passes (its launches
- * split as qqb_pass_rounds from n / PASSES): a run's figure is the
+ * run) stamped with RUN, each run taken in PASSES passes of its REPS
+ * repetitions (REPS <= 0: all its launches; the launches split as
+ * qqb_pass_rounds from REPS / PASSES): a run's figure is the
  * Hodges-Lehmann location of its launches' logs (the median of their Walsh
  * averages), its launch noise from successive launches within a pass. 0,
  * or -1 (bad input, out of memory). */
-int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes,
+int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes, int reps,
                     struct qqb_baseruns *out);
 
 /*
  * One current run (launches CUR, > 0, in the order they ran, in PASSES
- * passes) against a baseline's runs B, with the run-to-run variance S2
- * shrunk to VAR on DF degrees of freedom (qqb_shrunk_var; DF = nruns - 1
+ * passes of REPS repetitions and the plan's rounds) against a baseline's runs B, with the
+ * run-to-run variance S2 shrunk to VAR on DF degrees of freedom (qqb_shrunk_var; DF = nruns - 1
  * unshrunk). The current run's figure is the Hodges-Lehmann location of
  * its launches' logs, as the baseline's runs'; under no change it differs
  * from the runs' mean by
@@ -90,7 +91,7 @@ struct qqb_runtest {
     double pct;      /* 100 (exp(est) - 1) */
 };
 int qqb_runtest(const struct qqb_baseruns *b, double var, double df, const double *cur, size_t nc,
-                int passes, struct qqb_runtest *out);
+                int passes, int reps, struct qqb_runtest *out);
 
 /* The interval of T at CONFIDENCE (two-sided), in percent. */
 void qqb_runtest_interval(const struct qqb_runtest *t, double confidence, double *lo, double *hi);

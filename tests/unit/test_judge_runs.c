@@ -157,13 +157,13 @@ static void test_runtest_by_hand(void)
         run[i] = (uint32_t)(i / 3);
     }
     struct qqb_baseruns b;
-    CHECK_INT_EQ(qqb_baseruns_of(x, run, 9, 1, &b), 0);
+    CHECK_INT_EQ(qqb_baseruns_of(x, run, 9, 1, 0, &b), 0);
     CHECK_U64_EQ(b.nruns, 3);
     CHECK_DBL_NEAR(b.mean, 0.02, 1e-12);
     CHECK_DBL_NEAR(b.s2, 4e-4, 1e-12);
     double cur[5] = {exp(0.1), exp(0.1), exp(0.1), exp(0.1), exp(0.1)};
     struct qqb_runtest t;
-    CHECK_INT_EQ(qqb_runtest(&b, b.s2, 2, cur, 5, 1, &t), 0);
+    CHECK_INT_EQ(qqb_runtest(&b, b.s2, 2, cur, 5, 1, 0, &t), 0);
     CHECK_DBL_NEAR(t.est, 0.08, 1e-12);
     CHECK_DBL_NEAR(t.se, 0.02 * sqrt(4.0 / 3.0), 1e-12);
     double lo, hi, up, down;
@@ -180,7 +180,7 @@ static void test_runtest_by_hand(void)
     CHECK_U64_EQ(qqb_runtest_runs(&t, b.s2, 0.021, 50), 10);
     /* A non-positive figure is refused. */
     cur[2] = 0;
-    CHECK_INT_EQ(qqb_runtest(&b, b.s2, 2, cur, 5, 1, &t), -1);
+    CHECK_INT_EQ(qqb_runtest(&b, b.s2, 2, cur, 5, 1, 0, &t), -1);
 }
 
 /* The passes' rounds, and a run's figure from its passes: the mean of the
@@ -210,22 +210,22 @@ static void test_pass_figures(void)
         run[i] = (uint32_t)(i / 4);
     }
     struct qqb_baseruns b;
-    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 2, &b), 0);
+    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 2, 0, &b), 0);
     CHECK_DBL_NEAR(b.mean, 0.04, 1e-12);
     CHECK_DBL_NEAR(b.s2, 3e-4, 1e-12); /* (0.01^2 + 0.02^2 + 0.01^2) / 2 */
     CHECK_DBL_NEAR(b.within_sd, 0, 1e-12);
     /* No more launches than passes (4 of each): no pass has a difference
      * within it, so each run's successive launches across its passes are
      * its noise: 3 differences a run, 9 in all, where they would be none. */
-    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 4, &b), 0);
+    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 4, 0, &b), 0);
     CHECK_U64_EQ(b.ndiff, 9);
-    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 2, &b), 0);
+    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 2, 0, &b), 0);
     CHECK_U64_EQ(b.ndiff, 6); /* 2 passes of 2: one difference each */
     /* The current run in 2 passes at 0.1 and 0.2: figure 0.15. */
     double cur[4] = {exp(0.1), exp(0.1), exp(0.2), exp(0.2)};
     struct qqb_runtest t;
-    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 2, &b), 0);
-    CHECK_INT_EQ(qqb_runtest(&b, b.s2, 2, cur, 4, 2, &t), 0);
+    CHECK_INT_EQ(qqb_baseruns_of(x, run, 12, 2, 0, &b), 0);
+    CHECK_INT_EQ(qqb_runtest(&b, b.s2, 2, cur, 4, 2, 0, &t), 0);
     CHECK_DBL_NEAR(t.est, 0.11, 1e-12);
     CHECK_DBL_NEAR(t.wc, 0, 1e-12);
 }
@@ -324,13 +324,14 @@ struct simtally {
 
 /* One run RUN of SC into INTO (SIM_N launches, or WANT where more, up to
  * SIM_MOST, in SC->passes passes, each key shifted by the run's and the
- * pass's shifts), as the measurement takes it. */
+ * pass's shifts), as the measurement takes it: the first pass takes the
+ * repetitions' share, the others share the rest. */
 static void sim_run(gsl_rng *g, const struct simcase *sc, struct qqb_results *into, uint32_t run,
                     size_t want, int cur)
 {
     double inv[SIM_KEYS], shift[SIM_KEYS];
     int total = want > SIM_MOST ? SIM_MOST : want > SIM_N ? (int)want : SIM_N;
-    int first = sc->passes > 1 ? total / sc->passes : total;
+    int first = sc->passes > 1 ? SIM_N / sc->passes : total; /* the repetitions' share */
     for (int k = 0; k < SIM_KEYS; k++)
         inv[k] = gsl_ran_gaussian(g, sc->si);
     for (int pass = 0; pass < sc->passes; pass++) {
