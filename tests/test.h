@@ -22,6 +22,18 @@
 #define TEST_ASAN 0
 #endif
 
+/* 1 in a ThreadSanitizer build: its runtime is the program's malloc too. */
+#if defined(__SANITIZE_THREAD__)
+#define TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_TSAN 1
+#endif
+#endif
+#ifndef TEST_TSAN
+#define TEST_TSAN 0
+#endif
+
 /* 1 where an address-space limit (RLIMIT_AS) is accepted but not enforced:
  * qemu-user returns 0 from setrlimit(RLIMIT_AS) and ignores it, since it
  * would bind the emulator's own memory. The cross build's ctest sets

@@ -20,7 +20,9 @@ enum { SIZE = 16, ROUNDS = 1000 };
 static int key;
 static _Thread_local int fail_next; /* this thread's next libc malloc returns NULL */
 
-#if !TEST_ASAN /* ASan's runtime is the program's malloc: no replacement there (main skips) */
+/* The sanitizers' runtimes are the program's malloc: no replacement there
+ * (main skips). */
+#if !TEST_ASAN && !TEST_TSAN
 /* glibc's own allocator, under the name it exports for programs that
  * replace malloc. */
 extern void *__libc_malloc(size_t size);
@@ -108,8 +110,8 @@ int main(void)
 {
     /* Plain build only: the sanitizers' runtimes are the program's malloc,
      * which this one would replace. */
-    if (TEST_ASAN) {
-        printf("SKIP: AddressSanitizer's malloc cannot be replaced by the program's\n");
+    if (TEST_ASAN || TEST_TSAN) {
+        printf("SKIP: a sanitizer's malloc cannot be replaced by the program's\n");
         return TEST_SKIP_CODE;
     }
     key = MemAddKey("null");
