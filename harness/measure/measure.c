@@ -298,7 +298,9 @@ struct qqb_group_state {
     size_t file0;   /* the group's first run<N> file */
     int upto, most; /* rounds to take, and the most --max-repetitions allows */
     int done;       /* rounds taken */
-    int first;      /* rounds of its first pass */
+    int first;      /* rounds of its first pass: the repetitions' share */
+    int passes;     /* its passes, and a second for the plan's rounds
+                       where it has one pass and the plan wants more */
     double spent;   /* seconds the rounds took */
 };
 
@@ -380,22 +382,6 @@ static void budget_cut(struct qqb_measure *m, struct qqb_group_state *st)
 
 #define CASE(j) into->cases[gr->first + (j)]
 
-/* One pass (--passes 1): after group G's repetitions, the plan's rounds
- * are cut to the group's share of what is left of --budget (the groups
- * not yet measured share it alike), at what its rounds cost so far. */
-static void budget_cut_one(struct qqb_measure *m, struct qqb_group_state *st, size_t g)
-{
-    if (!(m->budget > 0) || st[g].done <= 0 || st[g].upto <= st[g].done)
-        return;
-    double left = m->budget - (qqb_now() - m->t0);
-    double share = left / (double)(m->plan->ngroups - g);
-    double per = st[g].spent / st[g].done;
-    double f = qqb_budget_factor(share, 0, (st[g].upto - st[g].done) * per);
-    if (!(f < 1))
-        return;
-    cut_to(m, st, g, st[g].done + (int)floor((st[g].upto - st[g].done) * f));
-}
-
 /* A group's first pass begins: its cases named, a reference build without
  * the kernel failing its cases at once (the change build's still run),
  * the benchmark's `keys:` pass opened, and the warmups. 0, or -1 with ERR. */
@@ -409,8 +395,6 @@ static int group_begin(struct qqb_measure *m, size_t g, struct qqb_results *into
      * (the last launch's). */
     st->file0 = m->files;
     m->files += nv;
-    if (st->upto < gr->reps) /* the plan may have set more */
-        st->upto = gr->reps;
     st->most = m->max_reps > gr->reps ? m->max_reps : gr->reps;
     for (size_t j = 0; j < nv; j++) {
         const struct qqb_plan_case *pc = &m->plan->cases[gr->first + j];
@@ -534,49 +518,42 @@ int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, 
         if (!st[g].order) {
             states_free(st, g);
             st = NULL;
-        } else if (qqb_plan_group_passes(p, g) > most) {
-            most = qqb_plan_group_passes(p, g);
         }
     }
-    if (!st) {
+    if (!st || (m->planned && plan_start(m, st) != 0)) {
+        states_free(st, st ? p->ngroups : 0);
         snprintf(err, errlen, "qqbench run: error: out of memory");
         return -1;
     }
     /* Pass by pass over the whole suite: each group takes its share of
      * its rounds in every pass, so a case's launches are spread over the
      * run, not bunched in one stretch of the machine's weather
-     * (docs/STATISTICS.md section 18). */
-    m->states = st;
-    if (m->planned && plan_start(m, st) != 0) {
-        m->states = NULL;
-        states_free(st, p->ngroups);
-        snprintf(err, errlen, "qqbench run: error: out of memory");
-        return -1;
+     * (docs/STATISTICS.md section 18). The first pass takes the
+     * repetitions' share; --budget is checked after it; the plan's rounds
+     * are shared by the others (a group of one pass takes them in a
+     * second). */
+    for (size_t g = 0; g < p->ngroups; g++) {
+        int np = qqb_plan_group_passes(p, g), reps = p->groups[g].reps;
+        if (st[g].upto < reps) /* the plan may have set more */
+            st[g].upto = reps;
+        st[g].first = reps / np;
+        st[g].passes = np == 1 && st[g].upto > reps ? 2 : np;
+        if (st[g].passes > most)
+            most = st[g].passes;
     }
     for (int pass = 0; rc == 0 && pass < most; pass++) {
         m->pass = pass;
         for (size_t g = 0; rc == 0 && g < p->ngroups; g++) {
             const struct qqb_plan_group *gr = &p->groups[g];
-            int np = qqb_plan_group_passes(p, g), from, to;
+            int np = st[g].passes, from, to;
             if (pass >= np)
                 continue;
             int last = pass == np - 1;
             if (pass == 0)
                 rc = group_begin(m, g, into, &st[g], err, errlen);
-            if (pass == 0)
-                st[g].first = np > 1 ? gr->reps / np : st[g].upto;
             if (rc == 0 && qqb_pass_rounds(st[g].first, st[g].upto, np, pass, &from, &to) != 0) {
                 snprintf(err, errlen, "qqbench run: error: the passes of group %zu", g);
                 rc = -1;
-            }
-            if (rc == 0 && np == 1 && to > gr->reps) {
-                /* One pass: the group's repetitions, then the plan's
-                 * rounds within the group's share of the budget. */
-                rc = group_rounds(m, g, into, &st[g], from, gr->reps, 0, err, errlen);
-                if (rc == 0)
-                    budget_cut_one(m, st, g);
-                from = gr->reps;
-                to = st[g].upto;
             }
             if (rc == 0)
                 rc = group_rounds(m, g, into, &st[g], from, to, last, err, errlen);
@@ -590,7 +567,6 @@ int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, 
     }
     if (rc != 0 && m->tty && !m->quiet)
         fprintf(stderr, "\r\033[K");
-    m->states = NULL;
     states_free(st, p->ngroups);
     return rc;
 }

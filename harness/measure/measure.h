@@ -9,8 +9,6 @@
 #include "plan.h"
 #include "results.h"
 
-struct qqb_group_state;
-
 struct qqb_measure {
     /* Set by the caller. */
     const struct qqb_plan *plan;
@@ -32,9 +30,8 @@ struct qqb_measure {
     double t0;
     size_t done, total; /* launches, for progress */
     size_t case_at, ncases;
-    int pass;                       /* the pass being measured, from 0 */
-    struct qqb_group_state *states; /* each group's rounds so far */
-    size_t files;                   /* run<N> files made so far */
+    int pass;     /* the pass being measured, from 0 */
+    size_t files; /* run<N> files made so far */
     size_t kernel_failures;
     /* Per benchmark of the suite: 1 once its `keys:` were checked, after
      * the first pass over its first group. During that pass: of each key,
