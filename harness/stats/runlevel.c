@@ -107,9 +107,10 @@ int qqb_pass_rounds(int first, int total, int passes, int pass, int *from, int *
 /* The variance factor of the Hodges-Lehmann location of K normal draws,
  * over sigma^2 / K: 1 for one or two (it is their mean), pi/3 from three
  * (its efficiency against the mean is 3/pi). */
+#define HL_FACTOR 1.04719755119659775 /* pi / 3 */
 static double hl_factor(size_t k)
 {
-    return k <= 2 ? 1.0 : 1.04719755119659775;
+    return k <= 2 ? 1.0 : HL_FACTOR;
 }
 
 /* The Hodges-Lehmann location of L[0..N-1]: the median of its N(N+1)/2
@@ -291,7 +292,7 @@ size_t qqb_runtest_launches(const struct qqb_runtest *t, double sd_log, double t
     double room = target_se * target_se - t->floor_se * t->floor_se;
     if (!(room > 0) || !isfinite(sd_log))
         return 0;
-    double n = ceil(hl_factor(3) * sd_log * sd_log / room);
+    double n = ceil(HL_FACTOR * sd_log * sd_log / room);
     if (n < 1)
         n = 1;
     return n <= (double)max ? (size_t)n : 0;

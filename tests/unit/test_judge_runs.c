@@ -280,6 +280,21 @@ static struct qqb_suite *sim_suite(void)
     return s;
 }
 
+/* The simulations' suite and its plan into P: the suite (free it after P),
+ * or NULL, failed. */
+static struct qqb_suite *sim_plan(struct qqb_plan *p)
+{
+    char err[256];
+    struct qqb_suite *s = sim_suite();
+    CHECK(s != NULL);
+    if (s && qqb_plan_make(s, NULL, 0, 0, p, err, sizeof err) != 0) {
+        CHECK(!"the simulations' plan");
+        qqb_suite_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 static void sim_results(const struct qqb_plan *p, struct qqb_results *r)
 {
     memset(r, 0, sizeof *r);
@@ -407,13 +422,10 @@ static unsigned lower(unsigned n, double p)
 
 static void test_sim_goals(void)
 {
-    struct qqb_suite *s = sim_suite();
     struct qqb_plan p;
-    char err[256];
-    CHECK(s != NULL);
+    struct qqb_suite *s = sim_plan(&p);
     if (!s)
         return;
-    CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
     struct simtally t;
     const unsigned N = 500;
     /* False verdicts: suites of 20 rows, shifts up to 5% (kept by the run,
@@ -492,13 +504,10 @@ static void test_plan_rounds(void)
  * with runs 10% apart no number of launches sees 2%: it wants none. */
 static void test_planned(void)
 {
-    struct qqb_suite *s = sim_suite();
     struct qqb_plan p;
-    char err[256];
-    CHECK(s != NULL);
+    struct qqb_suite *s = sim_plan(&p);
     if (!s)
         return;
-    CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
     for (int wide = 0; wide < 2; wide++) {
         gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
         gsl_rng_set(g, 99);
