@@ -7,7 +7,6 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_psi.h>
-#include <gsl/gsl_sort.h>
 
 #include "stats.h"
 
@@ -114,68 +113,6 @@ static double hl_factor(size_t k)
     return k <= 2 ? 1.0 : HL_FACTOR;
 }
 
-/* Of the Walsh sums L[i] + L[j], i <= j, of the sorted L[0..N-1]: how many
- * are at most S, and (*TOP) the largest of those (-INFINITY: none). Two
- * pointers: O(N). */
-static size_t walsh_at_most(const double *l, size_t n, double s, double *top)
-{
-    size_t count = 0;
-    *top = -INFINITY;
-    size_t j = n;
-    for (size_t i = 0; i < n; i++) {
-        while (j > i && l[j - 1] + l[i] > s)
-            j--;
-        if (j <= i)
-            break;
-        count += j - i;
-        if (l[i] + l[j - 1] > *top)
-            *top = l[i] + l[j - 1];
-    }
-    return count;
-}
-
-/* The K-th smallest (from 1) Walsh sum of the sorted L[0..N-1], by
- * bisection on the sum and the count above (the answer is a Walsh sum:
- * the largest at most the bound found). */
-static double walsh_kth(const double *l, size_t n, size_t k)
-{
-    double lo = 2 * l[0], hi = 2 * l[n - 1], top;
-    if (walsh_at_most(l, n, lo, &top) >= k)
-        return lo;
-    for (int it = 0; it < 2200 && hi > lo; it++) { /* 2200: adjacent doubles from any span */
-        double mid = lo + (hi - lo) / 2;
-        if (mid <= lo || mid >= hi)
-            break;
-        if (walsh_at_most(l, n, mid, &top) >= k)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    walsh_at_most(l, n, hi, &top);
-    return top;
-}
-
-/* The Hodges-Lehmann location of L[0..N-1]: the median of its N(N+1)/2
- * Walsh averages (L[i] + L[j]) / 2, i <= j, found without making them
- * (O(N log N) time, O(N) memory: a run of a hundred thousand launches is
- * as fine as one of ten). NaN on out of memory. */
-static double hl_location(const double *l, size_t n)
-{
-    double *x = malloc((n ? n : 1) * sizeof *x);
-    if (!x || n == 0) {
-        free(x);
-        return NAN;
-    }
-    for (size_t i = 0; i < n; i++)
-        x[i] = l[i];
-    gsl_sort(x, 1, n);
-    size_t m = n * (n + 1) / 2;
-    double r = m % 2 ? walsh_kth(x, n, (m + 1) / 2)
-                     : 0.5 * (walsh_kth(x, n, m / 2) + walsh_kth(x, n, m / 2 + 1));
-    free(x);
-    return 0.5 * r;
-}
-
 /* One run's launches L[0..N-1] (logs, in the order they ran) in PASSES
  * passes, its first pass REPS / PASSES of them (REPS <= 0: N; the
  * measurement's first pass takes the repetitions' share, and the plan's
@@ -204,7 +141,7 @@ static int run_figure(const double *l, size_t n, int passes, int reps, double *f
         for (int i = from + 1; i < to; i++)
             dev[(*ndev)++] = fabs(l[i] - l[i - 1]);
     }
-    *fig = hl_location(l, n);
+    *fig = qqb_hl_location(l, n);
     *k = hl_factor(n) / (double)n;
     return isfinite(*fig) ? 0 : -1;
 }

@@ -645,6 +645,63 @@ static int qqb__signrank_test(const double *d, size_t n, double *a, struct qqb_c
     return 0;
 }
 
+/* Of the Walsh sums L[i] + L[j], i <= j, of the sorted L[0..N-1]: how many
+ * are at most S, and (*TOP) the largest of those (-INFINITY: none). Two
+ * pointers: O(N). */
+static size_t walsh_at_most(const double *l, size_t n, double s, double *top)
+{
+    size_t count = 0;
+    *top = -INFINITY;
+    size_t j = n;
+    for (size_t i = 0; i < n; i++) {
+        while (j > i && l[j - 1] + l[i] > s)
+            j--;
+        if (j <= i)
+            break;
+        count += j - i;
+        if (l[i] + l[j - 1] > *top)
+            *top = l[i] + l[j - 1];
+    }
+    return count;
+}
+
+/* By bisection on the sum and the count above: the answer is a Walsh sum,
+ * the largest at most the bound found. */
+double qqb_walsh_kth(const double *l, size_t n, size_t k)
+{
+    double lo = 2 * l[0], hi = 2 * l[n - 1], top;
+    if (walsh_at_most(l, n, lo, &top) >= k)
+        return lo / 2;
+    for (int it = 0; it < 2200 && hi > lo; it++) { /* 2200: adjacent doubles from any span */
+        double mid = lo + (hi - lo) / 2;
+        if (mid <= lo || mid >= hi)
+            break;
+        if (walsh_at_most(l, n, mid, &top) >= k)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    walsh_at_most(l, n, hi, &top);
+    return top / 2;
+}
+
+double qqb_hl_location(const double *l, size_t n)
+{
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x || n == 0) {
+        free(x);
+        return NAN;
+    }
+    for (size_t i = 0; i < n; i++)
+        x[i] = l[i];
+    gsl_sort(x, 1, n);
+    size_t m = n * (n + 1) / 2;
+    double r = m % 2 ? qqb_walsh_kth(x, n, (m + 1) / 2)
+                     : 0.5 * (qqb_walsh_kth(x, n, m / 2) + qqb_walsh_kth(x, n, m / 2 + 1));
+    free(x);
+    return r;
+}
+
 int qqb_change_paired(const double *base, const double *cur, size_t n, double confidence,
                       struct qqb_change *out)
 {
@@ -663,7 +720,7 @@ int qqb_change_paired(const double *base, const double *cur, size_t n, double co
         return qqb__fail(out, QQB_CHANGE_NOMEM, "too many samples");
 
     double *d = malloc(n * sizeof *d);
-    double *wa = malloc(m * sizeof *wa);
+    double *wa = malloc(n * sizeof *wa);
     if (!d || !wa) {
         free(d);
         free(wa);
@@ -678,13 +735,11 @@ int qqb_change_paired(const double *base, const double *cur, size_t n, double co
         return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
     }
 
-    size_t t = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i; j < n; j++)
-            wa[t++] = 0.5 * (d[i] + d[j]);
-    free(d);
-    gsl_sort(wa, 1, m);
-    double hl = gsl_stats_median_from_sorted_data(wa, 1, m);
+    /* The estimate and the interval are Walsh averages of the sorted
+     * differences, found without making all m of them. */
+    gsl_sort(d, 1, n);
+    double hl = m % 2 ? qqb_walsh_kth(d, n, (m + 1) / 2)
+                      : 0.5 * (qqb_walsh_kth(d, n, m / 2) + qqb_walsh_kth(d, n, m / 2 + 1));
 
     double alpha = 1.0 - confidence, mm = (double)m;
     long k;
@@ -694,6 +749,7 @@ int qqb_change_paired(const double *base, const double *cur, size_t n, double co
         if (!low || qqb__sr_low(n, low) != 0) {
             free(low);
             free(wa);
+            free(d);
             return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
         }
         k = qqb__exact_k(low, half, alpha, out);
@@ -706,9 +762,10 @@ int qqb_change_paired(const double *base, const double *cur, size_t n, double co
     }
     out->k = k;
     out->pct = 100.0 * expm1(hl);
-    out->lo = 100.0 * expm1(wa[k - 1]);
-    out->hi = 100.0 * expm1(wa[m - (size_t)k]);
+    out->lo = 100.0 * expm1(qqb_walsh_kth(d, n, (size_t)k));
+    out->hi = 100.0 * expm1(qqb_walsh_kth(d, n, m - (size_t)k + 1));
     free(wa);
+    free(d);
 
     qqb__side_summaries(base, n, cur, n, out);
     out->status = QQB_CHANGE_OK;
