@@ -206,29 +206,23 @@ static char *const *evidence(const struct qqb_kbuild *b, int producer)
     return v && v[0] ? v : NULL;
 }
 
-/* 1 when the NULL-ended sets A and B hold the same strings. */
-static int same_set(char *const *a, char *const *b)
+/* 1 when every string of the NULL-ended list A is in B. */
+static int all_in(char *const *a, char *const *b)
 {
-    size_t na = 0, nb = 0;
-    while (a[na])
-        na++;
-    while (b[nb])
-        nb++;
-    for (size_t i = 0; i < na; i++) {
-        size_t j = 0;
-        while (j < nb && strcmp(a[i], b[j]))
+    for (; *a; a++) {
+        char *const *j = b;
+        while (*j && strcmp(*a, *j))
             j++;
-        if (j == nb)
-            return 0;
-    }
-    for (size_t j = 0; j < nb; j++) {
-        size_t i = 0;
-        while (i < na && strcmp(a[i], b[j]))
-            i++;
-        if (i == na)
+        if (!*j)
             return 0;
     }
     return 1;
+}
+
+/* 1 when the NULL-ended sets A and B hold the same strings. */
+static int same_set(char *const *a, char *const *b)
+{
+    return all_in(a, b) && all_in(b, a);
 }
 
 int qqb_kbuild_differs(const struct qqb_kbuild *a, const struct qqb_kbuild *b)
