@@ -282,12 +282,13 @@ static int baseline_row(size_t ci, size_t mi, const struct qqb_case_result *c,
 {
     const struct qqb_metric *cm = &c->metrics[mi];
     const struct qqb_metric *bm = qqb_case_find_metric(bc, cm->key, cm->what);
-    struct qqb_baseruns br;
+    size_t nruns = 0;
     if (!bm)
         return 0;
-    if (qqb_judge_runs_of(bm, 1, 0, &br) != 0 && bm->n > 0)
-        br.nruns = 0; /* a bad value: judged (and said) by qqb_judge_runs */
-    else if (br.nruns < QQB_MIN_BASE_RUNS) {
+    /* Only the number of runs here: their figures are qqb_judge_runs'. */
+    if (qqb_judge_run_count(bm, &nruns) != 0 && bm->n > 0)
+        nruns = 0; /* a bad value: judged (and said) by qqb_judge_runs */
+    else if (nruns < QQB_MIN_BASE_RUNS) {
         *few = 1;
         return 0;
     }
@@ -304,7 +305,7 @@ static int baseline_row(size_t ci, size_t mi, const struct qqb_case_result *c,
     row->holm_held = -1;
     row->p_value = 1;
     row->machine_pct = row->norm_pct = NAN;
-    row->base_runs = br.nruns;
+    row->base_runs = nruns;
     row->command_differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
     row->noise_from = "baseline";
     return 1;

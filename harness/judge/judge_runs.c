@@ -36,6 +36,28 @@ static uint32_t *stamps_of(const struct qqb_metric *m)
     return r;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int qqb_judge_run_count(const struct qqb_metric *bm, size_t *nruns)
+{
+    *nruns = 0;
+    for (size_t i = 0; i < bm->n; i++)
+        if (!(bm->samples[i] > 0) || !isfinite(bm->samples[i]))
+            return -1;
+    uint32_t *runs = stamps_of(bm);
+    if (!runs)
+        return -1;
+    qsort(runs, bm->n, sizeof *runs, cmp_u32);
+    for (size_t i = 0; i < bm->n; i++)
+        *nruns += i == 0 || runs[i] != runs[i - 1];
+    free(runs);
+    return 0;
+}
+
 int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, int reps, struct qqb_baseruns *out)
 {
     uint32_t *runs = stamps_of(bm);

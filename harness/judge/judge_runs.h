@@ -5,6 +5,11 @@
 #include "judge.h"
 #include "runlevel.h"
 
+/* How many runs the samples of baseline metric BM come from (*NRUNS), without
+ * their figures: 0, or -1 on a sample that is not a positive number (the
+ * row is made and qqb_judge_runs says so) or out of memory. */
+int qqb_judge_run_count(const struct qqb_metric *bm, size_t *nruns);
+
 /* The runs of a baseline metric BM (its samples by run stamp, each run
  * taken in PASSES passes of REPS repetitions, qqb_baseruns_of). 0 or -1. */
 int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, int reps, struct qqb_baseruns *out);
