@@ -39,6 +39,8 @@ const char *qqb_machine_check_name(enum qqb_machine_check m)
         return "machine moved";
     case QQB_MC_SKIPPED:
         return "skipped";
+    case QQB_MC_IN_FIGURE:
+        return "in the figure";
     }
     return "?";
 }
@@ -105,24 +107,6 @@ static void set_threshold(struct qqb_cmp *row, const struct qqb_settings *s, dou
  * Against the baseline.
  * --------------------------------------------------------------------- */
 
-/* Samples of M divided by the machine reference REF of the same (run,
- * launch); samples without one are left out. *N the count. */
-static double *normalized(const struct qqb_metric *m, const struct qqb_metric *ref, size_t *n)
-{
-    double *v = malloc((m->n ? m->n : 1) * sizeof *v);
-    *n = 0;
-    if (!v)
-        return NULL;
-    for (size_t i = 0; i < m->n; i++) {
-        uint32_t run, launch;
-        qqb__stamp_of(m, i, &run, &launch);
-        long k = qqb_metric_at(ref, run, launch);
-        if (k >= 0 && ref->samples[k] > 0)
-            v[(*n)++] = m->samples[i] / ref->samples[k];
-    }
-    return v;
-}
-
 /*
  * Against a stored baseline there are no pairs: the baseline was measured
  * minutes or months ago, and this machine's speed moves in steps that last
@@ -141,6 +125,11 @@ static void machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
     if (bref && cref && bref->n >= 1 && cref->n >= 1)
         row->machine_pct =
             100.0 * (qqb_median(cref->samples, cref->n) / qqb_median(bref->samples, bref->n) - 1.0);
+    if (row->by_reference) { /* the figure is per reference already */
+        row->machine = QQB_MC_IN_FIGURE;
+        row->norm_pct = row->ch.pct;
+        return;
+    }
     if (row->verdict != QQB_REGRESSED && row->verdict != QQB_IMPROVED) {
         row->machine = QQB_MC_NOT_NEEDED;
         return;
@@ -154,9 +143,10 @@ static void machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
         row->machine_why = "this run has no machine reference";
         return;
     }
-    size_t nb, nc;
-    double *vb = normalized(bm, bref, &nb), *vc = normalized(cm, cref, &nc);
-    if (!vb || !vc) {
+    size_t nb = 0, nc = 0;
+    double *vb = NULL, *vc = NULL;
+    if (qqb_per_reference(bm, bref, &vb, NULL, &nb) != 0 ||
+        qqb_per_reference(cm, cref, &vc, NULL, &nc) != 0) {
         row->machine_why = "out of memory";
     } else if (nb < QQB_MIN_REPS || nc < QQB_MIN_REPS) {
         row->machine_why = "fewer than 2 launches have both the key and a machine "
@@ -724,9 +714,14 @@ static void explain(struct qqb_cmp *row, size_t family)
     if (!row->ab) { /* by runs: the plan's estimate (qqb_judge_run_row) */
         int k = snprintf(w, len, "interval %+.1f%%..%+.1f%% against a threshold of %.1f%%", ch->lo,
                          ch->hi, row->threshold);
-        if (k > 0 && (size_t)k < len && row->need_launches)
+        if (k > 0 && (size_t)k < len && row->need_launches > ch->nc)
             snprintf(w + k, len - (size_t)k, "; about %zu launches would decide",
                      row->need_launches);
+        else if (k > 0 && (size_t)k < len) /* it had the plan's launches */
+            snprintf(w + k, len - (size_t)k,
+                     "; it had the %zu launches the plan wanted: the change is near the "
+                     "threshold, or this run spread more than the baseline's",
+                     ch->nc);
         return;
     }
     /* The interval must fit on one side of a threshold: estimate how many

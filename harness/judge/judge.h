@@ -34,7 +34,9 @@ enum qqb_machine_check {
     QQB_MC_NOT_NEEDED, /* the verdict is not regressed or improved */
     QQB_MC_HELD,       /* the verdict holds relative to the machine */
     QQB_MC_MOVED,      /* it does not: the machine moved; now noisy */
-    QQB_MC_SKIPPED     /* could not be done: machine_why says why */
+    QQB_MC_SKIPPED,    /* could not be done: machine_why says why */
+    QQB_MC_IN_FIGURE   /* the row was judged on figures per machine reference
+                          (docs/STATISTICS.md section 19): the test is the check */
 };
 
 /* What a comparison row compares with (the `ab` field of the rows). */
@@ -103,6 +105,8 @@ struct qqb_cmp {
     const char *machine_why; /* QQB_MC_SKIPPED: why (static text) */
     double machine_pct;      /* baseline rows: change of the machine reference */
     double norm_pct;         /* the change with samples divided by the reference */
+    int by_reference;        /* baseline rows: judged on each launch's figure divided by
+                                the machine reference timed just before it */
     int command_differs;     /* the baseline measured another command line */
     double step;             /* the counter step of the two cases (ticks; 0 unknown) */
     double dropped;          /* events lost to a full buffer, both cases' launches */
@@ -132,12 +136,22 @@ struct qqb_judgement {
     size_t ncmp, capcmp;
     struct qqb_memcmp *mem;
     size_t nmem, capmem;
-    size_t family;           /* baseline timing rows under family-wise control */
-    double family_alpha;     /* the family-wise error rate (1 - confidence) */
-    size_t few_run_cases;    /* cases whose baseline holds fewer than QQB_MIN_BASE_RUNS
-                                runs: timing not gated against it */
-    double shrink_s0;        /* the run-to-run prior across keys (percent; NaN: none) */
-    double shrink_d0;        /* its degrees of freedom (0: no shrinkage) */
+    size_t family;        /* baseline timing rows under family-wise control */
+    double family_alpha;  /* the family-wise error rate (1 - confidence) */
+    size_t few_run_cases; /* cases whose baseline holds fewer than QQB_MIN_BASE_RUNS
+                             runs: timing not gated against it */
+    double shrink_s0;     /* the run-to-run prior across keys (percent; NaN: none) */
+    double shrink_d0;     /* its degrees of freedom (0: no shrinkage) */
+    /* The baseline rows' run figure (docs/STATISTICS.md section 19): per
+     * machine reference (by_reference) when every row has the reference in
+     * both runs and the baseline's runs agree better so; ref_ratio the
+     * geometric mean over ref_rows rows of the run-to-run variance per
+     * reference / as measured (NaN: not compared); ref_lacking rows lack
+     * the reference in a launch of the baseline or this run. */
+    int by_reference;
+    double ref_ratio;
+    size_t ref_rows, ref_lacking;
+    int ref_asked;           /* the suite's run_figure (enum qqb_run_figure) */
     size_t missing_ref;      /* baseline rows with the machine check skipped */
     size_t command_changed;  /* cases whose command differs from the baseline's */
     size_t regressed, noisy; /* final baseline timing verdicts */

@@ -90,15 +90,15 @@ static void runs_threshold(struct qqb_cmp *row, const struct qqb_settings *s, do
 
 /* Fill ROW->ch from the test T at LEVEL: the interval, the estimate, the
  * sides' medians, and "ci_ok" (the t interval exists at any level). */
-static void fill_change(struct qqb_cmp *row, const struct qqb_runtest *t, double level,
-                        const struct qqb_metric *bm, const struct qqb_metric *cm)
+static void fill_change(struct qqb_cmp *row, const struct qqb_runtest *t, double level, size_t nb,
+                        size_t nc)
 {
     struct qqb_change *ch = &row->ch;
     memset(ch, 0, sizeof *ch);
     ch->status = QQB_CHANGE_OK;
     ch->reason = "";
-    ch->nb = bm->n;
-    ch->nc = cm->n;
+    ch->nb = nb;
+    ch->nc = nc;
     ch->confidence = ch->achieved = level;
     ch->ci_ok = 1;
     ch->pct = t->pct;
@@ -149,18 +149,18 @@ static void seen(struct qqb_cmp *row, const struct qqb_runtest *t, double var, d
  *                       launches brings se under the plan's target at t_s;
  *   noisy               otherwise: the plan wanted more launches than it got.
  */
-int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
-                      const struct qqb_metric *cm, const struct qqb_baseruns *b, double var,
+int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur, size_t nc,
+                      const struct qqb_baseruns *b, const struct qqb_baseruns *shown, double var,
                       double df, int passes, int reps, struct qqb_cmp *row)
 {
     struct qqb_runtest t;
-    runs_threshold(row, s, isfinite(b->within_sd) ? 100.0 * b->within_sd : NAN);
-    row->base_median = exp(b->mean);
-    row->cur_median = qqb_median(cm->samples, cm->n);
+    runs_threshold(row, s, isfinite(shown->within_sd) ? 100.0 * shown->within_sd : NAN);
+    row->base_median = exp(shown->mean);
+    row->cur_median = nc ? qqb_median(cur, nc) : NAN;
     row->run_pct = isfinite(b->s2) ? 100.0 * (exp(sqrt(b->s2)) - 1.0) : NAN;
     row->run_var = var;
     row->run_df = df;
-    if (qqb_runtest(b, var, df, cm->samples, cm->n, passes, reps, &t) != 0) {
+    if (qqb_runtest(b, var, df, cur, nc, passes, reps, &t) != 0) {
         memset(&row->ch, 0, sizeof row->ch);
         row->ch.status = QQB_CHANGE_BAD_VALUE;
         row->ch.reason = "a figure is not a positive number";
@@ -168,9 +168,9 @@ int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
         row->p_value = 1;
         return 0;
     }
-    row->cur_median = exp(b->mean + t.est); /* this run's figure, as the runs' */
+    row->cur_median = exp(shown->mean + t.est); /* this run's figure, as the runs' */
     double level = s->confidence, q = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, df);
-    fill_change(row, &t, level, bm, cm);
+    fill_change(row, &t, level, nb, nc);
     row->run_bound_pct = 100.0 * (exp(q * t.floor_se) - 1.0);
     double up, down;
     qqb_runtest_p(&t, row->threshold, &up, &down);
@@ -183,7 +183,7 @@ int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
      * runs' launches, where it has it (the plan is made before this run's
      * launches, qqb_judge_plan_start); else this run's. */
     double sd = isfinite(b->within_sd) ? b->within_sd
-                : cm->n >= 2           ? sqrt(t.wc * (double)cm->n / 1.5707963267948966)
+                : nc >= 2              ? sqrt(t.wc * (double)nc / 1.5707963267948966)
                                        : NAN;
     int k = 0;
     /* The plan: the launches at which a row with no change reads unchanged
@@ -215,14 +215,119 @@ int qqb_judge_run_row(const struct qqb_settings *s, const struct qqb_metric *bm,
     return 0;
 }
 
-int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
-                   const struct qqb_results *base, struct qqb_judgement *j)
+int qqb_per_reference(const struct qqb_metric *m, const struct qqb_metric *ref, double **x,
+                      uint32_t **run, size_t *n)
+{
+    *n = 0;
+    *x = malloc((m->n ? m->n : 1) * sizeof **x);
+    if (run)
+        *run = malloc((m->n ? m->n : 1) * sizeof **run);
+    if (!*x || (run && !*run)) {
+        free(*x);
+        *x = NULL;
+        if (run) {
+            free(*run);
+            *run = NULL;
+        }
+        return -1;
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        uint32_t r, launch;
+        qqb__stamp_of(m, i, &r, &launch);
+        long k = ref ? qqb_metric_at(ref, r, launch) : -1;
+        if (k >= 0 && ref->samples[k] > 0 && isfinite(ref->samples[k])) {
+            if (run)
+                (*run)[*n] = r;
+            (*x)[(*n)++] = m->samples[i] / ref->samples[k];
+        }
+    }
+    return 0;
+}
+
+/* One baseline row's two figures: its runs as measured, and per machine
+ * reference where every launch of both runs has one (has_ref), with this
+ * run's launches so (cx). */
+struct runrow {
+    struct qqb_baseruns raw, ref;
+    int has_raw, has_ref;
+    double *cx;
+    size_t ncx;
+};
+
+/* Row ROW's runs into RR: as measured, then per reference. 0 or -1. */
+static int row_runs(const struct qqb_plan *p, const struct qqb_results *cur,
+                    const struct qqb_results *base, const struct qqb_cmp *row, struct runrow *rr)
+{
+    const struct qqb_case_result *bc = base->cases[row->base_idx], *c = cur->cases[row->case_idx];
+    const struct qqb_metric *bm = &bc->metrics[row->base_metric], *cm = &c->metrics[row->metric];
+    size_t g = p->cases[row->case_idx].group;
+    int passes = qqb_plan_group_passes(p, g), reps = p->groups[g].reps;
+    rr->has_raw = qqb_judge_runs_of(bm, passes, reps, &rr->raw) == 0 && rr->raw.nruns >= 2;
+    if (!rr->has_raw)
+        return 0;
+    const struct qqb_metric *bref = qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
+    const struct qqb_metric *cref = qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
+    if (!bref || !cref)
+        return 0;
+    double *bx = NULL;
+    uint32_t *br = NULL;
+    if (qqb_per_reference(bm, bref, &bx, &br, &rr->ncx) != 0)
+        return -1;
+    size_t nb = rr->ncx;
+    if (qqb_per_reference(cm, cref, &rr->cx, NULL, &rr->ncx) != 0) {
+        free(bx);
+        free(br);
+        return -1;
+    }
+    /* Every launch, or the passes would split them otherwise. */
+    rr->has_ref = nb == bm->n && rr->ncx == cm->n && cm->n > 0 &&
+                  qqb_baseruns_of(bx, br, nb, passes, reps, &rr->ref) == 0 &&
+                  rr->ref.nruns == rr->raw.nruns && isfinite(rr->ref.s2) && rr->ref.s2 > 0;
+    free(bx);
+    free(br);
+    return 0;
+}
+
+/* The choice of section 19 (the suite's run_figure: AUTO): per reference
+ * when every row that has runs has them per reference too, at least 3 do,
+ * and their run-to-run variances are smaller so (the geometric mean of the
+ * ratios, weighted by degrees of freedom). From the baseline alone: the
+ * plan, made before this run's first launch, makes the same choice as the
+ * judgement after it. MEASURED never takes it; REFERENCE takes it wherever
+ * every row has it. */
+static void choose_figure(const struct runrow *rr, size_t n, enum qqb_run_figure want,
+                          struct qqb_judgement *j)
+{
+    double sum = 0, w = 0;
+    size_t rows = 0, lacking = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!rr[i].has_raw || !isfinite(rr[i].raw.s2) || !(rr[i].raw.s2 > 0))
+            continue;
+        if (!rr[i].has_ref) {
+            lacking++;
+            continue;
+        }
+        double df = (double)(rr[i].raw.nruns - 1);
+        sum += df * log(rr[i].ref.s2 / rr[i].raw.s2);
+        w += df;
+        rows++;
+    }
+    j->ref_rows = rows;
+    j->ref_lacking = lacking;
+    j->ref_asked = (int)want;
+    j->ref_ratio = w > 0 ? exp(sum / w) : NAN;
+    j->by_reference = want == QQB_FIGURE_REFERENCE ? lacking == 0 && rows > 0
+                      : want == QQB_FIGURE_AUTO    ? lacking == 0 && rows >= 3 && j->ref_ratio < 1
+                                                   : 0;
+}
+
+/* Judge the rows of J on the runs RR (the figure J chose). 0 or -1. */
+static int judge_rows(const struct qqb_plan *p, const struct qqb_results *cur,
+                      const struct qqb_results *base, struct runrow *rr, struct qqb_judgement *j)
 {
     size_t n = j->ncmp;
-    struct qqb_baseruns *br = calloc(n ? n : 1, sizeof *br);
     double *s2 = calloc(n ? n : 1, sizeof *s2), *df = calloc(n ? n : 1, sizeof *df);
-    if (!br || !s2 || !df) {
-        free(br);
+    if (!s2 || !df) {
         free(s2);
         free(df);
         return -1;
@@ -230,17 +335,9 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     /* The prior: every baseline row's run-to-run variance, on R - 1
      * degrees of freedom, from the baseline's runs. */
     for (size_t i = 0; i < n; i++) {
-        const struct qqb_cmp *row = &j->cmp[i];
-        s2[i] = NAN;
-        if (row->ab || row->base_metric == QQB_NO_MATCH)
-            continue;
-        const struct qqb_metric *bm = &base->cases[row->base_idx]->metrics[row->base_metric];
-        size_t g = p->cases[row->case_idx].group;
-        if (qqb_judge_runs_of(bm, qqb_plan_group_passes(p, g), p->groups[g].reps, &br[i]) == 0 &&
-            br[i].nruns >= 2) {
-            s2[i] = br[i].s2;
-            df[i] = (double)(br[i].nruns - 1);
-        }
+        const struct qqb_baseruns *b = j->by_reference ? &rr[i].ref : &rr[i].raw;
+        s2[i] = rr[i].has_raw ? b->s2 : NAN;
+        df[i] = rr[i].has_raw ? (double)(b->nruns - 1) : 0;
     }
     double s0sq, d0;
     int rc = qqb_shrink_prior(s2, df, n, &s0sq, &d0);
@@ -253,6 +350,7 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
         const struct qqb_bench *b = &p->suite->bench[p->cases[row->case_idx].bench];
         const struct qqb_metric *bm = &base->cases[row->base_idx]->metrics[row->base_metric];
         const struct qqb_metric *cm = &cur->cases[row->case_idx]->metrics[row->metric];
+        int ref = j->by_reference && rr[i].has_ref;
         double var = qqb_shrunk_var(s2[i], df[i], s0sq, d0);
         double dfs = (isfinite(s2[i]) ? df[i] : 0) + (d0 > 0 && isfinite(s0sq) ? d0 : 0);
         if (!(dfs > 0) || !isfinite(var)) {
@@ -260,12 +358,34 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
             dfs = df[i];
         }
         size_t g = p->cases[row->case_idx].group;
-        rc = qqb_judge_run_row(&b->s, bm, cm, &br[i], var, dfs, qqb_plan_group_passes(p, g),
-                               p->groups[g].reps, row);
+        rc = qqb_judge_run_row(&b->s, bm->n, ref ? rr[i].cx : cm->samples, ref ? rr[i].ncx : cm->n,
+                               ref ? &rr[i].ref : &rr[i].raw, &rr[i].raw, var, dfs,
+                               qqb_plan_group_passes(p, g), p->groups[g].reps, row);
+        row->by_reference = ref;
     }
-    free(br);
     free(s2);
     free(df);
+    return rc;
+}
+
+int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
+                   const struct qqb_results *base, struct qqb_judgement *j)
+{
+    size_t n = j->ncmp;
+    struct runrow *rr = calloc(n ? n : 1, sizeof *rr);
+    int rc = rr ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const struct qqb_cmp *row = &j->cmp[i];
+        if (!row->ab && row->base_metric != QQB_NO_MATCH)
+            rc = row_runs(p, cur, base, row, &rr[i]);
+    }
+    if (rc == 0) {
+        choose_figure(rr, n, p->suite->run_figure, j);
+        rc = judge_rows(p, cur, base, rr, j);
+    }
+    for (size_t i = 0; rr && i < n; i++)
+        free(rr[i].cx);
+    free(rr);
     return rc;
 }
 

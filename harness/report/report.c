@@ -168,9 +168,10 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
         if (j->cmp[i].threshold_from == QQB_THR_BOUNDED)
             bound = j->cmp[i].threshold;
     fprintf(fp,
-            "\nchange: against the baseline, this run's median against its runs' (two "
-            "levels: launch and run noise); A/B: the median pair ratio; interval: "
+            "\nchange: against the baseline, this run's figure against its runs' (two "
+            "levels: launch and run noise)%s; A/B: the median pair ratio; interval: "
             "%.0f%% confidence",
+            j->by_reference ? ", each launch per the machine reference timed just before it" : "",
             100.0 * (isfinite(conf) ? conf : 0.95));
     if (j->family > 1)
         fprintf(fp,
@@ -356,6 +357,36 @@ static void mem_exit_note(char *buf, size_t len, const struct qqb_report *r)
              timing ? ", as did timing" : "");
 }
 
+/* The notes on the baseline rows as a whole: timing not gated, the run
+ * figure (docs/STATISTICS.md section 19), machine checks skipped. */
+static void print_baseline_notes(FILE *fp, const struct qqb_report *r)
+{
+    const struct qqb_judgement *j = r->j;
+    if (r->baseline_path && j->few_run_cases)
+        fprintf(fp,
+                "NOTE: timing is not gated against the stored baseline for %zu case%s: it "
+                "holds fewer than %d runs, too few to know how much a run moves. Record "
+                "more with --update-baseline, or gate with --against (qqbench ci).\n",
+                j->few_run_cases, j->few_run_cases == 1 ? "" : "s", QQB_MIN_BASE_RUNS);
+    if (r->baseline_path && j->ref_rows)
+        fprintf(fp,
+                "Run figures %s: the baseline's runs spread %.2fx as much per machine "
+                "reference as measured (run-to-run variance, %zu row%s).\n",
+                j->by_reference ? "per machine reference" : "as measured", j->ref_ratio,
+                j->ref_rows, j->ref_rows == 1 ? "" : "s");
+    if (r->baseline_path && j->ref_lacking && j->ref_asked == QQB_FIGURE_REFERENCE)
+        fprintf(fp,
+                "NOTE: the suite asks for run figures per machine reference (run_figure: "
+                "reference), but %zu row%s lack%s the reference in a launch of the baseline or "
+                "this run: judged as measured.\n",
+                j->ref_lacking, j->ref_lacking == 1 ? "" : "s", j->ref_lacking == 1 ? "s" : "");
+    if (j->missing_ref)
+        fprintf(fp,
+                "NOTE: the machine check was skipped for %zu comparison%s "
+                "(see the rows).\n",
+                j->missing_ref, j->missing_ref == 1 ? "" : "s");
+}
+
 void qqb_report_print(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_results *res = r->results;
@@ -395,17 +426,7 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
                 fprintf(fp, "  %s: %s\n", res->cases[i]->name, res->cases[i]->failure);
     }
     fprintf(fp, "\n");
-    if (r->baseline_path && j->few_run_cases)
-        fprintf(fp,
-                "NOTE: timing is not gated against the stored baseline for %zu case%s: it "
-                "holds fewer than %d runs, too few to know how much a run moves. Record "
-                "more with --update-baseline, or gate with --against (qqbench ci).\n",
-                j->few_run_cases, j->few_run_cases == 1 ? "" : "s", QQB_MIN_BASE_RUNS);
-    if (j->missing_ref)
-        fprintf(fp,
-                "NOTE: the machine check was skipped for %zu comparison%s "
-                "(see the rows).\n",
-                j->missing_ref, j->missing_ref == 1 ? "" : "s");
+    print_baseline_notes(fp, r);
     if (j->command_changed)
         fprintf(fp,
                 "WARNING: %zu case%s ran another command line than the baseline's: "
@@ -667,6 +688,12 @@ static void run_head(const struct qqb_report *r, struct qqb_run *o)
     o->family_size = (long long)(json_int_t)r->j->family;
     o->round_order_seed = (long long)(json_int_t)(r->seed & 0x7fffffffffffffffull);
     o->passes = r->passes > 0 ? r->passes : 1;
+    if (r->baseline_path && r->j->ref_rows) {
+        o->run_figure = r->j->by_reference ? "per machine reference" : "as measured";
+        o->reference_ratio = r->j->ref_ratio;
+    } else {
+        o->reference_ratio = NAN;
+    }
     o->exit_code = r->exit_code;
 }
 

@@ -199,7 +199,9 @@
     X(INT, kernel_failures, "kernel_failures", 0)                                                  \
     X(INT, family_size, "family_size", 0)                                                          \
     X(INT, round_order_seed, "round_order_seed", 0)                                                \
-    X(INT, passes, "passes", 1) /* passes over the suite; older runs made one */                   \
+    X(INT, passes, "passes", 1)                  /* passes over the suite; older runs made one */  \
+    X(STR, run_figure, "run_figure", QQB_RJ_OPT) /* baseline rows' figure, section 19 */           \
+    X(NUM, reference_ratio, "reference_variance_ratio", QQB_RJ_OPT)                                \
     X(INT, exit_code, "exit_code", -1)
 
 /* The members each TYPE makes. */

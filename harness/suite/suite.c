@@ -146,6 +146,21 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
             if (string_field(c, "a shell command", "for 'build'", 0, &s->build))
                 return -1;
             break;
+        case T_RUN_FIGURE: {
+            static const char *const figures[3] = {"auto", "measured", "reference"};
+            struct pos at;
+            if (expect_scalar(c, "auto, measured or reference", "for 'run_figure'", 0))
+                return -1;
+            at = here(c);
+            int k = 0;
+            while (k < 3 && strcmp(scalar(c), figures[k]))
+                k++;
+            if (k == 3)
+                return fail(c, at, "run_figure: %s is none of auto, measured and reference",
+                            qqb_qs(&q, scalar(c)));
+            s->run_figure = (enum qqb_run_figure)k;
+            break;
+        }
         case T_THRESHOLD_BOUND:
             if (qqb_ycur_next(&c->y) ||
                 qqb__suite_to_num(c, 0, 1, 1e6, "a number > 0", "for 'threshold_bound'",

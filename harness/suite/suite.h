@@ -122,6 +122,10 @@ struct qqb_suite {
     char *dir;  /* absolute directory of the suite file */
     struct qqb_settings defaults;
     int max_nodes; /* no benchmark may ask for more nodes (max_nodes:) */
+    /* `run_figure:` (docs/STATISTICS.md section 19): the baseline rows'
+     * figure, as measured or per machine reference; AUTO (the default)
+     * takes the one the baseline's runs agree on better. */
+    enum qqb_run_figure { QQB_FIGURE_AUTO, QQB_FIGURE_MEASURED, QQB_FIGURE_REFERENCE } run_figure;
     size_t nbench;
     struct qqb_bench *bench;
 };

@@ -23,6 +23,7 @@ enum {
     T_MAX_NODES,
     T_THRESHOLD_BOUND,
     T_BUILD,
+    T_RUN_FIGURE,
     NTOP
 };
 /* The top level's fields, a benchmark's (its own, then the settings). */

@@ -12,8 +12,9 @@
 #include "nearest.h"
 #include "strbuf.h"
 
-const char *const qqb__suite_top_fields[NTOP] = {
-    "suite", "description", "defaults", "benchmarks", "max_nodes", "threshold_bound", "build"};
+const char *const qqb__suite_top_fields[NTOP] = {"suite",      "description", "defaults",
+                                                 "benchmarks", "max_nodes",   "threshold_bound",
+                                                 "build",      "run_figure"};
 const char *const qqb__suite_bench_fields[NBENCH] = {
     "name",      "kernel",         "args",          "nodes",
     "variants",  "params",         "keys",          "baseline_keys",

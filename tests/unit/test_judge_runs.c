@@ -280,6 +280,51 @@ static void test_pass_figures(void)
     CHECK_DBL_NEAR(t.wc, 0, 1e-12);
 }
 
+/* qqb_per_reference matches a launch's reference by its stamp, not its
+ * position: a launch without one is left out, and the others keep their
+ * own reference. */
+static void test_per_reference(void)
+{
+    struct qqb_results res;
+    memset(&res, 0, sizeof res);
+    const char *names[1] = {"c"};
+    CHECK_INT_EQ(qqb_results_init(&res, names, 1), 0);
+    struct qqb_case_result *c = res.cases[0];
+    CHECK(qqb_case_metric(c, "k", "per_hit") != NULL);
+    CHECK(qqb_case_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT) != NULL);
+    /* Both made: the metrics array no longer moves. */
+    struct qqb_metric *m = qqb_case_metric(c, "k", "per_hit");
+    struct qqb_metric *ref = qqb_case_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
+    static const double x[5] = {100, 200, 300, 400, 500};
+    static const uint32_t run[5] = {0, 0, 0, 1, 1}, launch[5] = {0, 1, 2, 0, 1};
+    for (int i = 0; m && i < 5; i++)
+        CHECK_INT_EQ(qqb_metric_add_at(m, x[i], run[i], launch[i]), 0);
+    /* References for every launch but (0, 1), recorded in another order. */
+    static const double rv[4] = {4, 10, 3, 8};
+    static const uint32_t rrun[4] = {1, 0, 0, 1}, rlaunch[4] = {1, 0, 2, 0};
+    for (int i = 0; ref && i < 4; i++)
+        CHECK_INT_EQ(qqb_metric_add_at(ref, rv[i], rrun[i], rlaunch[i]), 0);
+    double *v = NULL;
+    uint32_t *r = NULL;
+    size_t n = 0;
+    if (m && ref) {
+        CHECK_INT_EQ(qqb_per_reference(m, ref, &v, &r, &n), 0);
+        CHECK_INT_EQ(n, 4);
+        static const double want[4] = {10, 100, 50, 125};
+        static const uint32_t want_run[4] = {0, 0, 1, 1};
+        for (size_t i = 0; v && r && i < n && i < 4; i++) {
+            CHECK_DBL_NEAR(v[i], want[i], 1e-12);
+            CHECK_INT_EQ(r[i], want_run[i]);
+        }
+        free(v);
+        free(r);
+        CHECK_INT_EQ(qqb_per_reference(m, NULL, &v, NULL, &n), 0); /* no reference: none */
+        CHECK_INT_EQ(n, 0);
+        free(v);
+    }
+    qqb_results_free(&res);
+}
+
 /* ---------------------------------------------------------------------
  * Simulations of the judge that runs: one benchmark whose case records
  * SIM_KEYS keys (so qqb_judge_with makes SIM_KEYS baseline rows, shrinks
@@ -301,7 +346,7 @@ static void test_pass_figures(void)
 #define SIM_KEYS   20
 #define SIM_N      10
 #define SIM_MOST   80
-#define SIM_NCHECK 10
+#define SIM_NCHECK 20
 
 struct simcase {
     double si, sw, sl; /* sigma (log) of a run's shift, a pass's shift, a launch */
@@ -309,6 +354,10 @@ struct simcase {
     double change;     /* factor planted in key 0 (1: none) */
     int passes;        /* passes over the suite a run takes */
     double tail;       /* the chance a launch is 30% slow (an outlier) */
+    double sm;         /* sigma (log) of a run's shift of the whole machine: every
+                          key's and the machine reference's alike */
+    double sr;         /* sigma (log) of the reference's own launch noise; 0: the
+                          runs record no reference */
 };
 
 static struct qqb_suite *sim_suite(void)
@@ -363,17 +412,23 @@ static const char *key_name(int k)
     return names[k];
 }
 
-/* Launches FROM..TO-1 of run RUN, every key shifted by SHIFT[key]. */
+/* Launches FROM..TO-1 of run RUN, every key shifted by SHIFT[key] and the
+ * machine's MSHIFT, and, where SC has one, the machine reference shifted
+ * by MSHIFT. */
 static void sim_launches(gsl_rng *g, const struct simcase *sc, struct qqb_case_result *c,
-                         const double *shift, uint32_t run, size_t from, size_t to, int planted)
+                         const double *shift, double mshift, uint32_t run, size_t from, size_t to,
+                         int planted)
 {
     for (size_t i = from; i < to; i++) {
+        if (sc->sr > 0)
+            qqb_metric_add_at(qqb_case_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                              500 * exp(mshift + gsl_ran_gaussian(g, sc->sr)), run, (uint32_t)i);
         for (int k = 0; k < SIM_KEYS; k++) {
             double f = planted && k == 0 ? sc->change : 1.0;
             if (sc->tail > 0 && gsl_rng_uniform(g) < sc->tail)
                 f *= 1.3;
             qqb_metric_add_at(qqb_case_metric(c, key_name(k), QQB_VERDICT_METRIC),
-                              1000 * f * exp(shift[k] + gsl_ran_gaussian(g, sc->sl)), run,
+                              1000 * f * exp(mshift + shift[k] + gsl_ran_gaussian(g, sc->sl)), run,
                               (uint32_t)i);
         }
         c->launches++;
@@ -385,6 +440,7 @@ struct simtally {
     unsigned rows, noisy, blind, unchanged;
     unsigned caught; /* the planted row read regressed */
     double launches; /* mean launches the plan took */
+    unsigned by_ref; /* suites judged on figures per machine reference */
 };
 
 /* One run RUN of SC into INTO (SIM_N launches, or WANT where more, up to
@@ -399,12 +455,13 @@ static void sim_run(gsl_rng *g, const struct simcase *sc, struct qqb_results *in
     int first = sc->passes > 1 ? SIM_N / sc->passes : total; /* the repetitions' share */
     for (int k = 0; k < SIM_KEYS; k++)
         inv[k] = gsl_ran_gaussian(g, sc->si);
+    double machine = gsl_ran_gaussian(g, sc->sm);
     for (int pass = 0; pass < sc->passes; pass++) {
         int from, to;
         CHECK_INT_EQ(qqb_pass_rounds(first, total, sc->passes, pass, &from, &to), 0);
         for (int k = 0; k < SIM_KEYS; k++)
             shift[k] = inv[k] + gsl_ran_gaussian(g, sc->sw);
-        sim_launches(g, sc, into->cases[0], shift, run, (size_t)from, (size_t)to, cur);
+        sim_launches(g, sc, into->cases[0], shift, machine, run, (size_t)from, (size_t)to, cur);
     }
 }
 
@@ -430,6 +487,7 @@ static void sim_suites(const struct qqb_plan *plan, const struct simcase *sc, un
         t->launches += (double)cur.cases[0]->launches / trials;
         struct qqb_judgement j;
         CHECK_INT_EQ(qqb_judge(p, &cur, &base, &j), 0);
+        t->by_ref += (unsigned)j.by_reference;
         int falsev = 0;
         for (size_t i = 0; i < j.ncmp; i++) {
             const struct qqb_cmp *row = &j.cmp[i];
@@ -479,55 +537,70 @@ static void test_sim_goals(void)
     struct simtally t;
     const unsigned N = 500;
     /* False verdicts: suites of 20 rows, shifts up to 5% (kept by the run,
-     * or moving from pass to pass), R >= 3. */
-    static const struct simcase aa[6] = {
-        {0.0, 0.0, 0.02, 5, 1.0, 5, 0},  {0.0, 0.02, 0.02, 5, 1.0, 5, 0},
-        {0.02, 0.0, 0.02, 5, 1.0, 5, 0}, {0.0, 0.05, 0.02, 3, 1.0, 5, 0},
-        {0.05, 0.0, 0.02, 3, 1.0, 5, 0}, {0.0, 0.02, 0.02, 5, 1.0, 5, 0.05}};
+     * or moving from pass to pass, or the whole machine's, which its
+     * reference sees), R >= 3. The reference (its own launch noise 1%) is
+     * recorded in every run. Where it sees the machine's shift the judge
+     * takes the figure per reference; where it sees none it only adds a
+     * little noise, the choice is near even, and taking it must cost no
+     * false verdicts (section 19). */
+    static const struct simcase aa[8] = {
+        {0.0, 0.0, 0.02, 5, 1.0, 5, 0, 0, 0.01},    {0.0, 0.02, 0.02, 5, 1.0, 5, 0, 0, 0.01},
+        {0.02, 0.0, 0.02, 5, 1.0, 5, 0, 0, 0.01},   {0.0, 0.05, 0.02, 3, 1.0, 5, 0, 0, 0.01},
+        {0.05, 0.0, 0.02, 3, 1.0, 5, 0, 0, 0.01},   {0.0, 0.02, 0.02, 5, 1.0, 5, 0.05, 0, 0.01},
+        {0.0, 0.0, 0.02, 3, 1.0, 5, 0, 0.05, 0.01}, {0.01, 0.0, 0.02, 5, 1.0, 5, 0, 0.02, 0.01}};
     unsigned long seed = 1126;
-    printf("TABLE sim17 | machine (shift a run keeps, shift of a pass, launch noise), passes, "
-           "baseline runs, change | suites with a false regressed or improved | rows unchanged / "
-           "noisy / blind | planted row caught | launches taken |\n"
-           "TABLE sim17 |---|---|---|---|---|\n");
-    for (int c = 0; c < 6; c++) {
+    printf("TABLE sim17 | machine (shift a run keeps, shift of a pass, the whole machine's shift "
+           "its reference sees, launch noise), passes, baseline runs, change | suites with a "
+           "false regressed or improved | rows unchanged / noisy / blind | planted row caught | "
+           "launches taken | figure per reference |\n"
+           "TABLE sim17 |---|---|---|---|---|---|\n");
+    for (int c = 0; c < 8; c++) {
         sim_suites(&p, &aa[c], N, seed++, &t);
-        printf("  A/A, run %.0f%%, pass %.0f%%, launches %.0f%%, R %zu: %u of %u suites with a "
-               "false verdict; rows %.1f%% unchanged, %.1f%% noisy, %.1f%% blind; %.0f launches\n",
-               100 * aa[c].si, 100 * aa[c].sw, 100 * aa[c].sl, aa[c].runs, t.suites_false, N,
-               100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows, 100.0 * t.blind / t.rows,
-               t.launches);
-        printf("TABLE sim17 | run %.0f%%, pass %.0f%%, launch %.0f%%%s, %d passes, R = %zu, none | "
-               "%u of %u (goal <= 1%%) | %.1f%% / %.1f%% / %.1f%% | - | %.0f |\n",
-               100 * aa[c].si, 100 * aa[c].sw, 100 * aa[c].sl,
+        printf("  A/A, run %.0f%%, pass %.0f%%, machine %.0f%%, launches %.0f%%, R %zu: %u of %u "
+               "suites with a false verdict; rows %.1f%% unchanged, %.1f%% noisy, %.1f%% blind; "
+               "%.0f launches; per reference in %u\n",
+               100 * aa[c].si, 100 * aa[c].sw, 100 * aa[c].sm, 100 * aa[c].sl, aa[c].runs,
+               t.suites_false, N, 100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows,
+               100.0 * t.blind / t.rows, t.launches, t.by_ref);
+        printf("TABLE sim17 | run %.0f%%, pass %.0f%%, machine %.0f%%, launch %.0f%%%s, %d passes, "
+               "R = %zu, none | %u of %u (goal <= 1%%) | %.1f%% / %.1f%% / %.1f%% | - | %.0f | %u "
+               "of %u |\n",
+               100 * aa[c].si, 100 * aa[c].sw, 100 * aa[c].sm, 100 * aa[c].sl,
                aa[c].tail > 0 ? " (1 in 20 launches 30% slow)" : "", aa[c].passes, aa[c].runs,
                t.suites_false, N, 100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows,
-               100.0 * t.blind / t.rows, t.launches);
+               100.0 * t.blind / t.rows, t.launches, t.by_ref, N);
         CHECK(t.suites_false <= upper(N, 0.01));
         if (c == 0) /* launch noise only: the plan decides */
             CHECK(t.noisy <= upper(t.rows, 0.10));
+        if (aa[c].sm > 0) /* a reference that sees the machine's shifts is taken */
+            CHECK(t.by_ref >= lower(N, 0.95));
     }
     /* Power: a change planted in 1 of 20 rows. The goals: +5% at launch
-     * noise only, +10% where the machine's shifts move from pass to pass;
-     * where the run keeps its shift, no schedule within one run averages it
-     * away, and the rate is quoted (docs/STATISTICS.md section 18). */
-    static const struct simcase pw[3] = {{0.0, 0.0, 0.02, 5, 1.05, 5, 0},
-                                         {0.0, 0.02, 0.02, 5, 1.10, 5, 0},
-                                         {0.02, 0.0, 0.02, 5, 1.10, 5, 0}};
-    static const double goal[3] = {0.90, 0.99, 0.30};
-    static const char *said[3] = {"(goal >= 90%)", "(goal >= 99%)",
-                                  "(no goal: a shift the run keeps)"};
-    for (int c = 0; c < 3; c++) {
+     * noise only, +10% where the machine's shifts move from pass to pass,
+     * and where the whole machine shifts for a run (its reference sees
+     * it); where a key's shift is its own and the run keeps it, no schedule
+     * within one run averages it away, and the rate is quoted
+     * (docs/STATISTICS.md sections 18 and 19). */
+    static const struct simcase pw[4] = {{0.0, 0.0, 0.02, 5, 1.05, 5, 0, 0, 0.01},
+                                         {0.0, 0.02, 0.02, 5, 1.10, 5, 0, 0, 0.01},
+                                         {0.0, 0.0, 0.02, 5, 1.10, 5, 0, 0.02, 0.01},
+                                         {0.02, 0.0, 0.02, 5, 1.10, 5, 0, 0, 0.01}};
+    static const double goal[4] = {0.90, 0.99, 0.99, 0.30};
+    static const char *said[4] = {"(goal >= 90%)", "(goal >= 99%)", "(goal >= 99%)",
+                                  "(no goal: a key's own shift the run keeps)"};
+    for (int c = 0; c < 4; c++) {
         sim_suites(&p, &pw[c], N, seed++, &t);
-        printf("  %+.0f%%, run %.0f%%, pass %.0f%%, launches %.0f%%, R %zu: caught in %u of %u "
-               "suites\n",
-               100 * (pw[c].change - 1), 100 * pw[c].si, 100 * pw[c].sw, 100 * pw[c].sl, pw[c].runs,
-               t.caught, N);
-        printf("TABLE sim17 | run %.0f%%, pass %.0f%%, launch %.0f%%, %d passes, R = %zu, %+.0f%% "
-               "in 1 of 20 rows | %u of %u | %.1f%% / %.1f%% / %.1f%% | %u of %u %s | %.0f |\n",
-               100 * pw[c].si, 100 * pw[c].sw, 100 * pw[c].sl, pw[c].passes, pw[c].runs,
-               100 * (pw[c].change - 1), t.suites_false, N, 100.0 * t.unchanged / t.rows,
-               100.0 * t.noisy / t.rows, 100.0 * t.blind / t.rows, t.caught, N, said[c],
-               t.launches);
+        printf("  %+.0f%%, run %.0f%%, pass %.0f%%, machine %.0f%%, launches %.0f%%, R %zu: caught "
+               "in %u of %u suites; per reference in %u\n",
+               100 * (pw[c].change - 1), 100 * pw[c].si, 100 * pw[c].sw, 100 * pw[c].sm,
+               100 * pw[c].sl, pw[c].runs, t.caught, N, t.by_ref);
+        printf("TABLE sim17 | run %.0f%%, pass %.0f%%, machine %.0f%%, launch %.0f%%, %d passes, "
+               "R = %zu, %+.0f%% in 1 of 20 rows | %u of %u | %.1f%% / %.1f%% / %.1f%% | %u of %u "
+               "%s | %.0f | %u of %u |\n",
+               100 * pw[c].si, 100 * pw[c].sw, 100 * pw[c].sm, 100 * pw[c].sl, pw[c].passes,
+               pw[c].runs, 100 * (pw[c].change - 1), t.suites_false, N,
+               100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows, 100.0 * t.blind / t.rows,
+               t.caught, N, said[c], t.launches, t.by_ref, N);
         CHECK(t.caught >= lower(N, goal[c]));
     }
     qqb_plan_free(&p);
@@ -563,12 +636,12 @@ static void test_planned(void)
         gsl_rng_set(g, 99);
         struct qqb_results base;
         sim_results(&p, &base);
-        struct simcase sc = {0, 0, 0.03, 5, 1.0, 1, 0};
+        struct simcase sc = {0, 0, 0.03, 5, 1.0, 1, 0, 0, 0};
         double shift[SIM_KEYS];
         for (uint32_t r = 0; r < 5; r++) {
             for (int k = 0; k < SIM_KEYS; k++)
                 shift[k] = wide ? (r % 2 ? 0.1 : -0.1) : 0.001 * r;
-            sim_launches(g, &sc, base.cases[0], shift, r, 0, SIM_N, 0);
+            sim_launches(g, &sc, base.cases[0], shift, 0, r, 0, SIM_N, 0);
         }
         size_t want = 0;
         CHECK_INT_EQ(qqb_judge_plan_start(&p, &base, &want), 0);
@@ -596,6 +669,7 @@ int main(void)
     RUN(test_planned);
     RUN(test_pass_figures);
     RUN(test_hl_figure);
+    RUN(test_per_reference);
     RUN(test_sim_goals);
     return TEST_DONE();
 }
