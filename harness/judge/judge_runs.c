@@ -335,7 +335,7 @@ static int judge_rows(const struct qqb_plan *p, const struct qqb_results *cur,
     /* The prior: every baseline row's run-to-run variance, on R - 1
      * degrees of freedom, from the baseline's runs. */
     for (size_t i = 0; i < n; i++) {
-        const struct qqb_baseruns *b = j->by_reference ? &rr[i].ref : &rr[i].raw;
+        const struct qqb_baseruns *b = j->by_reference && rr[i].has_ref ? &rr[i].ref : &rr[i].raw;
         s2[i] = rr[i].has_raw ? b->s2 : NAN;
         df[i] = rr[i].has_raw ? (double)(b->nruns - 1) : 0;
     }
