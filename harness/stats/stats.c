@@ -387,6 +387,85 @@ static void change_init(struct qqb_change *out, size_t nb, size_t nc, double con
     out->confidence = confidence;
 }
 
+/* Two sorted samples whose pairs are counted without being made: the
+ * differences C[j] - B[i] (qqb_change), or the Walsh sums L[i] + L[j],
+ * i <= j (qqb_walsh_kth: B = C = L). */
+struct sorted_pairs {
+    const double *b, *c;
+    size_t nb, nc;
+};
+
+/* How many of the pairs are at most V, and (*TOP) the largest of those
+ * (-INFINITY: none). */
+typedef size_t (*pairs_at_most)(const struct sorted_pairs *p, double v, double *top);
+
+/* Of the differences: the first B[i] with C[j] - B[i] <= V, for each j.
+ * Two pointers: O(NB + NC). */
+static size_t diffs_at_most(const struct sorted_pairs *p, double v, double *top)
+{
+    size_t count = 0, i = 0;
+    *top = -INFINITY;
+    for (size_t j = 0; j < p->nc; j++) {
+        while (i < p->nb && p->c[j] - p->b[i] > v)
+            i++;
+        if (i == p->nb)
+            break;
+        count += p->nb - i;
+        if (p->c[j] - p->b[i] > *top)
+            *top = p->c[j] - p->b[i];
+    }
+    return count;
+}
+
+/* The K-th smallest (1-based) pair of P, within [LO, HI], by bisection on
+ * the value and the count AT_MOST: the answer is a pair's value, the
+ * largest at most the bound found. O(count x log) time, no memory: the
+ * pairs are never made. */
+static double kth_pair(pairs_at_most at_most, const struct sorted_pairs *p, double lo, double hi,
+                       size_t k)
+{
+    double top;
+    if (at_most(p, lo, &top) >= k)
+        return lo;
+    for (int it = 0; it < 2200 && hi > lo; it++) { /* 2200: adjacent doubles from any span */
+        double mid = lo + (hi - lo) / 2;
+        if (mid <= lo || mid >= hi)
+            break;
+        if (at_most(p, mid, &top) >= k)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    at_most(p, hi, &top);
+    return top;
+}
+
+/* The K-th smallest of the NB x NC differences C[j] - B[i]. */
+static double diff_kth(const double *b, size_t nb, const double *c, size_t nc, size_t k)
+{
+    struct sorted_pairs p = {b, c, nb, nc};
+    return kth_pair(diffs_at_most, &p, c[0] - b[nb - 1], c[nc - 1] - b[0], k);
+}
+
+/* Mann-Whitney's pairs of the sorted raw B and C: *GT with C[j] > B[i],
+ * *EQ with C[j] == B[i]. Two pointers: O(NB + NC). */
+static void pairs_above(const double *b, size_t nb, const double *c, size_t nc, size_t *gt,
+                        size_t *eq)
+{
+    size_t below = 0, upto = 0; /* B[i] < C[j]: below; B[i] <= C[j]: upto */
+    *gt = *eq = 0;
+    for (size_t j = 0; j < nc; j++) {
+        while (below < nb && b[below] < c[j])
+            below++;
+        if (upto < below)
+            upto = below;
+        while (upto < nb && b[upto] <= c[j])
+            upto++;
+        *gt += below;
+        *eq += upto - below;
+    }
+}
+
 int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, double confidence,
                uint64_t seed, struct qqb_change *out)
 {
@@ -400,42 +479,38 @@ int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, doub
         return qqb__fail(out, QQB_CHANGE_TOO_FEW, "fewer than 2 launches on a side: no comparison");
     if (qqb__check_samples(base, nb, cur, nc, confidence, out) != 0)
         return -1;
-    if (nb > SIZE_MAX / nc || nb * nc > SIZE_MAX / sizeof(double) ||
-        nb * nc / 2 >= (size_t)LONG_MAX / 2)
+    if (nb > SIZE_MAX / nc || nb * nc / 2 >= (size_t)LONG_MAX / 2)
         return qqb__fail(out, QQB_CHANGE_NOMEM, "too many samples");
 
     size_t n = nb * nc;
-    double *d = malloc(n * sizeof *d);
-    double *lb = malloc(nb * sizeof *lb);
-    double *lc = malloc(nc * sizeof *lc);
-    if (!d || !lb || !lc) {
-        free(d);
+    /* The sides sorted, raw (for U: log could merge adjacent doubles) and
+     * as logs (for the differences). */
+    double *rb = malloc(nb * sizeof *rb), *rc = malloc(nc * sizeof *rc);
+    double *lb = malloc(nb * sizeof *lb), *lc = malloc(nc * sizeof *lc);
+    if (!rb || !rc || !lb || !lc) {
+        free(rb);
+        free(rc);
         free(lb);
         free(lc);
         return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
     }
-
-    /* U on the raw values (log could merge adjacent doubles). */
-    size_t gt = 0, eq = 0;
-    for (size_t i = 0; i < nb; i++)
-        for (size_t j = 0; j < nc; j++) {
-            gt += cur[j] > base[i];
-            eq += cur[j] == base[i];
-        }
+    memcpy(rb, base, nb * sizeof *rb);
+    memcpy(rc, cur, nc * sizeof *rc);
+    gsl_sort(rb, 1, nb);
+    gsl_sort(rc, 1, nc);
+    size_t gt, eq;
+    pairs_above(rb, nb, rc, nc, &gt, &eq);
     out->u = (double)gt + 0.5 * (double)eq;
     out->ties = eq > 0;
-
     for (size_t i = 0; i < nb; i++)
-        lb[i] = log(base[i]);
+        lb[i] = log(rb[i]);
     for (size_t j = 0; j < nc; j++)
-        lc[j] = log(cur[j]);
-    for (size_t i = 0; i < nb; i++)
-        for (size_t j = 0; j < nc; j++)
-            d[i * nc + j] = lc[j] - lb[i];
-    free(lb);
-    free(lc);
-    gsl_sort(d, 1, n);
-    double hl = gsl_stats_median_from_sorted_data(d, 1, n);
+        lc[j] = log(rc[j]);
+    free(rb);
+    free(rc);
+    double hl = n % 2
+                    ? diff_kth(lb, nb, lc, nc, (n + 1) / 2)
+                    : 0.5 * (diff_kth(lb, nb, lc, nc, n / 2) + diff_kth(lb, nb, lc, nc, n / 2 + 1));
 
     double alpha = 1.0 - confidence, nn = (double)n;
     double sd0 = sqrt(nn * (double)(nb + nc + 1) / 12.0);
@@ -446,7 +521,8 @@ int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, doub
         low = malloc((half + 1) * sizeof *low);
         if (!low || qqb__mw_low(nb, nc, low) != 0) {
             free(low);
-            free(d);
+            free(lb);
+            free(lc);
             return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
         }
         k = qqb__exact_k(low, half, alpha, out);
@@ -456,9 +532,10 @@ int qqb_change(const double *base, size_t nb, const double *cur, size_t nc, doub
     }
     out->k = k;
     out->pct = 100.0 * expm1(hl);
-    out->lo = 100.0 * expm1(d[k - 1]);
-    out->hi = 100.0 * expm1(d[n - (size_t)k]);
-    free(d);
+    out->lo = 100.0 * expm1(diff_kth(lb, nb, lc, nc, (size_t)k));
+    out->hi = 100.0 * expm1(diff_kth(lb, nb, lc, nc, n - (size_t)k + 1));
+    free(lb);
+    free(lc);
 
     /* Two-sided p-value for "no change". */
     if (low && !out->ties) {
@@ -645,14 +722,13 @@ static int qqb__signrank_test(const double *d, size_t n, double *a, struct qqb_c
     return 0;
 }
 
-/* Of the Walsh sums L[i] + L[j], i <= j, of the sorted L[0..N-1]: how many
- * are at most S, and (*TOP) the largest of those (-INFINITY: none). Two
- * pointers: O(N). */
-static size_t walsh_at_most(const double *l, size_t n, double s, double *top)
+/* Of the Walsh sums L[i] + L[j], i <= j, of the sorted L = P->B (N =
+ * P->NB). Two pointers: O(N). */
+static size_t walsh_at_most(const struct sorted_pairs *p, double s, double *top)
 {
-    size_t count = 0;
+    const double *l = p->b;
+    size_t count = 0, n = p->nb, j = p->nb;
     *top = -INFINITY;
-    size_t j = n;
     for (size_t i = 0; i < n; i++) {
         while (j > i && l[j - 1] + l[i] > s)
             j--;
@@ -665,24 +741,10 @@ static size_t walsh_at_most(const double *l, size_t n, double s, double *top)
     return count;
 }
 
-/* By bisection on the sum and the count above: the answer is a Walsh sum,
- * the largest at most the bound found. */
 double qqb_walsh_kth(const double *l, size_t n, size_t k)
 {
-    double lo = 2 * l[0], hi = 2 * l[n - 1], top;
-    if (walsh_at_most(l, n, lo, &top) >= k)
-        return lo / 2;
-    for (int it = 0; it < 2200 && hi > lo; it++) { /* 2200: adjacent doubles from any span */
-        double mid = lo + (hi - lo) / 2;
-        if (mid <= lo || mid >= hi)
-            break;
-        if (walsh_at_most(l, n, mid, &top) >= k)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    walsh_at_most(l, n, hi, &top);
-    return top / 2;
+    struct sorted_pairs p = {l, l, n, n};
+    return kth_pair(walsh_at_most, &p, 2 * l[0], 2 * l[n - 1], k) / 2;
 }
 
 double qqb_hl_location(const double *l, size_t n)
