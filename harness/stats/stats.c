@@ -727,7 +727,7 @@ static int qqb__signrank_test(const double *d, size_t n, double *a, struct qqb_c
 static size_t walsh_at_most(const struct sorted_pairs *p, double s, double *top)
 {
     const double *l = p->b;
-    size_t count = 0, n = p->nb, j = p->nb;
+    size_t count = 0, n = p->nb, j = n;
     *top = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         while (j > i && l[j - 1] + l[i] > s)
