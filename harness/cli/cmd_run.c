@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "yamlcur.h"
 #include "pipeline.h"
+#include "suite.h"
 #include "stats.h"
 
 /* --budget TIME: seconds, or with s, m or h. */
@@ -27,6 +28,17 @@ static int run_budget(const char *v, void *ctx, char *err, size_t errlen)
         return -1;
     }
     *(double *)ctx = t * unit;
+    return 0;
+}
+
+static int run_figure(const char *v, void *ctx, char *err, size_t errlen)
+{
+    int k = qqb_run_figure_parse(v);
+    if (k < 0) {
+        snprintf(err, errlen, "--run-figure '%s': expected %s", v, QQB_RUN_FIGURE_NAMES);
+        return -1;
+    }
+    *(int *)ctx = k;
     return 0;
 }
 
@@ -157,6 +169,12 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
          .expect = "a number of percent above 0 (at most 1000000)",
          .help = "cap noise- and run-derived thresholds at P percent\n"
                  "(default: the suite's threshold_bound:, else 30)"},
+        QQB_OPT_CALLBACK("--run-figure", "F", run_figure, &o->run_figure,
+                         "against a stored baseline, judge each launch as\n"
+                         "measured, or divided by the machine reference timed\n"
+                         "just before it (auto, measured, reference; default:\n"
+                         "the suite's run_figure:, else auto: the one the\n"
+                         "baseline's runs agree on better)"),
         QQB_OPT_CALLBACK("--seed", "N", run_seed, o,
                          "seed of the round order (default: from the clock)"),
         QQB_OPT_STRING("--json", "FILE", &o->json, "write every number as JSON"),

@@ -184,6 +184,8 @@ static int step_plan(struct run *r)
     if (o->threshold_bound > 0)
         for (size_t i = 0; i < r->suite->nbench; i++)
             r->suite->bench[i].s.threshold_bound = o->threshold_bound;
+    if (o->run_figure >= 0)
+        r->suite->run_figure = (enum qqb_run_figure)o->run_figure;
     if (qqb_plan_make_against(r->suite, o->only, o->nonly, o->memory_only ? 1 : o->reps, r->against,
                               r->kernel_dir, &r->plan, r->err, sizeof r->err) != 0) {
         fprintf(stderr, "%s\n", r->err);
@@ -760,6 +762,7 @@ void qqb_run_opts_init(struct qqb_run_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->confirm = 1;
+    o->run_figure = -1;
     o->budget = QQB_DEFAULT_BUDGET;
     o->keep_runs = QQB_BASELINE_KEEP_RUNS;
 }

@@ -46,6 +46,7 @@ struct qqb_run_opts {
     uint64_t seed;
     size_t keep_runs;
     double threshold_bound; /* --threshold-bound; 0: the suite's */
+    int run_figure;         /* --run-figure (enum qqb_run_figure); -1: the suite's */
     int passes;             /* --passes: passes over the suite (0: QQB_DEFAULT_PASSES) */
     double budget;          /* --budget: seconds the launches may take (0: no limit);
                                the plan against a stored baseline stays within it */

@@ -95,6 +95,15 @@ static int string_field(struct cur *c, const char *what, const char *where, int 
     return 0;
 }
 
+int qqb_run_figure_parse(const char *name)
+{
+    static const char *const figures[3] = {"auto", "measured", "reference"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(name, figures[k]))
+            return k;
+    return -1;
+}
+
 /* The top-level mapping whose MAPPING_START is the current event. */
 static int parse_top(struct cur *c, struct qqb_suite *s)
 {
@@ -147,16 +156,11 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
                 return -1;
             break;
         case T_RUN_FIGURE: {
-            static const char *const figures[3] = {"auto", "measured", "reference"};
-            struct pos at;
-            if (expect_scalar(c, "auto, measured or reference", "for 'run_figure'", 0))
+            if (expect_scalar(c, QQB_RUN_FIGURE_NAMES, "for 'run_figure'", 0))
                 return -1;
-            at = here(c);
-            int k = 0;
-            while (k < 3 && strcmp(scalar(c), figures[k]))
-                k++;
-            if (k == 3)
-                return fail(c, at, "run_figure: %s is none of auto, measured and reference",
+            int k = qqb_run_figure_parse(scalar(c));
+            if (k < 0)
+                return fail(c, here(c), "run_figure: %s is none of auto, measured and reference",
                             qqb_qs(&q, scalar(c)));
             s->run_figure = (enum qqb_run_figure)k;
             break;

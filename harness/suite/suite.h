@@ -112,6 +112,12 @@ struct qqb_bench {
     int model_line, model_col;
 };
 
+/* The baseline rows' figure (`run_figure:`, `--run-figure`). */
+enum qqb_run_figure { QQB_FIGURE_AUTO, QQB_FIGURE_MEASURED, QQB_FIGURE_REFERENCE };
+#define QQB_RUN_FIGURE_NAMES "auto, measured or reference"
+/* NAME ("auto", "measured", "reference") as the enum, or -1. */
+int qqb_run_figure_parse(const char *name);
+
 struct qqb_suite {
     char *name;
     char *description; /* NULL when not given */
@@ -125,7 +131,7 @@ struct qqb_suite {
     /* `run_figure:` (docs/STATISTICS.md section 19): the baseline rows'
      * figure, as measured or per machine reference; AUTO (the default)
      * takes the one the baseline's runs agree on better. */
-    enum qqb_run_figure { QQB_FIGURE_AUTO, QQB_FIGURE_MEASURED, QQB_FIGURE_REFERENCE } run_figure;
+    enum qqb_run_figure run_figure;
     size_t nbench;
     struct qqb_bench *bench;
 };

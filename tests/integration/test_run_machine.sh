@@ -53,6 +53,19 @@ check grep -q '"run_figure": "as measured"' m.json
 check grep -Eq 'the machine moved \+[0-9.]+%' m.txt
 check grep -q '"machine_moved": true' m.json
 
+# --run-figure overrides the suite's: measured on the suite that asks for
+# the reference is the machine check's again; a bad value is a usage error.
+rc=0
+QQBENCH_REFERENCE_SCALE=3.0 "$QQBENCH" run slow.yaml --baselines bl --run-figure measured \
+    --json opt.json > opt.txt 2>&1 || rc=$?
+check test "$rc" = 0
+check grep -q '"run_figure": "as measured"' opt.json
+check grep -q '"machine_moved": true' opt.json
+rc=0
+"$QQBENCH" run slow.yaml --baselines bl --run-figure sometimes > optbad.txt 2>&1 || rc=$?
+check test "$rc" = 2
+check grep -q "run-figure 'sometimes': expected auto, measured or reference" optbad.txt
+
 # A baseline whose launches lack the reference (an older qqbench's):
 # asked for, not available: judged as measured, and said.
 mkdir -p bl2 && cp -r bl/* bl2/
