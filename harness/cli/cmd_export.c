@@ -28,6 +28,40 @@ static const struct qqb_opts_cmd export_cmd = {
     "file does not have, or an unwritable output (one line on stderr).\n"};
 
 /* ---------------------------------------------------------------------- */
+/* Threads                                                                */
+
+/* Which thread of node N recorded each entry, in the node's order: a
+ * node's entries are its threads' blocks one after the other, as its
+ * thread table says (qq_file_thread: first, events). A file without a
+ * table (format 1.0) is one thread, 0. */
+struct thread_walk {
+    uint32_t th, nt;   /* the current thread (its place in the table), of nt */
+    uint64_t idx, end; /* the next entry's index; where the thread's block ends */
+};
+
+static void thread_walk_start(const struct qqb_trace *t, uint32_t n, struct thread_walk *w)
+{
+    w->th = 0;
+    w->nt = qq_file_nthreads(t->f, n);
+    w->idx = 0;
+    w->end = w->nt ? qq_file_thread(t->f, n, 0)->events : UINT64_MAX;
+}
+
+/* The thread of the next entry (its place in the table); calls DONE(th)
+ * for each thread whose block ends before it, when DONE is not NULL. */
+static uint32_t thread_walk_next(const struct qqb_trace *t, uint32_t n, struct thread_walk *w,
+                                 void (*done)(void *ctx, uint32_t th), void *ctx)
+{
+    while (w->idx >= w->end && w->th + 1 < w->nt) {
+        if (done)
+            done(ctx, w->th);
+        w->end += qq_file_thread(t->f, n, ++w->th)->events;
+    }
+    w->idx++;
+    return w->th;
+}
+
+/* ---------------------------------------------------------------------- */
 /* CSV                                                                    */
 
 /* A field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
@@ -50,15 +84,19 @@ static void csv_field(FILE *fp, const char *s)
  * that shrank: qq_file_errmsg says it). */
 static int export_csv(const struct qqb_trace *t, FILE *fp)
 {
-    fprintf(fp, "node,key,type,info,tick,seconds,run_seconds\n");
+    fprintf(fp, "node,key,type,info,tick,seconds,run_seconds,thread,tid\n");
     for (uint32_t n = 0; n < t->nnodes; n++) {
         if (!t->node_on[n])
             continue;
         const struct qq_node_info *ni = qq_file_node(t->f, n);
         struct qqb_events it;
         const struct qq_event *e;
+        struct thread_walk w;
+        thread_walk_start(t, n, &w);
         qqb_events_open(t->f, n, &it);
         while ((e = qqb_events_next(&it))) {
+            const struct qq_thread_info *ti =
+                qq_file_thread(t->f, n, thread_walk_next(t, n, &w, NULL, NULL));
             if (!t->key_on[e->key])
                 continue;
             const struct qq_key_info *k = qq_file_key(t->f, e->key);
@@ -69,8 +107,11 @@ static int export_csv(const struct qqb_trace *t, FILE *fp)
                 fprintf(fp, "%.17g", e->info.d);
             else
                 fprintf(fp, "%" PRId64, e->info.i);
-            fprintf(fp, ",%" PRIu64 ",%.9f,%.9f\n", e->tick, qqb_trace_node_sec(t, n, e->tick),
-                    qqb_trace_sec(t, n, e->tick));
+            fprintf(fp, ",%" PRIu64 ",%.9f,%.9f,%u,", e->tick, qqb_trace_node_sec(t, n, e->tick),
+                    qqb_trace_sec(t, n, e->tick), ti ? ti->index : 0);
+            if (ti && ti->tid)
+                fprintf(fp, "%" PRIu64, ti->tid);
+            fputc('\n', fp);
         }
         if (qqb_events_close(&it) != 0)
             return 1;
@@ -218,6 +259,21 @@ static void export_entry(const struct qqb_trace *t, struct chrome *c, uint32_t n
 
 /* A node: a process (pid = the node), its tracks named, then its entries
  * thread by thread (each thread's entries are one block, in order). */
+/* close_states for thread_walk_next, at the end of a thread's block. */
+struct closing {
+    const struct qqb_trace *t;
+    struct chrome *c;
+    uint32_t n;
+    double *on;
+    const double *last;
+};
+
+static void close_thread(void *ctx, uint32_t th)
+{
+    struct closing *cl = ctx;
+    close_states(cl->t, cl->c, cl->n, th, cl->on, *cl->last);
+}
+
 static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n, double *on)
 {
     const struct qq_node_info *ni = qq_file_node(t->f, n);
@@ -244,15 +300,13 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
     double last = 0;
     struct qqb_events it;
     const struct qq_event *e;
-    uint32_t th = 0, nt = qq_file_nthreads(t->f, n);
-    uint64_t idx = 0, bend = nt ? qq_file_thread(t->f, n, 0)->events : UINT64_MAX;
+    struct thread_walk w;
+    struct closing cl = {t, c, n, on, &last};
+    uint32_t th = 0;
+    thread_walk_start(t, n, &w);
     qqb_events_open(t->f, n, &it);
     while (!c->failed && (e = qqb_events_next(&it))) {
-        while (idx >= bend && th + 1 < nt) { /* the next thread's block */
-            close_states(t, c, n, th, on, last);
-            bend += qq_file_thread(t->f, n, ++th)->events;
-        }
-        idx++;
+        th = thread_walk_next(t, n, &w, close_thread, &cl); /* a block ended: its states close */
         double sec = qqb_trace_sec(t, n, e->tick);
         last = sec;
         if (t->key_on[e->key])
@@ -419,8 +473,9 @@ int cmd_export(int argc, char **argv)
                        "microseconds since the run's start, the tick offsets\n"
                        "applied (each node's error bound is its process label).\n"
                        "csv: one row per event: node,key,type,info,tick,seconds,\n"
-                       "run_seconds (seconds since the node's base time, and since\n"
-                       "the run's start with the offset applied)"),
+                       "run_seconds,thread,tid (seconds since the node's base time,\n"
+                       "and since the run's start with the offset applied; the\n"
+                       "recording thread's index and OS id)"),
         QQB_OPT_STRING("--out", "F", &out, "write to F (default: standard output)"),
         QQB_OPT_STRING("--nodes", "LIST", &nodes, "only these nodes: 0-3, 5, 0,2,6-7"),
         QQB_OPT_STRING("--keys", "LIST", &keys, "only these keys, by name, comma-separated"),

@@ -39,6 +39,17 @@ check "export: 3 x 40 update slices, 40 exchange slices" \
 check "export: tracks named after the threads" \
     test "$(py bt.json "sorted(e['args']['name'] for e in d['traceEvents'] if e['name'] == 'thread_name')")" = "['brain-w0 (thread $(idx 0))', 'brain-w1 (thread $(idx 1))', 'brain-w2 (thread $(idx 2))']"
 
+# export csv: each event's thread (its index) and OS id, as st's table says.
+qq out.txt err.txt export bt.qq --format csv --out bt.csv
+check "export csv: exit 0 (got $rc)" test "$rc" = 0
+check "export csv: the header ends in thread,tid" has bt.csv '^node,key,type,info,tick,seconds,run_seconds,thread,tid$'
+for w in 0 1 2; do
+    i=$(idx $w)
+    tid=$(awk -v n="'brain-w$w'" '$NF == n && $1 ~ /^[0-9]+$/ { print $2; exit }' st.txt)
+    check "export csv: brain-w$w (thread $i, tid $tid) has update's 80 events" \
+        test "$(grep -c "^0,update,state,[01],[0-9]*,[0-9.]*,[0-9.]*,$i,$tid$" bt.csv)" = 80
+done
+
 # view: a strip per thread.
 qq view.txt err.txt view bt.qq --no-plot
 check "view: exit 0 (got $rc)" test "$rc" = 0

@@ -64,11 +64,11 @@ check "chrome --nodes 0 --keys step: one slice" test "$(py one.json "[(e['pid'],
 qq syn.csv err.txt export syn.qq --format csv
 check "export csv: exit 0 (got $rc)" test "$rc" = 0
 check "csv: header and 16 rows" test "$(wc -l < syn.csv)" = 17
-check "csv: header" has syn.csv '^node,key,type,info,tick,seconds,run_seconds$'
-check "csv: node 1's first event, 1.1 us after its base" has syn.csv '^1,step,state,1,2600,0\.000001100,0\.000001100$'
-check "csv: a value" has syn.csv '^1,V,value,-2\.5,7700,0\.000006200,0\.000006200$'
+check "csv: header" has syn.csv '^node,key,type,info,tick,seconds,run_seconds,thread,tid$'
+check "csv: node 1's first event, 1.1 us after its base" has syn.csv '^1,step,state,1,2600,0\.000001100,0\.000001100,0,$'
+check "csv: a value" has syn.csv '^1,V,value,-2\.5,7700,0\.000006200,0\.000006200,0,$'
 check "csv: a name with a comma and quotes is quoted" has syn.csv '^0,"odd,""name""",mark,0,8500,'
-check "csv parses: 16 rows of 7 fields" test "$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); print(len(r)-1, set(map(len,r)))' syn.csv)" = "16 {7}"
+check "csv parses: 16 rows of 9 fields" test "$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); print(len(r)-1, set(map(len,r)))' syn.csv)" = "16 {9}"
 
 # --- a real kernel's file -----------------------------------------------
 QQ_OUTPUT="$PWD/planted.qq" "$PLANTED" --reps 50 --work 2000

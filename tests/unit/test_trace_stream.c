@@ -200,7 +200,7 @@ static void csv_reference(const char *path, const char *out)
     CHECK_INT_EQ(qq_file_open(path, &w), 0);
     CHECK_INT_EQ(qqb_trace_open(&t, path, err, sizeof err), 0);
     FILE *fp = fopen(out, "w");
-    fprintf(fp, "node,key,type,info,tick,seconds,run_seconds\n");
+    fprintf(fp, "node,key,type,info,tick,seconds,run_seconds,thread,tid\n");
     for (uint32_t n = 0; n < qq_file_nnodes(w); n++) {
         const struct qq_event *e = qq_file_entries(w, n);
         for (uint64_t i = 0; i < qq_file_node(w, n)->entries; i++) {
@@ -212,8 +212,19 @@ static void csv_reference(const char *path, const char *out)
                 fprintf(fp, "%.17g", e[i].info.d);
             else
                 fprintf(fp, "%" PRId64, e[i].info.i);
-            fprintf(fp, ",%" PRIu64 ",%.9f,%.9f\n", e[i].tick, qqb_trace_node_sec(&t, n, e[i].tick),
+            fprintf(fp, ",%" PRIu64 ",%.9f,%.9f,", e[i].tick, qqb_trace_node_sec(&t, n, e[i].tick),
                     qqb_trace_sec(&t, n, e[i].tick));
+            /* The thread whose block [first, first + events) holds entry i. */
+            const struct qq_thread_info *ti = NULL;
+            for (uint32_t th = 0; th < qq_file_nthreads(w, n); th++) {
+                const struct qq_thread_info *x = qq_file_thread(w, n, th);
+                if (i >= x->first && i < x->first + x->events)
+                    ti = x;
+            }
+            fprintf(fp, "%u,", ti ? ti->index : 0);
+            if (ti && ti->tid)
+                fprintf(fp, "%" PRIu64, ti->tid);
+            fputc('\n', fp);
         }
     }
     fclose(fp);
