@@ -151,7 +151,8 @@ struct qqb_judgement {
     int by_reference;
     double ref_ratio;
     size_t ref_rows, ref_lacking;
-    int ref_asked;           /* the suite's run_figure (enum qqb_run_figure) */
+    int ref_refused;         /* the suite asked for the figure per reference, and
+                                ref_lacking rows lack it: judged as measured */
     size_t missing_ref;      /* baseline rows with the machine check skipped */
     size_t command_changed;  /* cases whose command differs from the baseline's */
     size_t regressed, noisy; /* final baseline timing verdicts */

@@ -314,11 +314,11 @@ static void choose_figure(const struct runrow *rr, size_t n, enum qqb_run_figure
     }
     j->ref_rows = rows;
     j->ref_lacking = lacking;
-    j->ref_asked = (int)want;
     j->ref_ratio = w > 0 ? exp(sum / w) : NAN;
     j->by_reference = want == QQB_FIGURE_REFERENCE ? lacking == 0 && rows > 0
                       : want == QQB_FIGURE_AUTO    ? lacking == 0 && rows >= 3 && j->ref_ratio < 1
                                                    : 0;
+    j->ref_refused = want == QQB_FIGURE_REFERENCE && lacking > 0;
 }
 
 /* Judge the rows of J on the runs RR (the figure J chose). 0 or -1. */
@@ -410,15 +410,15 @@ static int last_run_of(const struct qqb_results *base, struct qqb_case_result *c
             if (run > last)
                 last = run;
         }
+        /* Making the metric may move C's metrics; adding samples does not. */
         struct qqb_metric *m = qqb_case_metric(c, bm->key, bm->what);
-        for (size_t i = 0; m && i < bm->n; i++) {
+        if (!m)
+            return -1;
+        for (size_t i = 0; i < bm->n; i++) {
             qqb__stamp_of(bm, i, &run, &launch);
             if (run == last && qqb_metric_add_at(m, bm->samples[i], 0, launch) != 0)
                 return -1;
-            m = qqb_case_metric(c, bm->key, bm->what); /* the array may move */
         }
-        if (!m)
-            return -1;
     }
     return 0;
 }
@@ -442,13 +442,10 @@ int qqb_judge_plan_start(const struct qqb_plan *p, const struct qqb_results *bas
     if (rc == 0 && qqb_judge(p, &cur, base, &j) == 0) {
         for (size_t i = 0; i < j.ncmp; i++) {
             const struct qqb_cmp *row = &j.cmp[i];
-            if (row->ab || row->not_judged || row->ch.status != QQB_CHANGE_OK)
-                continue;
-            for (size_t g = 0; g < p->ngroups; g++)
-                if (row->case_idx >= p->groups[g].first &&
-                    row->case_idx < p->groups[g].first + p->groups[g].n &&
-                    row->plan_launches > want[g])
-                    want[g] = row->plan_launches;
+            size_t g = p->cases[row->case_idx].group;
+            if (!row->ab && !row->not_judged && row->ch.status == QQB_CHANGE_OK &&
+                row->plan_launches > want[g])
+                want[g] = row->plan_launches;
         }
         qqb_judgement_free(&j);
     }

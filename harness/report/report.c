@@ -374,7 +374,7 @@ static void print_baseline_notes(FILE *fp, const struct qqb_report *r)
                 "reference as measured (run-to-run variance, %zu row%s).\n",
                 j->by_reference ? "per machine reference" : "as measured", j->ref_ratio,
                 j->ref_rows, j->ref_rows == 1 ? "" : "s");
-    if (r->baseline_path && j->ref_lacking && j->ref_asked == QQB_FIGURE_REFERENCE)
+    if (r->baseline_path && j->ref_refused)
         fprintf(fp,
                 "NOTE: the suite asks for run figures per machine reference (run_figure: "
                 "reference), but %zu row%s lack%s the reference in a launch of the baseline or "

@@ -499,6 +499,12 @@ static void sim_suites(const struct qqb_plan *plan, const struct simcase *sc, un
             t->rows++;
             falsev |= row->verdict == QQB_REGRESSED || row->verdict == QQB_IMPROVED;
             t->noisy += row->verdict == QQB_NOISY;
+            /* A noisy row's note names more launches only when it had
+             * fewer than the plan wanted (explain, judge.c). */
+            if (row->verdict == QQB_NOISY && strstr(row->why, "launches would decide"))
+                CHECK(row->need_launches > row->ch.nc);
+            if (row->verdict == QQB_NOISY && strstr(row->why, "launches the plan wanted"))
+                CHECK(row->need_launches <= row->ch.nc);
             t->blind += row->verdict == QQB_BLIND;
             t->unchanged += row->verdict == QQB_UNCHANGED;
         }
