@@ -26,8 +26,8 @@ static void progress(struct qqb_measure *m, size_t j, const char *name, int rep,
     double el = qqb_now() - m->t0;
     if (m->tty) {
         char pass[32] = "";
-        if (m->plan->passes > 1)
-            snprintf(pass, sizeof pass, "pass %d/%d, ", m->pass + 1, m->plan->passes);
+        if (m->passes > 1)
+            snprintf(pass, sizeof pass, "pass %d/%d, ", m->pass + 1, m->passes);
         fprintf(stderr, "\r\033[K%scase %zu/%zu %s, %s %d/%d, launch %zu/%zu, %.1fs", pass,
                 m->case_at + j + 1, m->ncases, name, warm ? "warmup" : "rep", rep + 1, reps,
                 m->done + 1, m->total, el);
@@ -346,6 +346,8 @@ static void cut_to(struct qqb_measure *m, struct qqb_group_state *st, size_t g, 
         fprintf(stderr, "qqbench: %s: the plan's rounds cut to the budget's share: %d, not %d\n",
                 group_label(m, g, label, sizeof label), keep, st[g].upto);
     st[g].upto = keep;
+    if (st[g].most > keep) /* --max-repetitions does not take back what the budget cut */
+        st[g].most = keep;
 }
 
 /* After the first pass: when the rounds still to take, at what each
@@ -357,26 +359,23 @@ static void budget_cut(struct qqb_measure *m, struct qqb_group_state *st)
     const struct qqb_plan *p = m->plan;
     if (!(m->budget > 0))
         return;
+    /* After the first pass a group has taken at most its repetitions
+     * (their share, or all of them with one pass): what it must still
+     * take is the rest of them, the plan's are the rounds beyond. */
     double left = m->budget - (qqb_now() - m->t0), must = 0, extra = 0;
     for (size_t g = 0; g < p->ngroups; g++) {
         double per = st[g].done > 0 ? st[g].spent / st[g].done : 0;
         int reps = p->groups[g].reps;
-        int base = reps > st[g].done ? reps - st[g].done : 0;
-        int beyond = st[g].upto > (reps > st[g].done ? reps : st[g].done)
-                         ? st[g].upto - (reps > st[g].done ? reps : st[g].done)
-                         : 0;
-        must += base * per;
-        extra += beyond * per;
+        must += (reps - st[g].done) * per;
+        extra += (st[g].upto > reps ? st[g].upto - reps : 0) * per;
     }
     double f = qqb_budget_factor(left, must, extra);
     if (!(f < 1))
         return;
     for (size_t g = 0; g < p->ngroups; g++) {
-        const struct qqb_plan_group *gr = &p->groups[g];
-        int floor_rounds = gr->reps > st[g].done ? gr->reps : st[g].done;
-        if (st[g].upto <= floor_rounds)
-            continue;
-        cut_to(m, st, g, floor_rounds + (int)floor((st[g].upto - floor_rounds) * f));
+        int reps = p->groups[g].reps;
+        if (st[g].upto > reps)
+            cut_to(m, st, g, reps + (int)floor((st[g].upto - reps) * f));
     }
 }
 
@@ -395,7 +394,6 @@ static int group_begin(struct qqb_measure *m, size_t g, struct qqb_results *into
      * (the last launch's). */
     st->file0 = m->files;
     m->files += nv;
-    st->most = m->max_reps > gr->reps ? m->max_reps : gr->reps;
     for (size_t j = 0; j < nv; j++) {
         const struct qqb_plan_case *pc = &m->plan->cases[gr->first + j];
         struct qqb_case_result *r = CASE(j);
@@ -443,12 +441,10 @@ static int group_begin(struct qqb_measure *m, size_t g, struct qqb_results *into
     return 0;
 }
 
-/* Rounds FROM..TO-1 of group G, in qqb_round_order. LAST: its last pass,
- * where --max-repetitions may add rounds after TO. 0, or -1 with ERR (the
- * run stops). */
-static int group_rounds(struct qqb_measure *m, size_t g, struct qqb_results *into,
-                        struct qqb_group_state *st, int from, int to, int last, char *err,
-                        size_t errlen)
+/* Rounds FROM..TO-1 of group G, in qqb_round_order. 0, or -1 with ERR
+ * (the run stops). */
+static int rounds(struct qqb_measure *m, size_t g, struct qqb_results *into,
+                  struct qqb_group_state *st, int from, int to, char *err, size_t errlen)
 {
     const struct qqb_plan_group *gr = &m->plan->groups[g];
     const struct qqb_bench *b = &m->plan->suite->bench[gr->bench];
@@ -469,21 +465,30 @@ static int group_rounds(struct qqb_measure *m, size_t g, struct qqb_results *int
         st->done = rep + 1;
         if (m->keys_missing && first_pass_done(m, gr->bench, b, err, errlen) != 0)
             return -1;
-        if (!last || rep + 1 != to)
-            continue;
-        /* --max-repetitions: while an A/B comparison is still noisy,
-         * measure more rounds (as many again each time) up to the most. */
-        if (rep + 1 == to && st->upto < st->most && nv > 1 && m->undecided &&
-            m->undecided(m->ctx, g, into)) {
-            int more = st->upto + gr->reps > st->most ? st->most - st->upto : gr->reps;
-            st->upto += more;
-            to += more;
-            m->total += (size_t)more * nv;
-            progress_noisy(m, gr, rep + 1, more);
-        }
     }
     st->spent += qqb_now() - t0;
     return 0;
+}
+
+/* Group G's rounds FROM..TO-1 of a pass; in its LAST, then, while an A/B
+ * comparison is still noisy, more rounds (as many again each time) up to
+ * the most --max-repetitions allows (held at --budget's cut): asked after
+ * the pass's rounds even where it had none. 0, or -1 with ERR. */
+static int group_rounds(struct qqb_measure *m, size_t g, struct qqb_results *into,
+                        struct qqb_group_state *st, int from, int to, int last, char *err,
+                        size_t errlen)
+{
+    const struct qqb_plan_group *gr = &m->plan->groups[g];
+    int rc = rounds(m, g, into, st, from, to, err, errlen);
+    while (rc == 0 && last && st->upto < st->most && gr->n > 1 && m->undecided &&
+           m->undecided(m->ctx, g, into)) {
+        int more = st->upto + gr->reps > st->most ? st->most - st->upto : gr->reps;
+        progress_noisy(m, gr, st->upto, more);
+        st->upto += more;
+        m->total += (size_t)more * gr->n;
+        rc = rounds(m, g, into, st, st->upto - more, st->upto, err, errlen);
+    }
+    return rc;
 }
 
 /* A group's last pass is over: its cases said done, failures counted. */
@@ -536,11 +541,13 @@ int qqb_measure_all(struct qqb_measure *m, struct qqb_results *into, char *err, 
         int np = qqb_plan_group_passes(p, g), reps = p->groups[g].reps;
         if (st[g].upto < reps) /* the plan may have set more */
             st[g].upto = reps;
+        st[g].most = m->max_reps > reps ? m->max_reps : reps;
         st[g].first = reps / np;
         st[g].passes = np == 1 && st[g].upto > reps ? 2 : np;
         if (st[g].passes > most)
             most = st[g].passes;
     }
+    m->passes = most;
     for (int pass = 0; rc == 0 && pass < most; pass++) {
         m->pass = pass;
         for (size_t g = 0; rc == 0 && g < p->ngroups; g++) {

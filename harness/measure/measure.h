@@ -31,6 +31,9 @@ struct qqb_measure {
     size_t done, total; /* launches, for progress */
     size_t case_at, ncases;
     int pass;     /* the pass being measured, from 0 */
+    int passes;   /* the passes taken: the most any group takes (a group has at
+                     most as many as repetitions, and one of a single pass a
+                     second for the plan's rounds) */
     size_t files; /* run<N> files made so far */
     size_t kernel_failures;
     /* Per benchmark of the suite: 1 once its `keys:` were checked, after

@@ -551,7 +551,7 @@ static int step_report(struct run *r)
     rep->fail_on_noisy = o->fail_on_noisy;
     rep->fail_on_blind = o->fail_on_blind;
     rep->seed = r->m.seed;
-    rep->passes = r->plan.passes;
+    rep->passes = r->m.passes;
     rep->elapsed = qqb_now() - r->m.t0;
     struct qqb_run_outcome *oc = &r->oc;
     oc->kernel_failures = r->m.kernel_failures;
