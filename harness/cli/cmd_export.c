@@ -28,40 +28,6 @@ static const struct qqb_opts_cmd export_cmd = {
     "file does not have, or an unwritable output (one line on stderr).\n"};
 
 /* ---------------------------------------------------------------------- */
-/* Threads                                                                */
-
-/* Which thread of node N recorded each entry, in the node's order: a
- * node's entries are its threads' blocks one after the other, as its
- * thread table says (qq_file_thread: first, events). A file without a
- * table (format 1.0) is one thread, 0. */
-struct thread_walk {
-    uint32_t th, nt;   /* the current thread (its place in the table), of nt */
-    uint64_t idx, end; /* the next entry's index; where the thread's block ends */
-};
-
-static void thread_walk_start(const struct qqb_trace *t, uint32_t n, struct thread_walk *w)
-{
-    w->th = 0;
-    w->nt = qq_file_nthreads(t->f, n);
-    w->idx = 0;
-    w->end = w->nt ? qq_file_thread(t->f, n, 0)->events : UINT64_MAX;
-}
-
-/* The thread of the next entry (its place in the table); calls DONE(th)
- * for each thread whose block ends before it, when DONE is not NULL. */
-static uint32_t thread_walk_next(const struct qqb_trace *t, uint32_t n, struct thread_walk *w,
-                                 void (*done)(void *ctx, uint32_t th), void *ctx)
-{
-    while (w->idx >= w->end && w->th + 1 < w->nt) {
-        if (done)
-            done(ctx, w->th);
-        w->end += qq_file_thread(t->f, n, ++w->th)->events;
-    }
-    w->idx++;
-    return w->th;
-}
-
-/* ---------------------------------------------------------------------- */
 /* CSV                                                                    */
 
 /* A field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
@@ -91,12 +57,11 @@ static int export_csv(const struct qqb_trace *t, FILE *fp)
         const struct qq_node_info *ni = qq_file_node(t->f, n);
         struct qqb_events it;
         const struct qq_event *e;
-        struct thread_walk w;
-        thread_walk_start(t, n, &w);
         qqb_events_open(t->f, n, &it);
         while ((e = qqb_events_next(&it))) {
-            const struct qq_thread_info *ti =
-                qq_file_thread(t->f, n, thread_walk_next(t, n, &w, NULL, NULL));
+            /* The entry's thread: its reserved field, which the reader
+             * checked against the node's thread table (NULL: none). */
+            const struct qq_thread_info *ti = qq_file_thread(t->f, n, e->reserved);
             if (!t->key_on[e->key])
                 continue;
             const struct qq_key_info *k = qq_file_key(t->f, e->key);
@@ -259,21 +224,6 @@ static void export_entry(const struct qqb_trace *t, struct chrome *c, uint32_t n
 
 /* A node: a process (pid = the node), its tracks named, then its entries
  * thread by thread (each thread's entries are one block, in order). */
-/* close_states for thread_walk_next, at the end of a thread's block. */
-struct closing {
-    const struct qqb_trace *t;
-    struct chrome *c;
-    uint32_t n;
-    double *on;
-    const double *last;
-};
-
-static void close_thread(void *ctx, uint32_t th)
-{
-    struct closing *cl = ctx;
-    close_states(cl->t, cl->c, cl->n, th, cl->on, *cl->last);
-}
-
 static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n, double *on)
 {
     const struct qq_node_info *ni = qq_file_node(t->f, n);
@@ -300,13 +250,18 @@ static void export_node(const struct qqb_trace *t, struct chrome *c, uint32_t n,
     double last = 0;
     struct qqb_events it;
     const struct qq_event *e;
-    struct thread_walk w;
-    struct closing cl = {t, c, n, on, &last};
-    uint32_t th = 0;
-    thread_walk_start(t, n, &w);
+    /* A node's entries are its threads' blocks in turn, each entry's
+     * thread in its reserved field (checked by the reader against the
+     * thread table; a 1.0 file's is one thread): a block's end closes its
+     * states. */
+    uint32_t th = 0, nt = qq_file_nthreads(t->f, n);
     qqb_events_open(t->f, n, &it);
     while (!c->failed && (e = qqb_events_next(&it))) {
-        th = thread_walk_next(t, n, &w, close_thread, &cl); /* a block ended: its states close */
+        uint32_t eth = nt > 1 ? e->reserved : 0;
+        if (eth != th) {
+            close_states(t, c, n, th, on, last);
+            th = eth;
+        }
         double sec = qqb_trace_sec(t, n, e->tick);
         last = sec;
         if (t->key_on[e->key])

@@ -46,6 +46,7 @@ check "export csv: the header ends in thread,tid" has bt.csv '^node,key,type,inf
 for w in 0 1 2; do
     i=$(idx $w)
     tid=$(awk -v n="'brain-w$w'" '$NF == n && $1 ~ /^[0-9]+$/ { print $2; exit }' st.txt)
+    check "st: brain-w$w has an OS id ($tid)" test -n "$tid" -a "$tid" != 0
     check "export csv: brain-w$w (thread $i, tid $tid) has update's 80 events" \
         test "$(grep -c "^0,update,state,[01],[0-9]*,[0-9.]*,[0-9.]*,$i,$tid$" bt.csv)" = 80
 done
