@@ -7,6 +7,17 @@
 #include <string.h>
 #include <time.h>
 
+/* libc's malloc and free called as the library calls them (qq_mem.c):
+ * through the GOT where the compiler can, so the plain and floor variants
+ * do not pay a PLT jump the tracked one does not. Before qq_mem.h, whose
+ * macros record them. */
+#if defined(__has_attribute)
+#if __has_attribute(noplt) && defined(__PIC__)
+extern void *malloc(size_t size) __attribute__((noplt));
+extern void free(void *ptr) __attribute__((noplt));
+#endif
+#endif
+
 #include "qq.h"
 #include "kcommon.h"
 #include "qq_mem.h" /* after the system headers: malloc and free now record */
@@ -61,9 +72,12 @@ static size_t floor_hash(uintptr_t a)
  * function clobbers (2-3 instructions a pair the library's calls pay).
  * Clang has no noipa, and no such register allocation across calls on
  * x86 by default. */
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__has_attribute)
+#if __has_attribute(noipa)
 #define OUT_OF_LINE __attribute__((noipa))
-#else
+#endif
+#endif
+#ifndef OUT_OF_LINE
 #define OUT_OF_LINE __attribute__((noinline))
 #endif
 

@@ -28,11 +28,14 @@
 #include "qq_internal.h"
 #include "qq_mem.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__PIC__)
+#if defined(__has_attribute)
+#if __has_attribute(noplt) && defined(__PIC__)
 /* libc's malloc and free called through the GOT, not a PLT stub (one jump
- * less a call): they are the calls of the common path. */
+ * less a call): they are the calls of the common path. The benchmark's
+ * plain and floor variants call them so too (kernels/mem_overhead.c). */
 extern void *malloc(size_t size) __attribute__((noplt));
 extern void free(void *ptr) __attribute__((noplt));
+#endif
 #endif
 
 /* What a malloc+free pair runs through, inlined into MemMalloc and MemFree:
@@ -201,6 +204,8 @@ struct mkey {
  * are added. */
 #define KEYS0_BITS 6
 #define KEYS0      (1u << KEYS0_BITS)
+/* The paths that read a first-KEYS0 key from a meta word take its low byte. */
+_Static_assert(KEYS0_BITS <= 8, "a first key fits the meta's low byte");
 #define KEY_CHUNKS (KEY_BITS - KEYS0_BITS + 1)
 
 static char default_name[] = "default";
@@ -320,8 +325,8 @@ static void pages_put(void *p, size_t bytes)
  * One table per recording thread, held as "Who records how" says.
  *
  * Open addressing with linear probing, 16-byte slots (four to a cache
- * line), Fibonacci hashing. A freed block's slot stays, marked freed (bit 0
- * of the address: blocks are at least 2-aligned), until the allocator hands
+ * line), Fibonacci hashing. A freed block's slot stays, marked freed
+ * (META_FREED in its meta), until the allocator hands
  * the address out again through a tracked call: glibc reuses the block
  * freed last first, so the next malloc usually finds its own slot, hot, in
  * one probe. Freed slots are not tombstones: they hold a record, and
@@ -337,6 +342,8 @@ struct slot {
     uintptr_t addr; /* 0: empty */
     uint64_t meta;  /* the key, META_FREED, and the size (live) or the free's number (freed) */
 };
+/* slot_find_in takes a slot's offset as the hash shifted 4 less. */
+_Static_assert(sizeof(struct slot) == 16, "a slot is 16 bytes");
 
 #define TAB_MIN_BITS 10
 #define FREED_MIN    4096u
@@ -432,13 +439,14 @@ HOT int slot_freed(const struct slot *e)
 }
 
 /* The slot of A (live or freed) in T, or NULL (always for an odd A: no
- * slot holds one). Inline: it is most of what a call costs. */
+ * slot holds one). For A = 0 (libc's NULL) never NULL: the empty slot
+ * that ends its probe, whose meta is 0, which MemMalloc's NULL path
+ * relies on (test_mem_null). Inline: it is most of what a call costs. */
 HOT struct slot *slot_find_in(const struct mtab *t, struct slot *s, uintptr_t a)
 {
     /* In bytes from S: the hash's top bits shifted 4 less, and the rest
      * cleared, are its index times the slot's 16 bytes. */
-    size_t off = (size_t)((((uint64_t)a >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> t->off_shift) &
-                 ~(size_t)(sizeof *s - 1);
+    size_t off = hash_addr(a, t->off_shift) & ~(size_t)(sizeof *s - 1);
     /* The first probe laid out straight: at a quarter load it is most
      * often the one. */
     if (LIKELY(((struct slot *)((char *)s + off))->addr == a))
@@ -892,7 +900,7 @@ HOT void count_tracked_free(struct mtab *t, uint32_t ki, uint64_t size)
     count_atomic(&k->frees);
 }
 
-/* A block that cannot be recorded (an odd address; 2^40 bytes or more):
+/* A block that cannot be recorded (an odd address; 2^39 bytes or more):
  * returned untracked, and no record of the address is left to misjudge
  * its free. */
 COLD void record_untracked(struct mtab *t, uintptr_t a)
@@ -968,8 +976,9 @@ COLD void *record_alloc_rest(struct mtab *t, int key, void *p, size_t size)
 }
 
 /* A key and a size the bias's path takes straight, in one compare: a
- * registered key of the first KEYS0 and a size below 2^33 (the other path
- * records sizes up to META_MAX). Keys are never unregistered, so the
+ * registered key of the first KEYS0 whose size shifted right by 33 is
+ * below the keys registered (so below 2^39 always, and below 2^33 for key
+ * 0 with one key); the other path records sizes up to META_MAX. Keys are never unregistered, so the
  * answer, taken before libc's malloc, holds for the rest of the call. */
 HOT int alloc_near(int key, size_t size)
 {

@@ -60,7 +60,7 @@ if(NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem_table
   # The path of a kernel without private expedited membarrier, where no
   # table is biased and every call takes its table's lock: forced by
   # QQ_MEM_NO_BIAS=1, so every machine runs it.
-  foreach(t test_mem_threads test_mem_xthread test_mem_bounds test_mem_fork)
+  foreach(t test_mem_threads test_mem_xthread test_mem_bounds test_mem_fork test_mem_null)
     if(TARGET ${t})
       qq_test(${t}_nobias
         COMMAND $<TARGET_FILE:${t}>

@@ -27,15 +27,15 @@ static atomic_int stop, started;
 
 /* Allocates and frees until told to stop: the first of these to record
  * holds the bias, or (once another thread has recorded) a table's lock,
- * for a good part of the time. Its blocks are 1500-1755 bytes, sizes the
- * child never asks for: ThreadSanitizer's allocator (GCC 12's runtime)
+ * for a good part of the time. Under TSan its blocks are 1500-1755 bytes,
+ * sizes the child never asks for: ThreadSanitizer's allocator (GCC 12's runtime)
  * does not take its size classes' locks around a fork, so a child whose
  * first block of a class this thread was refilling at the fork waits for
  * that lock forever (gdb on a stuck child: __sanitizer::Mutex::Lock in
  * SizeClassAllocator64::GetFromAllocator, from fopen's malloc(472) in
  * child_work; 2 of 120 runs of the no-bias test under load, when the
- * blocks were 16-527 bytes). QQ's own locks are the test's subject, and
- * they do not depend on the size. */
+ * blocks were 16-527 bytes). Elsewhere they stay 16-527 bytes: glibc's
+ * thread cache serves them, and the most calls land around a fork. */
 static void *churn(void *arg)
 {
     (void)arg;
@@ -45,7 +45,7 @@ static void *churn(void *arg)
     unsigned i = 0;
     while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
         free(ring[i % 16]);
-        ring[i % 16] = malloc(1500 + i % 256);
+        ring[i % 16] = malloc(TEST_TSAN ? 1500 + i % 256 : 16 + i % 512);
         i++;
     }
     for (unsigned j = 0; j < 16; j++)

@@ -21,8 +21,14 @@ static int key;
 static _Thread_local int fail_next; /* this thread's next libc malloc returns NULL */
 
 /* The sanitizers' runtimes are the program's malloc: no replacement there
- * (main skips). */
-#if !TEST_ASAN && !TEST_TSAN
+ * (main skips); nor without glibc, whose own allocator the replacement
+ * calls. */
+#if !TEST_ASAN && !TEST_TSAN && defined(__GLIBC__)
+#define REPLACEABLE 1
+#else
+#define REPLACEABLE 0
+#endif
+#if REPLACEABLE
 /* glibc's own allocator, under the name it exports for programs that
  * replace malloc. */
 extern void *__libc_malloc(size_t size);
@@ -108,10 +114,12 @@ static void test_null_on_a_first_call(void)
 
 int main(void)
 {
-    /* Plain build only: the sanitizers' runtimes are the program's malloc,
-     * which this one would replace. */
-    if (TEST_ASAN || TEST_TSAN) {
-        printf("SKIP: a sanitizer's malloc cannot be replaced by the program's\n");
+    /* Plain glibc builds only: the sanitizers' runtimes are the program's
+     * malloc, which this one would replace. */
+    if (!REPLACEABLE) {
+        printf("SKIP: %s\n", TEST_ASAN || TEST_TSAN
+                                 ? "a sanitizer's malloc cannot be replaced by the program's"
+                                 : "no glibc __libc_malloc to replace malloc with");
         return TEST_SKIP_CODE;
     }
     key = MemAddKey("null");
