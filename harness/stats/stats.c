@@ -395,19 +395,26 @@ struct sorted_pairs {
     size_t nb, nc;
 };
 
-/* How many of the pairs are at most V, and (*TOP) the largest of those
- * (-INFINITY: none). */
-typedef size_t (*pairs_at_most)(const struct sorted_pairs *p, double v, double *top);
+/* How many of the pairs are at most V; (*TOP) the largest of those
+ * (-INFINITY: none) and (*ABOVE) the smallest of the others (INFINITY:
+ * none). */
+typedef size_t (*pairs_at_most)(const struct sorted_pairs *p, double v, double *top, double *above);
 
 /* Of the differences: the first B[i] with C[j] - B[i] <= V, for each j.
  * Two pointers: O(NB + NC). */
-static size_t diffs_at_most(const struct sorted_pairs *p, double v, double *top)
+static size_t diffs_at_most(const struct sorted_pairs *p, double v, double *top, double *above)
 {
     size_t count = 0, i = 0;
     *top = -INFINITY;
+    *above = INFINITY;
     for (size_t j = 0; j < p->nc; j++) {
         while (i < p->nb && p->c[j] - p->b[i] > v)
             i++;
+        /* Above V: C[j] - B[i-1], the least of this j's; with none at most
+         * V, C[j] - B[nb-1], the least of this and every later j's. */
+        double up = i > 0 ? p->c[j] - p->b[i - 1] : INFINITY;
+        if (up < *above)
+            *above = up;
         if (i == p->nb)
             break;
         count += p->nb - i;
@@ -417,27 +424,31 @@ static size_t diffs_at_most(const struct sorted_pairs *p, double v, double *top)
     return count;
 }
 
-/* The K-th smallest (1-based) pair of P, within [LO, HI], by bisection on
- * the value and the count AT_MOST: the answer is a pair's value, the
- * largest at most the bound found. O(count x log) time, no memory: the
- * pairs are never made. */
+/* The K-th smallest (1-based) pair of P, the least pair LO and the
+ * greatest HI (finite), by bisection on the value and the count AT_MOST:
+ * HI stays a pair with at least K at or below it (moved down to the
+ * largest pair at most each bound that has them), LO a value with fewer;
+ * it ends when no pair lies between them. O(count x log) time, no memory:
+ * the pairs are never made. */
 static double kth_pair(pairs_at_most at_most, const struct sorted_pairs *p, double lo, double hi,
                        size_t k)
 {
-    double top;
-    if (at_most(p, lo, &top) >= k)
+    double top, above;
+    if (at_most(p, lo, &top, &above) >= k)
         return lo;
-    for (int it = 0; it < 2200 && hi > lo; it++) { /* 2200: adjacent doubles from any span */
+    for (int it = 0; it < 2200; it++) { /* 2200: adjacent doubles from any span */
         double mid = lo + (hi - lo) / 2;
         if (mid <= lo || mid >= hi)
             break;
-        if (at_most(p, mid, &top) >= k)
-            hi = mid;
-        else
+        if (at_most(p, mid, &top, &above) >= k) {
+            hi = top;
+        } else {
             lo = mid;
+            if (above >= hi) /* no pair in (lo, hi): hi is the K-th */
+                break;
+        }
     }
-    at_most(p, hi, &top);
-    return top;
+    return hi;
 }
 
 /* The K-th smallest of the NB x NC differences C[j] - B[i]. */
@@ -724,16 +735,22 @@ static int qqb__signrank_test(const double *d, size_t n, double *a, struct qqb_c
 
 /* Of the Walsh sums L[i] + L[j], i <= j, of the sorted L = P->B (N =
  * P->NB). Two pointers: O(N). */
-static size_t walsh_at_most(const struct sorted_pairs *p, double s, double *top)
+static size_t walsh_at_most(const struct sorted_pairs *p, double s, double *top, double *above)
 {
     const double *l = p->b;
     size_t count = 0, n = p->nb, j = n;
     *top = -INFINITY;
+    *above = INFINITY;
     for (size_t i = 0; i < n; i++) {
         while (j > i && l[j - 1] + l[i] > s)
             j--;
-        if (j <= i)
+        if (j <= i) { /* every sum from I on is above S: the least, L[i] twice */
+            if (2 * l[i] < *above)
+                *above = 2 * l[i];
             break;
+        }
+        if (j < n && l[i] + l[j] < *above)
+            *above = l[i] + l[j];
         count += j - i;
         if (l[i] + l[j - 1] > *top)
             *top = l[i] + l[j - 1];
@@ -747,20 +764,22 @@ double qqb_walsh_kth(const double *l, size_t n, size_t k)
     return kth_pair(walsh_at_most, &p, 2 * l[0], 2 * l[n - 1], k) / 2;
 }
 
+/* The median of the M = n(n+1)/2 Walsh averages of the sorted X. */
+static double walsh_median(const double *x, size_t n, size_t m)
+{
+    return m % 2 ? qqb_walsh_kth(x, n, (m + 1) / 2)
+                 : 0.5 * (qqb_walsh_kth(x, n, m / 2) + qqb_walsh_kth(x, n, m / 2 + 1));
+}
+
 double qqb_hl_location(const double *l, size_t n)
 {
-    double *x = malloc((n ? n : 1) * sizeof *x);
-    if (!x || n == 0) {
-        free(x);
+    double buf[QQB__STACK_N];
+    size_t m = qqb__tri(n); /* 0: none, or too many to count */
+    double *x = m ? qqb__sorted_copy(l, n, buf) : NULL;
+    if (!x)
         return NAN;
-    }
-    for (size_t i = 0; i < n; i++)
-        x[i] = l[i];
-    gsl_sort(x, 1, n);
-    size_t m = n * (n + 1) / 2;
-    double r = m % 2 ? qqb_walsh_kth(x, n, (m + 1) / 2)
-                     : 0.5 * (qqb_walsh_kth(x, n, m / 2) + qqb_walsh_kth(x, n, m / 2 + 1));
-    free(x);
+    double r = walsh_median(x, n, m);
+    qqb__release(x, buf);
     return r;
 }
 
@@ -778,7 +797,7 @@ int qqb_change_paired(const double *base, const double *cur, size_t n, double co
     if (qqb__check_samples(base, n, cur, n, confidence, out) != 0)
         return -1;
     size_t m = qqb__tri(n);
-    if (m == 0 || m > SIZE_MAX / sizeof(double) || m / 2 >= (size_t)LONG_MAX / 2)
+    if (m == 0 || m / 2 >= (size_t)LONG_MAX / 2)
         return qqb__fail(out, QQB_CHANGE_NOMEM, "too many samples");
 
     double *d = malloc(n * sizeof *d);
@@ -800,8 +819,7 @@ int qqb_change_paired(const double *base, const double *cur, size_t n, double co
     /* The estimate and the interval are Walsh averages of the sorted
      * differences, found without making all m of them. */
     gsl_sort(d, 1, n);
-    double hl = m % 2 ? qqb_walsh_kth(d, n, (m + 1) / 2)
-                      : 0.5 * (qqb_walsh_kth(d, n, m / 2) + qqb_walsh_kth(d, n, m / 2 + 1));
+    double hl = walsh_median(d, n, m);
 
     double alpha = 1.0 - confidence, mm = (double)m;
     long k;

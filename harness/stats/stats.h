@@ -162,12 +162,14 @@ long qqb_signrank_critical(size_t n, double alpha);
 
 /* The K-th smallest (K from 1) of the N(N+1)/2 Walsh averages
  * (X[i] + X[j]) / 2, i <= j, of SORTED X[0..N-1] (ascending, N >= 1, K
- * at most N(N+1)/2), found without making them: O(N) memory, O(N) time a
- * step of a bisection on the value. */
+ * at most N(N+1)/2, every value finite and below DBL_MAX / 4 in size: the
+ * callers pass logs of checked samples), found without making them: O(N)
+ * memory, O(N) time a step of a bisection on the value. */
 double qqb_walsh_kth(const double *sorted, size_t n, size_t k);
 
-/* The Hodges-Lehmann location of X[0..N-1] (any order): the median of its
- * Walsh averages. NaN on N = 0 or out of memory. */
+/* The Hodges-Lehmann location of X[0..N-1] (any order, finite as above):
+ * the median of its Walsh averages. NaN on N = 0, N too large to count
+ * its averages, or out of memory. */
 double qqb_hl_location(const double *x, size_t n);
 
 /* Change of cur against base from n PAIRS (base[i], cur[i] measured adjacent

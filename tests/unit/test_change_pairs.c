@@ -77,6 +77,36 @@ static void test_against_hand(void)
     gsl_rng_free(g);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* qqb_walsh_kth at every k against the Walsh averages made and sorted by
+ * hand: 1-25 values on a coarse grid about 0 (ties, and many answers
+ * exactly 0, which the bisection must end on without crawling to it), and
+ * one value alone. */
+static void test_walsh_every_k(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 2612);
+    double l[25], w[25 * 26 / 2];
+    for (int t = 0; t < 300; t++) {
+        size_t n = 1 + gsl_rng_uniform_int(g, 25), m = 0;
+        for (size_t i = 0; i < n; i++)
+            l[i] = 0.01 * (double)((long)gsl_rng_uniform_int(g, 7) - 3);
+        qsort(l, n, sizeof *l, cmp_dbl);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i; j < n; j++)
+                w[m++] = (l[i] + l[j]) / 2;
+        qsort(w, m, sizeof *w, cmp_dbl);
+        for (size_t k = 1; k <= m; k++)
+            CHECK_DBL_NEAR(qqb_walsh_kth(l, n, k), w[k - 1], 1e-15);
+    }
+    gsl_rng_free(g);
+}
+
 /* 30,000 launches a side, the current side exactly 10% slower, each
  * launch's noise its own: the shift is +10% within the rounding of the
  * logs, the interval holds it, and the peak memory did not grow by the
@@ -115,6 +145,7 @@ static void test_many_launches(void)
 int main(void)
 {
     RUN(test_against_hand);
+    RUN(test_walsh_every_k);
     RUN(test_many_launches);
     return TEST_DONE();
 }
