@@ -54,8 +54,29 @@ const char *qq_tick_path_name(int path)
     return path > 0 && path < QQ_TICKS_NPATHS ? path_names[path] : path_names[0];
 }
 
+/* The clock path's rate in MHz: 1000 (ticks are nanoseconds) unless
+ * $QQ_TICKS says clock@RATE. A stated rate makes the clock tick RATE times
+ * a microsecond, so a test can look like a slower (clock@5000: every
+ * interval twice the ticks of a 2.5 GHz counter) or a faster machine
+ * (clock@500) without one; the file stores the rate as any node's MHz. */
+static uint32_t clock_mhz = 1000;
+
+/* "clock@RATE": RATE a whole number of MHz from 1 to 100,000, else 0. */
+static uint32_t clock_rate(const char *e)
+{
+    static const char pre[] = "clock@";
+    if (strncmp(e, pre, sizeof pre - 1) != 0)
+        return 0;
+    const char *d = e + sizeof pre - 1;
+    uint32_t r = 0;
+    for (; *d >= '0' && *d <= '9' && r <= 100000u; d++)
+        r = r * 10u + (uint32_t)(*d - '0');
+    return *d == '\0' && d > e + sizeof pre - 1 && r >= 1 && r <= 100000u ? r : 0;
+}
+
 /* $QQ_TICKS as a path: QQ_TICKS_UNSET for auto (or unset), -1 when the
- * value names no path. The short names and the file's names both work. */
+ * value names no path. The short names and the file's names both work;
+ * clock@RATE is the clock at a stated rate (clock_mhz). */
 static int env_path(void)
 {
     static const struct {
@@ -66,8 +87,14 @@ static int env_path(void)
                  {"lfence-rdtsc", QQ_TICKS_LFENCE}, {"rdtscp", QQ_TICKS_RDTSCP},
                  {"cntvct", QQ_TICKS_CNTVCT},       {"cntvct_el0", QQ_TICKS_CNTVCT}};
     const char *e = getenv(QQ_TICKS_ENV);
+    __atomic_store_n(&clock_mhz, 1000u, __ATOMIC_RELAXED);
     if (!e || !*e)
         return QQ_TICKS_UNSET;
+    uint32_t rate = clock_rate(e);
+    if (rate) {
+        __atomic_store_n(&clock_mhz, rate, __ATOMIC_RELAXED);
+        return QQ_TICKS_CLOCK;
+    }
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(e, names[i].name) == 0)
             return names[i].path;
@@ -194,7 +221,10 @@ uint64_t qq__ticks_slow(int how)
     uint64_t t = qq__mono_ns();
     if (how != 0)
         clock_fence();
-    return t;
+    uint32_t k = __atomic_load_n(&clock_mhz, __ATOMIC_RELAXED);
+    /* t * k / 1000, exact, and no product past 2^64 while the clock is
+     * below 2^64 / 10^5 us (5.8 years since boot) at the highest rate. */
+    return k == 1000u ? t : t / 1000u * k + t % 1000u * k / 1000u;
 }
 
 /* A fenced read for calibration: it keeps the counter read from running
@@ -233,7 +263,7 @@ void qq__clock_sample(uint64_t *ns, uint64_t *ticks)
 double qq__measure_mhz(void)
 {
     if (qq_tick_path() == QQ_TICKS_CLOCK)
-        return 1000.0; /* ticks are nanoseconds */
+        return (double)__atomic_load_n(&clock_mhz, __ATOMIC_RELAXED); /* stated, not measured */
     uint64_t ns0, tk0, ns1, tk1;
     qq__clock_sample(&ns0, &tk0);
     /* 20 ms: the clock reads' error (tens of ns) is then < 1e-5 relative. */

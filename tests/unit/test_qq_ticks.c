@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "qq_internal.h"
@@ -159,12 +160,21 @@ static void test_qq_ticks_forced(void)
     static const struct {
         const char *env;
         int path;
-    } force[] = {{"clock", QQ_TICKS_CLOCK},
-                 {"lfence", QQ_TICKS_LFENCE},
-                 {"rdtscp", QQ_TICKS_RDTSCP},
-                 {"cntvct", QQ_TICKS_CNTVCT},
-                 {"nonsense", -1},
-                 {"auto", QQ_TICKS_UNSET}};
+        double mhz; /* the clock's rate the file must hold (clock paths) */
+    } force[] = {{"clock", QQ_TICKS_CLOCK, 1000},
+                 {"clock@5000", QQ_TICKS_CLOCK, 5000},
+                 {"clock@500", QQ_TICKS_CLOCK, 500},
+                 {"clock@100000", QQ_TICKS_CLOCK, 100000},
+                 {"lfence", QQ_TICKS_LFENCE, 0},
+                 {"rdtscp", QQ_TICKS_RDTSCP, 0},
+                 {"cntvct", QQ_TICKS_CNTVCT, 0},
+                 {"nonsense", -1, 0},
+                 {"clock@0", -1, 0},
+                 {"clock@", -1, 0},
+                 {"clock@100001", -1, 0},
+                 {"clock@5000x", -1, 0},
+                 {"clock@-5", -1, 0},
+                 {"auto", QQ_TICKS_UNSET, 0}};
     uint32_t cpu = qq__tick_survey();
     for (size_t i = 0; i < sizeof force / sizeof force[0]; i++) {
         char path[64];
@@ -185,7 +195,7 @@ static void test_qq_ticks_forced(void)
         CHECK_INT_EQ(c.path_flags, fl);
         CHECK_STR_EQ(qq_file_meta(f, "tick_source"), qq_tick_path_name(expect));
         if (expect == QQ_TICKS_CLOCK)
-            CHECK_DBL_NEAR(qq_file_node(f, 0)->mhz, 1000.0, 1e-9);
+            CHECK_DBL_NEAR(qq_file_node(f, 0)->mhz, force[i].mhz ? force[i].mhz : 1000.0, 1e-9);
         CHECK_INT_EQ(qq_file_ticks_variant(f, 0), 0);
         const struct qq_event *e = qq_file_entries(f, 0);
         uint64_t n = qq_file_node(f, 0)->entries;
@@ -202,6 +212,38 @@ static void test_qq_ticks_forced(void)
 /* The reader: a calibration that names no path, or unknown flags, is
  * damage; a TSC path without the invariant flag is read, and said to be no
  * time. */
+/* QQ_TICKS=clock@RATE ticks RATE times a microsecond: a 20 ms sleep read
+ * with the record path's fenced reads, held against the monotonic clock
+ * read inside them in the same child (the path is chosen once a process). */
+static void test_qq_ticks_clock_rate(void)
+{
+    static const uint32_t rates[] = {5000, 500, 1000};
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            char env[32];
+            snprintf(env, sizeof env, "clock@%u", rates[i]);
+            setenv(QQ_TICKS_ENV, env, 1);
+            if (qq__tick_path_choose() != QQ_TICKS_CLOCK || qq__measure_mhz() != rates[i])
+                _exit(2);
+            uint64_t t0 = qq_ticks_open(), ns0 = qq__mono_ns();
+            struct timespec nap = {0, 20000000};
+            nanosleep(&nap, NULL);
+            uint64_t ns1 = qq__mono_ns(), t1 = qq_ticks_close();
+            double per_ns = (double)(t1 - t0) / (double)(ns1 - ns0);
+            /* The ticks bracket the clock's reads: a few microseconds of
+             * 20 ms at most, 1% is far outside that. */
+            _exit(per_ns > rates[i] / 1000.0 * 0.99 && per_ns < rates[i] / 1000.0 * 1.01 ? 0 : 1);
+        }
+        int st = 0;
+        waitpid(pid, &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            TEST_FAIL_AT("QQ_TICKS=clock@%u: status 0x%x (2: path or rate not taken, 1: ticks "
+                         "not %u a microsecond)",
+                         rates[i], st, rates[i]);
+    }
+}
+
 static void test_qq_ticks_file(void)
 {
     CHECK_INT_EQ(record_forced("auto", "base.qq"), 0);
@@ -317,6 +359,7 @@ int main(void)
     RUN(test_qq_ticks_decide);
     RUN(test_qq_ticks_this_machine);
     RUN(test_qq_ticks_forced);
+    RUN(test_qq_ticks_clock_rate);
     RUN(test_qq_ticks_file);
 #if defined(__x86_64__) && defined(__linux__)
     RUN(test_qq_ticks_no_tsc);
