@@ -94,7 +94,7 @@ QQ_API int qq_tick_invariant(void);
  * QQInit); a thread's full buffer drops and counts its own events
  * (docs/THREADS.md). The memory used is the size times the threads that
  * recorded, at most QQ_THREADS_MAX of them (those past it count every
- * event dropped). */
+ * event dropped, in the file's one more thread row "(past the cap)"). */
 #define QQ_EVENTS_ENV  "QQ_EVENTS"
 #define QQ_THREADS_MAX 4096
 

@@ -52,6 +52,20 @@ static int record_default = 1; /* the last QQRecord: where a new thread starts *
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
+/* Threads that got no row (past QQ_THREADS_MAX, or no memory for the
+ * table): each records nothing and counts every event dropped. Their
+ * counts go into one more row, "(past the cap)", with no entries, so the
+ * node's dropped count says they were lost (docs/THREADS.md). Those still
+ * running are listed (their counts are read at QQOut's snapshot), those
+ * that exited have added theirs to rowless_dropped. */
+#define ROWLESS      UINT32_MAX /* qq__thread.index of a thread with no row */
+#define ROWLESS_NAME "(past the cap)"
+_Static_assert(sizeof ROWLESS_NAME <= QQ__THREAD_NAME, "the rowless row's name fits");
+static struct qq__thread **rowless_live;
+static uint32_t nrowless_live, caprowless_live;
+static uint64_t rowless_dropped;
+static int any_rowless; /* a thread got no row since QQInit */
+
 /* Map room for N events of thread IDX into *P; 1 on success. An anonymous
  * mapping, every page written now (MAP_POPULATE is only a hint): recording
  * must never take a first-touch fault, which costs more than the event
@@ -91,7 +105,13 @@ static void thread_exit(void *p)
 {
     struct qq__thread *t = p;
     pthread_mutex_lock(&lock);
-    for (uint32_t i = 0; i < nrows; i++)
+    if (t->index == ROWLESS) {
+        rowless_dropped += thread_dropped(t);
+        for (uint32_t i = 0; i < nrowless_live; i++)
+            if (rowless_live[i] == t)
+                rowless_live[i] = rowless_live[--nrowless_live];
+    }
+    for (uint32_t i = 0; t->index != ROWLESS && i < nrows; i++)
         if (rows[i].live == t) {
             rows[i].events = thread_recorded(t);
             rows[i].dropped = thread_dropped(t);
@@ -126,8 +146,26 @@ static void attach_locked(struct qq__thread *t)
             caprows = cap;
         }
     }
-    if (nrows == caprows || nrows >= QQ_THREADS_MAX)
+    if (nrows == caprows || nrows >= QQ_THREADS_MAX) {
+        /* No row: its misses are counted at its exit, or at the snapshot
+         * while it runs (when it cannot be listed, from its exit only). */
+        t->index = ROWLESS;
+        any_rowless = 1;
+        if (nrowless_live == caprowless_live) {
+            uint32_t cap = caprowless_live ? 2 * caprowless_live : 8;
+            struct qq__thread **v = realloc(rowless_live, cap * sizeof(struct qq__thread *));
+            if (v) {
+                rowless_live = v;
+                caprowless_live = cap;
+            }
+        }
+        if (nrowless_live < caprowless_live)
+            rowless_live[nrowless_live++] = t;
+        pthread_once(&exit_once, make_exit_key);
+        if (exit_key != (pthread_key_t)-1)
+            (void)pthread_setspecific(exit_key, t);
         return;
+    }
     uint32_t idx = nrows++;
     struct thread_row *r = &rows[idx];
     memset(r, 0, sizeof *r);
@@ -204,7 +242,13 @@ static void release_threads(void)
         if (rows[i].start)
             munmap(rows[i].start, rows[i].bytes);
     }
+    for (uint32_t i = 0; i < nrowless_live; i++)
+        if (rowless_live[i] != &qq__th)
+            memset(rowless_live[i], 0, sizeof *rowless_live[i]);
     nrows = 0;
+    nrowless_live = 0;
+    rowless_dropped = 0;
+    any_rowless = 0;
     inited = 0;
     pthread_mutex_unlock(&lock);
     memset(&qq__th, 0, sizeof qq__th);
@@ -216,7 +260,7 @@ int qq__threads_snapshot(struct qq__thread_snap **out, uint32_t *n)
     *out = NULL;
     *n = 0;
     pthread_mutex_lock(&lock);
-    struct qq__thread_snap *v = calloc(nrows ? nrows : 1, sizeof *v);
+    struct qq__thread_snap *v = calloc(nrows + 1u, sizeof *v);
     if (!v) {
         pthread_mutex_unlock(&lock);
         return QQ_ENOMEM;
@@ -240,6 +284,16 @@ int qq__threads_snapshot(struct qq__thread_snap **out, uint32_t *n)
         v[i].name[QQ__THREAD_NAME - 1] = '\0';
     }
     *n = nrows;
+    if (any_rowless) {
+        /* The threads with no row: one more row, no entries, their drops. */
+        struct qq__thread_snap *r = &v[nrows];
+        r->index = nrows;
+        r->dropped = rowless_dropped;
+        for (uint32_t i = 0; i < nrowless_live; i++)
+            r->dropped += thread_dropped(rowless_live[i]);
+        memcpy(r->name, ROWLESS_NAME, sizeof ROWLESS_NAME);
+        *n = nrows + 1;
+    }
     pthread_mutex_unlock(&lock);
     *out = v;
     return 0;

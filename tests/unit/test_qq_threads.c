@@ -363,6 +363,53 @@ static void test_thread_table_hostile(void)
     free(good);
 }
 
+/* Threads past QQ_THREADS_MAX (issue 33): 4200 short-lived threads, one
+ * after another, 10 states each. Every event is kept or counted dropped:
+ * the 4095 workers with a row keep theirs; the 105 past the cap count
+ * theirs in the last row, "(past the cap)", which records nothing. */
+static int past_key;
+
+static void *ten_states(void *p)
+{
+    (void)p;
+    for (int i = 0; i < 10; i++) {
+        QQStateOn(past_key);
+        QQStateOff(past_key);
+    }
+    return NULL;
+}
+
+static void test_threads_past_the_cap(void)
+{
+    enum { THREADS = 4200, STATES = 10 };
+    QQInit(2 * STATES);
+    past_key = QQAddState("past");
+    for (int i = 0; i < THREADS; i++) {
+        pthread_t t;
+        CHECK_INT_EQ(pthread_create(&t, NULL, ten_states, NULL), 0);
+        pthread_join(t, NULL);
+    }
+    CHECK_INT_EQ(qq_out("past.qq", 0, 1), 0);
+    struct qq_file *f;
+    CHECK_INT_EQ(qq_file_open("past.qq", &f), 0);
+    const struct qq_node_info *ni = qq_file_node(f, 0);
+    struct qq_node_summary ns;
+    struct qq_key_summary *ks = calloc(qq_file_nkeys(f), sizeof *ks);
+    CHECK_INT_EQ(qq_file_summarize(f, 0, &ns, ks), 0);
+    /* Kept intervals and dropped ones (2 events each) make every one. */
+    CHECK_U64_EQ(ks[past_key].intervals + ni->dropped / 2, (uint64_t)THREADS * STATES);
+    CHECK_U64_EQ(ks[past_key].intervals, (uint64_t)(QQ_THREADS_MAX - 1) * STATES);
+    CHECK_U64_EQ(ni->dropped, (uint64_t)(THREADS - QQ_THREADS_MAX + 1) * 2 * STATES);
+    uint32_t nt = qq_file_nthreads(f, 0);
+    CHECK_INT_EQ(nt, QQ_THREADS_MAX + 1);
+    const struct qq_thread_info *last = qq_file_thread(f, 0, nt - 1);
+    CHECK_STR_EQ(last->name, "(past the cap)");
+    CHECK_U64_EQ(last->events, 0);
+    CHECK_U64_EQ(last->dropped, ni->dropped);
+    free(ks);
+    qq_file_close(f);
+}
+
 int main(void)
 {
     RUN(test_four_threads_every_interval);
@@ -370,5 +417,6 @@ int main(void)
     RUN(test_record_per_thread);
     RUN(test_old_version_reads);
     RUN(test_thread_table_hostile);
+    RUN(test_threads_past_the_cap);
     return TEST_DONE();
 }
