@@ -187,6 +187,64 @@ static void attach_locked(struct qq__thread *t)
         (void)pthread_setspecific(exit_key, t);
 }
 
+/* fork(): the child has one thread, the one that forked. The other
+ * threads' buffers hold what they were recording at the fork (a state
+ * on, closed only in the parent), and their rows are the parent's: in
+ * the child they are dropped, buffers unmapped, so the child's file holds
+ * its own thread only (the parent's file holds them all). The forking
+ * thread's row becomes row 0, its buffer restamped with index 0 when it
+ * was another (the entries it recorded before the fork stay: they are
+ * its own). The lock is held across the fork so that no row is half
+ * made in the child. */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
+static void fork_child(void)
+{
+    struct qq__thread *me = &qq__th;
+    uint32_t mine = UINT32_MAX;
+    for (uint32_t i = 0; i < nrows; i++)
+        if (rows[i].live == me)
+            mine = i;
+    for (uint32_t i = 0; i < nrows; i++)
+        if (i != mine && rows[i].start)
+            munmap(rows[i].start, rows[i].bytes);
+    nrows = 0;
+    if (mine != UINT32_MAX) {
+        if (mine != 0) {
+            rows[0] = rows[mine];
+            size_t n = rows[0].bytes / sizeof(struct qq_event);
+            for (size_t i = 0; rows[0].start && i < n; i++)
+                rows[0].start[i].reserved = 0;
+            me->index = 0;
+        }
+        rows[0].tid = (uint64_t)syscall(SYS_gettid);
+        rows[0].self = pthread_self();
+        nrows = 1;
+    }
+    qq__buf_start = nrows ? rows[0].start : NULL;
+    nrowless_live = 0;
+    rowless_dropped = 0;
+    any_rowless = me->attached && me->index == ROWLESS;
+    if (any_rowless && caprowless_live)
+        rowless_live[nrowless_live++] = me;
+    pthread_mutex_unlock(&lock);
+}
+
+__attribute__((constructor)) static void fork_hooks_at_load(void)
+{
+    /* Without them (out of memory) a fork child writes the other threads'
+     * buffers as they stood, as it did before them. */
+    (void)pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
 /* QQRecord(flag) on thread T (qq.h). */
 static void record_flag(struct qq__thread *t, int flag)
 {

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "qq.h"
 #include "qq_file.h"
@@ -410,6 +412,119 @@ static void test_threads_past_the_cap(void)
     qq_file_close(f);
 }
 
+/* fork() while another thread has a state on (issue 33): the child has
+ * only the forking thread, so its file holds that thread's entries alone,
+ * never the other thread's buffer as it stood at the fork (an open state,
+ * unbalanced in the child's file). */
+static pthread_mutex_t fork_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fork_cv = PTHREAD_COND_INITIALIZER;
+static int fork_phase; /* 1 the worker's state is on; 2 the fork is done */
+
+static void *open_at_fork(void *p)
+{
+    (void)p;
+    QQStateOn(shared_key);
+    QQStateOff(shared_key);
+    QQStateOn(own_key[1]);
+    pthread_mutex_lock(&fork_mu);
+    fork_phase = 1;
+    pthread_cond_broadcast(&fork_cv);
+    while (fork_phase != 2)
+        pthread_cond_wait(&fork_cv, &fork_mu);
+    pthread_mutex_unlock(&fork_mu);
+    QQStateOff(own_key[1]);
+    return NULL;
+}
+
+static void test_fork_child_drops_other_threads(void)
+{
+    QQInit(100);
+    add_keys();
+    QQStateOn(shared_key);
+    QQStateOff(shared_key);
+    pthread_t t;
+    CHECK_INT_EQ(pthread_create(&t, NULL, open_at_fork, NULL), 0);
+    pthread_mutex_lock(&fork_mu);
+    while (fork_phase != 1)
+        pthread_cond_wait(&fork_cv, &fork_mu);
+    pthread_mutex_unlock(&fork_mu);
+    remove("forked.qq");
+    pid_t pid = fork();
+    if (pid == 0) {
+        QQStateOn(shared_key);
+        QQStateOff(shared_key);
+        _exit(qq_out("forked.qq", 0, 1) == 0 ? 0 : 1);
+    }
+    CHECK(pid > 0);
+    pthread_mutex_lock(&fork_mu);
+    fork_phase = 2;
+    pthread_cond_broadcast(&fork_cv);
+    pthread_mutex_unlock(&fork_mu);
+    pthread_join(t, NULL);
+    int status = 0;
+    CHECK_INT_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct qq_file *f;
+    CHECK_INT_EQ(qq_file_open("forked.qq", &f), 0);
+    struct qq_key_summary *ks = calloc(qq_file_nkeys(f), sizeof *ks);
+    struct qq_node_summary ns;
+    CHECK_INT_EQ(qq_file_summarize(f, 0, &ns, ks), 0);
+    CHECK_INT_EQ(qq_file_nthreads(f, 0), 1);
+    CHECK_U64_EQ(ks[own_key[1]].unbalanced, 0);
+    CHECK_U64_EQ(ks[own_key[1]].intervals, 0);
+    CHECK_U64_EQ(ks[shared_key].intervals, 2); /* the forking thread's: before and in the child */
+    CHECK_U64_EQ(ks[shared_key].unbalanced, 0);
+    free(ks);
+    qq_file_close(f);
+    /* The parent keeps both threads. */
+    CHECK_INT_EQ(qq_out("parent.qq", 0, 1), 0);
+    CHECK_INT_EQ(qq_file_open("parent.qq", &f), 0);
+    CHECK_INT_EQ(qq_file_nthreads(f, 0), 2);
+    qq_file_close(f);
+}
+
+/* The same from a worker (thread 1) while QQInit's thread has a state on:
+ * the child's one thread is row 0, its entries restamped (the reader
+ * refuses an entry whose thread is not its block's). */
+static void *fork_from_worker(void *p)
+{
+    (void)p;
+    QQStateOn(own_key[2]);
+    QQStateOff(own_key[2]);
+    pid_t pid = fork();
+    if (pid == 0) {
+        QQStateOn(own_key[2]);
+        QQStateOff(own_key[2]);
+        _exit(qq_out("forked1.qq", 0, 1) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    CHECK_INT_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return NULL;
+}
+
+static void test_fork_from_worker(void)
+{
+    QQInit(100);
+    add_keys();
+    QQStateOn(shared_key);
+    pthread_t t;
+    remove("forked1.qq");
+    CHECK_INT_EQ(pthread_create(&t, NULL, fork_from_worker, NULL), 0);
+    pthread_join(t, NULL);
+    QQStateOff(shared_key);
+    struct qq_file *f;
+    CHECK_INT_EQ(qq_file_open("forked1.qq", &f), 0);
+    struct qq_key_summary *ks = calloc(qq_file_nkeys(f), sizeof *ks);
+    struct qq_node_summary ns;
+    CHECK_INT_EQ(qq_file_summarize(f, 0, &ns, ks), 0);
+    CHECK_INT_EQ(qq_file_nthreads(f, 0), 1);
+    CHECK_U64_EQ(ks[shared_key].unbalanced, 0);
+    CHECK_U64_EQ(ks[own_key[2]].intervals, 2);
+    free(ks);
+    qq_file_close(f);
+}
+
 int main(void)
 {
     RUN(test_four_threads_every_interval);
@@ -418,5 +533,7 @@ int main(void)
     RUN(test_old_version_reads);
     RUN(test_thread_table_hostile);
     RUN(test_threads_past_the_cap);
+    RUN(test_fork_child_drops_other_threads);
+    RUN(test_fork_from_worker);
     return TEST_DONE();
 }
