@@ -29,8 +29,10 @@ PACKAGES = gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev li
 # reports and tools/km_compare.sh), valgrind (memory tests, callgrind),
 # chromium-headless-shell (test_report opens the HTML), clang-format,
 # clang-tidy and cppcheck (test_format, test_lint), procps (ps, pgrep and
-# pkill: the tests that look for processes left running).
-TEST_PACKAGES = python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck procps
+# pkill: the tests that look for processes left running), util-linux (taskset:
+# the foreign-machine pass's one-CPU run).
+TEST_PACKAGES = python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck procps \
+                util-linux
 # Optional: tools/gbench_km (Google Benchmark beside qqbench, docs/PERFORMANCE.md)
 # is built only when g++ and libbenchmark-dev are there; test-aarch64 (libqq and
 # its unit tests cross-built, run under qemu, docs/TIMING.md) only when the
@@ -46,7 +48,7 @@ export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
 .PHONY: all deps deps-test build stat-tables build-asan build-tsan build-fuzz run test test-plain \
-        test-asan test-tsan test-fuzz test-aarch64 \
+        test-asan test-tsan test-fuzz test-aarch64 test-foreign \
         fuzz lint format install clean help bench FORCE
 
 all: build
@@ -55,6 +57,8 @@ help:
 	@echo "make run    build, run $(SUITE), print the verdicts"
 	@echo "make test   build, run all tests, the sanitizer passes (ASan+UBSan, TSan), a fuzz smoke and libqq's tests"
 	@echo "            built for aarch64 under qemu (test-aarch64); print the times"
+	@echo "make test-foreign  the kernel-launching tests again as on a slower, a faster, a no-RDTSCP"
+	@echo "            and a one-CPU machine (tests/README.md; .ci/run runs it after make test)"
 	@echo "make bench  time the Km line's change with qqbench, the kernel's bulk loop, Google Benchmark"
 	@echo "            and callgrind, side by side (docs/PERFORMANCE.md; figures, not pass/fail)"
 	@echo "make deps   install the missing Debian packages building and running qqbench needs (as root)"
@@ -226,11 +230,20 @@ format:
 lint: deps-test
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
 	QQ_SOURCE_DIR=$(CURDIR) QQ_BINARY_DIR=$(CURDIR)/$(BUILD) bash tests/integration/test_lint.sh
+	python3 tools/check-tick-literals
 
 fuzz: deps
 	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && $(APT_INSTALL) clang; }
 	$(MAKE) --no-print-directory build-fuzz
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -L fuzz
+
+# The foreign-machine pass (tests/README.md): the tests that launch a kernel
+# or read a clock, again as on a slower and a faster machine (QQ_TICKS=
+# clock@5000, clock@500), a guest that hides RDTSCP (lfence) and one CPU
+# (taskset -c 0); .ci/run runs it after make test. FOREIGN_PASSES picks some.
+FOREIGN_PASSES ?=
+test-foreign: deps-test build
+	JOBS=$(JOBS) bash tools/foreign-pass $(BUILD) $(FOREIGN_PASSES)
 
 test: deps-test test-plain test-asan test-tsan test-fuzz test-aarch64
 	@awk -v t0=$(MAKE_T0) -v now=$$(date +%s) '$$2 >= t0 { d = $$2 - (p ? p : t0); p = $$2; \

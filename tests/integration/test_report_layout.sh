@@ -20,7 +20,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for c in d["cases"]:
     for m in c["metrics"]:
-        m["samples"] = [100.0 for _ in m["samples"]]
+        m["samples"] = [100.0 for _ in m["samples"]]  # crafted: drawn, judged against nothing
 json.dump(d, open(sys.argv[2], "w"))
 PY
 qq s.out s.err report same.json --out rs
