@@ -164,7 +164,9 @@ int qqb_trace_select_keys(struct qqb_trace *t, const char *spec, char *err, size
 
 int64_t qqb_trace_tick(const struct qqb_trace *t, uint32_t node, uint64_t tick)
 {
-    return (int64_t)tick - qq_file_node(t->f, node)->tick_offset;
+    /* In unsigned arithmetic: the reader holds offsets to 2^62, but a
+     * tick is any 64 bits of the file (wraps, never overflows). */
+    return (int64_t)(tick - (uint64_t)qq_file_node(t->f, node)->tick_offset);
 }
 
 static double mhz(const struct qqb_trace *t, uint32_t node)
@@ -175,7 +177,8 @@ static double mhz(const struct qqb_trace *t, uint32_t node)
 
 double qqb_trace_sec(const struct qqb_trace *t, uint32_t node, uint64_t tick)
 {
-    return (double)(qqb_trace_tick(t, node, tick) - t->start) / (mhz(t, node) * 1e6);
+    return (double)(int64_t)((uint64_t)qqb_trace_tick(t, node, tick) - (uint64_t)t->start) /
+           (mhz(t, node) * 1e6);
 }
 
 double qqb_trace_node_sec(const struct qqb_trace *t, uint32_t node, uint64_t tick)

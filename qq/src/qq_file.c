@@ -576,6 +576,8 @@ static int check_entries(const struct qq_file *f, uint32_t i, const struct qq_ev
     return check_threads(f, i, e, n, first);
 }
 
+#define TICK_OFFSET_MAX ((int64_t)1 << 62) /* a node's |tick_offset| and offset_error */
+
 static void decode_node(struct qq_node_info *n, const unsigned char *r)
 {
     n->node = ld32(r);
@@ -705,6 +707,21 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
         struct qq_node_info *n = &f->nodes[i];
         if (!(n->mhz > 0.0) || n->mhz > 1e7) {
             rc = fail(f, QQ_ECORRUPT, "node %u: tick frequency %g MHz is invalid", i, n->mhz);
+            goto out;
+        }
+        /* Clock offsets between counters that started within decades of
+         * each other: |offset| and its error bound at most 2^62 ticks (29
+         * years at 5 GHz), so tick - offset never overflows in a reader. */
+        if (n->tick_offset < -TICK_OFFSET_MAX || n->tick_offset > TICK_OFFSET_MAX) {
+            rc = fail(f, QQ_ECORRUPT,
+                      "node %u: tick offset %lld ticks is out of range (at most 2^62 either way)",
+                      i, (long long)n->tick_offset);
+            goto out;
+        }
+        if (!(n->offset_error >= 0.0 && n->offset_error <= (double)TICK_OFFSET_MAX)) {
+            rc = fail(f, QQ_ECORRUPT,
+                      "node %u: tick offset error %g ticks is out of range (0 to 2^62)", i,
+                      n->offset_error);
             goto out;
         }
         if (n->offset > size || n->entries > (size - n->offset) / QQ__EVENT_SIZE) {

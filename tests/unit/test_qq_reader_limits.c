@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -260,6 +262,65 @@ static void test_values_finite(void)
     CHECK_DBL_NEAR(k.dsum, 2.0, 0);
 }
 
+/* A node's clock offset and its error bound are hostile numbers: an offset
+ * of INT64_MIN overflowed the harness's tick - offset (UBSan aborted,
+ * Release wrapped), an infinite error bound made export fail as "out of
+ * memory". Refused when read, naming the node and the field (issue 33). */
+static void patch_node(const char *path, size_t field, uint64_t bits)
+{
+    struct qq_event ev[2] = {{(uint32_t)ks, 0, {1}, 100}, {(uint32_t)ks, 0, {0}, 200}};
+    const struct qq_event *evp[1] = {ev};
+    uint64_t n[1] = {2};
+    size_t len = 0;
+    unsigned char *p = craft(1, evp, n, 0, &len);
+    CHECK(p != NULL);
+    size_t pos = QQ__HEADER_SIZE;
+    while (pos + QQ__SECTION_HEAD <= len) {
+        uint32_t tag;
+        uint64_t slen;
+        memcpy(&tag, p + pos, 4);
+        memcpy(&slen, p + pos + 8, 8);
+        if (tag == QQ__TAG_NODE)
+            break;
+        pos += QQ__SECTION_HEAD + slen;
+    }
+    CHECK(pos + QQ__SECTION_HEAD + QQ__NODE_RECORD <= len);
+    qq__store_u64(p + pos + QQ__SECTION_HEAD + field, bits);
+    FILE *fp = fopen(path, "wb");
+    CHECK(fp && fwrite(p, 1, len, fp) == len);
+    fclose(fp);
+    free(p);
+}
+
+static uint64_t dbl_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static void test_node_offsets(void)
+{
+    patch_node("offset.qq", 48, (uint64_t)INT64_MIN);
+    expect_open("offset.qq", QQ_ECORRUPT,
+                "offset.qq: node 0: tick offset -9223372036854775808 "
+                "ticks is out of range");
+    patch_node("offset.qq", 48, (uint64_t)1 << 62 | 1);
+    expect_open("offset.qq", QQ_ECORRUPT, "node 0: tick offset 4611686018427387905");
+    patch_node("offset.qq", 56, dbl_bits(INFINITY));
+    expect_open("offset.qq", QQ_ECORRUPT, "node 0: tick offset error inf ticks is out of range");
+    patch_node("offset.qq", 56, dbl_bits(NAN));
+    expect_open("offset.qq", QQ_ECORRUPT, "node 0: tick offset error nan");
+    patch_node("offset.qq", 56, dbl_bits(-1.0));
+    expect_open("offset.qq", QQ_ECORRUPT, "node 0: tick offset error -1 ticks");
+    /* At the bounds: read. */
+    patch_node("offset.qq", 48, (uint64_t) - ((int64_t)1 << 62));
+    struct qq_file *f;
+    CHECK_INT_EQ(qq_file_open("offset.qq", &f), 0);
+    CHECK(qq_file_node(f, 0)->tick_offset == -((int64_t)1 << 62));
+    qq_file_close(f);
+}
+
 int main(void)
 {
     QQInit(10);
@@ -273,5 +334,6 @@ int main(void)
     RUN(test_shared_entry_section);
     RUN(test_count_sum_saturates);
     RUN(test_values_finite);
+    RUN(test_node_offsets);
     return TEST_DONE();
 }
