@@ -345,10 +345,15 @@ static int parse_thrd(struct qq_file *f, uint32_t idx, const unsigned char *pl, 
         ti->first = entries;
         if (ti->index != i)
             return fail(f, QQ_ECORRUPT, "thread %u of node %u has index %u", i, idx, ti->index);
-        if (ti->events > ni->entries - entries || ti->dropped > UINT64_MAX - dropped)
+        if (ti->events > ni->entries - entries)
             return fail(f, QQ_ECORRUPT,
                         "thread %u of node %u claims %llu entries, past the node's %llu", i, idx,
                         (unsigned long long)ti->events, (unsigned long long)ni->entries);
+        if (ti->dropped > UINT64_MAX - dropped)
+            return fail(f, QQ_ECORRUPT,
+                        "thread %u of node %u claims %llu dropped events, past 2^64 with the "
+                        "rows before it",
+                        i, idx, (unsigned long long)ti->dropped);
         entries += ti->events;
         dropped += ti->dropped;
         size_t bad = qq_name_check((const char *)name, ld32(r + 4));

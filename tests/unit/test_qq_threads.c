@@ -314,6 +314,18 @@ static void test_thread_table_hostile(void)
     memcpy(c, good, good_len);
     qq__store_u64(c + th + 8 + 24, 7); /* dropped that the node lacks */
     expect(c, QQ_ECORRUPT, "and 7 dropped");
+    /* Dropped counts whose sum passes 2^64: said as dropped, not entries. */
+    memcpy(c, good, good_len);
+    qq__store_u64(c + th + 8 + 24, UINT64_MAX);
+    {
+        uint32_t name0_len;
+        memcpy(&name0_len, c + th + 8 + 4, 4);
+        size_t r1 = th + ((8 + 32 + (size_t)name0_len + 7) & ~(size_t)7);
+        qq__store_u64(c + r1 + 24, 1);
+    }
+    expect(c, QQ_ECORRUPT,
+           "thread 1 of node 0 claims 1 dropped events, past 2^64 with the rows "
+           "before it");
     memcpy(c, good, good_len);
     qq__store_u32(c + th + 8 + 4, 0xFFFFFF00u); /* name length */
     expect(c, QQ_ECORRUPT, "runs past its section");
