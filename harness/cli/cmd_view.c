@@ -28,7 +28,9 @@ static const struct qqb_opts_cmd view_cmd = {
     "offset is applied, and its error bound is printed under the node.\n"
     "Waiting keys (names with sync, wait, barrier or idle, or --idle) are\n"
     "vermillion, and the share of the time shown each node spends in them\n"
-    "is printed at the right of its strip and on stdout.\n\n",
+    "is printed at the right of its strip and on stdout. At most 64 strips are\n"
+    "drawn (a strip per thread where a node has several): past that, those\n"
+    "with the most entries, and stdout says how many were left out.\n\n",
     "\nExit: 0; 2 for a missing or damaged file, a bad option, a node or key\n"
     "the file does not have, or gnuplot failing (one line on stderr).\n"};
 
@@ -221,55 +223,105 @@ static int is_idle(const char *name, const char *spec)
 
 /* The strips: one per shown node, or one per thread that recorded when a
  * node has several (threads' entries are separate blocks of the node's:
- * each strip is read on its own). 0, or -1 out of memory. */
+ * each strip is read on its own). Past MAX_STRIPS strips, a picture of
+ * them helps nobody (150,000 threads' strips kept view busy past 300 s):
+ * the MAX_STRIPS with the most entries are drawn, in node and thread
+ * order, and the others are counted in v->strips_left (said on stdout).
+ * One pass over the thread tables. 0, or -1 out of memory. */
+struct strip {
+    uint32_t node, thread;
+    uint64_t events;
+    size_t at; /* its place in node and thread order */
+};
+
+static int cmp_busiest(const void *a, const void *b)
+{
+    const struct strip *x = a, *y = b;
+    if (x->events != y->events)
+        return x->events > y->events ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+static int cmp_place(const void *a, const void *b)
+{
+    const struct strip *x = a, *y = b;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+static int push_strip(struct strip **s, size_t *n, size_t *cap, struct strip x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        struct strip *p = realloc(*s, c * sizeof *p);
+        if (!p)
+            return -1;
+        *s = p, *cap = c;
+    }
+    x.at = *n;
+    (*s)[(*n)++] = x;
+    return 0;
+}
+
 static int make_rows(struct view *v)
 {
     const struct qqb_trace *tr = &v->tr;
-    size_t n = 0;
-    for (uint32_t pass = 0; pass < 2; pass++) {
-        v->nrows = 0;
-        for (uint32_t node = 0; node < tr->nnodes; node++) {
-            if (!tr->node_on[node])
-                continue;
-            uint32_t busy = 0, nt = qq_file_nthreads(tr->f, node);
-            for (uint32_t t = 0; t < nt; t++)
-                busy += qq_file_thread(tr->f, node, t)->events > 0;
-            for (uint32_t t = 0; t < nt && busy > 1; t++) {
-                if (pass && qq_file_thread(tr->f, node, t)->events > 0) {
-                    v->rows[v->nrows] = node;
-                    v->row_thread[v->nrows++] = t;
-                }
-                n += !pass && qq_file_thread(tr->f, node, t)->events > 0;
-            }
-            if (busy <= 1 && pass) {
-                v->rows[v->nrows] = node;
-                v->row_thread[v->nrows++] = ALL_THREADS;
-            }
-            n += busy <= 1 && !pass;
+    size_t n = 0, cap = 0;
+    struct strip *s = NULL;
+    int rc = 0;
+    for (uint32_t node = 0; node < tr->nnodes && rc == 0; node++) {
+        if (!tr->node_on[node])
+            continue;
+        uint32_t busy = 0, nt = qq_file_nthreads(tr->f, node);
+        uint64_t all = 0;
+        for (uint32_t t = 0; t < nt; t++) {
+            busy += qq_file_thread(tr->f, node, t)->events > 0;
+            all += qq_file_thread(tr->f, node, t)->events;
         }
-        if (!pass) {
-            v->rows = calloc(n ? n : 1, sizeof *v->rows);
-            v->row_thread = calloc(n ? n : 1, sizeof *v->row_thread);
-            v->idle_sec = calloc(n ? n : 1, sizeof *v->idle_sec);
-            if (!v->rows || !v->row_thread || !v->idle_sec)
-                return -1;
+        if (busy <= 1) {
+            rc = push_strip(&s, &n, &cap, (struct strip){node, ALL_THREADS, all, 0});
+            continue;
+        }
+        for (uint32_t t = 0; t < nt && rc == 0; t++) {
+            uint64_t ev = qq_file_thread(tr->f, node, t)->events;
+            if (ev)
+                rc = push_strip(&s, &n, &cap, (struct strip){node, t, ev, 0});
         }
     }
+    if (rc == 0 && n > MAX_STRIPS) {
+        qsort(s, n, sizeof *s, cmp_busiest);
+        v->strips_left = n - MAX_STRIPS;
+        n = MAX_STRIPS;
+        qsort(s, n, sizeof *s, cmp_place);
+    }
+    v->rows = calloc(n ? n : 1, sizeof *v->rows);
+    v->row_thread = calloc(n ? n : 1, sizeof *v->row_thread);
+    v->idle_sec = calloc(n ? n : 1, sizeof *v->idle_sec);
+    if (rc != 0 || !v->rows || !v->row_thread || !v->idle_sec) {
+        free(s);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        v->rows[i] = s[i].node, v->row_thread[i] = s[i].thread;
+    v->nrows = (uint32_t)n;
+    free(s);
     return 0;
 }
 
 /* The latest entry of the shown strips, in seconds since the run's start
- * (each thread's last entry: ticks rise within a thread's block). 0, or -1
+ * (each thread's last entry: ticks rise within a thread's block): a
+ * thread's strip reads its own, a node's strip its threads'. 0, or -1
  * when the reader met an error (qq_file_errmsg says it). */
 static int last_event_sec(const struct view *v, double *last)
 {
     const struct qqb_trace *tr = &v->tr;
     for (uint32_t r = 0; r < v->nrows; r++) {
         uint32_t node = v->rows[r], nt = qq_file_nthreads(tr->f, node);
-        for (uint32_t t = 0; t < nt; t++) {
+        uint32_t t = v->row_thread[r] == ALL_THREADS ? 0 : v->row_thread[r];
+        uint32_t end = v->row_thread[r] == ALL_THREADS ? nt : t + 1;
+        for (; t < end; t++) {
             const struct qq_thread_info *ti = qq_file_thread(tr->f, node, t);
             struct qq_event e;
-            if (!ti->events || (v->row_thread[r] != ALL_THREADS && v->row_thread[r] != t))
+            if (!ti->events)
                 continue;
             if (qq_file_entry_at(tr->f, node, ti->first + ti->events - 1, &e) != 0)
                 return -1;
@@ -482,6 +534,10 @@ static void report(const struct view *v)
             printf("  %s: %5.1f%% of the window waiting\n",
                    qqb_view_strip_label(v, r, label, sizeof label),
                    100.0 * v->idle_sec[r] / (v->t1 - v->t0));
+    if (v->strips_left)
+        printf("  %zu strips past the %d drawn (those with the most entries) left out (--nodes "
+               "chooses)\n",
+               v->strips_left, MAX_STRIPS);
     if (v->folded || v->dropped)
         printf("  %u keys past the %d drawn: %u states drawn together as 'other', %u marks, "
                "counts and values not drawn (--keys chooses)\n",

@@ -8,11 +8,12 @@
 
 #include "trace.h"
 
-#define MICRO     "\xc2\xb5" /* U+00B5 in UTF-8 */
-#define PIXELS    1500       /* time steps per picture width: finer detail is merged */
-#define MAX_DEPTH 3          /* nesting shown by insets; deeper states share the last */
-#define MAX_DRAWN 24         /* keys drawn each their own; the rest fold (fold_keys) */
-#define DENSE     4          /* state entries in a column from which it is drawn as shares */
+#define MICRO      "\xc2\xb5" /* U+00B5 in UTF-8 */
+#define PIXELS     1500       /* time steps per picture width: finer detail is merged */
+#define MAX_DEPTH  3          /* nesting shown by insets; deeper states share the last */
+#define MAX_DRAWN  24         /* keys drawn each their own; the rest fold (fold_keys) */
+#define DENSE      4          /* state entries in a column from which it is drawn as shares */
+#define MAX_STRIPS 64         /* strips drawn; the rest are left out (make_rows) */
 
 /* ---------------------------------------------------------------------- */
 
@@ -44,6 +45,7 @@ struct view {
     uint32_t *rows;       /* node index of each strip, top to bottom */
     uint32_t *row_thread; /* its thread, or ALL_THREADS: the node's one strip */
     uint32_t nrows;
+    size_t strips_left; /* strips past MAX_STRIPS, not drawn */
     struct keyplot *kp;
     double *idle_sec;  /* per strip: seconds in waiting keys, in the window */
     double t0, t1, px; /* the window in seconds; one picture column */

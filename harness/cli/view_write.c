@@ -232,8 +232,10 @@ int qqb_view_write_share(struct view *v, char *err, size_t errsz)
             qqb_plot_comment(fp, c);
     }
     for (uint32_t r = 0; r < v->nrows; r++) {
-        int src =
-            qqb_share_node(&v->tr, v->rows[r], v->t0, v->t1, PIXELS, slot_of, nslots, sec, changes);
+        int src = qqb_share_node(&v->tr, v->rows[r],
+                                 v->row_thread[r] == ALL_THREADS ? QQB_SHARE_ALL_THREADS
+                                                                 : v->row_thread[r],
+                                 v->t0, v->t1, PIXELS, slot_of, nslots, sec, changes);
         if (src != 0) {
             snprintf(err, errsz, "%s", src == -2 ? qq_file_errmsg(v->tr.f) : "out of memory");
             goto out;

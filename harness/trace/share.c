@@ -46,8 +46,9 @@ static void pop_key(uint32_t *stack, uint32_t *depth, uint32_t k)
         }
 }
 
-int qqb_share_node(const struct qqb_trace *t, uint32_t node, double t0, double t1, size_t ncols,
-                   const uint32_t *slot_of, uint32_t nslots, double *sec, uint32_t *changes)
+int qqb_share_node(const struct qqb_trace *t, uint32_t node, uint32_t thread, double t0, double t1,
+                   size_t ncols, const uint32_t *slot_of, uint32_t nslots, double *sec,
+                   uint32_t *changes)
 {
     struct cols c = {t0, t1, ncols ? (t1 - t0) / (double)ncols : 0, ncols, nslots, sec};
     memset(sec, 0, ncols * nslots * sizeof *sec);
@@ -65,7 +66,10 @@ int qqb_share_node(const struct qqb_trace *t, uint32_t node, double t0, double t
     double last = 0, since = 0; /* the last entry; the top state's time since */
     struct qqb_events it;
     const struct qq_event *e;
-    qqb_events_open(t->f, node, &it);
+    if (thread == QQB_SHARE_ALL_THREADS)
+        qqb_events_open(t->f, node, &it);
+    else
+        qqb_events_open_thread(t->f, node, thread, &it);
     while ((e = qqb_events_next(&it))) {
         double when = qqb_trace_sec(t, node, e->tick);
         last = when;
