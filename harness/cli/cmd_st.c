@@ -16,7 +16,8 @@
  * generates. */
 static const struct qqb_opts_cmd st_cmd = {
     "st",
-    "usage: qqbench st [--node N] [--threads] FILE...\n\n"
+    "usage: qqbench st [--node N] [--threads] FILE...\n"
+    "(options before or after the files; \"--\" before a file named \"-x\")\n\n"
     "Summarise QQ output files as the paper's st program does: per node\n"
     "the tick frequency, keys, state events, tick range and elapsed time;\n"
     "per state key the intervals (on to off), millions of cycles in the state and the\n"
@@ -232,9 +233,13 @@ static int print_node(const struct qq_file *f, uint32_t i, int per_thread)
     return 0;
 }
 
+static int st_files(char **files, size_t nfiles, long only, int per_thread);
+
 int cmd_st(int argc, char **argv)
 {
-    int node = -1, first = 1, per_thread = 0;
+    int node = -1, per_thread = 0;
+    char **files = NULL;
+    size_t nfiles = 0;
     const struct qqb_opt table[] = {
         {.kind = QQB_OPTK_INT,
          .name = "--node",
@@ -248,29 +253,38 @@ int cmd_st(int argc, char **argv)
          .name = "--threads",
          .value = &per_thread,
          .help = "each thread's state table too"},
+        QQB_OPT_POSITIONALS("FILE", &files, &nfiles),
         QQB_OPT_END,
     };
-    /* Options come first; the files are the rest ("--" before a file named "-x"). */
-    int prc = qqb_opts_parse(&st_cmd, table, argc, argv, &first);
-    if (prc != 0)
+    /* Options before or after the files, as report, view and export take
+     * them ("--" before a file named "-x"). */
+    int prc = qqb_opts_parse(&st_cmd, table, argc, argv, NULL);
+    if (prc != 0 || nfiles == 0) {
+        if (prc == 0)
+            qqb_opts_usage(&st_cmd, table, stderr);
+        free(files);
         return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
-    if (first >= argc) {
-        qqb_opts_usage(&st_cmd, table, stderr);
-        return QQB_EXIT_USAGE;
     }
-    long only = node;
-    for (int a = first; a < argc; a++) {
+    int rc_all = st_files(files, nfiles, node, per_thread);
+    free(files);
+    return rc_all;
+}
+
+static int st_files(char **files, size_t nfiles, long only, int per_thread)
+{
+    for (size_t a = 0; a < nfiles; a++) {
         struct qq_file *f;
-        int rc = qq_file_open_stream(argv[a], &f);
+        int rc = qq_file_open_stream(files[a], &f);
         if (rc != 0) {
             fprintf(stderr, "qqbench st: error: %s\n", qq_file_errmsg(f));
             qq_file_close(f);
             return QQB_EXIT_USAGE;
         }
         uint32_t nn = qq_file_nnodes(f);
-        printf("File %s:    %u nodes\n\n", argv[a], nn);
+        printf("File %s:    %u nodes\n\n", files[a], nn);
         if (only >= 0 && (uint64_t)only >= nn) {
-            fprintf(stderr, "qqbench st: error: %s has %u nodes, no node %ld\n", argv[a], nn, only);
+            fprintf(stderr, "qqbench st: error: %s has %u nodes, no node %ld\n", files[a], nn,
+                    only);
             qq_file_close(f);
             return QQB_EXIT_USAGE;
         }

@@ -34,6 +34,10 @@ static const struct qqb_opts_cmd view_cmd = {
     "\nExit: 0; 2 for a missing or damaged file, a bad option, a node or key\n"
     "the file does not have, or gnuplot failing (one line on stderr).\n"};
 
+/* --from and --to: seconds since the run's start, within 31 years either
+ * way (past that gnuplot's axis overflowed: --to 1e308). */
+#define MAX_SEC 1e9
+
 static int push_span(struct keyplot *k, struct span s)
 {
     if (k->nspans == k->capspans) {
@@ -562,18 +566,18 @@ int cmd_view(int argc, char **argv)
          .name = "--from",
          .arg = "S",
          .value = &v.from,
-         .min = -HUGE_VAL,
-         .max = HUGE_VAL,
-         .expect = "seconds (a number)",
+         .min = -MAX_SEC,
+         .max = MAX_SEC,
+         .expect = "seconds, a decimal number from -1e9 to 1e9",
          .given = &v.has_from,
          .help = "start of the window, seconds since the run's start"},
         {.kind = QQB_OPTK_DOUBLE,
          .name = "--to",
          .arg = "S",
          .value = &v.to,
-         .min = -HUGE_VAL,
-         .max = HUGE_VAL,
-         .expect = "seconds (a number)",
+         .min = -MAX_SEC,
+         .max = MAX_SEC,
+         .expect = "seconds, a decimal number from -1e9 to 1e9",
          .given = &v.has_to,
          .help = "end of the window (default: the last event)"},
         QQB_OPT_STRING("--idle", "LIST", &v.idle_spec,

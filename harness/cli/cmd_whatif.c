@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "number.h"
 #include "opts.h"
 #include "qq_file.h"
 #include "trace.h"
@@ -56,7 +57,6 @@ static int parse_kv(const char *opt, int mode, const char *v, void *ctx, char *e
 {
     struct whatif_change *c = ctx;
     const char *eq = strrchr(v, '=');
-    char *end;
     if (c->mode) {
         snprintf(err, errlen, "one --scale or --per-hit");
         return -1;
@@ -67,14 +67,13 @@ static int parse_kv(const char *opt, int mode, const char *v, void *ctx, char *e
     }
     memcpy(c->key, v, (size_t)(eq - v));
     c->key[eq - v] = '\0';
-    /* Decimal only: strtod would also take 0x10 as 16, and inf or nan. */
-    if (eq[1] == '\0' || strspn(eq + 1, "0123456789.eE+-") != strlen(eq + 1)) {
+    /* Decimal only (the parser of every option's number): not 0x10 or nan. */
+    int rc = qqb_decimal(eq + 1, &c->amount);
+    if (rc == -1) {
         snprintf(err, errlen, "%s %s: '%s' is not a decimal number", opt, v, eq + 1);
         return -1;
     }
-    c->amount = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !isfinite(c->amount) || c->amount < 0 ||
-        c->amount > QQB_WHATIF_MAX) {
+    if (rc != 0 || c->amount < 0 || c->amount > QQB_WHATIF_MAX) {
         snprintf(err, errlen, "%s %s: '%s' is not a number from 0 to %g", opt, v, eq + 1,
                  QQB_WHATIF_MAX);
         return -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nearest.h"
+#include "number.h"
 
 void qqb_opts_error(const struct qqb_opts_cmd *cmd, const char *fmt, ...)
 {
@@ -32,7 +33,7 @@ static int label(const struct qqb_opt *o, char *buf, size_t len)
 
 static int listed(const struct qqb_opt *o)
 {
-    return o->kind != QQB_OPTK_POSITIONAL && o->help;
+    return o->kind != QQB_OPTK_POSITIONAL && o->kind != QQB_OPTK_POSITIONALS && o->help;
 }
 
 /* The help text's lines, the first after the label padded to WIDTH, the
@@ -113,10 +114,8 @@ static int whole(const struct qqb_opt *o, const char *v, long long *out)
 
 static int number(const struct qqb_opt *o, const char *v, double *out)
 {
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (end == v || *end || errno || !isfinite(d) || d < o->min || d > o->max ||
+    double d = 0;
+    if (qqb_decimal(v, &d) != 0 || d < o->min || d > o->max ||
         ((o->flags & QQB_OPT_ABOVE_MIN) && d == o->min) ||
         ((o->flags & QQB_OPT_BELOW_MAX) && d == o->max))
         return -1;
@@ -209,7 +208,7 @@ static int take(const struct qqb_opts_cmd *cmd, const struct qqb_opt *o, const c
 static const struct qqb_opt *find(const struct qqb_opt *table, const char *arg, size_t namelen)
 {
     for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END; o++) {
-        if (o->kind == QQB_OPTK_POSITIONAL)
+        if (o->kind == QQB_OPTK_POSITIONAL || o->kind == QQB_OPTK_POSITIONALS)
             continue;
         if (arg[1] != '-' && namelen == 2 && o->short_name && arg[1] == o->short_name)
             return o;
@@ -225,7 +224,7 @@ static void unknown(const struct qqb_opts_cmd *cmd, const struct qqb_opt *table,
     const char *names[128];
     size_t n = 0;
     for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END && n < 127; o++)
-        if (o->kind != QQB_OPTK_POSITIONAL)
+        if (o->kind != QQB_OPTK_POSITIONAL && o->kind != QQB_OPTK_POSITIONALS)
             names[n++] = o->name;
     names[n++] = "--help";
     char word[128];
@@ -256,6 +255,9 @@ static int positional(const struct qqb_opts_cmd *cmd, const struct qqb_opt *tabl
         *(const char **)slot->value = arg;
         return 0;
     }
+    for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END; o++)
+        if (o->kind == QQB_OPTK_POSITIONALS)
+            return append(cmd, o, arg);
     size_t slots = 0;
     for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END; o++)
         slots += o->kind == QQB_OPTK_POSITIONAL;

@@ -7,17 +7,19 @@
 
 /* What an option takes and where its value goes (struct qqb_opt's value). */
 enum qqb_opt_kind {
-    QQB_OPTK_END = 0,    /* ends a table */
-    QQB_OPTK_FLAG,       /* int *: set to 1 */
-    QQB_OPTK_FLAG_OFF,   /* int *: set to 0 (--no-confirm) */
-    QQB_OPTK_STRING,     /* const char **: the value (the argv string itself) */
-    QQB_OPTK_CHOICE,     /* const char **: a value of choices (did you mean on a typo) */
-    QQB_OPTK_INT,        /* int *: a whole number from min to max */
-    QQB_OPTK_SIZE,       /* size_t *: a whole number from min to max */
-    QQB_OPTK_DOUBLE,     /* double *: a finite number from min to max (flags: open ends) */
-    QQB_OPTK_LIST,       /* char ***, count: each value appended (repeatable; max: most, 0 any) */
-    QQB_OPTK_CALLBACK,   /* check(value, ctx, ...) takes the value */
-    QQB_OPTK_POSITIONAL, /* const char **: the next argument that is not an option */
+    QQB_OPTK_END = 0,     /* ends a table */
+    QQB_OPTK_FLAG,        /* int *: set to 1 */
+    QQB_OPTK_FLAG_OFF,    /* int *: set to 0 (--no-confirm) */
+    QQB_OPTK_STRING,      /* const char **: the value (the argv string itself) */
+    QQB_OPTK_CHOICE,      /* const char **: a value of choices (did you mean on a typo) */
+    QQB_OPTK_INT,         /* int *: a whole number from min to max */
+    QQB_OPTK_SIZE,        /* size_t *: a whole number from min to max */
+    QQB_OPTK_DOUBLE,      /* double *: a finite number from min to max (flags: open ends) */
+    QQB_OPTK_LIST,        /* char ***, count: each value appended (repeatable; max: most, 0 any) */
+    QQB_OPTK_CALLBACK,    /* check(value, ctx, ...) takes the value */
+    QQB_OPTK_POSITIONAL,  /* const char **: the next argument that is not an option */
+    QQB_OPTK_POSITIONALS, /* char ***, count: every argument that is not an option, after the
+                             POSITIONALs (st's FILE...); options may come before or after */
 };
 
 /* struct qqb_opt's flags: the ends of a DOUBLE's range that are excluded;
@@ -91,6 +93,10 @@ struct qqb_opt {
 #define QQB_OPT_POSITIONAL(n, p)                                                                   \
     {                                                                                              \
         .kind = QQB_OPTK_POSITIONAL, .name = (n), .value = (p)                                     \
+    }
+#define QQB_OPT_POSITIONALS(n, p, cnt)                                                             \
+    {                                                                                              \
+        .kind = QQB_OPTK_POSITIONALS, .name = (n), .value = (p), .count = (cnt)                    \
     }
 #define QQB_OPT_REQUIRED_POSITIONAL(n, p)                                                          \
     {                                                                                              \

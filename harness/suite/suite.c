@@ -167,8 +167,8 @@ static int parse_top(struct cur *c, struct qqb_suite *s)
         }
         case T_THRESHOLD_BOUND:
             if (qqb_ycur_next(&c->y) ||
-                qqb__suite_to_num(c, 0, 1, 1e6, "a number > 0", "for 'threshold_bound'",
-                                  &s->defaults.threshold_bound))
+                qqb__suite_to_num(c, 0, 1, 1e6, "a number > 0, at most 1000000",
+                                  "for 'threshold_bound'", &s->defaults.threshold_bound))
                 return -1;
             break;
         }

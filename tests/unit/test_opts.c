@@ -178,6 +178,11 @@ static void test_errors(void)
     const char *const inf[] = {"--d", "inf", NULL};
     fails(inf, "qqbench demo: error: --d 'inf': expected a number from 0 to 1, ends excluded; "
                "see 'qqbench demo --help'\n");
+    /* One parser of decimal numbers (qqb_decimal), as whatif's --scale:
+     * strtod's hex is not a number here (issue 33). */
+    const char *const hex[] = {"--d", "0x0.8", NULL};
+    fails(hex, "qqbench demo: error: --d '0x0.8': expected a number from 0 to 1, ends excluded; "
+               "see 'qqbench demo --help'\n");
     const char *const pick[] = {"--pick", "gren", NULL};
     fails(pick, "qqbench demo: error: --pick 'gren': expected red, green or blue (did you mean "
                 "'green'?); see 'qqbench demo --help'\n");
