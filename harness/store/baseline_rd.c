@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "names.h"
 
 int qqb__rd_fail(struct rd *r, const yaml_mark_t *m, const char *fmt, ...)
 {
@@ -112,6 +113,18 @@ int qqb__rd_string(struct rd *r, const char *field, char **dst, int nullable)
     free(*dst);
     *dst = s;
     return 0;
+}
+
+int qqb__rd_name(struct rd *r, const char *field, char **dst)
+{
+    if (qqb__rd_string(r, field, dst, 0))
+        return -1;
+    char why[80];
+    if (qqb_name_check(QQB_NAME_TEXT, *dst, why, sizeof why) == 0)
+        return 0;
+    struct qqb_qbuf q;
+    return qqb__rd_fail(r, qqb__rd_here(r), "'%s': the name '%s' %s; expected %s", field,
+                        qqb_qs(&q, *dst), why, qqb_name_rule(QQB_NAME_TEXT));
 }
 
 /* A string into a fixed buffer (the fingerprint's). */
@@ -241,9 +254,9 @@ int qqb__rd_u32_list(struct rd *r, const char *field, uint32_t **v, size_t *n)
     return rc;
 }
 
-int qqb__rd_double_list(struct rd *r, const char *field, double **v, size_t *n)
+int qqb__rd_double_list(struct rd *r, const char *field, double **v, size_t *n, yaml_mark_t **marks)
 {
-    size_t cap = 0;
+    size_t cap = 0, mcap = 0;
     double d = 0;
     int rc = qqb__rd_expect(r, YAML_SEQUENCE_START_EVENT, "a list of numbers", field);
     while (!rc && !(rc = qqb_ycur_next(&r->y)) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
@@ -253,6 +266,13 @@ int qqb__rd_double_list(struct rd *r, const char *field, double **v, size_t *n)
         if (!nv)
             return qqb__rd_fail(r, qqb__rd_here(r), "out of memory");
         *v = nv;
+        if (marks) {
+            yaml_mark_t *nm = qqb_grow(*marks, *n, &mcap, sizeof *nm, 16);
+            if (!nm)
+                return qqb__rd_fail(r, qqb__rd_here(r), "out of memory");
+            *marks = nm;
+            nm[*n] = *qqb__rd_here(r);
+        }
         (*v)[(*n)++] = d;
     }
     return rc;

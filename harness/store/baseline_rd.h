@@ -43,6 +43,9 @@ int qqb__rd_required(struct rd *r, const yaml_mark_t *start, const char *const *
 /* Value readers: each reads the next event as the value of FIELD. */
 /* A string; *DST replaced. NULLABLE: a YAML null gives NULL. */
 int qqb__rd_string(struct rd *r, const char *field, char **dst, int nullable);
+/* A key or case name: a string that holds to the rule for names
+ * (names.h, QQB_NAME_TEXT), the run JSON's rule; else refused at it. */
+int qqb__rd_name(struct rd *r, const char *field, char **dst);
 /* A string into a fixed buffer (the fingerprint's). */
 int qqb__rd_fixed(struct rd *r, const char *field, char *buf, size_t size);
 /* The current event as a plain-scalar number. FINITE: refuse .nan/.inf. */
@@ -53,8 +56,10 @@ int qqb__rd_u64(struct rd *r, const char *field, uint64_t max, uint64_t *v);
 int qqb__rd_bool(struct rd *r, const char *field, int *v);
 /* A flow list of unsigned 32-bit integers, appended to *V, *N. */
 int qqb__rd_u32_list(struct rd *r, const char *field, uint32_t **v, size_t *n);
-/* A flow list of finite numbers, appended to *V, *N. */
-int qqb__rd_double_list(struct rd *r, const char *field, double **v, size_t *n);
+/* A flow list of finite numbers, appended to *V, *N; with MARKS, each
+ * one's place into *MARKS (grown alike, freed by the caller). */
+int qqb__rd_double_list(struct rd *r, const char *field, double **v, size_t *n,
+                        yaml_mark_t **marks);
 /* A flow list of strings, NULL-ended, into *DST. */
 int qqb__rd_strv(struct rd *r, const char *field, char ***dst);
 /* A list of mappings (FIELD, "a list of LIST"): ITEM reads each, its

@@ -73,12 +73,29 @@ enum { M_KEY, M_WHAT, M_MEDIAN, M_MAD, M_NOISE, M_MIN, M_SAMPLES, M_RUN, M_LAUNC
 static const char *const met_fields[NMET] = {"key", "what",    "median", "mad",   "noise_pct",
                                              "min", "samples", "run",    "launch"};
 
+/* Samples are ticks, counts or ratios of them: 0 to SAMPLE_MAX (1e15 ticks
+ * is 5 days at 2 GHz per hit), but for the figures of counts and values,
+ * which may be negative or large ("sum", "mean") and the raw net figures
+ * ("per_hit_raw", "mean_hit": the empty state's cost taken from a short
+ * interval can leave them below 0). Finite either way. */
+#define SAMPLE_MAX 1e15
+
+static int signed_metric(const char *what)
+{
+    static const char *const whats[] = {"sum", "mean", "per_hit_raw", "mean_hit"};
+    for (size_t i = 0; i < sizeof whats / sizeof whats[0]; i++)
+        if (what && !strcmp(what, whats[i]))
+            return 1;
+    return 0;
+}
+
 static int read_metric(struct rd *r, void *ctx)
 {
     struct qqb_case_result *c = ctx;
     yaml_mark_t start = r->y.ev.start_mark;
     char *key = NULL, *what = NULL;
     double *v = NULL, d;
+    yaml_mark_t *marks = NULL;
     uint32_t *run = NULL, *launch = NULL;
     size_t n = 0, nrun = 0, nlaunch = 0;
     unsigned seen = 0;
@@ -87,7 +104,7 @@ static int read_metric(struct rd *r, void *ctx)
     while ((rc = qqb__rd_next_key(r, met_fields, NMET, &seen, &k)) == 1) {
         switch (k) {
         case M_KEY:
-            rc = qqb__rd_string(r, "key", &key, 0);
+            rc = qqb__rd_name(r, "key", &key);
             break;
         case M_WHAT:
             rc = qqb__rd_string(r, "what", &what, 0);
@@ -101,7 +118,7 @@ static int read_metric(struct rd *r, void *ctx)
             rc = qqb__rd_double(r, met_fields[k], 0, &d);
             break;
         case M_SAMPLES:
-            rc = qqb__rd_double_list(r, "samples", &v, &n);
+            rc = qqb__rd_double_list(r, "samples", &v, &n, &marks);
             break;
         case M_RUN:
             rc = qqb__rd_u32_list(r, "run", &run, &nrun);
@@ -125,6 +142,13 @@ static int read_metric(struct rd *r, void *ctx)
                          "the metric's '%s' has %zu entries for %zu "
                          "samples",
                          run && nrun != n ? "run" : "launch", run && nrun != n ? nrun : nlaunch, n);
+    for (size_t i = 0; rc == 0 && i < n && !signed_metric(what); i++)
+        if (!(v[i] >= 0 && v[i] <= SAMPLE_MAX)) {
+            struct qqb_qbuf b;
+            rc = qqb__rd_fail(r, &marks[i],
+                              "sample %.6g of '%s' (%s) is out of range: expected 0 to %g", v[i],
+                              qqb_qs(&b, key), what, SAMPLE_MAX);
+        }
     if (rc == 0 && qqb_case_find_metric(c, key, what)) {
         struct qqb_qbuf b;
         rc = qqb__rd_fail(r, &start, "metric '%s' (%s) is given twice", qqb_qs(&b, key), what);
@@ -147,6 +171,7 @@ static int read_metric(struct rd *r, void *ctx)
     free(key);
     free(what);
     free(v);
+    free(marks);
     free(run);
     free(launch);
     return rc ? -1 : 0;
@@ -174,7 +199,7 @@ static int read_mem(struct rd *r, void *ctx)
 
     while ((rc = qqb__rd_next_key(r, row_fields, NROW, &seen, &k)) == 1) {
         if (k == R_KEY)
-            rc = qqb__rd_string(r, "key", &row.key, 0);
+            rc = qqb__rd_name(r, "key", &row.key);
         else if (k > 0)
             rc = qqb__rd_u64(r, row_fields[k], UINT64_MAX, val[k]);
         else
@@ -431,8 +456,9 @@ static int read_verdict(struct rd *r, void *ctx)
     }
     char **dst[NVERD] = {&v.case_name, &v.key, &v.verdict};
     while ((rc = qqb__rd_next_key(r, verd_fields, NVERD, &seen, &k)) == 1) {
-        rc = k >= 0 ? qqb__rd_string(r, verd_fields[k], dst[k], 0)
-                    : qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
+        rc = k == V_CASE || k == V_KEY ? qqb__rd_name(r, verd_fields[k], dst[k])
+             : k >= 0                  ? qqb__rd_string(r, verd_fields[k], dst[k], 0)
+                                       : qqb_ycur_next(&r->y) || qqb_ycur_skip(&r->y);
         if (rc)
             break;
     }

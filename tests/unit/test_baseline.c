@@ -73,7 +73,7 @@ static void make_awkward(struct qqb_results *r)
     c->launches = 11;
     c->failures = 1;
     str_set(&c->failure, "rank 1: killed\nby signal 9\t(tab) ");
-    m = qqb_case_metric(c, "Km", "ticks");
+    m = qqb_case_metric(c, "Km", "sum"); /* signed, any finite number: the writer's digits */
     for (size_t i = 0; i < sizeof s1 / sizeof s1[0]; i++)
         qqb_metric_add(m, s1[i]);
     m = qqb_case_metric(c, "Ωμέγα→∞ key", "per_hit");
@@ -101,7 +101,7 @@ static void make_awkward(struct qqb_results *r)
     c->nodes = 1;
     c->mhz = NAN; /* no good launch */
     c->launches = 3;
-    m = qqb_case_metric(c, "'single'", "ticks");
+    m = qqb_case_metric(c, "'single'", "sum");
     qqb_metric_add(m, 1e-5);
     qqb_metric_add(m, 3.5e+300);
     qqb_metric_add(m, 100);
@@ -501,6 +501,42 @@ static void test_bad_files(void)
         HEAD CASE_HEAD "  metrics:\n  - key: Km\n    what: ticks\n"
                        "    samples: [0x10]\n...\n",
         ":22:15:", "expected a finite number");
+    /* Key names hold to the rule for names (names.h), as the run JSON's do
+     * (issue 33: a backquote, ESC and 300 bytes were read and written back). */
+    bad("tick.yaml",
+        HEAD CASE_HEAD "  metrics:\n  - key: Km`x\n    what: ticks\n"
+                       "    samples: [1]\n...\n",
+        ":20:10:", "'key': the name 'Km`x' has the byte 0x60 at 3");
+    bad("esc.yaml",
+        HEAD CASE_HEAD "  metrics:\n  - key: \"K\\e\"\n    what: ticks\n"
+                       "    samples: [1]\n...\n",
+        ":20:10:", "'key': the name 'K?' has the byte 0x1b at 2");
+    {
+        char keytext[2048];
+        char longkey[301];
+        memset(longkey, 'k', 300);
+        longkey[300] = '\0';
+        snprintf(keytext, sizeof keytext,
+                 HEAD CASE_HEAD "  metrics:\n  - key: %s\n    what: ticks\n"
+                                "    samples: [1]\n...\n",
+                 longkey);
+        bad("long.yaml", keytext, ":20:10:", "'key': the name");
+    }
+    bad("memtick.yaml",
+        HEAD CASE_HEAD "  metrics: []\n  memory:\n"
+                       "  - {key: S`, obj_size: 4, created: 0, deleted: 0, obj_bytes: 0,"
+                       " alloc_bytes: 0, peak_bytes: 0}\n...\n",
+        ":21:11:", "'key': the name 'S`' has the byte 0x60");
+    /* Timing samples are ticks: 0 to 1e15 (issue 33: 1e308 gave a 309-digit
+     * reason, negative ones 'noisy'). */
+    bad("huge.yaml",
+        HEAD CASE_HEAD "  metrics:\n  - key: Km\n    what: per_hit\n"
+                       "    samples: [1, 1e308]\n...\n",
+        ":22:18:", "sample 1e+308 of 'Km' (per_hit) is out of range: expected 0 to 1e+15");
+    bad("minus.yaml",
+        HEAD CASE_HEAD "  metrics:\n  - key: Km\n    what: ticks\n"
+                       "    samples: [-5]\n...\n",
+        ":22:15:", "sample -5 of 'Km' (ticks) is out of range");
     bad("nosamples.yaml", HEAD CASE_HEAD "  metrics:\n  - key: Km\n    what: ticks\n...\n",
         ":20:5:", "the metric is missing 'samples'");
     bad("nobench.yaml",
@@ -561,14 +597,15 @@ static void test_bad_files(void)
     const char *future =
         HEAD "machine_profile: {l1_gbs: [1, 2], mpi: {lat_us: 1.5}}\n" CASE_HEAD "  colour: blue\n"
              "  metrics:\n  - key: Km\n    what: ticks\n    ci: [1, {a: b}]\n"
-             "    samples: [1, 2.5, 3]\n    extra: x\n...\n";
+             "    samples: [1, 2.5, 3]\n    extra: x\n"
+             "  - {key: C, what: sum, samples: [-3, 2e20]}\n...\n"; /* a count's sum is signed */
     put(path, future, strlen(future));
     err[0] = '\0';
     CHECK_INT_EQ(qqb_baseline_read(path, &back, err, sizeof err), 0);
     CHECK_STR_EQ(err, "");
     CHECK_INT_EQ(back.ncases, 1);
     if (back.ncases == 1) {
-        CHECK_INT_EQ(back.cases[0]->nmetrics, 1);
+        CHECK_INT_EQ(back.cases[0]->nmetrics, 2);
         CHECK_INT_EQ(back.cases[0]->metrics[0].n, 3);
         CHECK_DBL_NEAR(back.cases[0]->metrics[0].samples[1], 2.5, 0);
     }
