@@ -13,18 +13,8 @@
  * index.html.
  * ====================================================================== */
 
-/* A file name in an attribute: percent-encode what a URL cannot hold. */
-static void href(FILE *fp, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            c == '-' || c == '_' || c == '.')
-            fputc(c, fp);
-        else
-            fprintf(fp, "%%%02X", c);
-    }
-}
+/* Every string the page holds that this file does not spell out goes
+ * through qqb_markup_text (text) or qqb_markup_href (a link), never %s. */
 
 static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
 {
@@ -207,8 +197,10 @@ static void index_summary(FILE *fp, const struct rep *r)
                     na++;
             }
         char kt[160];
-        fprintf(fp, "; %s: ",
-                !strcmp(r->kinds[k], "ab") ? "A/B" : pic_kind_title(r->kinds[k], kt, sizeof kt));
+        fprintf(fp, "; ");
+        qqb_markup_text(
+            fp, !strcmp(r->kinds[k], "ab") ? "A/B" : pic_kind_title(r->kinds[k], kt, sizeof kt));
+        fprintf(fp, ": ");
         const char *sep = "";
         for (int v = 0; v < NCLASS; v++)
             if (cnt[v]) {
@@ -252,7 +244,9 @@ static void index_memory(FILE *fp, const struct rep *r)
         fprintf(fp, "</td>");
         for (int q = 0; q < 3; q++)
             fprintf(fp, "<td class=\"n\">%s &rarr; %s</td>", a[q][0], a[q][1]);
-        fprintf(fp, "<td><span class=\"chip\"></span>%s</td></tr>\n", v);
+        fprintf(fp, "<td><span class=\"chip\"></span>");
+        qqb_markup_text(fp, v);
+        fprintf(fp, "</td></tr>\n");
     }
     fprintf(fp, "</tbody>\n</table>\n");
 }
@@ -294,11 +288,11 @@ static void index_verdicts(FILE *fp, const struct rep *r)
 static void index_figure(FILE *fp, const struct pic *p)
 {
     fprintf(fp, "<figure id=\"");
-    href(fp, p->stem);
+    qqb_markup_href(fp, p->stem);
     fprintf(fp, "\">\n<a href=\"");
-    href(fp, p->stem);
+    qqb_markup_href(fp, p->stem);
     fprintf(fp, ".svg\"><img src=\"");
-    href(fp, p->stem);
+    qqb_markup_href(fp, p->stem);
     fprintf(fp, ".png\" alt=\"");
     qqb_markup_text(fp, p->title);
     fprintf(fp, "\"></a>\n<figcaption><b>");
@@ -309,14 +303,14 @@ static void index_figure(FILE *fp, const struct pic *p)
     static const char *const ext[] = {".svg", ".png", ".gp"};
     for (int x = 0; x < 3; x++) {
         fprintf(fp, "<a href=\"");
-        href(fp, p->stem);
+        qqb_markup_href(fp, p->stem);
         fprintf(fp, "%s\">", ext[x]);
         qqb_markup_text(fp, p->stem);
         fprintf(fp, "%s</a> ", ext[x]);
     }
     for (int x = 0; x < p->ndata; x++) {
         fprintf(fp, "<a href=\"");
-        href(fp, p->data[x]);
+        qqb_markup_href(fp, p->data[x]);
         fprintf(fp, "\">");
         qqb_markup_text(fp, p->data[x]);
         fprintf(fp, "</a> ");

@@ -186,24 +186,50 @@ static int model_script(const char *dir, int no_plot, const struct mfig *f, char
     return 0;
 }
 
+/* A figure of STEM's picture in the page: TITLE as its alt text, CAPTION
+ * (bold) and TAIL before the list of its files, EXTS (".svg", ...). */
+static void figure_html(FILE *html, const char *stem, const char *title, const char *caption,
+                        const char *tail, const char *const *exts, size_t nexts)
+{
+    fprintf(html, "<figure id=\"");
+    qqb_markup_href(html, stem);
+    fprintf(html, "\">\n<a href=\"");
+    qqb_markup_href(html, stem);
+    fprintf(html, ".svg\"><img src=\"");
+    qqb_markup_href(html, stem);
+    fprintf(html, ".png\" alt=\"");
+    qqb_markup_text(html, title);
+    fprintf(html, "\"></a>\n<figcaption>");
+    if (caption) {
+        fprintf(html, "<b>");
+        qqb_markup_text(html, caption);
+        fprintf(html, "</b> ");
+    }
+    qqb_markup_text(html, tail);
+    fprintf(html, "<span class=\"files\">files:");
+    for (size_t i = 0; i < nexts; i++) {
+        fprintf(html, " <a href=\"");
+        qqb_markup_href(html, stem);
+        qqb_markup_href(html, exts[i]);
+        fprintf(html, "\">");
+        qqb_markup_text(html, stem);
+        qqb_markup_text(html, exts[i]);
+        fprintf(html, "</a>");
+    }
+    fprintf(html, "</span></figcaption>\n</figure>\n");
+}
+
 /* The figure in the page, with its caption and files. */
 static void model_html(FILE *html, const struct mfig *f)
 {
-    const char *stem = f->stem;
-    fprintf(html, "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", stem, stem,
-            stem);
-    qqb_markup_text(html, f->title);
-    fprintf(html, "\"></a>\n<figcaption><b>");
-    qqb_markup_text(html, f->series ? f->series : "");
-    fprintf(html, ": ");
-    qqb_markup_text(html, f->formula);
-    fprintf(html,
-            ".</b> Means with their spread, the fitted curve, the residuals "
-            "below%s. <span class=\"files\">files: <a href=\"%s.svg\">%s.svg</a> "
-            "<a href=\"%s.png\">%s.png</a> <a href=\"%s.gp\">%s.gp</a> "
-            "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
-            f->have_base ? "; grey: the baseline" : "", stem, stem, stem, stem, stem, stem, stem,
-            stem);
+    static const char *const exts[] = {".svg", ".png", ".gp", ".dat"};
+    char caption[600];
+    snprintf(caption, sizeof caption, "%s: %s.", f->series ? f->series : "", f->formula);
+    figure_html(html, f->stem, f->title, caption,
+                f->have_base ? "Means with their spread, the fitted curve, the residuals below; "
+                               "grey: the baseline. "
+                             : "Means with their spread, the fitted curve, the residuals below. ",
+                exts, 4);
 }
 
 static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot, FILE *html,
@@ -274,12 +300,9 @@ int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FI
         qqb_markup_text(html, p.path);
         fprintf(html, " (<code>qqbench profile-machine</code>): the rates signatures are "
                       "divided by.</p>\n");
+        static const char *const exts[] = {".gp", ".dat"};
         for (size_t i = 0; i < n; i++)
-            fprintf(html,
-                    "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>\n"
-                    "<figcaption><span class=\"files\">files: <a href=\"%s.gp\">%s.gp</a> "
-                    "<a href=\"%s.dat\">%s.dat</a></span></figcaption>\n</figure>\n",
-                    stems[i], stems[i], stems[i], stems[i], stems[i], stems[i], stems[i], stems[i]);
+            figure_html(html, stems[i], stems[i], NULL, "", exts, 2);
     }
     return 0;
 }

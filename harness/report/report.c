@@ -790,6 +790,18 @@ void qqb_markup_text(FILE *fp, const char *s)
     }
 }
 
+void qqb_markup_href(FILE *fp, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '_' || c == '.')
+            fputc(c, fp);
+        else
+            fprintf(fp, "%%%02X", c);
+    }
+}
+
 /* A blind row that fails the run: --fail-on-blind, or its benchmark's
  * fail_on_blind: true. */
 static int blind_fails(const struct qqb_report *r, const struct qqb_cmp *c)

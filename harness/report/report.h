@@ -60,7 +60,12 @@ void qqb_fmt_cycles(char *buf, size_t len, double ticks, double mhz, enum qqb_cy
 const char *qqb_mem_verdict_word(int verdict, int gates);
 
 /* S as text for XML or HTML (JUnit, index.html): the five markup characters
- * escaped, control characters other than tab and newline as '?'. */
+ * escaped, control characters other than tab and newline as '?'. Every
+ * string an HTML or XML writer did not spell out itself goes through it
+ * (or, as a link, through qqb_markup_href). */
 void qqb_markup_text(FILE *fp, const char *s);
+/* A file name in a link's attribute (href, src, id): every byte but
+ * [A-Za-z0-9._-] percent-encoded, so nothing in it is markup. */
+void qqb_markup_href(FILE *fp, const char *s);
 
 #endif /* QQB_REPORT_H */

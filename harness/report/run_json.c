@@ -21,6 +21,7 @@ struct rj_field {
     size_t off, off_n; /* the member; its count (arrays) or has_ flag (objects) */
     long long arg;     /* flags, or the default of an INT or BOOL */
     const struct rj_schema *sub;
+    const char *const *values; /* ENUM: the values it may hold, NULL-terminated */
 };
 
 struct rj_schema {
@@ -31,25 +32,29 @@ struct rj_schema {
 
 /* The field lists of run_json.h as tables: RJ_T is the struct of the list
  * being expanded. */
-#define RJ_F_STR(m, n, a)  {n, RJ_STR, offsetof(RJ_T, m), 0, (long long)(a), NULL},
-#define RJ_F_NUM(m, n, a)  {n, RJ_NUM, offsetof(RJ_T, m), 0, (long long)(a), NULL},
-#define RJ_F_INT(m, n, a)  {n, RJ_INT, offsetof(RJ_T, m), 0, (long long)(a), NULL},
-#define RJ_F_BOOL(m, n, a) {n, RJ_BOOL, offsetof(RJ_T, m), 0, (long long)(a), NULL},
-#define RJ_F_TRI(m, n, a)  {n, RJ_TRI, offsetof(RJ_T, m), 0, 0, NULL},
+#define RJ_F_STR(m, n, a)  {n, RJ_STR, offsetof(RJ_T, m), 0, (long long)(a), NULL, NULL},
+#define RJ_F_ENUM(m, n, a) {n, RJ_STR, offsetof(RJ_T, m), 0, 0, NULL, rj_values_##a},
+#define RJ_F_NUM(m, n, a)  {n, RJ_NUM, offsetof(RJ_T, m), 0, (long long)(a), NULL, NULL},
+#define RJ_F_INT(m, n, a)  {n, RJ_INT, offsetof(RJ_T, m), 0, (long long)(a), NULL, NULL},
+#define RJ_F_BOOL(m, n, a) {n, RJ_BOOL, offsetof(RJ_T, m), 0, (long long)(a), NULL, NULL},
+#define RJ_F_TRI(m, n, a)  {n, RJ_TRI, offsetof(RJ_T, m), 0, 0, NULL, NULL},
 #define RJ_F_NUMS(m, n, a)                                                                         \
-    {n, RJ_NUMS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), (long long)(a), NULL},
+    {n, RJ_NUMS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), (long long)(a), NULL, NULL},
 #define RJ_F_STRS(m, n, a)                                                                         \
-    {n, RJ_STRS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), (long long)(a), NULL},
-#define RJ_F_OBJ(m, n, a) {n, RJ_OBJ, offsetof(RJ_T, m), offsetof(RJ_T, has_##m), 0, &rj_##a},
-#define RJ_F_ARR(m, n, a) {n, RJ_ARR, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), 0, &rj_##a},
+    {n, RJ_STRS, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), (long long)(a), NULL, NULL},
+#define RJ_F_OBJ(m, n, a) {n, RJ_OBJ, offsetof(RJ_T, m), offsetof(RJ_T, has_##m), 0, &rj_##a, NULL},
+#define RJ_F_ARR(m, n, a) {n, RJ_ARR, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), 0, &rj_##a, NULL},
 #define RJ_F_OARR(m, n, a)                                                                         \
-    {n, RJ_ARR, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), QQB_RJ_OPT, &rj_##a},
-#define RJ_F_JSON(m, n, a)   {n, RJ_JSON, offsetof(RJ_T, m), 0, 0, NULL},
+    {n, RJ_ARR, offsetof(RJ_T, m), offsetof(RJ_T, n_##m), QQB_RJ_OPT, &rj_##a, NULL},
+#define RJ_F_JSON(m, n, a)   {n, RJ_JSON, offsetof(RJ_T, m), 0, 0, NULL, NULL},
 #define RJ_FIELD(T, m, n, a) RJ_F_##T(m, n, a)
 #define RJ_SCHEMA(name, list)                                                                      \
     static const struct rj_field rj_##name##_f[] = {list(RJ_FIELD)};                               \
     static const struct rj_schema rj_##name = {sizeof(RJ_T), rj_##name##_f,                        \
                                                sizeof rj_##name##_f / sizeof rj_##name##_f[0]};
+
+/* The values of each ENUM field (run_json.h). */
+static const char *const rj_values_kind[] = {QQB_RUN_KINDS, NULL};
 
 #define RJ_T struct qqb_run_mem
 RJ_SCHEMA(mem, QQB_RUN_MEM_FIELDS)
@@ -312,10 +317,30 @@ static int read_field(struct rj_reader *r, const struct rj_field *f, const json_
     return 0;
 }
 
-/* A name that fails its rule refuses the file, naming the field. */
+/* A value outside the ENUM F's set refuses the file, naming the field. */
+static int check_value(struct rj_reader *r, const struct rj_field *f, const char *v,
+                       const char *where)
+{
+    char set[160] = "";
+    size_t k;
+    for (k = 0; f->values[k]; k++) {
+        if (!strcmp(v, f->values[k]))
+            return 0;
+        size_t at = strlen(set);
+        snprintf(set + at, sizeof set - at, "%s'%s'", k ? ", " : "", f->values[k]);
+    }
+    struct qqb_qbuf q;
+    return rfail(r, "%s: error: %s%s: '%s' is not one of its values; expected one of %s", r->path,
+                 where, f->name, qqb_qs(&q, v), set);
+}
+
+/* A name that fails its rule refuses the file, naming the field; so does
+ * an ENUM's value outside its set. */
 static int check_name(struct rj_reader *r, const struct rj_field *f, const char *v,
                       const char *where)
 {
+    if (v && f->values)
+        return check_value(r, f, v, where);
     unsigned fl = (unsigned)f->arg;
     if (!v || !(fl & (QQB_RJ_PLAIN | QQB_RJ_TEXT)))
         return 0;

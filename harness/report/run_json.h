@@ -17,6 +17,9 @@
  *
  * TYPE and what the member is:
  *   STR   const char *      string or null; ARG: QQB_RJ_* flags below
+ *   ENUM  const char *      string or null, one of a closed set or the file
+ *                           is refused; ARG: the set's name (kind:
+ *                           QQB_RUN_KINDS)
  *   NUM   double            number; NaN written as null, null read as NaN;
  *                           ARG: QQB_RJ_OPT or 0
  *   INT   long long         integer; ARG: the value when absent or not a
@@ -46,6 +49,12 @@
     0x10u /* written only when present (STR, NUM, NUMS, STRS: fields                               \
              read from older or other writers, or that only some runs have) */
 #define QQB_RJ_ABSENT (-0x7fffffffffffffffLL - 1) /* an INT default: "not in the file" */
+
+/* A comparison's kinds (comparisons[].kind, memory_changes[].kind): against
+ * the baseline, between variants, against the reference build (report.c's
+ * kind_name). A kind is a closed set: any other value refuses the file, as
+ * it reaches headings, file names and the page. */
+#define QQB_RUN_KINDS "baseline", "ab", "build"
 
 /* One memory key (results.h struct qqb_mem). */
 #define QQB_RUN_MEM_FIELDS(X)                                                                      \
@@ -104,7 +113,7 @@
 #define QQB_RUN_CMP_FIELDS(X)                                                                      \
     X(STR, case_name, "case", QQB_RJ_TEXT | QQB_RJ_KEEP)                                           \
     X(STR, key, "key", QQB_RJ_TEXT | QQB_RJ_KEEP)                                                  \
-    X(STR, kind, "kind", QQB_RJ_TEXT)                                                              \
+    X(ENUM, kind, "kind", kind)                                                                    \
     X(STR, reference, "reference", QQB_RJ_TEXT)                                                    \
     X(BOOL, paired, "paired", 0)                                                                   \
     X(INT, noisy_runs, "noisy_runs", 0)                                                            \
@@ -159,7 +168,7 @@
 #define QQB_RUN_MEMCHG_FIELDS(X)                                                                   \
     X(STR, case_name, "case", QQB_RJ_TEXT | QQB_RJ_KEEP)                                           \
     X(STR, key, "key", QQB_RJ_TEXT | QQB_RJ_KEEP)                                                  \
-    X(STR, kind, "kind", QQB_RJ_TEXT)                                                              \
+    X(ENUM, kind, "kind", kind)                                                                    \
     X(STR, reference, "reference", QQB_RJ_TEXT)                                                    \
     X(OBJ, before, "before", mem)                                                                  \
     X(OBJ, after, "after", mem)                                                                    \
@@ -206,6 +215,7 @@
 
 /* The members each TYPE makes. */
 #define QQB_RJ_M_STR(m, a)  const char *m;
+#define QQB_RJ_M_ENUM(m, a) const char *m;
 #define QQB_RJ_M_NUM(m, a)  double m;
 #define QQB_RJ_M_INT(m, a)  long long m;
 #define QQB_RJ_M_BOOL(m, a) int m;
@@ -255,8 +265,10 @@ struct qqb_run {
 /*
  * Read PATH into RUN (zeroed first). Refused (-1, one line in ERR) when the
  * file does not parse ("PATH:LINE:COLUMN: error: ..."), is not an object
- * with a "cases" array, a case has no "name", or a name fails its rule of
- * util/names.h ("PATH: error: cases[3].variant: the name ... "): a run JSON
+ * with a "cases" array, a case has no "name", a name fails its rule of
+ * util/names.h ("PATH: error: cases[3].variant: the name ... ") or an ENUM
+ * is not one of its values ("comparisons[0].kind: '...' is not one of its
+ * values; expected one of ..."): a run JSON
  * may come from another machine's job or a pull request, and its names go
  * into file names, scripts and pages. Otherwise lenient: unknown fields are
  * ignored, a field of another type reads as absent, array elements without

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# qqbench report RESULT.json: a real suite run twice (channel pow/direct, chain, brain's memory keys, msg_pack on 1 and 2 MPI ranks), every picture drawn, re-drawn by plain gnuplot without a warning, SVGs parse, index.html references only files that exist and loads in a headless browser; unknown fields and kinds; bad input exits 2 with one line.
+# qqbench report RESULT.json: a real suite run twice (channel pow/direct, chain, brain's memory keys, msg_pack on 1 and 2 MPI ranks), every picture drawn, re-drawn by plain gnuplot without a warning, SVGs parse, index.html references only files that exist and loads in a headless browser; unknown fields; bad input (a comparison kind outside baseline, ab and build among it) exits 2 with one line.
 set -euo pipefail
 . "$QQ_TEST_DATA/reports/lib.sh"
 K="${QQ_KERNEL_DIR:?QQ_KERNEL_DIR not set}"
@@ -150,7 +150,7 @@ d["comparisons"][0]["verdict"] = "regressed"
 d["comparisons"][1]["verdict"] = "improved"
 d["comparisons"][2].update(change_pct=None, interval_lo_pct=None, interval_hi_pct=None,
                            verdict="skipped", reason="too few launches")
-d["comparisons"].append({"case": "nowhere@1", "key": "k%s", "kind": "odd kind/1",
+d["comparisons"].append({"case": "nowhere@1", "key": "k%s", "kind": "build",
                          "verdict": "whatever", "change_pct": 5.0})
 for c in d["cases"]:
     if c["name"] == "brain@1":
@@ -169,7 +169,6 @@ qq out.txt err.txt report syn.json --out syn
 check "report with extra fields and kinds: exit 0 (got $rc)" test "$rc" = 0
 [ "$rc" = 0 ] || show err.txt
 picture syn change-build
-picture syn change-odd_kind_1
 for g in syn/*.gp; do replot syn "$(basename "$g")"; done
 check "build kind: its own table" has syn/index.html '<h3>Against the reference build</h3>'
 check "notes are escaped" has syn/index.html 'a per-key note with &lt;html&gt; &amp; &#39;quotes&#39;'
@@ -210,6 +209,10 @@ head -c 300 second.json > cut.json
 echo '[1, 2]' > array.json
 echo '{"cases": [{"bench": "x"}]}' > noname.json
 printf '{"suite": "a", "suite": "b", "cases": []}' > dup.json
+python3 -c 'import json, sys
+d = json.load(open("second.json"))
+d["comparisons"][0]["kind"] = "odd kind/1"
+json.dump(d, open("kind.json", "w"))'
 badinput() {
     local what="$1"; shift
     qq out.txt err.txt "$@"
@@ -225,6 +228,8 @@ badinput "not an object" report array.json --out bad
 check "not an object: says what was expected" has err.txt 'not a qqbench run report'
 badinput "case without a name" report noname.json --out bad
 badinput "duplicate key" report dup.json --out bad
+badinput "a kind outside its set" report kind.json --out bad
+check "a kind outside its set: names the field" has err.txt "kind\.json: error: comparisons\[0\]\.kind: 'odd kind/1' is not one of its values"
 badinput "no file" report
 badinput "two files" report second.json first.json
 badinput "unknown option" report second.json --frobnicate

@@ -68,5 +68,59 @@ for name in index.html samples-p.png; do
     check "$name: says so" has l.err "out_link/$name is a symbolic link|out_link/$name: it is a symbolic link"
 done
 rm -rf out_link victim.txt l.out l.err
+
+# --- index.html runs no script from the JSON -------------------------------
+# A comparison's kind is a closed set (baseline, ab, build): any other value
+# is refused naming the field. It reached the page's summary line unescaped,
+# and a headless browser ran the JSON's script (<body data-pwned="yes">).
+pwn='<img src=x onerror=document.body.setAttribute("data-pwned","yes")>'
+evil k1 comparisons.kind "$pwn"
+qq k1.out k1.err report k1.json --out out_k1
+check "a kind outside its set: refused, exit 2 (got $rc)" test "$rc" = 2
+check "a kind outside its set: one line" test "$(wc -l < k1.err)" = 1
+check "a kind outside its set: names the field and the set" has k1.err "^qqbench report: k1\.json: error: comparisons\[0\]\.kind: '<img src=x .*' is not one of its values; expected one of 'baseline', 'ab', 'build'$"
+# Every free text and text name the page shows, holding the same script:
+# the page shows it as text.
+python3 - "$pwn" <<'PY'
+import json, sys
+pwn = sys.argv[1]
+d = json.load(open("r1.json"))
+for f in ("date", "git_commit", "qqbench_version", "baseline", "baseline_other_build"):
+    d[f] = pwn
+d["fingerprint"] = {"id": pwn, "cpu": pwn, "compiler": pwn, "flags": pwn, "tick_mhz": 1000}
+for c in d["cases"]:
+    c["point"] = pwn
+    c["metrics"][0]["key"] = pwn
+d["cases"][0]["failed"] = True
+d["cases"][0]["note"] = pwn
+key0 = json.load(open("r1.json"))["cases"][0]["metrics"][0]["key"]
+for c in d["comparisons"]:
+    if c["key"] == key0:
+        c["key"] = pwn
+    c["note"] = pwn
+    c["reason"] = pwn
+json.dump(d, open("k2.json", "w"))
+PY
+qq k2.out k2.err report k2.json --out out_k2
+check "every text field holding markup: drawn, exit 0 (got $rc)" test "$rc" = 0
+check "the page shows the markup as text" has out_k2/index.html '&lt;img src=x onerror=document\.body\.setAttribute\(&quot;data-pwned&quot;'
+browser=""
+for b in chromium-headless-shell chromium chromium-browser google-chrome; do
+    if command -v "$b" >/dev/null; then browser="$b"; break; fi
+done
+if [ -z "$browser" ]; then
+    echo "note: browser check skipped: no chromium-headless-shell or chromium (make deps-test installs chromium-headless-shell)"
+else
+    for k in k1 k2; do
+        [ -e out_$k/index.html ] || continue
+        brc=0
+        timeout 120 "$browser" --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 \
+            --dump-dom "file://$PWD/out_$k/index.html" > $k.dom 2>/dev/null || brc=$?
+        check "$k: $browser loads the page (exit $brc)" test "$brc" = 0 -a -s $k.dom
+        check "$k: no script of the JSON ran (no data-pwned)" hasnt $k.dom 'data-pwned="yes"'
+        check "$k: the page's own script ran" has $k.dom '<body data-images='
+    done
+fi
+rm -rf out_k1 out_k2 k1.* k2.*
 [ "$fail" = 0 ] || show e1.err e2.err e3.err e4.err e5.err e6.err e7.err clean.err
 finish
