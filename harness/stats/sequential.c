@@ -66,7 +66,7 @@ struct gs_memo {
     size_t k;
     double c;
 };
-#define GS_MEMO 64
+#define GS_MEMO 512
 static struct gs_memo gs_memo[GS_MEMO];
 static size_t gs_nmemo;
 
