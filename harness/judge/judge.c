@@ -690,10 +690,17 @@ static void explain(struct qqb_cmp *row, size_t family)
         return;
     }
     if (row->early) {
-        snprintf(w, len,
-                 "beyond %.1f%% at %.0f%%, not at look %zu of %zu's boundary (p %.2g > %.2g)",
-                 row->threshold, 100.0 * ch->confidence, row->look, row->looks, row->p_value,
-                 row_level(row, 1.0 - ch->confidence));
+        /* The sign test's smallest p at n pairs is 2^(1-n): a look below it
+         * is skipped (docs/STATISTICS.md section 17). */
+        double at = row_level(row, 1.0 - ch->confidence);
+        double least =
+            row->paired ? ldexp(1.0, 1 - (int)(row->npairs < 1000 ? row->npairs : 1000)) : 0;
+        int k = snprintf(
+            w, len, "beyond %.1f%% at %.0f%%, not at look %zu of %zu's boundary (p %.2g > %.2g)",
+            row->threshold, 100.0 * ch->confidence, row->look, row->looks, row->p_value, at);
+        if (least > at && k > 0 && (size_t)k < len)
+            snprintf(w + k, len - (size_t)k, "; %zu pairs cannot reach it: the next look can",
+                     row->npairs);
         return;
     }
     if (row->holm_held == 0) {
@@ -893,40 +900,36 @@ int qqb_judge_all(const struct qqb_plan *p, const struct qqb_results *cur,
     return 0;
 }
 
+/* The stop rule asks the final judgement's question (docs/STATISTICS.md
+ * section 17, "One rule to stop and to judge"): the whole judgement of CUR
+ * as it stands, Holm over the family with each row at its look's level,
+ * and a row of group G against its reference variant or build still
+ * noisy (beyond its threshold alone but not at its look's boundary, or
+ * not after Holm, or an interval across the threshold) wants more rounds.
+ * Out of memory reads undecided: more rounds, never a verdict taken
+ * early. */
 int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,
                            const struct qqb_results *base)
 {
     const struct qqb_plan_group *gr = &p->groups[g];
-    /* Out of memory here leaves BASE_OF NULL: the thresholds then come
-     * from this run's pairs, as for a case the baseline does not hold. */
-    size_t *base_of = NULL;
-    if (qqb_match_cases(cur, p->ncases, base, &base_of) != 0)
-        base_of = NULL;
-    int undecided = 0;
-    for (size_t k = 0; k < gr->n && !undecided; k++) {
-        size_t ci = gr->first + k;
-        const struct qqb_case_result *c = cur->cases[ci];
-        if (c->failures || p->cases[ci].build == QQB_BUILD_REFERENCE)
-            continue;
-        for (int kind = QQB_CMP_VARIANT; kind <= QQB_CMP_BUILD; kind++) {
-            size_t ri = kind == QQB_CMP_VARIANT ? p->cases[ci].variant_ref : p->cases[ci].twin;
-            if (ri == ci || ri == QQB_NO_CASE || cur->cases[ri]->failures)
-                continue;
-            const struct qqb_case_result *ref = cur->cases[ri];
-            for (size_t mi = 0; mi < c->nmetrics; mi++) {
-                if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC))
-                    continue;
-                struct qqb_cmp row;
-                if (ab_row(p, ci, ri, mi, c, ref, qqb_matched(base, base_of, ci),
-                           qqb_matched(base, base_of, ri), kind, &row) > 0 &&
-                    row.ch.status == QQB_CHANGE_OK && row.verdict == QQB_NOISY) {
-                    undecided = 1;
-                    break;
-                }
-            }
-        }
+    struct qqb_model_judgement models;
+    struct qqb_judgement j;
+    memset(&j, 0, sizeof j);
+    if (qqb_judge_models(p, cur, base, &models) != 0 ||
+        qqb_judge_all(p, cur, base, base, &models, &j) != 0) {
+        qqb_judgement_free(&j);
+        qqb_model_judgement_free(&models);
+        return 1;
     }
-    free(base_of);
+    int undecided = 0;
+    for (size_t i = 0; i < j.ncmp && !undecided; i++) {
+        const struct qqb_cmp *row = &j.cmp[i];
+        undecided = row->ab != QQB_CMP_BASELINE && row->case_idx >= gr->first &&
+                    row->case_idx < gr->first + gr->n && row->ch.status == QQB_CHANGE_OK &&
+                    row->verdict == QQB_NOISY;
+    }
+    qqb_judgement_free(&j);
+    qqb_model_judgement_free(&models);
     return undecided;
 }
 

@@ -186,7 +186,11 @@ int qqb_judge_all(const struct qqb_plan *p, const struct qqb_results *cur,
                   const struct qqb_results *base, const struct qqb_results *membase,
                   struct qqb_model_judgement *models, struct qqb_judgement *out);
 
-/* 1 when some A/B row of group G in CUR is still noisy (--max-repetitions). */
+/* 1 when some row of group G in CUR against a reference variant or build is
+ * noisy in the judgement of the whole suite as it stands (qqb_judge_all with
+ * the models' rows: Holm over the family, each row at its look's boundary),
+ * the question the final judgement asks (--max-repetitions; docs/
+ * STATISTICS.md section 17). 1 on out of memory. */
 int qqb_judge_ab_undecided(const struct qqb_plan *p, size_t g, const struct qqb_results *cur,
                            const struct qqb_results *base);
 

@@ -17,7 +17,8 @@ struct qqb_measure {
     int max_reps;     /* --max-repetitions, 0: off */
     double ref_scale; /* QQBENCH_REFERENCE_SCALE (1: the machine as it is) */
     uint64_t seed;    /* of the round order (qqb_round_order) */
-    /* --max-repetitions: 1 when group G of R still needs more rounds. */
+    /* --max-repetitions: 1 when group G of R still needs more rounds (asked
+     * after every group's last pass, of the suite's judgement). */
     int (*undecided)(void *ctx, size_t g, const struct qqb_results *r);
     void *ctx;
     /* Against a stored baseline: the launches per case each group wants
@@ -67,8 +68,10 @@ void qqb_measure_free(struct qqb_measure *m);
  * baseline the plan (M->planned) sets each group's rounds before the first
  * launch; the first pass takes the repetitions' share, after it --budget
  * may cut the plan's rounds, and the other passes share the rest. A group's first
- * pass begins with its warmups; in its last, --max-repetitions may add
- * rounds while an A/B comparison is noisy.
+ * pass begins with its warmups. After every group's last pass,
+ * --max-repetitions may add rounds to the groups whose comparisons against
+ * a reference variant or build the judgement of the whole suite holds
+ * noisy (M->undecided), in sweeps until none is.
  * Each launch's samples are stamped (run 0, launch = round) into case
  * (plan index) of INTO, which qqb_results_init sized from the plan. A
  * case whose launch fails stops there; the others go on. The first pass
