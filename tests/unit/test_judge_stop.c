@@ -1,0 +1,254 @@
+/* test_judge_stop.c - the stop rule of the rounds against a reference build and the final
+ * judgement ask one question (docs/STATISTICS.md section 17, "One rule to stop and to
+ * judge"): simulated on the real judge (qqb_judge_ab_undecided, qqb_judge) with suites of
+ * 20 keys, one of them planted. */
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "judge.h"
+#include "plan.h"
+#include "results.h"
+#include "sequential.h"
+#include "stats.h"
+#include "suite.h"
+#include "test.h"
+
+/*
+ * --against with the shipped defaults (threshold 2%, 95%, 10 rounds a
+ * look), one case of SIM_KEYS keys: SIM_KEYS rows in the family. Each
+ * round's weather (a slow period with probability 0.3, factor U[1.3,
+ * 1.9]) hits both builds alike and cancels in the pairs; each launch has
+ * its own lognormal noise sigma ("launch noise"). The rounds are taken
+ * as the measurement takes them: SIM_BATCH at a time while
+ * qqb_judge_ab_undecided says the group is undecided, up to the most
+ * --max-repetitions allows; then qqb_judge gives the verdicts.
+ *
+ * The goal lines run SIM_TRIALS suites each, the lines of power against
+ * noise and rounds a quarter of that (a suite of 20 rows at up to 160
+ * rounds costs a judgement of the suite at every look); QQ_SIM_SCALE=k
+ * (the sanitizer build sets it) runs 1/k of each, and every bound is
+ * computed from the binomial for the count actually run. A bound is the 1e-4 / SIM_CHECKS
+ * quantile of Binomial(N, goal) on the side the goal is on, so a judge
+ * that meets every goal exactly fails one of the SIM_CHECKS checks
+ * together for fewer than 1 seed in 10,000 (Bonferroni over the checks).
+ * Power monotone: a rate that falls from one line to the next by more
+ * than the normal quantile of 1e-4 / SIM_CHECKS in the standard errors
+ * of the difference of two binomial counts fails (the same seed-flip
+ * bound for two lines of equal power).
+ * --------------------------------------------------------------------- */
+
+#define SIM_KEYS   20
+#define SIM_BATCH  10
+#define SIM_CHECKS 15
+#ifndef SIM_TRIALS
+#define SIM_TRIALS 2000
+#endif
+
+static unsigned trials(void)
+{
+    const char *s = getenv("QQ_SIM_SCALE");
+    long k = s ? strtol(s, NULL, 10) : 1;
+    return k > 1 && k <= 100 ? SIM_TRIALS / (unsigned)k : SIM_TRIALS;
+}
+
+static struct qqb_suite *sim_suite(void)
+{
+    char path[64], err[512];
+    snprintf(path, sizeof path, "judge-stop-%ld.yaml", (long)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fprintf(f,
+            "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n"
+            "    threshold: 2\n    repetitions: %d\n",
+            SIM_BATCH);
+    fclose(f);
+    struct qqb_suite *s = NULL;
+    if (qqb_suite_load(path, NULL, &s, err, sizeof err) != 0)
+        fprintf(stderr, "%s\n", err);
+    unlink(path);
+    return s;
+}
+
+static const char *key_name(int k)
+{
+    static char names[SIM_KEYS][8];
+    if (!names[k][0])
+        snprintf(names[k], sizeof names[k], "k%02d", k);
+    return names[k];
+}
+
+static void sim_results(const struct qqb_plan *p, struct qqb_results *r)
+{
+    memset(r, 0, sizeof *r);
+    const char **names = qqb_plan_names(p);
+    CHECK_INT_EQ(qqb_results_init(r, names, p->ncases), 0);
+    free(names);
+    for (size_t i = 0; i < p->ncases; i++) {
+        r->cases[i]->bench = strdup("k");
+        r->cases[i]->nodes = 1;
+        r->cases[i]->mhz = 1000;
+    }
+}
+
+struct tally {
+    unsigned n;      /* suites */
+    unsigned caught; /* the planted row regressed */
+    unsigned false_; /* suites with another row regressed or improved */
+    double rounds;   /* rounds taken, summed */
+};
+
+/* N suites with key 0 CHANGE x slower in the change build (case 0), launch
+ * noise SIGMA, up to MOST rounds. */
+static void sim(const struct qqb_plan *p0, double change, double sigma, int most,
+                unsigned long seed, unsigned n, struct tally *t)
+{
+    struct qqb_plan p = *p0;
+    p.max_reps = most;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, seed);
+    memset(t, 0, sizeof *t);
+    t->n = n;
+    for (unsigned s = 0; s < n; s++) {
+        struct qqb_results cur;
+        struct qqb_judgement j;
+        sim_results(&p, &cur);
+        int i = 0;
+        for (; i < most; i++) {
+            if (i > 0 && i % SIM_BATCH == 0 && !qqb_judge_ab_undecided(&p, 0, &cur, NULL))
+                break;
+            double w = gsl_rng_uniform(g) < 0.3 ? gsl_ran_flat(g, 1.3, 1.9) : 1.0;
+            for (int k = 0; k < SIM_KEYS; k++) {
+                double level = 1000.0 * (1 + k), f = k == 0 ? change : 1.0;
+                qqb_metric_add_at(qqb_case_metric(cur.cases[0], key_name(k), QQB_VERDICT_METRIC),
+                                  level * f * w * exp(gsl_ran_gaussian(g, sigma)), 0, (uint32_t)i);
+                qqb_metric_add_at(qqb_case_metric(cur.cases[1], key_name(k), QQB_VERDICT_METRIC),
+                                  level * w * exp(gsl_ran_gaussian(g, sigma)), 0, (uint32_t)i);
+            }
+            cur.cases[0]->launches++;
+            cur.cases[1]->launches++;
+        }
+        t->rounds += i;
+        CHECK_INT_EQ(qqb_judge(&p, &cur, NULL, &j), 0);
+        int fa = 0;
+        for (size_t r = 0; r < j.ncmp; r++) {
+            const struct qqb_cmp *row = &j.cmp[r];
+            if (row->ab != QQB_CMP_BUILD)
+                continue;
+            int decided = row->verdict == QQB_REGRESSED || row->verdict == QQB_IMPROVED;
+            if (change != 1.0 && !strcmp(row->key, key_name(0)))
+                t->caught += row->verdict == QQB_REGRESSED;
+            else
+                fa |= decided;
+        }
+        t->false_ += (unsigned)fa;
+        qqb_judgement_free(&j);
+        qqb_results_free(&cur);
+    }
+    gsl_rng_free(g);
+}
+
+static const double TAIL = 1e-4 / SIM_CHECKS;
+
+/* At least GOAL of the suites caught: the count must not fall below the
+ * lower TAIL quantile of Binomial(n, GOAL). */
+static void check_at_least(const char *what, unsigned count, unsigned n, double goal)
+{
+    unsigned k = 0;
+    while (k < n && gsl_cdf_binomial_P(k, goal, n) <= TAIL)
+        k++;
+    printf("  %-48s %4u of %u (goal >= %.0f%%: >= %u)\n", what, count, n, 100 * goal, k);
+    if (count < k)
+        TEST_FAIL_AT("%s: %u of %u, below %u", what, count, n, k);
+}
+
+/* At most GOAL of the suites false: above the upper TAIL quantile fails. */
+static void check_at_most(const char *what, unsigned count, unsigned n, double goal)
+{
+    unsigned k = n;
+    while (k > 0 && gsl_cdf_binomial_Q(k - 1, goal, n) <= TAIL)
+        k--;
+    printf("  %-48s %4u of %u (goal <= %.0f%%: <= %u)\n", what, count, n, 100 * goal, k);
+    if (count > k)
+        TEST_FAIL_AT("%s: %u of %u, above %u", what, count, n, k);
+}
+
+/* Power does not fall from A (the easier line: less noise, or fewer
+ * rounds allowed) to B beyond chance. */
+static void check_not_below(const char *what, const struct tally *a, const struct tally *b)
+{
+    double pa = (double)a->caught / a->n, pb = (double)b->caught / b->n;
+    double pm = (pa + pb) / 2;
+    double se = sqrt(pm * (1 - pm) * (1.0 / a->n + 1.0 / b->n));
+    double slack = gsl_cdf_ugaussian_Qinv(TAIL) * (se > 0 ? se : 1.0 / a->n);
+    printf("  %-48s %.3f -> %.3f (a fall of at most %.3f)\n", what, pa, pb, slack);
+    if (pb < pa - slack)
+        TEST_FAIL_AT("%s: power fell %.3f -> %.3f", what, pa, pb);
+}
+
+static void test_stop_and_judge(void)
+{
+    struct qqb_suite *s = sim_suite();
+    struct qqb_plan p;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(
+        qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
+    CHECK_INT_EQ(p.ncases, 2);
+    unsigned n = trials();
+    static const double noise[3] = {0.005, 0.01, 0.02};
+    struct tally planted[3], aa[3];
+    unsigned long seed = 20261129;
+    char what[96];
+    printf("  %u suites a goal line, %d keys, threshold 2%%, 10 rounds a look\n", n, SIM_KEYS);
+    /* +5% in 1 of 20 rows, within 80 rounds: caught >= 99% at each noise;
+     * A/A: <= 1% false suites. */
+    for (int i = 0; i < 3; i++) {
+        sim(&p, 1.05, noise[i], 80, seed++, n, &planted[i]);
+        snprintf(what, sizeof what, "+5%%, noise %.1f%%, 80 rounds: caught", 100 * noise[i]);
+        check_at_least(what, planted[i].caught, n, 0.99);
+        printf("    mean rounds %.1f\n", planted[i].rounds / n);
+        sim(&p, 1.0, noise[i], 80, seed++, n, &aa[i]);
+        snprintf(what, sizeof what, "A/A, noise %.1f%%, 80 rounds: false suites", 100 * noise[i]);
+        check_at_most(what, aa[i].false_, n, 0.01);
+        snprintf(what, sizeof what, "+5%%, noise %.1f%%: false suites (other rows)",
+                 100 * noise[i]);
+        check_at_most(what, planted[i].false_, n, 0.01);
+    }
+    check_not_below("+5%: power from noise 0.5% to 1%", &planted[0], &planted[1]);
+    check_not_below("+5%: power from noise 1% to 2%", &planted[1], &planted[2]);
+    /* A change near the threshold, where power is below 1, so a fall
+     * shows: +3.5% at noise 2%, 1% and 0.5% (power must not fall as the
+     * noise falls), and at 40, 80 and 160 rounds (nor as the rounds
+     * allowed rise). */
+    struct tally near[3], most[3];
+    n /= 4;
+    for (int i = 0; i < 3; i++)
+        sim(&p, 1.035, noise[2 - i], 80, seed++, n, &near[i]);
+    check_not_below("+3.5%: power from noise 2% to 1%", &near[0], &near[1]);
+    check_not_below("+3.5%: power from noise 1% to 0.5%", &near[1], &near[2]);
+    static const int mosts[3] = {40, 80, 160};
+    for (int i = 0; i < 3; i++) {
+        sim(&p, 1.035, 0.02, mosts[i], seed++, n, &most[i]);
+        printf("    +3.5%%, noise 2%%, %d rounds: %u of %u, mean rounds %.1f\n", mosts[i],
+               most[i].caught, n, most[i].rounds / n);
+    }
+    check_not_below("+3.5%, noise 2%: power from 40 to 80 rounds", &most[0], &most[1]);
+    check_not_below("+3.5%, noise 2%: power from 80 to 160 rounds", &most[1], &most[2]);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
+int main(void)
+{
+    RUN(test_stop_and_judge);
+    return TEST_DONE();
+}
