@@ -59,12 +59,27 @@ if sys.argv[2] == "chain":
         q = net(case, "chain") - net(ref, "chain")
         b = med(case, "bulk", "mean") - med(ref, "bulk", "mean")
         err = (q - b) / b
-        check(abs(err) <= TOL, "chain N=%d: qqbench net delta %.1f ticks, bulk %.1f (%+.1f%%)"
-              % (n, q, b, 100 * err))
+        # Within 10% of the bulk delta, and a tenth of the empty state the
+        # net figure subtracts: how much of the fenced reads' own cost the
+        # chain between them hides depends on the core (an AMD EPYC guest
+        # read N=10 +4.3 ticks of 42.2, +10.3%, with an empty state of 68
+        # ticks; N=40 +3.1 of 178), so a relative bound alone holds short
+        # chains only on the core it was written on. A state that did not
+        # hold its line reads 50-100% off, far outside either term.
+        slack = TOL * abs(b) + 0.10 * med(case, "@timer", "empty")
+        check(abs(q - b) <= slack,
+              "chain N=%d: qqbench net delta %.1f ticks, bulk %.1f (%+.1f%%; allowed +-%.1f)"
+              % (n, q, b, 100 * err, slack))
     step = med(ref, "@timer", "step")
     net0 = net(ref, "chain")
-    check(abs(net0) <= max(step, 1), "chain N=0: net %.2f ticks per hit, counter step %.0f"
-          % (net0, step))
+    # Zero within a counter step, or the tenth of the empty state above
+    # where the counter resolves single ticks (a step of 1: the same AMD
+    # guest read -0.5 to -1.1 ticks against an empty state of 68); a net
+    # figure that kept the empty state, or subtracted it twice, reads a
+    # whole empty state off.
+    slack0 = max(step, 1, 0.10 * med(ref, "@timer", "empty"))
+    check(abs(net0) <= slack0, "chain N=0: net %.2f ticks per hit, counter step %.0f, allowed +-%.1f"
+          % (net0, step, slack0))
 elif sys.argv[2] == "km":
     q = net("km[direct]@1", "Km") - net("km[pow]@1", "Km")
     b = med("km[direct]@1", "Km_bulk", "mean") - med("km[pow]@1", "Km_bulk", "mean")
