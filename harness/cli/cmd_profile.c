@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cmds.h"
 #include "opts.h"
 #include "fingerprint.h"
@@ -318,6 +319,11 @@ static int out_path(struct profile_opts *o, char *buf, size_t len)
     if (strcmp(o->out, "-") && access(od, W_OK) != 0) {
         fprintf(stderr, "qqbench profile-machine: error: cannot write %s: %s\n", o->out,
                 strerror(errno));
+        return -1;
+    }
+    char why[256];
+    if (strcmp(o->out, "-") && qqb_output_check(o->out, why, sizeof why) < 0) {
+        fprintf(stderr, "qqbench profile-machine: error: cannot write %s: %s\n", o->out, why);
         return -1;
     }
     return 0;

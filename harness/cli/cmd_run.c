@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "cmds.h"
 #include "names.h"
 #include "opts.h"
@@ -208,6 +209,18 @@ int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help)
                            : "measures one launch per case for the memory baseline alone: not "
                              "with --against or --record");
         return -1;
+    }
+    /* An output that will be refused is refused before the run, not after
+     * it (util/atomic.h: a symbolic link, a folder). */
+    const char *outs[][2] = {{"--json", o->json}, {"--junit", o->junit}};
+    for (size_t i = 0; rc == 0 && i < sizeof outs / sizeof outs[0]; i++) {
+        char why[256];
+        if (outs[i][1] && qqb_output_check(outs[i][1], why, sizeof why) < 0) {
+            struct qqb_qpath q;
+            fprintf(stderr, "qqbench run: error: %s %s: %s\n", outs[i][0], qqb_qp(&q, outs[i][1]),
+                    why);
+            return -1;
+        }
     }
     return rc < 0 ? -1 : 0;
 }

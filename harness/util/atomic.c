@@ -20,6 +20,77 @@ static int failed(const char *what, const char *tmp, char *err, size_t errlen)
     return -1;
 }
 
+/* LEN bytes of TEXT to FD, whatever the writes take; 0, or -1 with errno. */
+static int write_all(int fd, const char *text, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        ssize_t k = write(fd, text + off, len - off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            if (k == 0)
+                errno = EIO;
+            return -1;
+        }
+        off += (size_t)k;
+    }
+    return 0;
+}
+
+/* A device or a FIFO, which is written, not replaced. */
+static int is_stream(mode_t m)
+{
+    return S_ISCHR(m) || S_ISBLK(m) || S_ISFIFO(m);
+}
+
+int qqb_output_check(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return failed("cannot look at it", NULL, err, errlen);
+    }
+    if (S_ISREG(st.st_mode))
+        return 0;
+    if (is_stream(st.st_mode))
+        return 1;
+    snprintf(err, errlen, "%s",
+             S_ISLNK(st.st_mode)
+                 ? "it is a symbolic link, which is neither followed nor replaced (name the file "
+                   "it points at)"
+             : S_ISDIR(st.st_mode) ? "it is a folder, not a file"
+                                   : "it is a socket or another special file, not a regular file, "
+                                     "a device or a FIFO");
+    errno = S_ISLNK(st.st_mode) ? ELOOP : S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    return -1;
+}
+
+/* TEXT written into the device or FIFO PATH as it is: no temporary, no
+ * rename, nothing created or truncated; a FIFO waits for its reader. */
+static int write_in_place(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return failed("cannot open it", NULL, err, errlen);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !is_stream(st.st_mode)) {
+        int e = fstat(fd, &st) != 0 ? errno : EINVAL;
+        close(fd);
+        errno = e;
+        return failed("it changed while it was opened", NULL, err, errlen);
+    }
+    if (write_all(fd, text, len) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return failed("write failed", NULL, err, errlen);
+    }
+    if (close(fd) != 0)
+        return failed("close failed", NULL, err, errlen);
+    return 0;
+}
+
 int qqb_atomic_prepare(struct qqb_atomic *a, const char *path, const char *text, size_t len,
                        char *err, size_t errlen)
 {
@@ -33,19 +104,11 @@ int qqb_atomic_prepare(struct qqb_atomic *a, const char *path, const char *text,
     int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return failed("cannot create its temporary file", NULL, err, errlen);
-    for (size_t off = 0; off < len;) {
-        ssize_t k = write(fd, text + off, len - off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            if (k == 0)
-                errno = EIO;
-            int e = errno;
-            close(fd);
-            errno = e;
-            return failed("write failed", a->tmp, err, errlen);
-        }
-        off += (size_t)k;
+    if (write_all(fd, text, len) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return failed("write failed", a->tmp, err, errlen);
     }
     /* The data on disk before the rename makes it the file. */
     if (fsync(fd) != 0) {
@@ -100,6 +163,11 @@ void qqb_atomic_abort(struct qqb_atomic *a)
 
 int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
+    int kind = qqb_output_check(path, err, errlen);
+    if (kind < 0)
+        return -1;
+    if (kind > 0)
+        return write_in_place(path, text, len, err, errlen);
     struct qqb_atomic a;
     if (qqb_atomic_prepare(&a, path, text, len, err, errlen) != 0)
         return -1;

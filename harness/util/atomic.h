@@ -7,15 +7,27 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Write LEN bytes of TEXT as PATH: into PATH.tmp.PID beside it, fsync'd,
- * then renamed over PATH and the folder fsync'd, so that PATH is always
- * either its old file or the complete new one. On failure (a full disk, a
- * file-size limit, a folder that refuses) the temporary is removed, PATH is
- * untouched, ERR says which step failed and why ("write failed: File
- * too large"; the caller names PATH), errno is kept,
- * and the result is -1. PATH must not name anything but a regular file or
- * a name that does not exist (rename would replace it). */
+/* Write LEN bytes of TEXT as PATH, an output a user named (qqbench run
+ * --json and --junit, profile-machine --out): a regular file or a name not
+ * taken is written into PATH.tmp.PID beside it, fsync'd, then renamed over
+ * PATH and the folder fsync'd, so that PATH is always either its old file
+ * or the complete new one. A device or a FIFO (/dev/null, a pipe) is
+ * written as it is, never replaced (as root, the rename made /dev/null a
+ * regular file for the whole machine). A symbolic link, a folder or a
+ * socket is refused, as coreutils' install and rsync would: the link is
+ * neither followed nor replaced (qqb_output_check). On failure (a full
+ * disk, a file-size limit, a folder that refuses) the temporary is
+ * removed, PATH is untouched, ERR says which step failed and why ("write
+ * failed: File too large"; the caller names PATH), errno is kept, and the
+ * result is -1. */
 int qqb_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/* What qqb_write_atomic does with PATH: 0 a regular file or a name not
+ * taken (replaced whole), 1 a device or a FIFO (written in place), -1 a
+ * symbolic link, a folder, a socket or a path that cannot be looked at,
+ * with ERR ("it is a symbolic link, ..."; the caller names PATH) and
+ * errno. A command checks its outputs with it before it starts. */
+int qqb_output_check(const char *path, char *err, size_t errlen);
 
 /* The same in two steps, so that two files are replaced both or neither:
  * prepare writes TEXT into PATH's temporary beside it, fsync'd (PATH
