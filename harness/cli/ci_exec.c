@@ -157,6 +157,40 @@ int qqb_ci_run(char *const argv[], const char *log, const char *cwd, const struc
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+int qqb_ci_run_fn(int (*fn)(void *), void *arg)
+{
+    if (ci_stop)
+        return -1;
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        qqb_ci_trap(0);
+        if (ci_stop) /* caught between the fork and the line above */
+            raise(ci_stop);
+        int rc = fn(arg);
+        exit(rc < 0 || rc > 255 ? 255 : rc); /* atexit's handlers and stdio's buffers */
+    }
+    int st, passed = 0;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR)
+            return -1;
+        if (ci_stop && !passed) {
+            kill(pid, ci_stop);
+            passed = 1;
+        }
+    }
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    if (WIFSIGNALED(st)) {
+        for (size_t i = 0; i < NCISIG; i++)
+            if (WTERMSIG(st) == ci_sigs[i])
+                ci_stop = ci_sigs[i];
+    }
+    return -1;
+}
+
 void qqb_ci_remove_tree(const char *dir)
 {
     char *argv[] = {"rm", "-rf", "--", (char *)dir, NULL};

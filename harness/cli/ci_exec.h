@@ -35,6 +35,17 @@ void qqb_ci_find_prefix(struct qqb_ci_env *env);
  * could not run, died by a signal or was stopped by one to ci. */
 int qqb_ci_run(char *const argv[], const char *log, const char *cwd, const struct qqb_ci_env *env);
 
+/* FN(ARG) in a child process, in ci's process group (a terminal's ^C
+ * reaches both), with the dispositions from before ci's trap (FN sets its
+ * own: qqb_run's stops its launch, removes its work folder and ends the
+ * process by the signal, which left ci's worktree and folder behind when
+ * it ran in ci's process). A signal to ci while FN runs is passed on to
+ * the child. Returns FN's result as the child's exit status; -1 when the
+ * child could not run or died by a signal: by SIGINT, SIGTERM or SIGHUP,
+ * that signal is taken as ci's stop (qqb_ci_stopped), so ci's clean-up
+ * runs and ci ends by it. */
+int qqb_ci_run_fn(int (*fn)(void *), void *arg);
+
 /* rm -rf DIR. */
 void qqb_ci_remove_tree(const char *dir);
 

@@ -77,6 +77,7 @@ struct ci {
     char dir[4096], src[4200], bld[4200], chg_out[4200];
     char logdir[4096], reflog[4200], chglog[4200];
     char kernels[8600];
+    const char *phase; /* what a signal stops: "build", "run" */
 };
 
 /* --kernels-subdir SUB: a relative folder inside the build. */
@@ -500,11 +501,17 @@ static void ci_clean(struct ci *c)
     }
     qqb_ci_trap(0);
     if (sig) {
-        fprintf(stderr, "qqbench ci: stopped by signal %d: the build stopped, %s removed\n", sig,
-                c->dir);
+        fprintf(stderr, "qqbench ci: stopped by signal %d: the %s stopped, %s removed\n", sig,
+                c->phase, c->dir);
         signal(sig, SIG_DFL);
         raise(sig);
     }
+}
+
+/* qqb_run of the options ARG (qqb_ci_run_fn's FN). */
+static int ci_run_suite(void *arg)
+{
+    return qqb_run(arg);
 }
 
 /* Check out the reference, build it (and the change with a build
@@ -539,9 +546,12 @@ static int ci_build_and_run(struct ci *c)
     /* A reference without the kernel folder lacks every kernel: the run
      * says which (exit 3), rather than refusing the folder. */
     mkdir(c->kernels, 0755);
-    qqb_ci_trap(0); /* the run traps its own */
     c->ro.against = c->kernels;
-    return qqb_run(&c->ro);
+    /* The run in a child: its trap ends its process by the signal, and
+     * ci's clean-up must still run after it. */
+    c->phase = "run";
+    int rc = qqb_ci_run_fn(ci_run_suite, &c->ro);
+    return rc >= 0 ? rc : QQB_EXIT_KERNEL;
 }
 
 int cmd_ci(int argc, char **argv)
@@ -573,6 +583,7 @@ int cmd_ci(int argc, char **argv)
         goto done;
     }
     qqb_ci_trap(1);
+    c.phase = "build";
     rc = ci_build_and_run(&c);
     if (qqb_ci_stopped())
         rc = QQB_EXIT_KERNEL; /* ends by the signal in ci_clean */
