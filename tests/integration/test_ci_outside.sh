@@ -14,7 +14,7 @@ for t in git cmake make pkg-config cc; do
     command -v $t >/dev/null || { echo "FAIL: $t is not installed (make deps-test installs it)"; exit 1; }
 done
 : "${QQ_BINARY_DIR:?}"
-rm -rf prefix mk cm tmp out ./*.txt ./*.err
+rm -rf prefix mk cm tb tmp out ./*.txt ./*.err
 mkdir -p tmp out
 export TMPDIR=$PWD/tmp
 prefix=$PWD/prefix
@@ -184,5 +184,83 @@ check "cmake default line: the kernel's target built" has ci-reference-build.log
 check "cmake default line: nothing else built" hasnt ci-reference-build.log 'Built target tool' 
 [ "$rc" = 0 ] || show ../cm_back.txt ../cm_back.err
 clean_after "cmake default line"
+cd ..
+
+# 3. A suite of the usual shape: 2 cases (a parameter) x 2 keys, one key
+# 10% slower in both cases, the other the same: 4 comparisons in the Holm
+# family. The stop rule asks the final judgement's question, so the slow
+# key reads regressed (exit 1), not "noisy ... not after Holm" (exit 0,
+# issue 34); the revert improved (exit 0: an improvement passes).
+# table.c: state 'lookup' L rounds x size, state 'insert' I rounds x size.
+# The rounds are data (volatile), so the two builds' machine code is the
+# same byte for byte: a constant in the code moved the loops' alignment,
+# which moved both keys by 7% one way or the other.
+table() {
+    cat > table.c <<C
+/* table.c - a table's lookup and insert, timed by QQ. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "qq.h"
+static const char key[64] = "the quick brown fox jumps over the lazy dog, twice or more: ok";
+static uint64_t hash(const char *s, uint64_t h, int rounds)
+{
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < 64; i++)
+            h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+static volatile int lookup_rounds = $1, insert_rounds = $2;
+int main(int argc, char **argv)
+{
+    int size = argc > 1 ? atoi(argv[1]) : 1;
+    QQInit(1000);
+    int lookup = QQAddState("lookup"), insert = QQAddState("insert");
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < 200; i++) {
+        QQStateOn(lookup);
+        h = hash(key, h, lookup_rounds * size);
+        QQKeep(h);
+        QQStateOff(lookup);
+        QQStateOn(insert);
+        h = hash(key, h, insert_rounds * size);
+        QQKeep(h);
+        QQStateOff(insert);
+    }
+    QQOut("table.qq", 0, 1);
+    return h == 42;
+}
+C
+}
+trow() { grep -E "^table\[size=$2\]@1 +$3 " "$1" | grep 'vs reference build' || true; }
+project tb
+cat > Makefile <<'MK'
+CFLAGS += -O2 $(shell pkg-config --cflags qq)
+LDLIBS += $(shell pkg-config --libs qq)
+build/kernels/table: table.c
+	mkdir -p build/kernels
+	$(CC) $(CFLAGS) -o $@ table.c $(LDLIBS)
+MK
+printf 'suite: table\ndefaults:\n  threshold: 3\nbenchmarks:\n  - name: table\n    kernel: table\n    args: ["{size}"]\n    params:\n      size: [1, 2]\n' > bench.yaml
+table 100 100 && commit base
+table 110 100 && commit "table: lookup 10% more rounds"
+ci tb_slow --base HEAD~1 bench.yaml --build make --kernels build/kernels --baselines ../bl-tb1 \
+    --json ../out/tb.json --quiet --no-report
+check "2x2, +10% in one key: exit 1 (got $rc)" test "$rc" = 1
+for sz in 1 2; do
+    check "2x2, +10%: lookup of size $sz regressed" test -n "$(trow ../tb_slow.txt $sz lookup | grep ' regressed vs')"
+    check "2x2, +10%: insert of size $sz not regressed" test -z "$(trow ../tb_slow.txt $sz insert | grep ' regressed vs')"
+done
+check "2x2: four comparisons in the family" has ../out/tb.json '"family_size": *4\b'
+[ "$rc" = 1 ] || show ../tb_slow.txt ../tb_slow.err
+clean_after "2x2"
+git revert --no-edit HEAD >/dev/null
+ci tb_back --base HEAD~1 bench.yaml --build make --kernels build/kernels --baselines ../bl-tb2 \
+    --quiet --no-report
+check "2x2, revert: exit 0 (got $rc)" test "$rc" = 0
+for sz in 1 2; do
+    check "2x2, revert: lookup of size $sz improved" test -n "$(trow ../tb_back.txt $sz lookup | grep ' improved vs')"
+done
+[ "$rc" = 0 ] || show ../tb_back.txt ../tb_back.err
+clean_after "2x2, revert"
 cd ..
 finish
