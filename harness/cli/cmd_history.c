@@ -57,12 +57,19 @@ static void sink_series(struct sink *k, const char *case_name, const char *key)
         return;
     k->titles = t;
     size_t len = strlen(case_name) + strlen(key) + 3;
-    k->titles[k->nseries] = malloc(len);
+    char *whole = malloc(len);
+    if (whole)
+        snprintf(whole, len, "%s  %s", case_name, key);
+    /* The key's title shortened as the report's labels are (plot.h): a
+     * long case and key name made gnuplot warn that the canvas was too
+     * small, which failed the pictures. The data's comment has it whole. */
+    k->titles[k->nseries] = whole ? malloc(len + 4) : NULL;
     if (k->titles[k->nseries])
-        snprintf(k->titles[k->nseries], len, "%s  %s", case_name, key);
+        qqb_plot_short(k->titles[k->nseries], len + 4, whole, QQB_PLOT_KEY_MAX);
     if (k->nseries++)
         fprintf(k->dat, "\n\n");
-    qqb_plot_comment(k->dat, k->titles[k->nseries - 1] ? k->titles[k->nseries - 1] : "?");
+    qqb_plot_comment(k->dat, whole ? whole : "?");
+    free(whole);
     if (k->relative && k->nseries == 1)
         fprintf(k->dat, "# x\tlabel\tcycles\tchanged\tchange_pct\tnoise_lo_pct\tnoise_hi_pct\n");
     k->first = NAN;
@@ -92,8 +99,9 @@ static void sink_point(struct sink *k, size_t x, const char *label, double v, in
         k->vmin = v;
     if (v > k->vmax)
         k->vmax = v;
+    char tic[4 * QQB_PLOT_TIC_MAX + 8];
     fprintf(k->dat, "%zu\t\"", x);
-    for (const char *c = label; *c; c++)
+    for (const char *c = qqb_plot_short(tic, sizeof tic, label, QQB_PLOT_TIC_MAX); *c; c++)
         fputc(*c == '"' ? '\'' : *c, k->dat);
     fprintf(k->dat, "\"\t%.6g\t%d", v, moved);
     if (k->relative)
@@ -448,7 +456,9 @@ static int print_history(struct snap *s, size_t n, const char *name, const char 
         plot_series(plot, "history-memory", &km, title, "live KB", err, sizeof err) != 0)
         bad = 1;
     if (bad)
-        fprintf(stderr, "qqbench history: error: the pictures were not written: %s\n", err);
+        /* gnuplot may have drawn them and warned: not "not written". */
+        fprintf(stderr, "qqbench history: error: the pictures in %s are not complete: %s\n", plot,
+                err);
     else if (plot && (kc.nseries || km.nseries))
         /* Only the pictures drawn: a picture without series is not written. */
         fprintf(stderr, "qqbench: pictures in %s (%s%s%s)\n", plot,

@@ -114,20 +114,15 @@ void pic_short_name(char *b, size_t n, const struct rcase *c)
         snprintf(b, n, "%s", c->name);
 }
 
-/* Tic labels along x. A label past XTIC_MAX characters keeps its start
- * and end around an ellipsis (the table and the caption have it whole);
- * when the labels would crowd the axis they stand upright, and the panels
- * get the room below them, so gnuplot never has to find room itself (it
- * warned "difficulty making room for xtic labels", and the report failed). */
-#define XTIC_MAX 40
-
+/* Tic labels along x. A label past QQB_PLOT_TIC_MAX characters keeps its
+ * start and end around an ellipsis (qqb_plot_short; the table and the
+ * caption have it whole); when the labels would crowd the axis they stand
+ * upright, and the panels get the room below them, so gnuplot never has to
+ * find room itself (it warned "difficulty making room for xtic labels",
+ * and the report failed). */
 static void xtic_text(char *out, size_t n, const char *s)
 {
-    size_t len = strlen(s);
-    if (len <= XTIC_MAX)
-        snprintf(out, n, "%s", s);
-    else
-        snprintf(out, n, "%.*s\xe2\x80\xa6%s", XTIC_MAX / 2 - 1, s, s + len - XTIC_MAX / 2);
+    qqb_plot_short(out, n, s, QQB_PLOT_TIC_MAX);
 }
 
 /* The layout for N labels of a panel WIDTH pixels wide; CLOSE: labels

@@ -144,6 +144,34 @@ void qqb_plot_comment(FILE *gp, const char *s)
     fputc('\n', gp);
 }
 
+/* Whether byte C starts a character: it is no UTF-8 continuation byte
+ * (10xxxxxx). */
+static int char_start(unsigned char c)
+{
+    return (c & 0xC0) != 0x80;
+}
+
+const char *qqb_plot_short(char *out, size_t outsz, const char *s, size_t max)
+{
+    size_t len = strlen(s), nchars = 0;
+    for (size_t i = 0; i < len; i++)
+        nchars += (size_t)char_start((unsigned char)s[i]);
+    if (nchars <= max || max < 3) {
+        snprintf(out, outsz, "%s", s);
+        return out;
+    }
+    /* HEAD characters from the start, TAIL from the end, "…" between. */
+    size_t head = (max - 1) / 2, tail = max - 1 - head, h = 0, t = len;
+    for (size_t k = 0; k <= head && h < len; h++)
+        if (char_start((unsigned char)s[h]) && k++ == head)
+            break;
+    for (size_t k = 0; k < tail && t > 0;)
+        if (char_start((unsigned char)s[--t]))
+            k++;
+    snprintf(out, outsz, "%.*s\xe2\x80\xa6%s", (int)h, s, s + t);
+    return out;
+}
+
 void qqb_plot_begin(FILE *gp, const char *what)
 {
     qqb_plot_comment(gp, what);

@@ -51,6 +51,18 @@ const char *qqb_plot_quoted(char *out, size_t outsz, const char *s, unsigned fla
 /* "# S" and a newline: S on one line, control characters as blanks. */
 void qqb_plot_comment(FILE *gp, const char *s);
 
+/* S for a place gnuplot must find room for (a tic label, a key's title),
+ * into OUT (OUTSZ bytes): at most MAX characters, a longer S kept by its
+ * start and end around an ellipsis, never cut inside a UTF-8 character
+ * (the page, the tables and the data's comments have it whole). Text of any length
+ * otherwise makes gnuplot warn ("difficulty making room for xtic labels",
+ * "Terminal canvas area too small to hold plot"), and a warning fails the
+ * picture (qqb_plot_run): every label and title of a name goes through
+ * it. Returns OUT. */
+#define QQB_PLOT_TIC_MAX 40 /* a tic label */
+#define QQB_PLOT_KEY_MAX 60 /* a key's title beside a plot 1000 pixels wide */
+const char *qqb_plot_short(char *out, size_t outsz, const char *s, size_t max);
+
 /* ======================================================================
  * Scripts.
  * ====================================================================== */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# qqbench history --plot draws history-cycles as each series' change in percent from its own first snapshot, with the band of each snapshot's launch-to-launch noise: a +10% step of a 200-cycle series stays a tenth of the picture's height while a million-cycle series swings from -30% to +60%.
+# qqbench history --plot draws history-cycles as each series' change in percent from its own first snapshot, with the band of each snapshot's launch-to-launch noise: a +10% step of a 200-cycle series stays a tenth of the picture's height while a million-cycle series swings from -30% to +60%; a long case and key name's title is shortened, so gnuplot draws it without a warning.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 command -v python3 >/dev/null || { echo "FAIL: python3 is not installed"; exit 1; }
@@ -38,5 +38,26 @@ check "the script re-runs with plain gnuplot, silent" \
     bash -c "cd pics && gnuplot history-cycles.gp 2> gp.err && test ! -s gp.err"
 check "the axis is the change in percent" has pics/history-cycles.gp 'change from the first snapshot'
 check "the noise bands are drawn" has pics/history-cycles.gp 'using 1:6:7 with filledcurves'
+
+# A long case and key name, as a C++ code names them: the key's title is
+# shortened in the middle as the report's labels are (plot.h
+# qqb_plot_short), so gnuplot never warns "Terminal canvas area too small to
+# hold plot" (history exited 2 and said the pictures, which gnuplot had
+# drawn, were not written). The data's comment keeps the name whole.
+long_case='halo_exchange[ncs5_three_dimensional_decomposition]@16'
+long_key='MessageBus::SynchronizeAllPendingNeighbourMessages'
+rm -rf bl pics
+python3 "$QQ_TEST_DATA/history/swing_snapshots.py" bl
+sed -i -e "s/name: big@1\$/name: $long_case/" -e "s/key: Big\$/key: $long_key/" bl/machine-h/history/*.yaml
+qq out.txt err.txt history hs --baselines bl --machine machine-h --plot pics
+check "a long key name: exit 0 (got $rc)" test "$rc" = 0
+check "a long key name: the pictures announced" has err.txt '^qqbench: pictures in pics \(history-cycles\)$'
+check "a long key name: nothing said about them not being written" hasnt err.txt 'not written|not complete'
+check "a long key name: the PNG drawn" test -s pics/history-cycles.png
+check "a long key name: its title shortened in the middle" \
+    has pics/history-cycles.gp "title 'halo_exchange\[ncs5_three_dime…izeAllPendingNeighbourMessages'"
+check "a long key name: the data names it whole" grep -qxF "# $long_case  $long_key" pics/history-cycles.dat
+check "a long key name: the script re-runs with plain gnuplot, silent" \
+    bash -c "cd pics && gnuplot history-cycles.gp 2> gp.err && test ! -s gp.err"
 [ "$fail" = 0 ] || show facts.txt err.txt
 finish

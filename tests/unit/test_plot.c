@@ -164,10 +164,28 @@ static void test_run(void)
     CHECK_STR_CONTAINS(err, "no-such-folder");
 }
 
+/* qqb_plot_short: whole up to MAX characters; past it the start and the
+ * end around an ellipsis, MAX characters in all, never a UTF-8 character
+ * cut (each of "é" is two bytes). */
+static void test_short(void)
+{
+    char b[128];
+    CHECK_STR_EQ(qqb_plot_short(b, sizeof b, "MessageBus::Sync", 16), "MessageBus::Sync");
+    CHECK_STR_EQ(qqb_plot_short(b, sizeof b, "MessageBus::Synchronize", 10),
+                 "Mess\xe2\x80\xa6onize");
+    CHECK_STR_EQ(qqb_plot_short(b, sizeof b, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 6),
+                 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+    CHECK_STR_EQ(
+        qqb_plot_short(b, sizeof b, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 5),
+        "\xc3\xa9\xc3\xa9\xe2\x80\xa6\xc3\xa9\xc3\xa9");
+    CHECK_STR_EQ(qqb_plot_short(b, sizeof b, "", 5), "");
+}
+
 int main(void)
 {
     RUN(test_palette);
     RUN(test_quote);
+    RUN(test_short);
     RUN(test_mkdir);
     /* An empty script tells whether gnuplot is there at all. */
     char err[256] = "";
