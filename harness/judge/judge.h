@@ -63,8 +63,12 @@ struct qqb_cmp {
     size_t npairs, rounds;          /* A/B: pairs used, rounds that ran */
     double base_median, cur_median; /* ticks per interval */
     double base_mhz, mhz;
-    double threshold; /* percent */
+    double threshold; /* percent: the benchmark's own, which noise never grows */
     enum qqb_threshold_from threshold_from;
+    double hide_pct;        /* the change the key's noise hides: noise_multiple x its
+                               noise, held at the bound, where that is above the
+                               threshold (0: none); an undecided interval within
+                               +/- it is blind (qqb_verdict_hidden) */
     double suite_threshold; /* baseline rows: the benchmark's own threshold (percent) */
     const char *seen_by;    /* a blind row: the gate that could see it (static text:
                                "more baseline runs", "more launches", "--against");

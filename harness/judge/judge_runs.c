@@ -68,9 +68,11 @@ int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, int reps, struct 
     return rc;
 }
 
-/* The threshold of a baseline row: the benchmark's own, or noise_multiple
- * times the baseline's launch noise where that is larger, held at the
- * bound. Run-to-run noise never grows it: it is in the test. */
+/* The threshold of a baseline row: the benchmark's own, the minimum effect
+ * of interest; neither launch noise nor run-to-run noise grows it (the
+ * latter is in the test). noise_multiple times the baseline's launch noise,
+ * held at the bound, is the change the noise hides (hide_pct) where it is
+ * above the threshold: an undecided interval within it is blind. */
 static void runs_threshold(struct qqb_cmp *row, const struct qqb_settings *s, double within_pct)
 {
     double fixed = s->threshold > 0 ? s->threshold : 0;
@@ -82,10 +84,7 @@ static void runs_threshold(struct qqb_cmp *row, const struct qqb_settings *s, do
     row->suite_threshold = fixed;
     row->threshold = fixed;
     row->threshold_from = QQB_THR_FIXED;
-    if (noise > fixed) {
-        row->threshold = noise > bound ? bound : noise;
-        row->threshold_from = noise > bound ? QQB_THR_BOUNDED : QQB_THR_NOISE;
-    }
+    row->hide_pct = noise > fixed ? (noise > bound ? bound : noise) : 0;
 }
 
 /* Fill ROW->ch from the test T at LEVEL: the interval, the estimate, the
@@ -139,14 +138,16 @@ static void seen(struct qqb_cmp *row, const struct qqb_runtest *t, double var, d
 
 /*
  * One baseline row by runs (section 17). With the interval [lo, hi] of the
- * test at the benchmark's confidence, t its threshold and t_s the
- * benchmark's own (t > t_s only by noise_multiple), in this order:
+ * test at the benchmark's confidence and t the benchmark's threshold (t_s,
+ * the same: noise never grows it), in this order:
  *   blind, not judged   the interval's floor (infinitely many launches)
  *                       is wider than the bound: nothing is seen;
- *   regressed/improved  beyond +/-t (symmetric);
- *   unchanged           within +/-t_s;
- *   blind               within +/-t; or not decided while no number of
- *                       launches brings se under the plan's target at t_s;
+ *   regressed/improved  beyond +/-t (symmetric), however noisy the key;
+ *   unchanged           within +/-t;
+ *   blind               across +/-t and within +/-hide_pct (the change the
+ *                       key's noise hides, qqb_verdict_hidden); or not
+ *                       decided while no number of launches brings se
+ *                       under the plan's target at t;
  *   noisy               otherwise: the plan wanted more launches than it got.
  */
 int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur, size_t nc,
@@ -197,10 +198,9 @@ int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur
                      row->run_bound_pct);
         row->verdict = QQB_BLIND;
         row->not_judged = 1;
-    } else if (row->verdict == QQB_UNCHANGED &&
-               qqb_verdict_sym(&row->ch, row->suite_threshold) != QQB_UNCHANGED) {
-        k = snprintf(row->why, sizeof row->why, "within +/-%.1f%%: this machine cannot see less; ",
-                     row->threshold);
+    } else if (qqb_verdict_hidden(&row->ch, row->threshold, row->hide_pct) == QQB_BLIND) {
+        k = snprintf(row->why, sizeof row->why, "within +/-%.1f%%: this key's noise hides less; ",
+                     row->hide_pct);
         row->verdict = QQB_BLIND;
     } else if (row->verdict == QQB_NOISY && !(t.floor_se < target_se(row->suite_threshold, q))) {
         /* The plan cannot reach a decision at t_s with any launches. */

@@ -1037,6 +1037,14 @@ enum qqb_verdict qqb_verdict_sym(const struct qqb_change *c, double threshold_pc
     return QQB_NOISY;
 }
 
+enum qqb_verdict qqb_verdict_hidden(const struct qqb_change *c, double t, double hide)
+{
+    enum qqb_verdict v = qqb_verdict_sym(c, t);
+    if (v == QQB_NOISY && hide > fabs(t) && qqb_verdict_sym(c, hide) == QQB_UNCHANGED)
+        return QQB_BLIND;
+    return v;
+}
+
 double qqb_pair_noise_pct(const double *d, size_t n)
 {
     if (n < 2)

@@ -285,6 +285,14 @@ int qqb_mem_verdict(uint64_t base, uint64_t cur, uint64_t tolerance);
  * large threshold cannot make `improved` impossible. */
 enum qqb_verdict qqb_verdict_sym(const struct qqb_change *c, double threshold_pct);
 
+/* The verdict at the benchmark's threshold T, the minimum effect of
+ * interest (docs/STATISTICS.md section 13): noise widens the interval,
+ * never the threshold. qqb_verdict_sym at T: an interval wholly beyond +/-T
+ * decides however noisy the key; except that an interval across +/-T that
+ * lies within +/-HIDE (the change the key's noise hides: noise_multiple x
+ * its noise, held at the bound; at most T, 0 or NaN: none) is blind. */
+enum qqb_verdict qqb_verdict_hidden(const struct qqb_change *c, double t, double hide);
+
 /* Noise of paired log ratios D (d_i = log(cur_i / base_i)): 100 x 1.4826 x
  * MAD(d), the spread that pairing leaves. NaN when n < 2. */
 double qqb_pair_noise_pct(const double *d, size_t n);
