@@ -1,6 +1,8 @@
 /* test_big_inputs.c - big inputs cost time linear in their size: the string map's probes counted,
  * and whole commands run on inputs where a quadratic step would take minutes. */
 #define QQ_ENABLE 1
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -321,13 +323,78 @@ static void test_suite_big_params(void)
     CHECK(check_ratio("one param of 1000001 values", small, million, 50));
 }
 
+/* The files this test writes, all in its own folder. */
+static const char *const scratch[] = {"a.qq",          "b.qq",      "big.yaml",
+                                      "big.yaml.lock", "child.out", "params.yaml"};
+
+/* The names in the working directory, joined by '/' (which no name has),
+ * sorted; NULL when it cannot be read. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static char *listing(void)
+{
+    char **names = NULL, *out = NULL;
+    size_t n = 0, len = 1;
+    DIR *d = opendir(".");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char **nv = realloc(names, (n + 1) * sizeof *names);
+        if (!nv)
+            break;
+        names = nv;
+        if (!(names[n] = strdup(e->d_name)))
+            break;
+        len += strlen(names[n++]) + 1;
+    }
+    if (d) {
+        closedir(d);
+        out = calloc(len, 1);
+    }
+    if (out && n)
+        qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        if (out) {
+            strcat(out, names[i]);
+            strcat(out, "/");
+        }
+        free(names[i]);
+    }
+    free(names);
+    return out;
+}
+
 int main(void)
 {
+    /* The inputs go to a folder of their own made here, and go with it:
+     * run from anywhere (ctest's tests/work/test_big_inputs, or a source
+     * tree by hand, which once left params.yaml and child.out committed
+     * at the repository's root), the directory it was started in is left
+     * as it was found. */
+    char *before = listing();
+    char dir[] = "big_inputs.XXXXXX";
+    if (!before || !mkdtemp(dir) || chdir(dir) != 0) {
+        perror("test_big_inputs: a scratch folder in the working directory");
+        free(before);
+        return 1;
+    }
     QQInit(10);
     RUN(test_strmap_probes);
     RUN(test_compare_many_keys);
     RUN(test_open_many_nodes);
     RUN(test_baseline_many_cases);
     RUN(test_suite_big_params);
+    for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++)
+        if (unlink(scratch[i]) != 0)
+            TEST_FAIL_AT("%s/%s was not written by the test (%s)", dir, scratch[i],
+                         strerror(errno));
+    CHECK(chdir("..") == 0);
+    CHECK(rmdir(dir) == 0); /* fails if anything else was left in it */
+    char *after = listing();
+    CHECK_STR_EQ(after, before);
+    free(before);
+    free(after);
     return TEST_DONE();
 }
