@@ -8,6 +8,7 @@
 #include "plot.h"
 #include "pictures.h"
 #include "pic.h"
+#include "profile.h"
 
 /* ======================================================================
  * The run as the pictures see it, from the run JSON's structs
@@ -123,6 +124,16 @@ static int read_run(struct rep *r)
     if (qqb_run_read(r->path, &r->run, r->err, r->errlen) != 0)
         return -1;
     const struct qqb_run *run = &r->run;
+    /* The machine profiles' figures in their ranges, the field named (one
+     * out of range reached gnuplot, whose warning named none). */
+    const json_t *profs[] = {run->profile, run->baseline_profile};
+    static const char *const pname[] = {"profile", "baseline_profile"};
+    for (size_t i = 0; i < 2; i++) {
+        struct qqb_profile p;
+        char why[256];
+        if (qqb_profile_from_json(profs[i], &p, why, sizeof why) < 0)
+            return pic_fail(r, "%s: error: %s.%s", r->path, pname[i], why);
+    }
     r->suite = run->suite;
     r->date = run->date;
     r->baseline = run->baseline;

@@ -289,7 +289,11 @@ int qqb_profile_pictures(const json_t *profile, const char *dir, int no_plot, FI
                          size_t errlen)
 {
     struct qqb_profile p;
-    if (!profile || qqb_profile_from_json(profile, &p) != 0 || (p.nmem == 0 && p.nmpi == 0))
+    /* A profile out of range was refused when the run was read
+     * (pictures.c): here it only may be absent. */
+    char why[256];
+    if (!profile || qqb_profile_from_json(profile, &p, why, sizeof why) != 0 ||
+        (p.nmem == 0 && p.nmpi == 0))
         return 0;
     char stems[2][64];
     size_t n = 0;

@@ -192,6 +192,11 @@ int qqb_profile_parse(const char *path, const char *text, size_t len, struct qqb
                  i + 1);
             goto out;
         }
+    char why[256];
+    if (qqb_profile_check(p, why, sizeof why) != 0) {
+        perr(err, errlen, "%s: error: %s", path, why);
+        goto out;
+    }
     rc = 0;
 out:
     yaml_parser_delete(&yp);
@@ -250,24 +255,72 @@ static size_t untab(const json_t *a, double *out)
     return n;
 }
 
-int qqb_profile_from_json(const json_t *o, struct qqb_profile *p)
+/* A number of a profile's JSON: absent reads 0 (not measured), anything
+ * else not a number NaN (refused by the check). */
+static double jfig(const json_t *v)
+{
+    return !v || json_is_null(v) ? 0 : json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int qqb_profile_from_json(const json_t *o, struct qqb_profile *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     if (!json_is_object(o))
-        return -1;
+        return 1;
     const char *path = json_string_value(json_object_get(o, "path"));
     snprintf(p->path, sizeof p->path, "%s", path ? path : "");
-    p->tick_mhz = json_number_value(json_object_get(o, "tick_mhz"));
-    p->gflops = json_number_value(json_object_get(o, "gflops"));
+    p->tick_mhz = jfig(json_object_get(o, "tick_mhz"));
+    p->gflops = jfig(json_object_get(o, "gflops"));
     json_t *m = json_object_get(o, "memory"), *n = json_object_get(o, "mpi");
     p->nmem = untab(json_object_get(m, "bytes"), p->mem_bytes);
     if (untab(json_object_get(m, "bandwidth_gbps"), p->mem_gbps) != p->nmem ||
         untab(json_object_get(m, "latency_ns"), p->mem_ns) != p->nmem)
-        return -1;
+        return perr(err, errlen,
+                    "memory: its bytes, bandwidth_gbps and latency_ns differ in length");
     p->nmpi = untab(json_object_get(n, "bytes"), p->mpi_bytes);
     if (untab(json_object_get(n, "one_way_us"), p->mpi_us) != p->nmpi ||
         untab(json_object_get(n, "bandwidth_mbps"), p->mpi_mbps) != p->nmpi)
-        return -1;
+        return perr(err, errlen, "mpi: its bytes, one_way_us and bandwidth_mbps differ in length");
+    return qqb_profile_check(p, err, errlen);
+}
+
+int qqb_profile_check(const struct qqb_profile *p, char *err, size_t errlen)
+{
+    /* Each column: its name, figures, lowest (excluded when POSITIVE) and
+     * highest value, whether each must be larger than the one before. */
+    const struct {
+        const char *name;
+        const double *v;
+        size_t n;
+        double hi;
+        int positive, increasing;
+    } cols[] = {
+        {"tick_mhz", &p->tick_mhz, 1, 1e9, 0, 0},
+        {"gflops", &p->gflops, 1, 1e9, 0, 0},
+        {"memory.bytes", p->mem_bytes, p->nmem, 1e15, 1, 1},
+        {"memory.bandwidth_gbps", p->mem_gbps, p->nmem, 1e6, 1, 0},
+        {"memory.latency_ns", p->mem_ns, p->nmem, 1e9, 0, 0},
+        {"mpi.bytes", p->mpi_bytes, p->nmpi, 1e15, 1, 1},
+        {"mpi.one_way_us", p->mpi_us, p->nmpi, 1e9, 1, 0},
+        {"mpi.bandwidth_mbps", p->mpi_mbps, p->nmpi, 1e9, 0, 0},
+    };
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+        for (size_t i = 0; i < cols[c].n; i++) {
+            double v = cols[c].v[i];
+            int scalar = cols[c].v == &p->tick_mhz || cols[c].v == &p->gflops;
+            if (isfinite(v) && (cols[c].positive ? v > 0 : v >= 0) && v <= cols[c].hi &&
+                !(cols[c].increasing && i > 0 && v <= cols[c].v[i - 1]))
+                continue;
+            char at[32] = "";
+            if (!scalar)
+                snprintf(at, sizeof at, "[%zu]", i);
+            char val[40] = "a value that is not a number";
+            if (isfinite(v))
+                snprintf(val, sizeof val, "%g", v);
+            return perr(err, errlen, "%s%s: %s is out of range: expected %s and at most %g%s",
+                        cols[c].name, at, val, cols[c].positive ? "more than 0" : "0 or more",
+                        cols[c].hi, cols[c].increasing ? ", each larger than the one before" : "");
+        }
     return 0;
 }
 

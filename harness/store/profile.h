@@ -39,9 +39,22 @@ int qqb_profile_parse(const char *path, const char *text, size_t len, struct qqb
 int qqb_profile_store(const char *path, const char *text, size_t len, char *err, size_t errlen);
 
 /* The profile as JSON (the run's "profile" and "baseline_profile") and
- * back (0 or -1: not a profile). */
+ * back: 0; 1 when O is no object (absent: nothing to draw); -1 with ERR
+ * naming the field ("memory.bytes[1]: 1e+308 is out of range: ...") when
+ * its tables differ in length or a figure is out of its range
+ * (qqb_profile_check): a run JSON may be a stranger's, and a figure
+ * gnuplot cannot place failed the report with a message that named no
+ * field. */
 json_t *qqb_profile_json(const struct qqb_profile *p);
-int qqb_profile_from_json(const json_t *o, struct qqb_profile *p);
+int qqb_profile_from_json(const json_t *o, struct qqb_profile *p, char *err, size_t errlen);
+
+/* The one range check of a profile's figures, whichever file they came
+ * from: sizes more than 0, at most 1e15 bytes and each larger than the
+ * one before; bandwidths and one-way times more than 0; latencies, tick
+ * rate and GFLOP/s 0 (not measured) or more; every figure finite and at
+ * most 1e9 (1e6 GB/s). 0, or -1 with ERR naming the first figure out of
+ * range as "memory.bytes[1]: ...". */
+int qqb_profile_check(const struct qqb_profile *p, char *err, size_t errlen);
 
 /* ======================================================================
  * Application signatures (Snavely): operation counts a kernel reports with

@@ -122,5 +122,39 @@ else
     done
 fi
 rm -rf out_k1 out_k2 k1.* k2.*
+
+# --- a machine profile's figures in their ranges ----------------------------
+# A working set of 1e308 bytes reached gnuplot ("x axis range undefined or
+# overflow": no field named, exit 2); a negative bandwidth was drawn.
+python3 - <<'PY'
+import copy, json
+d = json.load(open("r1.json"))
+good = {"path": "bl/m/profile.yaml", "tick_mhz": 2000.0, "gflops": 10.0,
+        "memory": {"bytes": [16384, 1048576, 67108864], "bandwidth_gbps": [50.0, 30.0, 10.0],
+                   "latency_ns": [1.0, 5.0, 80.0]},
+        "mpi": {"bytes": [], "one_way_us": [], "bandwidth_mbps": []}}
+d["profile"] = good
+json.dump(d, open("p0.json", "w"))
+for name, field, i, v in (("p1", "bytes", 1, 1e308), ("p2", "bandwidth_gbps", 1, -30.0)):
+    e = copy.deepcopy(good)
+    e["memory"][field][i] = v
+    d["profile"] = e
+    json.dump(d, open(name + ".json", "w"))
+PY
+qq p0.out p0.err report p0.json --out out_p0
+check "a profile in range: drawn (exit $rc)" test "$rc" = 0
+if command -v gnuplot >/dev/null; then
+    check "a profile in range: its picture" test -s out_p0/profile_memory.svg
+fi
+for p in p1:'memory\.bytes\[1\]: 1e\+308 is out of range' p2:'memory\.bandwidth_gbps\[1\]: -30 is out of range'; do
+    f=${p%%:*} want=${p#*:}
+    qq $f.out $f.err report $f.json --out out_$f
+    check "$f: a profile figure out of range refused, exit 2 (got $rc)" test "$rc" = 2
+    check "$f: one line" test "$(wc -l < $f.err)" = 1
+    check "$f: naming the field" has $f.err "^qqbench report: $f\.json: error: profile\.$want"
+    check "$f: not gnuplot's message" hasnt $f.err gnuplot
+    [ "$rc" = 2 ] || show $f.err
+done
+rm -rf out_p0 out_p1 out_p2 p[012].*
 [ "$fail" = 0 ] || show e1.err e2.err e3.err e4.err e5.err e6.err e7.err clean.err
 finish

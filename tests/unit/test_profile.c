@@ -35,10 +35,28 @@ static void test_profile_parse(void)
     /* round trip through the run's JSON */
     json_t *j = qqb_profile_json(&p);
     struct qqb_profile q;
-    CHECK_INT_EQ(qqb_profile_from_json(j, &q), 0);
-    json_decref(j);
+    CHECK_INT_EQ(qqb_profile_from_json(j, &q, err, sizeof err), 0);
     CHECK_INT_EQ((int)q.nmpi, 2);
     CHECK_DBL_NEAR(q.mem_gbps[0], 100, 0);
+    /* A run JSON's profile is a stranger's: a figure out of its range is
+     * refused naming its field (one reached gnuplot, which named none). */
+    json_t *mem = json_object_get(json_object_get(j, "memory"), "bytes");
+    json_array_set_new(mem, 1, json_real(1e308));
+    CHECK_INT_EQ(qqb_profile_from_json(j, &q, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "memory.bytes[1]: 1e+308 is out of range");
+    json_array_set_new(mem, 1, json_real(512)); /* smaller than the one before */
+    CHECK_INT_EQ(qqb_profile_from_json(j, &q, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "memory.bytes[1]: 512 is out of range");
+    json_array_set_new(mem, 1, json_real(1048576));
+    json_array_set_new(json_object_get(json_object_get(j, "mpi"), "one_way_us"), 0,
+                       json_string("fast"));
+    CHECK_INT_EQ(qqb_profile_from_json(j, &q, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "mpi.one_way_us[0]: a value that is not a number is out of range");
+    json_object_set_new(j, "gflops", json_real(-1));
+    CHECK_INT_EQ(qqb_profile_from_json(j, &q, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "gflops: -1 is out of range");
+    json_decref(j);
+    CHECK_INT_EQ(qqb_profile_from_json(NULL, &q, err, sizeof err), 1);
     /* "mpi: null" is a profile without MPI; no figures at all is none */
     const char *nompi = "memory:\n  - bytes: 1024\n    bandwidth_gbps: 1\nmpi: null\n";
     CHECK_INT_EQ(qqb_profile_parse("n.yaml", nompi, strlen(nompi), &p, err, sizeof err), 0);
