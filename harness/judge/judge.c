@@ -723,8 +723,8 @@ static void explain(struct qqb_cmp *row, size_t family)
             w, len, "beyond %.1f%% at %.0f%%, not at look %zu of %zu's boundary (p %.2g > %.2g)",
             row->threshold, 100.0 * ch->confidence, row->look, row->looks, row->p_value, at);
         if (least > at && k > 0 && (size_t)k < len)
-            snprintf(w + k, len - (size_t)k, "; %zu pairs cannot reach it: the next look can",
-                     row->npairs);
+            snprintf(w + k, len - (size_t)k, "; %zu pairs cannot reach it: %s", row->npairs,
+                     row->look < row->looks ? "the next look can" : "more --max-repetitions would");
         return;
     }
     if (row->holm_held == 0) {

@@ -247,8 +247,57 @@ static void test_stop_and_judge(void)
     qqb_suite_free(s);
 }
 
+/* A look the sign test cannot reach is skipped: +5% in every one of 10
+ * pairs (one key) is beyond the threshold at 95%, but look 1 of 8's level
+ * (4.6e-9) is below the smallest p of 10 pairs (2^-9): noisy, the note
+ * says the next look can, and the stop rule asks for it; at 20 pairs
+ * (level 3.4e-5, smallest p 1.9e-6) it decides and the looking stops. */
+static void test_unreachable_look(void)
+{
+    struct qqb_suite *s = sim_suite();
+    struct qqb_plan p;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(
+        qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
+    p.max_reps = 80;
+    struct qqb_results cur;
+    sim_results(&p, &cur);
+    for (int look = 1; look <= 2; look++) {
+        for (uint32_t i = (uint32_t)(look - 1) * SIM_BATCH; i < (uint32_t)look * SIM_BATCH; i++) {
+            double w = 1.0 + 0.01 * (double)(i % 7);
+            qqb_metric_add_at(qqb_case_metric(cur.cases[0], "k00", QQB_VERDICT_METRIC),
+                              1050.0 * w * (1 + 1e-4 * (double)(i % 3)), 0, i);
+            qqb_metric_add_at(qqb_case_metric(cur.cases[1], "k00", QQB_VERDICT_METRIC), 1000.0 * w,
+                              0, i);
+            cur.cases[0]->launches++;
+            cur.cases[1]->launches++;
+        }
+        struct qqb_judgement j;
+        CHECK_INT_EQ(qqb_judge(&p, &cur, NULL, &j), 0);
+        CHECK_INT_EQ(j.ncmp, 1);
+        if (j.ncmp == 1) {
+            const struct qqb_cmp *row = &j.cmp[0];
+            printf("  look %zu of %zu: %s (%s)\n", row->look, row->looks,
+                   qqb_verdict_name(row->verdict), row->why);
+            CHECK_INT_EQ(row->look, (size_t)look);
+            CHECK_INT_EQ(row->verdict, look == 1 ? QQB_NOISY : QQB_REGRESSED);
+            if (look == 1)
+                CHECK(strstr(row->why, "10 pairs cannot reach it: the next look can") != NULL);
+        }
+        CHECK_INT_EQ(qqb_judge_ab_undecided(&p, 0, &cur, NULL), look == 1);
+        qqb_judgement_free(&j);
+    }
+    qqb_results_free(&cur);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 int main(void)
 {
+    RUN(test_unreachable_look);
     RUN(test_stop_and_judge);
     return TEST_DONE();
 }
