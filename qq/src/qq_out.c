@@ -124,12 +124,33 @@ static int end_section(struct qq__buf *b, size_t at)
 
 static char out_errmsg[512];
 
+/* WHOLE (N bytes) into out_errmsg when it does not fit: its start and its
+ * end around "...", never a UTF-8 character cut. The reason comes last
+ * ("PATH: cannot create: File name too long"), and a path of thousands of
+ * bytes cut the message before it; its start and end name the file. */
+static void errmsg_shorten(const char *whole, size_t n)
+{
+    size_t head = 160, tail = sizeof out_errmsg - 1 - head - 3;
+    while (head > 0 && ((unsigned char)whole[head] & 0xC0) == 0x80)
+        head--; /* WHOLE[HEAD] starts a character: the head ends before it */
+    size_t from = n - tail;
+    while (from < n && ((unsigned char)whole[from] & 0xC0) == 0x80)
+        from++;
+    snprintf(out_errmsg, sizeof out_errmsg, "%.*s...%s", (int)head, whole, whole + from);
+}
+
 int qq__out_fail(int err, const char *fmt, ...)
 {
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
-    vsnprintf(out_errmsg, sizeof out_errmsg, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(out_errmsg, sizeof out_errmsg, fmt, ap);
     va_end(ap);
+    char *whole = n >= (int)sizeof out_errmsg ? malloc((size_t)n + 1) : NULL;
+    if (whole && vsnprintf(whole, (size_t)n + 1, fmt, again) == n)
+        errmsg_shorten(whole, (size_t)n); /* out of memory: cut at the end, as it was */
+    free(whole);
+    va_end(again);
     return err;
 }
 

@@ -62,6 +62,48 @@ static void fine(void)
     QQOut("fine.qq", 0, 1);
 }
 
+/* A path of about 4000 bytes whose folders' names are past NAME_MAX: the
+ * system says "File name too long", and the message keeps that reason (the
+ * 512-byte message cut the path short before it). */
+static char long_path[4100];
+
+static void make_long_path(void)
+{
+    size_t n = 0;
+    for (int d = 0; d < 13; d++) {
+        memset(long_path + n, 'a' + d, 300);
+        n += 300;
+        long_path[n++] = '/';
+    }
+    memcpy(long_path + n, "x.qq", 5);
+}
+
+static void too_long(void)
+{
+    QQInit(10);
+    QQOut(long_path, 0, 1);
+}
+
+static void test_long_path(void)
+{
+    unsetenv(QQ_OUTPUT_ENV);
+    make_long_path();
+    CHECK(strlen(long_path) > 3900);
+    QQInit(10);
+    CHECK(qq_out(long_path, 0, 1) < 0);
+    const char *m = qq_out_errmsg();
+    CHECK(strlen(m) < 512);
+    CHECK(strncmp(m, "aaaaaaaaaa", 10) == 0);         /* the path's start */
+    CHECK_STR_CONTAINS(m, "...");                     /* its middle left out */
+    CHECK_STR_CONTAINS(m, "mmmmmmmmmm/x.qq: cannot"); /* its end */
+    CHECK_STR_CONTAINS(m, "File name too long");      /* and the reason */
+    char buf[1024];
+    stderr_of(too_long, buf, sizeof buf);
+    CHECK(strncmp(buf, "QQOut: aaaaaaaaaa", 17) == 0);
+    CHECK_STR_CONTAINS(buf, "File name too long\n");
+    CHECK(strchr(buf, '\n') == buf + strlen(buf) - 1); /* one line */
+}
+
 static void test_qq_out_says(void)
 {
     unsetenv(QQ_OUTPUT_ENV);
@@ -83,5 +125,6 @@ static void test_qq_out_says(void)
 int main(void)
 {
     RUN(test_qq_out_says);
+    RUN(test_long_path);
     return TEST_DONE();
 }
