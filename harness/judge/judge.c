@@ -1,6 +1,7 @@
 /* judge.c - judge: samples + baseline -> comparisons and verdicts, with the machine check,
  * family-wise control and the reasons. */
 #include <math.h>
+#include <gsl/gsl_cdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -445,6 +446,7 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->holm_held = -1;
     row->machine = QQB_MC_NOT_NEEDED;
     row->machine_pct = row->norm_pct = row->run_pct = row->run_bound_pct = NAN;
+    row->se_log = row->se_df = row->mde_pct = NAN;
     /* The threshold's noise: the spread of the pair ratios in the stored
      * baseline (both cases BC and BR, paired by run and launch), so it does
      * not move with the run under test; without one, this run's pairs. */
@@ -481,6 +483,7 @@ static int ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
         pa[i] = pa[i] > 0 && pb[i] > 0 ? log(pb[i] / pa[i]) : 0;
     double up, down;
     qqb_sign_p_beyond(pa, n, row->threshold, &up, &down);
+
     row->p_value = 2.0 * (up < down ? up : down);
     row->p_value = row->p_value > 1 ? 1 : row->p_value;
     free(pa);
@@ -835,6 +838,72 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
     return 0;
 }
 
+/* The minimum detectable change of ROW (docs/STATISTICS.md section 17):
+ * the change its test reads regressed nine times in ten at level A (its
+ * look's boundary for A). A baseline row's t test: log(1 + t) + (q +
+ * z(0.9)) se, q Student's two-sided quantile. A paired row's sign test,
+ * exactly for normal pair ratios of its pair noise sd: the count of pairs
+ * beyond the threshold it needs (P(B(n, 1/2) >= k) <= A/2), the chance pi
+ * a pair must be beyond it for P(B(n, pi) >= k) >= 0.9, and log(1 + t) +
+ * sd z(pi). NaN without a spread, or where no count reaches the level. */
+static double mde_of(const struct qqb_cmp *row, double a)
+{
+    double level = row_level(row, a), t = log1p(row->threshold / 100.0);
+    if (!(level > 0 && level < 1))
+        return NAN;
+    if (!row->paired) {
+        if (!(row->se_log > 0 && row->se_df > 0))
+            return NAN;
+        double q = gsl_cdf_tdist_Qinv(level / 2, row->se_df);
+        return 100.0 * expm1(t + (q + 1.2815516) * row->se_log);
+    }
+    double sd = row->noise_pct / 100.0;
+    unsigned n = row->npairs < 100000 ? (unsigned)row->npairs : 100000, k = 1;
+    if (!(sd > 0) || n == 0)
+        return NAN;
+    while (k <= n && gsl_cdf_binomial_Q(k - 1, 0.5, n) > level / 2)
+        k++;
+    if (k > n)
+        return NAN;
+    double lo = 0.5, hi = 1.0;
+    for (int it = 0; it < 60; it++) {
+        double mid = (lo + hi) / 2;
+        if (gsl_cdf_binomial_Q(k - 1, mid, n) >= 0.9)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi < 1.0 ? 100.0 * expm1(t + sd * gsl_cdf_ugaussian_Pinv(hi)) : NAN;
+}
+
+/* A row against a reference still noisy at the plan's last look whose MDE
+ * is beyond (1 + t)^2 - 1 (what it catches nine times in ten is more than
+ * the threshold beyond the threshold: it cannot tell no change from t) is
+ * blind: these pairs do not see the threshold, and no more rounds will
+ * come. */
+static void blind_by_mde(struct qqb_cmp *row)
+{
+    double t = row->threshold / 100.0;
+    if (!row->ab || row->verdict != QQB_NOISY || row->look < row->looks || row->early ||
+        row->holm_held == 0 || !(row->mde_pct / 100.0 > (1 + t) * (1 + t) - 1))
+        return;
+    row->verdict = row->alone = QQB_BLIND;
+    row->seen_by = "more pairs";
+    /* The pairs at which the median's se, 1.2533 sd / sqrt(n) (the sign
+     * test's efficiency 2/pi), is log(1 + t) / (z + z(0.9)). */
+    double room = log1p(t) / (gsl_cdf_ugaussian_Qinv((1 - row->level) / 2) + 1.2815516);
+    double sd = 1.2533 * row->noise_pct / 100.0;
+    double need = room > 0 ? (sd / room) * (sd / room) : INFINITY;
+    int k = snprintf(row->why, sizeof row->why,
+                     "these pairs catch %+.1f%% nine times in ten, not %.1f%%", row->mde_pct,
+                     row->threshold);
+    if (k > 0 && (size_t)k < sizeof row->why && need <= 100000) {
+        row->need_launches = (size_t)ceil(need);
+        snprintf(row->why + k, sizeof row->why - (size_t)k, "; about %zu pairs would see it",
+                 row->need_launches);
+    }
+}
+
 /* After every row is made: the machine check of the baseline rows, each
  * row's explanation, and the tallies. */
 static void finish(const struct qqb_plan *p, const struct qqb_results *cur,
@@ -853,6 +922,9 @@ static void finish(const struct qqb_plan *p, const struct qqb_results *cur,
     }
     for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
+        double a = 1.0 - bench_of(p, row->case_idx)->s.confidence;
+        row->mde_pct = mde_of(row, in_family(row) && j->family > 1 ? a / (double)j->family : a);
+        blind_by_mde(row);
         if (row->verdict != QQB_BLIND) /* made incomplete or unresolved since */
             row->seen_by = NULL;
         explain(row, j->family);

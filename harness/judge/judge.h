@@ -65,6 +65,13 @@ struct qqb_cmp {
     double base_mhz, mhz;
     double threshold; /* percent: the benchmark's own, which noise never grows */
     enum qqb_threshold_from threshold_from;
+    double se_log, se_df;   /* baseline rows: the standard error of the log change
+                               and its degrees of freedom (the t test; NaN for pairs,
+                               whose MDE is from the sign test and the pair noise) */
+    double mde_pct;         /* the smallest change (percent, a slowdown; the same
+                               on the log scale for a speed-up) it reads regressed
+                               nine times in ten, at the level Holm gives its first
+                               step (NaN: none, or its test cannot reach the level) */
     double hide_pct;        /* the change the key's noise hides: noise_multiple x its
                                noise, held at the bound, where that is above the
                                threshold (0: none); an undecided interval within

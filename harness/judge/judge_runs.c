@@ -172,6 +172,8 @@ int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur
     row->cur_median = exp(shown->mean + t.est); /* this run's figure, as the runs' */
     double level = s->confidence, q = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, df);
     fill_change(row, &t, level, nb, nc);
+    row->se_log = t.se;
+    row->se_df = df;
     row->run_bound_pct = 100.0 * (exp(q * t.floor_se) - 1.0);
     double up, down;
     qqb_runtest_p(&t, row->threshold, &up, &down);

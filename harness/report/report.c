@@ -629,6 +629,7 @@ static struct qqb_run_cmp run_cmp(const struct qqb_cmp *c)
         .p_value = c->p_value,
         .threshold_pct = c->threshold,
         .threshold_from = qqb_threshold_from_name(c->threshold_from),
+        .mde = c->mde_pct > 0 ? c->mde_pct : NAN, /* > the threshold where known */
         .noise_pct = c->noise_pct,
         .noise_from = c->noise_from,
         .baseline_runs = (long long)(json_int_t)c->base_runs,

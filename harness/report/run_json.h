@@ -129,6 +129,7 @@
     X(NUM, p_value, "p_value", 0)                                                                  \
     X(NUM, threshold_pct, "threshold_pct", 0)                                                      \
     X(STR, threshold_from, "threshold_from", 0)                                                    \
+    X(NUM, mde, "mde", QQB_RJ_OPT) /* caught 9 in 10 (judge.h mde_pct); only where known */        \
     X(NUM, noise_pct, "noise_pct", 0)                                                              \
     X(STR, noise_from, "noise_from", 0)                                                            \
     X(INT, baseline_runs, "baseline_runs", 0)                                                      \

@@ -45,7 +45,7 @@
 
 #define SIM_KEYS   20
 #define SIM_BATCH  10
-#define SIM_CHECKS 15
+#define SIM_CHECKS 17
 #ifndef SIM_TRIALS
 #define SIM_TRIALS 2000
 #endif
@@ -295,8 +295,110 @@ static void test_unreachable_look(void)
     qqb_suite_free(s);
 }
 
+/* Each row at its own MDE (issue 34): one key, launch noise SIGMA, 40
+ * rounds judged once (look 4 of 4). 200 A/A suites give the rows' mean
+ * MDE; N suites with that change planted must read regressed at least 90%
+ * of the time (the lower 1e-4 quantile of Binomial(N, 0.9)). */
+static void mde_line(const struct qqb_plan *p0, double sigma, unsigned long seed, unsigned n)
+{
+    struct qqb_plan p = *p0;
+    p.max_reps = 40;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, seed);
+    double mde = 0;
+    unsigned caught = 0, pilots = 200;
+    for (unsigned s = 0; s < pilots + n; s++) {
+        double f = s < pilots ? 1.0 : 1.0 + mde / 100.0;
+        struct qqb_results cur;
+        struct qqb_judgement j;
+        sim_results(&p, &cur);
+        for (uint32_t i = 0; i < 40; i++) {
+            double w = gsl_rng_uniform(g) < 0.3 ? gsl_ran_flat(g, 1.3, 1.9) : 1.0;
+            qqb_metric_add_at(qqb_case_metric(cur.cases[0], "k00", QQB_VERDICT_METRIC),
+                              1000.0 * f * w * exp(gsl_ran_gaussian(g, sigma)), 0, i);
+            qqb_metric_add_at(qqb_case_metric(cur.cases[1], "k00", QQB_VERDICT_METRIC),
+                              1000.0 * w * exp(gsl_ran_gaussian(g, sigma)), 0, i);
+            cur.cases[0]->launches++;
+            cur.cases[1]->launches++;
+        }
+        CHECK_INT_EQ(qqb_judge(&p, &cur, NULL, &j), 0);
+        if (j.ncmp == 1 && s < pilots)
+            mde += j.cmp[0].mde_pct / pilots;
+        else if (j.ncmp == 1)
+            caught += j.cmp[0].verdict == QQB_REGRESSED;
+        qqb_judgement_free(&j);
+        qqb_results_free(&cur);
+    }
+    gsl_rng_free(g);
+    char what[96];
+    snprintf(what, sizeof what, "noise %.1f%%: at its MDE (%+.2f%%) caught", 100 * sigma, mde);
+    check_at_least(what, caught, n, 0.90);
+}
+
+static void test_mde(void)
+{
+    struct qqb_suite *s = sim_suite();
+    struct qqb_plan p;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(
+        qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
+    unsigned n = trials() / 2;
+    mde_line(&p, 0.01, 20261130, n);
+    mde_line(&p, 0.02, 20261131, n);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
+/* An undecided row at the plan's last look whose MDE is beyond (1 + t)^2 -
+ * 1 (it cannot tell no change from t) is blind, with the change it does
+ * catch: 10 pairs of one key scattered by about 10%, one look. */
+static void test_blind_by_mde(void)
+{
+    struct qqb_suite *s = sim_suite();
+    struct qqb_plan p;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(
+        qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
+    p.max_reps = SIM_BATCH; /* one look: the last */
+    static const double jit[10] = {1.00, 1.12, 0.91, 1.05, 0.93, 1.10, 0.89, 1.03, 1.08, 0.95};
+    struct qqb_results cur;
+    struct qqb_judgement j;
+    sim_results(&p, &cur);
+    for (uint32_t i = 0; i < SIM_BATCH; i++) {
+        qqb_metric_add_at(qqb_case_metric(cur.cases[0], "k00", QQB_VERDICT_METRIC), 1000.0 * jit[i],
+                          0, i);
+        qqb_metric_add_at(qqb_case_metric(cur.cases[1], "k00", QQB_VERDICT_METRIC),
+                          1000.0 * jit[SIM_BATCH - 1 - i], 0, i);
+        cur.cases[0]->launches++;
+        cur.cases[1]->launches++;
+    }
+    CHECK_INT_EQ(qqb_judge(&p, &cur, NULL, &j), 0);
+    CHECK_INT_EQ(j.ncmp, 1);
+    if (j.ncmp == 1) {
+        const struct qqb_cmp *row = &j.cmp[0];
+        printf("  %s [%+.1f, %+.1f], MDE %+.1f%% (%s)\n", qqb_verdict_name(row->verdict),
+               row->ch.lo, row->ch.hi, row->mde_pct, row->why);
+        CHECK(row->mde_pct > 4.04);
+        CHECK_INT_EQ(row->verdict, QQB_BLIND);
+        CHECK(strstr(row->why, "nine times in ten, not 2.0%") != NULL);
+    }
+    CHECK_INT_EQ(j.build_blind, 1);
+    qqb_judgement_free(&j);
+    qqb_results_free(&cur);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 int main(void)
 {
+    RUN(test_blind_by_mde);
+    RUN(test_mde);
     RUN(test_unreachable_look);
     RUN(test_stop_and_judge);
     return TEST_DONE();
