@@ -350,6 +350,9 @@ static int one_host(int size)
     return known;
 }
 
+/* 133 lines, over the 120 of .clang-tidy: to be split into its gather
+ * and its write (issue 35). */
+// NOLINTNEXTLINE(readability-function-size)
 static int mpi_out(const char *path, int node, int nodes, int *result)
 {
     if (!mpi_active())
