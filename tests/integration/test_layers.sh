@@ -1,10 +1,15 @@
 # test_layers.sh - harness/ is built in layers (harness/CMakeLists.txt,
-# qqb_layer): every #include "X.h" of harness/LAYER/ names a header of LAYER
-# itself, of a layer LAYER depends on (directly or through another), or of
-# libqq. Then the same two ways round with a planted include of a higher
-# layer's header: this checker refuses it, and the compiler, given the
-# include directories CMake gives that layer (compile_commands.json), cannot
-# find the header at all - the build fails, not only this test.
+# qqb_layer), and the build enforces them with cmake/check_layers.cmake:
+# every #include of harness/LAYER/ names, by its bare name, a header of
+# LAYER, of a layer below it or of libqq; every qqb* symbol a layer's
+# library uses is defined in it or below; no C file is over 1,000 lines
+# but those cmake/long_files.txt holds. Here: the build ran the three
+# checks, today's tree passes them, and each refuses a violation planted in
+# a copy (an include of a higher layer's header, of a sibling's, by a
+# path; a call up the layers with a bare declaration and no include; a
+# file grown past the limit). Last, the include directories: the compiler,
+# given the ones CMake gives a layer (compile_commands.json), cannot find a
+# higher layer's header at all.
 set -euo pipefail
 src="${QQ_SOURCE_DIR:?QQ_SOURCE_DIR not set}"
 bin="${QQ_BINARY_DIR:?QQ_BINARY_DIR not set}"
@@ -14,85 +19,132 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check_script="$src/cmake/check_layers.cmake"
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$bin/CMakeCache.txt"; }
+cmake_bin=$(cache CMAKE_COMMAND)
+nm_bin=$(cache CMAKE_NM)
+ar_bin=$(cache CMAKE_AR)
+cc_bin=$(cache CMAKE_C_COMPILER)
+[ -x "$cmake_bin" ] || cmake_bin=cmake
 
-# check.py HARNESS_DIR: one line per include that breaks the layers; exit 1
-# when there is one, 2 when the layer table cannot be read.
-cat >"$tmp/check.py" <<'PY'
-import glob, os, re, sys
-root = sys.argv[1]
-libqq = {os.path.basename(p) for p in glob.glob(os.path.join(sys.argv[2], "qq", "*", "*.h"))}
-table = open(os.path.join(root, "CMakeLists.txt")).read()
-deps = {}
-for m in re.finditer(r"^qqb_layer\((\w+)(?:\s+DEPENDS([^)]*))?\)", table, re.M):
-    deps[m.group(1)] = (m.group(2) or "").split()
-if len(deps) < 2:
-    print("no qqb_layer() table in", os.path.join(root, "CMakeLists.txt"))
-    sys.exit(2)
-def below(layer, seen=None):
-    seen = set() if seen is None else seen
-    for d in deps.get(layer, []):
-        if d not in seen:
-            seen.add(d)
-            below(d, seen)
-    return seen
-where = {}
-for layer in deps:
-    for h in glob.glob(os.path.join(root, layer, "*.h")):
-        where[os.path.basename(h)] = layer
-bad = 0
-for layer in deps:
-    allowed = below(layer) | {layer}
-    for f in sorted(glob.glob(os.path.join(root, layer, "*.[ch]"))):
-        for n, line in enumerate(open(f), 1):
-            m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
-            if not m:
-                continue
-            h = m.group(1)
-            rel = os.path.relpath(f, root)
-            if "/" in h:
-                print(f"{rel}:{n}: includes \"{h}\" by a path; name the header, the layers give the folders")
-                bad = 1
-            elif h in where and where[h] not in allowed:
-                print(f"{rel}:{n}: layer {layer} includes {h} of layer {where[h]}, which is not below it")
-                bad = 1
-            elif h not in where and h not in libqq:
-                print(f"{rel}:{n}: includes {h}, which no layer and not libqq has")
-                bad = 1
-for layer in deps:
-    if not os.path.isdir(os.path.join(root, layer)):
-        print(f"layer {layer} has no folder harness/{layer}")
-        bad = 1
-sys.exit(bad)
-PY
+# The build ran each check: its stamp is there, made after the script.
+for c in layers-includes layers-symbols file-sizes; do
+    if [ -f "$bin/harness/$c.stamp" ] && [ ! "$bin/harness/$c.stamp" -ot "$check_script" ]; then
+        ok "the build ran the $c check"
+    else
+        bad "no $bin/harness/$c.stamp newer than $check_script: the build did not run the $c check"
+    fi
+done
 
-if python3 "$tmp/check.py" "$src/harness" "$src" >"$tmp/out" 2>&1; then
+# includes DIR: cmake/check_layers.cmake's include check on the harness
+# folder DIR; its output in $tmp/out, its exit status in $rc.
+includes() {
+    rc=0
+    "$cmake_bin" -DMODE=includes -DHARNESS="$1" -DQQ="$src/qq" -P "$check_script" >"$tmp/out" 2>&1 || rc=$?
+}
+# refused WHAT LINE_ERE: the last check failed with a line matching LINE_ERE.
+refused() {
+    if [ "$rc" = 0 ]; then
+        cat "$tmp/out"
+        bad "the check let through $1"
+    elif grep -Eq -- "$2" "$tmp/out"; then
+        ok "the check refuses $1: $(grep -E -- "$2" "$tmp/out" | head -1)"
+    else
+        cat "$tmp/out"
+        bad "the check refused $1, but not with the line expected"
+    fi
+}
+
+includes "$src/harness"
+if [ "$rc" = 0 ]; then
     ok "every include of harness/ is of its own layer, a layer below, or libqq"
 else
     cat "$tmp/out"
     bad "harness/ includes across its layers"
 fi
 
-# A planted include of a higher layer (util -> report) in a copy.
-cp -r "$src/harness" "$tmp/h"
-printf '#include "report.h"\n' >>"$tmp/h/util/grow.c"
-if python3 "$tmp/check.py" "$tmp/h" "$src" >"$tmp/out" 2>&1; then
-    bad "the checker let util/grow.c include report.h"
-elif grep -q "util/grow.c:.*layer util includes report.h of layer report" "$tmp/out"; then
-    ok "the checker names util/grow.c including report.h of layer report"
+# Planted includes, each in a fresh copy: a higher layer's header (util ->
+# report), a sibling's (judge -> measure: judge does not depend on
+# measure), and a higher layer's by a path (stats -> run), which the
+# compiler finds whatever the include directories.
+plant() {
+    rm -rf "$tmp/h"
+    cp -r "$src/harness" "$tmp/h"
+    printf '%s\n' "$2" >>"$tmp/h/$1"
+    includes "$tmp/h"
+}
+plant util/grow.c '#include "report.h"'
+refused "util/grow.c including report.h" '^h/util/grow\.c:[0-9]+:1: error: layer util includes report\.h of layer report, which is not below it$'
+plant judge/judge.c '#include "runner.h"'
+refused "judge/judge.c including a sibling's runner.h" 'h/judge/judge\.c:[0-9]+:1: error: layer judge includes runner\.h of layer measure'
+plant stats/model.c '#include "../run/pipeline.h"'
+refused "stats/model.c including ../run/pipeline.h" 'h/stats/model\.c:[0-9]+:1: error: includes "\.\./run/pipeline\.h" by a path \(a header of layer run, which is not below stats\)'
+plant stats/model.c '#  include "../stats/stats.h"'
+refused "an include of its own layer by a path" 'h/stats/model\.c:[0-9]+:1: error: includes "\.\./stats/stats\.h" by a path'
+plant stats/model.c '#include "nosuch.h"'
+refused "a header nobody has" 'includes nosuch\.h, which no layer and not libqq has'
+
+# The symbols: the build's libraries pass; a copy of stats' library with
+# one more member, which declares qqb_run (layer run) itself and calls it,
+# is refused: no include, so no include check sees it, and the static
+# libraries would meet only at qqbench's final link, where run is present.
+libs="" for_plant=""
+layers=$(sed -n 's/^qqb_layer(\([a-z]*\).*/\1/p' "$src/harness/CMakeLists.txt")
+for l in $layers; do
+    libs="$libs,$l=$bin/harness/libqqb_$l.a"
+    cp "$bin/harness/libqqb_$l.a" "$tmp/libqqb_$l.a"
+    for_plant="$for_plant,$l=$tmp/libqqb_$l.a"
+done
+symbols() {
+    rc=0
+    "$cmake_bin" -DMODE=symbols -DHARNESS="$src/harness" -DNM="$nm_bin" -DLIBS="${1#,}" -P "$check_script" >"$tmp/out" 2>&1 || rc=$?
+}
+symbols "$libs"
+if [ "$rc" = 0 ]; then
+    ok "every qqb* symbol each layer's library uses is defined in it or below"
 else
     cat "$tmp/out"
-    bad "the checker refused, but not with the line expected"
+    bad "harness/'s libraries use symbols across their layers"
 fi
-# A sibling (judge -> measure: judge does not depend on measure).
-cp "$src/harness/judge/judge.c" "$tmp/h/judge/judge.c"
-printf '#include "runner.h"\n' >>"$tmp/h/judge/judge.c"
-if python3 "$tmp/check.py" "$tmp/h" "$src" >"$tmp/out" 2>&1 ||
-    ! grep -q "layer judge includes runner.h of layer measure" "$tmp/out"; then
-    cat "$tmp/out"
-    bad "the checker let judge/judge.c include runner.h of a sibling layer"
+mkdir -p "$tmp/o"
+printf 'struct qqb_run_args;\nint qqb_run(const struct qqb_run_args *a);\nint qqb_stats_planted(void);\nint qqb_stats_planted(void) { return qqb_run(0); }\n' >"$tmp/o/planted.c"
+if ! "$cc_bin" -c -o "$tmp/o/planted.c.o" "$tmp/o/planted.c" 2>"$tmp/cc"; then
+    cat "$tmp/cc"
+    bad "the planted call does not compile"
 else
-    ok "the checker refuses a sibling layer's header (judge -> measure)"
+    ok "a call from stats to run's qqb_run with a bare declaration compiles"
+    "$ar_bin" rc "$tmp/libqqb_stats.a" "$tmp/o/planted.c.o"
+    symbols "$for_plant"
+    refused "stats' library calling qqb_run of layer run" '^harness/stats/planted\.c: error: layer stats uses qqb_run of layer run, which is not below it'
 fi
+
+# Sizes: today's tree passes; a copy with a file one line past the limit,
+# and one grown past the figure cmake/long_files.txt holds it to, fails.
+sizes() {
+    rc=0
+    "$cmake_bin" -DMODE=sizes -DROOT="$1" -DALLOW="$1/cmake/long_files.txt" -P "$check_script" >"$tmp/out" 2>&1 || rc=$?
+}
+sizes "$src"
+if [ "$rc" = 0 ]; then
+    ok "no C file over 1,000 lines but those cmake/long_files.txt holds, none past its figure"
+else
+    cat "$tmp/out"
+    bad "a C file is over its limit"
+fi
+mkdir -p "$tmp/r/cmake" "$tmp/r/harness/util" "$tmp/r/qq/src"
+cp "$src/cmake/long_files.txt" "$tmp/r/cmake/"
+seq 1001 >"$tmp/r/harness/util/big.c"
+grep -v '^#' "$src/cmake/long_files.txt" | while read -r f n _; do
+    mkdir -p "$(dirname "$tmp/r/$f")"
+    seq "$n" >"$tmp/r/$f"
+done
+sizes "$tmp/r"
+refused "a file of 1,001 lines" '^harness/util/big\.c: error: 1001 lines, over the 1000-line limit'
+rm "$tmp/r/harness/util/big.c"
+f=$(grep -v '^#' "$src/cmake/long_files.txt" | head -1 | cut -d' ' -f1)
+echo "one more line" >>"$tmp/r/$f"
+sizes "$tmp/r"
+refused "$f one line past its figure" "^$f: error: [0-9]+ lines, over the [0-9]+ it is held to"
 
 # The compiler: util's own flags, from the compile database, on a file of
 # util that includes report.h, cannot find it; the same flags compile the
