@@ -12,6 +12,9 @@ check() { if "$@"; then pass=$((pass+1)); else echo "FAIL: $*"; fail=$((fail+1))
 check test -f "$prefix/include/qq/qq.h"
 check test -f "$prefix/include/qq/qq_file.h"
 check test -f "$prefix/include/qq/qq_mem.h"
+# The headers installed are qq/include's, no fewer and none that is not there.
+check test "$(cd "$prefix/include/qq" && ls)" = "$(cd "$QQ_SOURCE_DIR/qq/include" && ls)"
+check bash -c "! grep -q 'qq_mpi.h' install.log"
 check test -f "$prefix/lib/pkgconfig/qq.pc"
 
 # 1. CMake: find_package(QQ)
