@@ -23,6 +23,14 @@ extern "C" {
 #define QQ_API
 #endif
 
+/* The version of this header: numbers, for #if. qq_version() (below) says
+ * the version of the library linked, which a program built against one
+ * header may meet another of. CMakeLists.txt's project(QQ VERSION) is the
+ * same, or libqq does not compile (qq_error.c). */
+#define QQ_VERSION_MAJOR 0
+#define QQ_VERSION_MINOR 1
+#define QQ_VERSION_PATCH 0
+
 /* ======================================================================
  * Types that exist whether QQ is on or off, so user code compiles either way.
  * ====================================================================== */
@@ -72,6 +80,8 @@ enum qq_errno {
 QQ_API const char *qq_strerror(int err);
 /* The name of an error code ("QQ_ETRUNCATED"). */
 QQ_API const char *qq_err_name(int err);
+/* The linked library's version, "MAJOR.MINOR.PATCH" ("0.1.0"). */
+QQ_API const char *qq_version(void);
 
 /* Measure the tick counter's frequency in MHz (about 20 ms), and whether it
  * runs at a constant rate (1) or not (0). Library functions, on or off. */

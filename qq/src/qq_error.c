@@ -1,5 +1,21 @@
-/* qq_error.c - error codes to names and messages, from the one table in qq.h. */
+/* qq_error.c - error codes to names and messages, from the one table in qq.h;
+ * the library's version. */
 #include "qq_internal.h"
+
+/* qq.h's version is the project's (qq/CMakeLists.txt passes it). */
+#if defined(QQ__PROJECT_VERSION_MAJOR) && (QQ_VERSION_MAJOR != QQ__PROJECT_VERSION_MAJOR ||        \
+                                           QQ_VERSION_MINOR != QQ__PROJECT_VERSION_MINOR ||        \
+                                           QQ_VERSION_PATCH != QQ__PROJECT_VERSION_PATCH)
+#error "qq.h's QQ_VERSION_MAJOR/MINOR/PATCH differ from project(QQ VERSION) in CMakeLists.txt"
+#endif
+
+#define QQ__STR2(x) #x
+#define QQ__STR(x)  QQ__STR2(x)
+
+const char *qq_version(void)
+{
+    return QQ__STR(QQ_VERSION_MAJOR) "." QQ__STR(QQ_VERSION_MINOR) "." QQ__STR(QQ_VERSION_PATCH);
+}
 
 const char *qq_strerror(int err)
 {
