@@ -8,7 +8,7 @@ check() { if "$@"; then pass=$((pass+1)); else echo "FAIL: $*"; fail=$((fail+1))
 # make as the user would call it, not with the flags, variables or environment of a make
 # that runs this test (make test-plain).
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u CMAKE_FLAGS -u PREFIX make --no-print-directory -C "$src" "$@"; }
-TEST_TOOLS="python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck procps"
+TEST_TOOLS="python3 jq valgrind chromium-headless-shell clang-format clang-tidy cppcheck procps util-linux"
 RUN_NEEDS="gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev libgsl-dev libopenmpi-dev openmpi-bin gnuplot-nox fonts-dejavu-core libdw-dev"
 
 rm -rf bin b log
