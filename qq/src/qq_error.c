@@ -1,5 +1,8 @@
 /* qq_error.c - error codes to names and messages, from the one table in qq.h;
- * the library's version. */
+ * what a path that is not a regular file is, for the messages; the
+ * library's version. */
+#include <sys/stat.h>
+
 #include "qq_internal.h"
 
 /* qq.h's version is the project's (qq/CMakeLists.txt passes it). */
@@ -45,4 +48,14 @@ const char *qq_err_name(int err)
     default:
         return "QQ_E?";
     }
+}
+
+const char *qq__file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
 }

@@ -868,16 +868,6 @@ int qq_file_open_mem(const void *data, size_t size, const char *name, struct qq_
     return parse_mem(f, data, size);
 }
 
-static const char *file_kind(mode_t m)
-{
-    return S_ISDIR(m)    ? "a directory"
-           : S_ISCHR(m)  ? "a character device"
-           : S_ISBLK(m)  ? "a block device"
-           : S_ISFIFO(m) ? "a FIFO"
-           : S_ISSOCK(m) ? "a socket"
-                         : "not a regular file";
-}
-
 /*
  * Only a regular file is read: a directory, a FIFO or a device is refused
  * by its type before a byte is read (O_NONBLOCK: opening a FIFO that has no
@@ -896,7 +886,7 @@ static int open_checked(struct qq_file *f, const char *path, int *fd,
     if (fstat(*fd, &st) != 0)
         rc = fail(f, QQ_EIO, "cannot stat: %s", strerror(errno));
     else if (!S_ISREG(st.st_mode))
-        rc = fail(f, QQ_EIO, "is %s, not a QQ file", file_kind(st.st_mode));
+        rc = fail(f, QQ_EIO, "is %s, not a QQ file", qq__file_kind(st.st_mode));
     if (rc == 0) {
         ssize_t got = pread_full(*fd, head, QQ__HEADER_SIZE, 0);
         if (got < 0)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "qq.h"
 #include "qq_file.h"
@@ -112,6 +113,9 @@ const char *qq__out_path(const char *name);
  * QQ_EIO when it cannot be checked) with the message set: the writer renames
  * a temporary over PATH, which would replace /dev/null, a FIFO or a device. */
 int qq__out_check_target(const char *path);
+/* What a file of mode M that is not a regular file is, for a message: "a
+ * directory", "a FIFO", ... (qq_error.c; the writer's and the reader's). */
+const char *qq__file_kind(mode_t m);
 
 /* ---------------------------------------------------------------------
  * Reader (qq_file.c, qq_stat.c).

@@ -165,16 +165,6 @@ const char *qq__out_path(const char *name)
     return env && *env ? env : name;
 }
 
-static const char *file_kind(mode_t m)
-{
-    return S_ISDIR(m)    ? "a directory"
-           : S_ISCHR(m)  ? "a character device"
-           : S_ISBLK(m)  ? "a block device"
-           : S_ISFIFO(m) ? "a FIFO"
-           : S_ISSOCK(m) ? "a socket"
-                         : "not a regular file";
-}
-
 /* stat, not lstat: a link to /dev/null is refused too. A dangling link is
  * a name that does not exist (the rename replaces the link itself). */
 int qq__out_check_target(const char *path)
@@ -190,7 +180,7 @@ int qq__out_check_target(const char *path)
     return qq__out_fail(QQ_EINVAL,
                         "%s is %s: QQOut writes only to a regular file or a new "
                         "name, and will not replace it",
-                        path, file_kind(st.st_mode));
+                        path, qq__file_kind(st.st_mode));
 }
 
 /* ---------------------------------------------------------------------
