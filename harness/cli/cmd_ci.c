@@ -27,7 +27,7 @@
 static const struct qqb_opts_cmd ci_cmd = {
     "ci",
     "usage: qqbench ci [--base REV] [--build CMD] [--allow-same] [--keep] [--jobs N]\n"
-    "                  [--kernels-subdir SUB] [SUITE.yaml] [run options]\n\n"
+    "                  [--kernels-subdir SUB] [--with-baseline] [SUITE.yaml] [run options]\n\n"
     "Check a change in one job, on whatever machine the job got: build the\n"
     "reference revision REV of this git checkout in a temporary git worktree,\n"
     "then run SUITE (default configs/ci.yaml) with 'qqbench run SUITE\n"
@@ -51,8 +51,11 @@ static const struct qqb_opts_cmd ci_cmd = {
     "DIR (a run option) is in this one: under {out} when CMD names {out},\n"
     "else under the worktree; without --kernels, the build's kernels/.\n"
     "Options after the suite go to 'qqbench run' (--kernels, --json, --junit,\n"
-    "--report, --require-baseline, ...), but ci's own, which may stand on\n"
-    "either side (--keep after the suite is the run's).\n\n",
+    "--report, ...), but ci's own, which may stand on either side (--keep\n"
+    "after the suite is the run's).\n\n"
+    "ci compares the two builds; it neither reads nor writes a stored baseline\n"
+    "(baselines/) unless --with-baseline asks for one (and run's baseline\n"
+    "options, --update-baseline, --record, --baselines, ..., need it).\n\n",
     "\nThe build logs (ci-reference-build.log, ci-change-build.log) go to the\n"
     "folder of --json FILE, else the report folder (--report DIR, else\n"
     "reports/latest/SUITE; with --no-report and no --json, here), not to the\n"
@@ -68,7 +71,7 @@ static const struct qqb_opts_cmd ci_cmd = {
 struct ci {
     const char *base, *build, *sub, *suite;
     char *suite_build; /* the suite's build:, when it gives the command */
-    int keep, njobs, allow_same;
+    int keep, njobs, allow_same, with_baseline;
     char **targets; /* the suite's kernels by name, the default build's targets */
     size_t ntargets;
     struct qqb_run_opts ro;
@@ -335,6 +338,39 @@ static void split_args(const struct qqb_opt *table, int argc, char **argv, int f
     }
 }
 
+/* Which stored baselines the run uses: none, unless --with-baseline, and
+ * then read (written only by --update-baseline or --record), a baseline of
+ * kernels built with other flags a warning, never a refusal: ci
+ * compares two builds, and a stored baseline is run's business. A run
+ * option about stored baselines without --with-baseline is refused, naming
+ * it. 0, or -1 with the error said. */
+static int ci_stored(struct ci *c)
+{
+    struct qqb_run_opts *o = &c->ro;
+    const char *asked = o->update              ? "--update-baseline"
+                        : o->memory_only       ? "--memory-only"
+                        : o->record            ? "--record"
+                        : o->baselines_dir     ? "--baselines"
+                        : o->baseline_from     ? "--baseline-from"
+                        : o->require_baseline  ? "--require-baseline"
+                        : o->allow_other_flags ? "--allow-other-flags"
+                                               : NULL;
+    if (c->with_baseline) {
+        o->stored = QQB_STORED_ASKED;
+        o->allow_other_flags = 1;
+        return 0;
+    }
+    if (asked) {
+        fprintf(stderr,
+                "qqbench ci: error: %s is about a stored baseline, which ci uses only with "
+                "--with-baseline: add it\n",
+                asked);
+        return -1;
+    }
+    o->stored = QQB_STORED_NONE;
+    return 0;
+}
+
 /* Options, suite and revisions, all checked before anything is built.
  * Exception to the return convention: -1 when ci goes on, else the exit
  * code to end with (the help printed: QQB_EXIT_OK). */
@@ -352,6 +388,11 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
         QQB_OPT_FLAG("--allow-same", 0, &c->allow_same,
                      "run even when REV is HEAD's own commit (an A/A run,\n"
                      "or uncommitted changes against HEAD)"),
+        QQB_OPT_FLAG("--with-baseline", 0, &c->with_baseline,
+                     "also compare with this machine's stored baseline and\n"
+                     "the memory baseline (read only, unless --update-baseline\n"
+                     "or --record; other flags: a warning, not a refusal);\n"
+                     "without it ci neither reads nor writes baselines/"),
         QQB_OPT_FLAG("--keep", 0, &c->keep, "keep the reference's worktree and build folder"),
         QQB_OPT_INT("--jobs", "N", &c->njobs, 1, 1024,
                     "parallel jobs of the default CMake build (default:\n"
@@ -388,6 +429,8 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
     free(run_av);
     if (prc != 0 || help)
         return prc < 0 ? QQB_EXIT_USAGE : QQB_EXIT_OK;
+    if (ci_stored(c) != 0)
+        return QQB_EXIT_USAGE;
     struct qqb_suite *s = NULL;
     char err[2048];
     if (qqb_suite_parse(c->suite, &s, err, sizeof err) != 0) {

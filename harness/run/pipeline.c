@@ -315,6 +315,9 @@ static int step_baselines(struct run *r)
         fprintf(stderr, "qqbench run: error: %s\n", r->err);
         return fail(r, QQB_EXIT_USAGE);
     }
+    /* ci compares with its reference build: no stored baseline unless asked. */
+    if (o->stored == QQB_STORED_NONE)
+        return 0;
     if (!o->memory_only && load_baseline(r, &r->have_base) != 0)
         return fail(r, QQB_EXIT_USAGE);
     const char *other_id =
@@ -714,6 +717,15 @@ static int step_store(struct run *r)
     struct qqb_run_store s;
     qqb_run_store_plan(&r->oc, &s);
     qqb_run_store_more(r->o->memory_only, r->o->update, r->oc.failed, &s);
+    /* ci writes a stored baseline only when asked (--update-baseline,
+     * --record), never one recorded because there was none. */
+    if (r->o->stored == QQB_STORED_NONE)
+        memset(&s, 0, sizeof s);
+    else if (r->o->stored == QQB_STORED_ASKED && !r->o->update) {
+        s.baseline = s.memory = 0;
+        if (!r->o->record)
+            s.held = NULL;
+    }
     if (s.held)
         fprintf(stderr, "qqbench: %s: the baseline was not written\n", s.held);
     if (s.baseline && store_baseline(r, &s) != 0)

@@ -23,6 +23,13 @@ enum qqb_exit {
     QQB_EXIT_KERNEL = 3      /* a kernel failed */
 };
 
+/* Which stored baselines a run reads and writes (qqb_run_opts.stored). */
+enum qqb_run_stored {
+    QQB_STORED_ALL = 0, /* run: read them; record the first; --update-baseline, --record write */
+    QQB_STORED_ASKED,   /* ci --with-baseline: read them; only --update-baseline, --record write */
+    QQB_STORED_NONE     /* ci: neither read nor written (the reference build is the comparison) */
+};
+
 /* The options of 'qqbench run' (qqbench run --help says what each means). */
 struct qqb_run_opts {
     const char *suite_path;
@@ -42,6 +49,7 @@ struct qqb_run_opts {
                               one launch per case, no timing baseline */
     int allow_other_flags; /* --allow-other-flags: compare timing with a baseline of
                               kernels built with other flags */
+    int stored;            /* which stored baselines the run uses (enum qqb_run_stored) */
     int have_seed;
     uint64_t seed;
     size_t keep_runs;

@@ -91,7 +91,7 @@ build_change() {
 ci() { # ci OUT BASE [run options]: qqbench ci in the project, exit status in $rc
     local out="$1" base="$2"; shift 2
     rc=0
-    "$QQBENCH" ci --base "$base" suite.yaml --kernels build/kernels --baselines ../bl \
+    "$QQBENCH" ci --base "$base" suite.yaml --kernels build/kernels \
         --quiet "$@" >"../$out" 2>"../$out.err" || rc=$?
 }
 

@@ -106,7 +106,7 @@ check "reference = HEAD: nothing built" test ! -e built
 clean_after "refused"
 
 kernel 110 && commit "lookup: 10% more rounds"
-ci mk_slow --base HEAD~1 bench.yaml --build make --kernels build/kernels --baselines ../bl-mk1 \
+ci mk_slow --base HEAD~1 bench.yaml --build make --kernels build/kernels \
     --json ../out/mk.json --quiet
 check "make, +10%: exit 1 (got $rc)" test "$rc" = 1
 check "make, +10%: lookup regressed vs reference build" test -n "$(row ../mk_slow.txt | grep ' regressed vs')"
@@ -118,13 +118,35 @@ clean_after "make"
 # The revert, built by the suite's build:, against the slow commit.
 git revert --no-edit HEAD >/dev/null
 suite bench-b.yaml make
-ci mk_back --base HEAD~1 bench-b.yaml --kernels build/kernels --baselines ../bl-mk2 --quiet \
+ci mk_back --base HEAD~1 bench-b.yaml --kernels build/kernels --quiet \
     --no-report
 check "make, revert: exit 0 (got $rc)" test "$rc" = 0
 check "make, revert: lookup improved vs reference build" test -n "$(row ../mk_back.txt | grep ' improved vs')"
 check "make, revert: the suite's build: built both" has ../mk_back.err 'build: make$'
 [ "$rc" = 0 ] || show ../mk_back.txt ../mk_back.err
 clean_after "make, revert"
+# ci compares two builds: without --with-baseline it neither writes nor reads
+# baselines/ (it recorded one from whatever the change was, then refused the
+# next ci whose kernels had other flags, exit 2).
+check "ci without --with-baseline: no baselines/ written in the project" test ! -e baselines
+ci mk_runopt --base HEAD~1 bench.yaml --build make --kernels build/kernels --update-baseline
+check "a baseline option without --with-baseline: exit 2 (got $rc)" test "$rc" = 2
+check "a baseline option without --with-baseline: names the way past" has ../mk_runopt.err 'update-baseline .*--with-baseline'
+# With it: a baseline recorded at -O2 -g, then ci on kernels built -O1 -g
+# compares across builds with a warning, and exits by its verdicts.
+build_as() { echo "make -B CFLAGS='$1 \$(shell pkg-config --cflags qq)'"; }
+ci mk_bl1 --with-baseline --base HEAD~1 bench.yaml --build "$(build_as '-O2 -g')" \
+    --kernels build/kernels --baselines ../bl-mk --update-baseline --quiet --no-report
+check "--with-baseline --update-baseline: recorded (exit 0, got $rc)" test "$rc" = 0 -a -n "$(ls ../bl-mk/*/hash.yaml 2>/dev/null)"
+[ "$rc" = 0 ] || show ../mk_bl1.txt ../mk_bl1.err
+recorded=$(cat ../bl-mk/*/hash.yaml ../bl-mk/hash.memory.yaml | cksum)
+ci mk_bl2 --with-baseline --base HEAD~1 bench.yaml --build "$(build_as '-O1 -g')" \
+    --kernels build/kernels --baselines ../bl-mk --quiet --no-report
+check "--with-baseline, other flags: exits by its verdicts, not 2 (got $rc)" test "$rc" = 0 -o "$rc" = 1
+check "--with-baseline, other flags: a warning that names them" has ../mk_bl2.err 'WARNING: timing compared across builds: kernel .lookup. \(-O1 here, -O2 in the baseline\)'
+[ "$rc" = 0 -o "$rc" = 1 ] || show ../mk_bl2.txt ../mk_bl2.err
+check "--with-baseline, no --update-baseline: the baselines not rewritten" test "$(cat ../bl-mk/*/hash.yaml ../bl-mk/hash.memory.yaml | cksum)" = "$recorded"
+clean_after "with-baseline"
 # A reference that does not build: exit 2, its last lines shown, its log kept, nothing left.
 git checkout -q -b broken && echo 'this is not C' >> lookup.c && commit broken
 git checkout -q master
@@ -162,7 +184,7 @@ echo 'int main(void) { return 0; }' > tool.c
 suite bench.yaml
 kernel 100 && commit base
 kernel 110 && commit "lookup: 10% more rounds"
-ci cm_slow --base HEAD~1 bench.yaml --kernels build/kernels --baselines ../bl-cm1 --no-report \
+ci cm_slow --base HEAD~1 bench.yaml --kernels build/kernels --no-report \
     --quiet --build 'cmake -S {src} -B {out} -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build {out}'
 check "cmake, +10%: exit 1 (got $rc)" test "$rc" = 1
 check "cmake, +10%: lookup regressed vs reference build" test -n "$(row ../cm_slow.txt | grep ' regressed vs')"
@@ -176,7 +198,7 @@ rm -rf build
 cmake -S . -B build -DQQ_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_PREFIX_PATH="$prefix" > ../cm_build.txt 2>&1 && cmake --build build >> ../cm_build.txt 2>&1 ||
     { cat ../cm_build.txt; exit 1; }
-ci cm_back --base HEAD~1 bench.yaml --kernels build/kernels --baselines ../bl-cm2 --no-report --quiet
+ci cm_back --base HEAD~1 bench.yaml --kernels build/kernels --no-report --quiet
 check "cmake default line, revert: exit 0 (got $rc)" test "$rc" = 0
 check "cmake default line, revert: lookup improved vs reference build" test -n "$(row ../cm_back.txt | grep ' improved vs')"
 check "cmake default line: find_package(QQ) found the install" hasnt ci-reference-build.log 'Could not find'
@@ -243,7 +265,7 @@ MK
 printf 'suite: table\ndefaults:\n  threshold: 3\nbenchmarks:\n  - name: table\n    kernel: table\n    args: ["{size}"]\n    params:\n      size: [1, 2]\n' > bench.yaml
 table 100 100 && commit base
 table 110 100 && commit "table: lookup 10% more rounds"
-ci tb_slow --base HEAD~1 bench.yaml --build make --kernels build/kernels --baselines ../bl-tb1 \
+ci tb_slow --base HEAD~1 bench.yaml --build make --kernels build/kernels \
     --json ../out/tb.json --quiet --no-report
 check "2x2, +10% in one key: exit 1 (got $rc)" test "$rc" = 1
 for sz in 1 2; do
@@ -254,7 +276,7 @@ check "2x2: four comparisons in the family" has ../out/tb.json '"family_size": *
 [ "$rc" = 1 ] || show ../tb_slow.txt ../tb_slow.err
 clean_after "2x2"
 git revert --no-edit HEAD >/dev/null
-ci tb_back --base HEAD~1 bench.yaml --build make --kernels build/kernels --baselines ../bl-tb2 \
+ci tb_back --base HEAD~1 bench.yaml --build make --kernels build/kernels \
     --quiet --no-report
 check "2x2, revert: exit 0 (got $rc)" test "$rc" = 0
 for sz in 1 2; do
