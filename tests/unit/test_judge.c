@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "judge_fixture.h"
 #include "match.h"
 #include "plan.h"
 #include "results.h"
@@ -17,45 +18,18 @@
 #include "suite.h"
 #include "test.h"
 
-/* A suite of one benchmark k (/bin/true as the kernel: nothing is launched
- * here); BODY is the rest of the benchmark's mapping. */
-static struct qqb_suite *suite_yaml(const char *body)
-{
-    static int serial;
-    char path[64], err[512];
-    snprintf(path, sizeof path, "judge-%ld-%d.yaml", (long)getpid(), serial++);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    fprintf(f, "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n%s", body);
-    fclose(f);
-    struct qqb_suite *s = NULL;
-    if (qqb_suite_load(path, NULL, &s, err, sizeof err) != 0)
-        fprintf(stderr, "%s\n", err);
-    unlink(path);
-    return s;
-}
-
 /* The same with variants a and b; EXTRA goes into the benchmark's mapping. */
 static struct qqb_suite *suite_of(const char *extra)
 {
     char body[1024];
     snprintf(body, sizeof body, "    variants:\n      a: []\n      b: []\n%s", extra);
-    return suite_yaml(body);
+    return fixture_suite(body);
 }
 
 /* Results sized from PLAN. */
 static void results_for(const struct qqb_plan *p, struct qqb_results *r)
 {
-    memset(r, 0, sizeof *r);
-    const char **names = qqb_plan_names(p);
-    CHECK_INT_EQ(qqb_results_init(r, names, p->ncases), 0);
-    free(names);
-    for (size_t i = 0; i < p->ncases; i++) {
-        r->cases[i]->bench = strdup("k");
-        r->cases[i]->nodes = 1;
-        r->cases[i]->mhz = 1000;
-    }
+    fixture_results(p, r, 1000);
 }
 
 static void add(struct qqb_case_result *c, const char *key, double v, uint32_t run, uint32_t launch)
@@ -230,7 +204,7 @@ static void test_machine_check_visible(void)
  * its tally, and no machine check or Holm for a row not judged. */
 static void test_blind_in_judgement(void)
 {
-    struct qqb_suite *s = suite_yaml("    threshold: 3\n    noise_multiple: 3\n");
+    struct qqb_suite *s = fixture_suite("    threshold: 3\n    noise_multiple: 3\n");
     struct qqb_plan p;
     char err[256];
     struct qqb_results cur, base;
@@ -604,7 +578,7 @@ static void check_rate(const char *what, unsigned count, double p)
 
 static void test_sim_against(void)
 {
-    struct qqb_suite *s = suite_yaml("");
+    struct qqb_suite *s = fixture_suite("");
     struct qqb_plan p;
     char err[256];
     CHECK(s != NULL);
@@ -736,7 +710,7 @@ static void test_baseline_found_by_index(void)
  * stays 2% (issue 34: noise widens the interval, never the threshold). */
 static void test_build_rows_blind(void)
 {
-    struct qqb_suite *s = suite_yaml("    threshold: 2\n    noise_multiple: 3\n");
+    struct qqb_suite *s = fixture_suite("    threshold: 2\n    noise_multiple: 3\n");
     struct qqb_plan p;
     char err[256];
     struct qqb_results cur;
@@ -781,7 +755,7 @@ static void test_build_rows_blind(void)
  * (regressed), where a threshold grown to that figure held it blind. */
 static void test_noisy_key_decides(void)
 {
-    struct qqb_suite *s = suite_yaml("    threshold: 2\n    noise_multiple: 3\n");
+    struct qqb_suite *s = fixture_suite("    threshold: 2\n    noise_multiple: 3\n");
     struct qqb_plan p;
     char err[256];
     struct qqb_results cur;

@@ -8,28 +8,11 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "judge_fixture.h"
 #include "plan.h"
 #include "results.h"
 #include "suite.h"
 #include "test.h"
-
-/* Variants a and b of one benchmark (/bin/true: nothing is launched). */
-static struct qqb_suite *suite_ab(void)
-{
-    char path[64], err[512];
-    snprintf(path, sizeof path, "judge-res-%ld.yaml", (long)getpid());
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    fprintf(f, "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n"
-               "    variants:\n      a: []\n      b: []\n");
-    fclose(f);
-    struct qqb_suite *s = NULL;
-    if (qqb_suite_load(path, NULL, &s, err, sizeof err) != 0)
-        fprintf(stderr, "%s\n", err);
-    unlink(path);
-    return s;
-}
 
 /* Six launches of key work in C: the launch's empty state EMPTY[i], its raw
  * figure EMPTY[i] + NET[i], each resolved within its launch (per_hit_floored
@@ -59,7 +42,7 @@ static const double net_c[6] = {35.89, 36.04, 38.05, 35.62, 35.82, 35.48};
 
 static void judge_ab(const double *na, const double *nb, int want)
 {
-    struct qqb_suite *s = suite_ab();
+    struct qqb_suite *s = fixture_suite("    variants:\n      a: []\n      b: []\n");
     CHECK(s != NULL);
     if (!s)
         return;
@@ -67,15 +50,7 @@ static void judge_ab(const double *na, const double *nb, int want)
     char err[256];
     CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
     struct qqb_results cur;
-    memset(&cur, 0, sizeof cur);
-    const char **names = qqb_plan_names(&p);
-    CHECK_INT_EQ(qqb_results_init(&cur, names, p.ncases), 0);
-    free(names);
-    for (size_t i = 0; i < p.ncases; i++) {
-        cur.cases[i]->bench = strdup("k");
-        cur.cases[i]->nodes = 1;
-        cur.cases[i]->mhz = 500;
-    }
+    fixture_results(&p, &cur, 500);
     launches(cur.cases[0], na, empty_a);
     launches(cur.cases[1], nb, empty_b);
     struct qqb_judgement j;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "judge_fixture.h"
 #include "plan.h"
 #include "results.h"
 #include "sequential.h"
@@ -59,21 +60,9 @@ static unsigned trials(void)
 
 static struct qqb_suite *sim_suite(void)
 {
-    char path[64], err[512];
-    snprintf(path, sizeof path, "judge-stop-%ld.yaml", (long)getpid());
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    fprintf(f,
-            "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n"
-            "    threshold: 2\n    repetitions: %d\n",
-            SIM_BATCH);
-    fclose(f);
-    struct qqb_suite *s = NULL;
-    if (qqb_suite_load(path, NULL, &s, err, sizeof err) != 0)
-        fprintf(stderr, "%s\n", err);
-    unlink(path);
-    return s;
+    char body[64];
+    snprintf(body, sizeof body, "    threshold: 2\n    repetitions: %d\n", SIM_BATCH);
+    return fixture_suite(body);
 }
 
 static const char *key_name(int k)
@@ -86,15 +75,7 @@ static const char *key_name(int k)
 
 static void sim_results(const struct qqb_plan *p, struct qqb_results *r)
 {
-    memset(r, 0, sizeof *r);
-    const char **names = qqb_plan_names(p);
-    CHECK_INT_EQ(qqb_results_init(r, names, p->ncases), 0);
-    free(names);
-    for (size_t i = 0; i < p->ncases; i++) {
-        r->cases[i]->bench = strdup("k");
-        r->cases[i]->nodes = 1;
-        r->cases[i]->mhz = 1000;
-    }
+    fixture_results(p, r, 1000);
 }
 
 struct tally {
