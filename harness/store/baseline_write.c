@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,49 +33,59 @@ void qqb_baseline_set_lock_timeout(double seconds)
         lock_timeout = seconds;
 }
 
-/* Take the exclusive lock PATH.lock; returns its descriptor or -1. The lock
- * file stays: deleting it would let a waiter and a newcomer lock two
+/* Take the exclusive lock PATH.lock (its name into LP, PATH_MAX bytes);
+ * returns its descriptor or -1. The holder removes the lock file before it
+ * unlocks (drop_lock), so none is left beside the baseline (git add -A
+ * committed them); a waiter that then gets the lock of a file no longer
+ * at LP opens LP again, so a waiter and a newcomer never hold two
  * different files. The lock dies with the process holding it. */
-static int take_lock(const char *path, char *err, size_t errlen)
+static int take_lock(const char *path, char *lp, char *err, size_t errlen)
 {
-    char lp[PATH_MAX];
-    double deadline;
-    int fd;
+    double deadline = qqb_now() + lock_timeout;
 
-    if (snprintf(lp, sizeof lp, "%s.lock", path) >= (int)sizeof lp)
+    if (snprintf(lp, PATH_MAX, "%s.lock", path) >= PATH_MAX)
         return qqb__bl_ferr(err, errlen, path, "path too long");
-    /* O_NOFOLLOW: a symbolic link here (dangling or not) would make us
-     * create or lock a file somewhere else. */
-    fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
-    if (fd < 0)
-        return qqb__bl_ferr(err, errlen, lp, "cannot open the lock file: %s",
-                            errno == ELOOP ? "it is a symbolic link (not followed)"
-                                           : strerror(errno));
-    deadline = qqb_now() + lock_timeout;
     for (;;) {
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-            return fd;
-        if (errno == EINTR)
-            continue;
-        if (errno != EWOULDBLOCK) {
-            int e = errno;
-            close(fd);
-            return qqb__bl_ferr(err, errlen, lp, "cannot lock: %s", strerror(e));
+        /* O_NOFOLLOW: a symbolic link here (dangling or not) would make us
+         * create or lock a file somewhere else. */
+        int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+        if (fd < 0)
+            return qqb__bl_ferr(err, errlen, lp, "cannot open the lock file: %s",
+                                errno == ELOOP ? "it is a symbolic link (not followed)"
+                                               : strerror(errno));
+        for (;;) {
+            if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+                struct stat held, named;
+                if (fstat(fd, &held) == 0 && lstat(lp, &named) == 0 &&
+                    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+                    return fd;
+                break; /* the file was removed by the holder before us: again */
+            }
+            if (errno == EINTR)
+                continue;
+            if (errno != EWOULDBLOCK) {
+                int e = errno;
+                close(fd);
+                return qqb__bl_ferr(err, errlen, lp, "cannot lock: %s", strerror(e));
+            }
+            if (qqb_now() >= deadline) {
+                close(fd);
+                return qqb__bl_ferr(err, errlen, path,
+                                    "another writer has held the lock %s for %.0f s; giving "
+                                    "up (is another qqbench still running?)",
+                                    lp, lock_timeout);
+            }
+            struct timespec ts = {0, 20L * 1000 * 1000};
+            nanosleep(&ts, NULL);
         }
-        if (qqb_now() >= deadline) {
-            close(fd);
-            return qqb__bl_ferr(err, errlen, path,
-                                "another writer has held the lock %s for %.0f s; giving "
-                                "up (is another qqbench still running?)",
-                                lp, lock_timeout);
-        }
-        struct timespec ts = {0, 20L * 1000 * 1000};
-        nanosleep(&ts, NULL);
+        close(fd);
     }
 }
 
-static void drop_lock(int fd)
+/* The lock file LP removed, then the lock FD dropped. */
+static void drop_lock(int fd, const char *lp)
 {
+    unlink(lp);
     flock(fd, LOCK_UN);
     close(fd);
 }
@@ -125,6 +136,7 @@ static int prepare_locked(struct qqb_atomic *a, const char *path, const char *di
 /* One baseline being stored: its lock held, its new text prepared. */
 struct staged {
     int lock;
+    char lockpath[PATH_MAX];
     struct qqb_atomic a;
 };
 
@@ -150,7 +162,7 @@ static int stage(struct staged *st, const char *path, const struct qqb_results *
      * folder, locked by another writer too long): -2. */
     if (qqb__bl_make_dirs(dir, err, errlen))
         return -2;
-    st->lock = take_lock(path, err, errlen);
+    st->lock = take_lock(path, st->lockpath, err, errlen);
     if (st->lock < 0)
         return -2;
     if (merge && access(path, F_OK) == 0) {
@@ -169,7 +181,7 @@ static int stage(struct staged *st, const char *path, const struct qqb_results *
         rc = prepare_locked(&st->a, path, dir, base, r, err, errlen);
     }
     if (rc != 0) {
-        drop_lock(st->lock);
+        drop_lock(st->lock, st->lockpath);
         st->lock = -1;
     }
     return rc;
@@ -179,7 +191,7 @@ static void unstage(struct staged *st)
 {
     qqb_atomic_abort(&st->a);
     if (st->lock >= 0)
-        drop_lock(st->lock);
+        drop_lock(st->lock, st->lockpath);
     st->lock = -1;
 }
 

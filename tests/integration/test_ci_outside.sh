@@ -146,6 +146,7 @@ check "--with-baseline, other flags: exits by its verdicts, not 2 (got $rc)" tes
 check "--with-baseline, other flags: a warning that names them" has ../mk_bl2.err 'WARNING: timing compared across builds: kernel .lookup. \(-O1 here, -O2 in the baseline\)'
 [ "$rc" = 0 -o "$rc" = 1 ] || show ../mk_bl2.txt ../mk_bl2.err
 check "--with-baseline, no --update-baseline: the baselines not rewritten" test "$(cat ../bl-mk/*/hash.yaml ../bl-mk/hash.memory.yaml | cksum)" = "$recorded"
+check "--with-baseline: no lock file left beside the baselines" test -z "$(find ../bl-mk -name '*.lock')"
 clean_after "with-baseline"
 # A reference that does not build: exit 2, its last lines shown, its log kept, nothing left.
 git checkout -q -b broken && echo 'this is not C' >> lookup.c && commit broken

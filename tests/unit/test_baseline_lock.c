@@ -1,4 +1,5 @@
-/* test_baseline_lock.c - the baseline lock file is never reached through a symbolic link. */
+/* test_baseline_lock.c - the baseline lock file is never reached through a symbolic link, and
+ * none is left behind. */
 #define _DEFAULT_SOURCE /* symlink, mkdtemp */
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "baseline.h"
@@ -150,9 +152,53 @@ static void test_update_both(void)
     qqb_results_free(&r);
 }
 
+/* No PATH.lock is left beside a baseline once it is written or updated
+ * (git add -A committed them); a writer that waited on a lock whose holder
+ * removed the file locks the file at PATH.lock again, not the removed one. */
+static void test_no_lock_left(void)
+{
+    char dir[] = "lefttest.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char a[256], b[256], la[300], lb[300];
+    snprintf(a, sizeof a, "%s/x/lock.yaml", dir);
+    snprintf(b, sizeof b, "%s/lock.memory.yaml", dir);
+    snprintf(la, sizeof la, "%s.lock", a);
+    snprintf(lb, sizeof lb, "%s.lock", b);
+    struct qqb_results r;
+    make_result(&r);
+    char err[512] = "";
+    struct stat st;
+    CHECK_INT_EQ(qqb_baseline_write(a, &r, err, sizeof err), 0);
+    CHECK(lstat(la, &st) != 0 && errno == ENOENT);
+    CHECK_INT_EQ(qqb_baseline_update(a, &r, 5, err, sizeof err), 0);
+    CHECK_INT_EQ(qqb_baseline_update_both(a, &r, 5, b, &r, 1, err, sizeof err), 0);
+    CHECK(lstat(la, &st) != 0 && errno == ENOENT);
+    CHECK(lstat(lb, &st) != 0 && errno == ENOENT);
+    /* A holder that removes the lock file, then unlocks after the writer
+     * began to wait: the writer gets a lock on a new file, and writes. */
+    pid_t holder = hold_lock(a);
+    CHECK(holder > 0);
+    CHECK_INT_EQ(unlink(la), 0);
+    pid_t writer = fork();
+    if (writer == 0)
+        _exit(qqb_baseline_update(a, &r, 5, err, sizeof err) == 0 ? 0 : 1);
+    struct timespec ts = {0, 100L * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    kill(holder, SIGKILL);
+    waitpid(holder, NULL, 0);
+    int ws = -1;
+    CHECK(waitpid(writer, &ws, 0) == writer && WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    CHECK(lstat(la, &st) != 0 && errno == ENOENT);
+    char *ta = contents(a);
+    CHECK_STR_CONTAINS(ta, "runs: 4");
+    free(ta);
+    qqb_results_free(&r);
+}
+
 int main(void)
 {
     RUN(test_dangling_lock_link);
     RUN(test_update_both);
+    RUN(test_no_lock_left);
     return TEST_DONE();
 }
