@@ -56,10 +56,12 @@ static const struct qqb_opts_cmd ci_cmd = {
     "ci compares the two builds; it neither reads nor writes a stored baseline\n"
     "(baselines/) unless --with-baseline asks for one (and run's baseline\n"
     "options, --update-baseline, --record, --baselines, ..., need it).\n\n",
-    "\nThe build logs (ci-reference-build.log, ci-change-build.log) go to the\n"
-    "folder of --json FILE, else the report folder (--report DIR, else\n"
-    "reports/latest/SUITE; with --no-report and no --json, here), not to the\n"
-    "job's log; a build that fails shows its last 30 lines. Exit: as 'qqbench\n"
+    "\nWith --json FILE and no --report DIR, the report is FILE alone (no\n"
+    "reports/latest/). The build logs (ci-reference-build.log,\n"
+    "ci-change-build.log) go to the folder of --json FILE, else the report\n"
+    "folder (--report DIR, else reports/latest/SUITE; with --no-report and\n"
+    "no --json, the temporary folder, removed), not to the job's log; a build\n"
+    "that fails shows its last 30 lines and where its log is kept. Exit: as 'qqbench\n"
     "run' (0, 1 a regression, 3 a kernel failed), and 2 for bad usage, a bad\n"
     "suite, a REV that is not a commit or is HEAD itself (without\n"
     "--allow-same), or a build that fails.\n"};
@@ -79,6 +81,7 @@ struct ci {
     char top[4096], rev[128], given[160];
     char dir[4096], src[4200], bld[4200], chg_out[4200];
     char logdir[4096], reflog[4200], chglog[4200];
+    int templogs; /* the build logs are in dir, removed with it */
     char kernels[8600];
     const char *phase; /* what a signal stops: "build", "run" */
 };
@@ -258,13 +261,19 @@ static int ci_kernels(struct ci *c)
  * with the error said. */
 static int ci_logdir(struct ci *c, const char *suite_name)
 {
-    const struct qqb_run_opts *o = &c->ro;
+    struct qqb_run_opts *o = &c->ro;
     const char *slash = o->json ? strrchr(o->json, '/') : NULL;
+    /* The report where --json says: no second one in reports/latest/
+     * unless --report DIR asks for it. */
+    if (o->json && !o->report_dir)
+        o->no_report = 1;
     if (o->json && slash)
         snprintf(c->logdir, sizeof c->logdir, "%.*s", (int)(slash - o->json + (slash == o->json)),
                  o->json);
-    else if (o->json || o->no_report)
+    else if (o->json)
         snprintf(c->logdir, sizeof c->logdir, ".");
+    else if (o->no_report)
+        return 0; /* no output folder: the temporary one (ci_templogs) */
     else if (o->report_dir)
         snprintf(c->logdir, sizeof c->logdir, "%s", o->report_dir);
     else
@@ -277,6 +286,41 @@ static int ci_logdir(struct ci *c, const char *suite_name)
     snprintf(c->reflog, sizeof c->reflog, "%s/ci-reference-build.log", c->logdir);
     snprintf(c->chglog, sizeof c->chglog, "%s/ci-change-build.log", c->logdir);
     return 0;
+}
+
+/* With no output folder (--no-report, no --json) the build logs go to the
+ * temporary folder C->dir, removed with it: nothing is written in the
+ * user's tree. */
+static void ci_templogs(struct ci *c)
+{
+    if (c->logdir[0])
+        return;
+    c->templogs = 1;
+    snprintf(c->logdir, sizeof c->logdir, "%s", c->dir);
+    snprintf(c->reflog, sizeof c->reflog, "%s/ci-reference-build.log", c->logdir);
+    snprintf(c->chglog, sizeof c->chglog, "%s/ci-change-build.log", c->logdir);
+}
+
+/* The log LOG of a build that failed, kept: a log in the temporary folder
+ * (which ci removes) is moved beside it, to TMPDIR/qqbench-ci-NAME-XXXXXX.
+ * The path it is at now into KEPT. */
+static void ci_keep_log(const struct ci *c, const char *log, const char *name, char *kept,
+                        size_t len)
+{
+    snprintf(kept, len, "%s", log);
+    if (!c->templogs)
+        return;
+    const char *tmp = getenv("TMPDIR");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/qqbench-ci-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return;
+    close(fd);
+    if (rename(log, path) == 0)
+        snprintf(kept, len, "%s", path);
+    else
+        unlink(path);
 }
 
 /* The targets of the default build: the file names of the kernels of the
@@ -523,9 +567,12 @@ static int ci_build(const struct ci *c, const char *what, const char *src, const
         fprintf(stderr, "qqbench ci: %s: its build took %.1f s\n", what, qqb_now() - t0);
     if (rc == 0 || qqb_ci_stopped())
         return rc == 0 ? 0 : -1;
+    char kept[4400];
+    ci_keep_log(c, log, log == c->reflog ? "reference-build.log" : "change-build.log", kept,
+                sizeof kept);
     fprintf(stderr, "qqbench ci: error: %s does not build (see %s); its last %d lines:\n", what,
-            log, CI_TAIL_LINES);
-    qqb_ci_log_tail(log, CI_TAIL_LINES, stderr);
+            kept, CI_TAIL_LINES);
+    qqb_ci_log_tail(kept, CI_TAIL_LINES, stderr);
     return -1;
 }
 
@@ -574,9 +621,10 @@ static int ci_build_and_run(struct ci *c)
     if (f)
         fclose(f);
     if (qqb_ci_run(wt_argv, c->reflog, NULL, NULL) != 0) {
+        char kept[4400];
+        ci_keep_log(c, c->reflog, "reference-build.log", kept, sizeof kept);
         if (!qqb_ci_stopped())
-            fprintf(stderr, "qqbench ci: error: cannot check out %s (see %s)\n", c->base,
-                    c->reflog);
+            fprintf(stderr, "qqbench ci: error: cannot check out %s (see %s)\n", c->base, kept);
         return QQB_EXIT_USAGE;
     }
     char what[300];
@@ -620,6 +668,7 @@ int cmd_ci(int argc, char **argv)
     snprintf(c.src, sizeof c.src, "%s/src", c.dir);
     snprintf(c.bld, sizeof c.bld, "%s/build", c.dir);
     snprintf(c.chg_out, sizeof c.chg_out, "%s/build", c.top);
+    ci_templogs(&c);
     if (ci_kernels(&c) != 0) {
         qqb_ci_remove_tree(c.dir);
         rc = QQB_EXIT_USAGE;

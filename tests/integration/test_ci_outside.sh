@@ -112,6 +112,7 @@ check "make, +10%: exit 1 (got $rc)" test "$rc" = 1
 check "make, +10%: lookup regressed vs reference build" test -n "$(row ../mk_slow.txt | grep ' regressed vs')"
 check "make: the change was built by ci" test -x build/kernels/lookup
 check "make: both build logs next to the JSON" test -s ../out/ci-reference-build.log -a -s ../out/ci-change-build.log
+check "make, --json: no second report in reports/latest/" test ! -e reports
 check "make: the compiler's lines in the log, not the job's" hasnt ../mk_slow.err '-o build/kernels/lookup'
 [ "$rc" = 1 ] || show ../mk_slow.txt ../mk_slow.err
 clean_after "make"
@@ -166,6 +167,15 @@ check "broken change: exit 2 (got $rc)" test "$rc" = 2
 check "broken change: says so" has ../mk_broken_change.err 'the change does not build \(see \.\./out/bc/ci-change-build\.log\)'
 check "broken change: the reference not built" hasnt ../out/bc/ci-reference-build.log 'lookup\.c' 
 clean_after "broken change"
+# With --no-report and no --json the logs are in the temporary folder; a
+# failed build's is kept in TMPDIR, and named.
+ci mk_broken_nr --base master bench.yaml --build make --kernels build/kernels --quiet --no-report
+kept=$(sed -n 's/.*the change does not build (see \(.*\)); its last.*/\1/p' ../mk_broken_nr.err)
+check "broken change, --no-report: exit 2 (got $rc)" test "$rc" = 2
+check "broken change, --no-report: its log kept in TMPDIR, named ($kept)" test "${kept#$TMPDIR/qqbench-ci-change-build.log-}" != "$kept" -a -s "$kept"
+check "broken change, --no-report: nothing written in the tree" test -z "$(git status --porcelain)"
+rm -f "$kept"
+clean_after "broken change, --no-report"
 git checkout -q master
 cd ..
 
@@ -190,6 +200,7 @@ ci cm_slow --base HEAD~1 bench.yaml --kernels build/kernels --no-report \
 check "cmake, +10%: exit 1 (got $rc)" test "$rc" = 1
 check "cmake, +10%: lookup regressed vs reference build" test -n "$(row ../cm_slow.txt | grep ' regressed vs')"
 check "cmake: the change built in build/" test -x build/kernels/lookup
+check "cmake, --no-report: git status --porcelain empty (no build logs here)" test -z "$(git status --porcelain)"
 [ "$rc" = 1 ] || show ../cm_slow.txt ../cm_slow.err
 clean_after "cmake"
 # The default line for the reference (CMAKE_PREFIX_PATH from where qqbench
@@ -199,13 +210,14 @@ rm -rf build
 cmake -S . -B build -DQQ_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_PREFIX_PATH="$prefix" > ../cm_build.txt 2>&1 && cmake --build build >> ../cm_build.txt 2>&1 ||
     { cat ../cm_build.txt; exit 1; }
-ci cm_back --base HEAD~1 bench.yaml --kernels build/kernels --no-report --quiet
+ci cm_back --base HEAD~1 bench.yaml --kernels build/kernels --json ../out/cm/r.json --quiet
 check "cmake default line, revert: exit 0 (got $rc)" test "$rc" = 0
 check "cmake default line, revert: lookup improved vs reference build" test -n "$(row ../cm_back.txt | grep ' improved vs')"
-check "cmake default line: find_package(QQ) found the install" hasnt ci-reference-build.log 'Could not find'
-check "cmake default line: the kernel's target built" has ci-reference-build.log 'Built target lookup'
-check "cmake default line: nothing else built" hasnt ci-reference-build.log 'Built target tool' 
+check "cmake default line: find_package(QQ) found the install" hasnt ../out/cm/ci-reference-build.log 'Could not find'
+check "cmake default line: the kernel's target built" has ../out/cm/ci-reference-build.log 'Built target lookup'
+check "cmake default line: nothing else built" hasnt ../out/cm/ci-reference-build.log 'Built target tool' 
 [ "$rc" = 0 ] || show ../cm_back.txt ../cm_back.err
+check "cmake default line, --json: no reports/, git status --porcelain empty" test ! -e reports -a -z "$(git status --porcelain)"
 clean_after "cmake default line"
 cd ..
 
