@@ -86,6 +86,25 @@ for f in gh-install.sh gl-install.sh; do
         check "$f: make target '$t' exists in qqbench's Makefile" grep -qE "^$t:" "$QQ_SOURCE_DIR/Makefile"
     done
 done
+# The clone step as written, against this repository's own refs: the ref
+# the files name must exist here (v0.1.0, a tag that never existed, failed
+# at step 1: "Remote branch v0.1.0 not found").
+if git -C "$QQ_SOURCE_DIR" rev-parse --git-dir > /dev/null 2>&1; then
+    for sys in gh gl; do
+        ref=$(grep -E '^QQBENCH_REF=' $sys-env.txt | cut -d= -f2- | sed 's/ *#.*//')
+        clone=$(grep -E '^ *(- )?git clone ' $sys-install.sh | sed -E 's/^ *(- )?//; s#/tmp/qqbench-src#$RUNNER_TEMP/qqbench-src#')
+        mkdir -p "tmp/clone-$sys"
+        crc=0
+        QQBENCH_REF=$ref QQBENCH_GIT="file://$QQ_SOURCE_DIR" RUNNER_TEMP="$PWD/tmp/clone-$sys" \
+            bash -e -c "$clone" > $sys-clone.txt 2>&1 || crc=$?
+        check "$sys: the clone step runs against this repository (--branch $ref, exit $crc)" test "$crc" = 0
+        check "$sys: the clone holds qqbench's Makefile with install:" grep -q '^install:' "tmp/clone-$sys/qqbench-src/Makefile"
+        [ "$crc" = 0 ] || show $sys-clone.txt
+        rm -rf "tmp/clone-$sys"
+    done
+else
+    echo "note: $QQ_SOURCE_DIR is not a git checkout (a release archive): the clone step is not run"
+fi
 check "no make without -C (the user's project is not qqbench)" bash -c "! grep -E '(^|&& |; |sudo )make +[a-z]' lines.txt | grep -v 'make -C'"
 check "no qqbench build tree or suite of qqbench's own" bash -c "! grep -E 'build/harness/qqbench|configs/ci\\.yaml' lines.txt"
 check "ci builds the project (--build)" grep -q 'qqbench ci .*--build "\$QQBENCH_BUILD"' lines.txt
