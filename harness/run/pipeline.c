@@ -606,6 +606,18 @@ static int memory_view(const struct run *r, struct qqb_results *memv)
     return 0;
 }
 
+/* 1 when the memory baseline holds the memory MEMV does (said unless
+ * --quiet): rewriting it would change its date, commit and tick rates
+ * alone, a diff in the user's tree on every --update-baseline. */
+static int memory_unchanged(const struct run *r, const struct qqb_results *memv)
+{
+    if (!r->have_mem || !qqb_results_same_memory(memv, &r->membase))
+        return 0;
+    if (!r->o->quiet)
+        fprintf(stderr, "qqbench: memory baseline unchanged: %s (every machine)\n", r->paths.mpath);
+    return 1;
+}
+
 /* This machine's baseline, and the memory baseline with it when it is due
  * (both or neither: a refused memory lock left the timing baseline
  * updated, and the message said it was as it was). Always this machine's
@@ -619,13 +631,17 @@ static int store_baseline(struct run *r, const struct qqb_run_store *s)
     char *label = r->stored.label;
     r->stored.label = NULL;
     int own_exists = access(own, F_OK) == 0;
-    int urc;
+    int urc, memory = s->memory;
     struct qqb_results memv;
-    if (s->memory && memory_view(r, &memv) != 0) {
+    if (memory && memory_view(r, &memv) != 0) {
         r->stored.label = label;
         return nomem(r);
     }
-    if (s->memory) {
+    if (memory && memory_unchanged(r, &memv)) {
+        free(memv.cases);
+        memory = 0;
+    }
+    if (memory) {
         urc = qqb_baseline_update_both(own, &r->stored, o->keep_runs, mpath, &memv, 1, r->err,
                                        sizeof r->err);
         free(memv.cases);
@@ -635,12 +651,12 @@ static int store_baseline(struct run *r, const struct qqb_run_store *s)
     r->stored.label = label;
     if (urc != 0) {
         r->exit_code = store_failed(urc, r->err,
-                                    s->memory ? "neither the baseline nor the memory baseline was "
-                                                "written"
-                                              : "the baseline is as it was");
+                                    memory ? "neither the baseline nor the memory baseline was "
+                                             "written"
+                                           : "the baseline is as it was");
         return 0;
     }
-    if (s->memory && !o->quiet)
+    if (memory && !o->quiet)
         fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
                 r->have_mem ? "updated:" : "recorded:", mpath);
     if (s->accepted)
@@ -679,6 +695,10 @@ static int store_memory(struct run *r)
     struct qqb_results memv;
     if (memory_view(r, &memv) != 0)
         return nomem(r);
+    if (memory_unchanged(r, &memv)) {
+        free(memv.cases);
+        return 0;
+    }
     int mrc = qqb_baseline_update(r->paths.mpath, &memv, 1, r->err, sizeof r->err);
     if (mrc != 0)
         r->exit_code = store_failed(mrc, r->err, "the memory baseline is as it was");

@@ -310,6 +310,29 @@ void qqb_results_free(struct qqb_results *r)
     memset(r, 0, sizeof *r);
 }
 
+/* 1 when the memory rows A and B are the same key with the same figures. */
+static int same_mem(const struct qqb_mem *a, const struct qqb_mem *b)
+{
+    return a->key && b->key && strcmp(a->key, b->key) == 0 && a->obj_size == b->obj_size &&
+           a->created == b->created && a->deleted == b->deleted && a->obj_bytes == b->obj_bytes &&
+           a->alloc_bytes == b->alloc_bytes && a->peak_bytes == b->peak_bytes &&
+           a->peak_gap == b->peak_gap;
+}
+
+int qqb_results_same_memory(const struct qqb_results *cur, const struct qqb_results *stored)
+{
+    for (size_t i = 0; i < cur->ncases; i++) {
+        const struct qqb_case_result *c = cur->cases[i];
+        const struct qqb_case_result *s = qqb_results_find(stored, c->name);
+        if (!s || s->nmem != c->nmem)
+            return 0;
+        for (size_t k = 0; k < c->nmem; k++)
+            if (!same_mem(&c->mem[k], &s->mem[k]))
+                return 0;
+    }
+    return 1;
+}
+
 int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_only,
                      struct qqb_results *view)
 {

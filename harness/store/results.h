@@ -194,6 +194,12 @@ int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_o
 void qqb_case_result_free(struct qqb_case_result *c);
 void qqb_results_free(struct qqb_results *r);
 
+/* 1 when every case of CUR is in STORED with the same memory per key (the
+ * same keys, in order, with the same sizes, counts and peaks): storing CUR
+ * as a memory baseline would change nothing but its date, commit and tick
+ * rates. 0 otherwise. */
+int qqb_results_same_memory(const struct qqb_results *cur, const struct qqb_results *stored);
+
 /* The verdict metric of a key type: states are judged on net ticks per hit
  * (qq_per_hit of the intervals minus the launch's calibrated empty-state
  * cost, floored at half a counter step); "per_hit_raw" keeps the figure

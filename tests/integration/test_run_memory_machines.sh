@@ -31,6 +31,17 @@ check "nothing written in the current folder" test ! -e elsewhere/baselines
 check "the memory baseline holds memory, no timing samples" has repo/baselines/mm.memory.yaml '^  metrics: \[\]'
 check "the memory baseline holds no fingerprint of a machine" has repo/baselines/mm.memory.yaml '^  id: any-machine'
 
+# 1b. --update-baseline again with the same memory: the memory baseline is
+# left as it is (it was rewritten, date, commit and tick_mhz alone new: a
+# diff in the user's tree on every accept); the timing baseline takes the run.
+sleep 1 # a new date, were it rewritten
+before=$(cksum < repo/baselines/mm.memory.yaml)
+(cd elsewhere && QQBENCH_FINGERPRINT=machine-a "$QQBENCH" run ../repo/configs/mm.yaml \
+    --update-baseline > ../up2.txt 2>&1) || { show up2.txt; exit 1; }
+check "same memory, --update-baseline: the memory baseline untouched" test "$(cksum < repo/baselines/mm.memory.yaml)" = "$before"
+check "same memory, --update-baseline: said" has up2.txt 'memory baseline unchanged: .*mm\.memory\.yaml'
+check "same memory, --update-baseline: the timing baseline takes the run" has repo/baselines/machine-a/mm.yaml 'runs: 2'
+
 # 2. Another machine (fingerprint), more memory: caught, exit 1.
 suite repo/configs/mm.yaml 2000
 (cd elsewhere && rc=0; QQBENCH_FINGERPRINT=machine-b "$QQBENCH" run ../repo/configs/mm.yaml \
