@@ -27,10 +27,10 @@
 static const struct qqb_opts_cmd ci_cmd = {
     "ci",
     "usage: qqbench ci [--base REV] [--build CMD] [--allow-same] [--keep] [--jobs N]\n"
-    "                  [--kernels-subdir SUB] [--with-baseline] [SUITE.yaml] [run options]\n\n"
+    "                  [--kernels-subdir SUB] [--with-baseline] SUITE.yaml [run options]\n\n"
     "Check a change in one job, on whatever machine the job got: build the\n"
     "reference revision REV of this git checkout in a temporary git worktree,\n"
-    "then run SUITE (default configs/ci.yaml) with 'qqbench run SUITE\n"
+    "then run SUITE (which must be named) with 'qqbench run SUITE\n"
     "--against REFERENCE-KERNELS', so every case runs from both builds,\n"
     "interleaved and paired by round. The suite and both revisions are\n"
     "checked before anything is built.\n\n"
@@ -447,12 +447,38 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
                          "--kernels is in this checkout, else kernels/"),
         QQB_OPT_END,
     };
-    /* ci's options come first; the suite and everything after it are the run's. */
+    /* ci's options come first; the suite and everything after it are the
+     * run's: one of run's before the suite is said so, not taken for a
+     * misspelt option of ci's. */
+    for (int k = 1; k < argc && argv[k][0] == '-' && strcmp(argv[k], "--") != 0; k++) {
+        size_t n = strcspn(argv[k], "=");
+        const struct qqb_opt *o = table;
+        while (o->kind != QQB_OPTK_END && (strlen(o->name) != n || strncmp(o->name, argv[k], n)))
+            o++;
+        if (o->kind != QQB_OPTK_END) {
+            k += !argv[k][n] && o->kind != QQB_OPTK_FLAG;
+            continue;
+        }
+        if (cmd_run_is_option(argv[k])) {
+            qqb_opts_error(&ci_cmd,
+                           "'%.*s' is an option of run: run's options go after the suite "
+                           "(qqbench ci [ci's options] SUITE.yaml [run's options])",
+                           (int)n, argv[k]);
+            return QQB_EXIT_USAGE;
+        }
+        break; /* not run's either: the parse below says so */
+    }
     int prc = qqb_opts_parse(&ci_cmd, table, argc, argv, &i);
     if (prc != 0)
         return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
     if (i < argc && argv[i][0] != '-')
         c->suite = argv[i++];
+    if (!c->suite) {
+        qqb_opts_error(&ci_cmd,
+                       "no suite given: name it after ci's options (qqbench ci [--base REV] "
+                       "SUITE.yaml [run's options])");
+        return QQB_EXIT_USAGE;
+    }
     c->ro.suite_path = c->suite;
     /* argv[i..] are the run's, but for ci's own options among them;
      * argv[0], ci's name, stands first in both. */
@@ -649,7 +675,6 @@ int cmd_ci(int argc, char **argv)
 {
     struct ci c;
     memset(&c, 0, sizeof c);
-    c.suite = "configs/ci.yaml";
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     c.njobs = cpus > 0 && cpus < 1024 ? (int)cpus : 2;
     qqb_run_opts_init(&c.ro);

@@ -95,7 +95,9 @@ static int run_seed(const char *v, void *ctx, char *err, size_t errlen)
     return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
+/* Parse ARGV into O; or, NAME given, 1 when NAME (up to a '=') is one of
+ * run's options, else 0 (ARGV and O unused but for the table). */
+static int parse_opts(int argc, char **argv, struct qqb_run_opts *o, const char *name)
 {
     const struct qqb_opt table[] = {
         QQB_OPT_FLAG("--update-baseline", 0, &o->update,
@@ -196,12 +198,28 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o)
         QQB_OPT_REQUIRED_POSITIONAL("SUITE.yaml", &o->suite_path),
         QQB_OPT_END,
     };
+    if (name) {
+        size_t n = strcspn(name, "=");
+        for (const struct qqb_opt *t = table; t->kind != QQB_OPTK_END; t++)
+            if (t->kind != QQB_OPTK_POSITIONAL &&
+                ((strlen(t->name) == n && !strncmp(t->name, name, n)) ||
+                 (t->short_name && n == 2 && name[0] == '-' && name[1] == t->short_name)))
+                return 1;
+        return 0;
+    }
     return qqb_opts_parse(&run_cmd, table, argc, argv, NULL);
+}
+
+int cmd_run_is_option(const char *arg)
+{
+    struct qqb_run_opts o;
+    qqb_run_opts_init(&o);
+    return parse_opts(0, NULL, &o, arg);
 }
 
 int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help)
 {
-    int rc = parse_opts(argc, argv, o);
+    int rc = parse_opts(argc, argv, o, NULL);
     *help = rc > 0;
     if (rc == 0 && o->memory_only && (!o->update || o->against || o->record)) {
         fprintf(stderr, "qqbench run: error: --memory-only %s\n",

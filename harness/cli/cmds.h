@@ -12,6 +12,8 @@ int cmd_ci(int argc, char **argv);
  * (qqb_run_opts_init's defaults, or what qqbench ci set first): 0, and
  * *HELP 1 when the help was printed (nothing to run); -1 bad usage (said). */
 int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help);
+/* 1 when ARG (--name or --name=VALUE, or -q) is one of run's options. */
+int cmd_run_is_option(const char *arg);
 int cmd_history(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_view(int argc, char **argv);

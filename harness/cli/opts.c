@@ -334,7 +334,11 @@ int qqb_opts_parse(const struct qqb_opts_cmd *cmd, const struct qqb_opt *table, 
     for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END; o++)
         if (o->kind == QQB_OPTK_POSITIONAL && (o->flags & QQB_OPT_REQUIRED) &&
             !*(const char **)o->value) {
-            qqb_opts_usage(cmd, table, stderr);
+            /* One line, with the usage's first: the whole help (84 lines
+             * for run) buried the error. */
+            const char *u = cmd->header ? cmd->header : "";
+            int n = (int)strcspn(u, "\n");
+            qqb_opts_error(cmd, "no %s given (%.*s)", o->name, n, u);
             return -1;
         }
     return 0;

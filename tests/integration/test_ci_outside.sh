@@ -99,6 +99,14 @@ check "bad suite: exit 2 (got $rc)" test "$rc" = 2
 check "bad suite: one line naming file:line:col" test "$(wc -l < ../bad.err)" = 1 -a -n "$(grep -E '^bad\.yaml:[0-9]+:[0-9]+: error: ' ../bad.err)"
 check "bad suite: nothing built" test ! -e built
 rm bad.yaml
+# No suite, and a run option before the suite: one line each, saying how.
+ci nosuite --base HEAD~0 --build 'touch built'
+check "no suite: exit 2 (got $rc)" test "$rc" = 2
+check "no suite: one line saying how to name one" test "$(wc -l < ../nosuite.err)" = 1 -a -n "$(grep "no suite given: name it after ci's options" ../nosuite.err)"
+ci runfirst --json ../out/x.json bench.yaml --build 'touch built'
+check "a run option before the suite: exit 2 (got $rc)" test "$rc" = 2
+check "a run option before the suite: run's options go after it" has ../runfirst.err "'--json' is an option of run: run's options go after the suite"
+check "no suite, run option first: nothing built" test ! -e built
 ci same bench.yaml --build 'touch built' --kernels build/kernels
 check "reference = HEAD (master, no origin): exit 2 (got $rc)" test "$rc" = 2
 check "reference = HEAD: one line saying so" test "$(wc -l < ../same.err)" = 1 -a -n "$(grep "HEAD's own commit" ../same.err)"
