@@ -4,6 +4,7 @@
 #if !defined(_XOPEN_SOURCE)
 #define _XOPEN_SOURCE 700
 #endif
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 
 #include <errno.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -630,6 +632,35 @@ static int ci_run_suite(void *arg)
     return qqb_run(arg);
 }
 
+/* ci's last line, after the run's summary: the exit code and its cause,
+ * with the counts against the reference build (the run's own last line
+ * counts the comparisons against a stored baseline). */
+static void ci_last_line(int rc, const struct qqb_run_tally *t)
+{
+    char cause[160];
+    if (rc == QQB_EXIT_OK)
+        snprintf(cause, sizeof cause, "nothing regressed");
+    else if (rc == QQB_EXIT_KERNEL)
+        snprintf(cause, sizeof cause, "%zu kernel failure%s", t->kernel_failures,
+                 t->kernel_failures == 1 ? "" : "s");
+    else if (rc != QQB_EXIT_REGRESSION)
+        return; /* bad input: said on stderr */
+    else if (t->regressed)
+        snprintf(cause, sizeof cause, "%zu comparison%s regressed vs reference build", t->regressed,
+                 t->regressed == 1 ? "" : "s");
+    else if (t->mem_regressed)
+        snprintf(cause, sizeof cause, "memory regressed vs reference build");
+    else if (t->base_regressed)
+        snprintf(cause, sizeof cause, "regressed vs the stored baseline (--with-baseline)");
+    else
+        snprintf(cause, sizeof cause, "a failing comparison (see above)");
+    printf("qqbench ci: exit %d, %s; vs reference build: %zu regressed, %zu improved, %zu "
+           "unchanged, %zu noisy, %zu blind; memory: %zu regressed\n",
+           rc, cause, t->regressed, t->improved, t->unchanged, t->noisy, t->blind,
+           t->mem_regressed);
+    fflush(stdout);
+}
+
 /* Check out the reference, build it (and the change with a build
  * command), run the suite against it. The exit code. */
 static int ci_build_and_run(struct ci *c)
@@ -667,7 +698,21 @@ static int ci_build_and_run(struct ci *c)
     /* The run in a child: its trap ends its process by the signal, and
      * ci's clean-up must still run after it. */
     c->phase = "run";
+    /* The run's tally, shared with the child it runs in. */
+    struct qqb_run_tally *t =
+        mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (t != MAP_FAILED) {
+        memset(t, 0, sizeof *t);
+        t->kernel_failures = (size_t)-1; /* not filled yet */
+        c->ro.tally = t;
+    }
     int rc = qqb_ci_run_fn(ci_run_suite, &c->ro);
+    c->ro.tally = NULL;
+    if (t != MAP_FAILED) {
+        if (rc >= 0 && t->kernel_failures != (size_t)-1)
+            ci_last_line(rc, t);
+        munmap(t, sizeof *t);
+    }
     return rc >= 0 ? rc : QQB_EXIT_KERNEL;
 }
 

@@ -790,6 +790,26 @@ static void finish(struct run *r)
     free(r->against);
 }
 
+/* What the run found into T (qqb_run_tally). */
+static void tally(const struct run *r, struct qqb_run_tally *t)
+{
+    const struct qqb_judgement *j = &r->jd;
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < j->ncmp; i++) {
+        if (j->cmp[i].ab != QQB_CMP_BUILD)
+            continue;
+        enum qqb_verdict v = j->cmp[i].verdict;
+        t->regressed += v == QQB_REGRESSED;
+        t->improved += v == QQB_IMPROVED;
+        t->unchanged += v == QQB_UNCHANGED;
+        t->noisy += v == QQB_NOISY;
+        t->blind += v == QQB_BLIND;
+    }
+    t->mem_regressed = j->build_mem_regressed;
+    t->base_regressed = j->regressed + j->mem_regressed;
+    t->kernel_failures = r->oc.kernel_failures;
+}
+
 void qqb_run_opts_init(struct qqb_run_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -819,6 +839,8 @@ int qqb_run(const struct qqb_run_opts *o)
         step_workdir(&r) == 0 && step_measure(&r) == 0 && step_judge(&r) == 0 &&
         step_report(&r) == 0)
         step_store(&r);
+    if (o->tally)
+        tally(&r, o->tally);
     finish(&r);
     return r.exit_code;
 }

@@ -23,6 +23,14 @@ enum qqb_exit {
     QQB_EXIT_KERNEL = 3      /* a kernel failed */
 };
 
+/* What a run found, for a caller that says more after it (qqbench ci's
+ * last line): the comparisons against the reference build by verdict,
+ * memory regressed against it, and regressions against a stored baseline. */
+struct qqb_run_tally {
+    size_t regressed, improved, unchanged, noisy, blind;
+    size_t mem_regressed, base_regressed, kernel_failures;
+};
+
 /* Which stored baselines a run reads and writes (qqb_run_opts.stored). */
 enum qqb_run_stored {
     QQB_STORED_ALL = 0, /* run: read them; record the first; --update-baseline, --record write */
@@ -45,11 +53,12 @@ struct qqb_run_opts {
     int update, quiet, verbose, confirm, keep, reps, max_reps, fail_on_noisy;
     int fail_on_blind; /* --fail-on-blind: a blind baseline row fails the run */
     int require_baseline;
-    int memory_only;       /* --memory-only (with --update-baseline): the memory baseline from
-                              one launch per case, no timing baseline */
-    int allow_other_flags; /* --allow-other-flags: compare timing with a baseline of
-                              kernels built with other flags */
-    int stored;            /* which stored baselines the run uses (enum qqb_run_stored) */
+    int memory_only;             /* --memory-only (with --update-baseline): the memory baseline from
+                                    one launch per case, no timing baseline */
+    int allow_other_flags;       /* --allow-other-flags: compare timing with a baseline of
+                                    kernels built with other flags */
+    struct qqb_run_tally *tally; /* filled at the end when not NULL */
+    int stored;                  /* which stored baselines the run uses (enum qqb_run_stored) */
     int have_seed;
     uint64_t seed;
     size_t keep_runs;

@@ -118,6 +118,7 @@ ci mk_slow --base HEAD~1 bench.yaml --build make --kernels build/kernels \
     --json ../out/mk.json --quiet
 check "make, +10%: exit 1 (got $rc)" test "$rc" = 1
 check "make, +10%: lookup regressed vs reference build" test -n "$(row ../mk_slow.txt | grep ' regressed vs')"
+check "make, +10%: the last line, the exit's cause and the reference-build counts" test -n "$(tail -1 ../mk_slow.txt | grep -E '^qqbench ci: exit 1, 1 comparison regressed vs reference build; vs reference build: 1 regressed, 0 improved, 0 unchanged, 0 noisy, 0 blind; memory: 0 regressed$')"
 check "make: the change was built by ci" test -x build/kernels/lookup
 check "make: both build logs next to the JSON" test -s ../out/ci-reference-build.log -a -s ../out/ci-change-build.log
 check "make, --json: no second report in reports/latest/" test ! -e reports
@@ -131,6 +132,7 @@ ci mk_back --base HEAD~1 bench-b.yaml --kernels build/kernels --quiet \
     --no-report
 check "make, revert: exit 0 (got $rc)" test "$rc" = 0
 check "make, revert: lookup improved vs reference build" test -n "$(row ../mk_back.txt | grep ' improved vs')"
+check "make, revert: the last line says exit 0" test -n "$(tail -1 ../mk_back.txt | grep -E '^qqbench ci: exit 0, nothing regressed; vs reference build: 0 regressed, 1 improved')"
 check "make, revert: the suite's build: built both" has ../mk_back.err 'build: make$'
 [ "$rc" = 0 ] || show ../mk_back.txt ../mk_back.err
 clean_after "make, revert"
