@@ -131,6 +131,8 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
             snprintf(ch, sizeof ch, "n/a");
             snprintf(iv, sizeof iv, "(too few)");
         }
+        /* n and ^: a run JSON of a qqbench before the threshold stayed the
+         * benchmark's, where the key's noise could grow it. */
         snprintf(th, sizeof th, "%.1f%%%s", c->threshold,
                  c->threshold_from == QQB_THR_BOUNDED ? "^"
                  : c->threshold_from == QQB_THR_RUNS  ? "r"
@@ -163,10 +165,6 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
     if (j->ncmp == 0)
         return;
     double conf = j->ncmp ? j->cmp[0].ch.confidence : 0.95;
-    double bound = QQB_THRESHOLD_BOUND; /* the suite's, as a bounded row shows it */
-    for (size_t i = 0; i < j->ncmp; i++)
-        if (j->cmp[i].threshold_from == QQB_THR_BOUNDED)
-            bound = j->cmp[i].threshold;
     fprintf(fp,
             "\nchange: against the baseline, this run's figure against its runs' (two "
             "levels: launch and run noise)%s; A/B: the median pair ratio; interval: "
@@ -178,17 +176,22 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
                 " per comparison; a verdict that gates must also hold after Holm's "
                 "correction over the %zu comparisons that gate (family-wise %.0f%%)",
                 j->family, 100.0 * (1.0 - j->family_alpha));
-    fprintf(fp,
-            ".\n* = too few launches for that confidence: the widest interval, "
-            "always noisy.\nthreshold: n = noise_multiple x the key's "
-            "launch-to-launch noise, ^ = held at the %.0f%% bound; blank = the "
-            "benchmark's threshold.\n"
-            "noisy: the interval straddles a threshold; the note says by how much "
-            "and how many launches would decide.\n"
-            "cycles are net of QQ's own reads (the empty state each launch "
-            "calibrates); unresolved: both figures within the counter's "
-            "resolution (half a counter step) of zero, where no change can be seen.\n",
-            bound);
+    fprintf(fp, ".\n* = too few launches for that confidence: the widest interval, "
+                "always noisy.\nthreshold: the benchmark's, the smallest change that "
+                "matters: a key's noise widens the interval, never the threshold (a change "
+                "the noise hides reads blind).\n"
+                "noisy: the interval straddles a threshold; the note says by how much "
+                "and how many launches would decide.\n"
+                "cycles are net of QQ's own reads (the empty state each launch "
+                "calibrates); unresolved: both figures within the counter's "
+                "resolution (half a counter step) of zero, where no change can be seen.\n");
+    int grown = 0;
+    for (size_t i = 0; i < j->ncmp; i++)
+        grown |= j->cmp[i].threshold_from == QQB_THR_NOISE ||
+                 j->cmp[i].threshold_from == QQB_THR_BOUNDED;
+    if (grown)
+        fprintf(fp, "n, ^: a run of an earlier qqbench, whose threshold grew with the key's "
+                    "noise (n = noise_multiple x that noise, ^ = held at the bound).\n");
     if (j->blind)
         fprintf(fp, "blind: this run cannot see the benchmark's threshold (the runs move by "
                     "more, however many launches it takes), or the runs move beyond the bound "
