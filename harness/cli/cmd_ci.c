@@ -232,6 +232,23 @@ static const char *below(const char *path, const char *base)
     return path[n] ? path + n + 1 : path + n;
 }
 
+/* Without a build command, the default CMake line: refused, before
+ * anything is built, in a checkout with no CMakeLists.txt (a Makefile
+ * project got CMake's error, blamed on the reference). 0, or -1 with the
+ * error said. */
+static int ci_default_build(const struct ci *c)
+{
+    char lists[4200];
+    snprintf(lists, sizeof lists, "%s/CMakeLists.txt", c->top);
+    if (c->build || access(lists, F_OK) == 0)
+        return 0;
+    fprintf(stderr,
+            "qqbench ci: error: no build command and no CMakeLists.txt in %s for the default "
+            "CMake build: give --build CMD (e.g. --build make), or 'build: CMD' in the suite\n",
+            c->top);
+    return -1;
+}
+
 /* Where the reference's kernels are (C->kernels): see the usage. 0, or -1
  * with the error said. */
 static int ci_kernels(struct ci *c)
@@ -244,6 +261,16 @@ static int ci_kernels(struct ci *c)
     }
     char k[PATH_MAX + 100];
     absolute(c->ro.kernel_dir, k, sizeof k);
+    if (!c->build && !below(k, c->chg_out)) {
+        /* The default line builds the reference into a folder of its own
+         * and finds its kernels by their place below build/. */
+        fprintf(stderr,
+                "qqbench ci: error: --kernels %s is not below this checkout's build/, where the "
+                "default CMake build's kernels are looked for: give --kernels-subdir SUB (the "
+                "reference's kernels at BUILD/SUB, e.g. kernels), or --build CMD\n",
+                c->ro.kernel_dir);
+        return -1;
+    }
     if (uses_out && (rel = below(k, c->chg_out)) != NULL)
         snprintf(c->kernels, sizeof c->kernels, "%s/%s", c->bld, rel);
     else if ((rel = below(k, c->top)) != NULL)
@@ -739,7 +766,7 @@ int cmd_ci(int argc, char **argv)
     snprintf(c.bld, sizeof c.bld, "%s/build", c.dir);
     snprintf(c.chg_out, sizeof c.chg_out, "%s/build", c.top);
     ci_templogs(&c);
-    if (ci_kernels(&c) != 0) {
+    if (ci_default_build(&c) != 0 || ci_kernels(&c) != 0) {
         qqb_ci_remove_tree(c.dir);
         rc = QQB_EXIT_USAGE;
         goto done;

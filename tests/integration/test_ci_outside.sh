@@ -107,6 +107,11 @@ ci runfirst --json ../out/x.json bench.yaml --build 'touch built'
 check "a run option before the suite: exit 2 (got $rc)" test "$rc" = 2
 check "a run option before the suite: run's options go after it" has ../runfirst.err "'--json' is an option of run: run's options go after the suite"
 check "no suite, run option first: nothing built" test ! -e built
+# A Makefile project and no build command: said, before anything is built
+# (CMake's error on the reference, before).
+ci nobuild --base HEAD --allow-same bench.yaml --kernels build/kernels --no-report
+check "no --build in a Makefile project: exit 2 (got $rc)" test "$rc" = 2
+check "no --build in a Makefile project: one line, give --build CMD" test "$(wc -l < ../nobuild.err)" = 1 -a -n "$(grep 'no CMakeLists.txt .*give --build CMD' ../nobuild.err)"
 ci same bench.yaml --build 'touch built' --kernels build/kernels
 check "reference = HEAD (master, no origin): exit 2 (got $rc)" test "$rc" = 2
 check "reference = HEAD: one line saying so" test "$(wc -l < ../same.err)" = 1 -a -n "$(grep "HEAD's own commit" ../same.err)"
@@ -213,6 +218,14 @@ check "cmake: the change built in build/" test -x build/kernels/lookup
 check "cmake, --no-report: git status --porcelain empty (no build logs here)" test -z "$(git status --porcelain)"
 [ "$rc" = 1 ] || show ../cm_slow.txt ../cm_slow.err
 clean_after "cmake"
+# The default line with kernels in a build folder other than build/: said
+# before anything is built, naming --kernels-subdir (after the reference's
+# build, before: its kernels were looked for in the worktree).
+ci otherdir --base HEAD~1 bench.yaml --kernels out/kernels --no-report --quiet
+check "default line, --kernels out/kernels: exit 2 (got $rc)" test "$rc" = 2
+check "default line, --kernels out/kernels: names --kernels-subdir" has ../otherdir.err 'not below this checkout.s build/.*--kernels-subdir SUB'
+check "default line, --kernels out/kernels: nothing built" hasnt ../otherdir.err 'its build took'
+clean_after "other build folder"
 # The default line for the reference (CMAKE_PREFIX_PATH from where qqbench
 # is installed); the change built by hand the same way, with the prefix.
 git revert --no-edit HEAD >/dev/null
