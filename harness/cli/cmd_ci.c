@@ -40,12 +40,14 @@ static const struct qqb_opts_cmd ci_cmd = {
     "-c in this checkout for the change, then in the reference's worktree\n"
     "(both built the same way); {src} and {out} in CMD are replaced by the\n"
     "sources' folder and a build folder (the reference's: a temporary one;\n"
-    "the change's: build/ in this checkout). Without either, only the\n"
-    "reference is built, by 'cmake -S {src} -B {out} -DQQ_BUILD_TESTS=OFF\n"
+    "the change's: build/ in this checkout). Without either, the reference\n"
+    "is built by 'cmake -S {src} -B {out} -DQQ_BUILD_TESTS=OFF\n"
     "-DCMAKE_BUILD_TYPE=RelWithDebInfo' with CMAKE_PREFIX_PATH set to this\n"
     "qqbench's install prefix, then 'cmake --build {out} --target KERNELS'\n"
     "(the suite's kernels by file name; the whole build when one is not a\n"
-    "target), and the change is the build already here.\n"
+    "target), and the change's build/ is built again the same way (its\n"
+    "configure step only when build/ has no CMakeCache.txt), so its kernels\n"
+    "are HEAD's tree's, not those of a commit built earlier.\n"
     "Every build runs with that prefix first in CMAKE_PREFIX_PATH and its\n"
     "lib/pkgconfig first in PKG_CONFIG_PATH, so find_package(QQ) and\n"
     "pkg-config qq find this qqbench's QQ.\n\n"
@@ -565,7 +567,12 @@ static int ci_cmake(const struct ci *c, const char *src, const char *out, const 
                         "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
                         c->env.prefix[0] ? pp : NULL,
                         NULL};
-    int rc = qqb_ci_run(cfg_argv, log, src, &c->env);
+    /* The change's build/ as configured (its cache, its options), built
+     * again from HEAD's tree; configured the reference's way when new. */
+    char cache[4300];
+    snprintf(cache, sizeof cache, "%s/CMakeCache.txt", out);
+    int rc =
+        out == c->chg_out && access(cache, F_OK) == 0 ? 0 : qqb_ci_run(cfg_argv, log, src, &c->env);
     char **argv = calloc(c->ntargets + 8, sizeof *argv);
     if (rc != 0 || !argv) {
         free(argv);
@@ -701,6 +708,9 @@ static int ci_build_and_run(struct ci *c)
     if (c->build)
         fprintf(stderr, "qqbench ci: the change, built in %s (log: %s); build: %s\n",
                 strstr(c->build, "{out}") ? c->chg_out : c->top, c->chglog, c->build);
+    else
+        fprintf(stderr, "qqbench ci: the change, built again in %s from HEAD's tree (log: %s)\n",
+                c->chg_out, c->chglog);
     FILE *f = fopen(c->reflog, "w");
     if (f)
         fclose(f);
@@ -713,9 +723,12 @@ static int ci_build_and_run(struct ci *c)
     }
     char what[300];
     snprintf(what, sizeof what, "the reference %.200s", c->base);
-    /* The change first when ci builds it: a change that does not build
-     * fails before the reference is built. */
-    if ((c->build && ci_build(c, "the change", c->top, c->chg_out, c->chglog) != 0) ||
+    /* The change first: a change that does not build fails before the
+     * reference is built. The default line builds it too (its build/ as
+     * it was configured): kernels built at another commit and left in
+     * build/ were judged as HEAD ('+0.00% unchanged' after a checkout
+     * with no rebuild). */
+    if (ci_build(c, "the change", c->top, c->chg_out, c->chglog) != 0 ||
         ci_build(c, what, c->src, c->bld, c->reflog) != 0)
         return QQB_EXIT_USAGE;
     /* A reference without the kernel folder lacks every kernel: the run

@@ -242,6 +242,18 @@ check "cmake default line: nothing else built" hasnt ../out/cm/ci-reference-buil
 [ "$rc" = 0 ] || show ../cm_back.txt ../cm_back.err
 check "cmake default line, --json: no reports/, git status --porcelain empty" test ! -e reports -a -z "$(git status --porcelain)"
 clean_after "cmake default line"
+# A stale change build: build/ holds the revert's (fast) kernel, then the
+# slow commit is checked out with no rebuild. The default line builds the
+# change again from HEAD's tree: regressed against the first commit (it
+# judged the fast kernel left in build/: '+0.00% unchanged', exit 0).
+git checkout -q HEAD~1
+ci cm_stale --base HEAD~1 bench.yaml --kernels build/kernels --no-report --quiet
+check "stale build/, default line: exit 1 (got $rc)" test "$rc" = 1
+check "stale build/, default line: lookup regressed vs reference build" test -n "$(row ../cm_stale.txt | grep ' regressed vs')"
+check "stale build/, default line: says it built the change again" has ../cm_stale.err "the change, built again in .*/build from HEAD's tree"
+[ "$rc" = 1 ] || show ../cm_stale.txt ../cm_stale.err
+clean_after "stale build"
+git checkout -q master
 cd ..
 
 # 3. A suite of the usual shape: 2 cases (a parameter) x 2 keys, one key
