@@ -226,13 +226,21 @@ static void test_qq_ticks_clock_rate(void)
             setenv(QQ_TICKS_ENV, env, 1);
             if (qq__tick_path_choose() != QQ_TICKS_CLOCK || qq__measure_mhz() != rates[i])
                 _exit(2);
-            uint64_t t0 = qq_ticks_open(), ns0 = qq__mono_ns();
-            struct timespec nap = {0, 20000000};
-            nanosleep(&nap, NULL);
-            uint64_t ns1 = qq__mono_ns(), t1 = qq_ticks_close();
-            double per_ns = (double)(t1 - t0) / (double)(ns1 - ns0);
-            /* The ticks bracket the clock's reads: a few microseconds of
-             * 20 ms at most, 1% is far outside that. */
+            /* The ticks bracket the clock's reads, so the ratio is at
+             * least the rate, and above it by the reads' own time over 20
+             * ms. The best of 5 tries, after a first read of each kind:
+             * under qemu the first run of a code path is translated
+             * between the reads (it read above 1% once in the aarch64 pass). */
+            double per_ns = 1e300;
+            (void)qq_ticks_open(), (void)qq_ticks_close(), (void)qq__mono_ns();
+            for (int k = 0; k < 5; k++) {
+                uint64_t t0 = qq_ticks_open(), ns0 = qq__mono_ns();
+                struct timespec nap = {0, 20000000};
+                nanosleep(&nap, NULL);
+                uint64_t ns1 = qq__mono_ns(), t1 = qq_ticks_close();
+                double r = (double)(t1 - t0) / (double)(ns1 - ns0);
+                per_ns = r < per_ns ? r : per_ns;
+            }
             _exit(per_ns > rates[i] / 1000.0 * 0.99 && per_ns < rates[i] / 1000.0 * 1.01 ? 0 : 1);
         }
         int st = 0;
