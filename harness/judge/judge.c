@@ -190,9 +190,9 @@ static double step_of(const struct qqb_case_result *c)
  * the empty state a calibration measures moves from launch to launch more
  * than a counter step where the reads themselves jitter: on the clock path
  * an empty chain's net read -2.7 to +0.9 ticks over 6 launches, each
- * "resolved" within its launch. The median net is resolved only beyond
- * LIM and two standard errors of the launches' spread (scaled MAD / sqrt
- * n); -1 where C lacks the figures (fewer than 3 launches, or none). */
+ * "resolved" within its launch. The median net is resolved beyond a step
+ * (2 LIM: quantised reads err by one) and 2 standard errors of the spread
+ * (MAD / sqrt n); -1 where C lacks the figures (under 3 launches, none). */
 static int nets_clear(const struct qqb_case_result *c, const char *key, double lim)
 {
     const struct qqb_metric *raw = qqb_case_find_metric(c, key, "per_hit_raw");
@@ -207,7 +207,7 @@ static int nets_clear(const struct qqb_case_result *c, const char *key, double l
     double med = qqb_median(net, raw->n);
     double se = qqb_mad_scaled(net, raw->n) / sqrt((double)raw->n);
     free(net);
-    return isfinite(med) && fabs(med) > lim && fabs(med) > 2.0 * se;
+    return isfinite(med) && fabs(med) > 2.0 * lim && fabs(med) > 2.0 * se;
 }
 
 /* Was KEY's figure in C not resolved: in most of its launches
