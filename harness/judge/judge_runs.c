@@ -141,7 +141,8 @@ static void seen(struct qqb_cmp *row, const struct qqb_runtest *t, double var, d
  * test at the benchmark's confidence and t the benchmark's threshold (t_s,
  * the same: noise never grows it), in this order:
  *   blind, not judged   the interval's floor (infinitely many launches)
- *                       is wider than the bound: nothing is seen;
+ *                       is wider than the bound, and the interval (which
+ *                       holds the runs' spread) is not beyond +/-t;
  *   regressed/improved  beyond +/-t (symmetric), however noisy the key;
  *   unchanged           within +/-t;
  *   blind               across +/-t and within +/-hide_pct (the change the
@@ -195,7 +196,8 @@ int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur
     row->plan_launches =
         qqb_runtest_launches(&t, sd, target_se(row->suite_threshold, q), RUNS_MAX_LAUNCHES);
     row->verdict = qqb_verdict_sym(&row->ch, row->threshold);
-    if (row->run_bound_pct > bound) {
+    if (row->run_bound_pct > bound && row->verdict != QQB_REGRESSED &&
+        row->verdict != QQB_IMPROVED) {
         k = snprintf(row->why, sizeof row->why, "runs move +/-%.1f%%: not judged; ",
                      row->run_bound_pct);
         row->verdict = QQB_BLIND;
