@@ -16,6 +16,10 @@ import statistics
 import sys
 
 TOL = 0.10  # the agreement the issue asks for: within 10% of the bulk delta
+# How much of the fenced reads' own cost the code around a state can move:
+# a tenth of the empty state (test_run_chain's short chains and Ka on an
+# AMD EPYC guest; see the chain and km checks below).
+EMPTY_SHARE = 0.10
 
 doc = json.load(open(sys.argv[1]))
 cases = {c["name"]: c for c in doc["cases"]}
@@ -43,6 +47,11 @@ def net(case, key):
     return statistics.median(r - e for r, e in zip(raw, empty))
 
 
+def read_slack(case):
+    """The ticks a state's figure may move with its neighbours alone."""
+    return EMPTY_SHARE * med(case, "@timer", "empty")
+
+
 def check(ok, text):
     global fails
     print(("ok   " if ok else "FAIL ") + text)
@@ -66,7 +75,7 @@ if sys.argv[2] == "chain":
         # ticks; N=40 +3.1 of 178), so a relative bound alone holds short
         # chains only on the core it was written on. A state that did not
         # hold its line reads 50-100% off, far outside either term.
-        slack = TOL * abs(b) + 0.10 * med(case, "@timer", "empty")
+        slack = TOL * abs(b) + read_slack(case)
         check(abs(q - b) <= slack,
               "chain N=%d: qqbench net delta %.1f ticks, bulk %.1f (%+.1f%%; allowed +-%.1f)"
               % (n, q, b, 100 * err, slack))
@@ -77,7 +86,7 @@ if sys.argv[2] == "chain":
     # guest read -0.5 to -1.1 ticks against an empty state of 68); a net
     # figure that kept the empty state, or subtracted it twice, reads a
     # whole empty state off.
-    slack0 = max(step, 1, 0.10 * med(ref, "@timer", "empty"))
+    slack0 = max(step, 1, read_slack(ref))
     check(abs(net0) <= slack0, "chain N=0: net %.2f ticks per hit, counter step %.0f, allowed +-%.1f"
           % (net0, step, slack0))
 elif sys.argv[2] == "km":
@@ -110,17 +119,17 @@ elif sys.argv[2] == "km":
     # short lengths show (test_run_chain). Seen: Ka +5.3 ticks of 124 on
     # the TSC path (+3.7%), +1.7 of 25 at QQ_TICKS=clock@500 (+6.7%,
     # regressed), both against an empty state of 68 and 25 ticks.
-    empty = med("km[direct]@1", "@timer", "empty")
+    allowed = read_slack("km[direct]@1")
     for key in ("Ka", "Kahp"):
         rows = [c for c in doc["comparisons"]
                 if c["kind"] == "ab" and c["case"] == "km[direct]@1" and c["key"] == key]
         v = rows[0]["verdict"] if rows else "missing"
         shift = (abs(rows[0]["current_cycles_per_hit"] - rows[0]["baseline_cycles_per_hit"])
                  if rows else float("inf"))
-        check(v in ("unchanged", "noisy", "blind") or (v != "missing" and shift <= 0.10 * empty),
+        check(v in ("unchanged", "noisy", "blind") or (v != "missing" and shift <= allowed),
               "A/B %s (identical code in both variants): %s, %s%% (%.1f ticks; a tenth of the "
               "empty state: %.1f)" % (key, v, rows[0]["change_pct"] if rows else "?", shift,
-                                       0.10 * empty))
+                                       allowed))
 else:
     raise SystemExit("usage: deltas.py REPORT.json chain|km")
 sys.exit(1 if fails else 0)
