@@ -1,4 +1,4 @@
-# The analysers (tests/integration/test_lint.sh; 'make lint' runs it whole).
+# The analysers (tests/integration/test_lint.sh; 'make lint' runs these tests, and make test leaves them out).
 # clang-tidy takes about 3 CPU-minutes over the tree, nearly all of it in
 # the path-sensitive clang-analyzer checks (qq_mem.c alone about 25 s):
 # one test per source file, so ctest -j spreads them over the cores beside

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# qq/ and harness/ pass clang-tidy (the checked-in .clang-tidy, every exclusion justified there) and cppcheck with the project's options; 'make lint' runs the same script.
-# test_lint.sh                      both analysers over qq/src/*.c harness/*/*.c ('make lint')
+# qq/ and harness/ pass clang-tidy (the checked-in .clang-tidy, every exclusion justified there) and cppcheck with the project's options; 'make lint' runs it per file, through CTest's lint tests.
+# test_lint.sh                      both analysers over qq/src/*.c harness/*/*.c (the lint tests run one file each)
 # test_lint.sh clang-tidy FILE...   clang-tidy on those files (paths from the source folder)
 # test_lint.sh cppcheck             cppcheck over qq/ and harness/
 # CTest runs clang-tidy as one test per file and cppcheck as one more
