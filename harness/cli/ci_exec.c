@@ -23,9 +23,11 @@
 
 /* The signal that stopped ci, 0 until one does. The command running is
  * stopped, and ci cleans up and ends by the same signal (it left cmake
- * running under init, the folder in TMPDIR and the worktree registered). */
+ * running under init, the folder in TMPDIR and the worktree registered).
+ * SIGPIPE too: 'qqbench ci ... | head' ended ci at its next write, by
+ * SIGPIPE's default action, with the worktree and the folder left. */
 static volatile sig_atomic_t ci_stop;
-static const int ci_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+static const int ci_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define NCISIG (sizeof ci_sigs / sizeof ci_sigs[0])
 static struct sigaction ci_old[NCISIG];
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* SIGINT, SIGTERM and SIGHUP caught (ON 1: a command running is stopped,
+/* SIGINT, SIGTERM, SIGHUP and SIGPIPE caught (ON 1: a command running is stopped,
  * qqb_ci_run returns -1) or given back their former handlers (ON 0). */
 void qqb_ci_trap(int on);
 /* The signal that stopped ci since the trap was set, 0 if none. */
@@ -41,7 +41,7 @@ int qqb_ci_run(char *const argv[], const char *log, const char *cwd, const struc
  * process by the signal, which left ci's worktree and folder behind when
  * it ran in ci's process). A signal to ci while FN runs is passed on to
  * the child. Returns FN's result as the child's exit status; -1 when the
- * child could not run or died by a signal: by SIGINT, SIGTERM or SIGHUP,
+ * child could not run or died by a signal: by SIGINT, SIGTERM, SIGHUP or SIGPIPE,
  * that signal is taken as ci's stop (qqb_ci_stopped), so ci's clean-up
  * runs and ci ends by it. */
 int qqb_ci_run_fn(int (*fn)(void *), void *arg);

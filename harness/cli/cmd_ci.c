@@ -651,10 +651,14 @@ static void ci_clean(struct ci *c)
     } else {
         fprintf(stderr, "qqbench ci: kept %s (git worktree remove --force %s)\n", c->dir, c->src);
     }
-    qqb_ci_trap(0);
-    if (sig) {
+    /* Said while the trap holds: on a closed stderr ('2>&1 | head') the
+     * write fails, where SIGPIPE's default would end ci by another signal. */
+    if (sig)
         fprintf(stderr, "qqbench ci: stopped by signal %d: the %s stopped, %s removed\n", sig,
                 c->phase, c->dir);
+    qqb_ci_unstop();
+    qqb_ci_trap(0);
+    if (sig) {
         signal(sig, SIG_DFL);
         raise(sig);
     }
@@ -769,7 +773,13 @@ int cmd_ci(int argc, char **argv)
     qqb_ci_find_prefix(&c.env);
     const char *tmp = getenv("TMPDIR");
     snprintf(c.dir, sizeof c.dir, "%s/qqbench-ci-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    /* The trap before the folder: from its making on, every signal that
+     * ends ci removes it (the refusals below printed to a closed stderr
+     * before the trap, and SIGPIPE left the folder). */
+    qqb_ci_trap(1);
+    c.phase = "build";
     if (!mkdtemp(c.dir)) {
+        qqb_ci_trap(0);
         fprintf(stderr, "qqbench ci: error: cannot make a folder in %s: %s\n",
                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
         rc = QQB_EXIT_USAGE;
@@ -780,13 +790,11 @@ int cmd_ci(int argc, char **argv)
     snprintf(c.chg_out, sizeof c.chg_out, "%s/build", c.top);
     ci_templogs(&c);
     if (ci_default_build(&c) != 0 || ci_kernels(&c) != 0) {
-        qqb_ci_remove_tree(c.dir);
+        c.keep = 0; /* refused: nothing built to keep */
         rc = QQB_EXIT_USAGE;
-        goto done;
+    } else {
+        rc = ci_build_and_run(&c);
     }
-    qqb_ci_trap(1);
-    c.phase = "build";
-    rc = ci_build_and_run(&c);
     if (qqb_ci_stopped())
         rc = QQB_EXIT_KERNEL; /* ends by the signal in ci_clean */
     ci_clean(&c);

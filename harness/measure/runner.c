@@ -170,13 +170,15 @@ static int drain(int fd, struct tail *t)
 }
 
 /* ---------------------------------------------------------------------
- * Signals that end a run. SIGINT, SIGTERM and SIGHUP to qqbench kill the
- * running launch's process group (an mpirun and its ranks with it),
- * remove the work folder, and end qqbench by the same signal (a shell sees
- * 128+N). The handler uses async-signal-safe calls only.
+ * Signals that end a run. SIGINT, SIGTERM, SIGHUP and SIGPIPE to qqbench
+ * kill the running launch's process group (an mpirun and its ranks with
+ * it), remove the work folder, and end qqbench by the same signal (a shell
+ * sees 128+N). SIGPIPE: 'qqbench run ... | head' ended qqbench at its next
+ * write with the launch logs left in the work folder. The handler uses
+ * async-signal-safe calls only.
  * --------------------------------------------------------------------- */
 
-static const int trap_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+static const int trap_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define NTRAP (sizeof trap_sigs / sizeof trap_sigs[0])
 static struct sigaction trap_old[NTRAP];
 static int trap_on;

@@ -43,7 +43,7 @@ struct qqb_launch_result {
  * launch ends, and a launch that exited 0 but left processes fails. */
 int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r);
 
-/* From now on SIGINT, SIGTERM and SIGHUP end qqbench cleanly: the running
+/* From now on SIGINT, SIGTERM, SIGHUP and SIGPIPE end qqbench cleanly: the running
  * launch's process group is stopped (SIGTERM, then SIGKILL after 2 s), the
  * files in WORKDIR and WORKDIR itself are removed (NULL: kept), and qqbench
  * ends by the same signal (exit status 128+N in a shell). A baseline is
