@@ -12,6 +12,7 @@
 #include "qq_file.h"
 #include "strmap.h"
 #include "trace.h"
+#include "words.h"
 
 /* The usage's prose around the option lines, which the table in
  * cmd_compare generates. */
@@ -184,10 +185,11 @@ static void print_keys(struct side *a, struct side *b, int all)
                 double lim = qq_resolution_ticks(step);
                 if (!isnan(pa) && !isnan(pb) && step > 0)
                     unresolved = (pa <= lim) + (pb <= lim);
+                struct qqb_signed sg;
                 if (unresolved)
-                    snprintf(ch, sizeof ch, "%+.1f tk", pb - pa);
+                    snprintf(ch, sizeof ch, "%s tk", qqb_signed(&sg, pb - pa, 1));
                 else if (!isnan(pa) && !isnan(pb) && pa > 0)
-                    snprintf(ch, sizeof ch, "%+.2f%%", 100.0 * (pb / pa - 1.0));
+                    snprintf(ch, sizeof ch, "%s%%", qqb_signed(&sg, 100.0 * (pb / pa - 1.0), 2));
             } else if (ki->type == QQ_TYPE_COUNT && sa && sb && sa->isum != sb->isum) {
                 if (saturated(sa->isum) || saturated(sb->isum))
                     snprintf(ch, sizeof ch, "sum saturated");
@@ -320,8 +322,10 @@ int cmd_compare(int argc, char **argv)
     int rc = QQB_EXIT_USAGE;
     if (load(files[0], &a) == 0 && load(files[1], &b) == 0 && load_hits(&a) == 0 &&
         load_hits(&b) == 0) {
-        printf("A: %s (%u nodes, %.3f MHz)\nB: %s (%u nodes, %.3f MHz)\n\n", files[0],
-               qq_file_nnodes(a.f), a.mhz, files[1], qq_file_nnodes(b.f), b.mhz);
+        struct qqb_count na, nb;
+        printf("A: %s (%s, %.3f MHz)\nB: %s (%s, %.3f MHz)\n\n", files[0],
+               qqb_count(&na, qq_file_nnodes(a.f), "node"), a.mhz, files[1],
+               qqb_count(&nb, qq_file_nnodes(b.f), "node"), b.mhz);
         print_keys(&a, &b, all);
         if (print_mem(&a, &b, all) == 0) {
             printf("\nOne launch per side: differences below a few percent are within a "

@@ -15,6 +15,7 @@
 #include "judge_model.h"
 #include "model.h"
 #include "pictures_model.h"
+#include "words.h"
 
 /* The usage's prose around the option lines, which the table in
  * parse_opts generates. */
@@ -304,7 +305,9 @@ static void print_fit(const struct qqb_model *m, const struct qqb_model_series *
                       const struct qqb_model_points *p, const struct qqb_fit *f, const char *unit)
 {
     size_t np = (size_t)(m->nparams ? m->nparams : 1);
-    printf("%s: %zu points, %zu observations, %s\n", s->label, p->n, p->nobs,
+    struct qqb_count npt, nob;
+    printf("%s: %s, %s, %s\n", s->label, qqb_count(&npt, p->n, "point"),
+           qqb_count(&nob, p->nobs, "observation"),
            f->weighted ? "weighted by the spread at each point" : "unweighted");
     printf("  %-16s %14s %12s %8s\n", "term", "coefficient", "std.err", "t");
     for (int t = 0; t < m->nterms; t++)

@@ -11,6 +11,7 @@
 #include "qq_file.h"
 #include "qq_mem.h"
 #include "trace.h"
+#include "words.h"
 
 /* The usage's prose around the option lines, which the table in cmd_st
  * generates. */
@@ -147,9 +148,10 @@ static int print_node(const struct qq_file *f, uint32_t i, int per_thread)
     }
     uint64_t from = ns.first_tick >= n->base_tick ? ns.first_tick - n->base_tick : 0;
     uint64_t to = ns.last_tick >= n->base_tick ? ns.last_tick - n->base_tick : 0;
-    printf("Node %4u:  %.3f MHz, %u keys, %" PRIu64 " states, ticks from %" PRIu64 " to %" PRIu64
-           "\n\n",
-           n->node, n->mhz, nkeys, ns.state_events, from, to);
+    struct qqb_count nk, nst;
+    printf("Node %4u:  %.3f MHz, %s, %s, ticks from %" PRIu64 " to %" PRIu64 "\n\n", n->node,
+           n->mhz, qqb_count(&nk, nkeys, "key"), qqb_count(&nst, ns.state_events, "state"), from,
+           to);
     printf("          ET = %.6f sec\n\n", ns.elapsed_sec);
     if (n->dropped)
         printf("          DROPPED %" PRIu64 " events: the buffer was full "
@@ -281,10 +283,10 @@ static int st_files(char **files, size_t nfiles, long only, int per_thread)
             return QQB_EXIT_USAGE;
         }
         uint32_t nn = qq_file_nnodes(f);
-        printf("File %s:    %u nodes\n\n", files[a], nn);
+        struct qqb_count nc;
+        printf("File %s:    %s\n\n", files[a], qqb_count(&nc, nn, "node"));
         if (only >= 0 && (uint64_t)only >= nn) {
-            fprintf(stderr, "qqbench st: error: %s has %u nodes, no node %ld\n", files[a], nn,
-                    only);
+            fprintf(stderr, "qqbench st: error: %s has %s, no node %ld\n", files[a], nc.s, only);
             qq_file_close(f);
             return QQB_EXIT_USAGE;
         }

@@ -13,6 +13,7 @@
 #include "share.h"
 #include "trace.h"
 #include "view.h"
+#include "words.h"
 
 /* The usage's prose around the option lines, which the table in cmd_view
  * generates. */
@@ -539,13 +540,14 @@ static void report(const struct view *v)
                    qqb_view_strip_label(v, r, label, sizeof label),
                    100.0 * v->idle_sec[r] / (v->t1 - v->t0));
     if (v->strips_left)
-        printf("  %zu strips past the %d drawn (those with the most entries) left out (--nodes "
+        printf("  %s past the %d drawn (those with the most entries) left out (--nodes "
                "chooses)\n",
-               v->strips_left, MAX_STRIPS);
+               QQB_COUNT(v->strips_left, "strip"), MAX_STRIPS);
     if (v->folded || v->dropped)
-        printf("  %u keys past the %d drawn: %u states drawn together as 'other', %u marks, "
+        printf("  %s past the %d drawn: %s drawn together as 'other', %s, "
                "counts and values not drawn (--keys chooses)\n",
-               v->folded + v->dropped, MAX_DRAWN - 1, v->folded, v->dropped);
+               QQB_COUNT(v->folded + v->dropped, "key"), MAX_DRAWN - 1,
+               QQB_COUNT(v->folded, "state"), QQB_COUNT(v->dropped, "mark"));
     if (v->no_plot)
         printf("wrote %s/view.gp and its data (not drawn: --no-plot)\n", v->out);
     else

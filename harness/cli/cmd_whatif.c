@@ -12,6 +12,7 @@
 #include "qq_file.h"
 #include "trace.h"
 #include "whatif.h"
+#include "words.h"
 
 /* The usage's prose around the option lines, which the table in
  * cmd_whatif generates. */
@@ -137,9 +138,10 @@ static void print_whatif(const char *path, const struct qqb_whatif_spec *s,
     if (mhz > 0)
         printf("\nrun time (slowest node): measured %.3f ms, predicted %.3f ms%s",
                worst_old / mhz / 1e3, worst_new / mhz / 1e3, other ? "" : "\n");
+    struct qqb_signed se;
     if (other && mhz > 0)
-        printf(", other run %.3f ms (prediction error %+.2f%%)\n", worst_g / mhz / 1e3,
-               worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0);
+        printf(", other run %.3f ms (prediction error %s%%)\n", worst_g / mhz / 1e3,
+               qqb_signed(&se, worst_g > 0 ? 100 * (worst_new - worst_g) / worst_g : 0, 2));
 }
 
 /* whatif re-lays each node's entries as one time line (a rank's): a node

@@ -13,6 +13,7 @@
 #include "match.h"
 #include "sequential.h"
 #include "qq_file.h"
+#include "words.h"
 
 const char *qqb_threshold_from_name(enum qqb_threshold_from f)
 {
@@ -670,8 +671,7 @@ static void holm(const struct qqb_plan *p, struct qqb_judgement *j, struct qqb_m
         memset(r->g.flagged, 0, sizeof r->g.flagged);
         mj->regressed--;
         snprintf(r->why, sizeof r->why,
-                 "grew at %.0f%% alone (p %.2g), not after Holm over %zu "
-                 "comparisons",
+                 "grew at %.0f%% alone (p %.2g), not after Holm over %zu comparisons",
                  100.0 * p->suite->bench[r->bench].s.confidence, r->g.p_row, m);
     }
 }
@@ -712,8 +712,8 @@ static void explain(struct qqb_cmp *row, size_t family)
     if (row->verdict != QQB_NOISY)
         return;
     if (row->machine == QQB_MC_MOVED) {
-        snprintf(w, len, "the machine moved %+.1f%%; relative to it %+.2f%%", row->machine_pct,
-                 row->norm_pct);
+        snprintf(w, len, "the machine moved %s%%; relative to it %s%%",
+                 QQB_SIGNED(row->machine_pct, 1), QQB_SIGNED(row->norm_pct, 2));
         return;
     }
     if (row->early) {
@@ -746,8 +746,8 @@ static void explain(struct qqb_cmp *row, size_t family)
         return;
     }
     if (!row->ab) { /* by runs: the plan's estimate (qqb_judge_run_row) */
-        int k = snprintf(w, len, "interval %+.1f%%..%+.1f%% against a threshold of %.1f%%", ch->lo,
-                         ch->hi, row->threshold);
+        int k = snprintf(w, len, "interval %s%%..%s%% against a threshold of %.1f%%",
+                         QQB_SIGNED(ch->lo, 1), QQB_SIGNED(ch->hi, 1), row->threshold);
         if (k > 0 && (size_t)k < len && row->need_launches > ch->nc)
             snprintf(w + k, len - (size_t)k, "; about %zu launches would decide",
                      row->need_launches);

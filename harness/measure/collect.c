@@ -8,6 +8,7 @@
 
 #include "qq_file.h"
 #include "runner.h"
+#include "words.h"
 
 static int add(struct qqb_case_result *c, const char *key, const char *what, double v, char *err,
                size_t errlen)
@@ -249,10 +250,8 @@ int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_c
         if (ni->dropped > 0 && c->failure == NULL) {
             /* Not a failure, but the numbers undercount: say so once. */
             char buf[160];
-            snprintf(buf, sizeof buf,
-                     "node %u dropped %llu events (buffer full; "
-                     "raise QQ_EVENTS)",
-                     n, (unsigned long long)ni->dropped);
+            snprintf(buf, sizeof buf, "node %u dropped %s (buffer full; raise QQ_EVENTS)", n,
+                     QQB_COUNT(ni->dropped, "event"));
             c->failure = strdup(buf);
         }
     }

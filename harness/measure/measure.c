@@ -14,6 +14,7 @@
 #include "runner.h"
 #include "strbuf.h"
 #include "trace.h"
+#include "words.h"
 
 /* ---------------------------------------------------------------------
  * Progress on stderr: a rewritten line on a terminal, plain lines elsewhere.
@@ -48,8 +49,8 @@ static void progress_case_done(struct qqb_measure *m, const struct qqb_case_resu
     if (r->failures)
         fprintf(stderr, "qqbench: %s: FAILED: %s\n", r->name, r->failure ? r->failure : "?");
     else if (!m->tty || m->verbose)
-        fprintf(stderr, "qqbench: %s: %zu launches (%.1fs elapsed)\n", r->name, r->launches,
-                qqb_now() - m->t0);
+        fprintf(stderr, "qqbench: %s: %s (%.1fs elapsed)\n", r->name,
+                QQB_COUNT(r->launches, "launch"), qqb_now() - m->t0);
 }
 
 /* A group whose comparison is still noisy gets MORE rounds after ROUNDS:

@@ -7,6 +7,7 @@
 
 #include "plot.h"
 #include "pic.h"
+#include "words.h"
 
 /* ======================================================================
  * Picture 5: A/B pairs side by side, the delta labelled.
@@ -157,8 +158,9 @@ static void ab_bar(FILE *d, FILE *l, const struct rep *r, struct ab *a, size_t k
         a->ymax[k] = top;
     if (cm && isfinite(cm->pct)) {
         enum vclass v = pic_vclass_of(cm->verdict);
-        fprintf(l, "%zu\t%.3f\t%.9g\t%d\t%.6g\t%+.1f%% %s\n", k, a->slots[s].x, top, (int)v,
-                cm->pct, cm->pct, pic_verdict_word(cm));
+        struct qqb_signed sp;
+        fprintf(l, "%zu\t%.3f\t%.9g\t%d\t%.6g\t%s%% %s\n", k, a->slots[s].x, top, (int)v, cm->pct,
+                qqb_signed(&sp, cm->pct, 1), pic_verdict_word(cm));
         a->has[k][v] = 1;
     }
 }

@@ -8,6 +8,7 @@
 
 #include "plot.h"
 #include "pic.h"
+#include "words.h"
 
 /* ======================================================================
  * Picture 1: change per key with its interval, by comparison kind.
@@ -44,9 +45,11 @@ static void change_row(FILE *d, const struct rcmp *c, struct span *sp)
         sp->rmax = fmax(sp->rmax, 1 + hi / 100);
     }
     char text[256];
+    struct qqb_signed sc, sl, sh;
     if (ok)
-        snprintf(text, sizeof text, "%+.2f%% [%+.2f, %+.2f] %s%s", c->pct, c->lo, c->hi,
-                 pic_verdict_word(c), c->machine_moved ? " (machine moved)" : "");
+        snprintf(text, sizeof text, "%s%% [%s, %s] %s%s", qqb_signed(&sc, c->pct, 2),
+                 qqb_signed(&sl, c->lo, 2), qqb_signed(&sh, c->hi, 2), pic_verdict_word(c),
+                 c->machine_moved ? " (machine moved)" : "");
     else
         snprintf(text, sizeof text, "n/a%s%s%s", c->reason ? " (" : "", c->reason ? c->reason : "",
                  c->reason ? ")" : "");

@@ -11,6 +11,7 @@
 #include "atomic.h"
 #include "history.h"
 #include "run_json.h"
+#include "words.h"
 
 static double ns_of(double ticks, double mhz)
 {
@@ -125,8 +126,10 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
         qqb_fmt_cycles(b, sizeof b, c->base_median, c->base_mhz, QQB_CYC_COLUMN);
         qqb_fmt_cycles(cu, sizeof cu, c->cur_median, c->mhz, QQB_CYC_COLUMN);
         if (c->ch.status == QQB_CHANGE_OK) {
-            snprintf(ch, sizeof ch, "%+.2f%%", c->ch.pct);
-            snprintf(iv, sizeof iv, "[%+.2f, %+.2f]%s", c->ch.lo, c->ch.hi, c->ch.ci_ok ? "" : "*");
+            struct qqb_signed sp, sl, sh;
+            snprintf(ch, sizeof ch, "%s%%", qqb_signed(&sp, c->ch.pct, 2));
+            snprintf(iv, sizeof iv, "[%s, %s]%s", qqb_signed(&sl, c->ch.lo, 2),
+                     qqb_signed(&sh, c->ch.hi, 2), c->ch.ci_ok ? "" : "*");
         } else {
             snprintf(ch, sizeof ch, "n/a");
             snprintf(iv, sizeof iv, "(too few)");
@@ -149,12 +152,13 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
             fprintf(fp, " [%zu of %zu rounds paired]", c->npairs, c->rounds);
         if (c->command_differs)
             fprintf(fp, " [command line differs from the baseline's]");
+        struct qqb_signed sc, sk;
         if (isfinite(c->count_pct) && c->count_cur != c->count_base)
             fprintf(fp,
-                    " [intervals per launch %.0f -> %.0f, exact: of the total, count %+.1f%%, "
-                    "cost per interval %+.1f%%]",
-                    c->count_base, c->count_cur, c->count_pct,
-                    c->count_cur / c->count_base * c->ch.pct);
+                    " [intervals per launch %.0f -> %.0f, exact: of the total, count %s%%, "
+                    "cost per interval %s%%]",
+                    c->count_base, c->count_cur, qqb_signed(&sc, c->count_pct, 1),
+                    qqb_signed(&sk, c->count_cur / c->count_base * c->ch.pct, 1));
         fprintf(fp, "\n");
     }
 }
@@ -286,8 +290,9 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
                 peak, sz, cr, v);
         if (cl != bl)
             fprintf(fp, " (%+lld bytes live%s", (long long)(cl - bl), bl ? "" : ")");
+        struct qqb_signed sm;
         if (cl != bl && bl)
-            fprintf(fp, ", %+.1f%%)", 100.0 * ((double)cl / (double)bl - 1.0));
+            fprintf(fp, ", %s%%)", qqb_signed(&sm, 100.0 * ((double)cl / (double)bl - 1.0), 1));
         if (m->ab == QQB_CMP_BUILD)
             fprintf(fp, " vs reference build");
         else if (m->ab)
@@ -480,14 +485,15 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
         snprintf(blind, sizeof blind, ", %zu blind", counts[QQB_BLIND]);
     char memexit[160];
     mem_exit_note(memexit, sizeof memexit, r);
+    struct qqb_count nc, nk;
     fprintf(fp,
-            "qqbench: %zu cases in %.1f s; vs baseline: %zu regressed, %zu improved, "
+            "qqbench: %s in %.1f s; vs baseline: %zu regressed, %zu improved, "
             "%zu unchanged, %zu noisy%s; A/B: %zu slower, %zu faster, %zu same, "
-            "%zu noisy; memory: %zu regressed, %zu improved; %zu kernel failure%s%s\n",
-            res->ncases, r->elapsed, counts[QQB_REGRESSED], counts[QQB_IMPROVED],
-            counts[QQB_UNCHANGED], counts[QQB_NOISY], blind, ab[QQB_REGRESSED], ab[QQB_IMPROVED],
-            ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp, r->kernel_failures,
-            r->kernel_failures == 1 ? "" : "s", memexit);
+            "%zu noisy; memory: %zu regressed, %zu improved; %s%s\n",
+            qqb_count(&nc, res->ncases, "case"), r->elapsed, counts[QQB_REGRESSED],
+            counts[QQB_IMPROVED], counts[QQB_UNCHANGED], counts[QQB_NOISY], blind,
+            ab[QQB_REGRESSED], ab[QQB_IMPROVED], ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp,
+            qqb_count(&nk, r->kernel_failures, "kernel failure"), memexit);
     if (r->models && r->models->n)
         fprintf(fp, "qqbench: models: %zu series fitted, %zu changed growth%s\n",
                 r->models->n - r->models->unfitted, r->models->regressed,
@@ -856,11 +862,13 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
         fprintf(fp, "\" name=\"");
         qqb_markup_text(fp, c->key);
         fprintf(fp, "%s\">", vs);
+        struct qqb_signed sp, sl, sh;
         if (c->verdict == QQB_REGRESSED) {
             fprintf(fp,
-                    "<failure message=\"regressed%s %+.2f%% [%+.2f, %+.2f] "
+                    "<failure message=\"regressed%s %s%% [%s, %s] "
                     "(threshold %.1f%%)\"/>",
-                    vs, c->ch.pct, c->ch.lo, c->ch.hi, c->threshold);
+                    vs, qqb_signed(&sp, c->ch.pct, 2), qqb_signed(&sl, c->ch.lo, 2),
+                    qqb_signed(&sh, c->ch.hi, 2), c->threshold);
         } else if (r->fail_on_noisy && c->verdict == QQB_NOISY) {
             fprintf(fp, "<failure message=\"noisy (--fail-on-noisy): ");
             qqb_markup_text(fp, c->why);
@@ -871,7 +879,9 @@ int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, si
             qqb_markup_text(fp, c->why);
             fprintf(fp, "\"/>");
         } else {
-            fprintf(fp, "<system-out>%s%s %+.2f%%</system-out>", verdict_text(c), vs, c->ch.pct);
+            fprintf(fp, "<system-out>%s%s %s%s</system-out>", verdict_text(c), vs,
+                    isfinite(c->ch.pct) ? qqb_signed(&sp, c->ch.pct, 2) : "n/a",
+                    isfinite(c->ch.pct) ? "%" : "");
         }
         fprintf(fp, "</testcase>\n");
     }

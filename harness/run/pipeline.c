@@ -34,6 +34,7 @@
 #include "runner.h"
 #include "strbuf.h"
 #include "suite.h"
+#include "words.h"
 
 /* One run, from the options to what is stored. A step returns 0 to go
  * on, or -1 with the error said and exit_code set. */
@@ -414,9 +415,10 @@ static int step_measure(struct run *r)
     if (!r->names || qqb_results_init(cur, r->names, r->plan.ncases) != 0 ||
         qqb_run_builds_attach(&r->builds, cur) != 0 || qqb_measure_init(&r->m) != 0)
         return nomem(r);
+    struct qqb_count nl;
     if (!o->quiet)
-        fprintf(stderr, "qqbench: suite '%s': %zu launches on %s\n", r->suite->name,
-                r->plan.launches, cur->fp.id);
+        fprintf(stderr, "qqbench: suite '%s': %s on %s\n", r->suite->name,
+                qqb_count(&nl, r->plan.launches, "launch"), cur->fp.id);
     char date[64];
     qqb_utc_now(date, sizeof date);
     cur->suite = strdup(r->suite->name);
@@ -665,9 +667,10 @@ static int store_baseline(struct run *r, const struct qqb_run_store *s)
                 "noisy comparison%s and %zu memory regression%s (exit 0).\n",
                 r->jd.regressed, r->jd.noisy, r->jd.noisy == 1 ? "" : "s", r->jd.mem_regressed,
                 r->jd.mem_regressed == 1 ? "" : "s");
+    struct qqb_count nk;
     if (!o->quiet)
-        fprintf(stderr, "qqbench: baseline %s %s (keeps the last %zu runs)\n",
-                own_exists ? "updated:" : "recorded:", own, o->keep_runs);
+        fprintf(stderr, "qqbench: baseline %s %s (keeps the last %s)\n",
+                own_exists ? "updated:" : "recorded:", own, qqb_count(&nk, o->keep_runs, "run"));
     return 0;
 }
 

@@ -12,7 +12,7 @@ check "planted wrote a.qq and b.qq" test -s a.qq -a -s b.qq
 
 qq out.txt err.txt compare a.qq b.qq
 check "compare: exit 0 (got $rc)" test "$rc" = 0
-check "compare: names both files" has out.txt '^A: a\.qq \(1 nodes' 
+check "compare: names both files" has out.txt '^A: a\.qq \(1 node,' 
 line=$(grep -E '^work +state ' out.txt || true)
 echo "work line: $line"
 check "compare: key 'work' listed with its 200 intervals (400 on and off hits) on both sides" test -n "$(awk '$1=="work" && $3==200 && $4==200' <<<"$line")"
@@ -93,7 +93,7 @@ done
 # st: the paper's summary table.
 qq out.txt err.txt st a.qq
 check "st a.qq: exit 0 (got $rc)" test "$rc" = 0
-check "st: file and node count" has out.txt '^File a\.qq: +1 nodes'
+check "st: file and node count" has out.txt '^File a\.qq: +1 node$'
 check "st: the state 'work' with its 200 intervals (400 on and off hits)" has out.txt "^1: +200 .*'work'$"
 check "st: the memory table has 'buffers'" has out.txt '^buffers '
 qq out.txt err.txt st a.qq b.qq

@@ -17,7 +17,7 @@ qq plain.txt err.txt st t3.qq
 check "--threads after the file adds the thread tables" test "$(wc -l < after.txt)" -gt "$(wc -l < plain.txt)"
 qq out.txt err.txt st t3.qq --node 3
 check "st FILE --node 3: exit 2 (got $rc)" test "$rc" = 2
-check "st FILE --node 3: the node is named" has err.txt '^qqbench st: error: t3.qq has 1 nodes, no node 3$'
+check "st FILE --node 3: the node is named" has err.txt '^qqbench st: error: t3.qq has 1 node, no node 3$'
 
 # An infinite offset error bound (node 1's 20 ticks made inf): the reader
 # refuses it by name; export said "out of memory".

@@ -15,7 +15,7 @@ QQ_OUTPUT="$PWD/b.qq" "$BRAIN" --steps $STEPS --synapses $SYN >brain.out
 qq st.txt err.txt st b.qq
 check "st b.qq: exit 0 (got $rc)" test "$rc" = 0
 check "st b.qq: nothing on stderr" test ! -s err.txt
-check "the file and its one node" has st.txt '^File b\.qq: +1 nodes$'
+check "the file and its one node" has st.txt '^File b\.qq: +1 node$'
 # 3 states on and off per step: 6 x STEPS state entries, 5 keys.
 check "node 0: 5 keys, $((6 * STEPS)) states" has st.txt "^Node +0: +[0-9.]+ MHz, 5 keys, $((6 * STEPS)) states, ticks from [0-9]+ to [0-9]+$"
 
@@ -63,7 +63,7 @@ qq st0.txt err.txt st --node 0 b.qq
 check "st --node 0: exit 0 and the same text" test "$rc" = 0 -a "$(cat st0.txt)" = "$(cat st.txt)"
 qq out.txt err.txt st b.qq --node 1
 check "st --node 1 of a one-node file: exit 2 (got $rc)" test "$rc" = 2
-check "st --node 1: one line, naming the node count" test "$(wc -l <err.txt)" = 1 -a "$(grep -c 'b.qq has 1 nodes, no node 1' err.txt)" = 1
+check "st --node 1: one line, naming the node count" test "$(wc -l <err.txt)" = 1 -a "$(grep -c 'b.qq has 1 node, no node 1' err.txt)" = 1
 
 # Two files: each summarised, in the order given.
 QQ_OUTPUT="$PWD/b2.qq" "$BRAIN" --steps $((STEPS / 2)) >brain2.out
