@@ -54,8 +54,9 @@ static const struct qqb_opts_cmd run_cmd = {
     "random (each variant leads once in every block of rounds). Each\n"
     "launch is one sample (docs/STATISTICS.md). Compares cycles per hit of\n"
     "every state key, and memory per key, against this machine's baseline,\n"
-    "and every variant against the first variant; a regression is measured\n"
-    "again before it counts.\n\n"
+    "and every variant against the first variant. Against a stored baseline\n"
+    "a case takes the rounds a decision at the threshold needs (--budget);\n"
+    "a verdict is final: a regression is not measured again.\n\n"
     "options:\n",
     "\nExit: 0 nothing regressed (or --update-baseline accepted the run); 1 a\n"
     "regression (timing or memory; with --fail-on-noisy also noisy, with\n"
@@ -151,8 +152,8 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o, const char 
                     "run's time (default 5; 1: each group's rounds in one\n"
                     "go; at most a group's repetitions)"),
         QQB_OPT_FLAG_OFF("--no-confirm", &o->confirm,
-                         "accepted and ignored: regressions are no longer\n"
-                         "re-measured (docs/STATISTICS.md section 17)"),
+                         "accepted and ignored, for scripts of an earlier\n"
+                         "qqbench (docs/STATISTICS.md section 17)"),
         QQB_OPT_CALLBACK("--budget", "TIME", run_budget, &o->budget,
                          "against a stored baseline, measure as many rounds as\n"
                          "a decision at the threshold needs (up to 8x, or\n"

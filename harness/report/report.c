@@ -365,6 +365,39 @@ static void mem_exit_note(char *buf, size_t len, const struct qqb_report *r)
              timing ? ", as did timing" : "");
 }
 
+/* Which figure the baseline rows were judged on (docs/STATISTICS.md
+ * section 19), in words: the machine reference is qqbench's own loop, timed
+ * before each launch; dividing by it takes out a machine that is faster or
+ * slower as a whole. REF_RATIO is the baseline's run-to-run variance so
+ * divided over as measured: "N times less" below 1, "N times more" above. */
+static void print_run_figure(FILE *fp, const struct qqb_judgement *j)
+{
+    double q = j->ref_ratio;
+    char by[64];
+    if (isfinite(q) && q > 0)
+        snprintf(by, sizeof by, "%.1f times %s", q < 1 ? 1 / q : q, q < 1 ? "less" : "more");
+    else
+        snprintf(by, sizeof by, "an unknown amount");
+    struct qqb_count nr;
+    if (j->by_reference)
+        fprintf(fp,
+                "Timing judged per machine reference: each launch divided by qqbench's own loop "
+                "timed just before it, which takes out a machine that runs faster or slower as a "
+                "whole; the baseline's runs vary %s that way (over %s; --run-figure measured "
+                "judges the times as measured).\n",
+                by, qqb_count(&nr, j->ref_rows, "key"));
+    else
+        fprintf(fp,
+                "Timing judged as measured: dividing each launch by qqbench's own loop timed just "
+                "before it (the machine reference) would make the baseline's runs vary %s (over "
+                "%s)%s.\n",
+                by, qqb_count(&nr, j->ref_rows, "key"),
+                !(q < 1)          ? ""
+                : j->ref_lacking  ? "; some launches lack the reference"
+                : j->ref_rows < 3 ? "; it is chosen from 3 keys on"
+                                  : "; --run-figure reference judges so");
+}
+
 /* The notes on the baseline rows as a whole: timing not gated, the run
  * figure (docs/STATISTICS.md section 19), machine checks skipped. */
 static void print_baseline_notes(FILE *fp, const struct qqb_report *r)
@@ -377,11 +410,7 @@ static void print_baseline_notes(FILE *fp, const struct qqb_report *r)
                 "more with --update-baseline, or gate with --against (qqbench ci).\n",
                 j->few_run_cases, j->few_run_cases == 1 ? "" : "s", QQB_MIN_BASE_RUNS);
     if (r->baseline_path && j->ref_rows)
-        fprintf(fp,
-                "Run figures %s: the baseline's runs spread %.2fx as much per machine "
-                "reference as measured (run-to-run variance, %zu row%s).\n",
-                j->by_reference ? "per machine reference" : "as measured", j->ref_ratio,
-                j->ref_rows, j->ref_rows == 1 ? "" : "s");
+        print_run_figure(fp, j);
     if (r->baseline_path && j->ref_refused)
         fprintf(fp,
                 "NOTE: the suite asks for run figures per machine reference (run_figure: "

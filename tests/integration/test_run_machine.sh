@@ -31,7 +31,7 @@ for i in 1 2 3; do "$QQBENCH" run base.yaml --quiet --baselines bl --update-base
 # nothing moved. Not regressed, and the row says how it was judged.
 judged moved slow.yaml bl QQBENCH_REFERENCE_SCALE=3.0
 check test "$rc" = 0
-check grep -q '^Run figures per machine reference' moved.txt
+check grep -q '^Timing judged per machine reference: each launch divided by qqbench.s own loop' moved.txt
 check grep -q '"run_figure": "per machine reference"' moved.json
 check grep -q '"machine_check": "in the figure"' moved.json
 check bash -c "! grep -Eq '^p@1 +work .* (regressed|improved)' moved.txt"
