@@ -44,6 +44,7 @@ struct rcase {
 
 struct rcmp {
     const char *case_name, *key, *kind, *ref, *verdict, *note, *reason;
+    const char *why; /* why the row reads so (the JSON's "why"), or NULL */
     double base, cur, base_ns, cur_ns, pct, lo, hi, thr, conf, machine_pct, norm_pct;
     int machine_moved;
     double *bs; /* baseline samples, when the JSON has them */

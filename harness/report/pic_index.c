@@ -8,6 +8,7 @@
 #include "plot.h"
 #include "pic.h"
 #include "pictures_model.h"
+#include "words.h"
 
 /* ======================================================================
  * index.html.
@@ -41,9 +42,11 @@ static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
         double cmhz = isfinite(c->cur_ns) && c->cur_ns > 0 ? c->cur * 1000.0 / c->cur_ns : r->mhz;
         qqb_fmt_cycles(b, sizeof b, c->base, bmhz, QQB_CYC_PROSE);
         qqb_fmt_cycles(cu, sizeof cu, c->cur, cmhz, QQB_CYC_PROSE);
+        struct qqb_signed sp, sl, sh;
         if (isfinite(c->pct)) {
-            snprintf(ch, sizeof ch, "%+.2f%%", c->pct);
-            snprintf(iv, sizeof iv, "[%+.2f, %+.2f]", c->lo, c->hi);
+            snprintf(ch, sizeof ch, "%s%%", qqb_signed(&sp, c->pct, 2));
+            snprintf(iv, sizeof iv, "[%s, %s]", qqb_signed(&sl, c->lo, 2),
+                     qqb_signed(&sh, c->hi, 2));
         }
         if (isfinite(c->thr))
             snprintf(th, sizeof th, "%.1f%%", c->thr);
@@ -67,8 +70,8 @@ static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
         fprintf(fp, "</td><td><span class=\"chip\"></span>");
         qqb_markup_text(fp, pic_verdict_word(c));
         if (c->machine_moved && isfinite(c->machine_pct))
-            fprintf(fp, " (the machine moved %+.1f%%; relative to it %+.2f%%)", c->machine_pct,
-                    c->norm_pct);
+            fprintf(fp, " (the machine moved %s%%; relative to it %s%%)",
+                    qqb_signed(&sl, c->machine_pct, 1), qqb_signed(&sh, c->norm_pct, 2));
         if (c->reason) {
             fprintf(fp, " (");
             qqb_markup_text(fp, c->reason);
@@ -77,6 +80,11 @@ static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
         if (c->note) {
             fprintf(fp, " <span class=\"note\">");
             qqb_markup_text(fp, c->note);
+            fprintf(fp, "</span>");
+        }
+        if (c->why) { /* why the row reads so, and what would decide it */
+            fprintf(fp, "<br><span class=\"note\">");
+            qqb_markup_text(fp, c->why);
             fprintf(fp, "</span>");
         }
         fprintf(fp, "</td></tr>\n");
@@ -101,6 +109,85 @@ static const char *const section_none[] = {
     "No benchmark ran on more than one node count.",
     "No benchmark has variants compared with each other.",
 };
+
+/* Add WORD (LEN bytes) to OUT (a blank first) unless OUT holds it. */
+static void add_word(char *out, size_t size, const char *word, size_t len)
+{
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n == len && !strncmp(p, word, len))
+            return;
+        p += n + (p[n] == ' ');
+    }
+    size_t at = strlen(out);
+    if (at + len + 2 <= size)
+        snprintf(out + at, size - at, "%s%.*s", at ? " " : "", (int)len, word);
+}
+
+/* How case C's kernel was built, in a few words: the compiler named by its
+ * first compile unit ("GNU C11 12.2.0") and the switches of every unit that
+ * say how it was optimised (-O, -g, -march=, -flto, -ffast-math); with no
+ * compile units recorded (built without -g) its .comment and that. */
+static void kernel_build(const struct qqb_run_case *c, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (c->n_producer == 0 || !c->producer[0]) {
+        if (c->n_compiler && c->compiler[0])
+            snprintf(out, size, "%s, switches not recorded (no -g)", c->compiler[0]);
+        return;
+    }
+    const char *p0 = c->producer[0];
+    size_t head = 0; /* the words before the first switch */
+    while (p0[head] && !(p0[head] == '-' && (head == 0 || p0[head - 1] == ' ')))
+        head++;
+    while (head && p0[head - 1] == ' ')
+        head--;
+    snprintf(out, size, "%.*s,", (int)(head < 200 ? head : 200), p0);
+    char sw[256] = "";
+    static const char *const keep[] = {"-O", "-g", "-march=", "-flto", "-ffast-math"};
+    for (size_t i = 0; i < c->n_producer; i++)
+        for (const char *w = c->producer[i]; w && *w;) {
+            w += strspn(w, " ");
+            size_t n = strcspn(w, " ");
+            for (size_t k = 0; k < sizeof keep / sizeof keep[0] && n; k++)
+                if (!strncmp(w, keep[k], strlen(keep[k]))) {
+                    add_word(sw, sizeof sw, w, n);
+                    break;
+                }
+            w += n;
+        }
+    size_t at = strlen(out);
+    snprintf(out + at, size - at, " %s", sw[0] ? sw : "no optimisation switch");
+}
+
+/* The kernels' builds of R's cases, distinct, "; " between (at most 3,
+ * then "and others") into OUT; 0 when no case recorded its build. */
+static size_t kernel_builds(const struct rep *r, char *out, size_t size)
+{
+    char seen[3][256];
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < r->run.n_cases; i++) {
+        char b[256];
+        kernel_build(&r->run.cases[i], b, sizeof b);
+        int dup = !b[0];
+        for (size_t k = 0; k < n && k < 3 && !dup; k++)
+            dup = !strcmp(seen[k], b);
+        if (dup)
+            continue;
+        if (n < 3) {
+            snprintf(seen[n], sizeof seen[n], "%s", b);
+            size_t at = strlen(out);
+            snprintf(out + at, size - at, "%s%s", n ? "; " : "", b);
+        }
+        n++;
+    }
+    if (n > 3) {
+        size_t at = strlen(out);
+        snprintf(out + at, size - at, "; and others");
+    }
+    return n;
+}
 
 /* The page's head, its title and the run's provenance. */
 static void index_head(FILE *fp, const struct rep *r)
@@ -145,25 +232,36 @@ static void index_head(FILE *fp, const struct rep *r)
             fprintf(fp, ", %.0f MHz ticks", r->mhz);
         fprintf(fp, ")");
     }
-    if (r->fp_compiler) {
-        fprintf(fp, " &middot; ");
+    char kb[512];
+    if (kernel_builds(r, kb, sizeof kb) > 0) {
+        fprintf(fp, " &middot; kernels built by ");
+        qqb_markup_text(fp, kb);
+    }
+    if (r->version) {
+        fprintf(fp, " &middot; qqbench ");
+        qqb_markup_text(fp, r->version);
+    }
+    if (r->fp_compiler) { /* qqbench's own build, not the kernels' */
+        fprintf(fp, " (itself built by ");
         qqb_markup_text(fp, r->fp_compiler);
         if (r->fp_flags) {
             fprintf(fp, " ");
             qqb_markup_text(fp, r->fp_flags);
         }
-    }
-    if (r->version) {
-        fprintf(fp, " &middot; qqbench ");
-        qqb_markup_text(fp, r->version);
+        fprintf(fp, ")");
     }
     if (r->commit) {
         fprintf(fp, " &middot; commit ");
         qqb_markup_text(fp, r->commit);
     }
     fprintf(fp, "<br>baseline: ");
-    qqb_markup_text(fp,
-                    r->baseline ? r->baseline : "none (this run had nothing to compare against)");
+    qqb_markup_text(fp, r->baseline      ? r->baseline
+                        : r->run.against ? "none: this run compares against the reference build"
+                                         : "none (this run had nothing to compare against)");
+    if (r->run.against) {
+        fprintf(fp, "<br>reference build: ");
+        qqb_markup_text(fp, r->run.against);
+    }
     fprintf(fp, "</p>\n");
     if (r->baseline_other)
         fprintf(fp, "<p class=\"alert\">The baseline is from another machine: timing "
@@ -180,12 +278,24 @@ static void index_head(FILE *fp, const struct rep *r)
 /* The summary: what the run's exit status said, and the counts. */
 static void index_summary(FILE *fp, const struct rep *r)
 {
-    static const char *const exits[] = {"all good", "a regression", "bad input or usage",
+    static const char *const exits[] = {"nothing regressed", "a regression", "bad input or usage",
                                         "a kernel failed"};
+    /* The rows that gate but could not decide: counted in the headline,
+     * never under "all good". */
+    size_t undecided[NCLASS] = {0};
+    for (size_t i = 0; i < r->ncmps; i++)
+        if (!strcmp(r->cmps[i].kind, "baseline") || !strcmp(r->cmps[i].kind, "build"))
+            undecided[pic_vclass_of(r->cmps[i].verdict)]++;
+    size_t nu = undecided[V_NOISY] + undecided[V_BLIND];
+    struct qqb_count nc;
     fprintf(fp, "<p><b>");
     if (r->exit_code >= 0 && r->exit_code <= 3)
         fprintf(fp, "Exit %ld: %s.", r->exit_code, exits[r->exit_code]);
-    fprintf(fp, "</b> %zu cases", r->ncases);
+    if (nu)
+        fprintf(fp, " %s could not decide (%zu noisy, %zu blind)%s.",
+                qqb_count(&nc, nu, "comparison"), undecided[V_NOISY], undecided[V_BLIND],
+                r->exit_code == 0 ? ": they pass, unjudged; each row says why" : "");
+    fprintf(fp, "</b> %s", qqb_count(&nc, r->ncases, "case"));
     for (size_t k = 0; k < r->nkinds; k++) {
         size_t cnt[NCLASS] = {0}, na = 0;
         int is_base = !strcmp(r->kinds[k], "baseline") || !strcmp(r->kinds[k], "build");
@@ -211,8 +321,10 @@ static void index_summary(FILE *fp, const struct rep *r)
         if (na)
             fprintf(fp, "%s%zu n/a", sep, na);
     }
-    fprintf(fp, "; %ld kernel failure%s.</p>\n", r->kernel_failures,
-            r->kernel_failures == 1 ? "" : "s");
+    if (r->kernel_failures >= 0) /* a count the JSON may lack (-1) */
+        fprintf(fp, "; %s",
+                qqb_count(&nc, (unsigned long long)r->kernel_failures, "kernel failure"));
+    fprintf(fp, ".</p>\n");
 }
 
 /* The memory changes' table. */
@@ -228,8 +340,10 @@ static void index_memory(FILE *fp, const struct rep *r)
          * terminal's words and colours. */
         int gates = !ab || !strcmp(m->kind, "build");
         const char *v = m->unchanged ? "unchanged" : qqb_mem_verdict_word(m->verdict, gates);
+        /* unchanged: the timing rows' colour for the same word */
         fprintf(fp, "<tr class=\"v-%s\"><td>",
-                m->verdict > 0 && gates   ? "regressed"
+                m->unchanged              ? "unchanged"
+                : m->verdict > 0 && gates ? "regressed"
                 : m->verdict < 0 && gates ? "improved"
                                           : "other");
         qqb_markup_text(fp, m->case_name);

@@ -87,6 +87,7 @@ static void view_cmp(struct rep *r, const struct qqb_run_cmp *j)
     c->verdict = j->verdict;
     c->note = j->note;
     c->reason = j->reason;
+    c->why = j->why;
     c->base = j->baseline_cycles;
     c->cur = j->current_cycles;
     c->base_ns = j->baseline_ns;
