@@ -635,6 +635,30 @@ static void write_log(const char *path, const struct tail *t, const char *kept, 
     fclose(fp);
 }
 
+/* A failed launch's output, kept where the run's sweep of its work folder
+ * (run<N>.log, run<N>.qq) does not reach: <log>.failed.log beside the
+ * launch's log, so the folder stays with it; its path is added to R's
+ * reason, which every report of the failure shows. A failure used to show
+ * the output's last line alone, the log removed with the folder. */
+static void keep_failed_log(const struct qqb_launch *l, struct qqb_launch_result *r,
+                            const struct tail *t, const char *kept, size_t n)
+{
+    if (!l->log_path)
+        return;
+    char path[4200];
+    size_t len = strlen(l->log_path);
+    if (len > 4 && strcmp(l->log_path + len - 4, ".log") == 0)
+        len -= 4;
+    if (snprintf(path, sizeof path, "%.*s.failed.log", (int)len, l->log_path) >= (int)sizeof path)
+        return;
+    write_log(path, t, kept, n);
+    size_t used = strlen(r->reason);
+    /* A path too long for the reason is cut: the reason stays one line. */
+    if (access(path, R_OK) == 0 && used < sizeof r->reason &&
+        snprintf(r->reason + used, sizeof r->reason - used, " (its output: %s)", path) < 0)
+        r->reason[used] = '\0';
+}
+
 /* Fork the launch L, its output into a pipe, in its own process group: 0
  * with the child's *PID, the pipe's read end *RFD (non-blocking) and the
  * start time *T0, or -1 with R's status and reason set. */
@@ -828,9 +852,12 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r)
     write_log(l->log_path, t, kept, n);
     char last[256];
     last_line(kept, n, last, sizeof last);
+    int rc = judge_end(l, r, status, timed_out, &lo, last);
+    if (rc != 0)
+        keep_failed_log(l, r, t, kept, n);
     free(kept);
     free(t);
-    return judge_end(l, r, status, timed_out, &lo, last);
+    return rc;
 }
 
 const char *qqb_default_kernel_dir(char *buf, size_t len)

@@ -117,6 +117,23 @@ check "reference = HEAD (master, no origin): exit 2 (got $rc)" test "$rc" = 2
 check "reference = HEAD: one line saying so" test "$(wc -l < ../same.err)" = 1 -a -n "$(grep "HEAD's own commit" ../same.err)"
 check "reference = HEAD: nothing built" test ! -e built
 clean_after "refused"
+# A kernel that fails: its output is kept, in the run's work folder, and
+# named in the failure (the folder was removed with it, the output's last
+# line alone shown).
+printf '#!/bin/sh\necho "first words"\necho "last words" >&2\nexit 4\n' > ../fails.sh
+chmod +x ../fails.sh
+printf 'suite: f\ndefaults:\n  repetitions: 2\n  warmup: 0\nbenchmarks:\n  - name: f\n    kernel: fails\n' > ../fails.yaml
+ci kfail --base HEAD --allow-same ../fails.yaml --build "mkdir -p build/kernels && cp '$(cd .. && pwd)/fails.sh' build/kernels/fails" \
+    --kernels build/kernels --no-report --quiet
+kept=$(sed -n 's/^  f@1: exited with status 4: last words (its output: \(.*\))$/\1/p' ../kfail.txt)
+check "a failing kernel: exit 3 (got $rc)" test "$rc" = 3
+check "a failing kernel: its output kept, every line, and named ($kept)" grep -q 'first words' "${kept:-/nonexistent}"
+check "a failing kernel: the kept outputs (both builds') are all that is left in TMPDIR, each named" \
+    failed_logs_only "$TMPDIR" ../kfail.txt
+check "a failing kernel: in the run's work folder" test "${kept#$TMPDIR/qqbench.}" != "$kept"
+[ "$rc" = 3 ] || show ../kfail.txt ../kfail.err
+rm -rf "${TMPDIR:?}"/* build
+clean_after "a failing kernel"
 
 kernel 110 && commit "lookup: 10% more rounds"
 ci mk_slow --base HEAD~1 bench.yaml --build make --kernels build/kernels \

@@ -78,7 +78,14 @@ check "JSON: a baseline comparison of good@1" test "$(jq_py out.json \
     '[.comparisons[]|select(.case=="good@1" and .kind=="baseline")]|length' \
     'len([c for c in d["comparisons"] if c["case"]=="good@1" and c["kind"]=="baseline"])')" -ge 1
 check "the baseline was not touched" cmp -s baseline.before "$bfile"
-check "no launch files left in the work folder" test -z "$(find work -type f)"
+# A failed launch's output is kept and named (its last line alone was
+# shown, the log removed): the work folder holds those logs and nothing else.
+check "the work folder holds the failed launches' output alone, each named in its reason" \
+    failed_logs_only work out.txt
+check "4 failures keep their output (crash, hang, exit 7, no output; a damaged file is read by qqbench)" \
+    test "$(find work -name '*.failed.log' | wc -l)" = 4
+exit7_log=$(sed -n 's/^  exit7@1: .*(its output: \(.*\))$/\1/p' out.txt)
+check "exit 7: its kept output holds its message" grep -q 'exiting with 7 on purpose' "${exit7_log:-/nonexistent}"
 left=$(gone "planted_$marker")
 check "no 'planted --hang' process left (pids: ${left:-none})" test -z "$left"
 [ -z "$left" ] || kill -9 $left 2>/dev/null || true

@@ -53,6 +53,19 @@ record3() {
         "$QQBENCH" run "$@" --update-baseline --quiet >>record3.log 2>&1 || return 1
     done
 }
+# failed_logs_only DIR OUT: after kernel failures the run's work folder in DIR
+# holds the failed launches' output alone (*.failed.log, at least one), each
+# named in OUT (the failure's reason says where it is).
+failed_logs_only() {
+    local f n=0
+    while IFS= read -r f; do
+        case $f in *.failed.log) ;; *) return 1 ;; esac
+        grep -qF -- "(its output: $f)" "$2" ||
+            grep -qF -- "(its output: $(cd "$(dirname "$f")" && pwd)/${f##*/})" "$2" || return 1
+        n=$((n + 1))
+    done < <(find "$1" -type f)
+    [ "$n" -gt 0 ]
+}
 # show FILE...: print files after a failure, for the log.
 show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 # jq_py FILE JQ_EXPR PY_EXPR: evaluate an expression on a JSON file (d is the
