@@ -21,6 +21,7 @@
 #include "cmds.h"
 #include "git.h"
 #include "opts.h"
+#include "outputs.h"
 #include "plot.h"
 #include "suite.h"
 
@@ -290,7 +291,7 @@ static int ci_kernels(struct ci *c)
 
 /* The folder the build logs go to (the usage says which), made. 0, or -1
  * with the error said. */
-static int ci_logdir(struct ci *c, const char *suite_name)
+static int ci_logdir(struct ci *c, const struct qqb_suite *s)
 {
     struct qqb_run_opts *o = &c->ro;
     const char *slash = o->json ? strrchr(o->json, '/') : NULL;
@@ -307,9 +308,16 @@ static int ci_logdir(struct ci *c, const char *suite_name)
         return 0; /* no output folder: the temporary one (ci_templogs) */
     else if (o->report_dir)
         snprintf(c->logdir, sizeof c->logdir, "%s", o->report_dir);
-    else
-        snprintf(c->logdir, sizeof c->logdir, "reports/latest/%s", suite_name);
+    /* The run's own default report folder, its reports/ made with the
+     * .gitignore that hides it (made here first, as a plain folder, it
+     * showed in git status). */
     char err[512];
+    if (!o->json && !o->report_dir &&
+        qqb_run_report_dir(s->dir, s->name, c->logdir, sizeof c->logdir, err, sizeof err) != 0) {
+        fprintf(stderr, "qqbench ci: error: cannot make the report folder for the build logs: %s\n",
+                err);
+        return -1;
+    }
     if (qqb_plot_mkdir(c->logdir, err, sizeof err) != 0) {
         fprintf(stderr, "qqbench ci: error: cannot make the folder for the build logs: %s\n", err);
         return -1;
@@ -541,7 +549,7 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
     int rc = QQB_EXIT_USAGE;
     if (!c->build && s->build && !(c->build = c->suite_build = strdup(s->build)))
         fprintf(stderr, "qqbench ci: error: out of memory\n");
-    else if (ci_targets(c, s) == 0 && ci_reference(c) == 0 && ci_logdir(c, s->name) == 0)
+    else if (ci_targets(c, s) == 0 && ci_reference(c) == 0 && ci_logdir(c, s) == 0)
         rc = -1;
     qqb_suite_free(s);
     return rc;

@@ -320,6 +320,7 @@ C
 }
 trow() { grep -E "^table\[size=$2\]@1 +$3 " "$1" | grep 'vs reference build' || true; }
 project tb
+printf 'build/\n' > .gitignore # build/ alone: what ci writes must hide itself
 cat > Makefile <<'MK'
 CFLAGS += -O2 $(shell pkg-config --cflags qq)
 LDLIBS += $(shell pkg-config --libs qq)
@@ -341,13 +342,21 @@ check "2x2: four comparisons in the family" has ../out/tb.json '"family_size": *
 [ "$rc" = 1 ] || show ../tb_slow.txt ../tb_slow.err
 clean_after "2x2"
 git revert --no-edit HEAD >/dev/null
-ci tb_back --base HEAD~1 bench.yaml --build make --kernels build/kernels \
-    --quiet --no-report
+ci tb_back --base HEAD~1 bench.yaml --build make --kernels build/kernels --quiet
 check "2x2, revert: exit 0 (got $rc)" test "$rc" = 0
 for sz in 1 2; do
     check "2x2, revert: lookup of size $sz improved" test -n "$(trow ../tb_back.txt $sz lookup | grep ' improved vs')"
 done
 [ "$rc" = 0 ] || show ../tb_back.txt ../tb_back.err
+# What ci wrote in the tree is what docs/CI.md names: the change's build/
+# and, with no --json nor --no-report, the report folder reports/latest/SUITE
+# (the build logs in it), whose reports/.gitignore hides it; no baselines/,
+# no lock file, no log at the top.
+check "2x2, default report: git status --porcelain empty" test -z "$(git status --porcelain)"
+check "2x2, default report: written and ignored, build/ and reports/ alone" \
+    test "$(git status --porcelain --ignored | tr '\n' ' ')" = '!! build/ !! reports/ '
+check "2x2, default report: the report and both build logs in reports/latest/table" \
+    test -f reports/latest/table/index.html -a -s reports/latest/table/ci-reference-build.log -a -s reports/latest/table/ci-change-build.log
 clean_after "2x2, revert"
 cd ..
 finish
