@@ -134,27 +134,34 @@ $kern/lookup: lookup.c
 	mkdir -p $kern
 	\$(CC) \$(CFLAGS) -o \$@ lookup.c \$(LDLIBS)
 MK
+    # A suite of the usual shape: 2 cases (a parameter) x 2 keys.
     cat > lookup.c <<'C'
-/* lookup.c - a kernel of the outside project. */
+/* lookup.c - a kernel of the outside project: lookup and insert, SIZE x the work. */
+#include <stdlib.h>
 #include "qq.h"
 static volatile unsigned long long sink;
-int main(void)
+int main(int argc, char **argv)
 {
+    int size = argc > 1 ? atoi(argv[1]) : 1;
     QQInit(1000);
-    int k = QQAddState("lookup");
+    int k = QQAddState("lookup"), ins = QQAddState("insert");
     unsigned long long h = 1;
     for (int i = 0; i < 100; i++) {
         QQStateOn(k);
-        for (int j = 0; j < 2000; j++)
+        for (int j = 0; j < 2000 * size; j++)
             h = h * 6364136223846793005ull + 1;
         QQStateOff(k);
+        QQStateOn(ins);
+        for (int j = 0; j < 1000 * size; j++)
+            h = h * 6364136223846793005ull + 3;
+        QQStateOff(ins);
     }
     sink = h;
     QQOut("lookup.qq", 0, 1);
     return 0;
 }
 C
-    printf 'suite: hash\ndefaults:\n  threshold: 25\nbenchmarks:\n  - name: lookup\n    kernel: lookup\n' > "$suite"
+    printf 'suite: hash\ndefaults:\n  threshold: 25\nbenchmarks:\n  - name: lookup\n    kernel: lookup\n    args: ["{size}"]\n    params:\n      size: [1, 2]\n' > "$suite"
     git add -A && git commit -qm base
     git update-ref refs/remotes/origin/master HEAD
     git checkout -q -b feature
@@ -177,6 +184,7 @@ C
     check "$sys: the suite is where the variables say" test -f "$suite"
     check "$sys: the build put the kernel where they say" test -x "$kern/lookup"
     check "$sys: the JSON" valid_json qqbench-out/result.json
+    check "$sys: 2 cases x 2 keys, 4 comparisons with the reference build" has qqbench-out/result.json '"family_size": *4\b'
     check "$sys: the JUnit file" has qqbench-out/junit.xml '<testsuite'
     check "$sys: the report folder" test -f qqbench-out/report/index.html
     check "$sys: both build logs next to the JSON" test -s qqbench-out/ci-reference-build.log -a -s qqbench-out/ci-change-build.log
