@@ -81,6 +81,48 @@ clean_after() { # clean_after NAME: no worktree registered, no temporary folder 
 }
 row() { grep -E '^lookup@1 +lookup ' "$1" | grep 'vs reference build' || true; }
 
+# table.c: state 'lookup' L rounds x size, state 'insert' I rounds x size.
+# The rounds are data (volatile), so the two builds' machine code is the
+# same byte for byte: a constant in the code moved the loops' alignment,
+# which moved both keys by 7% one way or the other.
+table() {
+    cat > table.c <<C
+/* table.c - a table's lookup and insert, timed by QQ. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "qq.h"
+static const char key[64] = "the quick brown fox jumps over the lazy dog, twice or more: ok";
+static uint64_t hash(const char *s, uint64_t h, int rounds)
+{
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < 64; i++)
+            h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+static volatile int lookup_rounds = $1, insert_rounds = $2;
+int main(int argc, char **argv)
+{
+    int size = argc > 1 ? atoi(argv[1]) : 1;
+    QQInit(1000);
+    int lookup = QQAddState("lookup"), insert = QQAddState("insert");
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < 200; i++) {
+        QQStateOn(lookup);
+        h = hash(key, h, lookup_rounds * size);
+        QQKeep(h);
+        QQStateOff(lookup);
+        QQStateOn(insert);
+        h = hash(key, h, insert_rounds * size);
+        QQKeep(h);
+        QQStateOff(insert);
+    }
+    QQOut("table.qq", 0, 1);
+    return h == 42;
+}
+C
+}
+trow() { grep -E "^table\[size=$2\]@1 +$3 " "$1" | grep 'vs reference build' || true; }
+
 # 1. A plain Makefile project, QQ through pkg-config.
 project mk
 cat > Makefile <<'MK'
@@ -221,12 +263,16 @@ find_package(QQ REQUIRED)
 add_executable(lookup lookup.c)
 target_link_libraries(lookup PRIVATE QQ::qq)
 set_target_properties(lookup PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/kernels)
+add_executable(table table.c)
+target_link_libraries(table PRIVATE QQ::qq)
+set_target_properties(table PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/kernels)
 add_executable(tool tool.c)
 CM
 echo 'int main(void) { return 0; }' > tool.c
 suite bench.yaml
-kernel 100 && commit base
-kernel 110 && commit "lookup: 10% more rounds"
+printf 'suite: table\ndefaults:\n  threshold: 3\nbenchmarks:\n  - name: table\n    kernel: table\n    args: ["{size}"]\n    params:\n      size: [1, 2]\n' > tbench.yaml
+kernel 100 && table 100 100 && commit base
+kernel 110 && table 110 100 && commit "lookup: 10% more rounds"
 ci cm_slow --base HEAD~1 bench.yaml --kernels build/kernels --no-report \
     --quiet --build 'cmake -S {src} -B {out} -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build {out}'
 check "cmake, +10%: exit 1 (got $rc)" test "$rc" = 1
@@ -259,14 +305,18 @@ check "cmake default line: nothing else built" hasnt ../out/cm/ci-reference-buil
 [ "$rc" = 0 ] || show ../cm_back.txt ../cm_back.err
 check "cmake default line, --json: no reports/, git status --porcelain empty" test ! -e reports -a -z "$(git status --porcelain)"
 clean_after "cmake default line"
-# A stale change build: build/ holds the revert's (fast) kernel, then the
+# A stale change build: build/ holds the revert's (fast) kernels, then the
 # slow commit is checked out with no rebuild. The default line builds the
 # change again from HEAD's tree: regressed against the first commit (it
-# judged the fast kernel left in build/: '+0.00% unchanged', exit 0).
+# judged the fast kernel left in build/: '+0.00% unchanged', exit 0). On the
+# 2 cases x 2 keys suite: lookup regressed in both cases, insert in neither.
 git checkout -q HEAD~1
-ci cm_stale --base HEAD~1 bench.yaml --kernels build/kernels --no-report --quiet
+ci cm_stale --base HEAD~1 tbench.yaml --kernels build/kernels --no-report --quiet
 check "stale build/, default line: exit 1 (got $rc)" test "$rc" = 1
-check "stale build/, default line: lookup regressed vs reference build" test -n "$(row ../cm_stale.txt | grep ' regressed vs')"
+for sz in 1 2; do
+    check "stale build/, default line: lookup of size $sz regressed vs reference build" test -n "$(trow ../cm_stale.txt $sz lookup | grep ' regressed vs')"
+    check "stale build/, default line: insert of size $sz not regressed" test -z "$(trow ../cm_stale.txt $sz insert | grep ' regressed vs')"
+done
 check "stale build/, default line: says it built the change again" has ../cm_stale.err "the change, built again in .*/build from HEAD's tree"
 [ "$rc" = 1 ] || show ../cm_stale.txt ../cm_stale.err
 clean_after "stale build"
@@ -278,47 +328,6 @@ cd ..
 # family. The stop rule asks the final judgement's question, so the slow
 # key reads regressed (exit 1), not "noisy ... not after Holm" (exit 0,
 # issue 34); the revert improved (exit 0: an improvement passes).
-# table.c: state 'lookup' L rounds x size, state 'insert' I rounds x size.
-# The rounds are data (volatile), so the two builds' machine code is the
-# same byte for byte: a constant in the code moved the loops' alignment,
-# which moved both keys by 7% one way or the other.
-table() {
-    cat > table.c <<C
-/* table.c - a table's lookup and insert, timed by QQ. */
-#include <stdint.h>
-#include <stdlib.h>
-#include "qq.h"
-static const char key[64] = "the quick brown fox jumps over the lazy dog, twice or more: ok";
-static uint64_t hash(const char *s, uint64_t h, int rounds)
-{
-    for (int r = 0; r < rounds; r++)
-        for (int i = 0; i < 64; i++)
-            h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return h;
-}
-static volatile int lookup_rounds = $1, insert_rounds = $2;
-int main(int argc, char **argv)
-{
-    int size = argc > 1 ? atoi(argv[1]) : 1;
-    QQInit(1000);
-    int lookup = QQAddState("lookup"), insert = QQAddState("insert");
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < 200; i++) {
-        QQStateOn(lookup);
-        h = hash(key, h, lookup_rounds * size);
-        QQKeep(h);
-        QQStateOff(lookup);
-        QQStateOn(insert);
-        h = hash(key, h, insert_rounds * size);
-        QQKeep(h);
-        QQStateOff(insert);
-    }
-    QQOut("table.qq", 0, 1);
-    return h == 42;
-}
-C
-}
-trow() { grep -E "^table\[size=$2\]@1 +$3 " "$1" | grep 'vs reference build' || true; }
 project tb
 printf 'build/\n' > .gitignore # build/ alone: what ci writes must hide itself
 cat > Makefile <<'MK'
