@@ -15,6 +15,7 @@
 #include "judge_model.h"
 #include "model.h"
 #include "pictures_model.h"
+#include "strv.h"
 #include "words.h"
 
 /* The usage's prose around the option lines, which the table in

@@ -321,7 +321,7 @@ static int baseline_row(size_t ci, size_t mi, const struct qqb_case_result *c,
     row->p_value = 1;
     row->machine_pct = row->norm_pct = NAN;
     row->base_runs = nruns;
-    row->command_differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
+    row->command_differs = qqb_case_command_differs(bc, c);
     row->noise_from = "baseline";
     return 1;
 }
@@ -797,7 +797,7 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
     const struct qqb_case_result *bc = qqb_matched(base, base_of, ci);
     if (bc) {
         int few = 0;
-        int differs = bc->command && c->command && !qqb_strv_equal(bc->command, c->command);
+        int differs = qqb_case_command_differs(bc, c);
         j->command_changed += differs;
         for (size_t mi = 0; mi < c->nmetrics; mi++) {
             if (strcmp(c->metrics[mi].what, QQB_VERDICT_METRIC) ||

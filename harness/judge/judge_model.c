@@ -8,6 +8,7 @@
 #include "judge_model.h"
 #include "match.h"
 #include "runlevel.h"
+#include "strv.h"
 #include "suite.h"
 
 static const char *const METRIC = "per_hit";

@@ -8,6 +8,7 @@
 
 #include "qq_file.h"
 #include "runner.h"
+#include "strv.h"
 #include "words.h"
 
 static int add(struct qqb_case_result *c, const char *key, const char *what, double v, char *err,

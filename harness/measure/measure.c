@@ -13,6 +13,7 @@
 #include "runlevel.h"
 #include "runner.h"
 #include "strbuf.h"
+#include "strv.h"
 #include "trace.h"
 #include "words.h"
 

@@ -2,6 +2,7 @@
  * (--keep-runs). */
 #include "baseline_int.h"
 #include "kbuild.h"
+#include "strv.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -16,6 +16,8 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "strv.h"
+
 /* Longest string kept, and most compile units looked at (a huge program's
  * units beyond it repeat the producers already seen). */
 #define MAX_STR   512

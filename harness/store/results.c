@@ -7,6 +7,7 @@
 #include "grow.h"
 #include "kbuild.h"
 #include "results.h"
+#include "strv.h"
 
 long qqb_results_index(const struct qqb_results *r, const char *name)
 {
@@ -225,37 +226,9 @@ long qqb_metric_at(const struct qqb_metric *m, uint32_t run, uint32_t launch)
     return -1;
 }
 
-int qqb_strv_dup(char *const *src, char ***dst)
+int qqb_case_command_differs(const struct qqb_case_result *a, const struct qqb_case_result *b)
 {
-    *dst = NULL;
-    if (!src)
-        return 0;
-    size_t n = 0;
-    while (src[n])
-        n++;
-    char **v = calloc(n + 1, sizeof *v);
-    if (!v)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if (!(v[i] = strdup(src[i]))) {
-            for (size_t j = 0; j < i; j++)
-                free(v[j]);
-            free(v);
-            return -1;
-        }
-    *dst = v;
-    return 0;
-}
-
-int qqb_strv_equal(char *const *a, char *const *b)
-{
-    if (!a || !b)
-        return a == b;
-    size_t i = 0;
-    for (; a[i] && b[i]; i++)
-        if (strcmp(a[i], b[i]))
-            return 0;
-    return !a[i] && !b[i];
+    return a->command && b->command && !qqb_strv_equal(a->command, b->command);
 }
 
 void qqb_case_result_free(struct qqb_case_result *c)
@@ -360,15 +333,5 @@ int qqb_results_view(const struct qqb_results *r, const char *keep, int memory_o
         view->cases[view->ncases++] = c;
     }
     view->capcases = view->ncases;
-    return 0;
-}
-
-int qqb_strv_selects(char *const *list, size_t n, const char *s)
-{
-    if (n == 0)
-        return 1;
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(list[i], s))
-            return 1;
     return 0;
 }

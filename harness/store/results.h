@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strv.h" /* the cases' command lines and compilers are NULL-ended arrays */
+
 /*
  * Metrics of a key, each one number per launch (the unit of repetition):
  *   ticks      states: ticks spent in the state during the launch (the max
@@ -177,14 +179,10 @@ int qqb_metric_add_at(struct qqb_metric *m, double sample, uint32_t run, uint32_
 void qqb__stamp_of(const struct qqb_metric *m, size_t i, uint32_t *run, uint32_t *launch);
 /* The index of the sample of M stamped (RUN, LAUNCH), or -1. */
 long qqb_metric_at(const struct qqb_metric *m, uint32_t run, uint32_t launch);
-/* A deep copy of a NULL-ended string array (NULL gives NULL); -1 on out of
- * memory. */
-int qqb_strv_dup(char *const *src, char ***dst);
-/* 1 when two NULL-ended string arrays hold the same strings. */
-int qqb_strv_equal(char *const *a, char *const *b);
-/* 1 when S is one of the N strings of LIST, or LIST is empty (N 0: no
- * choice made, everything is in): the rule of --key, --bench and keys:. */
-int qqb_strv_selects(char *const *list, size_t n, const char *s);
+/* 1 when both cases carry their command line and the two differ (a case
+ * without one, made by hand or stored before commands were, differs from
+ * nothing). */
+int qqb_case_command_differs(const struct qqb_case_result *a, const struct qqb_case_result *b);
 /* A view of R: its header and the cases I with KEEP[I] nonzero (KEEP NULL:
  * all), borrowed; with MEMORY_ONLY each case without its metrics (memory per
  * key, names and command only). Free only view->cases (one block), never
