@@ -43,7 +43,8 @@ static const struct qqb_opts_cmd ci_cmd = {
     "sources' folder and a build folder (the reference's: a temporary one;\n"
     "the change's: build/ in this checkout). Without either, the reference\n"
     "is built by 'cmake -S {src} -B {out} -DQQ_BUILD_TESTS=OFF\n"
-    "-DCMAKE_BUILD_TYPE=RelWithDebInfo' with CMAKE_PREFIX_PATH set to this\n"
+    "-DCMAKE_BUILD_TYPE=TYPE' (TYPE: build/'s, from its CMakeCache.txt;\n"
+    "RelWithDebInfo when build/ has none) with CMAKE_PREFIX_PATH set to this\n"
     "qqbench's install prefix, then 'cmake --build {out} --target KERNELS'\n"
     "(the suite's kernels by file name; the whole build when one is not a\n"
     "target), and the change's build/ is built again the same way (its\n"
@@ -88,6 +89,7 @@ struct ci {
     char logdir[4096], reflog[4200], chglog[4200];
     int templogs; /* the build logs are in dir, removed with it */
     char kernels[8600];
+    char btype[64];    /* the default line's CMAKE_BUILD_TYPE: the change's */
     const char *phase; /* what a signal stops: "build", "run" */
 };
 
@@ -555,6 +557,48 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
     return rc;
 }
 
+/* The default line's build type into C->btype: the one the change's
+ * build/ is configured with (its CMakeCache.txt's CMAKE_BUILD_TYPE), so
+ * both builds are built the same way (the reference at RelWithDebInfo
+ * against a build/ at Release, or at none, compared optimisations);
+ * RelWithDebInfo when build/ has no cache, and is configured so. A type
+ * that is empty is said: both builds are then unoptimised. */
+static void ci_build_type(struct ci *c)
+{
+    static const char key[] = "CMAKE_BUILD_TYPE:";
+    static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
+    char cache[4300], line[256];
+    snprintf(c->btype, sizeof c->btype, "RelWithDebInfo");
+    snprintf(cache, sizeof cache, "%s/CMakeCache.txt", c->chg_out);
+    FILE *f = fopen(cache, "r");
+    int at_start = 1, found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        int starts = at_start;
+        at_start = strchr(line, '\n') != NULL; /* a longer line comes in pieces */
+        if (!starts || strncmp(line, key, sizeof key - 1) != 0)
+            continue;
+        const char *v = strchr(line, '=');
+        if (!v)
+            continue;
+        size_t n = strcspn(++v, "\r\n");
+        found = 1;
+        /* Taken only when plain (letters, digits, '_'); else the default. */
+        if (n < sizeof c->btype && strspn(v, plain) == n)
+            snprintf(c->btype, sizeof c->btype, "%.*s", (int)n, v);
+    }
+    if (f)
+        fclose(f);
+    if (found && !c->btype[0])
+        fprintf(stderr,
+                "qqbench ci: warning: %s is configured with no CMAKE_BUILD_TYPE (no "
+                "optimisation): the reference is built the same way; configure build/ with "
+                "-DCMAKE_BUILD_TYPE=Release to compare optimised builds\n",
+                c->chg_out);
+    else if (found)
+        fprintf(stderr, "qqbench ci: both builds with CMAKE_BUILD_TYPE=%s, %s's\n", c->btype,
+                c->chg_out);
+}
+
 /* The default build: configure SRC into OUT with CMake (qqbench's prefix
  * in CMAKE_PREFIX_PATH), then build the suite's kernels' targets alone
  * (a kernel is commonly the target of its name: the rest of a project,
@@ -563,17 +607,14 @@ static int ci_prepare(struct ci *c, int argc, char **argv)
  * qqb_ci_run's). */
 static int ci_cmake(const struct ci *c, const char *src, const char *out, const char *log)
 {
-    char jobs[16], pp[4200 + 32];
+    char jobs[16], pp[4200 + 32], bt[128];
     snprintf(jobs, sizeof jobs, "%d", c->njobs);
+    snprintf(bt, sizeof bt, "-DCMAKE_BUILD_TYPE=%s", c->btype);
     snprintf(pp, sizeof pp, "-DCMAKE_PREFIX_PATH=%s", c->env.prefix);
-    char *cfg_argv[] = {"cmake",
-                        "-S",
-                        (char *)src,
-                        "-B",
-                        (char *)out,
-                        "-DQQ_BUILD_TESTS=OFF",
-                        "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                        c->env.prefix[0] ? pp : NULL,
+    char *cfg_argv[] = {"cmake",     "-S",
+                        (char *)src, "-B",
+                        (char *)out, "-DQQ_BUILD_TESTS=OFF",
+                        bt,          c->env.prefix[0] ? pp : NULL,
                         NULL};
     /* The change's build/ as configured (its cache, its options), built
      * again from HEAD's tree; configured the reference's way when new. */
@@ -801,6 +842,8 @@ int cmd_ci(int argc, char **argv)
         c.keep = 0; /* refused: nothing built to keep */
         rc = QQB_EXIT_USAGE;
     } else {
+        if (!c.build)
+            ci_build_type(&c);
         rc = ci_build_and_run(&c);
     }
     if (qqb_ci_stopped())

@@ -290,13 +290,21 @@ check "default line, --kernels out/kernels: names --kernels-subdir" has ../other
 check "default line, --kernels out/kernels: nothing built" hasnt ../otherdir.err 'its build took'
 clean_after "other build folder"
 # The default line for the reference (CMAKE_PREFIX_PATH from where qqbench
-# is installed); the change built by hand the same way, with the prefix.
+# is installed); the change built by hand as the README says, at Release:
+# the reference is configured with build/'s build type (it was
+# RelWithDebInfo whatever build/ had: -O2 -g against -O3, or against -O0).
 git revert --no-edit HEAD >/dev/null
 rm -rf build
-cmake -S . -B build -DQQ_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$prefix" > ../cm_build.txt 2>&1 && cmake --build build >> ../cm_build.txt 2>&1 ||
     { cat ../cm_build.txt; exit 1; }
-ci cm_back --base HEAD~1 bench.yaml --kernels build/kernels --json ../out/cm/r.json --quiet
+ci cm_back --keep --base HEAD~1 bench.yaml --kernels build/kernels --json ../out/cm/r.json --quiet
+kept_cache=$(ls "$TMPDIR"/qqbench-ci-*/build/CMakeCache.txt 2>/dev/null | head -1)
+check "cmake default line: the reference configured with build/'s build type (Release)" \
+    grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "${kept_cache:-/nonexistent}"
+check "cmake default line: says so" has ../cm_back.err "both builds with CMAKE_BUILD_TYPE=Release"
+git worktree remove --force "$(dirname "$(dirname "${kept_cache:-/x/y}")")/src" 2>/dev/null || true
+rm -rf "${TMPDIR:?}"/qqbench-ci-*
 check "cmake default line, revert: exit 0 (got $rc)" test "$rc" = 0
 check "cmake default line, revert: lookup improved vs reference build" test -n "$(row ../cm_back.txt | grep ' improved vs')"
 check "cmake default line: find_package(QQ) found the install" hasnt ../out/cm/ci-reference-build.log 'Could not find'
