@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# qqbench ci stopped by SIGTERM, SIGINT, SIGHUP and SIGPIPE at three points (during a build, during the first launches, while the run judges) and by a real closed pipe ('qqbench ci ... | reader that is gone'): the running build or kernel is stopped, no qqbench-ci-* folder nor run work folder is left in TMPDIR, the worktree is no longer registered, ci ends by the signal (exit 128+N) and says so in one line. Before: SIGTERM and SIGINT during the run left the worktree and the folder; SIGPIPE (kill -PIPE, or '| head') ended ci by its default action with both left.
+# qqbench ci stopped by SIGTERM, SIGINT, SIGHUP and SIGPIPE at three points (during a build, during the first launches, while the run judges), by SIGINT to its whole process group (a terminal's ^C) and by a real closed pipe ('qqbench ci ... | reader that is gone'): the running build or kernel is stopped, no qqbench-ci-* folder nor run work folder is left in TMPDIR, the worktree is no longer registered, ci ends by the signal (exit 128+N) and says so in one line. Before: SIGTERM and SIGINT during the run left the worktree and the folder; SIGPIPE (kill -PIPE, or '| head') ended ci by its default action with both left.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 command -v git >/dev/null || { echo "FAIL: git is needed (make deps installs it)"; exit 1; }
@@ -38,7 +38,9 @@ at() {
     [ "$point" = launches ] && export KMODE=sleep || unset KMODE
     # --junit to a FIFO nobody reads: the run, past its launches, waits in
     # its report step, where the signal finds it.
-    TMPDIR="$tmpd" "$QQBENCH" ci --base HEAD --allow-same --build "$b" suite.yaml \
+    # GROUP=1: ci in a process group of its own, and the signal to the
+    # whole group, as a terminal's ^C reaches ci and its run alike.
+    ${GROUP:+setsid} env TMPDIR="$tmpd" "$QQBENCH" ci --base HEAD --allow-same --build "$b" suite.yaml \
         --kernels build/kernels --no-report --max-repetitions 2 --junit ../junit.fifo \
         > ../ci.out 2> ../ci.err &
     local pid=$!
@@ -57,7 +59,16 @@ at() {
         judging) check "$what: the 4 launches ended, the run is not over" \
             test "$(wc -l < ../launches)" = 4 -a -d "/proc/$pid" ;;
     esac
-    kill -"$sig" "$pid" || true
+    if [ -n "${GROUP:-}" ]; then
+        what="$what to the process group"
+        for _ in $(seq 1 50); do # setsid runs ci in its place: the group is its pid
+            [ "$(ps -o pgid= "$pid" | tr -d ' ')" = "$pid" ] && break
+            sleep 0.1
+        done
+        kill -"$sig" -- -"$pid" || true
+    else
+        kill -"$sig" "$pid" || true
+    fi
     wait "$pid" || rc=$?
     want=$((128 + $(kill -l "$sig")))
     check "$what: ci ends by the signal (exit $rc, want $want)" test "$rc" = "$want"
@@ -74,6 +85,11 @@ for point in build launches judging; do
     for sig in TERM INT HUP PIPE; do
         at "$point" "$sig"
     done
+done
+# ^C at a terminal: SIGINT to ci and its run alike (the build and the
+# kernels run in process groups of their own, which ci stops).
+for point in build launches; do
+    GROUP=1 at "$point" INT
 done
 
 # A real closed pipe: the reader is gone before ci writes its first line to
