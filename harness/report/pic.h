@@ -170,8 +170,31 @@ FILE *pic_open_script(struct rep *r, struct pic *p);
 int pic_close_file(struct rep *r, FILE *fp, const char *name);
 /* Close P's script GP and run gnuplot on it (unless R->no_plot). */
 int pic_finish(struct rep *r, struct pic *p, FILE *gp);
-/* The ns axis on the right, linked to cycles on the left. */
-void pic_ns_axis(const struct rep *r, FILE *gp);
+/* A round step: 1, 2 or 5 times a power of ten, the smallest that cuts
+ * SPAN into at most MOST steps (1 when SPAN is not a positive figure). */
+double pic_round_step(double span, int most);
+/* The tics of an axis over [LO, HI] (nanoseconds for PIC_TIME_NS, counts
+ * such as cycles for PIC_COUNT): in the unit the figure farthest from 0
+ * reads from 1 up in (ns, µs, ms, s; none, k, M, G), at the multiples of
+ * a round step (pic_round_step, at most 5 steps), labelled with the unit
+ * ("150 µs", "39.8k"; 0 as "0"). 0, or -1 when the range is empty, too
+ * narrow for its figures or not finite. */
+enum pic_scale { PIC_TIME_NS, PIC_COUNT };
+struct pic_tics {
+    const char *unit;
+    double unit_size, step; /* the unit in ns or counts; the step in the unit */
+    double at[8];           /* where, in ns or counts */
+    char label[8][32];
+    size_t n;
+};
+int pic_tics(double lo, double hi, enum pic_scale scale, struct pic_tics *t);
+/* The left axis of cycles per hit: y range [LO, HI], pic_tics's tics. */
+void pic_cycles_axis(FILE *gp, double lo, double hi);
+/* The time axis on the right (y2) of a panel whose left axis holds cycles
+ * per hit over [LO, HI] (the panel's y range, set by the caller): linked
+ * to it by the machine's tick rate, its tics pic_tics's. Every picture
+ * with a time axis draws it with this. No tick rate: no right axis. */
+void pic_time_axis(const struct rep *r, FILE *gp, double lo, double hi);
 /* The multiplot grid for N panels: two columns from two panels on. */
 void pic_grid(size_t n, int *rows, int *cols);
 /* The baseline comparison of (case CI, KEY), or NULL. */

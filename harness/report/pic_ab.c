@@ -190,11 +190,16 @@ static int ab_data(struct rep *r, struct pic *p, struct ab *a)
 }
 
 /* Panel K: bars, error bars, a label series per verdict class. */
-static void ab_panel(FILE *gp, const struct pic *p, const struct ab *a, size_t k)
+static void ab_panel(FILE *gp, const struct rep *r, const struct pic *p, const struct ab *a,
+                     size_t k)
 {
+    double top = a->ymax[k] > 0 ? a->ymax[k] * 1.25 : 1.0;
     fprintf(gp, "set title ");
     qqb_plot_str(gp, a->keys[k], 0);
-    fprintf(gp, "\nset yrange [0:%.6g]\nplot ", a->ymax[k] > 0 ? a->ymax[k] * 1.25 : 1.0);
+    fprintf(gp, "\n");
+    pic_cycles_axis(gp, 0, top);
+    pic_time_axis(r, gp, 0, top);
+    fprintf(gp, "plot ");
     if (!a->has[k][NCLASS]) {
         fprintf(gp, "NaN notitle\n");
         return;
@@ -252,9 +257,8 @@ static int ab_script(struct rep *r, struct pic *p, const struct bench *b, const 
     pic_xtics_write(gp, r, sci, sx, a->nslot, &xl);
     free(sci), free(sx);
     fprintf(gp, "set grid ytics noxtics\nset ylabel 'cycles per hit'\n");
-    pic_ns_axis(r, gp);
     for (size_t k = 0; k < a->nkeys; k++)
-        ab_panel(gp, p, a, k);
+        ab_panel(gp, r, p, a, k);
     fprintf(gp, "unset multiplot\n");
     qqb_plot_both_end(gp);
     return pic_finish(r, p, gp);

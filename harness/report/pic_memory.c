@@ -24,7 +24,34 @@ struct memrows {
     size_t nr, nbase;
     double mx[3];   /* the largest live, peak, created */
     int changed[3]; /* a "(was ...)" label needs more room */
+    int shown[3];   /* a panel that is not 0 in every row */
+    size_t nshown;
 };
+
+static const char *const panel_name[3] = {"live at the end", "peak", "objects created"};
+
+/* Row W's figures: this run's (CUR) and the baseline's (BASE), live, peak
+ * and created. */
+static void row_figures(const struct rep *r, const struct memrow *w, double cur[3], double base[3])
+{
+    const struct rmem *m = &r->cases[w->ci].mem[w->mi];
+    cur[0] = m->live, cur[1] = m->peak, cur[2] = m->created;
+    base[0] = w->base.live, base[1] = w->base.peak, base[2] = w->base.created;
+}
+
+/* The class, and so the colour (pic_vstyle, as index.html's memory
+ * table), of bar V of row W: grew (regressed), shrank (improved), or
+ * unchanged, which is also a row with nothing to compare with. */
+static enum vclass bar_class(const struct rep *r, const struct memrow *w, int v)
+{
+    double cur[3], base[3];
+    row_figures(r, w, cur, base);
+    if (w->has_base && cur[v] > base[v])
+        return V_REGRESSED;
+    if (w->has_base && cur[v] < base[v])
+        return V_IMPROVED;
+    return V_UNCHANGED;
+}
 
 /* Memory key K of case I as a row, unless it has nothing to show. */
 static void memory_row(const struct rep *r, size_t i, size_t k, struct memrows *m)
@@ -66,8 +93,8 @@ static void memory_data_row(FILE *d, const struct rep *r, size_t i, const struct
 {
     const struct rcase *c = &r->cases[w->ci];
     const struct rmem *m = &c->mem[w->mi];
-    double cur[3] = {m->live, m->peak, m->created};
-    double base[3] = {w->base.live, w->base.peak, w->base.created};
+    double cur[3], base[3];
+    row_figures(r, w, cur, base);
     fprintf(d, "%zu\t", i);
     pic_dtext(d, c->name);
     fputs("  ", d);
@@ -78,14 +105,8 @@ static void memory_data_row(FILE *d, const struct rep *r, size_t i, const struct
         fputc('\t', d);
         pic_dnum(d, cur[v] / (v < 2 ? 1024.0 : 1.0));
     }
-    for (int v = 0; v < 3; v++) {
-        const char *col = C_CURRENT;
-        if (w->has_base && cur[v] > base[v])
-            col = QQB_PLOT_ALERT;
-        else if (w->has_base && cur[v] < base[v])
-            col = pic_vstyle[V_IMPROVED].color;
-        fprintf(d, "\t%ld", strtol(col + 1, NULL, 16));
-    }
+    for (int v = 0; v < 3; v++)
+        fprintf(d, "\t%ld", strtol(pic_vstyle[bar_class(r, w, v)].color + 1, NULL, 16));
     for (int v = 0; v < 3; v++) {
         char a[32], bb[32], t[96];
         if (v < 2)
@@ -115,19 +136,44 @@ static int memory_data(struct rep *r, struct pic *p, const struct memrows *m)
     return pic_close_file(r, d, p->data[0]);
 }
 
-/* Panel V (0 live, 1 peak, 2 created): its axis, the row labels (the
- * first panel's only) and the bars. */
-static void memory_panel(FILE *gp, const struct rep *r, const struct pic *p,
-                         const struct memrows *m, int v)
+/* The legend: a bar of each colour the shown panels hold. */
+static void memory_key(FILE *gp, const struct rep *r, const struct memrows *m)
 {
-    static const char *const panel[3] = {"live at the end", "peak", "objects created"};
+    int has[NCLASS] = {0}, bare = 0;
+    for (size_t i = 0; i < m->nr; i++) {
+        bare |= !m->rows[i].has_base;
+        for (int v = 0; v < 3; v++)
+            if (m->shown[v] && m->rows[i].has_base)
+                has[bar_class(r, &m->rows[i], v)] = 1;
+    }
+    static const struct {
+        enum vclass v;
+        const char *title;
+    } entry[] = {{V_REGRESSED, "grew"}, {V_IMPROVED, "shrank"}, {V_UNCHANGED, "unchanged"}};
+    if (m->nbase)
+        fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title 'baseline'", C_BASELINE);
+    for (size_t e = 0; e < sizeof entry / sizeof entry[0]; e++)
+        if (has[entry[e].v])
+            fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title '%s'",
+                    pic_vstyle[entry[e].v].color, entry[e].title);
+    if (bare)
+        fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title '%s'",
+                pic_vstyle[V_UNCHANGED].color,
+                m->nbase ? "no baseline to compare with" : "this run (no baseline)");
+}
+
+/* Panel V (0 live, 1 peak, 2 created): its axis, the row labels (FIRST,
+ * the leftmost panel's only), the bars and (FIRST) the legend. */
+static void memory_panel(FILE *gp, const struct rep *r, const struct pic *p,
+                         const struct memrows *m, int v, int first)
+{
     static const char *const unit[3] = {"KB", "KB", "objects"};
-    fprintf(gp, "set title '%s'\nset xlabel '%s'\nset xrange [0:%.6g]\nset ytics (", panel[v],
+    fprintf(gp, "set title '%s'\nset xlabel '%s'\nset xrange [0:%.6g]\nset ytics (", panel_name[v],
             unit[v],
             m->mx[v] > 0 ? m->mx[v] / (v < 2 ? 1024.0 : 1.0) * (m->changed[v] ? 2.1 : 1.45) : 1.0);
     for (size_t i = 0; i < m->nr; i++) {
         fprintf(gp, "%s", i ? ", " : "");
-        if (v == 0) {
+        if (first) {
             char lab[256];
             const struct rcase *c = &r->cases[m->rows[i].ci];
             snprintf(lab, sizeof lab, "%s  %s", c->name, c->mem[m->rows[i].mi].key);
@@ -138,7 +184,10 @@ static void memory_panel(FILE *gp, const struct rep *r, const struct pic *p,
         fprintf(gp, " %zu", i);
     }
     int bc = 3 + 2 * v, cc = 4 + 2 * v, colc = 9 + v, tc = 12 + v;
-    fprintf(gp, ") scale 0\nplot ");
+    fprintf(gp, ") scale 0\n%s\nplot ",
+            first ? "set key at screen 0.5, screen 0.008 center bottom horizontal samplen 1.2 "
+                    "width 2"
+                  : "unset key");
     if (m->nbase) {
         qqb_plot_str(gp, p->data[0], 0);
         fprintf(gp,
@@ -151,8 +200,29 @@ static void memory_panel(FILE *gp, const struct rep *r, const struct pic *p,
             " using (0):1:(0):%d:($1+0.02):($1+0.4):%d with boxxyerror "
             "fc rgb variable, \\\n"
             "     '' using %d:($1+0.2):%d with labels left offset 0.6,0 "
-            "textcolor rgb '%s'\n",
+            "textcolor rgb '%s'",
             cc, colc, cc, tc, QQB_PLOT_INK);
+    if (first)
+        memory_key(gp, r, m);
+    fprintf(gp, "\n");
+}
+
+/* The panels left out, "objects created" or "peak and objects created",
+ * into B (empty when none). */
+static const char *memory_left_out(const struct memrows *m, char *b, size_t n)
+{
+    size_t off = 0, out = 3 - m->nshown, k = 0;
+    b[0] = '\0';
+    for (int v = 0; v < 3 && off < n; v++)
+        if (!m->shown[v]) {
+            k++;
+            off += (size_t)snprintf(b + off, n - off, "%s%s",
+                                    k == 1     ? ""
+                                    : k == out ? " and "
+                                               : ", ",
+                                    panel_name[v]);
+        }
+    return b;
 }
 
 static int memory_script(struct rep *r, struct pic *p, const struct memrows *m)
@@ -167,25 +237,33 @@ static int memory_script(struct rep *r, struct pic *p, const struct memrows *m)
         if (l > lw)
             lw = l;
     }
-    int width = 1350, height = 170 + 30 * (int)m->nr;
-    double lm = ((double)lw * 7.5 + 20) / width;
-    if (lm > 0.4)
-        lm = 0.4;
-    double top = 1.0 - 80.0 / height, bottom = 55.0 / height;
+    /* The labels' room, then about 430 pixels a panel: a panel left out
+     * takes no room. */
+    double label = (double)lw * 7.5 + 20;
+    if (label > 540)
+        label = 540;
+    int width = (int)label + 430 * (int)m->nshown + 40, height = 200 + 30 * (int)m->nr;
+    double lm = label / width;
+    double top = 1.0 - 80.0 / height, bottom = 85.0 / height;
     qqb_plot_both_begin(gp, p->stem, width, height);
-    char ttl[256];
-    snprintf(ttl, sizeof ttl, "Memory per object type%s",
-             m->nbase ? ": grey = baseline, coloured = this run (vermillion grew, green shrank)"
-                      : " (no baseline to compare with)");
-    fprintf(gp, "set multiplot layout 1,3 title ");
-    qqb_plot_str(gp, ttl, 0);
+    char ttl[512], out[96];
+    memory_left_out(m, out, sizeof out);
+    snprintf(ttl, sizeof ttl, "Memory per object type%s%s%s",
+             m->nbase ? ": grey = baseline, coloured = this run" : " (no baseline to compare with)",
+             *out ? "\nleft out, as 0 in every row: " : "", out);
+    fprintf(gp, "set multiplot layout 1,%zu title ", m->nshown);
+    qqb_plot_str(gp, ttl, QQB_GP_LINES);
     fprintf(gp, " margins %.4f,0.97,%.4f,%.4f spacing 0.035,0\n", lm, bottom, top);
     fprintf(gp,
             "unset key\nset yrange [%zu.5:-0.5]\nset grid xtics noytics\n"
             "set style fill solid 1.0 noborder\n",
             m->nr - 1);
+    int first = 1;
     for (int v = 0; v < 3; v++)
-        memory_panel(gp, r, p, m, v);
+        if (m->shown[v]) {
+            memory_panel(gp, r, p, m, v, first);
+            first = 0;
+        }
     fprintf(gp, "unset multiplot\n");
     qqb_plot_both_end(gp);
     return pic_finish(r, p, gp);
@@ -196,7 +274,7 @@ int pic_memory(struct rep *r)
     size_t n = 0;
     for (size_t i = 0; i < r->ncases; i++)
         n += r->cases[i].nmem;
-    struct memrows m = {calloc(n ? n : 1, sizeof *m.rows), 0, 0, {0, 0, 0}, {0, 0, 0}};
+    struct memrows m = {.rows = calloc(n ? n : 1, sizeof *m.rows)};
     if (!m.rows)
         return pic_fail(r, "out of memory");
     for (size_t i = 0; i < r->ncases; i++)
@@ -208,12 +286,20 @@ int pic_memory(struct rep *r)
         return 0;
     }
     snprintf(p->title, sizeof p->title, "Memory per object type: live, peak, objects created");
+    for (int v = 0; v < 3; v++) {
+        m.shown[v] = m.mx[v] > 0;
+        m.nshown += (size_t)m.shown[v];
+    }
+    char out[96];
+    memory_left_out(&m, out, sizeof out);
     snprintf(p->what, sizeof p->what,
-             "A row per memory key (object type) of each case. Three panels: bytes still "
-             "live at the end (objects plus allocations), the peak, and objects created. "
+             "A row per memory key (object type) of each case. A panel each for bytes still "
+             "live at the end (objects plus allocations), the peak, and objects created%s%s. "
              "Grey is the baseline, the coloured bar this run: vermillion where it grew, "
              "green where it shrank, blue where it did not change or there is nothing to "
-             "compare with. Memory is deterministic: any difference is real.");
+             "compare with (the colours of the memory table). Memory is deterministic: any "
+             "difference is real.",
+             *out ? "; left out, as 0 in every row: " : "", out);
     int rc = memory_data(r, p, &m) == 0 ? memory_script(r, p, &m) : -1;
     free(m.rows);
     return rc;

@@ -13,52 +13,49 @@
  * Picture 2: every launch's sample, per key, per case of a benchmark.
  * ====================================================================== */
 
-/* What each panel (key) holds, so the script plots no empty selection. */
+/* What each panel (a case's key: key K, case S is panel K * ncases + S)
+ * holds, so the script plots no empty selection and sets every range. */
 struct panels {
     int (*has)[3];        /* baseline launches, this run's, a baseline median line */
-    double (*span)[2];    /* lowest, highest median */
-    double (*lim)[2];     /* lowest, highest point */
+    double (*lim)[2];     /* lowest, highest point or median line */
     FILE *pts, *box, *bl; /* the three data files */
 };
 
-/* A point's extent into panel K's limits. */
-static void widen(struct panels *pn, size_t k, double lo, double hi)
+/* A point's extent into panel Q's limits. */
+static void widen(struct panels *pn, size_t q, double lo, double hi)
 {
-    if (!pn->has[k][0] && !pn->has[k][1] && !pn->has[k][2])
-        pn->lim[k][0] = pn->lim[k][1] = lo;
-    pn->lim[k][0] = fmin(pn->lim[k][0], lo);
-    pn->lim[k][1] = fmax(pn->lim[k][1], hi);
+    if (!pn->has[q][0] && !pn->has[q][1] && !pn->has[q][2])
+        pn->lim[q][0] = pn->lim[q][1] = lo;
+    pn->lim[q][0] = fmin(pn->lim[q][0], lo);
+    pn->lim[q][1] = fmax(pn->lim[q][1], hi);
 }
 
-/* One series (0 the baseline's launches, 1 this run's) of case S in panel
- * K: its dots and its box, at CX, W wide. */
-static void samples_series(struct panels *pn, size_t k, int series, const double *v, size_t nv,
-                           double cx, double w)
+/* One series (0 the baseline's launches, 1 this run's) of key K in panel
+ * Q: its dots and its box, at CX, W wide. */
+static void samples_series(struct panels *pn, size_t k, size_t q, int series, const double *v,
+                           size_t nv, double cx, double w)
 {
     for (size_t j = 0; j < nv; j++) {
         /* Golden-ratio spread: even, and the same every time. */
         double f = fmod((double)j * 0.6180339887, 1.0) - 0.5;
         fprintf(pn->pts, "%zu\t%.4f\t%.9g\t%d\t%zu\n", k, cx + f * w, v[j], series, j + 1);
     }
-    double q[5];
-    pic_five(v, nv, q);
-    fprintf(pn->box, "%zu\t%.4f\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%d\t%zu\n", k, cx, q[0], q[1], q[2],
-            q[3], q[4], series, nv);
-    widen(pn, k, q[0], q[4]);
-    pn->has[k][series] = 1;
-    if (q[2] > 0 && (pn->span[k][0] == 0 || q[2] < pn->span[k][0]))
-        pn->span[k][0] = q[2];
-    if (q[2] > pn->span[k][1])
-        pn->span[k][1] = q[2];
+    double q5[5];
+    pic_five(v, nv, q5);
+    fprintf(pn->box, "%zu\t%.4f\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%d\t%zu\n", k, cx, q5[0], q5[1],
+            q5[2], q5[3], q5[4], series, nv);
+    widen(pn, q, q5[0], q5[4]);
+    pn->has[q][series] = 1;
 }
 
-/* Case S of benchmark B in panel K. */
+/* Case S of benchmark B, key K. */
 static void samples_case(const struct rep *r, const struct bench *b, size_t k, size_t s,
                          struct panels *pn)
 {
     const struct rcase *c = &r->cases[b->cases[s]];
     const struct rmetric *m = pic_find_metric(c, b->keys[k], "per_hit");
     const struct rcmp *bc = pic_base_cmp(r, b->cases[s], b->keys[k]);
+    size_t q = k * b->ncases + s;
     double x = (double)s + 1;
     int two = bc && bc->nbs > 0;
     for (int series = two ? 0 : 1; series < 2; series++) {
@@ -66,16 +63,19 @@ static void samples_case(const struct rep *r, const struct bench *b, size_t k, s
         size_t nv = series ? (m ? m->n : 0) : bc->nbs;
         if (nv == 0)
             continue;
-        samples_series(pn, k, series, v, nv, two ? x + (series ? 0.2 : -0.2) : x, two ? 0.16 : 0.3);
+        samples_series(pn, k, q, series, v, nv, two ? x + (series ? 0.2 : -0.2) : x,
+                       two ? 0.16 : 0.3);
     }
     if (bc && isfinite(bc->base) && !two) {
-        fprintf(pn->bl, "%zu\t%.4f\t%.9g\t%.4f\n", k, x - 0.4, bc->base, 0.8);
-        widen(pn, k, bc->base, bc->base);
-        pn->has[k][2] = 1;
+        fprintf(pn->bl, "%zu\t%.4f\t%.9g\t%.4f\n", k, x - 0.45, bc->base, 0.9);
+        widen(pn, q, bc->base, bc->base);
+        pn->has[q][2] = 1;
     }
 }
 
-/* The three data files: points, boxes, baseline medians. */
+/* The three data files: points, boxes, baseline medians. The x of case S
+ * is S + 1 (the baseline's launches 0.2 left of it, this run's 0.2 right
+ * when the report holds both), so a panel selects its case by x. */
 static int samples_data(struct rep *r, struct pic *p, const struct bench *b, struct panels *pn)
 {
     pn->pts = pic_open_data(r, p, "points");
@@ -89,10 +89,10 @@ static int samples_data(struct rep *r, struct pic *p, const struct bench *b, str
         return -1;
     }
     qqb_plot_comment(pn->pts, p->title);
-    fprintf(pn->pts, "# panel\tx\tcycles_per_hit\tseries(0 baseline, 1 current)\tlaunch\n");
+    fprintf(pn->pts, "# key\tx\tcycles_per_hit\tseries(0 baseline, 1 current)\tlaunch\n");
     fprintf(pn->box,
-            "# panel\tx\tmin\tq1\tmedian\tq3\tmax\tseries(0 baseline, 1 current)\tlaunches\n");
-    fprintf(pn->bl, "# panel\tx_from\ty\tx_length\tbaseline median cycles per hit\n");
+            "# key\tx\tmin\tq1\tmedian\tq3\tmax\tseries(0 baseline, 1 current)\tlaunches\n");
+    fprintf(pn->bl, "# key\tx_from\ty\tx_length\tbaseline median cycles per hit\n");
     for (size_t k = 0; k < b->nkeys; k++)
         for (size_t s = 0; s < b->ncases; s++)
             samples_case(r, b, k, s, pn);
@@ -102,101 +102,137 @@ static int samples_data(struct rep *r, struct pic *p, const struct bench *b, str
     return bad ? -1 : 0;
 }
 
-/* Panel K: its title, y axis and plot command. */
-static void samples_panel(FILE *gp, const struct rep *r, const struct pic *p, const char *key,
-                          size_t k, const struct panels *pn)
+/* The y range of panel Q: its points and the baseline's median with room
+ * above and below, so neither a box nor the dashed line meets the border.
+ * Every launch reading the same figure: a range around it (gnuplot would
+ * warn of an empty one). */
+static void samples_yrange(const struct panels *pn, size_t q, double *lo, double *hi)
+{
+    double a = pn->lim[q][0], b = pn->lim[q][1];
+    if (!isfinite(a) || !isfinite(b) || (!pn->has[q][0] && !pn->has[q][1] && !pn->has[q][2])) {
+        *lo = 0, *hi = 1;
+    } else if (a == b) {
+        double d = fmax(fabs(a) * 0.05, 1.0);
+        *lo = a > 0 && a - d <= 0 ? a / 2 : a - d, *hi = a + d;
+    } else {
+        double pad = (b - a) * 0.12;
+        *lo = a >= 0 && a - pad < 0 ? 0 : a - pad, *hi = b + pad;
+    }
+}
+
+/* The selection of key K, case S's series SERIES in the points (ROW: 4) or
+ * boxes (8) file. */
+static void samples_sel(FILE *gp, size_t k, size_t s, int series, int col)
+{
+    fprintf(gp, "($1==%zu && $2>%zu.5 && $2<%zu.5 && $%d==%d ? $2 : NaN)", k, s, s + 1, col,
+            series);
+}
+
+/* Panel (K, S): case S's key K on a scale of its own, the time on the
+ * right. */
+static void samples_panel(FILE *gp, const struct rep *r, const struct pic *p, const struct bench *b,
+                          size_t k, size_t s, const struct panels *pn)
 {
     const char *dp = p->data[0], *db = p->data[1], *dl = p->data[2];
+    size_t q = k * b->ncases + s;
+    char sn[128], t1[160], t2[160], ttl[330];
+    pic_short_name(sn, sizeof sn, &r->cases[b->cases[s]]);
+    qqb_plot_short(t1, sizeof t1, sn, QQB_PLOT_TIC_MAX);
+    qqb_plot_short(t2, sizeof t2, b->keys[k], QQB_PLOT_TIC_MAX);
+    snprintf(ttl, sizeof ttl, "%s\n%s", t1, t2);
     fprintf(gp, "set title ");
-    qqb_plot_str(gp, key, 0);
-    /* Cases 20x apart (chain with 0 and 40 operations): a log axis,
-     * so each case's spread shows at its own scale. */
-    if (pn->span[k][0] > 0 && pn->span[k][1] / pn->span[k][0] > 20) {
-        /* gnuplot: unlink only a linear axis, log only an unlinked one. */
-        fprintf(gp, "\nunset logscale y\nunset link y2\nunset y2tics\nunset y2label\n"
-                    "set logscale y\n"
-                    "set ylabel 'cycles per hit (log scale)'\n");
-    } else {
-        fprintf(gp, "\nunset logscale y\nset ylabel 'cycles per hit'\n");
-        pic_ns_axis(r, gp);
-    }
-    /* Every launch read the same figure: gnuplot would warn of an
-     * empty y range; give it one around the value. */
-    if (isfinite(pn->lim[k][0]) && pn->lim[k][0] == pn->lim[k][1]) {
-        double v = pn->lim[k][0], d = fmax(fabs(v) * 0.05, 1.0);
-        fprintf(gp, "set yrange [%.9g:%.9g]\n", v > 0 && v - d <= 0 ? v / 2 : v - d, v + d);
-    } else {
-        fprintf(gp, "set yrange [*:*]\n");
-    }
+    qqb_plot_str(gp, ttl, QQB_GP_LINES);
+    fprintf(gp, "\nset xrange [%zu.5:%zu.5]\n", s, s + 1);
+    if (pn->has[q][0])
+        fprintf(gp, "set xtics ('baseline' %zu.8, 'this run' %zu.2) scale 0\n", s, s + 1);
+    else
+        fprintf(gp, "unset xtics\n");
+    double lo, hi;
+    samples_yrange(pn, q, &lo, &hi);
+    pic_cycles_axis(gp, lo, hi);
+    pic_time_axis(r, gp, lo, hi);
     fprintf(gp, "plot ");
     const char *sep = "";
     for (int series = 0; series < 2; series++) {
-        if (!pn->has[k][series])
+        if (!pn->has[q][series])
             continue;
         const char *col = series ? C_CURRENT : C_BASELINE;
         fputs(sep, gp);
         qqb_plot_str(gp, db, 0);
+        fprintf(gp, " using ");
+        samples_sel(gp, k, s, series, 8);
         fprintf(gp,
-                " using ($1==%zu && $8==%d ? $2 : NaN):4:3:7:6 with candlesticks "
-                "whiskerbars 0.5 lc rgb '%s' lw 1.2, \\\n"
-                "     '' using ($1==%zu && $8==%d ? $2 : NaN):5:5:5:5 with candlesticks "
-                "lc rgb '%s' lw 2.5, \\\n     ",
-                k, series, col, k, series, col);
+                ":4:3:7:6 with candlesticks whiskerbars 0.5 lc rgb '%s' lw 1.2, \\\n"
+                "     '' using ",
+                col);
+        samples_sel(gp, k, s, series, 8);
+        fprintf(gp, ":5:5:5:5 with candlesticks lc rgb '%s' lw 2.5, \\\n     ", col);
         qqb_plot_str(gp, dp, 0);
-        fprintf(gp,
-                " using ($1==%zu && $4==%d ? $2 : NaN):3 with points pt 7 "
-                "ps 0.55 lc rgb '#50%s'",
-                k, series, col + 1);
+        fprintf(gp, " using ");
+        samples_sel(gp, k, s, series, 4);
+        fprintf(gp, ":3 with points pt 7 ps 0.55 lc rgb '#50%s'", col + 1);
         sep = ", \\\n     ";
     }
-    if (pn->has[k][2]) {
+    if (pn->has[q][2]) {
         fputs(sep, gp);
         qqb_plot_str(gp, dl, 0);
         fprintf(gp,
-                " using ($1==%zu ? $2 : NaN):3:4:(0) with vectors nohead "
-                "dt 2 lw 2 lc rgb '%s'",
-                k, QQB_PLOT_INK);
+                " using ($1==%zu && $2>%zu.5 && $2<%zu.5 ? $2 : NaN):3:4:(0) with vectors "
+                "nohead dt 2 lw 2 lc rgb '%s'",
+                k, s, s + 1, QQB_PLOT_INK);
+        sep = ", ";
     }
+    if (!*sep)
+        fprintf(gp, "NaN notitle");
     fprintf(gp, "\n");
 }
 
-/* The script: a multiplot of a panel per key. */
+/* The grid: one case a column, up to 4, a key's cases on rows of their
+ * own (the next key starts a new row); one case: its keys side by side,
+ * up to 3 a row. */
+static void samples_grid(const struct bench *b, size_t *rows, size_t *cols, size_t *per_key)
+{
+    if (b->ncases == 1) {
+        *cols = b->nkeys < 3 ? b->nkeys : 3;
+        *rows = (b->nkeys + *cols - 1) / *cols;
+        *per_key = 1;
+    } else {
+        *cols = b->ncases < 4 ? b->ncases : 4;
+        *per_key = (b->ncases + *cols - 1) / *cols * *cols;
+        *rows = b->nkeys * (*per_key / *cols);
+    }
+}
+
+/* The script: a multiplot of a panel per key of each case. */
 static int samples_script(struct rep *r, struct pic *p, const struct bench *b,
                           const struct panels *pn)
 {
     FILE *gp = pic_open_script(r, p);
     if (!gp)
         return -1;
-    int rows, cols;
-    pic_grid(b->nkeys, &rows, &cols);
-    double *xs = malloc((b->ncases + 1) * sizeof *xs);
-    if (!xs) {
-        fclose(gp);
-        return pic_fail(r, "out of memory");
-    }
-    for (size_t s = 0; s < b->ncases; s++)
-        xs[s] = (double)s + 1;
-    struct xtics xl = pic_xtics_layout(r, b->cases, b->ncases, 600, 0);
-    qqb_plot_both_begin(gp, p->stem, 600 * cols, 340 * rows + 90 + xl.extra * rows);
+    size_t rows, cols, per_key;
+    samples_grid(b, &rows, &cols, &per_key);
+    qqb_plot_both_begin(gp, p->stem, 340 * (int)cols, 290 * (int)rows + 100);
     int anyb = 0, anyl = 0;
-    for (size_t k = 0; k < b->nkeys; k++)
-        anyb |= pn->has[k][0], anyl |= pn->has[k][2];
+    for (size_t q = 0; q < b->nkeys * b->ncases; q++)
+        anyb |= pn->has[q][0], anyl |= pn->has[q][2];
     char ttl[512];
     snprintf(ttl, sizeof ttl,
-             "%s: cycles per hit of every launch (dots)\nbox = middle half, line = median%s%s",
+             "%s: cycles per hit of every launch (dots), a panel per case and key, each on its "
+             "own scale\nbox = middle half, thick line = median%s%s; right axis: the time",
              b->name, anyb ? ", grey = the baseline's launches, blue = this run's" : "",
              anyl ? ", dashed = baseline median" : "");
-    fprintf(gp, "set multiplot layout %d,%d title ", rows, cols);
+    fprintf(gp, "set multiplot layout %zu,%zu title ", rows, cols);
     qqb_plot_str(gp, ttl, QQB_GP_LINES);
-    fprintf(gp,
-            "\nunset key\nset boxwidth 0.3 absolute\nset style fill empty\n"
-            "set xrange [0.4:%zu.6]\n",
-            b->ncases);
-    pic_xtics_write(gp, r, b->cases, xs, b->ncases, &xl);
-    free(xs);
-    fprintf(gp, "set grid ytics noxtics\n");
-    for (size_t k = 0; k < b->nkeys; k++)
-        samples_panel(gp, r, p, b->keys[k], k, pn);
+    fprintf(gp, "\nunset key\nset boxwidth 0.3 absolute\nset style fill empty\n"
+                "set grid ytics noxtics\nset ylabel 'cycles per hit'\n");
+    for (size_t k = 0; k < b->nkeys; k++) {
+        for (size_t s = 0; s < b->ncases; s++)
+            samples_panel(gp, r, p, b, k, s, pn);
+        /* The next key starts a row of its own. */
+        for (size_t e = b->ncases; e < per_key; e++)
+            fprintf(gp, "set multiplot next\n");
+    }
     fprintf(gp, "unset multiplot\n");
     qqb_plot_both_end(gp);
     return pic_finish(r, p, gp);
@@ -204,7 +240,7 @@ static int samples_script(struct rep *r, struct pic *p, const struct bench *b,
 
 int pic_samples(struct rep *r, const struct bench *b)
 {
-    if (b->nkeys == 0)
+    if (b->nkeys == 0 || b->ncases == 0)
         return 0;
     char sb[64], stem[96];
     pic_safe_name(sb, sizeof sb, b->name);
@@ -214,26 +250,22 @@ int pic_samples(struct rep *r, const struct bench *b)
         return 0;
     snprintf(p->title, sizeof p->title, "%s: cycles per hit of every launch, per key", b->name);
     snprintf(p->what, sizeof p->what,
-             "A panel per key of %s, a column per case. Each dot is one launch's cycles per "
-             "hit (the figure the verdict compares), spread sideways so none hides another; "
-             "the box spans the middle half of the launches, its line the median, its "
+             "A panel per key of each case of %s, each on its own scale, so a few percent "
+             "shows on a case many times faster than its neighbours. Each dot is one launch's "
+             "cycles per hit (the figure the verdict compares), spread sideways so none hides "
+             "another; the box spans the middle half of the launches, its line the median, its "
              "whiskers the lowest and highest. The dashed line is the baseline's median; "
              "grey dots and boxes are the baseline's own launches when the report holds "
-             "them. Nanoseconds on the right axis.",
+             "them. The time per hit on the right axis.",
              b->name);
-    struct panels pn = {calloc(b->nkeys, sizeof *pn.has),
-                        calloc(b->nkeys, sizeof *pn.span),
-                        calloc(b->nkeys, sizeof *pn.lim),
-                        NULL,
-                        NULL,
-                        NULL};
+    size_t np = b->nkeys * b->ncases;
+    struct panels pn = {calloc(np, sizeof *pn.has), calloc(np, sizeof *pn.lim), NULL, NULL, NULL};
     int rc;
-    if (!pn.has || !pn.span || !pn.lim)
+    if (!pn.has || !pn.lim)
         rc = pic_fail(r, "out of memory");
     else
         rc = samples_data(r, p, b, &pn) == 0 ? samples_script(r, p, b, &pn) : -1;
     free(pn.has);
-    free(pn.span);
     free(pn.lim);
     return rc;
 }

@@ -22,6 +22,8 @@ struct scaling {
     size_t ns;
     size_t *sidx;  /* per case of the benchmark: its series + 1 (0: none) */
     int (*has)[2]; /* per (key, series): medians, imbalances */
+    double *ymax;  /* per key: the highest median or q3 */
+    double imax;   /* the highest imbalance */
 };
 
 /* The node counts of B's cases; 0 when fewer than two. */
@@ -120,6 +122,11 @@ static void scaling_row(FILE *d, const struct rep *r, const struct bench *b, siz
     fputc('\t', d);
     pic_dtext(d, c->name);
     fputc('\n', d);
+    if (isfinite(i5[2]) && i5[2] > sc->imax)
+        sc->imax = i5[2];
+    for (int i = 2; i <= 3; i++)
+        if (isfinite(q5[i]) && q5[i] > sc->ymax[k])
+            sc->ymax[k] = q5[i];
     sc->has[k * sc->ns + q][0] |= isfinite(q5[2]);
     sc->has[k * sc->ns + q][1] |= isfinite(i5[2]);
 }
@@ -133,7 +140,8 @@ static int scaling_data(struct rep *r, struct pic *p, const struct bench *b, str
     fprintf(d, "# panel\tseries\tnodes\tmedian_cycles_per_hit\tq1\tq3\timbalance_median"
                "\tticks_median\tcase\n");
     sc->has = calloc(b->nkeys * sc->ns + 1, sizeof *sc->has);
-    if (!sc->has) {
+    sc->ymax = calloc(b->nkeys, sizeof *sc->ymax);
+    if (!sc->has || !sc->ymax) {
         fclose(d);
         return pic_fail(r, "out of memory");
     }
@@ -155,7 +163,10 @@ static void scaling_panel(FILE *gp, const struct pic *p, const struct bench *b, 
     qqb_plot_str(gp, b->keys[k], 0);
     if (k == 1)
         fprintf(gp, "\nunset key");
-    fprintf(gp, "\nplot ");
+    fprintf(gp, "\n");
+    /* Cycles in plain figures (k, M) at round steps, as every picture. */
+    pic_cycles_axis(gp, 0, sc->ymax[k] > 0 ? sc->ymax[k] * 1.15 : 1.0);
+    fprintf(gp, "plot ");
     const char *sep = "";
     for (size_t q = 0; q < sc->ns; q++) {
         const char *col = qqb_plot_color(q);
@@ -207,10 +218,14 @@ static int scaling_script(struct rep *r, struct pic *p, const struct bench *b,
             (double)sc->nmax * 1.35);
     for (size_t q = 0; q < sc->distinct; q++)
         fprintf(gp, "%s\"%ld\" %ld", q ? ", " : "", sc->seen[q], sc->seen[q]);
-    fprintf(gp, ")\nset xlabel 'nodes (MPI ranks)'\nset ylabel 'cycles per hit'\n"
-                "set yrange [0:*]\nset y2range [1:1.5<*]\nset y2tics nomirror out\n"
-                "set y2label 'imbalance (max / mean over nodes)'\n"
-                "set key top left samplen 2\nset grid ytics xtics\n");
+    fprintf(gp,
+            ")\nset xlabel 'nodes (MPI ranks)'\nset ylabel 'cycles per hit'\n"
+            "set y2range [1:%.6g]\nset y2tics nomirror out\n"
+            "set y2label 'imbalance (max / mean over nodes)'\n"
+            "set key top left samplen 2\nset grid ytics xtics\n",
+            /* Set, not autoscaled: imbalances all 1 (one node, or none
+             * recorded) made gnuplot warn of an empty range. */
+            sc->imax * 1.1 > 1.5 ? sc->imax * 1.1 : 1.5);
     for (size_t k = 0; k < b->nkeys; k++)
         scaling_panel(gp, p, b, k, sc);
     fprintf(gp, "unset multiplot\n");
@@ -243,5 +258,6 @@ int pic_scaling(struct rep *r, const struct bench *b)
     int rc = scaling_data(r, p, b, &sc) == 0 ? scaling_script(r, p, b, &sc) : -1;
     free(sc.sidx);
     free(sc.has);
+    free(sc.ymax);
     return rc;
 }

@@ -290,17 +290,90 @@ int pic_finish(struct rep *r, struct pic *p, FILE *gp)
     return 0;
 }
 
-/* The ns axis on the right, linked to cycles on the left. */
-void pic_ns_axis(const struct rep *r, FILE *gp)
+/* A round step: 1, 2 or 5 times a power of ten, the smallest that cuts
+ * SPAN into at most MOST steps (1 when SPAN is not a positive figure). */
+double pic_round_step(double span, int most)
 {
-    if (r->mhz > 0)
-        fprintf(gp,
-                "set link y2 via y*1000.0/%.6g inverse y*%.6g/1000.0\n"
-                "set y2tics nomirror out textcolor rgb '%s'\nset format y2 '%%.4g'\n"
-                "set y2label 'ns per hit (%.0f MHz ticks)' textcolor rgb '%s'\n",
-                r->mhz, r->mhz, QQB_PLOT_INK, r->mhz, QQB_PLOT_INK);
+    if (!isfinite(span) || !(span > 0) || most < 1)
+        return 1;
+    double raw = span / most, p = pow(10, floor(log10(raw))), m = raw / p;
+    /* 1e-9: a RAW of exactly 10^k is 1 of it, not a hair over. */
+    return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * p;
+}
+
+/* The units of an axis: of time, in nanoseconds; of counts (cycles). */
+struct unit {
+    const char *name;
+    double size;
+};
+static const struct unit time_units[] = {
+    {" ns", 1}, {" \xc2\xb5s", 1e3}, {" ms", 1e6}, {" s", 1e9}};
+static const struct unit count_units[] = {{"", 1}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}};
+
+int pic_tics(double lo, double hi, enum pic_scale scale, struct pic_tics *t)
+{
+    memset(t, 0, sizeof *t);
+    if (!isfinite(lo) || !isfinite(hi) || !(hi > lo))
+        return -1;
+    const struct unit *units = scale == PIC_TIME_NS ? time_units : count_units;
+    /* The unit the figure farthest from 0 reads from 1 up in. */
+    double top = fmax(fabs(lo), fabs(hi));
+    size_t u = 0;
+    while (u + 1 < 4 && top >= units[u + 1].size)
+        u++;
+    t->unit = units[u].name;
+    t->unit_size = units[u].size;
+    double a = lo / t->unit_size, b = hi / t->unit_size;
+    t->step = pic_round_step(b - a, 5);
+    int dec = t->step >= 1 ? 0 : (int)ceil(-log10(t->step) - 1e-9);
+    double k0 = ceil(a / t->step - 1e-9), k1 = floor(b / t->step + 1e-9);
+    if (fmax(fabs(k0), fabs(k1)) > 1e15) /* a range too narrow for its figures */
+        return -1;
+    /* At most 6 tics: the step cuts B - A into at most 5. */
+    for (long k = (long)k0; k <= (long)k1 && t->n < 8; k++) {
+        double v = (double)k * t->step;
+        t->at[t->n] = v * t->unit_size;
+        if (k == 0)
+            snprintf(t->label[t->n], sizeof t->label[0], "0");
+        else
+            snprintf(t->label[t->n], sizeof t->label[0], "%.*f%s", dec, v, t->unit);
+        t->n++;
+    }
+    return 0;
+}
+
+/* "set AXIS (LABEL AT, ...)", AT divided by DIV. */
+static void write_tics(FILE *gp, const char *axis, const struct pic_tics *t, double div)
+{
+    fprintf(gp, "set %s (", axis);
+    for (size_t i = 0; i < t->n; i++)
+        fprintf(gp, "%s'%s' %.9g", i ? ", " : "", t->label[i], t->at[i] / div);
+    fprintf(gp, ") nomirror out textcolor rgb '%s'\n", QQB_PLOT_INK);
+}
+
+void pic_cycles_axis(FILE *gp, double lo, double hi)
+{
+    struct pic_tics t;
+    fprintf(gp, "set yrange [%.9g:%.9g]\n", lo, hi);
+    if (pic_tics(lo, hi, PIC_COUNT, &t) == 0)
+        write_tics(gp, "ytics", &t, 1);
     else
-        fprintf(gp, "unset y2tics\nunset y2label\n");
+        fprintf(gp, "set ytics autofreq nomirror out\n");
+}
+
+void pic_time_axis(const struct rep *r, FILE *gp, double lo, double hi)
+{
+    struct pic_tics t;
+    double ns = r->mhz > 0 ? 1000.0 / r->mhz : NAN; /* ns per cycle */
+    if (!(r->mhz > 0) || pic_tics(lo * ns, hi * ns, PIC_TIME_NS, &t) != 0) {
+        fprintf(gp, "unset link y2\nunset y2tics\nunset y2label\n");
+        return;
+    }
+    /* y2 in ns: its tics at the unit's round figures. */
+    fprintf(gp, "set link y2 via y*%.9g inverse y/%.9g\n", ns, ns);
+    write_tics(gp, "y2tics", &t, 1);
+    fprintf(gp, "set y2label 'time per hit (%.0f MHz ticks)' textcolor rgb '%s'\n", r->mhz,
+            QQB_PLOT_INK);
 }
 
 /* The multiplot grid for N panels: two columns from two panels on. */

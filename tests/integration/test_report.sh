@@ -88,7 +88,7 @@ check "index.html: history section says why it is empty" has rep/index.html 'His
 check "index.html: msg_pack's memory change in the table" has rep/index.html '<td>msg_pack\[ncs5\]@1</td><td>packets</td>'
 check "key names print as they are (no enhanced text)" has rep/change-baseline.gp 'noenhanced'
 check "change picture: cycles per hit in the axis label" has rep/change-baseline.gp "set xlabel 'change of cycles per hit, %"
-check "samples picture: ns on the right axis" has rep/samples-channel.gp "set y2label 'ns per hit"
+check "samples picture: the time on the right axis" has rep/samples-channel.gp "set y2label 'time per hit"
 check "memory picture: KB" has rep/memory.gp "set xlabel 'KB'"
 check "memory picture: brain's Synapse objects" has rep/memory.dat 'brain@1  Synapse'
 check "scaling picture: nodes 1 and 2" has rep/scaling-msg_pack.gp "set xtics \(\"1\" 1, \"2\" 2\)"
