@@ -526,23 +526,6 @@ static void against_model(double mu, double sd, double prob[QQB_NVERDICTS])
     }
 }
 
-/* One measurement of the two builds (case 0 the change, case 1 the
- * reference build) into R: SIM_BATCH rounds at a time while the row is
- * noisy, up to SIM_MOST, as the measurement does in a group's last pass. */
-static void sim_builds(gsl_rng *g, const struct qqb_plan *p, struct qqb_results *r, double change,
-                       double sigma)
-{
-    for (uint32_t i = 0; i < SIM_MOST; i++) {
-        if (i > 0 && i % SIM_BATCH == 0 && !qqb_judge_ab_undecided(p, 0, r, NULL))
-            break;
-        double w = gsl_rng_uniform(g) < 0.3 ? gsl_ran_flat(g, 1.3, 1.9) : 1.0;
-        add(r->cases[0], "work", 1000 * change * w * exp(gsl_ran_gaussian(g, sigma)), 0, i);
-        add(r->cases[1], "work", 1000 * w * exp(gsl_ran_gaussian(g, sigma)), 0, i);
-        r->cases[0]->launches++;
-        r->cases[1]->launches++;
-    }
-}
-
 /* Final verdicts of the change build's row over SIM_TRIALS runs. */
 static void sim_against(const struct qqb_plan *p, double change, double sigma, unsigned long seed,
                         unsigned counts[QQB_NVERDICTS])
@@ -554,7 +537,7 @@ static void sim_against(const struct qqb_plan *p, double change, double sigma, u
         struct qqb_results cur;
         struct qqb_judgement j;
         results_for(p, &cur);
-        sim_builds(g, p, &cur, change, sigma);
+        fixture_against(g, p, &cur, 1, change, sigma, SIM_BATCH, SIM_MOST);
         CHECK_INT_EQ(qqb_judge(p, &cur, NULL, &j), 0);
         const struct qqb_cmp *row = find_row(&j, QQB_CMP_BUILD, "k@1");
         CHECK(row != NULL);
