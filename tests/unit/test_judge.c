@@ -775,6 +775,103 @@ static void test_noisy_key_decides(void)
     qqb_suite_free(s);
 }
 
+/* The threshold is the benchmark's minimum effect of interest, whatever the
+ * key's noise (issue 34, item 5), as a property over random rows against
+ * the reference build: thresholds 1, 2 and 5%, noise_multiple 0, 3 and 10
+ * (the change the noise hides, up to the 30% bound), launch noise from
+ * 0.05% to 15% (log-uniform), changes up to +/-15%, 1 to 4 looks and any
+ * count of rounds up to the last. Every row whose interval lies wholly
+ * beyond +/-threshold decides (regressed or improved); it may read noisy
+ * only at a look whose boundary it has not passed (early, its p above the
+ * look's level), never for its noise, and never blind. At its last look, a
+ * row still undecided whose noise hides a change (its interval within
+ * +/-hide, qqb_verdict_hidden) or whose MDE is beyond (1 + t)^2 - 1 is
+ * blind; every blind row carries its MDE, beyond the threshold; a noisy one
+ * is neither. Each kind must turn up often enough to be tested. */
+static void test_threshold_property(void)
+{
+    static const double thr[3] = {1, 2, 5}, mult[3] = {0, 3, 10};
+    struct qqb_suite *s[9];
+    struct qqb_plan p[9];
+    char err[256], body[128];
+    int ok = 1;
+    for (int i = 0; i < 9; i++) {
+        snprintf(body, sizeof body, "    threshold: %g\n    noise_multiple: %g\n", thr[i / 3],
+                 mult[i % 3]);
+        s[i] = fixture_suite(body);
+        ok &= s[i] != NULL && qqb_plan_make_against(s[i], NULL, 0, 0, "/nonexistent-ref", NULL,
+                                                    &p[i], err, sizeof err) == 0;
+    }
+    CHECK(ok);
+    if (!ok)
+        return;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 20261129);
+    unsigned rows = 0, beyond = 0, beyond_hidden = 0, early = 0, last = 0, blind = 0, noisy = 0;
+    unsigned bad = 0;
+    for (unsigned trial = 0; trial < 3000; trial++) {
+        struct qqb_plan q = p[gsl_rng_uniform_int(g, 9)];
+        int looks = 1 + (int)gsl_rng_uniform_int(g, 4);
+        q.max_reps = looks * SIM_BATCH;
+        int rounds = 3 + (int)gsl_rng_uniform_int(g, (unsigned long)(q.max_reps - 2));
+        double sigma = 0.0005 * pow(300.0, gsl_rng_uniform(g));
+        double change = exp(gsl_ran_flat(g, -0.15, 0.15));
+        struct qqb_results cur;
+        struct qqb_judgement j;
+        results_for(&q, &cur);
+        fixture_against(g, &q, &cur, 1, change, sigma, 0, rounds);
+        CHECK_INT_EQ(qqb_judge(&q, &cur, NULL, &j), 0);
+        const struct qqb_cmp *row = find_row(&j, QQB_CMP_BUILD, "k@1");
+        CHECK(row != NULL);
+        if (!row || row->ch.status != QQB_CHANGE_OK || !row->ch.ci_ok) {
+            qqb_judgement_free(&j);
+            qqb_results_free(&cur);
+            continue;
+        }
+        /* The benchmark's threshold, not the row's: the row's is never grown. */
+        double t = q.suite->bench[0].s.threshold, mde = row->mde_pct;
+        enum qqb_verdict v = row->verdict;
+        int decided = v == QQB_REGRESSED || v == QQB_IMPROVED, fail = row->threshold != t;
+        rows++;
+        if (row->ch.lo > t || row->ch.hi < -t) {
+            beyond++;
+            beyond_hidden += row->hide_pct > fabs(row->ch.pct);
+            early += v == QQB_NOISY;
+            /* its look's level: a row may wait for the boundary, never for its noise */
+            double at = looks > 1 ? qqb_gs_nominal(0.05, row->look, row->looks) : 0.05;
+            fail |= !decided && !(v == QQB_NOISY && row->early && row->p_value > at);
+        }
+        if (row->look == row->looks && !decided && v != QQB_UNCHANGED) {
+            last++;
+            int hides = qqb_verdict_hidden(&row->ch, t, row->hide_pct) == QQB_BLIND;
+            int wide = mde / 100.0 > (1 + t / 100.0) * (1 + t / 100.0) - 1;
+            blind += v == QQB_BLIND;
+            noisy += v == QQB_NOISY;
+            if (v == QQB_BLIND)
+                fail |= !(isfinite(mde) && mde > t);
+            else if (v == QQB_NOISY && !row->early && row->holm_held != 0)
+                fail |= hides || wide;
+        }
+        if (fail && bad++ < 5)
+            TEST_FAIL_AT("%s [%+.2f, %+.2f] at look %zu of %zu, threshold %.1f%% (the row's "
+                         "%.1f%%), hides %.1f%%, MDE %+.2f%%, p %.3g, early %d (%s)",
+                         qqb_verdict_name(v), row->ch.lo, row->ch.hi, row->look, row->looks, t,
+                         row->threshold, row->hide_pct, mde, row->p_value, row->early, row->why);
+        qqb_judgement_free(&j);
+        qqb_results_free(&cur);
+    }
+    gsl_rng_free(g);
+    printf("  %u rows: %u beyond +/-threshold (%u within what their noise hides, %u noisy at a "
+           "look's boundary); %u undecided at their last look: %u blind, %u noisy; %u wrong\n",
+           rows, beyond, beyond_hidden, early, last, blind, noisy, bad);
+    CHECK_INT_EQ(bad, 0);
+    CHECK(beyond_hidden >= 50 && blind >= 50 && noisy >= 20 && early >= 20);
+    for (int i = 0; i < 9; i++) {
+        qqb_plan_free(&p[i]);
+        qqb_suite_free(s[i]);
+    }
+}
+
 int main(void)
 {
     RUN(test_against_build_rows);
@@ -788,5 +885,6 @@ int main(void)
     RUN(test_holm);
     RUN(test_round_order);
     RUN(test_sim_against);
+    RUN(test_threshold_property);
     return TEST_DONE();
 }
