@@ -245,8 +245,12 @@ static void test_unreachable_look(void)
 
 /* Each row at its own MDE (issue 34): one key, launch noise SIGMA, 40
  * rounds judged once (look 4 of 4). 200 A/A suites give the rows' mean
- * MDE; N suites with that change planted must read regressed at least 90%
- * of the time (the lower 1e-4 quantile of Binomial(N, 0.9)). */
+ * MDE; of N suites with that change planted at least 90% must read
+ * regressed, on the estimate (fixture_goal). An MDE exact for the true
+ * noise is caught 90% of the time, so meeting the goal on the estimate
+ * takes an MDE that errs on the safe side: from the scaled MAD of 40 pair
+ * ratios (1.7% low) it is caught 89.2% (noise 1%) and 87.3% (2%) at this
+ * seed (issue 34 item 4, open). */
 static void mde_line(const struct qqb_plan *p0, double sigma, unsigned long seed, unsigned n)
 {
     struct qqb_plan p = *p0;
@@ -272,12 +276,7 @@ static void mde_line(const struct qqb_plan *p0, double sigma, unsigned long seed
     gsl_rng_free(g);
     char what[96];
     snprintf(what, sizeof what, "noise %.1f%%: at its MDE (%+.2f%%) caught", 100 * sigma, mde);
-    unsigned k = 0;
-    while (k < n && gsl_cdf_binomial_P(k, 0.90, n) <= 1e-4)
-        k++;
-    printf("  %-50s %4u of %u (goal >= 90%%: >= %u)\n", what, caught, n, k);
-    if (caught < k)
-        TEST_FAIL_AT("%s: %u of %u, below %u", what, caught, n, k);
+    fixture_goal(what, caught, n, 0.90, 1);
 }
 
 static void test_mde(void)
@@ -290,7 +289,7 @@ static void test_mde(void)
         return;
     CHECK_INT_EQ(
         qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
-    unsigned n = fixture_trials(SIM_TRIALS / 2);
+    unsigned n = fixture_trials(SIM_TRIALS);
     mde_line(&p, 0.01, 20261130, n);
     mde_line(&p, 0.02, 20261131, n);
     qqb_plan_free(&p);
