@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "judge_fixture.h"
 #include "judge_runs.h"
 #include "measure.h"
 #include "plan.h"
@@ -345,20 +346,29 @@ static void test_per_reference(void)
  * the machine reference alike, which has its own launch noise N(0, SR). A
  * line may add an outlier: a launch 30% slow with chance TAIL. The plan
  * (qqb_judge_plan_start, as the pipeline's measurement calls it) sets the
- * current run up to the
- * launches it wants, up to 8x. Each asserted count of suites is
- * Binomial(trials, p) for the goal's p; the bound is its upper (or lower)
- * 1e-4 / SIM_NCHECK quantile. Rows are not independent (one plan, one
- * prior, one baseline a suite): their share is bounded by the suites'
- * mean and its standard error, at the normal quantile of the same level.
- * So a judge that meets the goals fails these checks together for fewer
- * than 1 seed in 10,000.
+ * current run up to the launches it wants, up to 8x. A line with a goal
+ * (docs/STATISTICS.md; issue 34's table) runs SIM_GOAL suites and asserts
+ * the goal on its estimate (fixture_goal: "<= 1%" is at most 20 false
+ * suites of 2000, ">= 99%" at least 1980 caught), the chance another seed
+ * flips it printed. At this seed (judge of commit 29e3c10) the A/A lines
+ * have 0 to 5 false suites of 2000 (another seed misses the goal with
+ * chance below 0.003), but for runs shifting 5% with R = 3: 21, a miss;
+ * the power goals are met with room but +10% with passes shifting 2%:
+ * 1986 of 2000 against 1980, which another seed misses with chance up to
+ * 0.6 (at the Clopper-Pearson bound). A line without a goal runs
+ * SIM_FLOOR suites and holds its count to a floor at the lower 1e-4 /
+ * SIM_NCHECK quantile of Binomial(trials, floor). Rows are not independent
+ * (one plan, one prior, one baseline a suite): their share is bounded by
+ * the suites' mean and its standard error, at the normal quantile of the
+ * same level.
  * --------------------------------------------------------------------- */
 
 #define SIM_KEYS   20
 #define SIM_N      10
 #define SIM_MOST   80
 #define SIM_NCHECK 20
+#define SIM_GOAL   2000 /* a goal line's suites */
+#define SIM_FLOOR  500  /* a line's suites where no goal is set */
 
 struct simcase {
     double si, sw, sl; /* sigma (log) of a run's shift, a pass's shift, a launch */
@@ -374,21 +384,9 @@ struct simcase {
 
 static struct qqb_suite *sim_suite(void)
 {
-    char path[64], err[512];
-    snprintf(path, sizeof path, "judge-runs-%ld.yaml", (long)getpid());
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    fprintf(f,
-            "suite: j\nbenchmarks:\n  - name: k\n    kernel: /bin/true\n"
-            "    threshold: 2\n    repetitions: %d\n",
-            SIM_N);
-    fclose(f);
-    struct qqb_suite *s = NULL;
-    if (qqb_suite_load(path, NULL, &s, err, sizeof err) != 0)
-        fprintf(stderr, "%s\n", err);
-    unlink(path);
-    return s;
+    char body[64];
+    snprintf(body, sizeof body, "    threshold: 2\n    repetitions: %d\n", SIM_N);
+    return fixture_suite(body);
 }
 
 /* The simulations' suite and its plan into P: the suite (free it after P),
@@ -408,20 +406,7 @@ static struct qqb_suite *sim_plan(struct qqb_plan *p)
 
 static void sim_results(const struct qqb_plan *p, struct qqb_results *r)
 {
-    memset(r, 0, sizeof *r);
-    const char **names = qqb_plan_names(p);
-    CHECK_INT_EQ(qqb_results_init(r, names, p->ncases), 0);
-    free(names);
-    r->cases[0]->bench = strdup("k");
-    r->cases[0]->nodes = 1;
-    r->cases[0]->mhz = 1000;
-}
-
-static const char *key_name(int k)
-{
-    static char names[SIM_KEYS][8];
-    snprintf(names[k], sizeof names[k], "k%02d", k);
-    return names[k];
+    fixture_results(p, r, 1000);
 }
 
 /* Launches FROM..TO-1 of run RUN, every key shifted by SHIFT[key] and the
@@ -439,7 +424,7 @@ static void sim_launches(gsl_rng *g, const struct simcase *sc, struct qqb_case_r
             double f = planted && k == 0 ? sc->change : 1.0;
             if (sc->tail > 0 && gsl_rng_uniform(g) < sc->tail)
                 f *= 1.3;
-            qqb_metric_add_at(qqb_case_metric(c, key_name(k), QQB_VERDICT_METRIC),
+            qqb_metric_add_at(qqb_case_metric(c, fixture_key(k), QQB_VERDICT_METRIC),
                               1000 * f * exp(mshift + shift[k] + gsl_ran_gaussian(g, sc->sl)), run,
                               (uint32_t)i);
         }
@@ -454,6 +439,9 @@ struct simtally {
     double launches;            /* mean launches the plan took */
     unsigned by_ref;            /* suites judged on figures per machine reference */
     double noisy_sum, noisy_sq; /* of each suite's share of rows noisy */
+    unsigned decide_notes;      /* noisy rows whose note names the launches that would decide */
+    unsigned plan_notes;        /* ... that says they had the launches the plan wanted */
+    unsigned wrong_notes;       /* notes at odds with the launches the run took */
 };
 
 /* One run RUN of SC into INTO (SIM_N launches, or WANT where more, up to
@@ -498,14 +486,15 @@ static void sim_suites(const struct qqb_plan *plan, const struct simcase *sc, un
         size_t want = 0;
         CHECK_INT_EQ(qqb_judge_plan_start(p, &base, &want), 0);
         sim_run(g, sc, &cur, 0, want, 1);
-        t->launches += (double)cur.cases[0]->launches / trials;
+        unsigned long taken = cur.cases[0]->launches;
+        t->launches += (double)taken / trials;
         struct qqb_judgement j;
         CHECK_INT_EQ(qqb_judge(p, &cur, &base, &j), 0);
         t->by_ref += (unsigned)j.by_reference;
         int falsev = 0;
         for (size_t i = 0; i < j.ncmp; i++) {
             const struct qqb_cmp *row = &j.cmp[i];
-            int planted = sc->change != 1.0 && !strcmp(row->key, key_name(0));
+            int planted = sc->change != 1.0 && !strcmp(row->key, fixture_key(0));
             if (planted) {
                 t->caught += row->verdict == QQB_REGRESSED;
                 continue;
@@ -513,12 +502,28 @@ static void sim_suites(const struct qqb_plan *plan, const struct simcase *sc, un
             t->rows++;
             falsev |= row->verdict == QQB_REGRESSED || row->verdict == QQB_IMPROVED;
             t->noisy += row->verdict == QQB_NOISY;
-            /* A noisy row's note names more launches only when it had
-             * fewer than the plan wanted (explain, judge.c). */
-            if (row->verdict == QQB_NOISY && strstr(row->why, "launches would decide"))
-                CHECK(row->need_launches > row->ch.nc);
-            if (row->verdict == QQB_NOISY && strstr(row->why, "launches the plan wanted"))
-                CHECK(row->need_launches <= row->ch.nc);
+            /* A noisy row's note names more launches only where the run
+             * was cut at the most the plan may take (SIM_MOST, below what
+             * it wanted), more than the run had; and where it says it had
+             * the launches the plan wanted, it names the launches the run
+             * had (explain, judge.c). Both against the simulation's own
+             * count, not the row's fields the note was written from. */
+            const char *at = row->verdict == QQB_NOISY ? strstr(row->why, "; about ") : NULL;
+            unsigned long said = 0;
+            int wrong = 0;
+            if (at && sscanf(at, "; about %lu launches would decide", &said) == 1) {
+                t->decide_notes++;
+                wrong = !(taken == SIM_MOST && want > SIM_MOST && said > taken);
+            }
+            at = row->verdict == QQB_NOISY ? strstr(row->why, "; it had the ") : NULL;
+            if (at && sscanf(at, "; it had the %lu launches the plan wanted", &said) == 1) {
+                t->plan_notes++;
+                wrong = said != taken;
+            }
+            if (wrong && t->wrong_notes++ < 3)
+                TEST_FAIL_AT("a noisy row's note, the run taking %lu launches of %zu wanted (at "
+                             "most %d): %s",
+                             taken, want, SIM_MOST, row->why);
             t->blind += row->verdict == QQB_BLIND;
             t->unchanged += row->verdict == QQB_UNCHANGED;
         }
@@ -544,16 +549,8 @@ static int share_within(const struct simtally *t, unsigned n, double goal)
     return mean <= goal + gsl_cdf_ugaussian_Qinv(1e-4 / SIM_NCHECK) * se;
 }
 
-/* The upper 1e-4 / SIM_NCHECK quantile of Binomial(n, p): a count above it
+/* The lower 1e-4 / SIM_NCHECK quantile of Binomial(n, p): a count below it
  * fails a procedure whose rate is p. */
-static unsigned upper(unsigned n, double p)
-{
-    unsigned k = n;
-    while (k > 0 && gsl_cdf_binomial_Q(k - 1, p, n) <= 1e-4 / SIM_NCHECK)
-        k--;
-    return k;
-}
-
 static unsigned lower(unsigned n, double p)
 {
     unsigned k = 0;
@@ -569,7 +566,8 @@ static void test_sim_goals(void)
     if (!s)
         return;
     struct simtally t;
-    const unsigned N = 500;
+    unsigned N = fixture_trials(SIM_GOAL), decide_notes = 0, plan_notes = 0;
+    char what[96];
     /* False verdicts: suites of 20 rows, shifts up to 5% (kept by the run,
      * or moving from pass to pass, or the whole machine's, which its
      * reference sees), R >= 3. The reference (its own launch noise 1%) is
@@ -603,7 +601,10 @@ static void test_sim_goals(void)
                aa[c].tail > 0 ? " (1 in 20 launches 30% slow)" : "", aa[c].passes, aa[c].runs,
                t.suites_false, N, 100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows,
                100.0 * t.blind / t.rows, t.launches, t.by_ref, N);
-        CHECK(t.suites_false <= upper(N, 0.01));
+        snprintf(what, sizeof what, "A/A, line %d: false suites", c + 1);
+        fixture_goal(what, t.suites_false, N, 0.01, 0);
+        decide_notes += t.decide_notes;
+        plan_notes += t.plan_notes;
         if (c == 0) /* launch noise only: the plan decides */
             CHECK(share_within(&t, N, 0.10));
         if (aa[c].sm > 0) /* a reference that sees the machine's shifts is taken */
@@ -626,7 +627,10 @@ static void test_sim_goals(void)
         "(no goal: 1% of a key's own; a floor of 90% asserted)",
         "(no goal: a key's own shift the run keeps; a floor of 30% asserted, the bound 67%)"};
     for (int c = 0; c < 5; c++) {
+        N = fixture_trials(c < 3 ? SIM_GOAL : SIM_FLOOR);
         sim_suites(&p, &pw[c], N, seed++, &t);
+        decide_notes += t.decide_notes;
+        plan_notes += t.plan_notes;
         printf("  %+.0f%%, run %.0f%%, pass %.0f%%, machine %.0f%%, launches %.0f%%, R %zu: caught "
                "in %u of %u suites; per reference in %u\n",
                100 * (pw[c].change - 1), 100 * pw[c].si, 100 * pw[c].sw, 100 * pw[c].sm,
@@ -638,8 +642,16 @@ static void test_sim_goals(void)
                pw[c].runs, 100 * (pw[c].change - 1), t.suites_false, N,
                100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows, 100.0 * t.blind / t.rows,
                t.caught, N, said[c], t.launches, t.by_ref, N);
-        CHECK(t.caught >= lower(N, goal[c]));
+        snprintf(what, sizeof what, "%+.0f%%, line %d: caught", 100 * (pw[c].change - 1), c + 1);
+        if (c < 3)
+            fixture_goal(what, t.caught, N, goal[c], 1);
+        else
+            CHECK(t.caught >= lower(N, goal[c]));
     }
+    /* Both notes of a noisy row turn up, so their checks (sim_suites) are made. */
+    printf("  noisy rows' notes: %u name the launches that would decide, %u had the plan's\n",
+           decide_notes, plan_notes);
+    CHECK(decide_notes > 0 && plan_notes > 0);
     qqb_plan_free(&p);
     qqb_suite_free(s);
 }
