@@ -254,12 +254,38 @@ static int ci_default_build(const struct ci *c)
     return -1;
 }
 
+/* The default line with --kernels BUILD/SUB and --kernels-subdir SUB: the
+ * change's build folder is BUILD, built again there (it built build/, which
+ * the run never looked at, and judged the kernels left in BUILD/SUB). 0, or
+ * -1 with the error said. */
+static int ci_change_build(struct ci *c)
+{
+    char k[PATH_MAX + 100];
+    absolute(c->ro.kernel_dir, k, sizeof k);
+    size_t n = strlen(k), m = strlen(c->sub);
+    while (m > 1 && c->sub[m - 1] == '/')
+        m--;
+    if (n > m + 1 && k[n - m - 1] == '/' && strncmp(k + n - m, c->sub, m) == 0 &&
+        n - m - 1 < sizeof c->chg_out) {
+        snprintf(c->chg_out, sizeof c->chg_out, "%.*s", (int)(n - m - 1), k);
+        return 0;
+    }
+    fprintf(stderr,
+            "qqbench ci: error: --kernels %s does not end with --kernels-subdir %s: the default "
+            "CMake build builds the change in the folder holding SUB; give --kernels BUILD/SUB, "
+            "or --build CMD\n",
+            c->ro.kernel_dir, c->sub);
+    return -1;
+}
+
 /* Where the reference's kernels are (C->kernels): see the usage. 0, or -1
  * with the error said. */
 static int ci_kernels(struct ci *c)
 {
     int uses_out = !c->build || strstr(c->build, "{out}");
     const char *ref_base = uses_out ? c->bld : c->src, *rel = NULL;
+    if (!c->build && c->sub && c->ro.kernel_dir && ci_change_build(c) != 0)
+        return -1;
     if (c->sub || !c->ro.kernel_dir) {
         snprintf(c->kernels, sizeof c->kernels, "%s/%s", ref_base, c->sub ? c->sub : "kernels");
         return 0;

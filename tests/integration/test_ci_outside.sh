@@ -289,6 +289,20 @@ check "default line, --kernels out/kernels: exit 2 (got $rc)" test "$rc" = 2
 check "default line, --kernels out/kernels: names --kernels-subdir" has ../otherdir.err 'not below this checkout.s build/.*--kernels-subdir SUB'
 check "default line, --kernels out/kernels: nothing built" hasnt ../otherdir.err 'its build took'
 clean_after "other build folder"
+# Past it as the error says: --kernels-subdir kernels. The change is built
+# again in out/, the folder holding kernels/ (it built build/, which the
+# run never looked at, and judged whatever out/kernels held).
+ci otherdir_ok --base HEAD~1 --kernels-subdir kernels bench.yaml --kernels out/kernels --no-report --quiet
+check "default line, --kernels out/kernels --kernels-subdir kernels: exit 1 (got $rc)" test "$rc" = 1
+check "default line, --kernels-subdir: lookup regressed vs reference build" test -n "$(row ../otherdir_ok.txt | grep ' regressed vs')"
+check "default line, --kernels-subdir: the change built in out/" has ../otherdir_ok.err "the change, built again in .*/cm/out from HEAD's tree"
+check "default line, --kernels-subdir: its kernel there" test -x out/kernels/lookup
+[ "$rc" = 1 ] || show ../otherdir_ok.txt ../otherdir_ok.err
+rm -rf out
+ci otherdir_bad --base HEAD~1 --kernels-subdir bin bench.yaml --kernels out/kernels --no-report --quiet
+check "default line, --kernels not ending with --kernels-subdir: exit 2 (got $rc)" test "$rc" = 2
+check "default line, --kernels not ending with --kernels-subdir: says so, in one line" test "$(wc -l < ../otherdir_bad.err)" = 1 -a -n "$(grep 'does not end with --kernels-subdir bin' ../otherdir_bad.err)"
+clean_after "other build folder, --kernels-subdir"
 # The default line for the reference (CMAKE_PREFIX_PATH from where qqbench
 # is installed); the change built by hand as the README says, at Release:
 # the reference is configured with build/'s build type (it was
