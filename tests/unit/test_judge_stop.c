@@ -40,7 +40,8 @@
  * other does not, the easier line (less noise, more rounds allowed) must
  * have at least as many: its power estimate is not below the harder
  * line's. Under a sanitizer each line runs an eighth of its suites
- * (fixture_trials): that pass checks memory, not rates.
+ * (fixture_trials) and its rates are printed, not asserted: that pass
+ * checks memory, not rates.
  * --------------------------------------------------------------------- */
 
 #define SIM_KEYS   20
@@ -126,7 +127,7 @@ static void check_not_below(const char *what, const struct tally *a, const struc
         printf("; another seed flips it with chance <= %.2g)\n", gsl_cdf_binomial_Q(m / 2, q, m));
     } else
         printf(")\n");
-    if (only_a > only_b)
+    if (only_a > only_b && !FIXTURE_RATES_UNCHECKED)
         TEST_FAIL_AT("%s: power fell %.3f -> %.3f (%u suites caught by the first alone, %u by "
                      "the second)",
                      what, (double)a->caught / a->n, (double)b->caught / b->n, only_a, only_b);
