@@ -51,7 +51,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
 .PHONY: all deps deps-test build stat-tables build-asan build-tsan build-fuzz run test test-plain \
         test-asan test-tsan test-fuzz test-aarch64 test-cross test-foreign \
-        fuzz lint format install clean help bench FORCE
+        fuzz lint format install clean help bench conformance FORCE
 
 all: build
 
@@ -64,6 +64,8 @@ help:
 	@echo "            and a one-CPU machine (tests/README.md; .ci/run runs it after make test)"
 	@echo "make bench  time the Km line's change with qqbench, the kernel's bulk loop, Google Benchmark"
 	@echo "            and callgrind, side by side (docs/PERFORMANCE.md; figures, not pass/fail)"
+	@echo "make conformance  the gate's verdicts through the CLI on declared figures (tools/conformance),"
+	@echo "            CONFORMANCE_N (default 20) suites per cell, into docs/CONFORMANCE.md (tens of minutes)"
 	@echo "make deps   install the missing Debian packages building and running qqbench needs (as root)"
 	@echo "make deps-test  the same, and what the tests need (make test, lint and bench use it)"
 	@echo "make install PREFIX=DIR  install qqbench and libqq (headers, pkg-config, CMake package) under DIR"
@@ -274,6 +276,14 @@ test-cross: deps-test test-fuzz test-aarch64
 # (tools/km_compare.sh --help).
 bench: deps-test build
 	bash tools/km_compare.sh $(BUILD)
+
+# The conformance matrix (issue 34): qqbench run and run --against on the synth
+# kernel's declared figures, rates with Clopper-Pearson intervals in
+# docs/CONFORMANCE.md. CONFORMANCE_N suites per cell.
+CONFORMANCE_N ?= 20
+conformance: build
+	python3 tools/conformance --n $(CONFORMANCE_N) --qqbench $(BUILD)/harness/qqbench \
+	    --synth $(BUILD)/kernels/synth --out docs/CONFORMANCE.md
 
 # make install PREFIX=DIR installs under DIR; without PREFIX, under the
 # configured CMAKE_INSTALL_PREFIX (/usr/local unless CMAKE_FLAGS set it).
