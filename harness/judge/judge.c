@@ -11,6 +11,7 @@
 #include "judge_model.h"
 #include "judge_runs.h"
 #include "match.h"
+#include "mde.h"
 #include "sequential.h"
 #include "qq_file.h"
 #include "words.h"
@@ -838,42 +839,14 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
     return 0;
 }
 
-/* The minimum detectable change of ROW (docs/STATISTICS.md section 17):
- * the change its test reads regressed nine times in ten at level A (its
- * look's boundary for A). A baseline row's t test: log(1 + t) + (q +
- * z(0.9)) se, q Student's two-sided quantile. A paired row's sign test,
- * exactly for normal pair ratios of its pair noise sd: the count of pairs
- * beyond the threshold it needs (P(B(n, 1/2) >= k) <= A/2), the chance pi
- * a pair must be beyond it for P(B(n, pi) >= k) >= 0.9, and log(1 + t) +
- * sd z(pi). NaN without a spread, or where no count reaches the level. */
+/* The minimum detectable change of ROW (stats/mde.h): the change its
+ * test reads regressed nine times in ten at level A (its look's boundary
+ * for A): a baseline row's t test, a paired row's sign test. */
 static double mde_of(const struct qqb_cmp *row, double a)
 {
-    double level = row_level(row, a), t = log1p(row->threshold / 100.0);
-    if (!(level > 0 && level < 1))
-        return NAN;
-    if (!row->paired) {
-        if (!(row->se_log > 0 && row->se_df > 0))
-            return NAN;
-        double q = gsl_cdf_tdist_Qinv(level / 2, row->se_df);
-        return 100.0 * expm1(t + (q + 1.2815516) * row->se_log);
-    }
-    double sd = row->noise_pct / 100.0;
-    unsigned n = row->npairs < 100000 ? (unsigned)row->npairs : 100000, k = 1;
-    if (!(sd > 0) || n == 0)
-        return NAN;
-    while (k <= n && gsl_cdf_binomial_Q(k - 1, 0.5, n) > level / 2)
-        k++;
-    if (k > n)
-        return NAN;
-    double lo = 0.5, hi = 1.0;
-    for (int it = 0; it < 60; it++) {
-        double mid = (lo + hi) / 2;
-        if (gsl_cdf_binomial_Q(k - 1, mid, n) >= 0.9)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi < 1.0 ? 100.0 * expm1(t + sd * gsl_cdf_ugaussian_Pinv(hi)) : NAN;
+    double level = row_level(row, a);
+    return row->paired ? qqb_mde_sign(row->threshold, row->noise_pct, row->npairs, level)
+                       : qqb_mde_t(row->threshold, row->se_log, row->se_df, level);
 }
 
 /* A row against a reference still noisy at the plan's last look whose MDE
