@@ -271,6 +271,7 @@ struct runrow {
     struct qqb_baseruns raw, ref;
     int has_raw, has_ref;
     double *cx, *fraw, *fref;
+    double cur_raw; /* this run's figure as measured (NaN: none) */
     uint32_t *iraw, *iref;
     size_t ncx;
 };
@@ -283,6 +284,7 @@ static int row_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     const struct qqb_metric *bm = &bc->metrics[row->base_metric], *cm = &c->metrics[row->metric];
     size_t g = p->cases[row->case_idx].group;
     int passes = qqb_plan_group_passes(p, g), reps = p->groups[g].reps;
+    rr->cur_raw = NAN;
     size_t room = bm->n ? bm->n : 1;
     rr->fraw = malloc(room * sizeof *rr->fraw);
     rr->fref = malloc(room * sizeof *rr->fref);
@@ -299,6 +301,9 @@ static int row_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     free(stamps);
     if (!rr->has_raw)
         return 0;
+    struct qqb_runtest t;
+    if (cm->n > 0 && qqb_runtest(&rr->raw, 0, 1, cm->samples, cm->n, passes, reps, &t) == 0)
+        rr->cur_raw = rr->raw.mean + t.est;
     const struct qqb_metric *bref = qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
     const struct qqb_metric *cref = qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
     if (!bref || !cref)
@@ -355,6 +360,49 @@ static void choose_figure(const struct runrow *rr, size_t n, enum qqb_run_figure
     j->ref_refused = want == QQB_FIGURE_REFERENCE && lacking > 0;
 }
 
+/* The suite's common shift of this run as measured, into MT (est, se,
+ * df): the median over the rows of this run's measured figure less the
+ * measured runs' mean, against the measured common effect of the
+ * baseline's runs. 0, or -1 (too few rows or runs, out of memory). */
+static int common_measured(const struct runrow *rr, size_t n, struct qqb_runtest *mt)
+{
+    size_t *nr = calloc(n ? n : 1, sizeof *nr), m = 0;
+    const double **figs = calloc(n ? n : 1, sizeof(const double *));
+    const uint32_t **ids = calloc(n ? n : 1, sizeof(const uint32_t *));
+    double *mean = calloc(n ? n : 1, sizeof *mean), *s2 = calloc(n ? n : 1, sizeof *s2),
+           *df = calloc(n ? n : 1, sizeof *df), *est = calloc(n ? n : 1, sizeof *est);
+    int rc = nr && figs && ids && mean && s2 && df && est ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        nr[i] = rr[i].has_raw ? rr[i].raw.nruns : 0;
+        figs[i] = rr[i].fraw;
+        ids[i] = rr[i].iraw;
+        mean[i] = rr[i].has_raw ? rr[i].raw.mean : NAN;
+    }
+    double sc2 = 0, scdf = 0;
+    if (rc == 0)
+        rc = qqb_common_effect(n, nr, figs, ids, mean, s2, df, &sc2, &scdf, NULL);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (rr[i].has_raw && isfinite(rr[i].cur_raw))
+            est[m++] = rr[i].cur_raw - rr[i].raw.mean;
+    if (rc == 0 && (m < 3 || !(sc2 > 0) || !(scdf > 0)))
+        rc = -1;
+    if (rc == 0) {
+        mt->est = qqb_median(est, m);
+        mt->floor_se = sqrt(sc2 * (1.0 + 1.0 / (scdf + 1)));
+        mt->se = mt->floor_se;
+        mt->tau2 = sc2;
+        mt->df = qqb_test_df(scdf, sc2, mt->floor_se, mt->se, 0, 0);
+    }
+    free(nr);
+    free(figs);
+    free(ids);
+    free(mean);
+    free(s2);
+    free(df);
+    free(est);
+    return rc;
+}
+
 /* The common gate (docs/STATISTICS.md section 20). A shift of this run
  * common to every key (the suite's median estimate, c) is one draw of the
  * common effect the baseline's runs show (SC2 on SCDF degrees of freedom),
@@ -363,7 +411,9 @@ static void choose_figure(const struct runrow *rr, size_t n, enum qqb_run_figure
  * it is decisive relative to the suite too (its estimate less c, against
  * its own variance OWN on OWN_DF, the common effect out), or when c itself
  * is decisive against the common effect's spread (every key moved: a
- * change of the whole suite, or a machine the runs never saw). The row's
+ * change of the whole suite, or a machine the runs never saw) and, where
+ * the rows are per machine reference, as measured too (the reference
+ * alone may have moved, or the keys alone). The row's
  * p-value is the larger of the measured one and the smaller of the other
  * two (an intersection-union test), so Holm sees it; a row that loses
  * its verdict so is blind and says why. */
@@ -400,6 +450,9 @@ static void common_gate(const struct qqb_plan *p, const struct qqb_results *cur,
                              .floor_se = sqrt(sc2 * (1.0 + 1.0 / rc_runs)),
                              .tau2 = sc2};
     ct.df = qqb_test_df(scdf, ct.floor_se * ct.floor_se, ct.floor_se, ct.se, 0, j->heavy_tails);
+    /* The common shift as measured (rows judged per machine reference). */
+    struct qqb_runtest mt = {.est = 0, .se = 0};
+    int measured = j->by_reference && common_measured(rr, n, &mt) == 0;
     for (size_t i = 0; i < n; i++) {
         struct qqb_cmp *row = &j->cmp[i];
         if (row->ab || row->base_metric == QQB_NO_MATCH || row->ch.status != QQB_CHANGE_OK ||
@@ -417,11 +470,19 @@ static void common_gate(const struct qqb_plan *p, const struct qqb_results *cur,
         t.se = sqrt(t.se * t.se + c_var);
         t.df = qqb_test_df(own_df[i], kept_shift(ref ? &rr[i].ref : &rr[i].raw, own[i]), t.floor_se,
                            t.se, (double)rr[i].raw.ndiff, j->heavy_tails);
-        double up, down, cup, cdown;
+        double up, down, cup, cdown, mup = 0, mdown = 0;
         qqb_runtest_p(&t, row->threshold, &up, &down);
         qqb_runtest_p(&ct, row->threshold, &cup, &cdown);
+        if (measured)
+            qqb_runtest_p(&mt, row->threshold, &mup, &mdown);
         int regressed = row->alone == QQB_REGRESSED;
         double rel = regressed ? up : down, com = regressed ? cup : cdown;
+        /* Per machine reference, every key moving alike is a change only
+         * if it is one as measured too: the reference may be what moved
+         * (section 20). */
+        double mcom = regressed ? mup : mdown;
+        if (mcom > com)
+            com = mcom;
         double other = 2.0 * (rel < com ? rel : com);
         if (other > row->p_value)
             row->p_value = other > 1 ? 1 : other;

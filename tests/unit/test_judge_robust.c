@@ -32,7 +32,7 @@
 #define ROB_N      10 /* repetitions: launches a run takes before the plan's */
 #define ROB_MOST   80
 #define ROB_PASSES 5
-#define ROB_NCHECK 5 /* asserted counts in this file (4 false, 1 caught) */
+#define ROB_NCHECK 7 /* asserted counts in this file (6 false, 1 caught) */
 
 /* One line of the simulation. Every shift is on the log scale. */
 struct robcase {
@@ -255,14 +255,14 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NLINES; i++) {
         const struct robcase *sc = &lines[i];
         /* t5 and t3 are not met (section 20 says why; their figures come
-         * from this file's command line); the machine reference's lines
-         * are item 2's */
-        if (!strcmp(sc->name, "t5") || !strcmp(sc->name, "t5-R3") || !strcmp(sc->name, "t3") ||
-            !strcmp(sc->name, "ref-alone") || !strcmp(sc->name, "keys-alone"))
+         * from this file's command line) */
+        if (!strcmp(sc->name, "t5") || !strcmp(sc->name, "t5-R3") || !strcmp(sc->name, "t3"))
             continue;
         rob_suites(&p, sc, N, 3400 + i, &t);
         report(sc, &t, N);
-        /* false suites <= 1% on every line (the bimodal one too) */
+        /* false suites <= 1% on every line (the bimodal one too; the
+         * machine reference's: it alone, or the keys alone, +3% in this
+         * run, with 2% machine shifts it sees in the baseline) */
         CHECK(t.suites_false <= upper(N, 0.01));
         /* bimodal launches, +10%: the goal is 90%; met at 70% (section
          * 20), which is asserted (it was 25%) */
