@@ -514,14 +514,19 @@ void qqb_report_print(FILE *fp, const struct qqb_report *r)
         snprintf(blind, sizeof blind, ", %zu blind", counts[QQB_BLIND]);
     char memexit[160];
     mem_exit_note(memexit, sizeof memexit, r);
+    /* No stored baseline read: no baseline counts (all zero, they read
+     * as a comparison made), "none". */
+    char vsbase[160] = "none";
+    if (r->baseline_path)
+        snprintf(vsbase, sizeof vsbase, "%zu regressed, %zu improved, %zu unchanged, %zu noisy%s",
+                 counts[QQB_REGRESSED], counts[QQB_IMPROVED], counts[QQB_UNCHANGED],
+                 counts[QQB_NOISY], blind);
     struct qqb_count nc, nk;
     fprintf(fp,
-            "qqbench: %s in %.1f s; vs baseline: %zu regressed, %zu improved, "
-            "%zu unchanged, %zu noisy%s; A/B: %zu slower, %zu faster, %zu same, "
+            "qqbench: %s in %.1f s; vs baseline: %s; A/B: %zu slower, %zu faster, %zu same, "
             "%zu noisy; memory: %zu regressed, %zu improved; %s%s\n",
-            qqb_count(&nc, res->ncases, "case"), r->elapsed, counts[QQB_REGRESSED],
-            counts[QQB_IMPROVED], counts[QQB_UNCHANGED], counts[QQB_NOISY], blind,
-            ab[QQB_REGRESSED], ab[QQB_IMPROVED], ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp,
+            qqb_count(&nc, res->ncases, "case"), r->elapsed, vsbase, ab[QQB_REGRESSED],
+            ab[QQB_IMPROVED], ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp,
             qqb_count(&nk, r->kernel_failures, "kernel failure"), memexit);
     if (r->models && r->models->n)
         fprintf(fp, "qqbench: models: %zu series fitted, %zu changed growth%s\n",

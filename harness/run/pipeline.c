@@ -479,6 +479,19 @@ static int gate_run(struct run *r)
     int in_ci = qqb_run_in_ci(getenv("CI"), isatty(STDOUT_FILENO));
     qqb_run_gate(r->have_base, r->have_mem, r->against != NULL, o->require_baseline, o->update,
                  in_ci, &r->gate);
+    /* Against the reference build with no stored baseline: what is read
+     * and written, as step_store does it (the report said "this run
+     * becomes the baseline" where ci wrote none). */
+    if (r->against && !r->have_base && !o->memory_only)
+        r->rep.no_baseline_note =
+            o->stored == QQB_STORED_NONE
+                ? "Against the reference build alone: no stored baseline read or written "
+                  "(qqbench ci without --with-baseline)."
+            : o->stored == QQB_STORED_ASKED && !o->update
+                ? "No baseline for this machine: compared against the reference build alone; "
+                  "no baseline is written (--update-baseline records one)."
+                : "No baseline for this machine: compared against the reference build alone; "
+                  "the change build's cases become the baseline.";
     /* --memory-only leaves timing out by choice (and reads no timing
      * baseline): its own note says so, not "no timing baseline". */
     if (!r->gate.ungated || o->memory_only)

@@ -14,7 +14,7 @@ for t in git cmake make pkg-config cc; do
     command -v $t >/dev/null || { echo "FAIL: $t is not installed (make deps-test installs it)"; exit 1; }
 done
 : "${QQ_BINARY_DIR:?}"
-rm -rf prefix mk cm tb tmp out ./*.txt ./*.err
+rm -rf prefix mk cm tb tmp out bl-mk bl-run bl-none ./*.txt ./*.err
 mkdir -p tmp out
 export TMPDIR=$PWD/tmp
 prefix=$PWD/prefix
@@ -188,6 +188,19 @@ check "make: both build logs next to the JSON" test -s ../out/ci-reference-build
 check "make, --json: no second report in reports/latest/" test ! -e reports
 check "make: the compiler's lines in the log, not the job's" hasnt ../mk_slow.err '-o build/kernels/lookup'
 [ "$rc" = 1 ] || show ../mk_slow.txt ../mk_slow.err
+# What ci reads and writes, said (it said "this run becomes the baseline"
+# and counted "vs baseline: 0 regressed, ..." with no baseline read or written).
+check "make: the report says no stored baseline is read or written" has ../mk_slow.txt '^Against the reference build alone: no stored baseline read or written'
+check "make: not 'becomes the baseline'" hasnt ../mk_slow.txt 'becomes the baseline'
+check "make: no baseline counts ('vs baseline: none')" has ../mk_slow.txt '^qqbench: .* in .* s; vs baseline: none; A/B: '
+# run --against with no stored baseline: it does record the change build's
+# cases as the baseline, and says so.
+rc=0; "$QQB" run bench.yaml --kernels build/kernels --against build/kernels --baselines ../bl-run \
+    --quiet --no-report > ../run_against.txt 2> ../run_against.err || rc=$?
+check "run --against, no baseline: exit 0 (got $rc)" test "$rc" = 0
+check "run --against, no baseline: says the change build's cases become the baseline" has ../run_against.txt "^No baseline for this machine: compared against the reference build alone; the change build's cases become the baseline"
+check "run --against, no baseline: and records it" test -n "$(ls ../bl-run/*/hash.yaml 2>/dev/null)"
+[ "$rc" = 0 ] || show ../run_against.txt ../run_against.err
 clean_after "make"
 # The revert, built by the suite's build:, against the slow commit.
 git revert --no-edit HEAD >/dev/null
@@ -207,11 +220,18 @@ check "ci without --with-baseline: no baselines/ written in the project" test ! 
 ci mk_runopt --base HEAD~1 bench.yaml --build make --kernels build/kernels --update-baseline
 check "a baseline option without --with-baseline: exit 2 (got $rc)" test "$rc" = 2
 check "a baseline option without --with-baseline: names the way past" has ../mk_runopt.err 'update-baseline .*--with-baseline'
+# With it and no baseline yet, no --update-baseline: said, and none written.
+ci mk_bl0 --with-baseline --base HEAD~1 bench.yaml --build make --kernels build/kernels \
+    --baselines ../bl-none --quiet --no-report
+check "--with-baseline, no baseline: exits by its verdicts (got $rc)" test "$rc" = 0 -o "$rc" = 1
+check "--with-baseline, no baseline: says none is written" has ../mk_bl0.txt '^No baseline for this machine: compared against the reference build alone; no baseline is written'
+check "--with-baseline, no baseline: none written" test -z "$(ls ../bl-none/*/hash.yaml 2>/dev/null)"
 # With it: a baseline recorded at -O2 -g, then ci on kernels built -O1 -g
 # compares across builds with a warning, and exits by its verdicts.
 build_as() { echo "make -B CFLAGS='$1 \$(shell pkg-config --cflags qq)'"; }
 ci mk_bl1 --with-baseline --base HEAD~1 bench.yaml --build "$(build_as '-O2 -g')" \
     --kernels build/kernels --baselines ../bl-mk --update-baseline --quiet --no-report
+check "--with-baseline --update-baseline, no baseline: says this one becomes it" has ../mk_bl1.txt "the change build's cases become the baseline"
 check "--with-baseline --update-baseline: recorded (exit 0, got $rc)" test "$rc" = 0 -a -n "$(ls ../bl-mk/*/hash.yaml 2>/dev/null)"
 [ "$rc" = 0 ] || show ../mk_bl1.txt ../mk_bl1.err
 recorded=$(cat ../bl-mk/*/hash.yaml ../bl-mk/hash.memory.yaml | cksum)
