@@ -292,14 +292,19 @@ static int ci_kernels(struct ci *c)
     }
     char k[PATH_MAX + 100];
     absolute(c->ro.kernel_dir, k, sizeof k);
-    if (!c->build && !below(k, c->chg_out)) {
-        /* The default line builds the reference into a folder of its own
-         * and finds its kernels by their place below build/. */
+    if (uses_out && !below(k, c->chg_out)) {
+        /* The default line, and a CMD naming {out}, build the reference
+         * into a folder of its own and find its kernels by their place
+         * below build/ (with CMD, after both builds, a path in the
+         * reference's worktree that was not there). */
         fprintf(stderr,
-                "qqbench ci: error: --kernels %s is not below this checkout's build/, where the "
-                "default CMake build's kernels are looked for: give --kernels-subdir SUB (the "
-                "reference's kernels at BUILD/SUB, e.g. kernels), or --build CMD\n",
-                c->ro.kernel_dir);
+                "qqbench ci: error: --kernels %s is not below this checkout's build/, where %s: "
+                "give --kernels build/... , or --kernels-subdir SUB (the reference's kernels at "
+                "BUILD/SUB, e.g. kernels)%s\n",
+                c->ro.kernel_dir,
+                c->build ? "{out} in --build CMD builds the change"
+                         : "the default CMake build's kernels are looked for",
+                c->build ? "" : ", or --build CMD");
         return -1;
     }
     if (uses_out && (rel = below(k, c->chg_out)) != NULL)

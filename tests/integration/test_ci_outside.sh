@@ -301,6 +301,15 @@ check "cmake: the change built in build/" test -x build/kernels/lookup
 check "cmake, --no-report: git status --porcelain empty (no build logs here)" test -z "$(git status --porcelain)"
 [ "$rc" = 1 ] || show ../cm_slow.txt ../cm_slow.err
 clean_after "cmake"
+# A CMD naming {out} with kernels outside build/ ({out} for the change):
+# refused before anything is built (both were built, then "--against
+# .../src/_build/kernels: not a folder").
+ci outkernels --base HEAD~1 bench.yaml --kernels _build/kernels --no-report --quiet \
+    --build 'cmake -S {src} -B {out} -DCMAKE_BUILD_TYPE=Release && cmake --build {out}'
+check "{out} CMD, --kernels _build/kernels: exit 2 (got $rc)" test "$rc" = 2
+check "{out} CMD, --kernels _build/kernels: one line naming {out} and the ways past" test "$(wc -l < ../outkernels.err)" = 1 -a -n "$(grep 'not below this checkout.s build/, where {out} in --build CMD builds the change: give --kernels build/.*--kernels-subdir SUB' ../outkernels.err)"
+check "{out} CMD, --kernels _build/kernels: nothing built" hasnt ../outkernels.err 'its build took'
+clean_after "{out} CMD, kernels elsewhere"
 # The default line with kernels in a build folder other than build/: said
 # before anything is built, naming --kernels-subdir (after the reference's
 # build, before: its kernels were looked for in the worktree).
