@@ -602,7 +602,7 @@ static void ci_build_type(struct ci *c)
     snprintf(c->btype, sizeof c->btype, "RelWithDebInfo");
     snprintf(cache, sizeof cache, "%s/CMakeCache.txt", c->chg_out);
     FILE *f = fopen(cache, "r");
-    int at_start = 1, found = 0;
+    int at_start = 1, found = 0, taken = 0;
     while (f && !found && fgets(line, sizeof line, f)) {
         int starts = at_start;
         at_start = strchr(line, '\n') != NULL; /* a longer line comes in pieces */
@@ -614,20 +614,26 @@ static void ci_build_type(struct ci *c)
         size_t n = strcspn(++v, "\r\n");
         found = 1;
         /* Taken only when plain (letters, digits, '_'); else the default. */
-        if (n < sizeof c->btype && strspn(v, plain) == n)
+        taken = n < sizeof c->btype && strspn(v, plain) == n;
+        if (taken)
             snprintf(c->btype, sizeof c->btype, "%.*s", (int)n, v);
     }
     if (f)
         fclose(f);
-    if (found && !c->btype[0])
+    if (taken && !c->btype[0])
         fprintf(stderr,
                 "qqbench ci: warning: %s is configured with no CMAKE_BUILD_TYPE (no "
                 "optimisation): the reference is built the same way; configure build/ with "
                 "-DCMAKE_BUILD_TYPE=Release to compare optimised builds\n",
                 c->chg_out);
-    else if (found)
+    else if (taken)
         fprintf(stderr, "qqbench ci: both builds with CMAKE_BUILD_TYPE=%s, %s's\n", c->btype,
                 c->chg_out);
+    else /* a fresh build/ (or a type not taken): ci's choice, said too */
+        fprintf(stderr,
+                "qqbench ci: both builds with CMAKE_BUILD_TYPE=%s, ci's default (%s has "
+                "none configured to follow)\n",
+                c->btype, c->chg_out);
 }
 
 /* The default build: configure SRC into OUT with CMake (qqbench's prefix

@@ -326,6 +326,7 @@ check "default line, --kernels out/kernels --kernels-subdir kernels: exit 1 (got
 check "default line, --kernels-subdir: lookup regressed vs reference build" test -n "$(row ../otherdir_ok.txt | grep ' regressed vs')"
 check "default line, --kernels-subdir: the change built in out/" has ../otherdir_ok.err "the change, built again in .*/cm/out from HEAD's tree"
 check "default line, --kernels-subdir: its kernel there" test -x out/kernels/lookup
+check "default line, fresh out/: the build type said too" has ../otherdir_ok.err "^qqbench ci: both builds with CMAKE_BUILD_TYPE=RelWithDebInfo, ci.s default \\(.*/out has none configured to follow\\)$"
 [ "$rc" = 1 ] || show ../otherdir_ok.txt ../otherdir_ok.err
 rm -rf out
 ci otherdir_bad --base HEAD~1 --kernels-subdir bin bench.yaml --kernels out/kernels --no-report --quiet
