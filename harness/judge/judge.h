@@ -153,9 +153,6 @@ struct qqb_judgement {
                              runs: timing not gated against it */
     double shrink_s0;     /* the run-to-run prior across keys (percent; NaN: none) */
     double shrink_d0;     /* its degrees of freedom (0: no shrinkage) */
-    int heavy_tails;      /* the baseline's runs showed run shifts heavier-tailed
-                             than normal (qqb_tails_seen): tested as Student's t
-                             on QQB_TAIL_DF (docs/STATISTICS.md section 20) */
     /* The baseline rows' run figure (docs/STATISTICS.md section 19): per
      * machine reference (by_reference) when every row has the reference in
      * both runs and the baseline's runs agree better so; ref_ratio the

@@ -136,14 +136,6 @@ static void seen(struct qqb_cmp *row, const struct qqb_runtest *t, double var, d
     }
 }
 
-/* The run shift's part of a row's se^2 that heavy tails are feared in
- * (section 20): tau2 (1 + 1/R), this run's and the baseline mean's. */
-static double kept_shift(const struct qqb_baseruns *b, double var)
-{
-    double within = isfinite(b->within_var) ? b->within_var : 0;
-    return var > within ? (var - within) * (1.0 + 1.0 / (double)b->nruns) : 0;
-}
-
 /*
  * One baseline row by runs (section 17). With the interval [lo, hi] of the
  * test at the benchmark's confidence and t the benchmark's threshold (t_s,
@@ -161,7 +153,7 @@ static double kept_shift(const struct qqb_baseruns *b, double var)
  */
 int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur, size_t nc,
                       const struct qqb_baseruns *b, const struct qqb_baseruns *shown, double var,
-                      double df, int passes, int reps, int tails, struct qqb_cmp *row)
+                      double df, int passes, int reps, struct qqb_cmp *row)
 {
     struct qqb_runtest t;
     runs_threshold(row, s, isfinite(shown->within_sd) ? 100.0 * shown->within_sd : NAN);
@@ -179,7 +171,6 @@ int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur
         return 0;
     }
     row->cur_median = exp(shown->mean + t.est); /* this run's figure, as the runs' */
-    df = t.df = qqb_test_df(df, kept_shift(b, var), t.floor_se, t.se, (double)b->ndiff, tails);
     double level = s->confidence, q = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, df);
     fill_change(row, &t, level, nb, nc);
     row->se_log = t.se;
@@ -195,7 +186,7 @@ int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur
     /* The launch noise the plan assumes: the baseline's, from all its
      * runs' launches, where it has it (the plan is made before this run's
      * launches, qqb_judge_plan_start); else this run's. */
-    double sd = isfinite(b->launch_sd) ? b->launch_sd * sqrt(b->launch_factor)
+    double sd = isfinite(b->within_sd) ? b->within_sd
                 : nc >= 2              ? sqrt(t.wc * (double)nc / 1.5707963267948966)
                                        : NAN;
     int k = 0;
@@ -204,12 +195,6 @@ int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur
      * taking them does not spend the test's level (qqb_judge_plan_start). */
     row->plan_launches =
         qqb_runtest_launches(&t, sd, target_se(row->suite_threshold, q), RUNS_MAX_LAUNCHES);
-    /* Where no number of launches gets there (the runs' part alone is
-     * beyond the target), the launches that bring se within an eighth of
-     * its floor (the launch part a quarter of the runs'): a change larger
-     * than the threshold is still seen as well as this baseline allows. */
-    if (row->plan_launches == 0 && t.floor_se > 0)
-        row->plan_launches = qqb_runtest_launches(&t, sd, t.floor_se * 1.118, RUNS_MAX_LAUNCHES);
     row->verdict = qqb_verdict_sym(&row->ch, row->threshold);
     if (row->run_bound_pct > bound && row->verdict != QQB_REGRESSED &&
         row->verdict != QQB_IMPROVED) {
@@ -265,14 +250,11 @@ int qqb_per_reference(const struct qqb_metric *m, const struct qqb_metric *ref, 
 
 /* One baseline row's two figures: its runs as measured, and per machine
  * reference where every launch of both runs has one (has_ref), with this
- * run's launches so (cx); each run's figure (fraw, fref) and stamp (iraw,
- * iref), nruns of them. */
+ * run's launches so (cx). */
 struct runrow {
     struct qqb_baseruns raw, ref;
     int has_raw, has_ref;
-    double *cx, *fraw, *fref;
-    double cur_raw; /* this run's figure as measured (NaN: none) */
-    uint32_t *iraw, *iref;
+    double *cx;
     size_t ncx;
 };
 
@@ -284,26 +266,9 @@ static int row_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     const struct qqb_metric *bm = &bc->metrics[row->base_metric], *cm = &c->metrics[row->metric];
     size_t g = p->cases[row->case_idx].group;
     int passes = qqb_plan_group_passes(p, g), reps = p->groups[g].reps;
-    rr->cur_raw = NAN;
-    size_t room = bm->n ? bm->n : 1;
-    rr->fraw = malloc(room * sizeof *rr->fraw);
-    rr->fref = malloc(room * sizeof *rr->fref);
-    rr->iraw = malloc(room * sizeof *rr->iraw);
-    rr->iref = malloc(room * sizeof *rr->iref);
-    uint32_t *stamps = stamps_of(bm);
-    if (!rr->fraw || !rr->fref || !rr->iraw || !rr->iref || !stamps) {
-        free(stamps);
-        return -1;
-    }
-    rr->has_raw = qqb_baseruns_figs(bm->samples, stamps, bm->n, passes, reps, &rr->raw, rr->fraw,
-                                    rr->iraw) == 0 &&
-                  rr->raw.nruns >= 2;
-    free(stamps);
+    rr->has_raw = qqb_judge_runs_of(bm, passes, reps, &rr->raw) == 0 && rr->raw.nruns >= 2;
     if (!rr->has_raw)
         return 0;
-    struct qqb_runtest t;
-    if (cm->n > 0 && qqb_runtest(&rr->raw, 0, 1, cm->samples, cm->n, passes, reps, &t) == 0)
-        rr->cur_raw = rr->raw.mean + t.est;
     const struct qqb_metric *bref = qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
     const struct qqb_metric *cref = qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
     if (!bref || !cref)
@@ -320,7 +285,7 @@ static int row_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     }
     /* Every launch, or the passes would split them otherwise. */
     rr->has_ref = nb == bm->n && rr->ncx == cm->n && cm->n > 0 &&
-                  qqb_baseruns_figs(bx, br, nb, passes, reps, &rr->ref, rr->fref, rr->iref) == 0 &&
+                  qqb_baseruns_of(bx, br, nb, passes, reps, &rr->ref) == 0 &&
                   rr->ref.nruns == rr->raw.nruns && isfinite(rr->ref.s2) && rr->ref.s2 > 0;
     free(bx);
     free(br);
@@ -360,209 +325,26 @@ static void choose_figure(const struct runrow *rr, size_t n, enum qqb_run_figure
     j->ref_refused = want == QQB_FIGURE_REFERENCE && lacking > 0;
 }
 
-/* The suite's common shift of this run as measured, into MT (est, se,
- * df): the median over the rows of this run's measured figure less the
- * measured runs' mean, against the measured common effect of the
- * baseline's runs. 0, or -1 (too few rows or runs, out of memory). */
-static int common_measured(const struct runrow *rr, size_t n, struct qqb_runtest *mt)
-{
-    size_t *nr = calloc(n ? n : 1, sizeof *nr), m = 0;
-    const double **figs = calloc(n ? n : 1, sizeof(const double *));
-    const uint32_t **ids = calloc(n ? n : 1, sizeof(const uint32_t *));
-    double *mean = calloc(n ? n : 1, sizeof *mean), *s2 = calloc(n ? n : 1, sizeof *s2),
-           *df = calloc(n ? n : 1, sizeof *df), *est = calloc(n ? n : 1, sizeof *est);
-    int rc = nr && figs && ids && mean && s2 && df && est ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        nr[i] = rr[i].has_raw ? rr[i].raw.nruns : 0;
-        figs[i] = rr[i].fraw;
-        ids[i] = rr[i].iraw;
-        mean[i] = rr[i].has_raw ? rr[i].raw.mean : NAN;
-    }
-    double sc2 = 0, scdf = 0;
-    if (rc == 0)
-        rc = qqb_common_effect(n, nr, figs, ids, mean, s2, df, &sc2, &scdf, NULL);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        if (rr[i].has_raw && isfinite(rr[i].cur_raw))
-            est[m++] = rr[i].cur_raw - rr[i].raw.mean;
-    if (rc == 0 && (m < 3 || !(sc2 > 0) || !(scdf > 0)))
-        rc = -1;
-    if (rc == 0) {
-        mt->est = qqb_median(est, m);
-        mt->floor_se = sqrt(sc2 * (1.0 + 1.0 / (scdf + 1)));
-        mt->se = mt->floor_se;
-        mt->tau2 = sc2;
-        mt->df = qqb_test_df(scdf, sc2, mt->floor_se, mt->se, 0, 0);
-    }
-    free(nr);
-    free(figs);
-    free(ids);
-    free(mean);
-    free(s2);
-    free(df);
-    free(est);
-    return rc;
-}
-
-/* The common gate (docs/STATISTICS.md section 20). A shift of this run
- * common to every key (the suite's median estimate, c) is one draw of the
- * common effect the baseline's runs show (SC2 on SCDF degrees of freedom),
- * not R draws a row each: three runs that agreed by chance make every row
- * read regressed at once. So a row decisive as measured stands only when
- * it is decisive relative to the suite too (its estimate less c, against
- * its own variance OWN on OWN_DF, the common effect out), or when c itself
- * is decisive against the common effect's spread (every key moved: a
- * change of the whole suite, or a machine the runs never saw) and, where
- * the rows are per machine reference, as measured too (the reference
- * alone may have moved, or the keys alone). The row's
- * p-value is the larger of the measured one and the smaller of the other
- * two (an intersection-union test), so Holm sees it; a row that loses
- * its verdict so is blind and says why. */
-static void common_gate(const struct qqb_plan *p, const struct qqb_results *cur,
-                        const struct runrow *rr, struct qqb_judgement *j, const double *own,
-                        const double *own_df, double sc2, double scdf)
-{
-    size_t n = j->ncmp, m = 0;
-    double *est = malloc((n ? n : 1) * sizeof *est);
-    if (!est)
-        return;
-    for (size_t i = 0; i < n; i++) {
-        const struct qqb_cmp *row = &j->cmp[i];
-        if (!row->ab && row->base_metric != QQB_NO_MATCH && row->ch.status == QQB_CHANGE_OK &&
-            !row->not_judged)
-            est[m++] = log1p(row->ch.pct / 100.0);
-    }
-    if (m < 3) {
-        free(est);
-        return;
-    }
-    double c = qqb_median(est, m), se2_sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct qqb_cmp *row = &j->cmp[i];
-        if (!row->ab && row->base_metric != QQB_NO_MATCH && row->ch.status == QQB_CHANGE_OK &&
-            !row->not_judged)
-            se2_sum += row->se_log * row->se_log;
-    }
-    /* c's own noise: a median of m estimates (pi/2 their mean variance / m). */
-    double c_var = 1.5707963267948966 * se2_sum / ((double)m * (double)m);
-    double rc_runs = scdf + 1;
-    struct qqb_runtest ct = {.est = c,
-                             .se = sqrt(sc2 * (1.0 + 1.0 / rc_runs) + c_var),
-                             .floor_se = sqrt(sc2 * (1.0 + 1.0 / rc_runs)),
-                             .tau2 = sc2};
-    ct.df = qqb_test_df(scdf, ct.floor_se * ct.floor_se, ct.floor_se, ct.se, 0, j->heavy_tails);
-    /* The common shift as measured (rows judged per machine reference). */
-    struct qqb_runtest mt = {.est = 0, .se = 0};
-    int measured = j->by_reference && common_measured(rr, n, &mt) == 0;
-    for (size_t i = 0; i < n; i++) {
-        struct qqb_cmp *row = &j->cmp[i];
-        if (row->ab || row->base_metric == QQB_NO_MATCH || row->ch.status != QQB_CHANGE_OK ||
-            row->not_judged || (row->alone != QQB_REGRESSED && row->alone != QQB_IMPROVED))
-            continue;
-        int ref = j->by_reference && rr[i].has_ref;
-        const struct qqb_metric *cm = &cur->cases[row->case_idx]->metrics[row->metric];
-        size_t g = p->cases[row->case_idx].group;
-        struct qqb_runtest t;
-        if (qqb_runtest(ref ? &rr[i].ref : &rr[i].raw, own[i], own_df[i],
-                        ref ? rr[i].cx : cm->samples, ref ? rr[i].ncx : cm->n,
-                        qqb_plan_group_passes(p, g), p->groups[g].reps, &t) != 0)
-            continue;
-        t.est -= c;
-        t.se = sqrt(t.se * t.se + c_var);
-        t.df = qqb_test_df(own_df[i], kept_shift(ref ? &rr[i].ref : &rr[i].raw, own[i]), t.floor_se,
-                           t.se, (double)rr[i].raw.ndiff, j->heavy_tails);
-        double up, down, cup, cdown, mup = 0, mdown = 0;
-        qqb_runtest_p(&t, row->threshold, &up, &down);
-        qqb_runtest_p(&ct, row->threshold, &cup, &cdown);
-        if (measured)
-            qqb_runtest_p(&mt, row->threshold, &mup, &mdown);
-        int regressed = row->alone == QQB_REGRESSED;
-        double rel = regressed ? up : down, com = regressed ? cup : cdown;
-        /* Per machine reference, every key moving alike is a change only
-         * if it is one as measured too: the reference may be what moved
-         * (section 20). */
-        double mcom = regressed ? mup : mdown;
-        if (mcom > com)
-            com = mcom;
-        double other = 2.0 * (rel < com ? rel : com);
-        if (other > row->p_value)
-            row->p_value = other > 1 ? 1 : other;
-        if (row->p_value > 1.0 - row->level) {
-            int k = snprintf(row->why, sizeof row->why,
-                             "every key of this run moved %+.1f%%, within the suite's run shifts "
-                             "(+/-%.1f%%): this key alone moved %+.1f%%",
-                             100.0 * (exp(c) - 1.0), 100.0 * (exp(ct.floor_se) - 1.0),
-                             100.0 * (exp(t.est) - 1.0));
-            (void)k;
-            row->verdict = row->alone = QQB_BLIND;
-        }
-    }
-    free(est);
-}
-
 /* Judge the rows of J on the runs RR (the figure J chose). 0 or -1. */
 static int judge_rows(const struct qqb_plan *p, const struct qqb_results *cur,
                       const struct qqb_results *base, struct runrow *rr, struct qqb_judgement *j)
 {
     size_t n = j->ncmp;
     double *s2 = calloc(n ? n : 1, sizeof *s2), *df = calloc(n ? n : 1, sizeof *df);
-    /* The launch factor of section 20: one for the suite (the mean of the
-     * rows'), as each row's own rests on a handful of half-samples. */
-    struct qqb_baseruns **br = calloc(n ? n : 1, sizeof(struct qqb_baseruns *));
-    const double **figs = calloc(n ? n : 1, sizeof *figs);
-    const uint32_t **ids = calloc(n ? n : 1, sizeof *ids);
-    double *ratio = calloc(n ? n : 1, sizeof *ratio);
-    size_t nratio = 0;
-    int rc = s2 && df && br && figs && ids && ratio ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        int ref = j->by_reference && rr[i].has_ref;
-        br[i] = ref ? &rr[i].ref : &rr[i].raw;
-        figs[i] = ref ? rr[i].fref : rr[i].fraw;
-        ids[i] = ref ? rr[i].iref : rr[i].iraw;
-        if (rr[i].has_raw && isfinite(br[i]->launch_ratio))
-            ratio[nratio++] = br[i]->launch_ratio;
+    if (!s2 || !df) {
+        free(s2);
+        free(df);
+        return -1;
     }
-    double factor = nratio ? qqb_mean(ratio, nratio) : NAN;
-    /* The keys' launch variances shrunk together as their run-to-run
-     * variances are (a key's rests on a few tens of differences: a
-     * bimodal key's swings with how many of them cross its two kinds). */
-    double w0 = NAN, wd0 = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        int ok = rr[i].has_raw && isfinite(br[i]->launch_sd);
-        s2[i] = ok ? br[i]->launch_sd * br[i]->launch_sd : NAN;
-        df[i] = ok ? (double)br[i]->ndiff : 0;
-    }
-    if (rc == 0)
-        rc = qqb_shrink_prior(s2, df, n, &w0, &wd0);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        if (rr[i].has_raw)
-            qqb_baseruns_set_launch(br[i], sqrt(qqb_shrunk_var(s2[i], df[i], w0, wd0)), factor);
     /* The prior: every baseline row's run-to-run variance, on R - 1
-     * degrees of freedom, from the baseline's runs, less the suite's
-     * common run effect (section 20), which is added back on its own
-     * degrees of freedom. */
-    double sc2 = 0, scdf = 0, s0sq = NAN, d0 = 0;
-    size_t *nr = calloc(n ? n : 1, sizeof *nr);
-    double *mean = calloc(n ? n : 1, sizeof *mean), *own = calloc(n ? n : 1, sizeof *own),
-           *own_df = calloc(n ? n : 1, sizeof *own_df);
-    rc = rc == 0 && nr && mean && own && own_df ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        nr[i] = rr[i].has_raw ? br[i]->nruns : 0;
-        mean[i] = rr[i].has_raw ? br[i]->mean : NAN;
+     * degrees of freedom, from the baseline's runs. */
+    for (size_t i = 0; i < n; i++) {
+        const struct qqb_baseruns *b = j->by_reference && rr[i].has_ref ? &rr[i].ref : &rr[i].raw;
+        s2[i] = rr[i].has_raw ? b->s2 : NAN;
+        df[i] = rr[i].has_raw ? (double)(b->nruns - 1) : 0;
     }
-    double **resid = calloc(n ? n : 1, sizeof *resid);
-    rc = rc == 0 && resid ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        if (nr[i] && !(resid[i] = malloc(nr[i] * sizeof **resid)))
-            rc = -1;
-    if (rc == 0)
-        rc = qqb_common_effect(n, nr, figs, ids, mean, s2, df, &sc2, &scdf, resid);
-    if (rc == 0)
-        rc = qqb_shrink_prior(s2, df, n, &s0sq, &d0);
-    int tails = rc == 0 && qqb_tails_seen(n, nr, (const double *const *)resid, s0sq, d0) < 0.05;
-    j->heavy_tails = tails;
-    for (size_t i = 0; resid && i < n; i++)
-        free(resid[i]);
-    free(resid);
+    double s0sq, d0;
+    int rc = qqb_shrink_prior(s2, df, n, &s0sq, &d0);
     j->shrink_s0 = isfinite(s0sq) ? 100.0 * (exp(sqrt(s0sq)) - 1.0) : NAN;
     j->shrink_d0 = d0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -579,37 +361,14 @@ static int judge_rows(const struct qqb_plan *p, const struct qqb_results *cur,
             var = s2[i];
             dfs = df[i];
         }
-        own[i] = var;
-        own_df[i] = dfs;
-        /* The common part back, on its own degrees of freedom
-         * (Welch-Satterthwaite): d0 never lends it the rows' together. Its
-         * share of the degrees of freedom is taken at its upper 90% bound,
-         * not its estimate: on 2 or 4 degrees of freedom the estimate is
-         * often far too small (three runs that agreed by chance), and
-         * Satterthwaite's weights would then lend it the rows' many. */
-        if (sc2 > 0 && scdf > 0 && isfinite(var) && dfs > 0) {
-            double u = sc2 * scdf / gsl_cdf_chisq_Pinv(0.10, scdf);
-            dfs = (var + u) * (var + u) / (var * var / dfs + u * u / scdf);
-            var += sc2;
-        }
         size_t g = p->cases[row->case_idx].group;
         rc = qqb_judge_run_row(&b->s, bm->n, ref ? rr[i].cx : cm->samples, ref ? rr[i].ncx : cm->n,
                                ref ? &rr[i].ref : &rr[i].raw, &rr[i].raw, var, dfs,
-                               qqb_plan_group_passes(p, g), p->groups[g].reps, tails, row);
+                               qqb_plan_group_passes(p, g), p->groups[g].reps, row);
         row->by_reference = ref;
     }
     free(s2);
     free(df);
-    free(br);
-    free(figs);
-    free(ids);
-    free(ratio);
-    if (rc == 0 && sc2 > 0 && scdf > 0)
-        common_gate(p, cur, rr, j, own, own_df, sc2, scdf);
-    free(nr);
-    free(mean);
-    free(own);
-    free(own_df);
     return rc;
 }
 
@@ -628,13 +387,8 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
         choose_figure(rr, n, p->suite->run_figure, j);
         rc = judge_rows(p, cur, base, rr, j);
     }
-    for (size_t i = 0; rr && i < n; i++) {
+    for (size_t i = 0; rr && i < n; i++)
         free(rr[i].cx);
-        free(rr[i].fraw);
-        free(rr[i].fref);
-        free(rr[i].iraw);
-        free(rr[i].iref);
-    }
     free(rr);
     return rc;
 }

@@ -27,14 +27,13 @@ int qqb_per_reference(const struct qqb_metric *m, const struct qqb_metric *ref, 
  * suite's keys by qqb_judge_runs). SHOWN: the same runs as measured (B
  * itself, or B's figures were per machine reference): the key's launch
  * noise the threshold's noise_multiple reads, and the figures the row
- * shows, in ticks. TAILS: the suite's run shifts are heavy-tailed
- * (qqb_test_df). Fills the threshold, the interval, the
+ * shows, in ticks. Fills the threshold, the interval, the
  * one-sided p-value against the threshold (p_value: 2 min(up, down)), the
  * verdict alone and, for a blind or noisy row, what would see it. 0, or
  * -1 on out of memory. */
 int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur, size_t nc,
                       const struct qqb_baseruns *b, const struct qqb_baseruns *shown, double var,
-                      double df, int passes, int reps, int tails, struct qqb_cmp *row);
+                      double df, int passes, int reps, struct qqb_cmp *row);
 
 /* Every baseline row of J (made by qqb_judge_with, judged here): the run
  * figure (as measured, or per machine reference: docs/STATISTICS.md

@@ -24,44 +24,6 @@
 #define QQB_SHRINK_D0_MAX 1000.0
 int qqb_shrink_prior(const double *s2, const double *df, size_t n, double *s0sq, double *d0);
 
-/* The suite's common run effect (docs/STATISTICS.md section 20): N rows,
- * row i with NRUNS[i] runs (fewer than 2: left out), their figures
- * FIGS[i][r] stamped IDS[i][r] and their mean MEAN[i]. A stamp's common
- * effect is the median over the rows that have it (3 at least) of their
- * run's figure less their mean; with 3 such stamps or more, *SC2 is those
- * effects' sample variance on *SCDF = stamps - 1 degrees of freedom, and
- * each row's S2[i] its runs' variance once its stamps' effects are taken
- * out, on DF[i] = NRUNS[i] - 1 (else *SC2 = 0 and S2[i] the runs' own).
- * S2 NaN and DF 0 for the rows left out. 0, or -1 out of memory. */
-int qqb_common_effect(size_t n, const size_t *nruns, const double *const *figs,
-                      const uint32_t *const *ids, const double *mean, double *s2, double *df,
-                      double *sc2, double *scdf, double *const *resid);
-
-/* Whether the baseline's run shifts are heavier-tailed than normal: each
- * run of each row (its residual RESID[i][r] once the common effect is out,
- * NRUNS[i] >= 3 of them) judged against the row's other runs as a current
- * run is (their mean, their variance shrunk to the prior S0SQ on D0,
- * Student's t). Returns the chance that normal shifts put one of them as
- * far out as the farthest (Sidak over the cases): below 0.05, the judge
- * takes the shifts' tails as Student's t on QQB_TAIL_DF. */
-double qqb_tails_seen(size_t n, const size_t *nruns, const double *const *resid, double s0sq,
-                      double d0);
-
-/* The degrees of freedom of the test of a row whose run-to-run variance
- * is known on DF, its standard error SE holding the run-level part FLOOR_SE
- * (the shift this run keeps and the baseline mean's error) and a launch
- * part known on LAUNCH_DF (the successive differences it is from; 0:
- * exactly), KEPT of SE^2 the run shifts' own (this run's and the baseline
- * runs' mean's: tau2 (1 + 1/R)) (docs/STATISTICS.md section 20):
- *   d = SE^4 / (FLOOR^4 / DF + (SE^2 - FLOOR^2)^2 / LAUNCH_DF)
- *       (Welch-Satterthwaite), then, with TAILS (the baseline's runs
- *       showed heavy tails, qqb_tails_seen),
- *   1 / (1/d + f^2 / QQB_TAIL_DF),      f = KEPT / FLOOR_SE^2:
- * run shifts as heavy-tailed as Student's t on QQB_TAIL_DF (a neighbour,
- * a throttle), of which this run's is one draw. */
-#define QQB_TAIL_DF 5.0
-double qqb_test_df(double df, double kept, double floor_se, double se, double launch_df, int tails);
-
 /* The shrunk variance (D0 S0SQ + DF S2) / (D0 + DF); with D0 = 0, S2. */
 double qqb_shrunk_var(double s2, double df, double s0sq, double d0);
 
@@ -71,43 +33,19 @@ double qqb_trigamma_inverse(double y);
 /* A baseline's runs of one key: each run's figure and the pooled launch
  * part of a run figure's variance. */
 struct qqb_baseruns {
-    size_t nruns;         /* runs with a sample */
-    size_t ndiff;         /* successive differences within_sd is the median of */
-    double mean;          /* mean of the runs' figures (a run's figure: the
-                           * Hodges-Lehmann location of its launches' logs) */
-    double s2;            /* sample variance of the runs' figures (NaN: < 2 runs) */
-    double within_sd;     /* launch noise on the log scale: 1.0484 x the median
-                           * |log x(i+1) - log x(i)| of successive launches of a
-                           * run, over all runs (a shift between passes or a slow
-                           * drift is left to the run-level part) */
-    double launch_sd;     /* the launches' spread from the same differences: their
-                           * root mean square, the largest 10% left out, over
-                           * sqrt(2), scaled to sigma for normal launches (a
-                           * bimodal key's two kinds are in it; docs/STATISTICS.md
-                           * section 20); never below within_sd */
-    double within_var;    /* the launch part of a run figure's variance,
-                           * launch_factor x launch_sd^2 x the mean over runs of
-                           * c / n, c = pi/3 (1 for a run of 1 or 2 launches) */
-    double launch_factor; /* the figure's launch part from the data over the
-                           * normal formula's (launch_sd^2 c / n): the runs'
-                           * own launch_ratio, or the suite's (the judge sets
-                           * it, qqb_baseruns_set_launch) */
-    double launch_ratio;  /* the balanced half-samples of each run's passes
-                           * (their variance of the run's figure, pooled over
-                           * the runs) over launch_sd^2 c / n (NaN: no pass
-                           * had two launches) */
+    size_t nruns;      /* runs with a sample */
+    size_t ndiff;      /* successive differences within_sd is the median of */
+    double mean;       /* mean of the runs' figures (a run's figure: the
+                        * Hodges-Lehmann location of its launches' logs) */
+    double s2;         /* sample variance of the runs' figures (NaN: < 2 runs) */
+    double within_sd;  /* launch noise on the log scale: 1.0484 x the median
+                        * |log x(i+1) - log x(i)| of successive launches of a
+                        * run, over all runs (a shift between passes or a slow
+                        * drift is left to the run-level part) */
+    double within_var; /* the launch part of a run figure's variance,
+                        * within_sd^2 x the mean over runs of c / n, c = pi/3
+                        * (1 for a run of 1 or 2 launches) */
 };
-
-/* qqb_baseruns_of, with each run's figure into FIGS[0..OUT->nruns-1] and
- * its stamp into IDS (each of room for N; NULL: not wanted), in the order
- * of the stamps. */
-int qqb_baseruns_figs(const double *x, const uint32_t *run, size_t n, int passes, int reps,
-                      struct qqb_baseruns *out, double *figs, uint32_t *ids);
-
-/* B's launch sd SD (> 0; else B's own) and launch factor RATIO (at
- * least 1: the normal formula is the floor), within_var with them: the
- * judge's, shrunk across the suite. */
-void qqb_baseruns_set_launch(struct qqb_baseruns *b, double sd, double ratio);
 
 /* The rounds of pass PASS of PASSES over a group: FROM..TO-1. The first
  * pass takes FIRST rounds, the other passes share the rest of TOTAL as
@@ -139,8 +77,8 @@ int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes, 
  *
  * tau2 the run shift's variance (what the run keeps and what its passes
  * do not average away), wc the launch part of the current figure's
- * variance (B.launch_factor sd^2 c / n, as B.within_var; sd from its
- * successive launches, as B.launch_sd, pooled with B's by their numbers of
+ * variance (sd^2 c / n, as B.within_var; sd from its
+ * successive launches, as B.within_sd, pooled with B's by their numbers of
  * differences), VAR/R the uncertainty of the
  * baseline's mean. The test is Student's t on DF.
  */

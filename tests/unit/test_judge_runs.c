@@ -351,9 +351,8 @@ static void test_per_reference(void)
  * the goal on its estimate (fixture_goal: "<= 1%" is at most 20 false
  * suites of 2000, ">= 99%" at least 1980 caught), the chance another seed
  * flips it printed. At this seed the A/A lines have 0 to 16 false suites
- * of 2000, but for runs shifting 5% with R = 3: 25 (21 before the common
- * effect came in), a known miss of issue 34 held to 1.5%
- * (fixture_goal_missed);
+ * of 2000, but for runs shifting 5% with R = 3: 21, a known miss of
+ * issue 34 held to 1.5% (fixture_goal_missed);
  * the power goals are met with room but +10% with passes shifting 2%:
  * 1986 of 2000 against 1980, which another seed misses with chance up to
  * 0.6 (at the Clopper-Pearson bound). A line without a goal runs
