@@ -224,10 +224,12 @@ static void say_no_baseline(const struct run *r)
     char **ids = NULL;
     size_t nids = 0;
     qqb_baseline_find_others(r->bdir, r->suite->name, r->cur.fp.id, &ids, &nids);
-    fprintf(stderr,
-            "qqbench: no baseline of suite '%s' for this machine (%s) "
-            "at %s: this run records one.\n",
-            r->suite->name, r->cur.fp.id, r->paths.bpath);
+    /* ci --with-baseline reads a stored baseline but writes one only when
+     * asked (--update-baseline, --record). */
+    int records = r->o->stored == QQB_STORED_ALL || r->o->update || r->o->record;
+    fprintf(stderr, "qqbench: no baseline of suite '%s' for this machine (%s) at %s: %s.\n",
+            r->suite->name, r->cur.fp.id, r->paths.bpath,
+            records ? "this run records one" : "none is written without --update-baseline");
     if (nids) {
         fprintf(stderr, "qqbench: baselines exist for other machines:");
         for (size_t i = 0; i < nids; i++)

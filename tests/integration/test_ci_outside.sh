@@ -222,10 +222,12 @@ check "a baseline option without --with-baseline: exit 2 (got $rc)" test "$rc" =
 check "a baseline option without --with-baseline: names the way past" has ../mk_runopt.err 'update-baseline .*--with-baseline'
 # With it and no baseline yet, no --update-baseline: said, and none written.
 ci mk_bl0 --with-baseline --base HEAD~1 bench.yaml --build make --kernels build/kernels \
-    --baselines ../bl-none --quiet --no-report
+    --baselines ../bl-none --no-report
 check "--with-baseline, no baseline: exits by its verdicts (got $rc)" test "$rc" = 0 -o "$rc" = 1
 check "--with-baseline, no baseline: says none is written" has ../mk_bl0.txt '^No baseline for this machine: compared against the reference build alone; no baseline is written'
 check "--with-baseline, no baseline: none written" test -z "$(ls ../bl-none/*/hash.yaml 2>/dev/null)"
+check "--with-baseline, no baseline: stderr says none is written, not that it records one" \
+    bash -c "grep -q 'none is written without --update-baseline' ../mk_bl0.err && ! grep -q 'this run records one' ../mk_bl0.err"
 # With it: a baseline recorded at -O2 -g, then ci on kernels built -O1 -g
 # compares across builds with a warning, and exits by its verdicts.
 build_as() { echo "make -B CFLAGS='$1 \$(shell pkg-config --cflags qq)'"; }
