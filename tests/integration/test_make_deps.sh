@@ -52,7 +52,7 @@ check bash -c "! grep 'apt-get install' '$src/Makefile' | grep -qv -- --no-insta
 # What depends on what, from make's database.
 mk -pq help > db.txt 2>/dev/null || true
 prereqs() { sed -n "s|^$1: *||p" db.txt | head -1; }
-for t in test test-plain test-asan test-tsan test-fuzz test-aarch64 test-cross test-foreign lint bench; do
+for t in test test-plain test-asan test-tsan test-fuzz test-aarch64 test-more test-foreign lint bench; do
     check bash -c "grep -qw deps-test <<< '$(prereqs "$t")'"
 done
 for t in build build-asan; do
