@@ -11,8 +11,8 @@
 # run judges is the same on every machine, fast or slow. The one timed input is qqbench's own
 # machine reference: the run figure is pinned to `measured` (`auto` picks by the reference's
 # spread), and a decided baseline row must also hold divided by it (the machine check), which at
-# +10% against a 3% threshold fails only if the reference moves by about 7% between the baseline's
-# launches and this run's.
+# +10% against a 3% threshold fails when the reference's own launch noise widens that check's
+# interval across the threshold (see B below).
 #
 # Seed flips (other seeds, the same model): launch noise 0.5%, run shift 0.3% (stored baseline),
 # threshold 3%, plant 10%. Measured with these seeds (each checked row's line is printed): the
@@ -31,8 +31,12 @@ mkdir -p ref chg state
 ln -s "$SYNTH" ref/synth
 ln -s "$SYNTH" chg/synth
 export SYNTH_STATE="$PWD/state"
-# The stored baseline's runs: 6 launches a case (a 10% change at 0.5% noise needs no more).
-B="--run-figure measured --repetitions 6"
+# The stored baseline's runs: 24 launches a case. A 10% change at 0.5% noise needs 6, but a
+# decided row must also hold divided by the machine reference (real timing), and at 6 launches
+# that check's interval, widened by the reference loop's own launch noise, straddled the
+# threshold in 2 of 6 runs here under QQ_TICKS=clock@500 ("noisy (the machine moved -0.1%;
+# relative to it -9.24%)"); at 24, 0 of 6. The check is issue 34's guarded reference, still open.
+B="--run-figure measured --repetitions 24"
 
 # suite FILE NAME PARAMS VARIANTS KEYS SHIFT: a suite of the synth kernel.
 suite() {
