@@ -502,20 +502,18 @@ static void sim_suites(const struct qqb_plan *plan, const struct simcase *sc, un
             t->rows++;
             falsev |= row->verdict == QQB_REGRESSED || row->verdict == QQB_IMPROVED;
             t->noisy += row->verdict == QQB_NOISY;
-            /* A noisy row's note names more launches than the run had
-             * (and than the plan wanted: the judge estimates them again
-             * with this run's own launch spread, half-samples of its
-             * passes, so where the run had all the plan wanted the figure
-             * may be above the plan's); and where it says it had the
-             * launches the plan wanted, it names the launches the run had
-             * (explain, judge.c). Both against the simulation's own
-             * counts, not the row's fields the note was written from. */
+            /* A noisy row's note names more launches only where the run
+             * was cut at the most the plan may take (SIM_MOST, below what
+             * it wanted), more than the run had; and where it says it had
+             * the launches the plan wanted, it names the launches the run
+             * had (explain, judge.c). Both against the simulation's own
+             * count, not the row's fields the note was written from. */
             const char *at = row->verdict == QQB_NOISY ? strstr(row->why, "; about ") : NULL;
             unsigned long said = 0;
             int wrong = 0;
             if (at && sscanf(at, "; about %lu launches would decide", &said) == 1) {
                 t->decide_notes++;
-                wrong = !(said > taken && (taken == SIM_MOST || said > want));
+                wrong = !(taken == SIM_MOST && want > SIM_MOST && said > taken);
             }
             at = row->verdict == QQB_NOISY ? strstr(row->why, "; it had the ") : NULL;
             if (at && sscanf(at, "; it had the %lu launches the plan wanted", &said) == 1) {
