@@ -424,7 +424,7 @@ static int growth(const struct qqb_model *m, const struct qqb_model_series *s,
     if (row)
         json_object_set_new(row, "baseline", qqb_model_fit_json(m, &bf, &bp));
     struct qqb_growth g;
-    qqb_model_growth(m, &bf, f, p->xmax, o->sigmas, o->threshold, &g);
+    qqb_judge_growth(m, &bf, NULL, 0, f, p->xmax, o->threshold, 0, o->sigmas, &g);
     double p_old = qqb_model_leading_p(m, bp.n, bp.x, bp.y, bp.sigma);
     double p_new = qqb_model_leading_p(m, p->n, p->x, p->y, p->sigma);
     printf("  growth against %s:\n", o->baseline);

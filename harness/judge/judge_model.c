@@ -118,6 +118,22 @@ static size_t run_fits(const struct qqb_model *m, const struct qqb_model_data *d
     return n;
 }
 
+int qqb_judge_growth(const struct qqb_model *m, const struct qqb_fit *base,
+                     const struct qqb_fit *runs, size_t nruns, const struct qqb_fit *cur,
+                     const double *xmax, double threshold, double alpha, double sigmas,
+                     struct qqb_growth *g)
+{
+    memset(g, 0, sizeof *g);
+    if (!runs) {
+        qqb_model_growth(m, base, cur, xmax, sigmas, threshold, g);
+        return 1;
+    }
+    if (nruns < QQB_MIN_BASE_RUNS)
+        return 0;
+    qqb_model_growth_runs(m, runs, nruns, cur, xmax, threshold, alpha, g);
+    return 1;
+}
+
 static int push_row(struct qqb_model_judgement *j, size_t *cap)
 {
     struct qqb_model_row *r = qqb_grow(j->rows, j->n, cap, sizeof *r, 8);
@@ -190,7 +206,8 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
             continue;
         }
         size_t nr = run_fits(&m, dbr, dc.s[si].label, runs);
-        if (nr < QQB_MIN_BASE_RUNS) {
+        if (!qqb_judge_growth(&m, &r->base, runs, nr, &r->cur, r->pc.xmax, b->s.threshold,
+                              1.0 - b->s.confidence, 0, &r->g)) {
             snprintf(r->why, sizeof r->why,
                      "the baseline holds %zu run%s of this sweep: growth is not gated below %d "
                      "(record more with --update-baseline)",
@@ -198,8 +215,6 @@ static int judge_bench(const struct qqb_plan *p, size_t bi, const struct qqb_res
             r->have_base = 0;
             continue;
         }
-        qqb_model_growth_runs(&m, runs, nr, &r->cur, r->pc.xmax, b->s.threshold,
-                              1.0 - b->s.confidence, &r->g);
         r->gated = 1;
         out->regressed += r->g.regressed != 0;
     }

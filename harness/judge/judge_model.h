@@ -32,6 +32,21 @@ struct qqb_model_row {
     int holm_held; /* -1 not tested (no growth alone), 0 lost under Holm, 1 held */
 };
 
+/*
+ * The one growth verdict (docs/MODELS.md) of CUR against the baseline's
+ * sweep, for `qqbench run` and `qqbench model --baseline` alike. With RUNS
+ * (the sweep fitted once per baseline run, NRUNS of them): by runs
+ * (qqb_model_growth_runs) at ALPHA, gated only from QQB_MIN_BASE_RUNS runs;
+ * RUNS NULL (one report, whose run-to-run spread is unknown): by the two
+ * fits' own standard errors (qqb_model_growth), BASE against CUR at SIGMAS.
+ * THRESHOLD is the minimum effect at XMAX in percent. 1 when judged (G
+ * filled, G->regressed the verdict), 0 when too few runs to gate.
+ */
+int qqb_judge_growth(const struct qqb_model *m, const struct qqb_fit *base,
+                     const struct qqb_fit *runs, size_t nruns, const struct qqb_fit *cur,
+                     const double *xmax, double threshold, double alpha, double sigmas,
+                     struct qqb_growth *g);
+
 struct qqb_model_judgement {
     struct qqb_model_row *rows;
     size_t n;

@@ -5,6 +5,7 @@
 
 #include "judge_model.h"
 #include "model.h"
+#include "runlevel.h"
 #include "test.h"
 
 static struct qqb_model parse_ok(const char *text)
@@ -313,6 +314,43 @@ static void test_model_growth_gate(void)
            old, GATE_SWEEPS);
 }
 
+/* qqb_judge_growth, the one growth verdict of `qqbench run` and `qqbench
+ * model --baseline`: one report (no runs) is judged by the fits' errors, a
+ * baseline's runs by their spread, and fewer runs than the gate needs are
+ * not judged at all (a planted quadratic then is no verdict either). */
+static void test_model_growth_one_verdict(void)
+{
+    struct qqb_model m = parse_ok("1 + n + n^2");
+    struct qqb_fit a, q, runs[5], cur;
+    double xs[16], pa, pq;
+    fit_series(&m, 0, 7, &a, &pa, xs);
+    fit_series(&m, 0.0006, 9, &q, &pq, xs);
+    double xmax = 160;
+    struct qqb_growth g, want;
+    CHECK_INT_EQ(qqb_judge_growth(&m, &a, NULL, 0, &q, &xmax, 2, 0, 3, &g), 1);
+    qqb_model_growth(&m, &a, &q, &xmax, 3, 2, &want);
+    CHECK_INT_EQ(g.regressed, 1);
+    CHECK_INT_EQ(g.flagged[2], want.flagged[2]);
+    CHECK(g.z[2] == want.z[2]);
+
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    for (int k = 0; k < 5; k++)
+        gate_sweep(r, &m, 0, 0.02, &runs[k]);
+    gate_sweep(r, &m, 1350, 0.02, &cur); /* 9.9x at n = 12000 */
+    gsl_rng_free(r);
+    xmax = 12000;
+    CHECK_INT_EQ(qqb_judge_growth(&m, &runs[0], runs, 5, &cur, &xmax, 2, 0.05, 3, &g), 1);
+    qqb_model_growth_runs(&m, runs, 5, &cur, &xmax, 2, 0.05, &want);
+    CHECK_INT_EQ(g.regressed, 1);
+    CHECK(g.p_row == want.p_row);
+    CHECK_INT_EQ((int)g.runs, 5);
+    CHECK_INT_EQ(
+        qqb_judge_growth(&m, &runs[0], runs, QQB_MIN_BASE_RUNS - 1, &cur, &xmax, 2, 0.05, 3, &g),
+        0);
+    CHECK_INT_EQ(g.regressed, 0);
+}
+
 int main(void)
 {
     RUN(test_model_parse_terms);
@@ -322,5 +360,6 @@ int main(void)
     RUN(test_model_fit_errors);
     RUN(test_model_growth);
     RUN(test_model_growth_gate);
+    RUN(test_model_growth_one_verdict);
     return TEST_DONE();
 }
