@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner.h"
+#include "proc.h"
 #include "strbuf.h"
 
 /* The signal that stopped ci, 0 until one does. The command running is
@@ -152,7 +152,7 @@ int qqb_ci_run(char *const argv[], const char *log, const char *cwd, const struc
         if (errno != EINTR)
             return -1;
         if (ci_stop) {
-            qqb_stop_group(pid);
+            qqb_proc_stop_group(pid);
             return -1;
         }
     }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "proc.h"
 #include "qq_file.h"
 #include "runner.h"
 
@@ -184,22 +185,6 @@ static struct sigaction trap_old[NTRAP];
 static int trap_on;
 static char trap_dir[4096];           /* the work folder, "" to keep it */
 static volatile sig_atomic_t running; /* process group of the launch, 0 */
-
-void qqb_stop_group(pid_t g)
-{
-    kill(-g, SIGTERM);
-    for (int i = 0; i < 200; i++) {
-        while (waitpid(-g, NULL, WNOHANG) > 0)
-            ;
-        if (kill(-g, 0) != 0 && errno == ESRCH)
-            return;
-        struct timespec ts = {0, 10L * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    kill(-g, SIGKILL);
-    while (waitpid(-g, NULL, 0) > 0)
-        ;
-}
 
 /* ---------------------------------------------------------------------
  * Descendants. A kernel can leave processes that its process group does
@@ -515,7 +500,7 @@ static void on_trap(int sig)
     int saved = errno;
     pid_t g = (pid_t)running;
     if (g > 0) {
-        qqb_stop_group(g);
+        qqb_proc_stop_group(g);
         kill_descendants(NULL, 0);
     }
     if (trap_dir[0]) {
@@ -574,23 +559,11 @@ static void block_traps(int how, sigset_t *old)
  * One launch.
  * --------------------------------------------------------------------- */
 
-static void child(const struct qqb_launch *l, int out_fd, const sigset_t *mask, pid_t parent)
+/* The launch's environment, in the child (qqb_proc's setup): where QQOut
+ * writes, QQ_EVENTS, and Open MPI's consent to run as root. */
+static void launch_env(void *arg)
 {
-    setpgid(0, 0);
-#if defined(__linux__) && defined(PR_SET_PDEATHSIG)
-    /* Should qqbench die without cleaning up (SIGKILL), the program gets
-     * SIGTERM (mpirun passes it on to its ranks). */
-    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
-    if (getppid() != parent)
-        _exit(127);
-#else
-    (void)parent;
-#endif
-    /* qqbench's handlers are not the program's; then the mask it had. */
-    for (size_t i = 0; i < NTRAP; i++)
-        signal(trap_sigs[i], SIG_DFL);
-    signal(SIGXFSZ, SIG_DFL); /* qqbench ignores it (main.c); the program need not */
-    sigprocmask(SIG_SETMASK, mask, NULL);
+    const struct qqb_launch *l = arg;
     if (l->out_path)
         setenv("QQ_OUTPUT", l->out_path, 1);
     if (l->events > 0) {
@@ -602,21 +575,6 @@ static void child(const struct qqb_launch *l, int out_fd, const sigset_t *mask, 
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
     }
-    int fd = out_fd >= 0 ? out_fd : open("/dev/null", O_WRONLY);
-    if (fd >= 0) {
-        dup2(fd, STDOUT_FILENO);
-        dup2(fd, STDERR_FILENO);
-        if (fd != STDOUT_FILENO && fd != STDERR_FILENO)
-            close(fd);
-    }
-    int in = open("/dev/null", O_RDONLY);
-    if (in >= 0) {
-        dup2(in, STDIN_FILENO);
-        close(in);
-    }
-    execvp(l->argv[0], l->argv);
-    fprintf(stderr, "qqbench: cannot run %s: %s\n", l->argv[0], strerror(errno));
-    _exit(127);
 }
 
 /* The kept tail goes to the launch's log, with a first line saying how
@@ -676,20 +634,28 @@ static int spawn(const struct qqb_launch *l, struct qqb_launch_result *r, pid_t 
 
     become_subreaper();
     *t0 = qqb_now();
-    /* Signals wait until the group is known to the handler. */
+    /* Signals wait until the group is known to the handler. In the child:
+     * qqbench's handlers are not the program's, nor is SIGXFSZ ignored
+     * (main.c); then the mask it had. Should qqbench die without cleaning
+     * up (SIGKILL), the program gets SIGTERM (mpirun passes it on). */
+    static const int dfl[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
     sigset_t mask;
     block_traps(SIG_BLOCK, &mask);
-    pid_t self = getpid();
-    *pid = fork();
-    if (*pid == 0) {
-        close(pfd[0]);
-        child(l, pfd[1], &mask, self);
-    }
+    struct qqb_proc p = {.argv = l->argv,
+                         .setup = launch_env,
+                         .arg = (void *)l,
+                         .in = QQB_PROC_DEVNULL,
+                         .out = pfd[1],
+                         .err = pfd[1],
+                         .dfl = dfl,
+                         .ndfl = sizeof dfl / sizeof dfl[0],
+                         .mask = &mask,
+                         .pdeathsig = SIGTERM,
+                         .say_exec_error = 1};
+    *pid = qqb_proc_spawn(&p);
     int fork_errno = errno;
-    if (*pid > 0) {
-        setpgid(*pid, *pid); /* also here: whichever runs first wins the race */
+    if (*pid > 0)
         running = *pid;
-    }
     sigprocmask(SIG_SETMASK, &mask, NULL);
     close(pfd[1]);
     if (*pid < 0) {
@@ -702,6 +668,27 @@ static int spawn(const struct qqb_launch *l, struct qqb_launch_result *r, pid_t 
     return 0;
 }
 
+/* The pipe drained while the launch runs (qqb_proc_wait's idle): output
+ * waited for up to MS, then read; closed and set to -1 at its end. */
+struct drain_ctx {
+    int *rfd;
+    struct tail *t;
+};
+
+static void drain_idle(void *arg, long ms)
+{
+    struct drain_ctx *d = arg;
+    if (*d->rfd < 0) {
+        sleep_ms(ms);
+        return;
+    }
+    struct pollfd pf = {*d->rfd, POLLIN, 0};
+    if (poll(&pf, 1, (int)ms) > 0 && drain(*d->rfd, d->t)) {
+        close(*d->rfd);
+        *d->rfd = -1;
+    }
+}
+
 /* Wait for PID (started at T0) up to L's timeout, draining the pipe *RFD
  * into T meanwhile (closed and set to -1 at its end); past the timeout the
  * group gets SIGTERM, then SIGKILL 2 s later. Its wait status into
@@ -709,45 +696,15 @@ static int spawn(const struct qqb_launch *l, struct qqb_launch_result *r, pid_t 
 static int wait_child(const struct qqb_launch *l, pid_t pid, double t0, int *rfd, struct tail *t,
                       int *status)
 {
-    long wait_ms = 1;
-    *status = 0;
-    for (;;) {
-        pid_t w = waitpid(pid, status, WNOHANG);
-        if (w == pid)
-            return 0;
-        if (w < 0 && errno != EINTR) {
-            *status = 0;
-            return 0;
-        }
-        if (qqb_now() - t0 > l->timeout) {
-            kill(-pid, SIGTERM);
-            double t1 = qqb_now();
-            while (waitpid(pid, status, WNOHANG) != pid) {
-                if (qqb_now() - t1 > 2.0) {
-                    kill(-pid, SIGKILL);
-                    waitpid(pid, status, 0);
-                    break;
-                }
-                if (*rfd >= 0)
-                    drain(*rfd, t);
-                sleep_ms(10);
-            }
-            return 1;
-        }
-        /* Wait for output or the next look at the child: quickly at first
-         * (most kernels are short), then backing off. */
-        if (*rfd >= 0) {
-            struct pollfd pf = {*rfd, POLLIN, 0};
-            if (poll(&pf, 1, (int)wait_ms) > 0 && drain(*rfd, t)) {
-                close(*rfd);
-                *rfd = -1;
-            }
-        } else {
-            sleep_ms(wait_ms);
-        }
-        if (wait_ms < 20)
-            wait_ms++;
-    }
+    struct drain_ctx d = {rfd, t};
+    struct qqb_proc_wait w = {
+        .timeout = l->timeout - (qqb_now() - t0), .idle = drain_idle, .arg = &d};
+    if (w.timeout <= 0)
+        w.timeout = 1e-9; /* already past it */
+    int rc = qqb_proc_wait(pid, &w, status);
+    if (rc < 0)
+        *status = 0;
+    return rc == 1;
 }
 
 /* How the launch L ended (wait STATUS, TIMED_OUT, processes LO left

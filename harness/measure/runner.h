@@ -50,10 +50,6 @@ int qqb_launch_run(const struct qqb_launch *l, struct qqb_launch_result *r);
  * never half-written by this: baselines are renamed into place whole.
  * Returns 0 or -1. */
 int qqb_runner_trap_signals(const char *workdir);
-/* Stop process group G: SIGTERM first (mpirun then stops its ranks and
- * cleans up), SIGKILL after 2 s for whatever is left, all reaped.
- * Async-signal-safe (the trap's handler calls it). */
-void qqb_stop_group(pid_t g);
 /* Back to the dispositions before qqb_runner_trap_signals. */
 void qqb_runner_untrap_signals(void);
 

@@ -85,7 +85,8 @@ static void child(const struct qqb_proc *p, pid_t parent)
 
 pid_t qqb_proc_spawn(const struct qqb_proc *p)
 {
-    fflush(NULL); /* nothing buffered is written twice */
+    if (!p->argv)
+        fflush(NULL); /* FN's exit() writes nothing buffered twice */
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)

@@ -33,8 +33,8 @@ struct qqb_proc {
                              child's stderr (then exits 127, as always) */
 };
 
-/* Start P: the child's pid, or -1 (errno set) when fork failed. stdio's
- * buffers are flushed first (nothing buffered is written twice). With its
+/* Start P: the child's pid, or -1 (errno set) when fork failed. With FN,
+ * stdio's buffers are flushed first (nothing is written twice). With its
  * own group, the group is set on both sides of the fork: whichever runs
  * first. */
 pid_t qqb_proc_spawn(const struct qqb_proc *p);
