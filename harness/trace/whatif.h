@@ -47,4 +47,10 @@ int qqb_whatif_run(const struct qq_file *f, const char *path, const struct qq_fi
                    char *err, size_t errlen);
 void qqb_whatif_free(struct qqb_whatif *w);
 
+/* qqbench whatif: open PATH (and MEASURED, the changed program's run, or
+ * NULL) streamed, check that its ticks can be judged and that each node
+ * is one time line, re-lay it as SPEC says and print the prediction per
+ * node and overall on stdout. 0, or -1 after one error line on stderr. */
+int qqb_whatif_main(const char *path, const char *measured, const struct qqb_whatif_spec *spec);
+
 #endif /* QQB_WHATIF_H */
