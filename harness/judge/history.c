@@ -2,6 +2,7 @@
  * how many runs in a row a row has been noisy. */
 #include "history.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "fingerprint.h"
 #include "judge.h"
 #include "strmap.h"
+#include "yamlcur.h"
 
 /* ----------------------------------------------------------------------
  * Noisy run after run: the verdicts snapshots keep.
@@ -115,4 +117,104 @@ int qqb_history_noisy_runs(const char *dir, const char *suite, const char *fp_id
     }
     qqb_baseline_free_list(labels, nl);
     return rc;
+}
+
+/* ----------------------------------------------------------------------
+ * The snapshots across labels (qqbench history).
+ * ---------------------------------------------------------------------- */
+
+int qqb_history_moved(double prev, double prev_noise, double cur, double noise)
+{
+    double lim = fmax(isfinite(noise) ? noise : 0, isfinite(prev_noise) ? prev_noise : 0);
+    return isfinite(prev) && prev > 0 && fabs(100.0 * (cur / prev - 1.0)) > fmax(lim, 1.0);
+}
+
+int qqb_history_mem_moved(const struct qqb_mem *prev, const struct qqb_mem *cur)
+{
+    return prev && (prev->obj_bytes + prev->alloc_bytes != cur->obj_bytes + cur->alloc_bytes ||
+                    prev->peak_bytes != cur->peak_bytes || prev->created != cur->created);
+}
+
+static int load_snaps(const char *dir, const char *suite, const char *id, struct qqb_snap **out,
+                      size_t *n)
+{
+    char **labels = NULL;
+    size_t nl = 0;
+    struct qqb_fingerprint fp;
+    memset(&fp, 0, sizeof fp);
+    snprintf(fp.id, sizeof fp.id, "%s", id);
+    if (qqb_baseline_history(dir, suite, id, &labels, &nl) != 0)
+        return -1;
+    struct qqb_snap *s = realloc(*out, (*n + nl + 1) * sizeof *s);
+    if (!s) {
+        qqb_baseline_free_list(labels, nl);
+        return -1;
+    }
+    *out = s;
+    for (size_t i = 0; i < nl; i++) {
+        char path[4096], err[512];
+        if (qqb_baseline_path(dir, suite, &fp, labels[i], path, sizeof path) != 0)
+            continue;
+        struct qqb_snap *t = &s[*n];
+        if (qqb_baseline_read_as(path, suite, id, &t->r, err, sizeof err) != 0) {
+            fprintf(stderr, "qqbench history: warning: %s\n", err);
+            continue;
+        }
+        /* The label inside must lead to this file, as run checks a baseline's
+         * suite and machine against its path. */
+        char back[4096];
+        if (!t->r.label || qqb_baseline_path(dir, suite, &fp, t->r.label, back, sizeof back) != 0 ||
+            strcmp(back, path) != 0) {
+            struct qqb_qbuf q;
+            fprintf(stderr,
+                    "qqbench history: warning: %s: error: label '%s' disagrees with the file "
+                    "name, which is for label '%s'; a snapshot copied or renamed by hand? "
+                    "Skipped\n",
+                    path, qqb_qs(&q, t->r.label ? t->r.label : ""), labels[i]);
+            qqb_results_free(&t->r);
+            continue;
+        }
+        t->label = strdup(labels[i]);
+        t->machine = strdup(id);
+        (*n)++;
+    }
+    qqb_baseline_free_list(labels, nl);
+    return 0;
+}
+
+/* Oldest first across machines, by the date each snapshot stores (ISO 8601
+ * UTC to the second, so the text order is the time order), then by label in
+ * version order, as qqb_baseline_history orders one machine's. */
+static int by_date(const void *a, const void *b)
+{
+    const struct qqb_snap *x = a, *y = b;
+    const char *dx = x->r.date ? x->r.date : "", *dy = y->r.date ? y->r.date : "";
+    int c = strcmp(dx, dy);
+    return c ? c : qqb_label_cmp(x->label, y->label);
+}
+
+int qqb_history_snaps(const char *bdir, const char *name, const char *machine, struct qqb_snap **s,
+                      size_t *n)
+{
+    char **ids = NULL;
+    size_t nids = 0;
+    int rc = load_snaps(bdir, name, machine, s, n);
+    if (rc == 0)
+        rc = qqb_baseline_find_others(bdir, name, machine, &ids, &nids);
+    for (size_t i = 0; rc == 0 && i < nids; i++)
+        rc = load_snaps(bdir, name, ids[i], s, n);
+    qqb_baseline_free_list(ids, nids);
+    if (rc == 0 && *n)
+        qsort(*s, *n, sizeof **s, by_date);
+    return rc;
+}
+
+void qqb_history_snaps_free(struct qqb_snap *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(s[i].label);
+        free(s[i].machine);
+        qqb_results_free(&s[i].r);
+    }
+    free(s);
 }
