@@ -1,4 +1,5 @@
-/* report.h - report: the verdict table in the terminal, JSON and JUnit XML. */
+/* report.h - report: the verdict table in the terminal, JSON and JUnit XML, one
+ * reporter each behind struct qqb_reporter. */
 #ifndef QQB_REPORT_H
 #define QQB_REPORT_H
 
@@ -33,12 +34,36 @@ struct qqb_report {
     int exit_code;
 };
 
+/* A reporter: one format of a run's report, one file each (as
+ * google/benchmark's *_reporter.cc): report_text.c, report_json.c,
+ * report_junit.c. Each reads the results and the judgement and prints them;
+ * none decides or computes a figure. */
+struct qqb_reporter {
+    const char *name; /* the format, as an error names it: "JSON" */
+    /* R in this format onto FP. 0, or -1 out of memory. */
+    int (*emit)(FILE *fp, const struct qqb_report *r);
+};
 /* The verdict tables with thresholds and reasons, a legend, memory changes,
  * failures and a one-line summary. */
+extern const struct qqb_reporter qqb_text_reporter;
+/* Every number as the run JSON (run_json.h, the one schema). */
+extern const struct qqb_reporter qqb_json_reporter;
+/* JUnit XML: a test case per gated comparison, memory key, failed launch. */
+extern const struct qqb_reporter qqb_junit_reporter;
+
+/* R by REP into the file PATH, whole or not at all (made in memory, then
+ * written by atomic.h). 0, or -1 with ERR: "PATH: error: cannot write the
+ * NAME report: why". */
+int qqb_reporter_write(const char *path, const struct qqb_reporter *rep, const struct qqb_report *r,
+                       char *err, size_t errlen);
+/* qqb_text_reporter onto FP. */
 void qqb_report_print(FILE *fp, const struct qqb_report *r);
-/* Every number as JSON (jansson) / a JUnit XML file. 0 or -1 with ERR. */
+/* qqb_reporter_write with qqb_json_reporter / qqb_junit_reporter. */
 int qqb_report_json(const char *path, const struct qqb_report *r, char *err, size_t errlen);
 int qqb_report_junit(const char *path, const struct qqb_report *r, char *err, size_t errlen);
+
+/* TICKS at MHZ in nanoseconds; NaN when MHZ <= 0 (unknown). */
+double qqb_ticks_ns(double ticks, double mhz);
 
 /* "14.5M" / "123.4" / "5.55k": one format for a column of cycles. */
 void qqb_fmt_count(char *buf, size_t len, double v);

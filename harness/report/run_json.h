@@ -51,7 +51,7 @@
 #define QQB_RJ_ABSENT (-0x7fffffffffffffffLL - 1) /* an INT default: "not in the file" */
 
 /* A comparison's kinds (comparisons[].kind, memory_changes[].kind): against
- * the baseline, between variants, against the reference build (report.c's
+ * the baseline, between variants, against the reference build (report_json.c's
  * kind_name). A kind is a closed set: any other value refuses the file, as
  * it reaches headings, file names and the page. */
 #define QQB_RUN_KINDS "baseline", "ab", "build"
