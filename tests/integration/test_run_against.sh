@@ -144,6 +144,10 @@ check "index.html: the memory row against the reference build says regressed" \
 check "index.html: no memory row says 'more'" hasnt memrep/index.html '</span>more</td>'
 check "index.html: the build table heads its column 'reference build'" \
     has memrep/index.html '<th class="n">reference build</th><th class="n">current</th>'
+check "samples-p.gp: each case and its reference build in one panel (a key's 2 cases: 2 panels)" \
+    test "$(grep -c "^set title '" memrep/samples-p.gp)" = 2
+check "samples-p.gp: each shared panel names the reference build and the change build" \
+    test "$(grep -Ec "^set label [12] '(reference|change) build' " memrep/samples-p.gp)" = 4
 check "index.html: the build picture's caption names the reference build" \
     has memrep/index.html '\(this build against the reference build\)'
 check "index.html: no build caption says 'against the baseline'" \
