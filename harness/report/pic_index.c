@@ -25,13 +25,14 @@ static void html_cmp_table(const struct rep *r, FILE *fp, const char *kind)
     qqb_markup_text(fp, pic_kind_title(kind, kt, sizeof kt));
     fprintf(fp,
             "</h3>\n<table>\n<thead><tr><th>case</th><th>key</th>%s"
-            "<th class=\"n\">%s</th><th class=\"n\">current</th><th class=\"n\">change</th>"
+            "<th class=\"n\">%s</th><th class=\"n\">%s</th><th class=\"n\">change</th>"
             "<th class=\"n\">interval</th><th class=\"n\">threshold</th><th>verdict</th>"
             "</tr></thead>\n<tbody>\n",
             is_base ? "" : "<th>reference</th>",
             !strcmp(kind, "baseline") ? "baseline"
             : is_base                 ? "reference build"
-                                      : "reference case");
+                                      : "reference case",
+            strcmp(kind, "build") ? "current" : "change build");
     for (size_t i = 0; i < r->ncmps; i++) {
         const struct rcmp *c = &r->cmps[i];
         if (strcmp(c->kind, kind))
@@ -109,6 +110,21 @@ static const char *const section_none[] = {
     "No benchmark ran on more than one node count.",
     "No benchmark has variants compared with each other.",
 };
+
+/* Why a run has no comparison, as the page says it: what it was to compare
+ * (the reference build, a stored baseline) and why nothing was. */
+static const char *nothing_compared(const struct rep *r)
+{
+    if (r->run.against)
+        return r->kernel_failures > 0
+                   ? "this run compares the change build against the reference build, and no "
+                     "case has figures from both (the kernel failures below say why)"
+                   : "this run compares the change build against the reference build, and no "
+                     "case has figures from both";
+    if (r->baseline)
+        return "no case or key of this run is in the baseline, and the suite has no variants";
+    return "the first run on this machine becomes the baseline, and the suite has no variants";
+}
 
 /* Add WORD (LEN bytes) to OUT (a blank first) unless OUT holds it. */
 static void add_word(char *out, size_t size, const char *word, size_t len)
@@ -259,7 +275,8 @@ static void index_head(FILE *fp, const struct rep *r)
                         : r->run.against ? "none: this run compares against the reference build"
                                          : "none (this run had nothing to compare against)");
     if (r->run.against) {
-        fprintf(fp, "<br>reference build: ");
+        fprintf(fp, "<br>compared: the change build (this run's kernels) against the "
+                    "reference build: ");
         qqb_markup_text(fp, r->run.against);
     }
     fprintf(fp, "</p>\n");
@@ -375,8 +392,7 @@ static void index_verdicts(FILE *fp, const struct rep *r)
                 "the baseline's runs move by more than the threshold, so this gate cannot see "
                 "it however many launches it takes.</p>\n");
     if (r->ncmps == 0)
-        fprintf(fp, "<p>No comparisons: the first run on this machine becomes the baseline, "
-                    "and the suite has no variants.</p>\n");
+        fprintf(fp, "<p>No comparisons: %s.</p>\n", nothing_compared(r));
     for (size_t k = 0; k < r->nkinds; k++)
         html_cmp_table(r, fp, r->kinds[k]);
     if (r->nmch)
@@ -449,7 +465,9 @@ static void index_pictures(FILE *fp, const struct rep *r)
             any = 1;
             index_figure(fp, p);
         }
-        if (!any)
+        if (!any && s == 1 && r->ncmps == 0)
+            fprintf(fp, "<p>Nothing was compared: %s.</p>\n", nothing_compared(r));
+        else if (!any)
             fprintf(fp, "<p>%s</p>\n", section_none[s]);
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The report of a run against a reference build (qqbench run --against, qqbench ci) and of variants compared (issue 36), from crafted run JSONs: samples-BENCH draws a case and its reference build in one panel on one y scale, each in its colour and named under its box, variants compared within 1.5x of each other in one panel too, cases 4x apart on scales of their own, the baseline's dashed median inside the shared panel with room.
+# The report of a run against a reference build (qqbench run --against, qqbench ci) and of variants compared (issue 36), from crafted run JSONs: samples-BENCH draws a case and its reference build in one panel on one y scale, each in its colour and named under its box, variants compared within 1.5x of each other in one panel too, cases 4x apart on scales of their own, the baseline's dashed median inside the shared panel with room; index.html says what it compared (the change build against the reference build), heads the build table's columns by build, and never says "first run becomes the baseline" or "no baseline yet" of a run that compared against a reference build and got no comparison.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 command -v gnuplot >/dev/null || { echo "FAIL: gnuplot is not installed (make deps installs it)"; exit 1; }
@@ -11,6 +11,7 @@ rm -rf rep none ./*.json ./*.err ./*.out ./*.txt
 # its stored baseline's median stands above both (1.2x the reference); p[c]@1 is a
 # variant 5% off p[a]@1 (compared A/B); p[b]@1 and its reference build 4x p[a]'s
 # (p[b]@1 compared A/B with p[a]@1: +300%).
+# none.json: the same run whose reference build failed every case: no comparison.
 python3 - <<'PY'
 import json
 mhz = 2600.0
@@ -47,6 +48,9 @@ d = {"suite": "vs", "baseline": "bl/vs.yaml", "against": "/tmp/ci-x/ref",
      "fingerprint": {"id": "x", "tick_mhz": mhz}, "cases": cases, "comparisons": cmps,
      "memory_changes": [], "exit_code": 0, "kernel_failures": 0}
 json.dump(d, open("run.json", "w"), indent=1)
+d.update(cases=[case("p@1", "p", 1.0), case("p@1 (reference build)", "p", 1.0, True)],
+         comparisons=[], baseline=None, exit_code=3, kernel_failures=1)
+json.dump(d, open("none.json", "w"), indent=1)
 PY
 qq out.txt err.txt report run.json --out rep
 check "report: exit 0, gnuplot drew every picture without a warning (got $rc)" test "$rc" = 0
@@ -105,4 +109,20 @@ for k in 0 1; do
     check "key $k: the -9% fills a fifth of the shared panel or more" has panels.txt "^key $k: the -9% spans .*: ok$"
 done
 
+# index.html says what was compared.
+H=rep/index.html
+check "index: the build table's columns are the builds" \
+    has "$H" '<th class="n">reference build</th><th class="n">change build</th>'
+check "index: the header says the change build was compared against the reference build" \
+    has "$H" "compared: the change build \(this run's kernels\) against the reference build: /tmp/ci-x/ref"
+
+# No comparison at all: the reference build failed.
+qq none.out none.err report none.json --out none
+check "no comparison: report exit 0 (got $rc)" test "$rc" = 0
+[ "$rc" = 0 ] || show none.err
+check "no comparison: never 'the first run ... becomes the baseline'" hasnt none/index.html 'becomes the baseline'
+check "no comparison: never 'nothing to compare against'" hasnt none/index.html 'nothing to compare against'
+check "no comparison: never 'no baseline yet'" hasnt none/index.html 'no baseline yet'
+check "no comparison: says what it was to compare and why nothing was" \
+    has none/index.html '<p>No comparisons: this run compares the change build against the reference build, and no case has figures from both \(the kernel failures below say why\)\.</p>'
 finish

@@ -142,8 +142,8 @@ check "memory vs reference build: the summary says memory made exit 1" \
 check "index.html: the memory row against the reference build says regressed" \
     has memrep/index.html '<td>buffers</td><td>p\[n=1000\]@1 \(reference build\)</td>.*regressed</td></tr>$'
 check "index.html: no memory row says 'more'" hasnt memrep/index.html '</span>more</td>'
-check "index.html: the build table heads its column 'reference build'" \
-    has memrep/index.html '<th class="n">reference build</th><th class="n">current</th>'
+check "index.html: the build table heads its columns by build" \
+    has memrep/index.html '<th class="n">reference build</th><th class="n">change build</th>'
 check "samples-p.gp: each case and its reference build in one panel (a key's 2 cases: 2 panels)" \
     test "$(grep -c "^set title '" memrep/samples-p.gp)" = 2
 check "samples-p.gp: each shared panel names the reference build and the change build" \
