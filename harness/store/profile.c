@@ -1,4 +1,5 @@
-/* profile.c - machine profiles: profile.yaml read and stored, drawn, convolved with signatures. */
+/* profile.c - machine profiles: profile.yaml written, read and stored, drawn, convolved with
+ * signatures. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -7,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <yaml.h>
 
 #include "atomic.h"
 #include "profile.h"
+#include "yamlcur.h"
 
 static int perr(char *err, size_t len, const char *fmt, ...)
 {
@@ -201,6 +204,54 @@ int qqb_profile_parse(const char *path, const char *text, size_t len, struct qqb
 out:
     yaml_parser_delete(&yp);
     return rc;
+}
+
+/* ---------------------------------------------------------------- write */
+
+int qqb_profile_write(FILE *fp, const struct qqb_machine *m, int quick, const char *launcher,
+                      char *err, size_t errlen)
+{
+    char host[256] = "unknown";
+    gethostname(host, sizeof host - 1);
+    time_t t = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    /* The strings a user or the machine names go through libyaml's own
+     * quoting: a launcher such as 'env Q=a"b mpirun' wrote a profile that
+     * every later run refused as damaged. */
+    char qhost[600], qlaunch[8300];
+    if (qqb_yaml_quote(qhost, sizeof qhost, host) != 0)
+        qqb_yaml_quote(qhost, sizeof qhost, "unknown");
+    if (launcher && qqb_yaml_quote(qlaunch, sizeof qlaunch, launcher) != 0)
+        return perr(err, errlen, "--launcher: not UTF-8 text");
+    fprintf(fp,
+            "# qqbench machine profile (qqbench profile-machine, docs/MODELS.md)\n"
+            "profile: 1\nhost: %s\ndate: \"%s\"\nqqbench_version: \"%s\"\n"
+            "quick: %s\n",
+            qhost, date, QQB_VERSION, quick ? "true" : "false");
+    fprintf(fp, "caches:\n  l1d_bytes: %ld\n  l2_bytes: %ld\n  l3_bytes: %ld\n", m->l1, m->l2,
+            m->l3);
+    fprintf(fp,
+            "timer:\n  tick_mhz: %.3f\n  read_ns: %.3f\n  read_ticks: %.3f\n"
+            "  ordered_pair_ns: %.3f\n",
+            m->mhz, m->ns_bare, m->ticks_bare, m->ns_pair);
+    fprintf(fp, "memory:\n  # streaming sum of 8-byte words; dependent loads "
+                "over a random cycle of 64-byte lines\n");
+    for (int i = 0; i < m->ns; i++)
+        fprintf(fp, "  - bytes: %zu\n    bandwidth_gbps: %.3f\n    latency_ns: %.3f\n", m->sizes[i],
+                m->bw[i] / 1e9, m->lat[i]);
+    fprintf(fp, "flops:\n  fma_chains: 8\n  gflops: %.3f\n", m->fl / 1e9);
+    if (launcher && m->mpi_rc == 0) {
+        fprintf(fp, "mpi:\n  launcher: %s\n  ranks: 2\n  pingpong:\n", qlaunch);
+        for (int i = 0; i < m->pp.n; i++)
+            fprintf(fp,
+                    "    - bytes: %ld\n      latency_us: %.4f\n"
+                    "      bandwidth_mbps: %.2f\n",
+                    m->pp.size[i], m->pp.us[i], m->pp.mbps[i]);
+    } else {
+        fprintf(fp, "mpi: null  # %s\n", launcher ? "the helper failed" : "--no-mpi");
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- store */

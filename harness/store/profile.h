@@ -78,4 +78,33 @@ double qqb_profile_predict(const struct qqb_profile *p, const struct qqb_signatu
                            double parts[QQB_NRES], enum qqb_sig_resource *bound);
 const char *qqb_sig_resource_name(enum qqb_sig_resource r);
 
+/* ======================================================================
+ * What `qqbench profile-machine` measured (measure/machine.c), and the
+ * profile.yaml it writes.
+ * ====================================================================== */
+
+#define QQB_PINGPONG_MAX 16 /* message sizes read from the ping-pong helper */
+
+struct qqb_pingpong {
+    int n;
+    long size[QQB_PINGPONG_MAX];
+    double us[QQB_PINGPONG_MAX], mbps[QQB_PINGPONG_MAX];
+};
+
+struct qqb_machine {
+    long l1, l2, l3; /* cache sizes in bytes (0: unknown) */
+    size_t sizes[QQB_PROFILE_MAX_SIZES];
+    int ns; /* working sets measured */
+    double bw[QQB_PROFILE_MAX_SIZES], lat[QQB_PROFILE_MAX_SIZES], fl;
+    double ns_bare, ticks_bare, ns_pair, mhz;
+    struct qqb_pingpong pp;
+    int mpi_rc; /* 0: measured (or not asked for); -1: the helper failed */
+};
+
+/* M as profile.yaml on FP, with this host's name and the date: QUICK
+ * (--quick), LAUNCHER the MPI launcher (NULL: --no-mpi). 0, or -1 with
+ * ERR ("--launcher: not UTF-8 text"). */
+int qqb_profile_write(FILE *fp, const struct qqb_machine *m, int quick, const char *launcher,
+                      char *err, size_t errlen);
+
 #endif /* QQB_PROFILE_H */
