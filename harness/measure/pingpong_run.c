@@ -1,9 +1,8 @@
 /* pingpong_run.c - profile-machine's MPI ping-pong: the launcher and qqb_pingpong (harness/mpi/)
- * spawned in their own process group, their lines read within 120 s. */
+ * spawned in their own process group by util/proc.c, their lines read within 120 s. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +11,45 @@
 #include <unistd.h>
 
 #include "machine.h"
+#include "proc.h"
 
-extern char **environ;
+/* The helper's output: its first 4095 bytes kept, the rest read and
+ * dropped (a helper never blocks on a full pipe). */
+struct text {
+    int fd;
+    size_t len;
+    char buf[4096];
+};
 
-static double now(void)
+/* qqb_proc_wait's idle: wait up to MS for output, then read what there is;
+ * at its end the pipe is closed (T->fd -1) and the wait is a sleep. */
+static void read_idle(void *arg, long ms)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    struct text *t = arg;
+    if (t->fd < 0) {
+        if (ms > 0)
+            nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
+        return;
+    }
+    struct pollfd pf = {t->fd, POLLIN, 0};
+    if (poll(&pf, 1, (int)ms) <= 0)
+        return;
+    static char junk[4096]; /* what is past the buffer: read, never looked at */
+    for (;;) {
+        size_t room = sizeof t->buf - 1 - t->len;
+        ssize_t k = read(t->fd, room ? t->buf + t->len : junk, room ? room : sizeof junk);
+        if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN)) {
+            close(t->fd);
+            t->fd = -1;
+        }
+        if (k <= 0)
+            break;
+        if (room)
+            t->len += (size_t)k;
+    }
+    t->buf[t->len] = '\0';
 }
 
-/* Run the launcher + helper, collect its lines; -1 on failure (said why). */
 int qqb_pingpong_run(const char *launcher, const char *helper, struct qqb_pingpong *out)
 {
     char *argv[32], buf[512];
@@ -42,49 +69,35 @@ int qqb_pingpong_run(const char *launcher, const char *helper, struct qqb_pingpo
         fprintf(stderr, "qqbench profile-machine: error: pipe: %s\n", strerror(errno));
         return -1;
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
-    pid_t pid;
-    int st = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
+    fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fd[0], F_SETFL, O_NONBLOCK);
+    struct qqb_proc p = {
+        .argv = argv, .in = QQB_PROC_KEEP, .out = fd[1], .err = QQB_PROC_KEEP, .say_exec_error = 1};
+    pid_t pid = qqb_proc_spawn(&p);
+    int fork_errno = errno;
     close(fd[1]);
-    if (st != 0) {
+    if (pid < 0) {
         close(fd[0]);
         fprintf(stderr, "qqbench profile-machine: error: cannot start %s: %s\n", argv[0],
-                strerror(st));
+                strerror(fork_errno));
         return -1;
     }
-    char text[4096];
-    size_t len = 0;
-    double deadline = now() + 120;
-    for (;;) {
-        struct pollfd p = {fd[0], POLLIN, 0};
-        int left = (int)((deadline - now()) * 1000);
-        if (left <= 0 || poll(&p, 1, left) <= 0) {
-            kill(-pid, SIGKILL);
-            fprintf(stderr, "qqbench profile-machine: error: the MPI helper "
-                            "ran past 120 s; killed\n");
-            break;
-        }
-        ssize_t k = read(fd[0], text + len, sizeof text - 1 - len);
-        if (k <= 0)
-            break;
-        len += (size_t)k;
-        if (len == sizeof text - 1)
-            break;
-    }
-    text[len] = '\0';
-    close(fd[0]);
-    int ws;
-    waitpid(pid, &ws, 0);
-    kill(-pid, SIGKILL); /* anything the launcher left behind */
+    /* The helper's lines are read while it runs, and what is left once
+     * the launcher has ended; a daemon it left holding the pipe is not
+     * waited for: its group is stopped. */
+    struct text t = {fd[0], 0, {0}};
+    struct qqb_proc_wait w = {.timeout = 120, .idle = read_idle, .arg = &t};
+    int ws, rc = qqb_proc_wait(pid, &w, &ws);
+    if (rc == 1)
+        fprintf(stderr, "qqbench profile-machine: error: the MPI helper "
+                        "ran past 120 s; killed\n");
+    read_idle(&t, 0);
+    if (t.fd >= 0)
+        close(t.fd);
+    qqb_proc_stop_group(pid); /* anything the launcher left behind */
+    if (rc < 0)
+        ws = 0;
+    char *text = t.buf;
     out->n = 0;
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && out->n < QQB_PINGPONG_MAX;
          l = strtok_r(NULL, "\n", &save)) {

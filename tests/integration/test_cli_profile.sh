@@ -54,6 +54,22 @@ if command -v gnuplot >/dev/null; then
 else
     echo "note: no gnuplot: pictures not tested"
 fi
+# A launcher that ends but leaves a child holding its output (a daemon an
+# MPI launcher starts): the helper's line is read, the launcher's process
+# group stopped, and profile-machine is done (it read to the pipe's end,
+# 120 s, then said the helper ran past them). The launcher stands in for
+# mpirun and the helper (its last word) is not run.
+printf '#!/bin/sh\nsleep 3171 &\necho "1 2.5 400.0"\n' > leave.sh
+chmod +x leave.sh
+t0=$(date +%s)
+rc=0
+timeout 100 "$QQBENCH" profile-machine --quick --launcher "$PWD/leave.sh" --mpi-helper none \
+    --out leave.yaml > l.out 2> l.err || rc=$?
+check "launcher leaving a child: exit 0 (rc $rc)" test "$rc" = 0 || show l.out l.err
+check "...within 60 s, not the helper's 120 ($(($(date +%s) - t0)) s)" test $(($(date +%s) - t0)) -lt 60
+check "...no 'ran past'" hasnt l.err 'ran past'
+check "...the helper's line kept" has leave.yaml '^      latency_us: 2\.5000$'
+check "...its child stopped with the launcher's group" test -z "$(gone 'sleep 3171')"
 qq w.out w.err profile-machine --quick --no-mpi --out /nonexistent/dir/p.yaml
 check "unwritable: exit 2 (rc $rc)" test "$rc" = 2
 finish
