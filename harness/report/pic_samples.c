@@ -367,6 +367,19 @@ static void samples_panel(FILE *gp, const struct rep *r, const struct pic *p, co
     samples_labels(gp, r, b, q, sl, pn, chars);
     double lo, hi;
     samples_yrange(pn, q, &lo, &hi);
+    if (!pn->nsl[q] && !pn->has[q][2]) {
+        /* Nothing to draw (the case failed, or has no such key): said, with
+         * no axis of made-up figures (it read 0 to 1 cycles, 0.4 ns). */
+        int failed = 1;
+        for (size_t o = pn->gfirst[g]; o < pn->gfirst[g + 1]; o++)
+            failed &= r->cases[b->cases[pn->order[o]]].failed;
+        fprintf(gp,
+                "set yrange [0:1]\nunset ytics\nunset link y2\nunset y2tics\nunset y2label\n"
+                "set label 1 '%s' at graph 0.5, 0.5 center tc rgb '%s'\nplot NaN notitle\n",
+                failed ? "no launch recorded: the case failed" : "no launch recorded for this key",
+                QQB_PLOT_INK);
+        return;
+    }
     pic_cycles_axis(gp, lo, hi);
     pic_time_axis(r, gp, lo, hi);
     fprintf(gp, "plot ");

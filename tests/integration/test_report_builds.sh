@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The report of a run against a reference build (qqbench run --against, qqbench ci) and of variants compared (issue 36), from crafted run JSONs: samples-BENCH draws a case and its reference build in one panel on one y scale, each in its colour and named under its box, variants compared within 1.5x of each other in one panel too, cases 4x apart on scales of their own, the baseline's dashed median inside the shared panel with room; index.html says what it compared (the change build against the reference build), heads the build table's columns by build, and never says "first run becomes the baseline" or "no baseline yet" of a run that compared against a reference build and got no comparison.
+# The report of a run against a reference build (qqbench run --against, qqbench ci) and of variants compared (issue 36), from crafted run JSONs: samples-BENCH draws a case and its reference build in one panel on one y scale, each in its colour and named under its box, variants compared within 1.5x of each other in one panel too, cases 4x apart on scales of their own, the baseline's dashed median inside the shared panel with room; index.html says what it compared (the change build against the reference build), heads the build table's columns by build, and never says "first run becomes the baseline" or "no baseline yet" of a run that compared against a reference build and got no comparison; a failed case's panel says it has no launch, with no axis of made-up figures.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 command -v gnuplot >/dev/null || { echo "FAIL: gnuplot is not installed (make deps installs it)"; exit 1; }
@@ -125,4 +125,9 @@ check "no comparison: never 'nothing to compare against'" hasnt none/index.html 
 check "no comparison: never 'no baseline yet'" hasnt none/index.html 'no baseline yet'
 check "no comparison: says what it was to compare and why nothing was" \
     has none/index.html '<p>No comparisons: this run compares the change build against the reference build, and no case has figures from both \(the kernel failures below say why\)\.</p>'
+# Its samples picture: the failed reference build's panels say so, with no axis of made-up
+# figures (they read 0 to 1 cycles per hit, 0 to 0.4 ns).
+check "no comparison: each failed case's panel says it has no launch" \
+    test "$(grep -c "^set label 1 'no launch recorded: the case failed' at graph 0.5, 0.5 center" none/samples-p.gp)" = 2
+check "no comparison: no tics of a panel with nothing in it" hasnt none/samples-p.gp "'0\.[0-9]+ ns'|'0\.2' 0\.2"
 finish
