@@ -121,68 +121,67 @@ static void env_first(const char *name, const char *first)
     qqb_strbuf_free(&b);
 }
 
+/* The child's environment (qqb_proc's setup): ENV's prefix first in
+ * CMAKE_PREFIX_PATH, its pkgconfig folder first in PKG_CONFIG_PATH. */
+static void prefix_env(void *arg)
+{
+    const struct qqb_ci_env *env = arg;
+    char pc[4300];
+    snprintf(pc, sizeof pc, "%s/pkgconfig", env->libdir);
+    env_first("CMAKE_PREFIX_PATH", env->prefix);
+    env_first("PKG_CONFIG_PATH", pc);
+}
+
 int qqb_ci_run(char *const argv[], const char *log, const char *cwd, const struct qqb_ci_env *env)
 {
     if (ci_stop)
         return -1;
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        setpgid(0, 0);
-        int in = open("/dev/null", O_RDONLY);
-        int out =
-            log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : open("/dev/null", O_WRONLY);
-        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
-            _exit(127);
-        if (cwd && chdir(cwd) != 0)
-            _exit(127);
-        if (env && env->prefix[0]) {
-            char pc[4300];
-            snprintf(pc, sizeof pc, "%s/pkgconfig", env->libdir);
-            env_first("CMAKE_PREFIX_PATH", env->prefix);
-            env_first("PKG_CONFIG_PATH", pc);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    setpgid(pid, pid); /* both sides: whichever runs first */
+    int out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : QQB_PROC_DEVNULL;
+    if (out == -1)
+        return 127; /* as a command that could not start */
+    struct qqb_proc p = {.argv = argv,
+                         .setup = env && env->prefix[0] ? prefix_env : NULL,
+                         .arg = (void *)env,
+                         .cwd = cwd,
+                         .in = QQB_PROC_DEVNULL,
+                         .out = out,
+                         .err = out};
+    pid_t pid = qqb_proc_spawn(&p);
+    if (out >= 0)
+        close(out);
+    struct qqb_proc_wait w = {.stop = &ci_stop};
     int st;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-        if (ci_stop) {
-            qqb_proc_stop_group(pid);
-            return -1;
-        }
-    }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (pid < 0 || qqb_proc_wait(pid, &w, &st) != 0)
+        return -1;
+    return qqb_proc_exit_code(st);
+}
+
+/* In qqb_ci_run_fn's child: the dispositions from before ci's trap, and a
+ * signal caught between the fork and then raised again. */
+static void untrap(void *arg)
+{
+    (void)arg;
+    qqb_ci_trap(0);
+    if (ci_stop)
+        raise(ci_stop);
 }
 
 int qqb_ci_run_fn(int (*fn)(void *), void *arg)
 {
     if (ci_stop)
         return -1;
-    fflush(NULL); /* nothing buffered is written twice */
-    pid_t pid = fork();
-    if (pid < 0)
+    struct qqb_proc p = {.fn = fn,
+                         .arg = arg,
+                         .setup = untrap,
+                         .in = QQB_PROC_KEEP,
+                         .out = QQB_PROC_KEEP,
+                         .err = QQB_PROC_KEEP,
+                         .same_group = 1};
+    pid_t pid = qqb_proc_spawn(&p);
+    struct qqb_proc_wait w = {.stop = &ci_stop, .forward = 1};
+    int st;
+    if (pid < 0 || qqb_proc_wait(pid, &w, &st) != 0)
         return -1;
-    if (pid == 0) {
-        qqb_ci_trap(0);
-        if (ci_stop) /* caught between the fork and the line above */
-            raise(ci_stop);
-        int rc = fn(arg);
-        exit(rc < 0 || rc > 255 ? 255 : rc); /* atexit's handlers and stdio's buffers */
-    }
-    int st, passed = 0;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-        if (ci_stop && !passed) {
-            kill(pid, ci_stop);
-            passed = 1;
-        }
-    }
     if (WIFEXITED(st))
         return WEXITSTATUS(st);
     if (WIFSIGNALED(st)) {
