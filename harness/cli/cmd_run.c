@@ -56,8 +56,7 @@ static const struct qqb_opts_cmd run_cmd = {
     "every state key, and memory per key, against this machine's baseline,\n"
     "and every variant against the first variant. Against a stored baseline\n"
     "a case takes the rounds a decision at the threshold needs (--budget);\n"
-    "a verdict is final: a regression is not measured again.\n\n"
-    "options:\n",
+    "a verdict is final: a regression is not measured again.\n",
     "\nExit: 0 nothing regressed (or --update-baseline accepted the run); 1 a\n"
     "regression (timing or memory; with --fail-on-noisy also noisy, with\n"
     "--fail-on-blind also blind); 2 bad\n"
@@ -101,6 +100,7 @@ static int run_seed(const char *v, void *ctx, char *err, size_t errlen)
 static int parse_opts(int argc, char **argv, struct qqb_run_opts *o, const char *name)
 {
     const struct qqb_opt table[] = {
+        QQB_OPT_GROUP("baseline options:"),
         QQB_OPT_FLAG("--update-baseline", 0, &o->update,
                      "accept this run: add it to this machine's baseline\n"
                      "(which keeps the last --keep-runs runs) and exit 0"),
@@ -127,6 +127,7 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o, const char 
                      "either way"),
         QQB_OPT_STRING("--baseline-from", "ID", &o->baseline_from,
                        "compare against another machine's baseline (loud)"),
+        QQB_OPT_GROUP("measurement options:"),
         QQB_OPT_STRING("--kernels", "DIR", &o->kernel_dir,
                        "where bare kernel names are found\n"
                        "(default: $QQBENCH_KERNELS, else next to qqbench)"),
@@ -159,6 +160,9 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o, const char 
                          "a decision at the threshold needs (up to 8x, or\n"
                          "--max-repetitions), within TIME for the whole run\n"
                          "(90s, 10m, 1h; default 10m; 0: no limit)"),
+        QQB_OPT_CALLBACK("--seed", "N", run_seed, o,
+                         "seed of the round order (default: from the clock)"),
+        QQB_OPT_GROUP("verdict options:"),
         QQB_OPT_FLAG("--fail-on-noisy", 0, &o->fail_on_noisy,
                      "a noisy comparison against the baseline fails too"),
         QQB_OPT_FLAG("--fail-on-blind", 0, &o->fail_on_blind,
@@ -179,8 +183,7 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o, const char 
                          "just before it (auto, measured, reference; default:\n"
                          "the suite's run_figure:, else auto: the one the\n"
                          "baseline's runs agree on better)"),
-        QQB_OPT_CALLBACK("--seed", "N", run_seed, o,
-                         "seed of the round order (default: from the clock)"),
+        QQB_OPT_GROUP("output options:"),
         QQB_OPT_STRING("--json", "FILE", &o->json, "write every number as JSON"),
         QQB_OPT_STRING("--junit", "FILE", &o->junit,
                        "write a JUnit XML report (a test case per case and key)"),

@@ -20,6 +20,21 @@ void qqb_opts_error(const struct qqb_opts_cmd *cmd, const char *fmt, ...)
     va_end(ap);
 }
 
+struct qqb_opt *qqb_opts_concat(const struct qqb_opt *a, const struct qqb_opt *b)
+{
+    size_t na = 0, nb = 0;
+    while (a[na].kind != QQB_OPTK_END)
+        na++;
+    while (b[nb].kind != QQB_OPTK_END)
+        nb++;
+    struct qqb_opt *t = calloc(na + nb + 1, sizeof *t); /* zeroed: the last is QQB_OPT_END */
+    if (!t)
+        return NULL;
+    memcpy(t, a, na * sizeof *t);
+    memcpy(t + na, b, nb * sizeof *t);
+    return t;
+}
+
 /* ------------------------------------------------------------------ usage */
 
 /* "-q, --quiet" or "--keep-runs K": the left column of an option's line. */
@@ -31,9 +46,16 @@ static int label(const struct qqb_opt *o, char *buf, size_t len)
     return snprintf(buf, len, "%s%s%s%s", s, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
+/* 1 when O is an option (not a positional argument, not a heading). */
+static int is_option(const struct qqb_opt *o)
+{
+    return o->kind != QQB_OPTK_POSITIONAL && o->kind != QQB_OPTK_POSITIONALS &&
+           o->kind != QQB_OPTK_GROUP;
+}
+
 static int listed(const struct qqb_opt *o)
 {
-    return o->kind != QQB_OPTK_POSITIONAL && o->kind != QQB_OPTK_POSITIONALS && o->help;
+    return is_option(o) && o->help;
 }
 
 /* The help text's lines, the first after the label padded to WIDTH, the
@@ -63,6 +85,8 @@ void qqb_opts_usage(const struct qqb_opts_cmd *cmd, const struct qqb_opt *table,
     }
     fputs(cmd->header, fp);
     for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END; o++) {
+        if (o->kind == QQB_OPTK_GROUP && o->help)
+            fprintf(fp, "\n%s\n", o->help);
         if (!listed(o))
             continue;
         label(o, lab, sizeof lab);
@@ -208,7 +232,7 @@ static int take(const struct qqb_opts_cmd *cmd, const struct qqb_opt *o, const c
 static const struct qqb_opt *find(const struct qqb_opt *table, const char *arg, size_t namelen)
 {
     for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END; o++) {
-        if (o->kind == QQB_OPTK_POSITIONAL || o->kind == QQB_OPTK_POSITIONALS)
+        if (!is_option(o))
             continue;
         if (arg[1] != '-' && namelen == 2 && o->short_name && arg[1] == o->short_name)
             return o;
@@ -218,13 +242,21 @@ static const struct qqb_opt *find(const struct qqb_opt *table, const char *arg, 
     return NULL;
 }
 
+const struct qqb_opt *qqb_opts_find(const struct qqb_opt *table, const char *arg)
+{
+    if (arg[0] != '-' || !arg[1])
+        return NULL;
+    const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
+    return find(table, arg, eq ? (size_t)(eq - arg) : strlen(arg));
+}
+
 static void unknown(const struct qqb_opts_cmd *cmd, const struct qqb_opt *table, const char *arg,
                     size_t namelen)
 {
     const char *names[128];
     size_t n = 0;
     for (const struct qqb_opt *o = table; o->kind != QQB_OPTK_END && n < 127; o++)
-        if (o->kind != QQB_OPTK_POSITIONAL && o->kind != QQB_OPTK_POSITIONALS)
+        if (is_option(o))
             names[n++] = o->name;
     names[n++] = "--help";
     char word[128];

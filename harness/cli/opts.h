@@ -20,6 +20,7 @@ enum qqb_opt_kind {
     QQB_OPTK_POSITIONAL,  /* const char **: the next argument that is not an option */
     QQB_OPTK_POSITIONALS, /* char ***, count: every argument that is not an option, after the
                              POSITIONALs (st's FILE...); options may come before or after */
+    QQB_OPTK_GROUP,       /* no option: a heading in the usage over the lines after it (help) */
 };
 
 /* struct qqb_opt's flags: the ends of a DOUBLE's range that are excluded;
@@ -102,6 +103,10 @@ struct qqb_opt {
     {                                                                                              \
         .kind = QQB_OPTK_POSITIONAL, .name = (n), .value = (p), .flags = QQB_OPT_REQUIRED          \
     }
+#define QQB_OPT_GROUP(h)                                                                           \
+    {                                                                                              \
+        .kind = QQB_OPTK_GROUP, .name = "", .help = (h)                                            \
+    }
 #define QQB_OPT_END                                                                                \
     {                                                                                              \
         .kind = QQB_OPTK_END                                                                       \
@@ -128,8 +133,18 @@ struct qqb_opts_cmd {
 int qqb_opts_parse(const struct qqb_opts_cmd *cmd, const struct qqb_opt *table, int argc,
                    char **argv, int *rest);
 
+/* The option of TABLE that ARG ("--name", "--name=VALUE" or "-x") names,
+ * or NULL. */
+const struct qqb_opt *qqb_opts_find(const struct qqb_opt *table, const char *arg);
+
+/* A table of A's entries then B's (git's parse_options_concat), one
+ * QQB_OPT_END: malloc'd (the caller frees it), NULL when out of memory.
+ * An option in both is A's: the parser takes the first it finds. */
+struct qqb_opt *qqb_opts_concat(const struct qqb_opt *a, const struct qqb_opt *b);
+
 /* The usage: CMD's header, an aligned line (or lines) per option of
- * TABLE with a help text, then -h, --help, then CMD's footer. */
+ * TABLE with a help text, a QQB_OPT_GROUP's heading as a line of its own
+ * after a blank one, then -h, --help, then CMD's footer. */
 void qqb_opts_usage(const struct qqb_opts_cmd *cmd, const struct qqb_opt *table, FILE *fp);
 
 /* "qqbench CMD: error: " MSG "; see 'qqbench CMD --help'" on stderr: a

@@ -1,6 +1,6 @@
 /* test_opts.c - the option tables of harness/cli/opts.h: every kind of option, ranges, repeated
- * lists, positional arguments, the usage generated from the table, the one wording of errors, and
- * every qqbench command's --help and unknown option. */
+ * lists, positional arguments, the usage generated from the table, the one wording of errors,
+ * headings and two tables as one, and every qqbench command's --help and unknown option. */
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -376,6 +376,51 @@ static void test_commands_errors(void)
     }
 }
 
+/* A heading in the usage, never an option; two tables as one, the first's
+ * option taken where both name it (ci's table then run's, git's
+ * parse_options_concat); qqb_opts_find by long name, with "=", and short. */
+static void test_groups_concat(void)
+{
+    int a_keep = 0, b_keep = 0, b_q = 0;
+    const char *b_json = NULL;
+    const struct qqb_opt a[] = {
+        QQB_OPT_GROUP("a's options:"),
+        QQB_OPT_FLAG("--keep", 0, &a_keep, "a's keep"),
+        QQB_OPT_END,
+    };
+    const struct qqb_opt b[] = {
+        QQB_OPT_GROUP("b's options:"),
+        QQB_OPT_FLAG("--keep", 0, &b_keep, "b's keep"),
+        QQB_OPT_STRING("--json", "FILE", &b_json, "b's json"),
+        QQB_OPT_FLAG("--quiet", 'q', &b_q, "quiet"),
+        QQB_OPT_END,
+    };
+    struct qqb_opt *ab = qqb_opts_concat(a, b), *ba = qqb_opts_concat(b, a);
+    CHECK(ab && ba);
+    if (!ab || !ba)
+        return;
+    CHECK(qqb_opts_find(ab, "--keep")->value == &a_keep);
+    CHECK(qqb_opts_find(ba, "--keep")->value == &b_keep);
+    CHECK(qqb_opts_find(ab, "--json=x")->value == &b_json);
+    CHECK(qqb_opts_find(ab, "-q")->value == &b_q);
+    CHECK(qqb_opts_find(ab, "--jsonx") == NULL);
+    CHECK(qqb_opts_find(ab, "json") == NULL);
+    /* A heading's empty name matches nothing, "--" included. */
+    CHECK(qqb_opts_find(ab, "--") == NULL);
+    char *argv[] = {"demo", "--keep", "--json", "f", "-q", NULL};
+    CHECK_INT_EQ(qqb_opts_parse(&demo, ba, 5, argv, NULL), 0);
+    CHECK(b_keep && !a_keep && b_json && !strcmp(b_json, "f") && b_q);
+    int saved = to_file(STDOUT_FILENO, "opts.out");
+    qqb_opts_usage(&demo, ab, stdout);
+    restore(STDOUT_FILENO, saved);
+    char out[4096];
+    slurp("opts.out", out, sizeof out);
+    CHECK_STR_CONTAINS(out, "[B]\n\n\na's options:\n  --keep       a's keep\n\nb's options:\n");
+    CHECK_STR_CONTAINS(out, "  --keep       b's keep\n  --json FILE  b's json\n");
+    free(ab);
+    free(ba);
+}
+
 int main(void)
 {
     RUN(test_kinds);
@@ -383,5 +428,6 @@ int main(void)
     RUN(test_usage);
     RUN(test_commands_help);
     RUN(test_commands_errors);
+    RUN(test_groups_concat);
     return TEST_DONE();
 }
