@@ -44,7 +44,7 @@ static int run_figure(const char *v, void *ctx, char *err, size_t errlen)
 }
 
 /* The usage's prose around the option lines, which the table in
- * parse_opts generates. */
+ * cmd_run_table generates. */
 static const struct qqb_opts_cmd run_cmd = {
     "run",
     "usage: qqbench run [options] SUITE.yaml\n\n"
@@ -95,9 +95,7 @@ static int run_seed(const char *v, void *ctx, char *err, size_t errlen)
     return 0;
 }
 
-/* Parse ARGV into O; or, NAME given, 1 when NAME (up to a '=') is one of
- * run's options, else 0 (ARGV and O unused but for the table). */
-static int parse_opts(int argc, char **argv, struct qqb_run_opts *o, const char *name)
+void cmd_run_table(struct qqb_run_opts *o, struct qqb_opt *t)
 {
     const struct qqb_opt table[] = {
         QQB_OPT_GROUP("baseline options:"),
@@ -202,30 +200,14 @@ static int parse_opts(int argc, char **argv, struct qqb_run_opts *o, const char 
         QQB_OPT_REQUIRED_POSITIONAL("SUITE.yaml", &o->suite_path),
         QQB_OPT_END,
     };
-    if (name) {
-        size_t n = strcspn(name, "=");
-        for (const struct qqb_opt *t = table; t->kind != QQB_OPTK_END; t++)
-            if (t->kind != QQB_OPTK_POSITIONAL &&
-                ((strlen(t->name) == n && !strncmp(t->name, name, n)) ||
-                 (t->short_name && n == 2 && name[0] == '-' && name[1] == t->short_name)))
-                return 1;
-        return 0;
-    }
-    return qqb_opts_parse(&run_cmd, table, argc, argv, NULL);
+    _Static_assert(sizeof table / sizeof table[0] <= CMD_RUN_NOPTS, "CMD_RUN_NOPTS too small");
+    memset(t, 0, CMD_RUN_NOPTS * sizeof *t);
+    memcpy(t, table, sizeof table);
 }
 
-int cmd_run_is_option(const char *arg)
+int cmd_run_check(const struct qqb_run_opts *o)
 {
-    struct qqb_run_opts o;
-    qqb_run_opts_init(&o);
-    return parse_opts(0, NULL, &o, arg);
-}
-
-int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help)
-{
-    int rc = parse_opts(argc, argv, o, NULL);
-    *help = rc > 0;
-    if (rc == 0 && o->memory_only && (!o->update || o->against || o->record)) {
+    if (o->memory_only && (!o->update || o->against || o->record)) {
         fprintf(stderr, "qqbench run: error: --memory-only %s\n",
                 !o->update ? "accepts a memory change: give --update-baseline with it"
                            : "measures one launch per case for the memory baseline alone: not "
@@ -235,7 +217,7 @@ int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help)
     /* An output that will be refused is refused before the run, not after
      * it (util/atomic.h: a symbolic link, a folder). */
     const char *outs[][2] = {{"--json", o->json}, {"--junit", o->junit}};
-    for (size_t i = 0; rc == 0 && i < sizeof outs / sizeof outs[0]; i++) {
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         char why[256];
         if (outs[i][1] && qqb_output_check(outs[i][1], why, sizeof why) < 0) {
             struct qqb_qpath q;
@@ -244,6 +226,17 @@ int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help)
             return -1;
         }
     }
+    return 0;
+}
+
+int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help)
+{
+    struct qqb_opt table[CMD_RUN_NOPTS];
+    cmd_run_table(o, table);
+    int rc = qqb_opts_parse(&run_cmd, table, argc, argv, NULL);
+    *help = rc > 0;
+    if (rc == 0 && cmd_run_check(o) != 0)
+        rc = -1;
     return rc < 0 ? -1 : 0;
 }
 

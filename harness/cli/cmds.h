@@ -12,8 +12,15 @@ int cmd_ci(int argc, char **argv);
  * (qqb_run_opts_init's defaults, or what qqbench ci set first): 0, and
  * *HELP 1 when the help was printed (nothing to run); -1 bad usage (said). */
 int cmd_run_options(int argc, char **argv, struct qqb_run_opts *o, int *help);
-/* 1 when ARG (--name or --name=VALUE, or -q) is one of run's options. */
-int cmd_run_is_option(const char *arg);
+/* The most entries of run's option table (cmd_run_table), QQB_OPT_END's included. */
+#define CMD_RUN_NOPTS 48
+struct qqb_opt;
+/* run's option table, its values going to O, into T (CMD_RUN_NOPTS entries, those after its
+ * QQB_OPT_END zeroed): qqbench ci parses it after its own (opts.h). */
+void cmd_run_table(struct qqb_run_opts *o, struct qqb_opt *t);
+/* What run checks of O once parsed (--memory-only's company, the outputs
+ * that would be refused after the run): 0, or -1 said on stderr. */
+int cmd_run_check(const struct qqb_run_opts *o);
 int cmd_history(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_view(int argc, char **argv);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # docs/ARCHITECTURE.md tells the truth (tools/check-architecture): every file,
-# folder and name it gives exists in the tree, and its step list of `qqbench
-# run` is the one qqb_run (harness/run/pipeline.c) calls, in order. Then the
+# folder and name it gives exists in the tree, and its step lists of `qqbench
+# run` and `qqbench ci` are the ones qqb_run (harness/run/pipeline.c) and
+# qqb_ci (harness/run/ci.c) call, in order. Then the
 # checker, on a copy, finds a renamed function, a file that is gone, a step
-# left out and a step the code calls by another name.
+# left out (of either list) and a step the code calls by another name.
 set -euo pipefail
 command -v python3 >/dev/null || { echo "FAIL: python3 is not installed (make deps-test installs it)"; exit 1; }
 pass=0 fail=0
@@ -40,6 +41,9 @@ check "  and named" has gone.txt 'names `gates.c`, which is no file'
 plant left_out '/^  step_builds /d'
 check "a step left out of the list is found (exit $rc)" test "$rc" = 1
 check "  the list and the code's order both said" has left_out.txt 'qqb_run calls step_inputs step_plan step_baselines step_builds'
+plant ci_left_out '/^  step_checkout /d'
+check "a step left out of ci's list is found (exit $rc)" test "$rc" = 1
+check "  against qqb_ci's calls" has ci_left_out.txt 'qqb_ci calls step_inputs step_folder step_kernels step_checkout step_build'
 plant renamed_step '' 's/step_judge(&r) == 0 \&\&/step_judge_x(\&r) == 0 \&\&/'
 check "a step the code calls differently is found (exit $rc)" test "$rc" = 1
 plant nothing ''
