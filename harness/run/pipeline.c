@@ -198,8 +198,8 @@ static int step_plan(struct run *r)
 }
 
 /* The machine profile of fingerprint ID beside the baselines in BDIR into
- * P, its path into PATH (set even when there is none): 1 read, 0 none,
- * -1 damaged (said). */
+ * P, its path into PATH (set even when there is none), *FOUND 1 when one
+ * was read: 0 (read, or none), or -1 when it is damaged (said). */
 static int load_profile(const char *bdir, const char *id, struct qqb_profile *p, char *path,
                         size_t len, int *found)
 {
@@ -239,7 +239,8 @@ static void say_no_baseline(const struct run *r)
     qqb_baseline_free_list(ids, nids);
 }
 
-/* The baseline to compare with: 1 read, 0 none (yet), -1 an error (said). */
+/* The baseline to compare with, *FOUND 1 when one was read: 0 (read, or
+ * none yet), or -1 on an error (said). */
 static int load_baseline(struct run *r, int *found)
 {
     const struct qqb_run_opts *o = r->o;
