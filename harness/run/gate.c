@@ -164,4 +164,21 @@ void qqb_run_store_plan(const struct qqb_run_outcome *oc, struct qqb_run_store *
     /* A snapshot keeps the run's verdicts (a key noisy run after run). */
     s->snapshot = oc->record && !oc->kernel_failures;
     s->accepted = oc->update && oc->failed;
+    if (oc->memory_only) {
+        /* --memory-only: the memory baseline alone. */
+        s->baseline = s->snapshot = s->accepted = 0;
+    } else if (s->baseline && oc->failed && !oc->update) {
+        /* A regression is no baseline, not even a machine's first. */
+        s->baseline = 0;
+        s->held = "a regression (--update-baseline accepts it)";
+    }
+    /* ci writes a stored baseline only when asked (--update-baseline,
+     * --record), never one recorded because there was none. */
+    if (oc->stored == QQB_STORED_NONE) {
+        memset(s, 0, sizeof *s);
+    } else if (oc->stored == QQB_STORED_ASKED && !oc->update) {
+        s->baseline = s->memory = 0;
+        if (!oc->record)
+            s->held = NULL;
+    }
 }

@@ -111,6 +111,8 @@ struct qqb_run_outcome {
     int have_base, have_mem; /* a timing / memory baseline was read */
     int baseline_from;       /* --baseline-from was given */
     int record;              /* --record was given */
+    int memory_only;         /* --memory-only */
+    int stored;              /* which stored baselines the run uses (enum qqb_run_stored) */
 };
 
 /* The exit code of the verdicts, first that applies: the suite's errors
@@ -133,7 +135,10 @@ struct qqb_run_store {
     const char *held; /* why the baseline is not written, to be said (NULL: nothing to say) */
 };
 
-/* What the run OC stores. */
+/* What the run OC stores: nothing a failed kernel or dropped events
+ * spoiled; no timing baseline from a regression (without --update-baseline),
+ * not even a machine's first (S->held says why); with --memory-only the
+ * memory baseline alone; under ci (OC->stored) only what is asked. */
 void qqb_run_store_plan(const struct qqb_run_outcome *oc, struct qqb_run_store *s);
 
 #endif /* QQB_GATE_H */

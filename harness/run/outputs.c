@@ -68,16 +68,3 @@ void qqb_run_plan_memory_only(struct qqb_plan *p)
         p->launches += p->groups[g].n;
     }
 }
-
-void qqb_run_store_more(int memory_only, int update, int failed, struct qqb_run_store *s)
-{
-    if (memory_only) {
-        s->baseline = s->snapshot = 0;
-        s->accepted = 0;
-        return;
-    }
-    if (s->baseline && failed && !update) {
-        s->baseline = 0;
-        s->held = "a regression (--update-baseline accepts it)";
-    }
-}

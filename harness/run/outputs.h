@@ -4,7 +4,6 @@
 
 #include <stddef.h>
 
-#include "gate.h"
 #include "plan.h"
 
 /*
@@ -22,11 +21,5 @@ int qqb_run_report_dir(const char *suite_dir, const char *suite, char *out, size
 
 /* --memory-only: every group of P launched once, without warmup. */
 void qqb_run_plan_memory_only(struct qqb_plan *p);
-
-/* What qqb_run_store_plan's S stores, narrowed: with MEMORY_ONLY the
- * memory baseline alone (no timing baseline, no snapshot); without UPDATE
- * a FAILED run (a regression, run/gate.h qqb_run_failed) writes no timing
- * baseline, not even the first of a machine (S->held says why). */
-void qqb_run_store_more(int memory_only, int update, int failed, struct qqb_run_store *s);
 
 #endif /* QQB_OUTPUTS_H */

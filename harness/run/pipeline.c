@@ -585,6 +585,8 @@ static int step_report(struct run *r)
     oc->have_mem = r->have_mem;
     oc->baseline_from = o->baseline_from != NULL;
     oc->record = o->record != NULL;
+    oc->memory_only = o->memory_only;
+    oc->stored = o->stored;
     /* A launch that lost events measured part of the run: nothing it gave
      * is compared as if complete (the rows say incomplete), nor stored. */
     oc->ndropped = qqb_judge_incomplete_case(&r->plan, &r->cur, &r->first_dropped);
@@ -757,16 +759,6 @@ static int step_store(struct run *r)
         return nomem(r);
     struct qqb_run_store s;
     qqb_run_store_plan(&r->oc, &s);
-    qqb_run_store_more(r->o->memory_only, r->o->update, r->oc.failed, &s);
-    /* ci writes a stored baseline only when asked (--update-baseline,
-     * --record), never one recorded because there was none. */
-    if (r->o->stored == QQB_STORED_NONE)
-        memset(&s, 0, sizeof s);
-    else if (r->o->stored == QQB_STORED_ASKED && !r->o->update) {
-        s.baseline = s.memory = 0;
-        if (!r->o->record)
-            s.held = NULL;
-    }
     if (s.held)
         fprintf(stderr, "qqbench: %s: the baseline was not written\n", s.held);
     if (s.baseline && store_baseline(r, &s) != 0)

@@ -390,10 +390,10 @@ static void test_store(void)
     /* A run with regressions and both baselines: nothing. */
     oc.have_mem = 1;
     CHECK_STORE(&oc, 0, 0, 0, 0, NULL);
-    /* A first run that regressed (against a reference build): the timing
-     * baseline, not the memory one. */
+    /* A first run that regressed (against a reference build): no timing
+     * baseline either, and said why. */
     oc.have_base = oc.have_mem = 0;
-    CHECK_STORE(&oc, 1, 0, 0, 0, NULL);
+    CHECK_STORE(&oc, 0, 0, 0, 0, "a regression (--update-baseline accepts it)");
     /* --update-baseline: both, and a failed run is said accepted. */
     memset(&oc, 0, sizeof oc);
     oc.update = oc.have_base = oc.have_mem = 1;
@@ -422,6 +422,37 @@ static void test_store(void)
     CHECK_STORE(&oc, 0, 0, 0, 0, NULL);
     oc.record = 1;
     CHECK_STORE(&oc, 0, 0, 1, 0, NULL);
+}
+
+static void test_store_memory_only_and_ci(void)
+{
+    struct qqb_run_outcome oc;
+    /* --memory-only: the memory baseline alone, never a timing baseline,
+     * a snapshot or "accepted"; a failed kernel still spoils it. */
+    memset(&oc, 0, sizeof oc);
+    oc.memory_only = oc.update = oc.failed = oc.record = 1;
+    CHECK_STORE(&oc, 0, 1, 0, 0, NULL);
+    oc.kernel_failures = 1;
+    CHECK_STORE(&oc, 0, 0, 0, 0, "a kernel failed");
+    /* ci (QQB_STORED_NONE): nothing, and nothing said. */
+    memset(&oc, 0, sizeof oc);
+    oc.stored = QQB_STORED_NONE;
+    oc.update = oc.record = 1;
+    CHECK_STORE(&oc, 0, 0, 0, 0, NULL);
+    oc.kernel_failures = 1;
+    CHECK_STORE(&oc, 0, 0, 0, 0, NULL);
+    /* ci --with-baseline (QQB_STORED_ASKED): no first baseline nor
+     * memory baseline unasked; --record's snapshot; --update-baseline all. */
+    memset(&oc, 0, sizeof oc);
+    oc.stored = QQB_STORED_ASKED;
+    CHECK_STORE(&oc, 0, 0, 0, 0, NULL);
+    oc.failed = 1; /* the held regression is not said: none was due */
+    CHECK_STORE(&oc, 0, 0, 0, 0, NULL);
+    oc.record = 1;
+    CHECK_STORE(&oc, 0, 0, 1, 0, "a regression (--update-baseline accepts it)");
+    oc.record = 0;
+    oc.update = 1;
+    CHECK_STORE(&oc, 1, 1, 0, 1, NULL);
 }
 
 static void test_store_spoiled(void)
@@ -463,6 +494,7 @@ int main(void)
     RUN(test_exit_code);
     RUN(test_exit_after_outputs);
     RUN(test_store);
+    RUN(test_store_memory_only_and_ci);
     RUN(test_store_spoiled);
     return TEST_DONE();
 }
