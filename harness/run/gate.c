@@ -118,7 +118,8 @@ int qqb_run_failed(const struct qqb_judgement *j, const struct qqb_model_judgeme
            (fail_on_blind ? j->blind + j->build_blind : j->blind_failing) > 0;
 }
 
-int qqb_run_exit_code(const struct qqb_run_outcome *oc)
+/* The exit code of the verdicts. */
+static int verdicts_code(const struct qqb_run_outcome *oc)
 {
     if (oc->kernel_failures)
         return QQB_EXIT_KERNEL;
@@ -131,16 +132,22 @@ int qqb_run_exit_code(const struct qqb_run_outcome *oc)
     return QQB_EXIT_OK;
 }
 
-int qqb_run_exit_after_outputs(int code, int json_failed, int junit_failed, int pictures,
-                               int report_named)
+int qqb_run_exit_code(const struct qqb_run_outcome *oc)
 {
-    if (json_failed || junit_failed)
-        code = QQB_EXIT_USAGE;
+    if (oc->stopped)
+        return oc->stopped;
+    /* A result not stored: the file system's refusal (a full disk, a
+     * read-only folder) is 3, as a failed launch is; the rest 2. */
+    if (oc->store_rc)
+        return oc->store_rc == -2 ? QQB_EXIT_KERNEL : QQB_EXIT_USAGE;
+    int code = verdicts_code(oc);
+    if (oc->json_failed || oc->junit_failed)
+        return QQB_EXIT_USAGE;
     /* A report asked for by name that could not be drawn is a result not
      * stored (3), a folder that cannot be made a bad option (2); neither
      * hides a verdict (a regression's 1 stands). */
-    if (pictures != 0 && report_named && code == QQB_EXIT_OK)
-        code = pictures == -2 ? QQB_EXIT_USAGE : QQB_EXIT_KERNEL;
+    if (oc->pictures != 0 && oc->report_named && code == QQB_EXIT_OK)
+        return oc->pictures == -2 ? QQB_EXIT_USAGE : QQB_EXIT_KERNEL;
     return code;
 }
 

@@ -102,7 +102,12 @@ void qqb_run_gate_warning(struct qqb_strbuf *b, const char *note);
 int qqb_run_failed(const struct qqb_judgement *j, const struct qqb_model_judgement *models,
                    int fail_on_noisy, int fail_on_blind);
 
+/* What a run came to, filled by its steps as they go: the step that
+ * stopped it, its verdicts (step_report), its outputs (step_report) and
+ * what it could not store (step_store). qqb_run_exit_code makes the exit
+ * code of it, once, when the run finishes. */
 struct qqb_run_outcome {
+    int stopped;             /* the exit code of the step that stopped the run (0: none did) */
     size_t kernel_failures;  /* launches that failed */
     size_t ndropped;         /* cases that dropped events (not allowed to) */
     int failed;              /* qqb_run_failed */
@@ -113,19 +118,23 @@ struct qqb_run_outcome {
     int record;              /* --record was given */
     int memory_only;         /* --memory-only */
     int stored;              /* which stored baselines the run uses (enum qqb_run_stored) */
+    int json_failed;         /* the --json file was not written */
+    int junit_failed;        /* the --junit file was not written */
+    int pictures;            /* the report folder: 0 written (or none), -2 not made, -1 not drawn */
+    int report_named;        /* the report folder was named (--report DIR) */
+    int store_rc;            /* the last store write that failed: -2 the file system refused,
+                                another non-zero the writer's refusal; 0 none failed */
 };
 
-/* The exit code of the verdicts, first that applies: the suite's errors
- * (bad keys) 2, a kernel failure 3, dropped events 2, a failed run 1
- * (0 with --update-baseline), refused 2, else 0. */
+/* The process exit code of the run OC, first that applies: the step that
+ * stopped it (its code); a store write that failed (3 when the file system
+ * refused, else 2); then the verdicts: a kernel failure 3, dropped events
+ * 2, a failed run 1 (0 with --update-baseline), refused 2, else 0; over
+ * those, a --json or --junit file not written 2, and a report folder named
+ * (REPORT_NAMED) that was not made (2) or drawn (3) when all else is 0.
+ * Before the outputs and the store are filled, the verdicts' code: the
+ * one the report states. */
 int qqb_run_exit_code(const struct qqb_run_outcome *oc);
-/* The exit code CODE after the outputs were written: a --json or --junit
- * file not written (JSON_FAILED, JUNIT_FAILED) makes it 2; the report
- * folder's PICTURES (0 written, -2 the folder could not be made, -1 not
- * drawn) counts only when the folder was named (REPORT_NAMED) and the run
- * was otherwise 0: 2 for -2, 3 for -1. */
-int qqb_run_exit_after_outputs(int code, int json_failed, int junit_failed, int pictures,
-                               int report_named);
 
 struct qqb_run_store {
     int baseline;     /* this machine's baseline is written (with the memory one when memory) */

@@ -37,10 +37,10 @@
 #include "words.h"
 
 /* One run, from the options to what is stored. A step returns 0 to go
- * on, or -1 with the error said and exit_code set. */
+ * on, or -1 with the error said and oc.stopped set (fail()); what the run
+ * came to goes into oc, and finish makes the exit code of it. */
 struct run {
     const struct qqb_run_opts *o;
-    int exit_code;
     char err[1024];
     char kbuf[4096];
     const char *kernel_dir; /* --kernels, else the default */
@@ -77,9 +77,10 @@ struct run {
  * Helpers.
  * --------------------------------------------------------------------- */
 
+/* The run stopped, with exit code CODE: -1. */
 static int fail(struct run *r, int code)
 {
-    r->exit_code = code;
+    r->oc.stopped = code;
     return -1;
 }
 
@@ -143,16 +144,14 @@ static int reference_scale(double *scale)
 }
 
 /* A baseline that could not be written (RC from qqb_baseline_write or
- * _update, message ERR): the file system's refusal (a full disk, a
- * read-only folder) is exit 3, as a failed launch is; the rest exit 2. */
-static int store_failed(int rc, const char *err, const char *as_was)
+ * _update, message ERR): said, and kept in the outcome (qqb_run_exit_code:
+ * the file system's refusal is exit 3, the rest 2). */
+static void store_failed(struct run *r, int rc, const char *err, const char *as_was)
 {
     fprintf(stderr, "%s\n", err);
-    if (rc == -2) {
+    if (rc == -2)
         fprintf(stderr, "qqbench run: error: the results could not be stored; %s\n", as_was);
-        return QQB_EXIT_KERNEL;
-    }
-    return QQB_EXIT_USAGE;
+    r->oc.store_rc = rc;
 }
 
 /* ---------------------------------------------------------------------
@@ -549,7 +548,7 @@ static int write_pictures(const struct qqb_run_opts *o, const struct qqb_report 
 }
 
 /* The report: the table on stdout, the run's JSON and JUnit files, the
- * report folder; the exit code of the verdicts and of those outputs. */
+ * report folder; the outcome's verdicts and outputs. */
 static int step_report(struct run *r)
 {
     const struct qqb_run_opts *o = r->o;
@@ -590,8 +589,7 @@ static int step_report(struct run *r)
     /* A launch that lost events measured part of the run: nothing it gave
      * is compared as if complete (the rows say incomplete), nor stored. */
     oc->ndropped = qqb_judge_incomplete_case(&r->plan, &r->cur, &r->first_dropped);
-    r->exit_code = qqb_run_exit_code(oc);
-    rep->exit_code = r->exit_code;
+    rep->exit_code = qqb_run_exit_code(oc); /* the verdicts' (no output written yet) */
     qqb_report_print(stdout, rep);
     if (oc->ndropped) {
         const struct qqb_case_result *c = r->cur.cases[r->first_dropped];
@@ -601,15 +599,14 @@ static int step_report(struct run *r)
                 "'allow_dropped: true'\n",
                 c->name, qqb_case_dropped(c), oc->ndropped > 1 ? " (and in other cases)" : "");
     }
-    int json_failed = o->json && qqb_report_json(o->json, rep, r->err, sizeof r->err) != 0;
-    if (json_failed)
+    oc->json_failed = o->json && qqb_report_json(o->json, rep, r->err, sizeof r->err) != 0;
+    if (oc->json_failed)
         fprintf(stderr, "%s\n", r->err);
-    int junit_failed = o->junit && qqb_report_junit(o->junit, rep, r->err, sizeof r->err) != 0;
-    if (junit_failed)
+    oc->junit_failed = o->junit && qqb_report_junit(o->junit, rep, r->err, sizeof r->err) != 0;
+    if (oc->junit_failed)
         fprintf(stderr, "%s\n", r->err);
-    int pics = o->no_report ? 0 : write_pictures(o, rep, r->suite);
-    r->exit_code = qqb_run_exit_after_outputs(r->exit_code, json_failed, junit_failed, pics,
-                                              o->report_dir != NULL);
+    oc->pictures = o->no_report ? 0 : write_pictures(o, rep, r->suite);
+    oc->report_named = o->report_dir != NULL;
     return 0;
 }
 
@@ -672,10 +669,9 @@ static int store_baseline(struct run *r, const struct qqb_run_store *s)
     }
     r->stored.label = label;
     if (urc != 0) {
-        r->exit_code = store_failed(urc, r->err,
-                                    memory ? "neither the baseline nor the memory baseline was "
-                                             "written"
-                                           : "the baseline is as it was");
+        store_failed(r, urc, r->err,
+                     memory ? "neither the baseline nor the memory baseline was written"
+                            : "the baseline is as it was");
         return 0;
     }
     if (memory && !o->quiet)
@@ -706,7 +702,7 @@ static void store_snapshot(struct run *r)
         snprintf(r->err, sizeof r->err, "%.900s: error: out of memory", hpath);
     qqb_results_drop_verdicts(&r->stored);
     if (wrc != 0)
-        r->exit_code = store_failed(wrc, r->err, "no snapshot was written");
+        store_failed(r, wrc, r->err, "no snapshot was written");
     else if (!r->o->quiet)
         fprintf(stderr, "qqbench: snapshot '%s' recorded: %s\n", r->o->record, hpath);
 }
@@ -724,7 +720,7 @@ static int store_memory(struct run *r)
     }
     int mrc = qqb_baseline_update(r->paths.mpath, &memv, 1, r->err, sizeof r->err);
     if (mrc != 0)
-        r->exit_code = store_failed(mrc, r->err, "the memory baseline is as it was");
+        store_failed(r, mrc, r->err, "the memory baseline is as it was");
     else if (!r->o->quiet)
         fprintf(stderr, "qqbench: memory baseline %s %s (every machine)\n",
                 r->have_mem ? "updated:" : "recorded:", r->paths.mpath);
@@ -775,8 +771,9 @@ static int step_store(struct run *r)
  * --------------------------------------------------------------------- */
 
 /* The work folder removed (or kept, and said), the signals back, and
- * everything the run held freed. */
-static void finish(struct run *r)
+ * everything the run held freed. Returns the run's exit code: the one
+ * place it is made (qqb_run_exit_code of the outcome). */
+static int finish(struct run *r)
 {
     if (r->measured) {
         if (!r->o->keep)
@@ -801,6 +798,7 @@ static void finish(struct run *r)
     qqb_strbuf_free(&r->crossing);
     qqb_run_builds_free(&r->builds);
     free(r->against);
+    return qqb_run_exit_code(&r->oc);
 }
 
 /* What the run found into T (qqb_run_tally). */
@@ -843,17 +841,13 @@ int qqb_run(const struct qqb_run_opts *o)
 {
     struct run r = {0};
     r.o = o;
-    r.exit_code = QQB_EXIT_OK;
-    if (step_inputs(&r) != 0) {
-        free(r.against); /* nothing trapped, measured or planned yet */
-        return r.exit_code;
+    if (step_inputs(&r) == 0) {
+        if (step_plan(&r) == 0 && step_baselines(&r) == 0 && step_builds(&r) == 0 &&
+            step_workdir(&r) == 0 && step_measure(&r) == 0 && step_judge(&r) == 0 &&
+            step_report(&r) == 0)
+            step_store(&r);
+        if (o->tally)
+            tally(&r, o->tally);
     }
-    if (step_plan(&r) == 0 && step_baselines(&r) == 0 && step_builds(&r) == 0 &&
-        step_workdir(&r) == 0 && step_measure(&r) == 0 && step_judge(&r) == 0 &&
-        step_report(&r) == 0)
-        step_store(&r);
-    if (o->tally)
-        tally(&r, o->tally);
-    finish(&r);
-    return r.exit_code;
+    return finish(&r);
 }

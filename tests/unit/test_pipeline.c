@@ -271,40 +271,59 @@ static void test_failed(void)
     CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 1);
 }
 
-static void test_exit_code(void)
+/* One row of the exit-code ladder: the outcome's fields that decide it. */
+struct exit_row {
+    int stopped, store_rc;
+    size_t kernel_failures, ndropped;
+    int failed, refused, update;
+    int json_failed, junit_failed, pictures, report_named;
+    int want;
+};
+
+static void check_exit_rows(const struct exit_row *rows, size_t n, const char *table)
 {
-    static const struct {
-        size_t kernel_failures, ndropped;
-        int failed, refused, update, want;
-    } rows[] = {
-        {0, 0, 0, 0, 0, QQB_EXIT_OK},
-        /* Each row of the ladder alone. */
-        {2, 0, 0, 0, 0, QQB_EXIT_KERNEL},
-        {0, 1, 0, 0, 0, QQB_EXIT_USAGE},
-        {0, 0, 1, 0, 0, QQB_EXIT_REGRESSION},
-        {0, 0, 0, 1, 0, QQB_EXIT_USAGE},
-        /* Each row beats every row below it: a kernel's failure dropped
-         * events, those a regression, that a refusal. */
-        {1, 1, 1, 1, 0, QQB_EXIT_KERNEL},
-        {0, 1, 1, 1, 0, QQB_EXIT_USAGE},
-        {0, 0, 1, 1, 0, QQB_EXIT_REGRESSION},
-        /* --update-baseline accepts a failed run, not the rows above it. */
-        {0, 0, 1, 0, 1, QQB_EXIT_OK},
-        {1, 0, 1, 0, 1, QQB_EXIT_KERNEL},
-        {0, 1, 1, 0, 1, QQB_EXIT_USAGE},
-    };
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         struct qqb_run_outcome oc;
         memset(&oc, 0, sizeof oc);
+        oc.stopped = rows[i].stopped;
+        oc.store_rc = rows[i].store_rc;
         oc.kernel_failures = rows[i].kernel_failures;
         oc.ndropped = rows[i].ndropped;
         oc.failed = rows[i].failed;
         oc.refused = rows[i].refused;
         oc.update = rows[i].update;
+        oc.json_failed = rows[i].json_failed;
+        oc.junit_failed = rows[i].junit_failed;
+        oc.pictures = rows[i].pictures;
+        oc.report_named = rows[i].report_named;
         int got = qqb_run_exit_code(&oc);
         if (got != rows[i].want)
-            TEST_FAIL_AT("row %zu: exit %d, expected %d", i, got, rows[i].want);
+            TEST_FAIL_AT("%s row %zu: exit %d, expected %d", table, i, got, rows[i].want);
     }
+}
+
+static void test_exit_code(void)
+{
+    /* stopped, store_rc, kernel_failures, ndropped, failed, refused, update,
+     * json_failed, junit_failed, pictures, report_named: want */
+    static const struct exit_row rows[] = {
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, QQB_EXIT_OK},
+        /* Each row of the verdicts' ladder alone. */
+        {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, QQB_EXIT_KERNEL},
+        {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, QQB_EXIT_USAGE},
+        {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, QQB_EXIT_REGRESSION},
+        {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, QQB_EXIT_USAGE},
+        /* Each row beats every row below it: a kernel's failure dropped
+         * events, those a regression, that a refusal. */
+        {0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, QQB_EXIT_KERNEL},
+        {0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, QQB_EXIT_USAGE},
+        {0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, QQB_EXIT_REGRESSION},
+        /* --update-baseline accepts a failed run, not the rows above it. */
+        {0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, QQB_EXIT_OK},
+        {0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, QQB_EXIT_KERNEL},
+        {0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, QQB_EXIT_USAGE},
+    };
+    check_exit_rows(rows, sizeof rows / sizeof rows[0], "verdicts");
     /* From the verdicts: a regression fails the run whatever is noisy;
      * noisy alone fails it only with --fail-on-noisy. */
     struct qqb_judgement j;
@@ -332,23 +351,49 @@ static void test_exit_code(void)
     CHECK_INT_EQ(qqb_run_exit_code(&oc), QQB_EXIT_REGRESSION);
 }
 
-static void test_exit_after_outputs(void)
+static void test_exit_code_outputs(void)
 {
-    /* code, json_failed, junit_failed, pictures, report_named */
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(0, 0, 0, 0, 0), 0);
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(1, 0, 0, 0, 1), 1);
-    /* A --json or --junit file not written is 2, over any verdict. */
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(0, 1, 0, 0, 0), 2);
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(1, 0, 1, 0, 0), 2);
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(3, 1, 1, 0, 0), 2);
-    /* The default folder's failure is a warning only. */
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(0, 0, 0, -1, 0), 0);
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(0, 0, 0, -2, 0), 0);
-    /* --report DIR: not made 2, not drawn 3; never over a verdict. */
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(0, 0, 0, -2, 1), 2);
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(0, 0, 0, -1, 1), 3);
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(1, 0, 0, -1, 1), 1);
-    CHECK_INT_EQ(qqb_run_exit_after_outputs(0, 1, 0, -1, 1), 2);
+    static const struct exit_row rows[] = {
+        {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, QQB_EXIT_REGRESSION},
+        /* A --json or --junit file not written is 2, over any verdict. */
+        {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, QQB_EXIT_USAGE},
+        {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, QQB_EXIT_USAGE},
+        {0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, QQB_EXIT_USAGE},
+        /* The default folder's failure is a warning only. */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, QQB_EXIT_OK},
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, -2, 0, QQB_EXIT_OK},
+        /* --report DIR: not made 2, not drawn 3; never over a verdict. */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, -2, 1, QQB_EXIT_USAGE},
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 1, QQB_EXIT_KERNEL},
+        {0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 1, QQB_EXIT_REGRESSION},
+        {0, 0, 0, 0, 0, 0, 0, 1, 0, -1, 1, QQB_EXIT_USAGE},
+        /* --update-baseline's 0 is a 0 the folder's failure may replace. */
+        {0, 0, 0, 0, 1, 0, 1, 0, 0, -1, 1, QQB_EXIT_KERNEL},
+    };
+    check_exit_rows(rows, sizeof rows / sizeof rows[0], "outputs");
+}
+
+static void test_exit_code_stopped_and_store(void)
+{
+    static const struct exit_row rows[] = {
+        /* A step that stopped the run: its code, whatever else was filled
+         * (a store step out of memory after a failed write included). */
+        {2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, QQB_EXIT_USAGE},
+        {3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, QQB_EXIT_KERNEL},
+        {2, -2, 0, 0, 1, 0, 0, 0, 0, 0, 0, QQB_EXIT_USAGE},
+        /* A store write refused by the file system: 3; by its writer: 2. */
+        {0, -2, 0, 0, 0, 0, 0, 0, 0, 0, 0, QQB_EXIT_KERNEL},
+        {0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, QQB_EXIT_USAGE},
+        /* ... over a regression, a refusal, --update-baseline's 0 and the
+         * outputs (a failed store is the last thing the run says). */
+        {0, -2, 0, 0, 1, 0, 0, 0, 0, 0, 0, QQB_EXIT_KERNEL},
+        {0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 0, QQB_EXIT_USAGE},
+        {0, -2, 0, 0, 0, 1, 0, 0, 0, 0, 0, QQB_EXIT_KERNEL},
+        {0, -2, 0, 0, 1, 0, 1, 0, 0, 0, 0, QQB_EXIT_KERNEL},
+        {0, -2, 0, 0, 0, 0, 0, 1, 0, 0, 0, QQB_EXIT_KERNEL},
+        {0, -1, 0, 0, 0, 0, 0, 0, 0, -1, 1, QQB_EXIT_USAGE},
+    };
+    check_exit_rows(rows, sizeof rows / sizeof rows[0], "stopped/store");
 }
 
 /* ---------------------------------------------------------------------
@@ -492,7 +537,8 @@ int main(void)
     RUN(test_gate_notes);
     RUN(test_failed);
     RUN(test_exit_code);
-    RUN(test_exit_after_outputs);
+    RUN(test_exit_code_outputs);
+    RUN(test_exit_code_stopped_and_store);
     RUN(test_store);
     RUN(test_store_memory_only_and_ci);
     RUN(test_store_spoiled);
