@@ -321,7 +321,7 @@ static int plan_start(struct qqb_measure *m, struct qqb_group_state *st)
     size_t *want = calloc(ng ? ng : 1, sizeof *want);
     if (!want)
         return -1;
-    m->planned(m->ctx, want);
+    m->planned(m, want);
     for (size_t g = 0; g < ng; g++) {
         const struct qqb_plan_group *gr = &m->plan->groups[g];
         int most = m->max_planned > 0 ? m->max_planned : 8 * gr->reps;
@@ -489,7 +489,7 @@ static int extend(struct qqb_measure *m, struct qqb_results *into, struct qqb_gr
         more_taken = 0;
         for (size_t g = 0; rc == 0 && g < p->ngroups; g++) {
             const struct qqb_plan_group *gr = &p->groups[g];
-            if (st[g].upto >= st[g].most || gr->n < 2 || !m->undecided(m->ctx, g, into))
+            if (st[g].upto >= st[g].most || gr->n < 2 || !m->undecided(m, g, into))
                 continue;
             int more = st[g].upto + gr->reps > st[g].most ? st[g].most - st[g].upto : gr->reps;
             progress_noisy(m, gr, st[g].upto, more);

@@ -17,13 +17,16 @@ struct qqb_measure {
     int max_reps;     /* --max-repetitions, 0: off */
     double ref_scale; /* QQBENCH_REFERENCE_SCALE (1: the machine as it is) */
     uint64_t seed;    /* of the round order (qqb_round_order) */
+    /* The stored baseline the callbacks below judge against (NULL: none).
+     * They are the judgement's (judge/, a layer above): M gives them the
+     * plan and this baseline, typed. */
+    const struct qqb_results *base;
     /* --max-repetitions: 1 when group G of R still needs more rounds (asked
      * after every group's last pass, of the suite's judgement). */
-    int (*undecided)(void *ctx, size_t g, const struct qqb_results *r);
-    void *ctx;
+    int (*undecided)(const struct qqb_measure *m, size_t g, const struct qqb_results *r);
     /* Against a stored baseline: the launches per case each group wants
      * (the plan, qqb_judge_plan_start), into WANT[group]: 0 where none more. */
-    void (*planned)(void *ctx, size_t *want);
+    void (*planned)(const struct qqb_measure *m, size_t *want);
     double budget;   /* seconds the whole measurement may take (0: no limit) */
     int max_planned; /* the most rounds the plan may grow a group to
                         (--max-repetitions; 0: 8x the group's repetitions) */

@@ -56,7 +56,6 @@ struct run {
     int have_prof, have_base_prof;
     char prof_path[4200];
     struct qqb_measure m;
-    const void *uctx[2]; /* {plan, base} for undecided() */
     const char **names;
     char workdir[4096];
     int measured; /* the work folder exists */
@@ -109,17 +108,17 @@ static void remove_workdir(const char *dir, size_t files)
     rmdir(dir);
 }
 
-static int undecided(void *ctx, size_t g, const struct qqb_results *r)
+/* measure/'s callbacks, into judge/: is group G of R still undecided
+ * (--max-repetitions), and the rounds the plan wants of each group. */
+static int undecided(const struct qqb_measure *m, size_t g, const struct qqb_results *r)
 {
-    const void *const *c = ctx; /* {plan, base} */
-    return qqb_judge_ab_undecided(c[0], g, r, c[1]);
+    return qqb_judge_ab_undecided(m->plan, g, r, m->base);
 }
 
-static void planned(void *ctx, size_t *want)
+static void planned(const struct qqb_measure *m, size_t *want)
 {
-    const void *const *c = ctx;
-    if (qqb_judge_plan_start(c[0], c[1], want) != 0)
-        for (size_t g = 0; g < ((const struct qqb_plan *)c[0])->ngroups; g++)
+    if (qqb_judge_plan_start(m->plan, m->base, want) != 0)
+        for (size_t g = 0; g < m->plan->ngroups; g++)
             want[g] = 0; /* out of memory: no more rounds than the suite's */
 }
 
@@ -374,9 +373,8 @@ static int step_workdir(struct run *r)
 {
     const struct qqb_run_opts *o = r->o;
     struct qqb_measure *m = &r->m;
-    r->uctx[0] = &r->plan;
-    r->uctx[1] = r->have_base ? &r->base : NULL;
     m->plan = &r->plan;
+    m->base = r->have_base ? &r->base : NULL;
     m->quiet = o->quiet;
     m->verbose = o->verbose;
     m->keep = o->keep;
@@ -390,7 +388,6 @@ static int step_workdir(struct run *r)
     m->budget = o->budget;
     m->max_planned = o->max_reps; /* 0: each group's 8x */
     r->plan.passes = o->passes > 0 ? o->passes : QQB_DEFAULT_PASSES;
-    m->ctx = (void *)r->uctx;
     m->workdir = r->workdir;
     snprintf(r->workdir, sizeof r->workdir, "%s/qqbench.XXXXXX",
              qqb_run_work_parent(o->work_parent, getenv("TMPDIR")));
