@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bigsim.h"
+#include "names.h"
 
 static int fail(const char *line, const char *at, int *col, char *err, size_t len, const char *fmt,
                 ...) __attribute__((format(printf, 6, 7)));
@@ -100,6 +101,12 @@ int qqb_bigsim_parse_line(const char *line, struct qqb_bigsim_rec *r, int *col, 
                 return fail(line, p, col, err, errlen, "event name longer than %zu characters",
                             sizeof r->event - 1);
             memcpy(r->event, p, (size_t)(e - p));
+            /* Printed and made a series' name: the names rule, never an
+             * escape sequence to the terminal. */
+            char why[80];
+            if (qqb_name_check(QQB_NAME_TEXT, r->event, why, sizeof why) != 0)
+                return fail(line, p, col, err, errlen, "event name %s; expected %s", why,
+                            qqb_name_rule(QQB_NAME_TEXT));
         } else if (seen == &have_papi) {
             /* hardware counters: kept out of the fit */
         } else {

@@ -1,7 +1,8 @@
 /* test_bigsim.c - trace/bigsim.c, BigSim's TRACEBIGSIM lines: a record's fields in any order,
  * blanks where BigSim writes them, PAPI counters kept out; a line that is not a record is 0;
  * every fault -1 with its reason and the 1-based column where it is (an unknown or repeated
- * field, a brace missing or never closed, an empty or overlong event name, a number that is
+ * field, a brace missing or never closed, an empty or overlong event name or one outside the
+ * names rule (a control character, a backquote, bytes that are not UTF-8), a number that is
  * not one or not finite, two numbers where one goes, a negative time, a seqno that is not a
  * whole number up to 2^62, more than 20 parameters, no event or no time). */
 #include <string.h>
@@ -80,6 +81,21 @@ static void test_faults(void)
     char line[300];
     snprintf(line, sizeof line, "TRACEBIGSIM: event:{%0128d} time:{1}", 0);
     REFUSED(line, "event name longer than 127 characters", 21);
+    /* An event name is printed and becomes a series' name: the names rule
+     * (names.h), never an escape sequence to the terminal. */
+    REFUSED("TRACEBIGSIM: event:{ a\x1b[2Jb } time:{1}",
+            "event name has the byte 0x1b at 2; expected 1 to 255 bytes of UTF-8 with no control "
+            "character and no backquote",
+            22);
+    REFUSED("TRACEBIGSIM: event:{ a`b } time:{1}",
+            "event name has the byte 0x60 at 2; expected 1 to 255 bytes of UTF-8 with no control "
+            "character and no backquote",
+            22);
+    REFUSED("TRACEBIGSIM: event:{ \xff } time:{1}",
+            "event name has the byte 0xff at 1; expected 1 to 255 bytes of UTF-8 with no control "
+            "character and no backquote",
+            22);
+    CHECK_INT_EQ(parse("TRACEBIGSIM: event:{ \xc2\xb5s } time:{1}"), 1); /* UTF-8 is fine */
     REFUSED("TRACEBIGSIM: event:{e} time:{ abc }", "expected a number in 'time:'", 31);
     REFUSED("TRACEBIGSIM: event:{e} time:{ nan }", "expected a number in 'time:'", 31);
     REFUSED("TRACEBIGSIM: event:{e} time:{ inf }", "expected a number in 'time:'", 31);
