@@ -13,10 +13,13 @@ double qqb_now(void)
 
 void qqb_utc_now(char *buf, size_t len)
 {
+    /* Formatted whole, then copied: strftime into a buffer too small
+     * leaves it unterminated. */
+    char s[32] = "1970-01-01T00:00:00Z";
     time_t t = time(NULL);
     struct tm tm;
     if (gmtime_r(&t, &tm))
-        strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    else
-        snprintf(buf, len, "1970-01-01T00:00:00Z");
+        strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (len)
+        snprintf(buf, len, "%s", s);
 }
