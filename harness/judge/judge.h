@@ -107,6 +107,9 @@ struct qqb_cmp {
      * change per interval (ch.pct). */
     double count_base, count_cur;
     double count_pct;
+    double cost_pct; /* the change per interval's part of the total change:
+                        count_cur / count_base x ch.pct (NaN where count_pct
+                        is); set by qqb_judgement_figures */
     struct qqb_change ch;
     enum qqb_verdict verdict;
     enum qqb_verdict alone; /* the verdict before family-wise control */
@@ -140,6 +143,28 @@ struct qqb_memcmp {
     int verdict; /* +1 more memory, -1 less, 0 only counts moved (or nothing) */
     int moved;   /* 0: nothing moved: a key of a comparison that gates, listed so
                     every gated key shows (keys all zero on both sides are not) */
+};
+
+/* A key of a case that nothing was compared with (no baseline row, no row
+ * against the reference build of it or its twin): the figures the report
+ * gives of its verdict metric. */
+struct qqb_measured {
+    size_t case_idx, metric; /* into the results */
+    double median;           /* ticks per interval, the median over launches */
+    double noise_pct;        /* qqb_noise_pct of its launches */
+    double events;           /* the median of the key's hits per launch (NaN: none) */
+};
+
+/* The summaries of every metric of one case of the results (the run
+ * JSON's): metric m of the case at metric[m], metric m of its thread row t
+ * at thread[t].metric[m]. */
+struct qqb_thread_figures {
+    struct qqb_summary *metric;
+};
+struct qqb_case_figures {
+    struct qqb_summary *metric;
+    struct qqb_thread_figures *thread;
+    size_t nthreads;
 };
 
 struct qqb_judgement {
@@ -176,6 +201,13 @@ struct qqb_judgement {
     size_t build_regressed, build_noisy, build_mem_regressed;
     size_t build_blind; /* rows against the reference build whose pairs cannot see
                            the benchmark's own threshold */
+    /* The figures the reports print beyond the rows, made once where the
+     * judgement is finished (qqb_judgement_figures): case i of the results'
+     * summaries at figures[i]; the keys nothing was compared with. */
+    struct qqb_case_figures *figures;
+    size_t nfigures;
+    struct qqb_measured *measured;
+    size_t nmeasured;
 };
 
 /* Judge CUR (the plan's cases, measured) against BASE (may be NULL) and
@@ -214,6 +246,16 @@ double qqb_case_dropped(const struct qqb_case_result *c);
 size_t qqb_judge_incomplete_case(const struct qqb_plan *p, const struct qqb_results *cur,
                                  size_t *first);
 void qqb_judgement_free(struct qqb_judgement *j);
+
+/* judge_figures.c: the figures of J that the reports print and no row
+ * holds, from CUR (the results J judged): every row's cost_pct, every
+ * metric's summaries (figures), the keys nothing was compared with
+ * (measured). Made once, where the judgement is finished (made again, the
+ * ones before are released); a report reads them and computes none. 0, or
+ * -1 out of memory. Released by qqb_judgement_figures_free (before
+ * qqb_judgement_free). */
+int qqb_judgement_figures(struct qqb_judgement *j, const struct qqb_results *cur);
+void qqb_judgement_figures_free(struct qqb_judgement *j);
 
 const char *qqb_threshold_from_name(enum qqb_threshold_from f);
 const char *qqb_machine_check_name(enum qqb_machine_check m);

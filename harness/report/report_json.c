@@ -43,15 +43,17 @@ static int run_strv(char *const *v, const char ***out, size_t *n)
     return 0;
 }
 
-/* Metric MT as the run JSON has it: its summaries and samples (copied). */
-static int run_metric(const struct qqb_metric *mt, struct qqb_run_metric *om)
+/* Metric MT as the run JSON has it: its summaries (S, the judgement's)
+ * and samples (copied). */
+static int run_metric(const struct qqb_metric *mt, const struct qqb_summary *s,
+                      struct qqb_run_metric *om)
 {
     *om = (struct qqb_run_metric){.key = mt->key,
                                   .what = mt->what,
-                                  .median = qqb_median(mt->samples, mt->n),
-                                  .mad = qqb_mad_scaled(mt->samples, mt->n),
-                                  .min = qqb_min(mt->samples, mt->n),
-                                  .noise_pct = qqb_noise_pct(mt->samples, mt->n)};
+                                  .median = s->median,
+                                  .mad = s->mad,
+                                  .min = s->min,
+                                  .noise_pct = s->noise_pct};
     om->samples = malloc((mt->n + 1) * sizeof *om->samples);
     if (!om->samples)
         return -1;
@@ -63,7 +65,8 @@ static int run_metric(const struct qqb_metric *mt, struct qqb_run_metric *om)
 
 /* The per-thread rows of a threaded case (docs/THREADS.md); none for a
  * case whose launches had one thread per node. */
-static int run_threads(const struct qqb_case_result *c, struct qqb_run_case *o)
+static int run_threads(const struct qqb_case_result *c, const struct qqb_case_figures *f,
+                       struct qqb_run_case *o)
 {
     if (c->nthreads == 0)
         return 0;
@@ -83,14 +86,17 @@ static int run_threads(const struct qqb_case_result *c, struct qqb_run_case *o)
         if (!ot->metrics)
             return -1;
         for (size_t m = 0; m < t->nmetrics; m++)
-            if (run_metric(&t->metrics[m], &ot->metrics[ot->n_metrics++]) != 0)
+            if (run_metric(&t->metrics[m], &f->thread[i].metric[m],
+                           &ot->metrics[ot->n_metrics++]) != 0)
                 return -1;
     }
     return 0;
 }
 
-/* Case C of the results as the run JSON has it: its summaries computed. */
-static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
+/* Case C of the results as the run JSON has it, with its summaries F (the
+ * judgement's figures). */
+static int run_case(const struct qqb_case_result *c, const struct qqb_case_figures *f,
+                    struct qqb_run_case *o)
 {
     *o = (struct qqb_run_case){.name = c->name,
                                .bench = c->bench,
@@ -115,70 +121,70 @@ static int run_case(const struct qqb_case_result *c, struct qqb_run_case *o)
         run_strv(c->build.producer, &o->producer, &o->n_producer) != 0)
         return -1;
     for (size_t m = 0; m < c->nmetrics; m++)
-        if (run_metric(&c->metrics[m], &o->metrics[o->n_metrics++]) != 0)
+        if (run_metric(&c->metrics[m], &f->metric[m], &o->metrics[o->n_metrics++]) != 0)
             return -1;
     for (size_t m = 0; m < c->nmem; m++)
         o->memory[o->n_memory++] = run_mem(&c->mem[m]);
-    return run_threads(c, o);
+    return run_threads(c, f, o);
 }
 
 static struct qqb_run_cmp run_cmp(const struct qqb_cmp *c)
 {
-    return (struct qqb_run_cmp){
-        .case_name = c->case_name,
-        .key = c->key,
-        .kind = kind_name(c->ab),
-        .reference = c->ref_name,
-        .paired = c->paired,
-        .noisy_runs = c->noisy_runs,
-        .baseline_cycles = c->base_median,
-        .current_cycles = c->cur_median,
-        .baseline_ns = qqb_ticks_ns(c->base_median, c->base_mhz),
-        .current_ns = qqb_ticks_ns(c->cur_median, c->mhz),
-        .change_pct = c->ch.pct,
-        .lo_pct = c->ch.lo,
-        .hi_pct = c->ch.hi,
-        .interval_ok = c->ch.ci_ok,
-        .confidence = c->ch.confidence,
-        .p_value = c->p_value,
-        .threshold_pct = c->threshold,
-        .threshold_from = qqb_threshold_from_name(c->threshold_from),
-        .mde = c->mde_pct > 0 ? c->mde_pct : NAN, /* > the threshold where known */
-        .noise_pct = c->noise_pct,
-        .noise_from = c->noise_from,
-        .baseline_runs = (long long)(json_int_t)c->base_runs,
-        .run_to_run_pct = c->run_pct,
-        .run_bound_pct = c->run_bound_pct,
-        .pairs = (long long)(json_int_t)c->npairs,
-        .rounds = (long long)(json_int_t)c->rounds,
-        .verdict_alone = qqb_verdict_name(c->alone),
-        .level = c->level,
-        .holm = c->holm_held < 0 ? -1 : c->holm_held,
-        .machine_check = qqb_machine_check_name(c->machine),
-        .machine_check_note = c->machine_why,
-        .command_differs = c->command_differs,
-        .why = c->why[0] ? c->why : NULL,
-        .seen_by = c->seen_by,
-        .counter_step = c->step > 0 ? c->step : NAN,
-        .below_resolution = c->below_step,
-        .dropped_events = c->dropped,
-        .machine_pct = c->machine_pct,
-        .norm_pct = c->norm_pct,
-        .machine_moved = c->machine == QQB_MC_MOVED,
-        .verdict = qqb_verdict_name(c->verdict),
-        .look = (long long)(json_int_t)c->look,
-        .looks = (long long)(json_int_t)c->looks,
-        .plan_launches = (long long)(json_int_t)c->plan_launches,
-        .need_launches = (long long)(json_int_t)c->need_launches,
-        .need_runs = (long long)(json_int_t)c->need_runs,
-        .count_base = c->count_base,
-        .count_cur = c->count_cur,
-        .count_pct = c->count_pct,
-        .cost_part_pct = isfinite(c->count_pct) ? c->count_cur / c->count_base * c->ch.pct : NAN,
-        .note = NULL,
-        .reason = NULL,
-        .baseline_samples = NULL,
-        .n_baseline_samples = 0};
+    return (struct qqb_run_cmp){.case_name = c->case_name,
+                                .key = c->key,
+                                .kind = kind_name(c->ab),
+                                .reference = c->ref_name,
+                                .paired = c->paired,
+                                .noisy_runs = c->noisy_runs,
+                                .baseline_cycles = c->base_median,
+                                .current_cycles = c->cur_median,
+                                .baseline_ns = qqb_ticks_ns(c->base_median, c->base_mhz),
+                                .current_ns = qqb_ticks_ns(c->cur_median, c->mhz),
+                                .change_pct = c->ch.pct,
+                                .lo_pct = c->ch.lo,
+                                .hi_pct = c->ch.hi,
+                                .interval_ok = c->ch.ci_ok,
+                                .confidence = c->ch.confidence,
+                                .p_value = c->p_value,
+                                .threshold_pct = c->threshold,
+                                .threshold_from = qqb_threshold_from_name(c->threshold_from),
+                                .mde = c->mde_pct > 0 ? c->mde_pct
+                                                      : NAN, /* > the threshold where known */
+                                .noise_pct = c->noise_pct,
+                                .noise_from = c->noise_from,
+                                .baseline_runs = (long long)(json_int_t)c->base_runs,
+                                .run_to_run_pct = c->run_pct,
+                                .run_bound_pct = c->run_bound_pct,
+                                .pairs = (long long)(json_int_t)c->npairs,
+                                .rounds = (long long)(json_int_t)c->rounds,
+                                .verdict_alone = qqb_verdict_name(c->alone),
+                                .level = c->level,
+                                .holm = c->holm_held < 0 ? -1 : c->holm_held,
+                                .machine_check = qqb_machine_check_name(c->machine),
+                                .machine_check_note = c->machine_why,
+                                .command_differs = c->command_differs,
+                                .why = c->why[0] ? c->why : NULL,
+                                .seen_by = c->seen_by,
+                                .counter_step = c->step > 0 ? c->step : NAN,
+                                .below_resolution = c->below_step,
+                                .dropped_events = c->dropped,
+                                .machine_pct = c->machine_pct,
+                                .norm_pct = c->norm_pct,
+                                .machine_moved = c->machine == QQB_MC_MOVED,
+                                .verdict = qqb_verdict_name(c->verdict),
+                                .look = (long long)(json_int_t)c->look,
+                                .looks = (long long)(json_int_t)c->looks,
+                                .plan_launches = (long long)(json_int_t)c->plan_launches,
+                                .need_launches = (long long)(json_int_t)c->need_launches,
+                                .need_runs = (long long)(json_int_t)c->need_runs,
+                                .count_base = c->count_base,
+                                .count_cur = c->count_cur,
+                                .count_pct = c->count_pct,
+                                .cost_part_pct = c->cost_pct,
+                                .note = NULL,
+                                .reason = NULL,
+                                .baseline_samples = NULL,
+                                .n_baseline_samples = 0};
 }
 
 /* The run JSON's header: suite, provenance, machine. */
@@ -220,13 +226,15 @@ static int run_of_report(const struct qqb_report *r, struct qqb_run *o)
     const struct qqb_judgement *jd = r->j;
     memset(o, 0, sizeof *o);
     run_head(r, o);
+    if (jd->nfigures != res->ncases) /* not finished: qqb_judgement_figures */
+        return -1;
     o->cases = calloc(res->ncases + 1, sizeof *o->cases);
     o->comparisons = calloc(jd->ncmp + 1, sizeof *o->comparisons);
     o->memory_changes = calloc(jd->nmem + 1, sizeof *o->memory_changes);
     if (!o->cases || !o->comparisons || !o->memory_changes)
         return -1;
     for (size_t i = 0; i < res->ncases; i++)
-        if (run_case(res->cases[i], &o->cases[o->n_cases++]) != 0)
+        if (run_case(res->cases[i], &jd->figures[i], &o->cases[o->n_cases++]) != 0)
             return -1;
     for (size_t i = 0; i < jd->ncmp; i++)
         o->comparisons[o->n_comparisons++] = run_cmp(&jd->cmp[i]);

@@ -88,7 +88,7 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
                     " [intervals per launch %.0f -> %.0f, exact: of the total, count %s%%, "
                     "cost per interval %s%%]",
                     c->count_base, c->count_cur, qqb_signed(&sc, c->count_pct, 1),
-                    qqb_signed(&sk, c->count_cur / c->count_base * c->ch.pct, 1));
+                    qqb_signed(&sk, c->cost_pct, 1));
         fprintf(fp, "\n");
     }
 }
@@ -225,44 +225,31 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
 }
 
 /* Cases that nothing was compared against: their own numbers, so a first
- * run (or a run whose other cases failed) still shows what it measured. */
+ * run (or a run whose other cases failed) still shows what it measured
+ * (the judgement's measured keys, judge_figures.c). */
 static void print_measured(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_results *res = r->results;
     const struct qqb_judgement *j = r->j;
-    int header = 0;
-    for (size_t i = 0; i < res->ncases; i++) {
-        const struct qqb_case_result *c = res->cases[i];
-        int compared = 0;
-        for (size_t k = 0; k < j->ncmp && !compared; k++)
-            compared = (!j->cmp[k].ab && j->cmp[k].case_idx == i) ||
-                       (j->cmp[k].ab == QQB_CMP_BUILD &&
-                        (j->cmp[k].case_idx == i || j->cmp[k].ref_idx == i));
-        if (compared || c->launches == 0)
-            continue;
-        for (size_t m = 0; m < c->nmetrics; m++) {
-            const struct qqb_metric *mt = &c->metrics[m];
-            if (strcmp(mt->what, QQB_VERDICT_METRIC))
-                continue;
-            if (!header) {
-                fprintf(fp, "\nMeasured (not compared with a baseline: none, or one of too "
-                            "few runs): median over launches\n\n");
-                fprintf(fp, "%-32s %-20s %-22s %8s %9s %s\n", "case", "key", "cycles per interval",
-                        "noise", "launches", "events/launch");
-                header = 1;
-            }
-            const struct qqb_metric *h = qqb_case_find_metric(c, mt->key, "hits");
-            char cyc[64], noise[32], ev[32];
-            qqb_fmt_cycles(cyc, sizeof cyc, qqb_median(mt->samples, mt->n), c->mhz, QQB_CYC_COLUMN);
-            double nz = qqb_noise_pct(mt->samples, mt->n);
-            if (isfinite(nz))
-                snprintf(noise, sizeof noise, "%.2f%%", nz);
-            else
-                snprintf(noise, sizeof noise, "-");
-            qqb_fmt_count(ev, sizeof ev, h ? qqb_median(h->samples, h->n) : NAN);
-            fprintf(fp, "%-32.32s %-20.20s %-22s %8s %9zu %s\n", c->name, mt->key, cyc, noise,
-                    mt->n, ev);
-        }
+    if (j->nmeasured == 0)
+        return;
+    fprintf(fp, "\nMeasured (not compared with a baseline: none, or one of too "
+                "few runs): median over launches\n\n");
+    fprintf(fp, "%-32s %-20s %-22s %8s %9s %s\n", "case", "key", "cycles per interval", "noise",
+            "launches", "events/launch");
+    for (size_t i = 0; i < j->nmeasured; i++) {
+        const struct qqb_measured *m = &j->measured[i];
+        const struct qqb_case_result *c = res->cases[m->case_idx];
+        const struct qqb_metric *mt = &c->metrics[m->metric];
+        char cyc[64], noise[32], ev[32];
+        qqb_fmt_cycles(cyc, sizeof cyc, m->median, c->mhz, QQB_CYC_COLUMN);
+        if (isfinite(m->noise_pct))
+            snprintf(noise, sizeof noise, "%.2f%%", m->noise_pct);
+        else
+            snprintf(noise, sizeof noise, "-");
+        qqb_fmt_count(ev, sizeof ev, m->events);
+        fprintf(fp, "%-32.32s %-20.20s %-22s %8s %9zu %s\n", c->name, mt->key, cyc, noise, mt->n,
+                ev);
     }
 }
 

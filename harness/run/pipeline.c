@@ -453,6 +453,9 @@ static int step_judge(struct run *r)
     if (qqb_judge_all(&r->plan, &r->cur, base, r->have_mem ? &r->membase : base, &r->models,
                       &r->jd) != 0)
         return nomem(r);
+    /* The figures the reports print beyond the rows, made once here. */
+    if (qqb_judgement_figures(&r->jd, &r->cur) != 0)
+        return nomem(r);
     /* Keys noisy in this run and in the recorded runs before it. */
     if (r->have_base &&
         qqb_history_noisy_runs(r->bdir, r->suite->name, r->cur.fp.id, &r->jd, QQB_NOISY_RUNS))
@@ -783,6 +786,7 @@ static int finish(struct run *r)
         free(r->stored.cases);
     free(r->names);
     qqb_measure_free(&r->m);
+    qqb_judgement_figures_free(&r->jd);
     qqb_judgement_free(&r->jd);
     qqb_model_judgement_free(&r->models);
     qqb_sig_judgement_free(&r->sigs);

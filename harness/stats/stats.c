@@ -147,6 +147,14 @@ double qqb_noise_pct(const double *x, size_t n)
     return 100.0 * qqb_mad_scaled(x, n) / m;
 }
 
+void qqb_summarize(const double *x, size_t n, struct qqb_summary *out)
+{
+    out->median = qqb_median(x, n);
+    out->mad = qqb_mad_scaled(x, n);
+    out->min = qqb_min(x, n);
+    out->noise_pct = qqb_noise_pct(x, n);
+}
+
 double qqb_level_shift(const double *x, size_t n)
 {
     if (!x || n == 0)

@@ -41,6 +41,14 @@ double qqb_mad_scaled(const double *x, size_t n);
  * not positive. */
 double qqb_noise_pct(const double *x, size_t n);
 
+/* The summaries of one metric's launches that the reports give, made once
+ * (judge/judge_figures.c): qqb_median, qqb_mad_scaled, qqb_min and
+ * qqb_noise_pct of X, with their rules for n = 0, 1 and NaN. */
+struct qqb_summary {
+    double median, mad, min, noise_pct;
+};
+void qqb_summarize(const double *x, size_t n, struct qqb_summary *out);
+
 /* Level-shift indicator of one side: sort x and return the largest ratio
  * x(s+1)/x(s) of adjacent order statistics that leaves at least 2 launches on
  * each side of the gap (a single outlier is not a level). 1.0 when n < 4 or no

@@ -317,6 +317,7 @@ int main(int argc, char **argv)
     struct qqb_results res = {0};
     struct qqb_judgement j = {0};
     craft(&res, &j);
+    CHECK(qqb_judgement_figures(&j, &res) == 0);
     struct qqb_report r = {.suite = "golden",
                            .baseline_path = "baselines/x86_64-8cpu-0badf00d/golden.yaml",
                            .baseline_other = 0,
@@ -385,6 +386,7 @@ int main(int argc, char **argv)
     CHECK_INT_EQ(run.round_order_seed, 0x7edcba9876543210LL);
     CHECK(run.models == NULL);
     qqb_run_free(&run);
+    qqb_judgement_figures_free(&j);
     free(j.cmp);
     free(j.mem);
     qqb_results_free(&res);

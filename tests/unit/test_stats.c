@@ -100,11 +100,31 @@ static void test_noise_and_level_shift(void)
     CHECK(isnan(qqb_level_shift(quiet, 0)));
 }
 
+/* qqb_summarize is the four summaries, with their rules for n = 0, 1 and NaN. */
+static void test_summarize(void)
+{
+    static const double x[] = {5, 1, 4, 2, 3, 9}, one[] = {7}, nan_[] = {1, NAN, 3};
+    struct qqb_summary s;
+    qqb_summarize(x, N_OF(x), &s);
+    CHECK_DBL_NEAR(s.median, qqb_median(x, N_OF(x)), 0);
+    CHECK_DBL_NEAR(s.median, 3.5, 0);
+    CHECK_DBL_NEAR(s.mad, qqb_mad_scaled(x, N_OF(x)), 0);
+    CHECK_DBL_NEAR(s.min, 1, 0);
+    CHECK_DBL_NEAR(s.noise_pct, qqb_noise_pct(x, N_OF(x)), 0);
+    qqb_summarize(one, 1, &s);
+    CHECK(s.median == 7 && s.mad == 0 && s.min == 7 && isnan(s.noise_pct));
+    qqb_summarize(nan_, 3, &s);
+    CHECK(isnan(s.median) && isnan(s.mad) && isnan(s.min) && isnan(s.noise_pct));
+    qqb_summarize(x, 0, &s);
+    CHECK(isnan(s.median) && isnan(s.mad) && isnan(s.min) && isnan(s.noise_pct));
+}
+
 int main(void)
 {
     RUN(test_median);
     RUN(test_mad);
     RUN(test_min_max_mean_quantile);
     RUN(test_noise_and_level_shift);
+    RUN(test_summarize);
     return TEST_DONE();
 }
