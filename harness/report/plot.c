@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "proc.h"
+
 /* Okabe & Ito (2008), vermillion kept apart as the alert colour; yellow
  * last because thin yellow lines are hard to see on white. */
 static const char *const cycle[] = {"#0072B2", "#009E73", "#E69F00", "#CC79A7",
@@ -293,40 +295,31 @@ int qqb_plot_run(const char *dir, const char *script, char *err, size_t errsz)
         snprintf(err, errsz, "cannot run %s: pipe: %s", prog, strerror(errno));
         return -1;
     }
-    pid_t pid = fork();
+    /* stdout to /dev/null, stderr to the pipe, no stdin, in DIR. */
+    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
+    char *argv[] = {(char *)prog, (char *)script, NULL};
+    struct qqb_proc p = {.argv = argv,
+                         .cwd = dir,
+                         .in = QQB_PROC_DEVNULL,
+                         .out = QQB_PROC_DEVNULL,
+                         .err = pipefd[1],
+                         .same_group = 1};
+    pid_t pid = qqb_proc_spawn(&p);
     if (pid < 0) {
         snprintf(err, errsz, "cannot run %s: fork: %s", prog, strerror(errno));
         close(pipefd[0]);
         close(pipefd[1]);
         return -1;
     }
-    if (pid == 0) {
-        /* Child: stdout to /dev/null, stderr to the pipe, no stdin. */
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0) {
-            dup2(null, STDIN_FILENO);
-            dup2(null, STDOUT_FILENO);
-            close(null);
-        }
-        dup2(pipefd[1], STDERR_FILENO);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        if (chdir(dir) != 0)
-            _exit(126);
-        char *argv[] = {(char *)prog, (char *)script, NULL};
-        execvp(prog, argv);
-        _exit(127);
-    }
     close(pipefd[1]);
     char out[2048];
     size_t n = drain(pipefd[0], out, sizeof out);
     close(pipefd[0]);
     int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            snprintf(err, errsz, "cannot run %s: waitpid: %s", prog, strerror(errno));
-            return -1;
-        }
+    if (qqb_proc_wait(pid, NULL, &status) != 0) {
+        snprintf(err, errsz, "cannot run %s: waitpid: %s", prog, strerror(errno));
+        return -1;
+    }
     if (WIFSIGNALED(status)) {
         snprintf(err, errsz, "%s %s was killed by signal %d", prog, script, WTERMSIG(status));
         return -1;

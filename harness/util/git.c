@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "git.h"
+#include "proc.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -155,19 +156,17 @@ static int run_git(const char *dir, const char *const *args, char *buf, size_t l
     int fd[2];
     if (pipe(fd) != 0)
         return -1;
-    pid_t pid = fork();
+    fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+    struct qqb_proc p = {.argv = argv,
+                         .in = QQB_PROC_DEVNULL,
+                         .out = fd[1],
+                         .err = QQB_PROC_DEVNULL,
+                         .same_group = 1};
+    pid_t pid = qqb_proc_spawn(&p);
     if (pid < 0) {
         close(fd[0]);
         close(fd[1]);
         return -1;
-    }
-    if (pid == 0) {
-        int nul = open("/dev/null", O_RDWR);
-        if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd[1], 1) < 0 || dup2(nul, 2) < 0)
-            _exit(127);
-        close(fd[0]);
-        execvp(argv[0], argv);
-        _exit(127);
     }
     close(fd[1]);
     char tmp[PATH_MAX];
@@ -186,12 +185,11 @@ static int run_git(const char *dir, const char *const *args, char *buf, size_t l
     tmp[got] = '\0';
     tmp[strcspn(tmp, "\n")] = '\0';
     int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
+    if (qqb_proc_wait(pid, NULL, &st) != 0)
+        return -1;
     if (buf && len)
         snprintf(buf, len, "%s", tmp);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return qqb_proc_exit_code(st);
 }
 
 int qqb_git_line(const char *dir, const char *const *args, char *buf, size_t len, int *status)

@@ -72,7 +72,7 @@ static void child(const struct qqb_proc *p, pid_t parent)
     if (p->in >= 0 && p->in > 2)
         close(p->in);
     if (p->cwd && chdir(p->cwd) != 0)
-        _exit(127);
+        _exit(126); /* as a shell's "cannot execute": there, but not entered */
     if (!p->argv) {
         int rc = p->fn(p->arg);
         exit(rc < 0 || rc > 255 ? 255 : rc);

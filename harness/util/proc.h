@@ -20,7 +20,7 @@ struct qqb_proc {
                               (exit(), so atexit's handlers run and stdio's buffers are written) */
     void *arg;             /* FN's and SETUP's argument */
     void (*setup)(void *); /* in the child, before the descriptors and the exec (environment) */
-    const char *cwd;       /* the child's folder; NULL: this one */
+    const char *cwd;       /* the child's folder (not entered: exit 126); NULL: this one */
     int in, out, err;      /* the child's stdin, stdout, stderr: a descriptor, QQB_PROC_KEEP
                               or QQB_PROC_DEVNULL */
     int same_group;        /* 1: stay in qqbench's process group (a terminal's ^C reaches both);

@@ -1,6 +1,7 @@
 /* test_proc.c - the one spawner (util/proc.h): exit statuses, a program that cannot run, output
- * to a descriptor, a function in the child, the process group, a time limit, a stop flag that
- * stops the group or is passed on, and a group stopped with its grandchildren. */
+ * to a descriptor, a folder not entered (126), a function in the child, the process group, a time
+ * limit, a stop flag that stops the group or is passed on, and a group stopped with its
+ * grandchildren. */
 #define _DEFAULT_SOURCE /* prctl's constants */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,17 @@ static void test_status(void)
     int st = run_argv(killed, QQB_PROC_DEVNULL, QQB_PROC_DEVNULL);
     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     CHECK_INT_EQ(qqb_proc_exit_code(st), -1);
+    /* A folder that cannot be entered: 126, not the 127 of a program not
+     * found (report/plot.c tells the two apart). */
+    char *pwd[] = {"/bin/sh", "-c", "exit 0", NULL};
+    struct qqb_proc p = {.argv = pwd,
+                         .cwd = "/no/such/folder",
+                         .in = QQB_PROC_DEVNULL,
+                         .out = QQB_PROC_DEVNULL,
+                         .err = QQB_PROC_DEVNULL};
+    pid_t pid = qqb_proc_spawn(&p);
+    CHECK_INT_EQ(qqb_proc_wait(pid, NULL, &st), 0);
+    CHECK_INT_EQ(qqb_proc_exit_code(st), 126);
 }
 
 /* stdout and stderr to one pipe; a program that cannot run says so there
