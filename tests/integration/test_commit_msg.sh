@@ -5,13 +5,7 @@
 set -euo pipefail
 src="${QQ_SOURCE_DIR:?QQ_SOURCE_DIR not set}"
 hook="$src/tools/git-hooks/commit-msg"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() {
-    local what="$1"; shift
-    if "$@"; then ok "$what"; else bad "$what"; fi
-}
+. "${QQ_TEST_DATA:?QQ_TEST_DATA not set}/run/check.sh"
 [ -x "$hook" ] || { echo "FAIL: $hook is not an executable file"; exit 1; }
 
 # hook NAME: run the hook on the message in NAME; stderr in NAME.err, exit status in $rc.
@@ -82,5 +76,4 @@ if command -v git >/dev/null; then
     check "git commit with the hook: one commit in the log" [ "$(git -C repo rev-list --count HEAD 2>/dev/null)" = 1 ]
     check "git commit with the hook: the warning shown" grep -q "subject is 164 characters" git.err
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -10,13 +10,7 @@ src="${QQ_SOURCE_DIR:?QQ_SOURCE_DIR not set}"
 bin="${QQ_BINARY_DIR:?QQ_BINARY_DIR not set}"
 command -v python3 >/dev/null || { echo "FAIL: python3 is not installed (make deps-test installs it)"; exit 1; }
 command -v ctest >/dev/null || { echo "FAIL: no ctest on PATH"; exit 1; }
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() {
-    local what="$1"; shift
-    if "$@"; then ok "$what"; else bad "$what"; fi
-}
+. "${QQ_TEST_DATA:?QQ_TEST_DATA not set}/run/check.sh"
 
 ctest --test-dir "$bin" --show-only=json-v1 >tests.json 2>ctest.err ||
     { cat ctest.err; echo "FAIL: ctest --show-only=json-v1"; exit 1; }
@@ -67,5 +61,4 @@ check "ctest -L '^st\$' selects test_cli_st" selects '^st$' test_cli_st
 check "ctest -L '^st\$' selects neither stats' nor store's tests" bash -c '! grep -qxE "test_stats|test_baseline" sel.txt'
 check "ctest -L judge selects test_judge and test_history" selects judge test_judge test_history
 check "ctest -L ci selects test_ci_end_to_end" selects '^ci$' test_ci_end_to_end
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

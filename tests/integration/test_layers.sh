@@ -16,9 +16,7 @@ bin="${QQ_BINARY_DIR:?QQ_BINARY_DIR not set}"
 command -v python3 >/dev/null || { echo "FAIL: python3 is not installed (make deps-test installs it)"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "${QQ_TEST_DATA:?QQ_TEST_DATA not set}/run/check.sh"
 check_script="$src/cmake/check_layers.cmake"
 cache() { sed -n "s/^$1:[A-Z]*=//p" "$bin/CMakeCache.txt"; }
 cmake_bin=$(cache CMAKE_COMMAND)
@@ -187,5 +185,4 @@ else
     cat "$tmp/cc"
     bad "the compiler failed, but not for want of report.h"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -4,18 +4,7 @@
 : "${QQ_TEST_KERNELS:?QQ_TEST_KERNELS not set (run through ctest)}"
 PLANTED="$QQ_TEST_KERNELS/planted"
 [ -x "$PLANTED" ] || { echo "FAIL: test kernel not built at $PLANTED"; exit 1; }
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-# check DESCRIPTION COMMAND...: one assertion.
-check() {
-    local what="$1"; shift
-    if "$@"; then ok "$what"; else bad "$what"; fi
-}
-# has FILE ERE / hasnt FILE ERE: does FILE hold a line matching ERE?
-has() { grep -Eq -- "$2" "$1"; }
-hasnt() { ! grep -Eq -- "$2" "$1"; }
+. "$QQ_TEST_DATA/run/check.sh"
 # qq OUT ERR ARGS...: run qqbench, exit status in $rc, never stops the script.
 qq() {
     local out="$1" err="$2"; shift 2
@@ -104,8 +93,4 @@ valid_xml() {
     elif command -v python3 >/dev/null; then python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"
     else echo "note: neither xmllint nor python3: XML syntax not checked"; grep -q '<testsuites>' "$1"
     fi
-}
-finish() {
-    echo "$pass passed, $fail failed"
-    [ "$fail" = 0 ]
 }
