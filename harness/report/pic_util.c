@@ -86,14 +86,17 @@ void pic_dnum(FILE *fp, double v)
 
 void pic_fmt_bytes(char *b, size_t n, double v)
 {
-    if (!isfinite(v))
+    static const char *const unit[] = {"B", "KB", "MB"};
+    if (!isfinite(v)) {
         snprintf(b, n, "-");
-    else if (v >= 1024.0 * 1024.0)
-        snprintf(b, n, "%.1f MB", v / (1024.0 * 1024.0));
-    else if (v >= 1024.0)
-        snprintf(b, n, "%.1f KB", v / 1024.0);
-    else
-        snprintf(b, n, "%.0f B", v);
+        return;
+    }
+    /* The unit by the figure as printed (0 decimals in B, 1 above): 1 MB
+     * less a byte is "1.0 MB", never "1024.0 KB". */
+    size_t u = 0;
+    while (u < 2 && (u ? round(v * 10) / 10 : round(v)) >= 1024)
+        v /= 1024, u++;
+    snprintf(b, n, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
 }
 
 /* The case's name without its benchmark: "channel[pow]@1" -> "pow @1". */

@@ -170,6 +170,13 @@ static void test_numbers(void)
     CHECK_STR_EQ(b, "3.2 MB");
     pic_fmt_bytes(b, sizeof b, NAN);
     CHECK_STR_EQ(b, "-");
+    /* A size that rounds up to the next unit reads in it: never "1024.0 KB". */
+    pic_fmt_bytes(b, sizeof b, 1024.0 * 1024 - 1);
+    CHECK_STR_EQ(b, "1.0 MB");
+    pic_fmt_bytes(b, sizeof b, 1024.0 * 1024 - 52);
+    CHECK_STR_EQ(b, "1023.9 KB");
+    pic_fmt_bytes(b, sizeof b, 1023.7);
+    CHECK_STR_EQ(b, "1.0 KB");
 
     double q[5];
     CHECK_INT_EQ(pic_five(NULL, 0, q), -1);
