@@ -48,21 +48,6 @@ uint64_t qqb_run_seed(const struct qqb_run_opts *o, uint64_t now, uint64_t pid)
     return o->have_seed ? o->seed : (now * 0x9e3779b97f4a7c15ull) ^ pid;
 }
 
-int qqb_run_max_reps(const struct qqb_plan *plan, int against, int max_reps)
-{
-    /* Against a reference build, a noisy comparison measures more rounds by
-     * default (up to 8x; --max-repetitions sets the maximum): a CI runner
-     * shared with other jobs has slow spells that a few pairs cannot outvote.
-     * With 4x a planted +3% at a 2% threshold was noisy in one of ten tries
-     * on a loaded 2-core machine ([+2.00, +3.10] after 40 rounds, "about 47
-     * pairs would decide"); only noisy comparisons pay for the rounds. */
-    int n = max_reps;
-    for (size_t g = 0; against && !max_reps && g < plan->ngroups; g++)
-        if (8 * plan->groups[g].reps > n)
-            n = 8 * plan->groups[g].reps;
-    return n;
-}
-
 int qqb_run_in_ci(const char *ci_env, int stdout_tty)
 {
     return !stdout_tty ||

@@ -51,10 +51,6 @@ const char *qqb_run_work_parent(const char *work_parent, const char *tmpdir_env)
 /* The seed of the round order: --seed, else from the clock NOW (seconds)
  * and the process id PID. */
 uint64_t qqb_run_seed(const struct qqb_run_opts *o, uint64_t now, uint64_t pid);
-/* The rounds a noisy A/B comparison may grow to: --max-repetitions; 0
- * (off) without it, except against a reference build (AGAINST), where
- * it is 8x the largest group's repetitions. */
-int qqb_run_max_reps(const struct qqb_plan *plan, int against, int max_reps);
 
 /* ---------------------------------------------------------------------
  * What is gated (docs/BASELINES.md, "A missing baseline").

@@ -58,13 +58,3 @@ int qqb_run_report_dir(const char *suite_dir, const char *suite, char *out, size
     }
     return make_reports(reports, err, errlen);
 }
-
-void qqb_run_plan_memory_only(struct qqb_plan *p)
-{
-    p->launches = 0;
-    for (size_t g = 0; g < p->ngroups; g++) {
-        p->groups[g].reps = 1;
-        p->groups[g].warmup = 0;
-        p->launches += p->groups[g].n;
-    }
-}

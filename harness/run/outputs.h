@@ -4,8 +4,6 @@
 
 #include <stddef.h>
 
-#include "plan.h"
-
 /*
  * The default report folder of suite SUITE whose file is in SUITE_DIR:
  * ROOT/reports/latest/SUITE, ROOT being where the suite's baselines live
@@ -18,8 +16,5 @@
  */
 int qqb_run_report_dir(const char *suite_dir, const char *suite, char *out, size_t len, char *err,
                        size_t errlen);
-
-/* --memory-only: every group of P launched once, without warmup. */
-void qqb_run_plan_memory_only(struct qqb_plan *p);
 
 #endif /* QQB_OUTPUTS_H */

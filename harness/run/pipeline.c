@@ -176,22 +176,26 @@ static int step_inputs(struct run *r)
     return 0;
 }
 
-/* Plan: the suite expanded once. */
+/* Plan: the suite expanded once, with the options' settings. */
 static int step_plan(struct run *r)
 {
     const struct qqb_run_opts *o = r->o;
-    if (o->threshold_bound > 0)
-        for (size_t i = 0; i < r->suite->nbench; i++)
-            r->suite->bench[i].s.threshold_bound = o->threshold_bound;
-    if (o->run_figure >= 0)
-        r->suite->run_figure = (enum qqb_run_figure)o->run_figure;
-    if (qqb_plan_make_against(r->suite, o->only, o->nonly, o->memory_only ? 1 : o->reps, r->against,
-                              r->kernel_dir, &r->plan, r->err, sizeof r->err) != 0) {
+    struct qqb_plan_args a = {
+        .only = o->only,
+        .nonly = o->nonly,
+        .reps = o->reps,
+        .once = o->memory_only, /* memory is deterministic: one launch per case, no warmup */
+        .against = r->against,
+        .kernel_dir = r->kernel_dir,
+        .threshold_bound = o->threshold_bound,
+        .run_figure = o->run_figure,
+        .passes = o->passes > 0 ? o->passes : QQB_DEFAULT_PASSES,
+        .max_reps = o->max_reps,
+    };
+    if (qqb_plan_make_with(r->suite, &a, &r->plan, r->err, sizeof r->err) != 0) {
         fprintf(stderr, "%s\n", r->err);
         return fail(r, QQB_EXIT_USAGE);
     }
-    if (o->memory_only) /* memory is deterministic: one launch per case, no warmup */
-        qqb_run_plan_memory_only(&r->plan);
     return 0;
 }
 
@@ -379,7 +383,7 @@ static int step_workdir(struct run *r)
     m->verbose = o->verbose;
     m->keep = o->keep;
     m->tty = isatty(STDERR_FILENO);
-    m->max_reps = r->plan.max_reps = qqb_run_max_reps(&r->plan, r->against != NULL, o->max_reps);
+    m->max_reps = r->plan.max_reps;
     m->seed = qqb_run_seed(o, (uint64_t)time(NULL), (uint64_t)getpid());
     m->undecided = o->memory_only ? NULL : undecided;
     /* Against a stored baseline, the plan: as many rounds as its rows need
@@ -387,7 +391,6 @@ static int step_workdir(struct run *r)
     m->planned = r->have_base && !o->update && !o->memory_only ? planned : NULL;
     m->budget = o->budget;
     m->max_planned = o->max_reps; /* 0: each group's 8x */
-    r->plan.passes = o->passes > 0 ? o->passes : QQB_DEFAULT_PASSES;
     m->workdir = r->workdir;
     snprintf(r->workdir, sizeof r->workdir, "%s/qqbench.XXXXXX",
              qqb_run_work_parent(o->work_parent, getenv("TMPDIR")));

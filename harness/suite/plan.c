@@ -128,15 +128,10 @@ static int fill_case(const struct qqb_bench *b, size_t bi, size_t k, size_t grou
     return rc;
 }
 
-int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
-                  struct qqb_plan *out, char *err, size_t errlen)
-{
-    return qqb_plan_make_against(suite, only, nonly, reps, NULL, NULL, out, err, errlen);
-}
-
-int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
-                          const char *against, const char *kernel_dir, struct qqb_plan *out,
-                          char *err, size_t errlen)
+/* The plan of SUITE; ONCE: every case launched once, without warmup. */
+static int expand(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
+                  int once, const char *against, const char *kernel_dir, struct qqb_plan *out,
+                  char *err, size_t errlen)
 {
     size_t builds = against ? 2 : 1;
     memset(out, 0, sizeof *out);
@@ -173,7 +168,8 @@ int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size
         if (!bench_selected(only, nonly, b))
             continue;
         size_t n = qqb_bench_ncases(b), nv = group_size(b);
-        int r = reps > 0 ? reps : b->s.repetitions;
+        int r = once ? 1 : reps > 0 ? reps : b->s.repetitions;
+        int w = once ? 0 : b->s.warmup;
         char *refk = against ? reference_kernel(b, against, kernel_dir) : NULL;
         if (against && !refk)
             goto nomem;
@@ -183,7 +179,7 @@ int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size
             g->first = out->ncases;
             g->n = builds * nv;
             g->reps = r;
-            g->warmup = b->s.warmup;
+            g->warmup = w;
             for (size_t bu = 0; bu < builds; bu++)
                 for (size_t j = 0; j < nv; j++) {
                     struct qqb_plan_case *pc = &out->cases[out->ncases];
@@ -200,7 +196,7 @@ int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size
                     out->ncases++;
                 }
             out->ngroups++;
-            out->launches += builds * nv * (size_t)(r + b->s.warmup);
+            out->launches += builds * nv * (size_t)(r + w);
         }
         free(refk);
     }
@@ -209,6 +205,76 @@ nomem:
     qqb_plan_free(out);
     snprintf(err, errlen, "qqbench run: error: out of memory expanding the suite");
     return -1;
+}
+
+int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
+                  struct qqb_plan *out, char *err, size_t errlen)
+{
+    return expand(suite, only, nonly, reps, 0, NULL, NULL, out, err, errlen);
+}
+
+int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
+                          const char *against, const char *kernel_dir, struct qqb_plan *out,
+                          char *err, size_t errlen)
+{
+    return expand(suite, only, nonly, reps, 0, against, kernel_dir, out, err, errlen);
+}
+
+int qqb_plan_max_reps(const struct qqb_plan *plan, int against, int max_reps)
+{
+    /* Against a reference build, a noisy comparison measures more rounds by
+     * default (up to 8x; --max-repetitions sets the maximum): a CI runner
+     * shared with other jobs has slow spells that a few pairs cannot outvote.
+     * With 4x a planted +3% at a 2% threshold was noisy in one of ten tries
+     * on a loaded 2-core machine ([+2.00, +3.10] after 40 rounds, "about 47
+     * pairs would decide"); only noisy comparisons pay for the rounds. */
+    int n = max_reps;
+    for (size_t g = 0; against && !max_reps && g < plan->ngroups; g++)
+        if (8 * plan->groups[g].reps > n)
+            n = 8 * plan->groups[g].reps;
+    return n;
+}
+
+/* OUT->suite a view of SUITE with A's threshold bound and run figure. */
+static int view(const struct qqb_suite *suite, const struct qqb_plan_args *a, struct qqb_plan *out)
+{
+    if (!(a->threshold_bound > 0) && a->run_figure < 0)
+        return 0;
+    struct qqb_suite *v = malloc(sizeof *v);
+    struct qqb_bench *b = malloc((suite->nbench ? suite->nbench : 1) * sizeof *b);
+    if (!v || !b) {
+        free(v);
+        free(b);
+        return -1;
+    }
+    *v = *suite;
+    for (size_t i = 0; i < suite->nbench; i++) {
+        b[i] = suite->bench[i];
+        if (a->threshold_bound > 0)
+            b[i].s.threshold_bound = a->threshold_bound;
+    }
+    v->bench = b;
+    if (a->run_figure >= 0)
+        v->run_figure = (enum qqb_run_figure)a->run_figure;
+    out->view = v;
+    out->suite = v;
+    return 0;
+}
+
+int qqb_plan_make_with(const struct qqb_suite *suite, const struct qqb_plan_args *a,
+                       struct qqb_plan *out, char *err, size_t errlen)
+{
+    if (expand(suite, a->only, a->nonly, a->reps, a->once, a->against, a->kernel_dir, out, err,
+               errlen) != 0)
+        return -1;
+    if (view(suite, a, out) != 0) {
+        qqb_plan_free(out);
+        snprintf(err, errlen, "qqbench run: error: out of memory expanding the suite");
+        return -1;
+    }
+    out->passes = a->passes > 0 ? a->passes : 1;
+    out->max_reps = qqb_plan_max_reps(out, a->against != NULL, a->max_reps);
+    return 0;
 }
 
 void qqb_plan_free(struct qqb_plan *p)
@@ -222,6 +288,9 @@ void qqb_plan_free(struct qqb_plan *p)
     }
     free(p->cases);
     free(p->groups);
+    if (p->view)
+        free(p->view->bench);
+    free(p->view);
     memset(p, 0, sizeof *p);
 }
 

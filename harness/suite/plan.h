@@ -57,12 +57,15 @@ struct qqb_plan {
     size_t launches;        /* warmups and repetitions of every case */
     const char *against;    /* --against DIR (borrowed), NULL without */
     size_t reference_cases; /* cases of the reference build */
-    int passes;             /* passes over the suite a run takes (1 from qqb_plan_make;
-                               the pipeline sets --passes): how a run's figure splits
-                               its launches (docs/STATISTICS.md section 18) */
+    int passes;             /* passes over the suite a run takes (1, or qqb_plan_args'
+                               passes): how a run's figure splits its launches
+                               (docs/STATISTICS.md section 18) */
     int max_reps;           /* rounds a group may grow to while an A/B comparison is
                                noisy (0: its repetitions); the looks of the
                                group-sequential plan (docs/STATISTICS.md section 17) */
+    struct qqb_suite *view; /* SUITE with the run's settings (qqb_plan_args'
+                               threshold_bound, run_figure) when they differ from the
+                               file's: what suite points to; its strings are SUITE's */
 };
 
 /* The passes group G takes: the run's, at most its repetitions, at least 1. */
@@ -89,6 +92,33 @@ int qqb_plan_make(const struct qqb_suite *suite, char *const *only, size_t nonly
 int qqb_plan_make_against(const struct qqb_suite *suite, char *const *only, size_t nonly, int reps,
                           const char *against, const char *kernel_dir, struct qqb_plan *out,
                           char *err, size_t errlen);
+/* What a run asks of its plan beyond the suite (qqbench run's options). */
+struct qqb_plan_args {
+    char *const *only; /* the benchmarks planned, by name (NONLY 0: all) */
+    size_t nonly;
+    int reps;               /* > 0: every benchmark's repetitions */
+    int once;               /* 1: every case launched once, without warmup (--memory-only) */
+    const char *against;    /* the reference build's kernel folder (--against); NULL: none */
+    const char *kernel_dir; /* the change build's kernel folder (may be NULL) */
+    double threshold_bound; /* > 0: every benchmark's threshold bound (--threshold-bound) */
+    int run_figure;         /* >= 0: the run figure (enum qqb_run_figure, --run-figure);
+                               < 0: the suite's */
+    int passes;             /* > 0: the passes over the suite (--passes); else 1 */
+    int max_reps;           /* --max-repetitions (0: none given): qqb_plan_max_reps */
+};
+/*
+ * SUITE expanded for a run as A asks, as qqb_plan_make_against expands it,
+ * with A's settings in the plan: the suite is not changed (OUT->suite is a
+ * view of it with A's threshold bound and run figure, when A sets them).
+ * 0, or -1 with ERR as qqb_plan_make_against's.
+ */
+int qqb_plan_make_with(const struct qqb_suite *suite, const struct qqb_plan_args *a,
+                       struct qqb_plan *out, char *err, size_t errlen);
+/* The rounds a noisy A/B comparison of PLAN may grow to: MAX_REPS
+ * (--max-repetitions); 0 (off) without it, except against a reference
+ * build (AGAINST), where it is 8x the largest group's repetitions. */
+int qqb_plan_max_reps(const struct qqb_plan *plan, int against, int max_reps);
+
 /* Why plan case CI (of the reference build) cannot be launched, into WHY
  * ("the reference build has no kernel 'k' (DIR/k)"); 0 when it can. */
 int qqb_plan_reference_missing(const struct qqb_plan *p, size_t ci, char *why, size_t len);

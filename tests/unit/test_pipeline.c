@@ -8,6 +8,8 @@
 #include "gate.h"
 #include "pipeline.h"
 #include "test.h"
+/* after test.h: the fixture uses its checks */
+#include "judge_fixture.h"
 
 static struct qqb_fingerprint machine(const char *id)
 {
@@ -123,10 +125,68 @@ static void test_launch_settings(void)
     memset(&plan, 0, sizeof plan);
     plan.groups = groups;
     plan.ngroups = 3;
-    CHECK_INT_EQ(qqb_run_max_reps(&plan, 0, 0), 0);   /* off */
-    CHECK_INT_EQ(qqb_run_max_reps(&plan, 0, 50), 50); /* --max-repetitions */
-    CHECK_INT_EQ(qqb_run_max_reps(&plan, 1, 0), 240); /* against: 8x the largest */
-    CHECK_INT_EQ(qqb_run_max_reps(&plan, 1, 50), 50); /* the option wins */
+    CHECK_INT_EQ(qqb_plan_max_reps(&plan, 0, 0), 0);   /* off */
+    CHECK_INT_EQ(qqb_plan_max_reps(&plan, 0, 50), 50); /* --max-repetitions */
+    CHECK_INT_EQ(qqb_plan_max_reps(&plan, 1, 0), 240); /* against: 8x the largest */
+    CHECK_INT_EQ(qqb_plan_max_reps(&plan, 1, 50), 50); /* the option wins */
+}
+
+/* The options are the plan's arguments: the suite stays as loaded, the
+ * plan carries --threshold-bound, --run-figure, --passes, --max-repetitions
+ * and --memory-only. */
+static void test_plan_args(void)
+{
+    struct qqb_suite *s = fixture_suite("    repetitions: 6\n    warmup: 2\n"
+                                        "    variants:\n      a: []\n      b: []\n");
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    double bound = s->bench[0].s.threshold_bound;
+    enum qqb_run_figure figure = s->run_figure;
+    char err[512];
+    struct qqb_plan p;
+    struct qqb_plan_args a = {.run_figure = -1};
+    /* No option: the suite itself, one pass, no growth. */
+    CHECK_INT_EQ(qqb_plan_make_with(s, &a, &p, err, sizeof err), 0);
+    CHECK(p.suite == s && p.view == NULL);
+    CHECK_INT_EQ(p.passes, 1);
+    CHECK_INT_EQ(p.max_reps, 0);
+    CHECK_INT_EQ(p.groups[0].reps, 6);
+    CHECK_INT_EQ(p.groups[0].warmup, 2);
+    CHECK(p.launches == 2 * (6 + 2));
+    qqb_plan_free(&p);
+    /* Every option: in the plan (its view of the suite), not in the suite. */
+    a.threshold_bound = bound + 7;
+    a.run_figure = figure == QQB_FIGURE_MEASURED ? QQB_FIGURE_REFERENCE : QQB_FIGURE_MEASURED;
+    a.passes = 3;
+    a.max_reps = 40;
+    CHECK_INT_EQ(qqb_plan_make_with(s, &a, &p, err, sizeof err), 0);
+    CHECK(p.suite != s && p.suite == p.view);
+    CHECK(p.suite->bench[0].s.threshold_bound == bound + 7);
+    CHECK_INT_EQ((int)p.suite->run_figure, a.run_figure);
+    CHECK_STR_EQ(p.suite->bench[0].name, "k");
+    CHECK(s->bench[0].s.threshold_bound == bound && s->run_figure == figure);
+    CHECK_INT_EQ(p.passes, 3);
+    CHECK_INT_EQ(p.max_reps, 40);
+    qqb_plan_free(&p);
+    /* --memory-only: every case once, without warmup. */
+    memset(&a, 0, sizeof a);
+    a.run_figure = -1;
+    a.once = 1;
+    a.reps = 9;
+    CHECK_INT_EQ(qqb_plan_make_with(s, &a, &p, err, sizeof err), 0);
+    CHECK_INT_EQ(p.groups[0].reps, 1);
+    CHECK_INT_EQ(p.groups[0].warmup, 0);
+    CHECK(p.launches == 2);
+    qqb_plan_free(&p);
+    /* Against a reference build: 8x the largest group's repetitions by default. */
+    memset(&a, 0, sizeof a);
+    a.run_figure = -1;
+    a.against = "/nonexistent-ref";
+    CHECK_INT_EQ(qqb_plan_make_with(s, &a, &p, err, sizeof err), 0);
+    CHECK_INT_EQ(p.max_reps, 48);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
 }
 
 /* ---------------------------------------------------------------------
@@ -532,6 +592,7 @@ int main(void)
     RUN(test_paths_refused);
     RUN(test_other_machine);
     RUN(test_launch_settings);
+    RUN(test_plan_args);
     RUN(test_in_ci);
     RUN(test_gate);
     RUN(test_gate_notes);
