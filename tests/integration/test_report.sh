@@ -97,10 +97,7 @@ check "A/B deltas labelled" has rep/ab-channel-deltas.dat $'\t[-+][0-9.]+% (fast
 check "samples: one point per launch of channel[pow]@1's Km" test "$(awk -F'\t' '$1 == 1 && $4 == 1 && $2 < 1.5' rep/samples-channel-points.dat | wc -l)" = "$(py second.json "len([m for c in d['cases'] if c['name'] == 'channel[pow]@1' for m in c['metrics'] if m['key'] == 'Km' and m['what'] == 'per_hit'][0]['samples'])")"
 
 # --- a headless browser: no console error, every image loads --------------
-browser=""
-for b in chromium-headless-shell chromium chromium-browser google-chrome; do
-    if command -v "$b" >/dev/null; then browser="$b"; break; fi
-done
+browser=$(headless_browser)
 if [ -z "$browser" ]; then
     echo "note: browser check skipped: no chromium-headless-shell or chromium (make deps-test installs chromium-headless-shell)"
 else
@@ -213,13 +210,6 @@ python3 -c 'import json, sys
 d = json.load(open("second.json"))
 d["comparisons"][0]["kind"] = "odd kind/1"
 json.dump(d, open("kind.json", "w"))'
-badinput() {
-    local what="$1"; shift
-    qq out.txt err.txt "$@"
-    check "$what: exit 2 (got $rc)" test "$rc" = 2
-    check "$what: one line on stderr" test "$(wc -l < err.txt)" = 1
-    [ "$(wc -l < err.txt)" = 1 ] || show err.txt
-}
 badinput "missing file" report missing.json --out bad
 check "missing: names the file" has err.txt 'missing\.json'
 badinput "truncated JSON" report cut.json --out bad

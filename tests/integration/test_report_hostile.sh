@@ -104,10 +104,7 @@ PY
 qq k2.out k2.err report k2.json --out out_k2
 check "every text field holding markup: drawn, exit 0 (got $rc)" test "$rc" = 0
 check "the page shows the markup as text" has out_k2/index.html '&lt;img src=x onerror=document\.body\.setAttribute\(&quot;data-pwned&quot;'
-browser=""
-for b in chromium-headless-shell chromium chromium-browser google-chrome; do
-    if command -v "$b" >/dev/null; then browser="$b"; break; fi
-done
+browser=$(headless_browser)
 if [ -z "$browser" ]; then
     echo "note: browser check skipped: no chromium-headless-shell or chromium (make deps-test installs chromium-headless-shell)"
 else

@@ -84,13 +84,6 @@ check "planted chrome: 50 slices named work" test "$(py planted.json "sum(1 for 
 # --- bad input: exit 2, one line on stderr -------------------------------
 python3 "$MAKE_QQ" damaged.qq --damage key
 head -c 200 syn.qq > short.qq
-badinput() {
-    local what="$1"; shift
-    qq out.txt err.txt "$@"
-    check "$what: exit 2 (got $rc)" test "$rc" = 2
-    check "$what: one line on stderr" test "$(wc -l < err.txt)" = 1
-    [ "$(wc -l < err.txt)" = 1 ] || show err.txt
-}
 badinput "view missing file" view missing.qq
 badinput "view damaged key" view damaged.qq --out bad
 check "damaged: the message says where" has err.txt 'node 1: entry 2 has key 9'

@@ -31,3 +31,11 @@ replot() {
 py() { python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2]))' "$1" "$2"; }
+# badinput WHAT ARGS...: qqbench ARGS refuses its input: exit 2 and one line on stderr.
+badinput() {
+    local what="$1"; shift
+    qq out.txt err.txt "$@"
+    check "$what: exit 2 (got $rc)" test "$rc" = 2
+    check "$what: one line on stderr" test "$(wc -l < err.txt)" = 1
+    [ "$(wc -l < err.txt)" = 1 ] || show err.txt
+}

@@ -87,6 +87,13 @@ valid_json() {
     else echo "note: neither python3 nor jq: JSON syntax not checked"; grep -q '"comparisons"' "$1"
     fi
 }
+# headless_browser: the name of the first headless-capable browser on PATH, nothing when none is.
+headless_browser() {
+    local b
+    for b in chromium-headless-shell chromium chromium-browser google-chrome; do
+        if command -v "$b" >/dev/null; then echo "$b"; return; fi
+    done
+}
 # valid_xml FILE: well-formed XML (xmllint, else python3).
 valid_xml() {
     if command -v xmllint >/dev/null; then xmllint --noout "$1"
