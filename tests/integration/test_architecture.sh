@@ -23,7 +23,7 @@ check "today's ARCHITECTURE.md holds (exit $rc: $(head -1 today.txt))" test "$rc
 plant() { # NAME SED-ON-ARCHITECTURE.md [SED-ON-pipeline.c]
     # The tree as symbolic links (cp -s), but for the two files changed.
     rm -rf copy && mkdir -p copy/docs
-    cp -rs "$src/harness" "$src/qq" "$src/cmake" "$src/tests" "$src/tools" copy/
+    cp -rs "$src/harness" "$src/qq" "$src/cmake" "$src/kernels" "$src/tests" "$src/tools" copy/
     rm copy/harness/run/pipeline.c
     cp "$src/harness/run/pipeline.c" copy/harness/run/
     cp "$src/docs/ARCHITECTURE.md" copy/docs/
