@@ -12,6 +12,8 @@ entry a key index past the key table (the reader must refuse the file).
 import struct
 import sys
 
+from qq_sections import keys_payload, meta_payload, section
+
 STATE, MARK, COUNT, VALUE = 1, 2, 3, 4
 KEYS = [("step", STATE), ("MessageBus::Sync", STATE), ("tick", MARK),
         ("queue", COUNT), ("V", VALUE), ('odd,"name"', MARK)]
@@ -26,26 +28,11 @@ NODES = [
 ]
 
 
-def pad8(b):
-    return b + b"\0" * (-len(b) % 8)
-
-
-def section(tag, node, payload):
-    payload = pad8(payload)
-    return struct.pack("<4sIQ", tag, node, len(payload)) + payload
-
-
 def main():
     out = sys.argv[1]
     damage = sys.argv[2:] == ["--damage", "key"]
-    meta = b""
-    for name, value in (("host", "testhost"), ("date", "2026-01-01T00:00:00Z"),
-                        ("tick_source", "rdtsc"), ("command", "make_qq.py")):
-        meta += struct.pack("<I", len(name)) + name.encode()
-        meta += struct.pack("<I", len(value)) + value.encode()
-    keys = b""
-    for i, (name, typ) in enumerate(KEYS):
-        keys = pad8(keys + struct.pack("<III", i, typ, len(name.encode())) + name.encode())
+    meta = meta_payload("make_qq.py")
+    keys = keys_payload(KEYS)
     evts = []
     for n, node in enumerate(NODES):
         body = b""

@@ -13,18 +13,11 @@ below a picture column (80 us at 1500 columns over 80 ms).
 import struct
 import sys
 
+from qq_sections import keys_payload, meta_payload, section
+
 STATE = 1
 KEYS = [("tiny", STATE), ("long", STATE)]
 TINY, LONG = 0, 1
-
-
-def pad8(b):
-    return b + b"\0" * (-len(b) % 8)
-
-
-def section(tag, node, payload):
-    payload = pad8(payload)
-    return struct.pack("<4sIQ", tag, node, len(payload)) + payload
 
 
 def events():
@@ -39,14 +32,8 @@ def events():
 
 def main():
     out = sys.argv[1]
-    meta = b""
-    for name, value in (("host", "testhost"), ("date", "2026-01-01T00:00:00Z"),
-                        ("tick_source", "rdtsc"), ("command", "make_share_qq.py")):
-        meta += struct.pack("<I", len(name)) + name.encode()
-        meta += struct.pack("<I", len(value)) + value.encode()
-    keys = b""
-    for i, (name, typ) in enumerate(KEYS):
-        keys = pad8(keys + struct.pack("<III", i, typ, len(name.encode())) + name.encode())
+    meta = meta_payload("make_share_qq.py")
+    keys = keys_payload(KEYS)
     ev = events()
     body_ev = b"".join(struct.pack("<IIqQ", k, 0, info, tick) for k, info, tick in ev)
     head = 64

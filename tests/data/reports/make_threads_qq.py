@@ -11,14 +11,7 @@ file of issue 33 that qqbench view drew in quadratic time).
 import struct
 import sys
 
-
-def pad8(b):
-    return b + b"\0" * (-len(b) % 8)
-
-
-def section(tag, node, payload):
-    payload = pad8(payload)
-    return struct.pack("<4sIQ", tag, node, len(payload)) + payload
+from qq_sections import pad8, section
 
 
 def main():
