@@ -13,8 +13,7 @@
 
 static const char *const METRIC = "per_hit";
 
-/* The formula as the parser reads it back: "1 + n + n^2". */
-static void formula_text(const struct qqb_model *m, char *buf, size_t len)
+void qqb_model_formula_text(const struct qqb_model *m, char *buf, size_t len)
 {
     buf[0] = '\0';
     for (int t = 0; t < m->nterms; t++) {
@@ -260,7 +259,7 @@ void qqb_model_judgement_print(FILE *fp, const struct qqb_model_judgement *j)
     for (size_t i = 0; i < j->n; i++) {
         const struct qqb_model_row *r = &j->rows[i];
         char formula[512];
-        formula_text(&r->m, formula, sizeof formula);
+        qqb_model_formula_text(&r->m, formula, sizeof formula);
         fprintf(fp, "  %s: %s\n", r->label, formula);
         if (!r->have_cur) {
             fprintf(fp, "    not fitted: %s\n", r->why);
@@ -292,63 +291,4 @@ void qqb_model_judgement_print(FILE *fp, const struct qqb_model_judgement *j)
                 "largest point, against the baseline's runs): a regression even where each "
                 "point is within threshold.\n",
                 j->regressed);
-}
-
-json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
-                           const struct qqb_model_points *p)
-{
-    json_t *c = json_array(), *se = json_array(), *pts = json_array();
-    size_t np = (size_t)(m->nparams ? m->nparams : 1);
-    for (int t = 0; t < m->nterms; t++) {
-        json_array_append_new(c, json_real(f->c[t]));
-        json_array_append_new(se, json_real(f->se[t]));
-    }
-    for (size_t k = 0; k < p->n; k++) {
-        json_t *x = json_array();
-        for (int i = 0; i < m->nparams; i++)
-            json_array_append_new(x, json_real(p->x[k * np + (size_t)i]));
-        double fy = qqb_model_predict(m, f, p->x + k * np, 0.95, NULL);
-        json_array_append_new(pts, json_pack("{s:o, s:f, s:o, s:f}", "x", x, "y", p->y[k], "sigma",
-                                             p->sigma ? json_real(p->sigma[k]) : json_null(), "fit",
-                                             isfinite(fy) ? fy : 0.0));
-    }
-    return json_pack("{s:o, s:o, s:f, s:f, s:f, s:b, s:o}", "coefficients", c, "std_errors", se,
-                     "chi2", f->chisq, "dof", f->dof, "r2", isfinite(f->r2) ? f->r2 : 0.0,
-                     "weighted", f->weighted, "points", pts);
-}
-
-json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < j->n; i++) {
-        const struct qqb_model_row *r = &j->rows[i];
-        json_t *terms = json_array(), *params = json_array(), *z = json_array(),
-               *grew = json_array();
-        for (int t = 0; t < r->m.nterms; t++) {
-            json_array_append_new(terms, json_string(r->m.t[t].text));
-            json_array_append_new(z, r->gated && isfinite(r->g.z[t]) ? json_real(r->g.z[t])
-                                                                     : json_null());
-            json_array_append_new(grew, json_boolean(r->g.flagged[t]));
-        }
-        for (int k = 0; k < r->m.nparams; k++)
-            json_array_append_new(params, json_string(r->m.params[k]));
-        char formula[512];
-        formula_text(&r->m, formula, sizeof formula);
-        json_t *o =
-            json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "series", r->label, "key", r->key, "metric",
-                      METRIC, "formula", formula, "terms", terms, "params", params);
-        json_object_set_new(o, "current",
-                            r->have_cur ? qqb_model_fit_json(&r->m, &r->cur, &r->pc) : json_null());
-        json_object_set_new(o, "baseline",
-                            r->have_base ? qqb_model_fit_json(&r->m, &r->base, &r->pb)
-                                         : json_null());
-        json_object_set_new(o, "z", z);
-        json_object_set_new(o, "grew", grew);
-        json_object_set_new(o, "regressed", json_boolean(r->g.regressed));
-        json_object_set_new(o, "baseline_runs", json_integer((json_int_t)r->g.runs));
-        json_object_set_new(o, "p_value", r->gated ? json_real(r->g.p_row) : json_null());
-        json_object_set_new(o, "note", r->why[0] ? json_string(r->why) : json_null());
-        json_array_append_new(a, o);
-    }
-    return a;
 }

@@ -6,8 +6,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "model.h"
 #include "plan.h"
 #include "results.h"
@@ -63,12 +61,7 @@ void qqb_model_judgement_free(struct qqb_model_judgement *j);
 
 /* The fits in the terminal (nothing when there are none). */
 void qqb_model_judgement_print(FILE *fp, const struct qqb_model_judgement *j);
-/* One fit as JSON: coefficients, standard errors, chi2, dof, R2 and every
- * point with its spread and fitted value (the "current" and "baseline" of a
- * row of the array below). */
-json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
-                           const struct qqb_model_points *p);
-/* The fits as a JSON array ("models" of the run's JSON; pictures.c draws it). */
-json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j);
+/* The formula of M as the parser reads it back into BUF: "1 + n + n^2". */
+void qqb_model_formula_text(const struct qqb_model *m, char *buf, size_t len);
 
 #endif /* QQB_JUDGE_MODEL_H */

@@ -8,12 +8,19 @@
 #include "match.h"
 #include "stats.h"
 
-static const char *const FIELDS[] = {"bytes", "working_set", "flops", "messages", "message_bytes"};
+static const char *const FIELDS[QQB_SIG_NFIELDS] = {"bytes", "working_set", "flops", "messages",
+                                                    "message_bytes"};
 
 static double *field_of(struct qqb_signature *s, size_t f)
 {
     double *v[] = {&s->bytes, &s->working_set, &s->flops, &s->messages, &s->message_bytes};
     return v[f];
+}
+
+const char *qqb_sig_field(const struct qqb_signature *s, size_t f, double *v)
+{
+    *v = *field_of((struct qqb_signature *)s, f);
+    return FIELDS[f];
 }
 
 static double median_of(const struct qqb_case_result *c, const char *key, const char *what)
@@ -188,43 +195,4 @@ void qqb_sig_judgement_print(FILE *fp, const struct qqb_sig_judgement *j)
         fprintf(fp, "  %-32s %-10s %8.3fx %8.3fx %10s\n", r->case_name, r->key, r->measured_ratio,
                 r->predicted_ratio, e);
     }
-}
-
-static json_t *jn(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < j->n; i++) {
-        const struct qqb_sig_row *r = &j->rows[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "case", json_string(r->case_name));
-        json_object_set_new(o, "key", json_string(r->key));
-        json_t *s = json_object();
-        for (size_t f = 0; f < sizeof FIELDS / sizeof *FIELDS; f++)
-            json_object_set_new(s, FIELDS[f],
-                                json_real(*field_of((struct qqb_signature *)&r->s, f)));
-        json_object_set_new(o, "signature", s);
-        json_object_set_new(o, "measured_s", jn(r->measured));
-        json_object_set_new(o, "predicted_s", jn(r->predicted));
-        if (j->profile) {
-            json_object_set_new(o, "memory_s", jn(r->parts[QQB_RES_MEMORY]));
-            json_object_set_new(o, "flops_s", jn(r->parts[QQB_RES_FLOPS]));
-            json_object_set_new(o, "network_s", jn(r->parts[QQB_RES_NETWORK]));
-            json_object_set_new(o, "bound", json_string(qqb_sig_resource_name(r->bound)));
-        }
-        if (r->cross) {
-            json_object_set_new(o, "baseline_machine", json_string(j->base_id));
-            json_object_set_new(o, "baseline_measured_s", jn(r->base_measured));
-            json_object_set_new(o, "baseline_predicted_s", jn(r->base_predicted));
-            json_object_set_new(o, "measured_ratio", jn(r->measured_ratio));
-            json_object_set_new(o, "predicted_ratio", jn(r->predicted_ratio));
-            json_object_set_new(o, "explained", jn(r->explained));
-        }
-        json_array_append_new(a, o);
-    }
-    return a;
 }

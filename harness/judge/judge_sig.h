@@ -6,8 +6,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "plan.h"
 #include "profile.h"
 #include "results.h"
@@ -44,6 +42,10 @@ int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur
                          const struct qqb_profile *base_prof, struct qqb_sig_judgement *out);
 void qqb_sig_judgement_free(struct qqb_sig_judgement *j);
 void qqb_sig_judgement_print(FILE *fp, const struct qqb_sig_judgement *j);
-json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j);
+/* Field F (0 .. QQB_SIG_NFIELDS-1) of signature S into *V: its name
+ * ("bytes", "working_set", "flops", "messages", "message_bytes"), the
+ * word of its metric and of the run JSON. */
+#define QQB_SIG_NFIELDS 5
+const char *qqb_sig_field(const struct qqb_signature *s, size_t f, double *v);
 
 #endif /* QQB_JUDGE_SIG_H */

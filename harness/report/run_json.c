@@ -444,3 +444,108 @@ void qqb_run_free(struct qqb_run *run)
         json_decref(run->doc);
     memset(run, 0, sizeof *run);
 }
+
+/* ---------------------------------------------------------------------
+ * The models and the signatures (judge/'s judgements as the run JSON's
+ * "models" and "signatures").
+ * --------------------------------------------------------------------- */
+
+json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
+                           const struct qqb_model_points *p)
+{
+    json_t *c = json_array(), *se = json_array(), *pts = json_array();
+    size_t np = (size_t)(m->nparams ? m->nparams : 1);
+    for (int t = 0; t < m->nterms; t++) {
+        json_array_append_new(c, json_real(f->c[t]));
+        json_array_append_new(se, json_real(f->se[t]));
+    }
+    for (size_t k = 0; k < p->n; k++) {
+        json_t *x = json_array();
+        for (int i = 0; i < m->nparams; i++)
+            json_array_append_new(x, json_real(p->x[k * np + (size_t)i]));
+        double fy = qqb_model_predict(m, f, p->x + k * np, 0.95, NULL);
+        json_array_append_new(pts, json_pack("{s:o, s:f, s:o, s:f}", "x", x, "y", p->y[k], "sigma",
+                                             p->sigma ? json_real(p->sigma[k]) : json_null(), "fit",
+                                             isfinite(fy) ? fy : 0.0));
+    }
+    return json_pack("{s:o, s:o, s:f, s:f, s:f, s:b, s:o}", "coefficients", c, "std_errors", se,
+                     "chi2", f->chisq, "dof", f->dof, "r2", isfinite(f->r2) ? f->r2 : 0.0,
+                     "weighted", f->weighted, "points", pts);
+}
+
+json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < j->n; i++) {
+        const struct qqb_model_row *r = &j->rows[i];
+        json_t *terms = json_array(), *params = json_array(), *z = json_array(),
+               *grew = json_array();
+        for (int t = 0; t < r->m.nterms; t++) {
+            json_array_append_new(terms, json_string(r->m.t[t].text));
+            json_array_append_new(z, r->gated && isfinite(r->g.z[t]) ? json_real(r->g.z[t])
+                                                                     : json_null());
+            json_array_append_new(grew, json_boolean(r->g.flagged[t]));
+        }
+        for (int k = 0; k < r->m.nparams; k++)
+            json_array_append_new(params, json_string(r->m.params[k]));
+        char formula[512];
+        qqb_model_formula_text(&r->m, formula, sizeof formula);
+        json_t *o =
+            json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "series", r->label, "key", r->key, "metric",
+                      QQB_VERDICT_METRIC, "formula", formula, "terms", terms, "params", params);
+        json_object_set_new(o, "current",
+                            r->have_cur ? qqb_model_fit_json(&r->m, &r->cur, &r->pc) : json_null());
+        json_object_set_new(o, "baseline",
+                            r->have_base ? qqb_model_fit_json(&r->m, &r->base, &r->pb)
+                                         : json_null());
+        json_object_set_new(o, "z", z);
+        json_object_set_new(o, "grew", grew);
+        json_object_set_new(o, "regressed", json_boolean(r->g.regressed));
+        json_object_set_new(o, "baseline_runs", json_integer((json_int_t)r->g.runs));
+        json_object_set_new(o, "p_value", r->gated ? json_real(r->g.p_row) : json_null());
+        json_object_set_new(o, "note", r->why[0] ? json_string(r->why) : json_null());
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static json_t *jn(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < j->n; i++) {
+        const struct qqb_sig_row *r = &j->rows[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "case", json_string(r->case_name));
+        json_object_set_new(o, "key", json_string(r->key));
+        json_t *s = json_object();
+        for (size_t f = 0; f < QQB_SIG_NFIELDS; f++) {
+            double v;
+            const char *name = qqb_sig_field(&r->s, f, &v);
+            json_object_set_new(s, name, json_real(v));
+        }
+        json_object_set_new(o, "signature", s);
+        json_object_set_new(o, "measured_s", jn(r->measured));
+        json_object_set_new(o, "predicted_s", jn(r->predicted));
+        if (j->profile) {
+            json_object_set_new(o, "memory_s", jn(r->parts[QQB_RES_MEMORY]));
+            json_object_set_new(o, "flops_s", jn(r->parts[QQB_RES_FLOPS]));
+            json_object_set_new(o, "network_s", jn(r->parts[QQB_RES_NETWORK]));
+            json_object_set_new(o, "bound", json_string(qqb_sig_resource_name(r->bound)));
+        }
+        if (r->cross) {
+            json_object_set_new(o, "baseline_machine", json_string(j->base_id));
+            json_object_set_new(o, "baseline_measured_s", jn(r->base_measured));
+            json_object_set_new(o, "baseline_predicted_s", jn(r->base_predicted));
+            json_object_set_new(o, "measured_ratio", jn(r->measured_ratio));
+            json_object_set_new(o, "predicted_ratio", jn(r->predicted_ratio));
+            json_object_set_new(o, "explained", jn(r->explained));
+        }
+        json_array_append_new(a, o);
+    }
+    return a;
+}

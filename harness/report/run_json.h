@@ -8,6 +8,9 @@
 
 #include <jansson.h>
 
+#include "judge_model.h"
+#include "judge_sig.h"
+
 /*
  * The schema. Each list below is the one description of an object of the
  * run JSON: X(TYPE, member, "json name", ARG), in the order the writer
@@ -33,10 +36,10 @@
  *   OBJ   struct qqb_run_ARG M, int has_M   an object
  *   ARR   struct qqb_run_ARG *M, size_t n_M  an array of objects
  *   OARR  the same, written only when it has an element
- *   JSON  json_t *          a part whose schema is another layer's (models:
- *                           judge_model.c; signatures: judge_sig.c;
- *                           profiles: profile.c), kept as it is; written
- *                           only when not NULL
+ *   JSON  json_t *          a part kept as it is, written only when not
+ *                           NULL: models and signatures (written by
+ *                           qqb_model_judgement_json, qqb_sig_judgement_json
+ *                           below), profiles (store/profile.c's)
  *
  * Strings of a run read by qqb_run_read point into its document (RUN->doc);
  * a run made by the writer's caller borrows them. Only arrays are owned.
@@ -284,5 +287,16 @@ char *qqb_run_dumps(const struct qqb_run *run);
 /* Free what RUN owns (its arrays and document), not borrowed strings or
  * JSON parts of a run the caller made (the caller releases those). */
 void qqb_run_free(struct qqb_run *run);
+
+/* One fit as JSON: coefficients, standard errors, chi2, dof, R2 and every
+ * point with its spread and fitted value (the "current" and "baseline" of a
+ * row of the array below). */
+json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
+                           const struct qqb_model_points *p);
+/* The fits as a JSON array ("models" of the run's JSON; pictures_model.c
+ * draws it). */
+json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j);
+/* The signatures x profiles as a JSON array ("signatures" of the run's JSON). */
+json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j);
 
 #endif /* QQB_RUN_JSON_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "judge_sig.h"
+#include "run_json.h"
 #include "test.h"
 
 /* A profile of 2.5 GFLOP/s (this machine) or 5 (the other). */
