@@ -104,68 +104,6 @@ static void set_threshold(struct qqb_cmp *row, const struct qqb_settings *s, dou
  * Against the baseline.
  * --------------------------------------------------------------------- */
 
-/*
- * Against a stored baseline there are no pairs: the baseline was measured
- * minutes or months ago, and this machine's speed moves in steps that last
- * seconds. So a regressed or improved verdict must also hold for the
- * samples divided by the machine reference measured just before each
- * launch (matched by launch, not by position); when it does not, the
- * machine moved, not the code: noisy. When the check cannot be made, the
- * row says so.
- */
-static void machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
-                          const struct qqb_metric *cm, const struct qqb_metric *bref,
-                          const struct qqb_metric *cref)
-{
-    row->machine_pct = row->norm_pct = NAN;
-    row->machine_why = NULL;
-    if (bref && cref && bref->n >= 1 && cref->n >= 1)
-        row->machine_pct =
-            100.0 * (qqb_median(cref->samples, cref->n) / qqb_median(bref->samples, bref->n) - 1.0);
-    if (row->by_reference) { /* the figure is per reference already */
-        row->machine = QQB_MC_IN_FIGURE;
-        row->norm_pct = row->ch.pct;
-        return;
-    }
-    if (row->verdict != QQB_REGRESSED && row->verdict != QQB_IMPROVED) {
-        row->machine = QQB_MC_NOT_NEEDED;
-        return;
-    }
-    row->machine = QQB_MC_SKIPPED;
-    if (!bref) {
-        row->machine_why = "the baseline has no machine reference (@machine)";
-        return;
-    }
-    if (!cref) {
-        row->machine_why = "this run has no machine reference";
-        return;
-    }
-    size_t nb = 0, nc = 0;
-    double *vb = NULL, *vc = NULL;
-    if (qqb_per_reference(bm, bref, &vb, NULL, &nb) != 0 ||
-        qqb_per_reference(cm, cref, &vc, NULL, &nc) != 0) {
-        row->machine_why = "out of memory";
-    } else if (nb < QQB_MIN_REPS || nc < QQB_MIN_REPS) {
-        row->machine_why = "fewer than 2 launches have both the key and a machine "
-                           "reference";
-    } else {
-        struct qqb_change ch;
-        if (qqb_change(vb, nb, vc, nc, row->level, 1, &ch) == 0) {
-            row->norm_pct = ch.pct;
-            if (qqb_verdict_sym(&ch, row->threshold) == row->verdict) {
-                row->machine = QQB_MC_HELD;
-            } else {
-                row->machine = QQB_MC_MOVED;
-                row->verdict = QQB_NOISY;
-            }
-        } else {
-            row->machine_why = ch.reason;
-        }
-    }
-    free(vb);
-    free(vc);
-}
-
 /* Is KEY judged against the baseline (baseline_keys, default all)? */
 static int baseline_key(const struct qqb_bench *b, const char *key)
 {
@@ -888,9 +826,9 @@ static void finish(const struct qqb_plan *p, const struct qqb_results *cur,
             continue;
         const struct qqb_case_result *c = cur->cases[row->case_idx];
         const struct qqb_case_result *bc = base->cases[row->base_idx];
-        machine_check(row, base_metric(base, row), &c->metrics[row->metric],
-                      qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
-                      qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT));
+        qqb_machine_check(row, base_metric(base, row), &c->metrics[row->metric],
+                          qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                          qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT));
         j->missing_ref += row->machine == QQB_MC_SKIPPED;
     }
     for (size_t i = 0; i < j->ncmp; i++) {

@@ -248,6 +248,68 @@ int qqb_per_reference(const struct qqb_metric *m, const struct qqb_metric *ref, 
     return 0;
 }
 
+/*
+ * Against a stored baseline there are no pairs: the baseline was measured
+ * minutes or months ago, and this machine's speed moves in steps that last
+ * seconds. So a regressed or improved verdict must also hold for the
+ * samples divided by the machine reference measured just before each
+ * launch (matched by launch, not by position); when it does not, the
+ * machine moved, not the code: noisy. When the check cannot be made, the
+ * row says so.
+ */
+void qqb_machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
+                       const struct qqb_metric *cm, const struct qqb_metric *bref,
+                       const struct qqb_metric *cref)
+{
+    row->machine_pct = row->norm_pct = NAN;
+    row->machine_why = NULL;
+    if (bref && cref && bref->n >= 1 && cref->n >= 1)
+        row->machine_pct =
+            100.0 * (qqb_median(cref->samples, cref->n) / qqb_median(bref->samples, bref->n) - 1.0);
+    if (row->by_reference) { /* the figure is per reference already */
+        row->machine = QQB_MC_IN_FIGURE;
+        row->norm_pct = row->ch.pct;
+        return;
+    }
+    if (row->verdict != QQB_REGRESSED && row->verdict != QQB_IMPROVED) {
+        row->machine = QQB_MC_NOT_NEEDED;
+        return;
+    }
+    row->machine = QQB_MC_SKIPPED;
+    if (!bref) {
+        row->machine_why = "the baseline has no machine reference (@machine)";
+        return;
+    }
+    if (!cref) {
+        row->machine_why = "this run has no machine reference";
+        return;
+    }
+    size_t nb = 0, nc = 0;
+    double *vb = NULL, *vc = NULL;
+    if (qqb_per_reference(bm, bref, &vb, NULL, &nb) != 0 ||
+        qqb_per_reference(cm, cref, &vc, NULL, &nc) != 0) {
+        row->machine_why = "out of memory";
+    } else if (nb < QQB_MIN_REPS || nc < QQB_MIN_REPS) {
+        row->machine_why = "fewer than 2 launches have both the key and a machine "
+                           "reference";
+    } else {
+        struct qqb_change ch;
+        if (qqb_change(vb, nb, vc, nc, row->level, 1, &ch) == 0) {
+            row->norm_pct = ch.pct;
+            if (qqb_verdict_sym(&ch, row->threshold) == row->verdict) {
+                row->machine = QQB_MC_HELD;
+            } else {
+                row->machine = QQB_MC_MOVED;
+                row->verdict = QQB_NOISY;
+            }
+        } else {
+            row->machine_why = ch.reason;
+        }
+    }
+    free(vb);
+    free(vc);
+}
+
 /* One baseline row's two figures: its runs as measured, and per machine
  * reference where every launch of both runs has one (has_ref), with this
  * run's launches so (cx). */

@@ -21,6 +21,15 @@ int qqb_judge_runs_of(const struct qqb_metric *bm, int passes, int reps, struct 
 int qqb_per_reference(const struct qqb_metric *m, const struct qqb_metric *ref, double **x,
                       uint32_t **run, size_t *n);
 
+/* The machine check of section 13 on a baseline row ROW judged as measured
+ * (its baseline metric BM, this run's CM, the machine references BREF and
+ * CREF, either NULL where absent): a regressed or improved verdict must
+ * also hold per machine reference, else the machine moved, not the code:
+ * noisy. Sets ROW's machine, machine_pct, norm_pct and machine_why. */
+void qqb_machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
+                       const struct qqb_metric *cm, const struct qqb_metric *bref,
+                       const struct qqb_metric *cref);
+
 /* One baseline row: CUR (this run's NC launches' figures, in the order
  * they ran) against the runs B of a baseline metric of NB samples, with the
  * run-to-run variance VAR on DF degrees of freedom (shrunk across the
