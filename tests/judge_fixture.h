@@ -41,13 +41,16 @@ static inline struct qqb_suite *fixture_suite(const char *body)
     return s;
 }
 
-/* Results sized from PLAN, each case of benchmark k on one node at MHZ. */
+/* Results sized from PLAN, each case of benchmark k on one node at MHZ, by
+ * one qqbench build (version "fixture": the figure per machine reference
+ * is refused across builds, docs/STATISTICS.md section 19). */
 static inline void fixture_results(const struct qqb_plan *p, struct qqb_results *r, double mhz)
 {
     memset(r, 0, sizeof *r);
     const char **names = qqb_plan_names(p);
     CHECK_INT_EQ(qqb_results_init(r, names, p->ncases), 0);
     free(names);
+    r->version = strdup("fixture");
     for (size_t i = 0; i < p->ncases; i++) {
         r->cases[i]->bench = strdup("k");
         r->cases[i]->nodes = 1;

@@ -648,7 +648,7 @@ static void explain(struct qqb_cmp *row, size_t family)
                  qq_resolution_ticks(row->step));
         return;
     }
-    if (row->verdict != QQB_NOISY)
+    if (row->verdict != QQB_NOISY || row->ref_guard >= QQB_RG_COMMON) /* qqb_ref_guard_note */
         return;
     if (row->machine == QQB_MC_MOVED) {
         snprintf(w, len, "the machine moved %s%%; relative to it %s%%",
@@ -839,6 +839,7 @@ static void finish(const struct qqb_plan *p, const struct qqb_results *cur,
         if (row->verdict != QQB_BLIND) /* made incomplete or unresolved since */
             row->seen_by = NULL;
         explain(row, j->family);
+        qqb_ref_guard_note(row);
         j->incomplete += row->verdict == QQB_INCOMPLETE;
         if (!row->ab) {
             j->regressed += row->verdict == QQB_REGRESSED;

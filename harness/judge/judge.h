@@ -29,6 +29,17 @@ enum qqb_threshold_from {
     QQB_THR_BOUNDED /* the noise asked for more: held at the bound */
 };
 
+/* A guard of the figure per machine reference that acted on a baseline row
+ * (docs/STATISTICS.md section 19, "Guards"); the row's why says which. */
+enum qqb_ref_guard {
+    QQB_RG_NONE,
+    QQB_RG_MOVED,  /* the reference moved beyond its baseline runs' bound: as measured */
+    QQB_RG_BUILD,  /* qqbench's own build differs from the baseline's: as measured */
+    QQB_RG_COMMON, /* the group's keys moved together against the reference: the
+                      verdict per reference not taken (noisy) */
+    QQB_RG_SIGN    /* the figure as measured moved the other way: not taken (noisy) */
+};
+
 /* The machine-reference check of a baseline row (docs/RUNNING.md). */
 enum qqb_machine_check {
     QQB_MC_NOT_NEEDED, /* the verdict is not regressed or improved */
@@ -116,21 +127,26 @@ struct qqb_cmp {
     double level;           /* confidence the final verdict was judged at */
     int holm_held;          /* -1 not tested (not decisive alone), 0 lost, 1 held */
     enum qqb_machine_check machine;
-    const char *machine_why; /* QQB_MC_SKIPPED: why (static text) */
-    double machine_pct;      /* baseline rows: change of the machine reference */
-    double norm_pct;         /* the change with samples divided by the reference */
-    int by_reference;        /* baseline rows: judged on each launch's figure divided by
-                                the machine reference timed just before it */
-    int command_differs;     /* the baseline measured another command line */
-    double step;             /* the counter step of the two cases (ticks; 0 unknown) */
-    double dropped;          /* events lost to a full buffer, both cases' launches */
-    int below_step;          /* figures at or below the resolution:
-                                0 none, 1 one of the two (its size is a bound),
-                                2 both (verdict unresolved) */
-    char why[200];           /* a noisy or blind row: why, and what would decide it */
-    int noisy_runs;          /* noisy in this run and the recorded runs just
-                                before it: how many in a row (0: not noisy;
-                                qqb_history_noisy_runs) */
+    const char *machine_why;      /* QQB_MC_SKIPPED: why (static text) */
+    double machine_pct;           /* baseline rows: change of the machine reference */
+    double norm_pct;              /* the change with samples divided by the reference */
+    int by_reference;             /* baseline rows: judged on each launch's figure divided by
+                                     the machine reference timed just before it */
+    enum qqb_ref_guard ref_guard; /* baseline rows: a guard of the figure per machine
+                                     reference that acted (docs/STATISTICS.md section 19) */
+    double guard_pct;             /* MOVED: the reference's own change; COMMON: the
+                                     group's keys' common change against it; SIGN:
+                                     the change as measured */
+    int command_differs;          /* the baseline measured another command line */
+    double step;                  /* the counter step of the two cases (ticks; 0 unknown) */
+    double dropped;               /* events lost to a full buffer, both cases' launches */
+    int below_step;               /* figures at or below the resolution:
+                                     0 none, 1 one of the two (its size is a bound),
+                                     2 both (verdict unresolved) */
+    char why[200];                /* a noisy or blind row: why, and what would decide it */
+    int noisy_runs;               /* noisy in this run and the recorded runs just
+                                     before it: how many in a row (0: not noisy;
+                                     qqb_history_noisy_runs) */
 };
 
 /* One memory key whose numbers moved (or appeared, or vanished). */
@@ -178,9 +194,10 @@ struct qqb_judgement {
                              runs: timing not gated against it */
     double shrink_s0;     /* the run-to-run prior across keys (percent; NaN: none) */
     double shrink_d0;     /* its degrees of freedom (0: no shrinkage) */
-    /* The baseline rows' run figure (docs/STATISTICS.md section 19): per
-     * machine reference (by_reference) when every row has the reference in
-     * both runs and the baseline's runs agree better so; ref_ratio the
+    /* The baseline rows' run figure (docs/STATISTICS.md section 19), chosen
+     * per group: per machine reference where every row of the group has the
+     * reference in both runs and the baseline's runs agree clearly better so
+     * (QQB_REF_GAIN); by_reference: some row is judged so. ref_ratio the
      * geometric mean over ref_rows rows of the run-to-run variance per
      * reference / as measured (NaN: not compared); ref_lacking rows lack
      * the reference in a launch of the baseline or this run. */
@@ -189,6 +206,11 @@ struct qqb_judgement {
     size_t ref_rows, ref_lacking;
     int ref_refused;         /* the suite asked for the figure per reference, and
                                 ref_lacking rows lack it: judged as measured */
+    int ref_build_differs;   /* qqbench's version, compiler or flags differ from the
+                                baseline's (or it does not say): the figure per
+                                reference refused */
+    size_t ref_moved_cases;  /* cases whose reference moved beyond its baseline runs'
+                                bound: judged as measured */
     size_t missing_ref;      /* baseline rows with the machine check skipped */
     size_t command_changed;  /* cases whose command differs from the baseline's */
     size_t regressed, noisy; /* final baseline timing verdicts */

@@ -11,11 +11,20 @@
 #include "judge_runs.h"
 #include "match.h"
 #include "runlevel.h"
+#include "words.h"
 
 /* The largest number of launches or baseline runs a blind or noisy row's
  * note names; beyond it the note names --against. */
 #define RUNS_MAX_LAUNCHES 1000
 #define RUNS_MAX_RUNS     50
+
+/* The figure per machine reference is taken for a group only where its
+ * baseline's runs spread clearly less so (section 19): their variance
+ * ratio, per reference over as measured, below this. */
+#define QQB_REF_GAIN        0.5
+/* The confidence of the machine reference's own prediction bound: beyond
+ * it in this run, the machine moved (section 19, "Guards"). */
+#define QQB_REF_MOVED_LEVEL 0.99
 
 /* The standard error at which a row with no change reads unchanged at
  * THRESHOLD (percent) nine times in ten: its interval's half-width q se
@@ -273,6 +282,9 @@ void qqb_machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
     }
     if (row->verdict != QQB_REGRESSED && row->verdict != QQB_IMPROVED) {
         row->machine = QQB_MC_NOT_NEEDED;
+        if (row->ref_guard == QQB_RG_MOVED)
+            row->machine_why = "the machine moved: its reference beyond its baseline runs' "
+                               "bound, the row judged as measured";
         return;
     }
     row->machine = QQB_MC_SKIPPED;
@@ -312,10 +324,13 @@ void qqb_machine_check(struct qqb_cmp *row, const struct qqb_metric *bm,
 
 /* One baseline row's two figures: its runs as measured, and per machine
  * reference where every launch of both runs has one (has_ref), with this
- * run's launches so (cx). */
+ * run's launches so (cx); use_ref: judged per reference; moved: its
+ * case's reference moved beyond its baseline runs' bound (move its change,
+ * log); meas: this run's change as measured (log, NaN: none). */
 struct runrow {
     struct qqb_baseruns raw, ref;
-    int has_raw, has_ref;
+    int has_raw, has_ref, use_ref, moved;
+    double move, meas;
     double *cx;
     size_t ncx;
 };
@@ -354,84 +369,285 @@ static int row_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     return 0;
 }
 
-/* The choice of section 19 (the suite's run_figure: AUTO): per reference
- * when every row that has runs has them per reference too, at least 3 do,
- * and their run-to-run variances are smaller so (the geometric mean of the
- * ratios, weighted by degrees of freedom). From the baseline alone: the
- * plan, made before this run's first launch, makes the same choice as the
- * judgement after it. MEASURED never takes it; REFERENCE takes it wherever
- * every row has it. */
-static void choose_figure(const struct runrow *rr, size_t n, enum qqb_run_figure want,
-                          struct qqb_judgement *j)
+/* qqbench's own build (its version, compiler and flags: the machine
+ * reference is its loop) is the baseline's: 1. A baseline that does not
+ * say its version differs, for this purpose. */
+static int same_build(const struct qqb_results *cur, const struct qqb_results *base)
+{
+    return base->version && cur->version && !strcmp(base->version, cur->version) &&
+           !strcmp(base->fp.compiler, cur->fp.compiler) && !strcmp(base->fp.flags, cur->fp.flags);
+}
+
+/* The choice of section 19 (the suite's run_figure: AUTO), group by group:
+ * per reference where every row of the group that has runs has them per
+ * reference too, and their run-to-run variances are clearly smaller so
+ * (the geometric mean of the ratios, weighted by degrees of freedom, below
+ * QQB_REF_GAIN, on at least 4 degrees of freedom). From the baseline alone:
+ * the plan, made before this run's first launch, makes the same choice as
+ * the judgement after it. MEASURED never takes it; REFERENCE takes it in
+ * every group where every row has it. Neither, where qqbench's own build
+ * differs from the baseline's (SAME 0): its rows say so. */
+static void choose_figure(const struct qqb_plan *p, struct runrow *rr, enum qqb_run_figure want,
+                          int same, struct qqb_judgement *j)
 {
     double sum = 0, w = 0;
     size_t rows = 0, lacking = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!rr[i].has_raw || !isfinite(rr[i].raw.s2) || !(rr[i].raw.s2 > 0))
-            continue;
-        if (!rr[i].has_ref) {
-            lacking++;
-            continue;
+    for (size_t g = 0; g < p->ngroups; g++) {
+        double gs = 0, gw = 0;
+        size_t grows = 0, glack = 0;
+        for (size_t i = 0; i < j->ncmp; i++) {
+            if (p->cases[j->cmp[i].case_idx].group != g || !rr[i].has_raw ||
+                !isfinite(rr[i].raw.s2) || !(rr[i].raw.s2 > 0))
+                continue;
+            if (!rr[i].has_ref) {
+                glack++;
+                continue;
+            }
+            double df = (double)(rr[i].raw.nruns - 1);
+            gs += df * log(rr[i].ref.s2 / rr[i].raw.s2);
+            gw += df;
+            grows++;
         }
-        double df = (double)(rr[i].raw.nruns - 1);
-        sum += df * log(rr[i].ref.s2 / rr[i].raw.s2);
-        w += df;
-        rows++;
+        int take = want == QQB_FIGURE_REFERENCE ? glack == 0 && grows > 0
+                   : want == QQB_FIGURE_AUTO
+                       ? glack == 0 && grows > 0 && gw >= 4 && exp(gs / gw) < QQB_REF_GAIN
+                       : 0;
+        for (size_t i = 0; i < j->ncmp; i++) {
+            if (p->cases[j->cmp[i].case_idx].group != g)
+                continue;
+            rr[i].use_ref = take && same && rr[i].has_ref;
+            if (take && !same && rr[i].has_ref)
+                j->cmp[i].ref_guard = QQB_RG_BUILD;
+            j->by_reference |= rr[i].use_ref;
+        }
+        j->ref_build_differs |= take && !same;
+        sum += gs;
+        w += gw;
+        rows += grows;
+        lacking += glack;
     }
     j->ref_rows = rows;
     j->ref_lacking = lacking;
     j->ref_ratio = w > 0 ? exp(sum / w) : NAN;
-    j->by_reference = want == QQB_FIGURE_REFERENCE ? lacking == 0 && rows > 0
-                      : want == QQB_FIGURE_AUTO    ? lacking == 0 && rows >= 3 && j->ref_ratio < 1
-                                                   : 0;
     j->ref_refused = want == QQB_FIGURE_REFERENCE && lacking > 0;
 }
 
-/* Judge the rows of J on the runs RR (the figure J chose). 0 or -1. */
+/* The first guard (section 19): a case whose machine reference moved in
+ * this run beyond its prediction bound from the baseline's runs of it (at
+ * QQB_REF_MOVED_LEVEL) is judged as measured, and its rows say the machine
+ * moved (whichever figure their group chose: guard_rows then judges them
+ * relative to their keys' common move). 0 or -1. */
+static int reference_moved(const struct qqb_plan *p, const struct qqb_results *cur,
+                           const struct qqb_results *base, struct runrow *rr,
+                           struct qqb_judgement *j)
+{
+    for (size_t i = 0; i < j->ncmp; i++) {
+        const struct qqb_cmp *row = &j->cmp[i];
+        if (!rr[i].has_ref || rr[i].moved)
+            continue;
+        size_t g = p->cases[row->case_idx].group;
+        int passes = qqb_plan_group_passes(p, g), reps = p->groups[g].reps;
+        const struct qqb_metric *bref =
+            qqb_case_find_metric(base->cases[row->base_idx], QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
+        const struct qqb_metric *cref =
+            qqb_case_find_metric(cur->cases[row->case_idx], QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
+        struct qqb_baseruns b;
+        struct qqb_runtest t;
+        double lo, hi;
+        if (qqb_judge_runs_of(bref, passes, reps, &b) != 0)
+            return -1;
+        if (b.nruns < 2 || !isfinite(b.s2) ||
+            qqb_runtest(&b, b.s2, (double)(b.nruns - 1), cref->samples, cref->n, passes, reps,
+                        &t) != 0)
+            continue;
+        qqb_runtest_interval(&t, QQB_REF_MOVED_LEVEL, &lo, &hi);
+        if (!(lo > 0 || hi < 0))
+            continue;
+        j->ref_moved_cases++;
+        for (size_t k = i; k < j->ncmp; k++) /* every row of the case */
+            if (j->cmp[k].case_idx == row->case_idx && rr[k].has_ref) {
+                rr[k].use_ref = 0;
+                rr[k].moved = 1;
+                rr[k].move = t.est;
+            }
+    }
+    j->by_reference = 0;
+    for (size_t i = 0; i < j->ncmp; i++)
+        j->by_reference |= rr[i].use_ref;
+    return 0;
+}
+
+/* The prior over the rows of one figure (BYREF: per reference, or as
+ * measured) into S0SQ and D0. */
+static int prior_of(const struct runrow *rr, size_t n, int byref, double *s2, double *df,
+                    double *s0sq, double *d0)
+{
+    for (size_t i = 0; i < n; i++) {
+        int mine = rr[i].has_raw && (rr[i].use_ref != 0) == byref;
+        const struct qqb_baseruns *b = rr[i].use_ref ? &rr[i].ref : &rr[i].raw;
+        s2[i] = mine ? b->s2 : NAN;
+        df[i] = mine ? (double)(b->nruns - 1) : 0;
+    }
+    return qqb_shrink_prior(s2, df, n, s0sq, d0);
+}
+
+/* Row I of J on its runs RR[I] (the figure chosen for it), with the prior
+ * (S0SQ, D0) of its figure's rows: the row's variance S2 on DF. */
+static int judge_one(const struct qqb_plan *p, const struct qqb_results *cur,
+                     const struct qqb_results *base, struct runrow *rr, double s2, double df,
+                     double s0sq, double d0, struct qqb_cmp *row)
+{
+    const struct qqb_bench *b = &p->suite->bench[p->cases[row->case_idx].bench];
+    const struct qqb_metric *bm = &base->cases[row->base_idx]->metrics[row->base_metric];
+    const struct qqb_metric *cm = &cur->cases[row->case_idx]->metrics[row->metric];
+    int ref = rr->use_ref;
+    double var = qqb_shrunk_var(s2, df, s0sq, d0);
+    double dfs = (isfinite(s2) ? df : 0) + (d0 > 0 && isfinite(s0sq) ? d0 : 0);
+    if (!(dfs > 0) || !isfinite(var)) {
+        var = s2;
+        dfs = df;
+    }
+    size_t g = p->cases[row->case_idx].group;
+    int passes = qqb_plan_group_passes(p, g), reps = p->groups[g].reps;
+    int rc = qqb_judge_run_row(&b->s, bm->n, ref ? rr->cx : cm->samples, ref ? rr->ncx : cm->n,
+                               ref ? &rr->ref : &rr->raw, &rr->raw, var, dfs, passes, reps, row);
+    row->by_reference = ref;
+    struct qqb_runtest t; /* the change as measured, for the sign guard */
+    rr->meas = qqb_runtest(&rr->raw, rr->raw.s2, (double)(rr->raw.nruns - 1), cm->samples, cm->n,
+                           passes, reps, &t) == 0
+                   ? t.est
+                   : NAN;
+    return rc;
+}
+
+/* Judge the rows of J on the runs RR (the figure chosen for each), each
+ * figure's rows with a prior of their own. 0 or -1. */
 static int judge_rows(const struct qqb_plan *p, const struct qqb_results *cur,
                       const struct qqb_results *base, struct runrow *rr, struct qqb_judgement *j)
 {
     size_t n = j->ncmp;
     double *s2 = calloc(n ? n : 1, sizeof *s2), *df = calloc(n ? n : 1, sizeof *df);
-    if (!s2 || !df) {
-        free(s2);
-        free(df);
-        return -1;
-    }
-    /* The prior: every baseline row's run-to-run variance, on R - 1
-     * degrees of freedom, from the baseline's runs. */
-    for (size_t i = 0; i < n; i++) {
-        const struct qqb_baseruns *b = j->by_reference && rr[i].has_ref ? &rr[i].ref : &rr[i].raw;
-        s2[i] = rr[i].has_raw ? b->s2 : NAN;
-        df[i] = rr[i].has_raw ? (double)(b->nruns - 1) : 0;
-    }
-    double s0sq, d0;
-    int rc = qqb_shrink_prior(s2, df, n, &s0sq, &d0);
-    j->shrink_s0 = isfinite(s0sq) ? 100.0 * (exp(sqrt(s0sq)) - 1.0) : NAN;
-    j->shrink_d0 = d0;
+    double *s2r = calloc(n ? n : 1, sizeof *s2r), *dfr = calloc(n ? n : 1, sizeof *dfr);
+    int rc = s2 && df && s2r && dfr ? 0 : -1;
+    /* The priors: every baseline row's run-to-run variance, on R - 1
+     * degrees of freedom, from the baseline's runs, one for each figure. */
+    double s0[2] = {NAN, NAN}, d0[2] = {0, 0};
+    if (rc == 0)
+        rc = prior_of(rr, n, 0, s2, df, &s0[0], &d0[0]) |
+             prior_of(rr, n, 1, s2r, dfr, &s0[1], &d0[1]);
+    int shown = j->by_reference ? 1 : 0; /* the prior the output names */
+    j->shrink_s0 = isfinite(s0[shown]) ? 100.0 * (exp(sqrt(s0[shown])) - 1.0) : NAN;
+    j->shrink_d0 = d0[shown];
     for (size_t i = 0; rc == 0 && i < n; i++) {
         struct qqb_cmp *row = &j->cmp[i];
         if (row->ab || row->base_metric == QQB_NO_MATCH)
             continue;
-        const struct qqb_bench *b = &p->suite->bench[p->cases[row->case_idx].bench];
-        const struct qqb_metric *bm = &base->cases[row->base_idx]->metrics[row->base_metric];
-        const struct qqb_metric *cm = &cur->cases[row->case_idx]->metrics[row->metric];
-        int ref = j->by_reference && rr[i].has_ref;
-        double var = qqb_shrunk_var(s2[i], df[i], s0sq, d0);
-        double dfs = (isfinite(s2[i]) ? df[i] : 0) + (d0 > 0 && isfinite(s0sq) ? d0 : 0);
-        if (!(dfs > 0) || !isfinite(var)) {
-            var = s2[i];
-            dfs = df[i];
+        int r = rr[i].use_ref != 0;
+        rc = judge_one(p, cur, base, &rr[i], r ? s2r[i] : s2[i], r ? dfr[i] : df[i], s0[r], d0[r],
+                       row);
+        if (rr[i].moved) {
+            row->ref_guard = QQB_RG_MOVED;
+            row->guard_pct = 100.0 * expm1(rr[i].move);
         }
-        size_t g = p->cases[row->case_idx].group;
-        rc = qqb_judge_run_row(&b->s, bm->n, ref ? rr[i].cx : cm->samples, ref ? rr[i].ncx : cm->n,
-                               ref ? &rr[i].ref : &rr[i].raw, &rr[i].raw, var, dfs,
-                               qqb_plan_group_passes(p, g), p->groups[g].reps, row);
-        row->by_reference = ref;
     }
     free(s2);
     free(df);
+    free(s2r);
+    free(dfr);
     return rc;
+}
+
+/* A row's verdict per reference not taken: noisy, the guard G said. */
+static void not_taken(struct qqb_cmp *row, enum qqb_ref_guard g, double pct)
+{
+    row->verdict = row->alone = QQB_NOISY;
+    row->p_value = 1;
+    row->ref_guard = g;
+    row->guard_pct = pct;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Row ROW's kind for the common-move guard: 1 judged per reference, 2 as
+ * measured because its reference moved, 0 neither. */
+static int common_kind(const struct qqb_cmp *row)
+{
+    return row->by_reference ? 1 : row->ref_guard == QQB_RG_MOVED ? 2 : 0;
+}
+
+/* The common-move guard on the rows of group G of kind KIND (common_kind),
+ * EST and HALF room for every row: where 3 or more moved together beyond
+ * their intervals' half-width (the median of their estimates, C, against
+ * the median half-width, log scale), a verdict stands only relative to C,
+ * or where C itself is beyond the benchmark's threshold bound: no weather
+ * of a machine, a build that moved every key (a -O0 build). */
+static void common_move(const struct qqb_plan *p, struct qqb_judgement *j, size_t g, int kind,
+                        double *est, double *half)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < j->ncmp; i++) {
+        const struct qqb_cmp *row = &j->cmp[i];
+        if (common_kind(row) != kind || p->cases[row->case_idx].group != g ||
+            row->ch.status != QQB_CHANGE_OK)
+            continue;
+        est[m] = log1p(row->ch.pct / 100.0);
+        half[m++] = (log1p(row->ch.hi / 100.0) - log1p(row->ch.lo / 100.0)) / 2;
+    }
+    if (m < 3)
+        return;
+    qsort(est, m, sizeof *est, cmp_dbl);
+    qsort(half, m, sizeof *half, cmp_dbl);
+    double c = m % 2 ? est[m / 2] : (est[m / 2 - 1] + est[m / 2]) / 2;
+    double h = m % 2 ? half[m / 2] : (half[m / 2 - 1] + half[m / 2]) / 2;
+    for (size_t i = 0; fabs(c) > h && i < j->ncmp; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        if (common_kind(row) != kind || p->cases[row->case_idx].group != g)
+            continue;
+        const struct qqb_settings *s = &p->suite->bench[p->cases[row->case_idx].bench].s;
+        double cap = s->threshold_bound > 0 ? s->threshold_bound : QQB_THRESHOLD_BOUND;
+        double t = log1p(row->threshold / 100.0);
+        double lo = log1p(row->ch.lo / 100.0) - c, hi = log1p(row->ch.hi / 100.0) - c;
+        if (fabs(c) > log1p((row->threshold > cap ? row->threshold : cap) / 100.0))
+            continue;
+        if ((row->alone == QQB_REGRESSED && !(lo > t)) ||
+            (row->alone == QQB_IMPROVED && !(hi < -t)))
+            not_taken(row, QQB_RG_COMMON, 100.0 * expm1(c));
+    }
+}
+
+/* The last two guards (section 19), on the verdicts alone (Holm follows):
+ * a verdict per reference stands only where the figure as measured moved
+ * the same way (its estimate's sign); and where a group's rows per
+ * reference, or as measured in a case whose reference moved, moved
+ * together beyond their intervals (common_move: the reference alone moved,
+ * or the keys alone, a machine the reference does not feel), a verdict
+ * stands only relative to that common move. 0 or -1. */
+static int guard_rows(const struct qqb_plan *p, const struct runrow *rr, struct qqb_judgement *j)
+{
+    size_t n = j->ncmp;
+    double *est = malloc((n ? n : 1) * sizeof *est), *half = malloc((n ? n : 1) * sizeof *half);
+    if (!est || !half) {
+        free(est);
+        free(half);
+        return -1;
+    }
+    for (size_t g = 0; g < p->ngroups; g++)
+        for (int kind = 1; kind <= 2; kind++)
+            common_move(p, j, g, kind, est, half);
+    for (size_t i = 0; i < n; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        double ms = rr[i].meas;
+        if (row->by_reference && ((row->alone == QQB_REGRESSED && !(ms > 0)) ||
+                                  (row->alone == QQB_IMPROVED && !(ms < 0))))
+            not_taken(row, QQB_RG_SIGN, 100.0 * expm1(ms));
+    }
+    free(est);
+    free(half);
+    return 0;
 }
 
 int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
@@ -442,17 +658,62 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     int rc = rr ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const struct qqb_cmp *row = &j->cmp[i];
+        j->cmp[i].ref_guard = QQB_RG_NONE;
+        j->cmp[i].guard_pct = NAN;
         if (!row->ab && row->base_metric != QQB_NO_MATCH)
             rc = row_runs(p, cur, base, row, &rr[i]);
     }
     if (rc == 0) {
-        choose_figure(rr, n, p->suite->run_figure, j);
-        rc = judge_rows(p, cur, base, rr, j);
+        choose_figure(p, rr, p->suite->run_figure, same_build(cur, base), j);
+        rc = reference_moved(p, cur, base, rr, j);
     }
+    if (rc == 0)
+        rc = judge_rows(p, cur, base, rr, j);
+    if (rc == 0)
+        rc = guard_rows(p, rr, j);
     for (size_t i = 0; rr && i < n; i++)
         free(rr[i].cx);
     free(rr);
     return rc;
+}
+
+void qqb_ref_guard_note(struct qqb_cmp *row)
+{
+    size_t k = strlen(row->why);
+    char *w = row->why + k;
+    size_t len = sizeof row->why - k;
+    const char *sep = k ? "; " : "";
+    struct qqb_signed a;
+    switch (row->ref_guard) {
+    case QQB_RG_NONE:
+        return;
+    case QQB_RG_MOVED:
+        snprintf(w, len,
+                 "%sthe machine moved: its reference %s%%, beyond its runs' bound; judged as "
+                 "measured",
+                 sep, qqb_signed(&a, row->guard_pct, 1));
+        return;
+    case QQB_RG_BUILD:
+        snprintf(w, len,
+                 "%sqqbench's own build differs from the baseline's (or it does not say): not "
+                 "per reference",
+                 sep);
+        return;
+    case QQB_RG_COMMON:
+        snprintf(w, len,
+                 "%s%s alone, but the group's keys moved %s%% together (against the machine "
+                 "reference, or with a machine that moved): not decided so",
+                 sep, qqb_verdict_name(row->ch.pct > 0 ? QQB_REGRESSED : QQB_IMPROVED),
+                 qqb_signed(&a, row->guard_pct, 1));
+        return;
+    case QQB_RG_SIGN:
+        snprintf(w, len,
+                 "%s%s per reference, but %s%% as measured: the signs differ, not decided per "
+                 "reference",
+                 sep, qqb_verdict_name(row->ch.pct > 0 ? QQB_REGRESSED : QQB_IMPROVED),
+                 qqb_signed(&a, row->guard_pct, 1));
+        return;
+    }
 }
 
 /* The last run's launches of BASE's case named as plan case I, into C:
@@ -500,8 +761,13 @@ int qqb_judge_plan_start(const struct qqb_plan *p, const struct qqb_results *bas
     const char **names = qqb_plan_names(p);
     int rc = names && qqb_results_init(&cur, names, p->ncases) == 0 ? 0 : -1;
     free(names);
-    if (rc != 0)
+    /* The run to come is taken to be by the baseline's qqbench build: the
+     * plan cannot know this one's before it runs (section 19). */
+    cur.fp = base->fp;
+    if (rc != 0 || (base->version && !(cur.version = strdup(base->version)))) {
+        qqb_results_free(&cur);
         return -1;
+    }
     for (size_t i = 0; rc == 0 && i < p->ncases; i++)
         rc = last_run_of(base, cur.cases[i]);
     struct qqb_judgement j;

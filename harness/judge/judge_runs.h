@@ -51,6 +51,10 @@ int qqb_judge_run_row(const struct qqb_settings *s, size_t nb, const double *cur
 int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
                    const struct qqb_results *base, struct qqb_judgement *j);
 
+/* Append to ROW's why what a guard of the figure per machine reference did
+ * (ROW->ref_guard; nothing where none acted). */
+void qqb_ref_guard_note(struct qqb_cmp *row);
+
 /* The plan against a stored baseline (sections 17 and 18), before the
  * run's first launch: into WANT[g], for each group g of P, the launches
  * per case its baseline rows want to decide at their threshold (the

@@ -350,12 +350,12 @@ static void test_per_reference(void)
  * (docs/STATISTICS.md; issue 34's table) runs SIM_GOAL suites and asserts
  * the goal on its estimate (fixture_goal: "<= 1%" is at most 20 false
  * suites of 2000, ">= 99%" at least 1980 caught), the chance another seed
- * flips it printed. At this seed the A/A lines have 0 to 16 false suites
- * of 2000, but for runs shifting 5% with R = 3: 21, a known miss of
- * issue 34 held to 1.5% (fixture_goal_missed);
- * the power goals are met with room but +10% with passes shifting 2%:
- * 1986 of 2000 against 1980, which another seed misses with chance up to
- * 0.6 (at the Clopper-Pearson bound). A line without a goal runs
+ * flips it printed. At this seed the A/A lines have 0 to 20 false suites
+ * of 2000 (20: runs shifting 5% with R = 3, on the goal);
+ * the power goals are met, +10% with passes shifting 2% and with 2%
+ * shifts of the machine at 1987 and 1989 of 2000 against 1980, which
+ * another seed misses with chance up to 0.5 (at the Clopper-Pearson
+ * bound). A line without a goal runs
  * SIM_FLOOR suites and holds its count to a floor at the lower 1e-4 /
  * SIM_NCHECK quantile of Binomial(trials, floor). Rows are not independent
  * (one plan, one prior, one baseline a suite): their share is bounded by
@@ -380,6 +380,9 @@ struct simcase {
                           key's and the machine reference's alike */
     double sr;         /* sigma (log) of the reference's own launch noise; 0: the
                           runs record no reference */
+    double refmove;    /* the current run's reference alone moved by this factor (0: 1) */
+    double keymove;    /* the current run's keys alone moved by this factor (0: 1): a
+                          memory-bound hit the reference's multiply chain does not feel */
 };
 
 static struct qqb_suite *sim_suite(void)
@@ -416,12 +419,15 @@ static void sim_launches(gsl_rng *g, const struct simcase *sc, struct qqb_case_r
                          const double *shift, double mshift, uint32_t run, size_t from, size_t to,
                          int planted)
 {
+    double rf = planted && sc->refmove > 0 ? sc->refmove : 1.0;
+    double kf = planted && sc->keymove > 0 ? sc->keymove : 1.0;
     for (size_t i = from; i < to; i++) {
         if (sc->sr > 0)
             qqb_metric_add_at(qqb_case_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
-                              500 * exp(mshift + gsl_ran_gaussian(g, sc->sr)), run, (uint32_t)i);
+                              500 * rf * exp(mshift + gsl_ran_gaussian(g, sc->sr)), run,
+                              (uint32_t)i);
         for (int k = 0; k < SIM_KEYS; k++) {
-            double f = planted && k == 0 ? sc->change : 1.0;
+            double f = (planted && k == 0 ? sc->change : 1.0) * kf;
             if (sc->tail > 0 && gsl_rng_uniform(g) < sc->tail)
                 f *= 1.3;
             qqb_metric_add_at(qqb_case_metric(c, fixture_key(k), QQB_VERDICT_METRIC),
@@ -508,14 +514,18 @@ static void sim_suites(const struct qqb_plan *plan, const struct simcase *sc, un
              * the launches the plan wanted, it names the launches the run
              * had (explain, judge.c). Both against the simulation's own
              * count, not the row's fields the note was written from. */
-            const char *at = row->verdict == QQB_NOISY ? strstr(row->why, "; about ") : NULL;
+            /* A row a guard of the figure per reference acted on reads this
+             * run, which the plan could not: its note says so instead. */
+            int planned = row->ref_guard == QQB_RG_NONE;
+            const char *at =
+                planned && row->verdict == QQB_NOISY ? strstr(row->why, "; about ") : NULL;
             unsigned long said = 0;
             int wrong = 0;
             if (at && sscanf(at, "; about %lu launches would decide", &said) == 1) {
                 t->decide_notes++;
                 wrong = !(taken == SIM_MOST && want > SIM_MOST && said > taken);
             }
-            at = row->verdict == QQB_NOISY ? strstr(row->why, "; it had the ") : NULL;
+            at = planned && row->verdict == QQB_NOISY ? strstr(row->why, "; it had the ") : NULL;
             if (at && sscanf(at, "; it had the %lu launches the plan wanted", &said) == 1) {
                 t->plan_notes++;
                 wrong = said != taken;
@@ -575,11 +585,14 @@ static void test_sim_goals(void)
      * takes the figure per reference; where it sees none it only adds a
      * little noise, the choice is near even, and taking it must cost no
      * false verdicts (section 19). */
-    static const struct simcase aa[8] = {
-        {0.0, 0.0, 0.02, 5, 1.0, 5, 0, 0, 0.01},    {0.0, 0.02, 0.02, 5, 1.0, 5, 0, 0, 0.01},
-        {0.02, 0.0, 0.02, 5, 1.0, 5, 0, 0, 0.01},   {0.0, 0.05, 0.02, 3, 1.0, 5, 0, 0, 0.01},
-        {0.05, 0.0, 0.02, 3, 1.0, 5, 0, 0, 0.01},   {0.0, 0.02, 0.02, 5, 1.0, 5, 0.05, 0, 0.01},
-        {0.0, 0.0, 0.02, 3, 1.0, 5, 0, 0.05, 0.01}, {0.01, 0.0, 0.02, 5, 1.0, 5, 0, 0.02, 0.01}};
+    static const struct simcase aa[8] = {{0.0, 0.0, 0.02, 5, 1.0, 5, 0, 0, 0.01, 0, 0},
+                                         {0.0, 0.02, 0.02, 5, 1.0, 5, 0, 0, 0.01, 0, 0},
+                                         {0.02, 0.0, 0.02, 5, 1.0, 5, 0, 0, 0.01, 0, 0},
+                                         {0.0, 0.05, 0.02, 3, 1.0, 5, 0, 0, 0.01, 0, 0},
+                                         {0.05, 0.0, 0.02, 3, 1.0, 5, 0, 0, 0.01, 0, 0},
+                                         {0.0, 0.02, 0.02, 5, 1.0, 5, 0.05, 0, 0.01, 0, 0},
+                                         {0.0, 0.0, 0.02, 3, 1.0, 5, 0, 0.05, 0.01, 0, 0},
+                                         {0.01, 0.0, 0.02, 5, 1.0, 5, 0, 0.02, 0.01, 0, 0}};
     unsigned long seed = 1126;
     printf("TABLE sim17 | machine (shift a run keeps, shift of a pass, the whole machine's shift "
            "its reference sees, launch noise), passes, baseline runs, change | suites with a "
@@ -602,16 +615,20 @@ static void test_sim_goals(void)
                t.suites_false, N, 100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows,
                100.0 * t.blind / t.rows, t.launches, t.by_ref, N);
         snprintf(what, sizeof what, "A/A, line %d: false suites", c + 1);
-        if (c == 4) /* runs shifting 5%, R = 3: the goal is missed (issue 34) */
-            fixture_goal_missed(what, t.suites_false, N, 0.01, 0.015);
-        else
-            fixture_goal(what, t.suites_false, N, 0.01, 0);
+        fixture_goal(what, t.suites_false, N, 0.01, 0);
         decide_notes += t.decide_notes;
         plan_notes += t.plan_notes;
         if (c == 0) /* launch noise only: the plan decides */
             CHECK(share_within(&t, N, 0.10));
-        if (aa[c].sm > 0) /* a reference that sees the machine's shifts is taken */
-            CHECK(t.by_ref >= lower(N, 0.95));
+        /* A reference that sees the machine's shifts is taken where its gain
+         * is clear (a variance ratio below 0.5, section 19): with 5% shifts
+         * of the machine in 95% of suites; with 2%, and 1% of each key's own
+         * the reference does not see (a ratio near 0.3 on 4 degrees of
+         * freedom), in 75%. Where it sees nothing, never. */
+        if (aa[c].sm > 0)
+            CHECK(t.by_ref >= lower(N, aa[c].sm >= 0.05 ? 0.95 : 0.75));
+        else
+            CHECK_U64_EQ(t.by_ref, 0);
     }
     /* Power: a change planted in 1 of 20 rows. The goals: +5% at launch
      * noise only, +10% where the machine's shifts move from pass to pass,
@@ -619,11 +636,11 @@ static void test_sim_goals(void)
      * it); where a key's shift is its own and the run keeps it, no schedule
      * within one run averages it away, and the rate is quoted
      * (docs/STATISTICS.md sections 18 and 19). */
-    static const struct simcase pw[5] = {{0.0, 0.0, 0.02, 5, 1.05, 5, 0, 0, 0.01},
-                                         {0.0, 0.02, 0.02, 5, 1.10, 5, 0, 0, 0.01},
-                                         {0.0, 0.0, 0.02, 5, 1.10, 5, 0, 0.02, 0.01},
-                                         {0.01, 0.0, 0.02, 5, 1.10, 5, 0, 0.02, 0.01},
-                                         {0.02, 0.0, 0.02, 5, 1.10, 5, 0, 0, 0.01}};
+    static const struct simcase pw[5] = {{0.0, 0.0, 0.02, 5, 1.05, 5, 0, 0, 0.01, 0, 0},
+                                         {0.0, 0.02, 0.02, 5, 1.10, 5, 0, 0, 0.01, 0, 0},
+                                         {0.0, 0.0, 0.02, 5, 1.10, 5, 0, 0.02, 0.01, 0, 0},
+                                         {0.01, 0.0, 0.02, 5, 1.10, 5, 0, 0.02, 0.01, 0, 0},
+                                         {0.02, 0.0, 0.02, 5, 1.10, 5, 0, 0, 0.01, 0, 0}};
     static const double goal[5] = {0.90, 0.99, 0.99, 0.90, 0.30};
     static const char *said[5] = {
         "(goal >= 90%)", "(goal >= 99%)", "(goal >= 99%)",
@@ -659,6 +676,139 @@ static void test_sim_goals(void)
     qqb_suite_free(s);
 }
 
+/* The guarded machine reference (docs/STATISTICS.md section 19, "Guards"):
+ * the reference alone, or the keys alone (a memory-bound hit the
+ * reference's multiply chain does not feel), move +3% in the current run,
+ * on a machine whose whole-machine shifts of 2% the reference sees (so the
+ * figure per reference is taken) and on one without them. Each at most 1%
+ * of 2000 suites with a false verdict (fixture_goal, seed fixed). */
+static void test_sim_reference(void)
+{
+    struct qqb_plan p;
+    struct qqb_suite *s = sim_plan(&p);
+    if (!s)
+        return;
+    static const struct simcase gl[3] = {{0.0, 0.0, 0.02, 5, 1.0, 5, 0, 0.02, 0.01, 1.03, 0},
+                                         {0.0, 0.0, 0.02, 5, 1.0, 5, 0, 0.02, 0.01, 0, 1.03},
+                                         {0.0, 0.0, 0.02, 5, 1.0, 5, 0, 0, 0.01, 1.03, 0}};
+    static const char *name[3] = {"the reference alone +3%, machine 2%",
+                                  "the keys alone +3%, machine 2%",
+                                  "the reference alone +3%, machine 0%"};
+    unsigned N = fixture_trials(SIM_GOAL);
+    struct simtally t;
+    char what[96];
+    printf("TABLE sim19 | the current run (launch noise 2%%, 5 passes, R = 5, the reference's "
+           "own noise 1%%) | suites with a false regressed or improved | rows unchanged / noisy / "
+           "blind | figure per reference |\n"
+           "TABLE sim19 |---|---|---|---|\n");
+    for (int c = 0; c < 3; c++) {
+        sim_suites(&p, &gl[c], N, 3401 + (unsigned long)c, &t);
+        printf("  %s, R 5: %u of %u suites with a false verdict; rows %.1f%% unchanged, %.1f%% "
+               "noisy, %.1f%% blind; per reference in %u\n",
+               name[c], t.suites_false, N, 100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows,
+               100.0 * t.blind / t.rows, t.by_ref);
+        printf("TABLE sim19 | %s | %u of %u (goal <= 1%%) | %.1f%% / %.1f%% / %.1f%% | %u of %u "
+               "|\n",
+               name[c], t.suites_false, N, 100.0 * t.unchanged / t.rows, 100.0 * t.noisy / t.rows,
+               100.0 * t.blind / t.rows, t.by_ref, N);
+        snprintf(what, sizeof what, "%s: false suites", name[c]);
+        fixture_goal(what, t.suites_false, N, 0.01, 0);
+    }
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
+/* Run RUN of the guards' suite into R: every key and the machine reference
+ * moved by the machine's MACHINE, the reference by REF more, key 0 by KEY0
+ * more; each launch a little apart (0.1% steps, deterministic). */
+static void guard_run(struct qqb_results *r, uint32_t run, double machine, double ref, double key0)
+{
+    struct qqb_case_result *c = r->cases[0];
+    for (uint32_t i = 0; i < SIM_N; i++) {
+        double wob = 1 + 0.001 * (double)((i * 7 + run * 3) % 5) - 0.002;
+        qqb_metric_add_at(qqb_case_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT),
+                          500 * machine * ref * wob, run, i);
+        for (int k = 0; k < SIM_KEYS; k++) {
+            double kw = 1 + 0.001 * (double)((i * 3 + (uint32_t)k * 5 + run) % 5) - 0.002;
+            qqb_metric_add_at(qqb_case_metric(c, fixture_key(k), QQB_VERDICT_METRIC),
+                              1000 * (k == 0 ? key0 : 1) * machine * wob * kw, run, i);
+        }
+        c->launches++;
+    }
+}
+
+/* The guards of the figure per machine reference, one at a time, on a
+ * baseline of 5 runs whose machine shifted -6% to +6% (every key and the
+ * reference alike: the figure per reference taken): this run's machine 8%
+ * faster with key 0 2% faster (per reference +6.5%: the signs differ, not
+ * taken); the reference alone 60% slower (the machine moved: as measured);
+ * a baseline by another qqbench build, or one that does not say (refused). */
+static void test_reference_guards(void)
+{
+    static const double shifts[5] = {1.06, 0.94, 1.03, 0.97, 1.0};
+    struct qqb_plan p;
+    struct qqb_suite *s = sim_plan(&p);
+    if (!s)
+        return;
+    for (int c = 0; c < 4; c++) {
+        struct qqb_results base, cur;
+        struct qqb_judgement j;
+        sim_results(&p, &base);
+        sim_results(&p, &cur);
+        for (uint32_t r = 0; r < 5; r++)
+            guard_run(&base, r, shifts[r], 1, 1);
+        base.cases[0]->runs = 5;
+        if (c == 2) { /* another build */
+            free(base.version);
+            base.version = strdup("0.0.9");
+        } else if (c == 3) { /* an older baseline: no version */
+            free(base.version);
+            base.version = NULL;
+        }
+        guard_run(&cur, 0, c == 1 ? 1 : 0.92, c == 1 ? 1.6 : 1, c == 1 ? 1 : 0.98 / 0.92);
+        CHECK_INT_EQ(qqb_judge(&p, &cur, &base, &j), 0);
+        const struct qqb_cmp *k0 = NULL, *k1 = NULL;
+        for (size_t i = 0; i < j.ncmp; i++) {
+            if (!strcmp(j.cmp[i].key, fixture_key(0)))
+                k0 = &j.cmp[i];
+            if (!strcmp(j.cmp[i].key, fixture_key(1)))
+                k1 = &j.cmp[i];
+        }
+        CHECK(k0 != NULL && k1 != NULL);
+        if (!k0 || !k1) {
+            qqb_judgement_free(&j);
+            break;
+        }
+        printf("  guards %d: key 0 %s (%s), per reference %d, moved cases %zu, build differs "
+               "%d\n",
+               c, qqb_verdict_name(k0->verdict), k0->why, k0->by_reference, j.ref_moved_cases,
+               j.ref_build_differs);
+        if (c == 0) { /* per reference; key 0 +6.5% so, -2% as measured */
+            CHECK(k1->by_reference);
+            CHECK(k0->ch.pct > 2);
+            CHECK_INT_EQ(k0->ref_guard, QQB_RG_SIGN);
+            CHECK_INT_EQ(k0->verdict, QQB_NOISY);
+            CHECK(strstr(k0->why, "the signs differ") != NULL);
+        } else if (c == 1) { /* the reference alone moved: as measured */
+            CHECK_U64_EQ(j.ref_moved_cases, 1);
+            CHECK(!k0->by_reference && !k1->by_reference);
+            CHECK_INT_EQ(k1->ref_guard, QQB_RG_MOVED);
+            CHECK(strstr(k1->why, "the machine moved") != NULL);
+            CHECK(k1->machine_why && strstr(k1->machine_why, "the machine moved"));
+            CHECK(k1->verdict != QQB_REGRESSED && k1->verdict != QQB_IMPROVED);
+        } else { /* another build, or not said: refused, and said */
+            CHECK(j.ref_build_differs && !j.by_reference);
+            CHECK_INT_EQ(k1->ref_guard, QQB_RG_BUILD);
+            CHECK(strstr(k1->why, "qqbench's own build differs") != NULL);
+        }
+        qqb_judgement_free(&j);
+        qqb_results_free(&base);
+        qqb_results_free(&cur);
+    }
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 /* The plan's rounds: up to the most. */
 static void test_plan_rounds(void)
 {
@@ -688,7 +838,7 @@ static void test_planned(void)
         gsl_rng_set(g, 99);
         struct qqb_results base;
         sim_results(&p, &base);
-        struct simcase sc = {0, 0, 0.03, 5, 1.0, 1, 0, 0, 0};
+        struct simcase sc = {0, 0, 0.03, 5, 1.0, 1, 0, 0, 0, 0, 0};
         double shift[SIM_KEYS];
         for (uint32_t r = 0; r < 5; r++) {
             for (int k = 0; k < SIM_KEYS; k++)
@@ -722,6 +872,8 @@ int main(void)
     RUN(test_pass_figures);
     RUN(test_hl_figure);
     RUN(test_per_reference);
+    RUN(test_reference_guards);
     RUN(test_sim_goals);
+    RUN(test_sim_reference);
     return TEST_DONE();
 }
