@@ -9,6 +9,7 @@
 #include "plot.h"
 #include "profile.h"
 #include "report.h"
+#include "run_json.h"
 
 #define CURVE_POINTS 200
 
@@ -18,37 +19,21 @@ struct mpts {
     double px[256][QQB_MODEL_MAX_PARAMS];
 };
 
-/* The points of FIT (a "current" or "baseline" object). */
-static void read_points(const json_t *fit, const struct qqb_model *m, struct mpts *p)
+/* The fit FIT (a "current" or "baseline" object) of M into F and P, as
+ * run_json.c reads it back: -1 when it has no coefficients of M. */
+static int read_fit(const json_t *fit, const struct qqb_model *m, struct qqb_fit *f, struct mpts *p)
 {
-    json_t *pts = json_object_get(fit, "points"), *pt;
-    size_t i;
-    p->n = 0;
-    json_array_foreach(pts, i, pt)
-    {
-        if (p->n == 256)
-            break;
-        json_t *x = json_object_get(pt, "x");
-        for (int k = 0; k < m->nparams; k++)
-            p->px[p->n][k] = json_number_value(json_array_get(x, (size_t)k));
-        p->x[p->n] = m->nparams == 1 ? p->px[p->n][0] : (double)(p->n + 1);
-        p->y[p->n] = json_number_value(json_object_get(pt, "y"));
-        json_t *s = json_object_get(pt, "sigma");
-        p->sigma[p->n] = json_is_number(s) ? json_number_value(s) : 0;
-        p->fit[p->n] = json_number_value(json_object_get(pt, "fit"));
-        p->n++;
-    }
-}
-
-static int read_fit(const json_t *o, const struct qqb_model *m, struct qqb_fit *f)
-{
-    memset(f, 0, sizeof *f);
-    json_t *c = json_object_get(o, "coefficients");
-    if (!json_is_array(c) || json_array_size(c) != (size_t)m->nterms)
+    static struct qqb_run_fit_point pts[256];
+    if (qqb_run_model_fit_read(fit, m, f, pts, 256, &p->n) != 0)
         return -1;
-    for (int t = 0; t < m->nterms; t++)
-        f->c[t] = json_number_value(json_array_get(c, (size_t)t));
-    f->p = m->nterms;
+    for (size_t i = 0; i < p->n; i++) {
+        for (int k = 0; k < m->nparams; k++)
+            p->px[i][k] = pts[i].x[k];
+        p->x[i] = m->nparams == 1 ? p->px[i][0] : (double)(i + 1);
+        p->y[i] = pts[i].y;
+        p->sigma[i] = pts[i].sigma;
+        p->fit[i] = pts[i].fit;
+    }
     return 0;
 }
 
@@ -237,20 +222,15 @@ static int one_model(const json_t *row, size_t idx, const char *dir, int no_plot
 {
     static struct mfig f;
     static struct mpts pc, pb;
-    f.formula = json_string_value(json_object_get(row, "formula"));
-    f.series = json_string_value(json_object_get(row, "series"));
-    const json_t *cur = json_object_get(row, "current"), *base = json_object_get(row, "baseline");
+    const json_t *cur, *base;
+    qqb_run_model_row(row, &f.formula, &f.series, &cur, &base);
     int col = 0;
-    if (!f.formula || !json_is_object(cur) ||
-        qqb_model_parse(f.formula, &f.m, err, errlen, &col) != 0)
+    if (!f.formula || !cur || qqb_model_parse(f.formula, &f.m, err, errlen, &col) != 0)
         return 0; /* nothing fitted: nothing to draw */
-    if (read_fit(cur, &f.m, &f.fc) != 0)
+    if (read_fit(cur, &f.m, &f.fc, &pc) != 0)
         return 0;
-    f.have_base = json_is_object(base) && read_fit(base, &f.m, &f.fb) == 0;
-    read_points(cur, &f.m, &pc);
     pb.n = 0;
-    if (f.have_base)
-        read_points(base, &f.m, &pb);
+    f.have_base = base && read_fit(base, &f.m, &f.fb, &pb) == 0;
     if (pc.n == 0)
         return 0;
     f.pc = &pc, f.pb = &pb;

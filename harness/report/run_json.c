@@ -549,3 +549,45 @@ json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j)
     }
     return a;
 }
+
+int qqb_run_model_fit_read(const json_t *fit, const struct qqb_model *m, struct qqb_fit *f,
+                           struct qqb_run_fit_point *pts, size_t max, size_t *npts)
+{
+    memset(f, 0, sizeof *f);
+    *npts = 0;
+    json_t *c = json_object_get(fit, "coefficients");
+    if (!json_is_array(c) || json_array_size(c) != (size_t)m->nterms)
+        return -1;
+    for (int t = 0; t < m->nterms; t++)
+        f->c[t] = json_number_value(json_array_get(c, (size_t)t));
+    f->p = m->nterms;
+    json_t *all = json_object_get(fit, "points"), *pt;
+    size_t i;
+    json_array_foreach(all, i, pt)
+    {
+        if (*npts == max)
+            break;
+        struct qqb_run_fit_point *p = &pts[(*npts)++];
+        json_t *x = json_object_get(pt, "x");
+        for (int k = 0; k < m->nparams; k++)
+            p->x[k] = json_number_value(json_array_get(x, (size_t)k));
+        p->y = json_number_value(json_object_get(pt, "y"));
+        json_t *s = json_object_get(pt, "sigma");
+        p->sigma = json_is_number(s) ? json_number_value(s) : 0;
+        p->fit = json_number_value(json_object_get(pt, "fit"));
+    }
+    return 0;
+}
+
+void qqb_run_model_row(const json_t *row, const char **formula, const char **series,
+                       const json_t **cur, const json_t **base)
+{
+    *formula = json_string_value(json_object_get(row, "formula"));
+    *series = json_string_value(json_object_get(row, "series"));
+    *cur = json_object_get(row, "current");
+    *base = json_object_get(row, "baseline");
+    if (!json_is_object(*cur))
+        *cur = NULL;
+    if (!json_is_object(*base))
+        *base = NULL;
+}

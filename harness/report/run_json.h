@@ -299,4 +299,24 @@ json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j);
 /* The signatures x profiles as a JSON array ("signatures" of the run's JSON). */
 json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j);
 
+/* A row of "models" (qqb_model_judgement_json) read back: its formula and
+ * series (NULL when not strings), its current and baseline fits (NULL when
+ * not objects). */
+void qqb_run_model_row(const json_t *row, const char **formula, const char **series,
+                       const json_t **cur, const json_t **base);
+/* A point of a fit as qqb_model_fit_json writes it: the parameters' values
+ * (the model's order), the measured mean, its spread (0 when null) and
+ * the fitted value. */
+struct qqb_run_fit_point {
+    double x[QQB_MODEL_MAX_PARAMS];
+    double y, sigma, fit;
+};
+/* The fit FIT (a "current" or "baseline" object of a "models" row) of
+ * model M read back: its coefficients into F (F->p set, the rest 0), the
+ * first MAX of its points into PTS (*NPTS of them; a field that is no
+ * number reads 0). -1 when FIT has no array of M's nterms coefficients
+ * (nothing read), else 0. */
+int qqb_run_model_fit_read(const json_t *fit, const struct qqb_model *m, struct qqb_fit *f,
+                           struct qqb_run_fit_point *pts, size_t max, size_t *npts);
+
 #endif /* QQB_RUN_JSON_H */

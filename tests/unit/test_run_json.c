@@ -307,6 +307,45 @@ static void round_trip(const char *path)
     qqb_run_free(&run);
 }
 
+/* A model's fit as run_json.c writes it ("models"), read back by the same
+ * file: coefficients, points, a null spread as 0; a row without
+ * coefficients of the model's size is refused. */
+static void model_fit_round_trip(void)
+{
+    struct qqb_model m;
+    char err[256];
+    int col = 0;
+    CHECK(qqb_model_parse("1 + n", &m, err, sizeof err, &col) == 0);
+    struct qqb_fit f;
+    memset(&f, 0, sizeof f);
+    f.c[0] = 2, f.c[1] = 3;
+    f.p = 2;
+    double x[] = {1, 4}, y[] = {5.5, 13.25};
+    struct qqb_model_points pts = {.n = 2, .x = x, .y = y};
+    json_t *o = qqb_model_fit_json(&m, &f, &pts);
+    json_t *row = json_pack("{s:s, s:s, s:O, s:n}", "formula", "1 + n", "series", "k", "current", o,
+                            "baseline");
+    const char *formula, *series;
+    const json_t *cur, *base;
+    qqb_run_model_row(row, &formula, &series, &cur, &base);
+    CHECK_STR_EQ(formula, "1 + n");
+    CHECK_STR_EQ(series, "k");
+    CHECK(cur != NULL && base == NULL);
+    struct qqb_fit back;
+    struct qqb_run_fit_point p[4];
+    size_t n = 9;
+    CHECK_INT_EQ(qqb_run_model_fit_read(cur, &m, &back, p, 4, &n), 0);
+    CHECK(n == 2 && back.p == 2 && back.c[0] == 2 && back.c[1] == 3);
+    CHECK(p[1].x[0] == 4 && p[1].y == 13.25 && p[1].sigma == 0 && p[1].fit == 14);
+    CHECK_INT_EQ(qqb_run_model_fit_read(cur, &m, &back, p, 1, &n), 0); /* the first MAX */
+    CHECK(n == 1 && p[0].y == 5.5);
+    json_object_set_new(o, "coefficients", json_pack("[f]", 1.0));
+    CHECK_INT_EQ(qqb_run_model_fit_read(o, &m, &back, p, 4, &n), -1);
+    CHECK(n == 0);
+    json_decref(o);
+    json_decref(row);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) {
@@ -314,6 +353,7 @@ int main(int argc, char **argv)
             round_trip(argv[i]);
         return TEST_DONE();
     }
+    model_fit_round_trip();
     struct qqb_results res = {0};
     struct qqb_judgement j = {0};
     craft(&res, &j);
