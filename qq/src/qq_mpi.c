@@ -350,61 +350,45 @@ static int one_host(int size)
     return known;
 }
 
-/* 133 lines, over the 120 of .clang-tidy: to be split into its gather
- * and its write (issue 35). */
-// NOLINTNEXTLINE(readability-function-size)
-static int mpi_out(const char *path, int node, int nodes, int *result)
+/* Agree on the arguments and the key table before anything is written:
+ * a wrong call on one rank fails every rank, and no file appears. Returns
+ * 0 with the writer every rank uses in *WRITER, or the failure's code. */
+static int agree_call(const char *path, int node, int nodes, int rank, int size, int *writer)
 {
-    if (!mpi_active())
-        return 0;
-    if (ensure_comm() != 0) {
-        *result = qq__out_fail(QQ_EMPI, "QQOut: cannot duplicate MPI_COMM_WORLD");
-        return 1;
-    }
-    int rank, size;
-    MPI_Comm_rank(qq_comm, &rank);
-    MPI_Comm_size(qq_comm, &size);
-
-    /* Agree on the arguments and the key table before anything is written:
-     * a wrong call on one rank fails every rank, and no file appears. */
     uint64_t mine[5] = {(uint64_t)(node != rank), (uint64_t)(nodes != size), keys_hash(),
                         path_hash(path), (uint64_t)writer_asked()};
     uint64_t lo[5], hi[5];
     MPI_Allreduce(mine, lo, 5, MPI_UINT64_T, MPI_MIN, qq_comm);
     MPI_Allreduce(mine, hi, 5, MPI_UINT64_T, MPI_MAX, qq_comm);
-    if (hi[0] || hi[1]) {
-        *result = node != rank || nodes != size
-                      ? qq__out_fail(QQ_EINVAL,
-                                     "QQOut: rank %d of %d called QQOut(..., %d, %d):"
-                                     " node must be the rank and nodes the size",
-                                     rank, size, node, nodes)
-                      : qq__out_fail(QQ_EINVAL, "QQOut: another rank passed a wrong node or "
-                                                "node count; no file written");
-        return 1;
-    }
-    if (lo[2] != hi[2]) {
-        *result = qq__out_fail(QQ_EINVAL, "QQOut: ranks registered different "
-                                          "keys (QQAdd* calls must match on every rank)");
-        return 1;
-    }
-    if (lo[3] != hi[3]) {
-        *result = qq__out_fail(QQ_EINVAL,
-                               "QQOut: ranks passed different file "
-                               "names (this rank: %s); no file written",
-                               path);
-        return 1;
-    }
-    if (lo[4] != hi[4]) {
-        *result = qq__out_fail(QQ_EINVAL, "QQOut: ranks see different QQ_MPI_IO (export it to "
-                                          "every rank); no file written");
-        return 1;
-    }
-    int writer = (int)lo[4];
-    if (writer == WRITER_AUTO)
-        writer = one_host(size) ? WRITER_DIRECT : WRITER_MPIIO;
+    if (hi[0] || hi[1])
+        return node != rank || nodes != size
+                   ? qq__out_fail(QQ_EINVAL,
+                                  "QQOut: rank %d of %d called QQOut(..., %d, %d):"
+                                  " node must be the rank and nodes the size",
+                                  rank, size, node, nodes)
+                   : qq__out_fail(QQ_EINVAL, "QQOut: another rank passed a wrong node or "
+                                             "node count; no file written");
+    if (lo[2] != hi[2])
+        return qq__out_fail(QQ_EINVAL, "QQOut: ranks registered different "
+                                       "keys (QQAdd* calls must match on every rank)");
+    if (lo[3] != hi[3])
+        return qq__out_fail(QQ_EINVAL,
+                            "QQOut: ranks passed different file "
+                            "names (this rank: %s); no file written",
+                            path);
+    if (lo[4] != hi[4])
+        return qq__out_fail(QQ_EINVAL, "QQOut: ranks see different QQ_MPI_IO (export it to "
+                                       "every rank); no file written");
+    *writer = (int)lo[4];
+    if (*writer == WRITER_AUTO)
+        *writer = one_host(size) ? WRITER_DIRECT : WRITER_MPIIO;
+    return 0;
+}
 
-    /* Rank 0 renames the file into place, so rank 0 decides whether PATH may
-     * be replaced (a regular file or a new name); every rank gets its word. */
+/* Rank 0 renames the file into place, so rank 0 decides whether PATH may
+ * be replaced (a regular file or a new name); every rank gets its word. */
+static int agree_target(const char *path, int rank)
+{
     struct {
         int rc;
         char msg[480];
@@ -412,42 +396,36 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
     if (rank == 0 && (target.rc = qq__out_check_target(path)) != 0)
         snprintf(target.msg, sizeof target.msg, "%s", qq_out_errmsg());
     MPI_Bcast(&target, (int)sizeof target, MPI_BYTE, 0, qq_comm);
-    if (target.rc) {
-        *result = qq__out_fail(target.rc, "%s%s", target.msg, rank ? " (checked on rank 0)" : "");
-        return 1;
-    }
+    if (target.rc)
+        return qq__out_fail(target.rc, "%s%s", target.msg, rank ? " (checked on rank 0)" : "");
+    return 0;
+}
 
-    struct qq__node_out o;
-    int prc = qq__node_out_prepare(&o, (uint32_t)rank);
-    int anybad = 0, bad = prc != 0;
-    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
-    if (anybad) {
-        if (prc == 0)
-            qq__node_out_release(&o);
-        *result = qq__out_fail(QQ_ENOMEM, "QQOut: a rank could not encode its "
-                                          "events");
-        return 1;
-    }
-
+/* Write this rank's chunk O, placed, into the file PATH with WRITER: the
+ * prefix, the node table gathered to rank 0, a temporary file renamed once
+ * every rank's part is in. Returns 0 or the failure's code. */
+static int write_file(const char *path, struct qq__node_out *o, int rank, int size, int writer)
+{
     /* Offsets: the prefix (same size everywhere), then an exclusive prefix
      * sum of the chunk sizes in rank order. */
     uint64_t prefix = 0, before = 0, total = 0;
     if (rank == 0)
         qq__prefix_size((uint32_t)size, &prefix);
     MPI_Bcast(&prefix, 1, MPI_UINT64_T, 0, qq_comm);
-    MPI_Exscan(&o.size, &before, 1, MPI_UINT64_T, MPI_SUM, qq_comm);
+    MPI_Exscan(&o->size, &before, 1, MPI_UINT64_T, MPI_SUM, qq_comm);
     if (rank == 0)
         before = 0; /* MPI_Exscan leaves rank 0's result undefined */
-    MPI_Allreduce(&o.size, &total, 1, MPI_UINT64_T, MPI_SUM, qq_comm);
+    MPI_Allreduce(&o->size, &total, 1, MPI_UINT64_T, MPI_SUM, qq_comm);
     uint64_t off = prefix + before;
-    qq__node_out_place(&o, off);
+    qq__node_out_place(o, off);
 
     struct qq__node_rec *recs = NULL;
     if (rank == 0)
         recs = calloc((size_t)size, sizeof *recs);
-    MPI_Gather(&o.rec, (int)sizeof o.rec, MPI_BYTE, recs, (int)sizeof o.rec, MPI_BYTE, 0, qq_comm);
+    MPI_Gather(&o->rec, (int)sizeof o->rec, MPI_BYTE, recs, (int)sizeof o->rec, MPI_BYTE, 0,
+               qq_comm);
     struct qq__buf pre = {0};
-    bad = 0;
+    int bad = 0, anybad = 0;
     if (rank == 0)
         bad = !recs || qq__prefix_encode(&pre, (uint32_t)size, recs, prefix + total, 0) != 0 ||
               pre.len != prefix;
@@ -465,11 +443,11 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
     } else {
         snprintf(tmp, tlen, "%s.tmp.%ld", path, pid);
         if (writer == WRITER_GATHER)
-            rc = write_gather(tmp, &o, off, &pre, rank, size);
+            rc = write_gather(tmp, o, off, &pre, rank, size);
         else if (writer == WRITER_DIRECT)
-            rc = write_direct(tmp, &o, off, &pre, rank, size);
+            rc = write_direct(tmp, o, off, &pre, rank, size);
         else
-            rc = write_mpiio(tmp, &o, off, &pre, rank, prefix + total);
+            rc = write_mpiio(tmp, o, off, &pre, rank, prefix + total);
         int renamed = 0;
         if (rank == 0) {
             if (rc == 0)
@@ -484,7 +462,43 @@ static int mpi_out(const char *path, int node, int nodes, int *result)
     free(tmp);
     free(recs);
     qq__buf_free(&pre);
+    return rc;
+}
+
+/* This rank's chunk encoded (every rank's, or none written), then the file. */
+static int write_node(const char *path, int rank, int size, int writer)
+{
+    struct qq__node_out o;
+    int prc = qq__node_out_prepare(&o, (uint32_t)rank);
+    int anybad = 0, bad = prc != 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, qq_comm);
+    if (anybad) {
+        if (prc == 0)
+            qq__node_out_release(&o);
+        return qq__out_fail(QQ_ENOMEM, "QQOut: a rank could not encode its "
+                                       "events");
+    }
+    int rc = write_file(path, &o, rank, size, writer);
     qq__node_out_release(&o);
+    return rc;
+}
+
+static int mpi_out(const char *path, int node, int nodes, int *result)
+{
+    if (!mpi_active())
+        return 0;
+    if (ensure_comm() != 0) {
+        *result = qq__out_fail(QQ_EMPI, "QQOut: cannot duplicate MPI_COMM_WORLD");
+        return 1;
+    }
+    int rank, size, writer = WRITER_AUTO;
+    MPI_Comm_rank(qq_comm, &rank);
+    MPI_Comm_size(qq_comm, &size);
+    int rc = agree_call(path, node, nodes, rank, size, &writer);
+    if (rc == 0)
+        rc = agree_target(path, rank);
+    if (rc == 0)
+        rc = write_node(path, rank, size, writer);
     *result = rc;
     return 1;
 }
