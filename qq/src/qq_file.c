@@ -1,7 +1,6 @@
 /* qq_file.c - the .qq reader: validate everything once at open, then hand out checked views. */
 #include <errno.h>
 #include <fcntl.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -9,73 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "qq_internal.h"
-
-struct qq__meta {
-    char *name, *value;
-};
-
-struct qq__nodecal {
-    int present;
-    struct qq_calib c;
-};
-
-/* A node's threads: its THRD section, or one thread made from the node
- * table for a file without one. */
-struct qq__nodethr {
-    int present; /* a THRD section was read */
-    uint32_t n;
-    struct qq_thread_info *t;
-};
-
-struct qq__nodemem {
-    int present;
-    struct qq_mem_table t;
-    struct qq_mem_row *rows;
-};
+#include "qq_file_internal.h"
 
 #define ERR_SIZE 512
 
-struct qq_file {
-    char *name;
-    unsigned char *owned;      /* the file's bytes when we read them whole */
-    const unsigned char *data; /* the whole file; NULL when streamed */
-    size_t size;
-    int fd;    /* a streamed file, kept open; else -1 */
-    char *err; /* ERR_SIZE bytes: written by readers of a const file too */
-    uint32_t nkeys, nnodes;
-    struct qq_key_info *keys;
-    struct qq_node_info *nodes;
-    const struct qq_event **entries;
-    struct qq__meta *meta;
-    size_t nmeta;
-    struct qq__nodemem *mem;
-    struct qq__nodecal *cal;
-    struct qq__nodethr *thr;
-    unsigned minor; /* the header's minor version: from 1, entries carry their thread */
-};
-
-static uint32_t ld32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t ld64(const unsigned char *p)
-{
-    return (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
-}
-
-static double ldf64(const unsigned char *p)
-{
-    uint64_t u = ld64(p);
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
-static int fail(const struct qq_file *f, int err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(const struct qq_file *f, int err, const char *fmt, ...)
+int qq__file_fail(const struct qq_file *f, int err, const char *fmt, ...)
 {
     int n = snprintf(f->err, ERR_SIZE, "%s: ", f->name ? f->name : "?");
     if (n < 0 || (size_t)n >= ERR_SIZE)
@@ -397,31 +334,16 @@ static int default_threads(struct qq_file *f)
     return 0;
 }
 
-/* The thread of NODE whose block holds entry INDEX (the last when none). */
-static uint32_t thread_of(const struct qq_file *f, uint32_t node, uint64_t index)
-{
-    const struct qq__nodethr *t = &f->thr[node];
-    uint32_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (t->t[mid].first + t->t[mid].events <= index)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* From version 1.1 every entry's reserved field is its thread's index:
  * check the N entries E of node I from entry FIRST against the blocks of
  * the thread table. */
-static int check_threads(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
-                         uint64_t first)
+int qq__check_threads(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
+                      uint64_t first)
 {
     if (f->minor < 1 || n == 0)
         return 0;
     const struct qq__nodethr *t = &f->thr[i];
-    uint32_t th = thread_of(f, i, first);
+    uint32_t th = qq__thread_of(f, i, first);
     for (size_t j = 0; j < n; j++) {
         uint64_t idx = first + j;
         while (th < t->n && idx >= t->t[th].first + t->t[th].events)
@@ -483,83 +405,12 @@ static int check_header(struct qq_file *f, const unsigned char *d, size_t avail,
     return 0;
 }
 
-/* Read LEN bytes at OFFSET; returns the count read (short at end of file)
- * or -1. */
-static ssize_t pread_full(int fd, unsigned char *p, size_t len, off_t offset)
-{
-    size_t done = 0;
-    while (done < len) {
-        ssize_t r = pread(fd, p + done, len - done, offset + (off_t)done);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        done += (size_t)r;
-    }
-    return (ssize_t)done;
-}
-
-/*
- * Where parse() finds the bytes: the whole file in memory, or an open file
- * read through a window, so that a streamed file's entry sections are
- * stepped over unread. A pointer src_get hands out stays valid until its
- * next call.
- */
-#define WINDOW ((size_t)64 * 1024)
-
-struct src {
-    const unsigned char *mem; /* the whole file, or NULL */
-    int fd;
-    unsigned char *win;
-    size_t cap, len; /* the window holds file bytes [off, off + len) */
-    uint64_t off;
-};
-
-/* Bytes [AT, AT + LEN) of the file, which the caller has checked lie within
- * its size. */
-static int src_get(struct qq_file *f, struct src *s, uint64_t at, uint64_t len,
-                   const unsigned char **p)
-{
-    if (s->mem) {
-        *p = s->mem + at;
-        return 0;
-    }
-    if (at >= s->off && len <= s->len && at - s->off <= s->len - len) {
-        *p = s->win + (at - s->off);
-        return 0;
-    }
-    size_t want = len > WINDOW ? (size_t)len : WINDOW;
-    if (want > f->size - at) /* >= LEN */
-        want = (size_t)(f->size - at);
-    if (want > s->cap) {
-        unsigned char *w = realloc(s->win, want);
-        if (!w)
-            return fail(f, QQ_ENOMEM, "out of memory for %zu bytes", want);
-        s->win = w;
-        s->cap = want;
-    }
-    ssize_t got = pread_full(s->fd, s->win, want, (off_t)at);
-    if (got < 0)
-        return fail(f, QQ_EIO, "read error: %s", strerror(errno));
-    s->off = at;
-    s->len = (size_t)got;
-    if ((uint64_t)got < len)
-        return fail(f, QQ_ETRUNCATED,
-                    "truncated: the file ends at byte %llu, it shrank after it "
-                    "was opened",
-                    (unsigned long long)at + (unsigned long long)got);
-    *p = s->win;
-    return 0;
-}
-
 /* Check N entries E of node I, the first being entry FIRST: at open for a
  * file read whole, chunk by chunk for a streamed one. The one place that
  * says what is wrong; qq__node_pass tests the same in its own walk and
  * calls here for the message. */
-static int check_entries(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
-                         uint64_t first)
+int qq__check_entries(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
+                      uint64_t first)
 {
     for (size_t j = 0; j < n; j++) {
         if (e[j].key >= f->nkeys)
@@ -578,7 +429,7 @@ static int check_entries(const struct qq_file *f, uint32_t i, const struct qq_ev
                         "(QQValue takes finite numbers only)",
                         i, (unsigned long long)first + j, f->keys[e[j].key].name, e[j].info.d);
     }
-    return check_threads(f, i, e, n, first);
+    return qq__check_threads(f, i, e, n, first);
 }
 
 #define TICK_OFFSET_MAX ((int64_t)1 << 62) /* a node's |tick_offset| and offset_error */
@@ -601,7 +452,7 @@ static void decode_node(struct qq_node_info *n, const unsigned char *r)
 /* 218 lines, over the 120 of .clang-tidy: its phases become functions
  * when qq_file.c is split (issue 35, item 4). */
 // NOLINTNEXTLINE(readability-function-size)
-static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
+int qq__file_parse(struct qq_file *f, struct qq__src *src, const unsigned char *head)
 {
     size_t size = f->size;
     char tb[8];
@@ -640,9 +491,9 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
                       (unsigned long long)pos);
             goto out;
         }
-        if ((rc = src_get(f, src, pos, QQ__SECTION_HEAD, &d)))
+        if ((rc = qq__src_get(f, src, pos, QQ__SECTION_HEAD, &d)))
             goto out;
-        /* d is this call's: src_get set it (the analyser follows an older
+        /* d is this call's: qq__src_get set it (the analyser follows an older
          * window through realloc). */
         // NOLINTNEXTLINE(clang-analyzer-unix.Malloc,clang-analyzer-core.CallAndMessage)
         uint32_t tag = ld32(d), node = ld32(d + 4);
@@ -661,11 +512,11 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
                 goto out;
             }
             // NOLINTNEXTLINE(clang-analyzer-unix.Malloc): d is this call's (above)
-            if ((rc = src_get(f, src, at, len, &d)) || (rc = parse_keys(f, d, len)))
+            if ((rc = qq__src_get(f, src, at, len, &d)) || (rc = parse_keys(f, d, len)))
                 goto out;
         } else if (tag == QQ__TAG_META) {
             // NOLINTNEXTLINE(clang-analyzer-unix.Malloc): d is this call's (above)
-            if ((rc = src_get(f, src, at, len, &d)) || (rc = parse_meta(f, d, len)))
+            if ((rc = qq__src_get(f, src, at, len, &d)) || (rc = parse_meta(f, d, len)))
                 goto out;
         } else if (tag == QQ__TAG_NODE) {
             if (have_nodes++) {
@@ -678,7 +529,7 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
                           (unsigned long long)f->nnodes * QQ__NODE_RECORD);
                 goto out;
             }
-            if ((rc = src_get(f, src, at, len, &d)))
+            if ((rc = qq__src_get(f, src, at, len, &d)))
                 goto out;
             for (uint32_t i = 0; i < f->nnodes; i++)
                 decode_node(&f->nodes[i], d + (size_t)i * QQ__NODE_RECORD);
@@ -802,7 +653,7 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
                       sec[k].node);
             goto out;
         }
-        if ((rc = src_get(f, src, sec[k].at, sec[k].len, &d)))
+        if ((rc = qq__src_get(f, src, sec[k].at, sec[k].len, &d)))
             goto out;
         rc = sec[k].tag == QQ__TAG_MEMT   ? parse_memt(f, idx, d, sec[k].len)
              : sec[k].tag == QQ__TAG_CALB ? parse_calb(f, idx, d, sec[k].len)
@@ -813,7 +664,7 @@ static int parse(struct qq_file *f, struct src *src, const unsigned char *head)
     if ((rc = default_threads(f)))
         goto out;
     for (uint32_t i = 0; src->mem && i < f->nnodes; i++)
-        if ((rc = check_entries(f, i, f->entries[i], (size_t)f->nodes[i].entries, 0)))
+        if ((rc = qq__check_entries(f, i, f->entries[i], (size_t)f->nodes[i].entries, 0)))
             goto out;
 out:
     free(byrank);
@@ -822,7 +673,7 @@ out:
     return rc;
 }
 
-static struct qq_file *new_file(const char *name)
+struct qq_file *qq__file_new(const char *name)
 {
     struct qq_file *f = calloc(1, sizeof *f);
     if (!f)
@@ -847,13 +698,13 @@ static int parse_mem(struct qq_file *f, const unsigned char *data, size_t size)
     int rc = check_header(f, data, size, size);
     if (rc)
         return rc;
-    struct src s = {.mem = data, .fd = -1};
-    return parse(f, &s, data);
+    struct qq__src s = {.mem = data, .fd = -1};
+    return qq__file_parse(f, &s, data);
 }
 
 int qq_file_open_mem(const void *data, size_t size, const char *name, struct qq_file **out)
 {
-    struct qq_file *f = new_file(name);
+    struct qq_file *f = qq__file_new(name);
     *out = f;
     if (!f)
         return QQ_ENOMEM;
@@ -875,8 +726,8 @@ int qq_file_open_mem(const void *data, size_t size, const char *name, struct qq_
  * (magic, version, completeness, its size against the file's) into HEAD.
  * Returns the open descriptor in *FD, or an error (then *FD is -1).
  */
-static int open_checked(struct qq_file *f, const char *path, int *fd,
-                        unsigned char head[QQ__HEADER_SIZE])
+int qq__file_open_checked(struct qq_file *f, const char *path, int *fd,
+                          unsigned char head[QQ__HEADER_SIZE])
 {
     *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (*fd < 0)
@@ -888,7 +739,7 @@ static int open_checked(struct qq_file *f, const char *path, int *fd,
     else if (!S_ISREG(st.st_mode))
         rc = fail(f, QQ_EIO, "is %s, not a QQ file", qq__file_kind(st.st_mode));
     if (rc == 0) {
-        ssize_t got = pread_full(*fd, head, QQ__HEADER_SIZE, 0);
+        ssize_t got = qq__pread_full(*fd, head, QQ__HEADER_SIZE, 0);
         if (got < 0)
             rc = fail(f, QQ_EIO, "read error: %s", strerror(errno));
         else
@@ -908,13 +759,13 @@ static int open_checked(struct qq_file *f, const char *path, int *fd,
 /* A file that passes the header's checks is read whole, then parsed. */
 int qq_file_open(const char *path, struct qq_file **out)
 {
-    struct qq_file *f = new_file(path);
+    struct qq_file *f = qq__file_new(path);
     *out = f;
     if (!f)
         return QQ_ENOMEM;
     int fd;
     unsigned char head[QQ__HEADER_SIZE];
-    int rc = open_checked(f, path, &fd, head);
+    int rc = qq__file_open_checked(f, path, &fd, head);
     if (rc)
         return rc;
     f->owned = malloc(f->size ? f->size : 1);
@@ -922,183 +773,13 @@ int qq_file_open(const char *path, struct qq_file **out)
         close(fd);
         return fail(f, QQ_ENOMEM, "out of memory for %zu bytes", f->size);
     }
-    ssize_t got = pread_full(fd, f->owned, f->size, 0);
+    ssize_t got = qq__pread_full(fd, f->owned, f->size, 0);
     int e = errno;
     close(fd);
     if (got < 0)
         return fail(f, QQ_EIO, "read error: %s", strerror(e));
     /* Shorter when the file shrank: the header's check says so. */
     return parse_mem(f, f->owned, (size_t)got);
-}
-
-/* A file that passes the header's checks keeps its descriptor; the walk
- * reads every section but the entries. */
-int qq_file_open_stream(const char *path, struct qq_file **out)
-{
-    struct qq_file *f = new_file(path);
-    *out = f;
-    if (!f)
-        return QQ_ENOMEM;
-    unsigned char head[QQ__HEADER_SIZE];
-    int rc = open_checked(f, path, &f->fd, head);
-    if (rc)
-        return rc;
-#ifdef POSIX_FADV_SEQUENTIAL
-    (void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
-    struct src s = {.fd = f->fd};
-    rc = parse(f, &s, head);
-    free(s.win);
-    return rc;
-}
-
-/* ======================================================================
- * Chunks of a node's entries.
- * ====================================================================== */
-
-size_t qq__read_chunk = (size_t)1 << 18;
-
-static int no_node(const struct qq_file *f, uint32_t node)
-{
-    return fail(f, QQ_EINVAL, "no node %u (the file has %u)", node, f->nnodes);
-}
-
-struct qq_chunks {
-    const struct qq_file *f;
-    uint32_t node;
-    uint64_t next, end; /* entry indices */
-    struct qq_event *buf;
-    size_t cap; /* entries buf holds */
-};
-
-/* Chunks of NODE's entries FROM .. TO - 1 (in range: the caller checked). */
-static int chunks_open_range(const struct qq_file *f, uint32_t node, uint64_t from, uint64_t to,
-                             struct qq_chunks **out)
-{
-    *out = NULL;
-    struct qq_chunks *c = calloc(1, sizeof *c);
-    if (!c)
-        return fail(f, QQ_ENOMEM, "out of memory");
-    c->f = f;
-    c->node = node;
-    c->next = from;
-    c->end = to;
-    if (!f->data) {
-        size_t cap = qq__read_chunk / QQ__EVENT_SIZE;
-        if (cap < 1)
-            cap = 1;
-        uint64_t span = to > from ? to - from : 1;
-        if (cap > span)
-            cap = (size_t)span;
-        c->buf = malloc((cap ? cap : 1) * sizeof *c->buf);
-        if (!c->buf) {
-            free(c);
-            return fail(f, QQ_ENOMEM, "out of memory");
-        }
-        c->cap = cap;
-    }
-    *out = c;
-    return 0;
-}
-
-int qq_file_chunks_open_thread(const struct qq_file *f, uint32_t node, uint32_t thread,
-                               struct qq_chunks **out)
-{
-    *out = NULL;
-    if (node >= f->nnodes)
-        return no_node(f, node);
-    if (thread >= f->thr[node].n)
-        return fail(f, QQ_EINVAL, "node %u has no thread %u (it has %u)", node, thread,
-                    f->thr[node].n);
-    const struct qq_thread_info *t = &f->thr[node].t[thread];
-    return chunks_open_range(f, node, t->first, t->first + t->events, out);
-}
-
-int qq_file_chunks_open(const struct qq_file *f, uint32_t node, struct qq_chunks **out)
-{
-    *out = NULL;
-    if (node >= f->nnodes)
-        return no_node(f, node);
-    return chunks_open_range(f, node, 0, f->nodes[node].entries, out);
-}
-
-/* The next chunk; CHECK 0 leaves the entries of a streamed file unchecked
- * for a caller that checks them as it goes (qq__node_pass). */
-static int chunks_read(struct qq_chunks *c, const struct qq_event **e, size_t *n, int check)
-{
-    /* Callers pass an open C (qq_file_chunks_open returned 0). */
-    const struct qq_file *f = c->f; // NOLINT(clang-analyzer-core.NullDereference)
-    *e = NULL;
-    *n = 0;
-    if (c->next >= c->end)
-        return 0;
-    if (f->data) { /* read whole and checked at open: one chunk */
-        *e = f->entries[c->node] + c->next;
-        *n = (size_t)(c->end - c->next);
-        c->next = c->end;
-        return 1;
-    }
-    size_t want = c->end - c->next < c->cap ? (size_t)(c->end - c->next) : c->cap;
-    uint64_t at = f->nodes[c->node].offset + c->next * QQ__EVENT_SIZE;
-    ssize_t got = pread_full(f->fd, (unsigned char *)c->buf, want * QQ__EVENT_SIZE, (off_t)at);
-    if (got < 0)
-        return fail(f, QQ_EIO, "read error: %s", strerror(errno));
-    if ((size_t)got < want * QQ__EVENT_SIZE)
-        return fail(f, QQ_ETRUNCATED,
-                    "truncated: node %u's entries stop at entry %llu of %llu (byte %llu); "
-                    "the file shrank after it was opened",
-                    c->node, (unsigned long long)c->next + (size_t)got / QQ__EVENT_SIZE,
-                    (unsigned long long)c->end, (unsigned long long)at + (unsigned long long)got);
-    int rc = check ? check_entries(f, c->node, c->buf, want, c->next) : 0;
-    if (rc)
-        return rc;
-    *e = c->buf;
-    *n = want;
-    c->next += want;
-    return 1;
-}
-
-int qq_chunks_next(struct qq_chunks *c, const struct qq_event **e, size_t *n)
-{
-    return chunks_read(c, e, n, 1);
-}
-
-void qq_chunks_close(struct qq_chunks *c)
-{
-    if (!c)
-        return;
-    free(c->buf);
-    free(c);
-}
-
-int qq_file_entry_at(const struct qq_file *f, uint32_t node, uint64_t index, struct qq_event *out)
-{
-    memset(out, 0, sizeof *out);
-    if (node >= f->nnodes)
-        return no_node(f, node);
-    const struct qq_node_info *ni = &f->nodes[node];
-    if (index >= ni->entries)
-        return fail(f, QQ_EINVAL, "node %u has %llu entries, no entry %llu", node,
-                    (unsigned long long)ni->entries, (unsigned long long)index);
-    if (f->data) { /* read whole and checked at open */
-        *out = f->entries[node][index];
-        return 0;
-    }
-    struct qq_event e;
-    uint64_t at = ni->offset + index * QQ__EVENT_SIZE;
-    ssize_t got = pread_full(f->fd, (unsigned char *)&e, QQ__EVENT_SIZE, (off_t)at);
-    if (got < 0)
-        return fail(f, QQ_EIO, "read error: %s", strerror(errno));
-    if ((size_t)got < QQ__EVENT_SIZE)
-        return fail(f, QQ_ETRUNCATED,
-                    "truncated: node %u's entry %llu of %llu (byte %llu) is past the end of "
-                    "the file; it shrank after it was opened",
-                    node, (unsigned long long)index, (unsigned long long)ni->entries,
-                    (unsigned long long)at);
-    int rc = check_entries(f, node, &e, 1, index);
-    if (rc == 0)
-        *out = e;
-    return rc;
 }
 
 const char *qq_file_errmsg(const struct qq_file *f)
@@ -1220,223 +901,6 @@ int qq_file_ticks_variant(const struct qq_file *f, uint32_t node)
            !(c->path_flags & QQ_CALIB_INVARIANT);
 }
 
-/* A 128-bit two's-complement sum of int64 counts: exact for any number of
- * entries a file can hold (fewer than 2^63), then clamped to int64. */
-struct wide {
-    uint64_t lo;
-    int64_t hi;
-};
-
-static void wide_add(struct wide *w, int64_t v)
-{
-    uint64_t lo = w->lo + (uint64_t)v;
-    w->hi += (int64_t)(lo < w->lo) - (int64_t)(v < 0);
-    w->lo = lo;
-}
-
-static int64_t wide_clamp(const struct wide *w)
-{
-    if (w->hi == 0 && w->lo <= (uint64_t)INT64_MAX)
-        return (int64_t)w->lo;
-    if (w->hi == -1 && w->lo > (uint64_t)INT64_MAX)
-        return -(int64_t)~w->lo - 1; /* lo - 2^64, without overflow */
-    return w->hi < 0 ? INT64_MIN : INT64_MAX;
-}
-
-/* Per key, what one pass keeps while it walks: the summary's fields, and
- * the open interval of a state. */
-struct pass_key {
-    struct qq_key_summary s;
-    struct wide isum;
-    uint64_t open; /* tick the state went on */
-    uint32_t type;
-    uint32_t on;
-    unsigned char pad[16]; /* 128 bytes: &pk[key] is one shift */
-};
-_Static_assert(sizeof(struct pass_key) == 128, "pass_key: 128 bytes");
-
-/* Walk N entries E into PK (NK keys). Returns 0, 1 at the first entry that
- * check_entries refuses (the entries are unchecked: this is where a
- * streamed file's are checked, in the same pass), or QQ_ENOMEM. */
-static int pass_entries(struct pass_key *restrict pk, uint32_t nk,
-                        const struct qq_event *restrict e, size_t n, struct qq__ivals *restrict iv)
-{
-    for (const struct qq_event *end = e + n; e < end; e++) {
-        /* The entry's fields once, before any store: nothing below can
-         * change them. */
-        const uint32_t key = e->key;
-        const int64_t info = e->info.i;
-        const uint64_t tick = e->tick;
-        if (key >= nk)
-            return 1;
-        struct pass_key *p = &pk[key];
-        struct qq_key_summary *s = &p->s;
-        s->hits++;
-        /* Tests, not a switch: a jump table's indirect branch costs more
-         * than two compares when key types alternate. */
-        if (p->type == QQ_TYPE_STATE) {
-            if ((uint64_t)info > 1)
-                return 1;
-            if (info) {
-                if (p->on)
-                    s->unbalanced++; /* keep the earlier start */
-                else {
-                    p->on = 1;
-                    p->open = tick;
-                }
-            } else if (!p->on) {
-                s->unbalanced++;
-            } else {
-                uint64_t len = tick - p->open;
-                p->on = 0;
-                s->intervals++;
-                s->state_ticks += len;
-                if (iv && qq__ivals_push(&iv[key], len) != 0)
-                    return QQ_ENOMEM;
-            }
-        } else if (p->type == QQ_TYPE_COUNT) {
-            wide_add(&p->isum, info);
-            if (info < s->imin)
-                s->imin = info;
-            if (info > s->imax)
-                s->imax = info;
-        } else if (p->type == QQ_TYPE_VALUE) {
-            double d = e->info.d;
-            if (!isfinite(d))
-                return 1;
-            s->dsum += d;
-            if (d < s->dmin)
-                s->dmin = d;
-            if (d > s->dmax)
-                s->dmax = d;
-        }
-    }
-    return 0;
-}
-
-/* A thread's block ends: a state still on is unbalanced (each thread's
- * on pairs with its own thread's off), and the next block starts clean. */
-static void close_block(struct pass_key *pk, uint32_t nk)
-{
-    for (uint32_t k = 0; k < nk; k++)
-        if (pk[k].on) {
-            pk[k].s.unbalanced++;
-            pk[k].on = 0;
-        }
-}
-
-/* One chunk (entries FIRST .. FIRST + M - 1 of NODE) walked thread block
- * by thread block, with the node's first and last ticks: the earliest
- * first entry and the latest last entry of its threads (SEEN: bit 0 a
- * first tick was taken, bit 1 a last). Returns as pass_entries. */
-static int pass_chunk(const struct qq_file *f, uint32_t node, struct pass_key *pk,
-                      const struct qq_event *e, size_t m, uint64_t first,
-                      struct qq_node_summary *ns, int *seen, struct qq__ivals *iv)
-{
-    const struct qq__nodethr *t = &f->thr[node];
-    uint32_t th = thread_of(f, node, first);
-    size_t j = 0;
-    while (j < m) {
-        uint64_t idx = first + j;
-        int in = th < t->n;
-        uint64_t bend = in ? t->t[th].first + t->t[th].events : UINT64_MAX;
-        size_t len = bend - idx < m - j ? (size_t)(bend - idx) : m - j;
-        if (in && idx == t->t[th].first && (!(*seen & 1) || e[j].tick < ns->first_tick)) {
-            ns->first_tick = e[j].tick;
-            *seen |= 1;
-        }
-        if (in && idx + len == bend && (!(*seen & 2) || e[j + len - 1].tick > ns->last_tick)) {
-            ns->last_tick = e[j + len - 1].tick;
-            *seen |= 2;
-        }
-        int rc = pass_entries(pk, f->nkeys, e + j, len, iv);
-        if (rc)
-            return rc;
-        j += len;
-        if (first + j == bend) {
-            close_block(pk, f->nkeys);
-            th++;
-        }
-    }
-    return 0;
-}
-
-int qq__node_pass_range(const struct qq_file *f, uint32_t node, uint64_t from, uint64_t to,
-                        struct qq_node_summary *ns, struct qq_key_summary *keys,
-                        struct qq__ivals *iv)
-{
-    if (node >= f->nnodes || from > to || to > f->nodes[node].entries)
-        return QQ_EINVAL;
-    const struct qq_node_info *n = &f->nodes[node];
-    struct pass_key *pk = calloc(f->nkeys ? f->nkeys : 1, sizeof *pk);
-    if (!pk)
-        return fail(f, QQ_ENOMEM, "out of memory");
-    memset(ns, 0, sizeof *ns);
-    for (uint32_t k = 0; k < f->nkeys; k++) {
-        pk[k].type = f->keys[k].type;
-        pk[k].s.imin = INT64_MAX;
-        pk[k].s.imax = INT64_MIN;
-        pk[k].s.dmin = HUGE_VAL;
-        pk[k].s.dmax = -HUGE_VAL;
-    }
-    struct qq_chunks *c;
-    int rc = chunks_open_range(f, node, from, to, &c);
-    const struct qq_event *e;
-    size_t m;
-    uint64_t seen = from;
-    int ticks = 0;
-    /* rc == 0: c is open; chunks_read > 0: e holds m >= 1 entries. */
-    // NOLINTBEGIN(clang-analyzer-core.NullDereference)
-    while (rc == 0 && (rc = chunks_read(c, &e, &m, 0)) > 0) {
-        /* A streamed file's thread fields are checked here (a file read
-         * whole had them checked at open). */
-        if (!f->data && (rc = check_threads(f, node, e, m, seen)) != 0)
-            break;
-        rc = pass_chunk(f, node, pk, e, m, seen, ns, &ticks, iv);
-        // NOLINTEND(clang-analyzer-core.NullDereference)
-        if (rc == 1) /* what is wrong, as the whole file's open says it */
-            rc = check_entries(f, node, e, m, seen);
-        else if (rc)
-            rc = fail(f, rc, "out of memory");
-        seen += m;
-    }
-    qq_chunks_close(c);
-    if (rc < 0) {
-        free(pk);
-        return rc;
-    }
-    for (uint32_t k = 0; k < f->nkeys; k++) {
-        struct qq_key_summary *s = &pk[k].s;
-        if (pk[k].on)
-            s->unbalanced++; /* still on at the end */
-        if (s->hits == 0 || pk[k].type != QQ_TYPE_COUNT)
-            s->imin = s->imax = 0;
-        if (s->hits == 0 || pk[k].type != QQ_TYPE_VALUE)
-            s->dmin = s->dmax = 0;
-        s->isum = wide_clamp(&pk[k].isum);
-        if (isinf(s->dsum)) /* finite values whose sum overflowed */
-            s->dsum = s->dsum > 0 ? DBL_MAX : -DBL_MAX;
-        if (pk[k].type == QQ_TYPE_STATE)
-            ns->state_events += s->hits;
-        if (iv)
-            iv[k].sum = s->state_ticks;
-        if (keys)
-            keys[k] = *s;
-    }
-    if (to > from && ns->last_tick >= n->base_tick)
-        ns->elapsed_sec = (double)(ns->last_tick - n->base_tick) / (n->mhz * 1e6);
-    free(pk);
-    return 0;
-}
-
-int qq__node_pass(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
-                  struct qq_key_summary *keys, struct qq__ivals *iv)
-{
-    if (node >= f->nnodes)
-        return QQ_EINVAL;
-    return qq__node_pass_range(f, node, 0, f->nodes[node].entries, ns, keys, iv);
-}
-
 /* ======================================================================
  * Threads.
  * ====================================================================== */
@@ -1449,10 +913,4 @@ uint32_t qq_file_nthreads(const struct qq_file *f, uint32_t node)
 const struct qq_thread_info *qq_file_thread(const struct qq_file *f, uint32_t node, uint32_t thread)
 {
     return node < f->nnodes && thread < f->thr[node].n ? &f->thr[node].t[thread] : NULL;
-}
-
-int qq_file_summarize(const struct qq_file *f, uint32_t node, struct qq_node_summary *ns,
-                      struct qq_key_summary *keys)
-{
-    return qq__node_pass(f, node, ns, keys, NULL);
 }

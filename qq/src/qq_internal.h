@@ -118,7 +118,7 @@ int qq__out_check_target(const char *path);
 const char *qq__file_kind(mode_t m);
 
 /* ---------------------------------------------------------------------
- * Reader (qq_file.c, qq_stat.c).
+ * Reader (qq_file.c, qq_file_stream.c, qq_stat.c).
  * --------------------------------------------------------------------- */
 
 /* Bytes a streamed file's chunk reader reads at once (rounded down to whole
