@@ -12,7 +12,7 @@
 
 #define ERR_SIZE 512
 
-int qq__file_fail(const struct qq_file *f, int err, const char *fmt, ...)
+void qq__file_say(const struct qq_file *f, const char *fmt, ...)
 {
     int n = snprintf(f->err, ERR_SIZE, "%s: ", f->name ? f->name : "?");
     if (n < 0 || (size_t)n >= ERR_SIZE)
@@ -21,7 +21,6 @@ int qq__file_fail(const struct qq_file *f, int err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(f->err + n, ERR_SIZE - (size_t)n, fmt, ap);
     va_end(ap);
-    return err;
 }
 
 /* A string of LEN bytes at P, copied and terminated. */

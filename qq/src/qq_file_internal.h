@@ -68,10 +68,13 @@ static inline double ldf64(const unsigned char *p)
     return d;
 }
 
-/* Record "NAME: TEXT" as F's message; returns ERR. */
-int qq__file_fail(const struct qq_file *f, int err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-#define fail qq__file_fail
+/* Record "NAME: TEXT" as F's message. */
+void qq__file_say(const struct qq_file *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The message, then ERR, the code: an expression whose value the analyser
+ * sees (a variadic function's result it does not), so that a caller's
+ * test of the code follows the failure. */
+#define fail(f, err, ...) (qq__file_say((f), __VA_ARGS__), (err))
 
 /* The thread of NODE whose block holds entry INDEX (the last when none). */
 static inline uint32_t qq__thread_of(const struct qq_file *f, uint32_t node, uint64_t index)
