@@ -446,17 +446,11 @@ static void decode_node(struct qq_node_info *n, const unsigned char *r)
     n->offset_error = ldf64(r + 56);
 }
 
-/* Walk the sections after the checked header HEAD; a file read whole also
- * has its entries checked here. */
-/* 218 lines, over the 120 of .clang-tidy: its phases become functions
- * when qq_file.c is split (issue 35, item 4). */
-// NOLINTNEXTLINE(readability-function-size)
-int qq__file_parse(struct qq_file *f, struct qq__src *src, const unsigned char *head)
+/* The header's counts (HEAD is checked): the keys and nodes, refused when
+ * the file cannot hold them, and the per-node tables allocated. */
+static int read_counts(struct qq_file *f, const unsigned char *head)
 {
     size_t size = f->size;
-    char tb[8];
-
-    uint32_t hsize = ld32(head + 12);
     f->minor = (unsigned)(head[10] | head[11] << 8);
     f->nkeys = ld32(head + 20);
     f->nnodes = ld32(head + 24);
@@ -475,120 +469,132 @@ int qq__file_parse(struct qq_file *f, struct qq__src *src, const unsigned char *
     f->thr = calloc(f->nnodes ? f->nnodes : 1, sizeof *f->thr);
     if (!f->nodes || !f->entries || !f->mem || !f->cal || !f->thr)
         return fail(f, QQ_ENOMEM, "out of memory");
+    return 0;
+}
 
-    struct found *sec = NULL;
-    struct rank_row *byrank = NULL;
-    unsigned char *used = NULL; /* per section: claimed by a node already */
-    size_t nsec = 0, cap = 0;
-    int have_keys = 0, have_nodes = 0, rc = 0;
+/* What the walk over the sections found: the per-node sections, in file
+ * order, and whether the key and node tables were read. */
+struct walk {
+    struct found *sec;
+    size_t nsec, cap;
+    int have_keys, have_nodes;
+};
+
+/* One section (TAG of NODE, LEN bytes of payload at AT, within the file):
+ * the file-level tables are read now, the per-node sections noted. */
+static int read_section(struct qq_file *f, struct qq__src *src, struct walk *w, uint32_t tag,
+                        uint32_t node, uint64_t at, uint64_t len)
+{
     const unsigned char *d;
+    int rc;
+    if (tag == QQ__TAG_KEYS) {
+        if (w->have_keys++)
+            return fail(f, QQ_ECORRUPT, "two key tables");
+        if ((rc = qq__src_get(f, src, at, len, &d)) || (rc = parse_keys(f, d, len)))
+            return rc;
+    } else if (tag == QQ__TAG_META) {
+        if ((rc = qq__src_get(f, src, at, len, &d)) || (rc = parse_meta(f, d, len)))
+            return rc;
+    } else if (tag == QQ__TAG_NODE) {
+        if (w->have_nodes++)
+            return fail(f, QQ_ECORRUPT, "two node tables");
+        if (len != (uint64_t)f->nnodes * QQ__NODE_RECORD)
+            return fail(f, QQ_ECORRUPT, "node table is %llu bytes, %u nodes need %llu",
+                        (unsigned long long)len, f->nnodes,
+                        (unsigned long long)f->nnodes * QQ__NODE_RECORD);
+        if ((rc = qq__src_get(f, src, at, len, &d)))
+            return rc;
+        for (uint32_t i = 0; i < f->nnodes; i++)
+            decode_node(&f->nodes[i], d + (size_t)i * QQ__NODE_RECORD);
+    } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT || tag == QQ__TAG_CALB ||
+               tag == QQ__TAG_THRD) {
+        if (w->nsec == w->cap) {
+            w->cap = w->cap ? 2 * w->cap : 8;
+            struct found *e = realloc(w->sec, w->cap * sizeof *e);
+            if (!e)
+                return fail(f, QQ_ENOMEM, "out of memory");
+            w->sec = e;
+        }
+        w->sec[w->nsec++] = (struct found){tag, node, at, len};
+    } /* unknown tags: later extensions, skipped */
+    return 0;
+}
 
+/* Walk the sections from byte HSIZE to the end of the file into W. */
+static int walk_sections(struct qq_file *f, struct qq__src *src, uint32_t hsize, struct walk *w)
+{
+    size_t size = f->size;
+    char tb[8];
+    const unsigned char *d;
+    int rc;
     uint64_t pos = hsize;
     while (pos < size) {
-        if (size - pos < QQ__SECTION_HEAD) {
-            rc = fail(f, QQ_ETRUNCATED, "truncated section header at byte %llu",
-                      (unsigned long long)pos);
-            goto out;
-        }
+        if (size - pos < QQ__SECTION_HEAD)
+            return fail(f, QQ_ETRUNCATED, "truncated section header at byte %llu",
+                        (unsigned long long)pos);
         if ((rc = qq__src_get(f, src, pos, QQ__SECTION_HEAD, &d)))
-            goto out;
-        /* d is this call's: qq__src_get set it (the analyser follows an older
-         * window through realloc). */
-        // NOLINTNEXTLINE(clang-analyzer-unix.Malloc,clang-analyzer-core.CallAndMessage)
+            return rc;
         uint32_t tag = ld32(d), node = ld32(d + 4);
         uint64_t len = ld64(d + 8);
         uint64_t at = pos + QQ__SECTION_HEAD;
-        if (len > size - at || len % 8) {
-            rc = fail(f, QQ_ECORRUPT,
-                      "section '%s' at byte %llu has length %llu, past the end "
-                      "of the file (%zu bytes)",
-                      tagname(tag, tb), (unsigned long long)pos, (unsigned long long)len, size);
-            goto out;
-        }
-        if (tag == QQ__TAG_KEYS) {
-            if (have_keys++) {
-                rc = fail(f, QQ_ECORRUPT, "two key tables");
-                goto out;
-            }
-            // NOLINTNEXTLINE(clang-analyzer-unix.Malloc): d is this call's (above)
-            if ((rc = qq__src_get(f, src, at, len, &d)) || (rc = parse_keys(f, d, len)))
-                goto out;
-        } else if (tag == QQ__TAG_META) {
-            // NOLINTNEXTLINE(clang-analyzer-unix.Malloc): d is this call's (above)
-            if ((rc = qq__src_get(f, src, at, len, &d)) || (rc = parse_meta(f, d, len)))
-                goto out;
-        } else if (tag == QQ__TAG_NODE) {
-            if (have_nodes++) {
-                rc = fail(f, QQ_ECORRUPT, "two node tables");
-                goto out;
-            }
-            if (len != (uint64_t)f->nnodes * QQ__NODE_RECORD) {
-                rc = fail(f, QQ_ECORRUPT, "node table is %llu bytes, %u nodes need %llu",
-                          (unsigned long long)len, f->nnodes,
-                          (unsigned long long)f->nnodes * QQ__NODE_RECORD);
-                goto out;
-            }
-            if ((rc = qq__src_get(f, src, at, len, &d)))
-                goto out;
-            for (uint32_t i = 0; i < f->nnodes; i++)
-                decode_node(&f->nodes[i], d + (size_t)i * QQ__NODE_RECORD);
-        } else if (tag == QQ__TAG_EVTS || tag == QQ__TAG_MEMT || tag == QQ__TAG_CALB ||
-                   tag == QQ__TAG_THRD) {
-            if (nsec == cap) {
-                cap = cap ? 2 * cap : 8;
-                struct found *e = realloc(sec, cap * sizeof *e);
-                if (!e) {
-                    rc = fail(f, QQ_ENOMEM, "out of memory");
-                    goto out;
-                }
-                sec = e;
-            }
-            sec[nsec++] = (struct found){tag, node, at, len};
-        } /* unknown tags: later extensions, skipped */
+        if (len > size - at || len % 8)
+            return fail(f, QQ_ECORRUPT,
+                        "section '%s' at byte %llu has length %llu, past the end "
+                        "of the file (%zu bytes)",
+                        tagname(tag, tb), (unsigned long long)pos, (unsigned long long)len, size);
+        if ((rc = read_section(f, src, w, tag, node, at, len)))
+            return rc;
         pos = at + len;
     }
-    if (!have_keys) {
-        rc = fail(f, QQ_ECORRUPT, "no key table");
-        goto out;
-    }
-    if (!have_nodes) {
-        rc = fail(f, QQ_ECORRUPT, "no node table");
-        goto out;
-    }
-    used = calloc(nsec ? nsec : 1, 1);
-    if (!used) {
-        rc = fail(f, QQ_ENOMEM, "out of memory");
-        goto out;
-    }
+    if (!w->have_keys)
+        return fail(f, QQ_ECORRUPT, "no key table");
+    if (!w->have_nodes)
+        return fail(f, QQ_ECORRUPT, "no node table");
+    return 0;
+}
 
-    for (uint32_t i = 0; i < f->nnodes; i++) {
-        struct qq_node_info *n = &f->nodes[i];
-        if (!(n->mhz > 0.0) || n->mhz > 1e7) {
-            rc = fail(f, QQ_ECORRUPT, "node %u: tick frequency %g MHz is invalid", i, n->mhz);
-            goto out;
-        }
-        /* Clock offsets between counters that started within decades of
-         * each other: |offset| and its error bound at most 2^62 ticks (29
-         * years at 5 GHz), so tick - offset never overflows in a reader. */
-        if (n->tick_offset < -TICK_OFFSET_MAX || n->tick_offset > TICK_OFFSET_MAX) {
-            rc = fail(f, QQ_ECORRUPT,
-                      "node %u: tick offset %lld ticks is out of range (at most 2^62 either way)",
-                      i, (long long)n->tick_offset);
-            goto out;
-        }
-        if (!(n->offset_error >= 0.0 && n->offset_error <= (double)TICK_OFFSET_MAX)) {
-            rc = fail(f, QQ_ECORRUPT,
-                      "node %u: tick offset error %g ticks is out of range (0 to 2^62)", i,
-                      n->offset_error);
-            goto out;
-        }
-        if (n->offset > size || n->entries > (size - n->offset) / QQ__EVENT_SIZE) {
-            rc = fail(f, QQ_ECORRUPT,
-                      "node %u: %llu entries at byte %llu point past the end "
-                      "of the file (%zu bytes)",
-                      i, (unsigned long long)n->entries, (unsigned long long)n->offset, size);
-            goto out;
-        }
+/* Node I's row of the node table: its tick frequency, its clock offset
+ * and the place of its entries within the file. */
+static int check_node(const struct qq_file *f, uint32_t i)
+{
+    const struct qq_node_info *n = &f->nodes[i];
+    size_t size = f->size;
+    if (!(n->mhz > 0.0) || n->mhz > 1e7)
+        return fail(f, QQ_ECORRUPT, "node %u: tick frequency %g MHz is invalid", i, n->mhz);
+    /* Clock offsets between counters that started within decades of
+     * each other: |offset| and its error bound at most 2^62 ticks (29
+     * years at 5 GHz), so tick - offset never overflows in a reader. */
+    if (n->tick_offset < -TICK_OFFSET_MAX || n->tick_offset > TICK_OFFSET_MAX)
+        return fail(f, QQ_ECORRUPT,
+                    "node %u: tick offset %lld ticks is out of range (at most 2^62 either way)", i,
+                    (long long)n->tick_offset);
+    if (!(n->offset_error >= 0.0 && n->offset_error <= (double)TICK_OFFSET_MAX))
+        return fail(f, QQ_ECORRUPT,
+                    "node %u: tick offset error %g ticks is out of range (0 to 2^62)", i,
+                    n->offset_error);
+    if (n->offset > size || n->entries > (size - n->offset) / QQ__EVENT_SIZE)
+        return fail(f, QQ_ECORRUPT,
+                    "node %u: %llu entries at byte %llu point past the end "
+                    "of the file (%zu bytes)",
+                    i, (unsigned long long)n->entries, (unsigned long long)n->offset, size);
+    return 0;
+}
+
+/* Each node's row checked and matched to its own entry section of W (a
+ * file read whole: its entries pointed at, checked once the thread tables
+ * are read). */
+static int match_entries(struct qq_file *f, const struct qq__src *src, const struct walk *w)
+{
+    const struct found *sec = w->sec;
+    size_t nsec = w->nsec;
+    unsigned char *used = calloc(nsec ? nsec : 1, 1); /* per section: claimed by a node already */
+    if (!used)
+        return fail(f, QQ_ENOMEM, "out of memory");
+    int rc = 0;
+    for (uint32_t i = 0; i < f->nnodes && rc == 0; i++) {
+        const struct qq_node_info *n = &f->nodes[i];
+        if ((rc = check_node(f, i)))
+            break;
         /* The walk found the sections in file order: their offsets rise,
          * so a node's is found by bisection (a scan of every section for
          * every node took 8 s at 100,000 nodes). */
@@ -601,74 +607,83 @@ int qq__file_parse(struct qq_file *f, struct qq__src *src, const unsigned char *
                 hi = mid;
         }
         size_t k = lo < nsec && sec[lo].at == n->offset && sec[lo].tag == QQ__TAG_EVTS ? lo : nsec;
-        if (k == nsec || sec[k].len != n->entries * QQ__EVENT_SIZE) {
+        /* One entry section per node: nodes sharing one would let a small
+         * file stand for any number of entries (and any length of output). */
+        if (k == nsec || sec[k].len != n->entries * QQ__EVENT_SIZE)
             rc = fail(f, QQ_ECORRUPT,
                       "node %u: byte offset %llu and %llu entries do not match "
                       "an entry section",
                       i, (unsigned long long)n->offset, (unsigned long long)n->entries);
-            goto out;
-        }
-        /* One entry section per node: nodes sharing one would let a small
-         * file stand for any number of entries (and any length of output). */
-        if (used[k]) {
+        else if (used[k])
             rc = fail(f, QQ_ECORRUPT, "node %u: its entries at byte %llu belong to another node", i,
                       (unsigned long long)n->offset);
-            goto out;
-        }
-        used[k] = 1;
-        if (src->mem) /* checked below, once the thread tables are read */
+        else
+            used[k] = 1;
+        if (rc == 0 && src->mem) /* checked later, once the thread tables are read */
             f->entries[i] = (const struct qq_event *)(src->mem + n->offset);
     }
+    free(used);
+    return rc;
+}
+
+/* The per-node sections of W other than the entries (memory tables,
+ * calibrations, thread tables), each read into the row of its node. */
+static int read_node_sections(struct qq_file *f, struct qq__src *src, const struct walk *w)
+{
     /* Node numbers to table rows, sorted once: a section's node is found
      * by bisection, the first row of that number as before. */
-    byrank = malloc((f->nnodes ? f->nnodes : 1) * sizeof *byrank);
-    if (!byrank) {
-        rc = fail(f, QQ_ENOMEM, "out of memory");
-        goto out;
-    }
+    struct rank_row *byrank = malloc((f->nnodes ? f->nnodes : 1) * sizeof *byrank);
+    if (!byrank)
+        return fail(f, QQ_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < f->nnodes; i++)
         byrank[i] = (struct rank_row){f->nodes[i].node, i};
     qsort(byrank, f->nnodes, sizeof *byrank, cmp_rank_row);
-    for (size_t k = 0; k < nsec; k++) {
-        if (sec[k].tag != QQ__TAG_MEMT && sec[k].tag != QQ__TAG_CALB && sec[k].tag != QQ__TAG_THRD)
+    int rc = 0;
+    for (size_t k = 0; k < w->nsec && rc == 0; k++) {
+        const struct found *s = &w->sec[k];
+        if (s->tag != QQ__TAG_MEMT && s->tag != QQ__TAG_CALB && s->tag != QQ__TAG_THRD)
             continue;
         size_t lo = 0, hi = f->nnodes;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (byrank[mid].node < sec[k].node)
+            if (byrank[mid].node < s->node)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        uint32_t idx =
-            lo < f->nnodes && byrank[lo].node == sec[k].node ? byrank[lo].row : f->nnodes;
-        if (idx == f->nnodes) {
+        uint32_t idx = lo < f->nnodes && byrank[lo].node == s->node ? byrank[lo].row : f->nnodes;
+        const unsigned char *d;
+        if (idx == f->nnodes)
             rc = fail(f, QQ_ECORRUPT,
                       "%s for node %u, which is not in "
                       "the node table",
-                      sec[k].tag == QQ__TAG_MEMT   ? "memory table"
-                      : sec[k].tag == QQ__TAG_CALB ? "calibration"
-                                                   : "thread table",
-                      sec[k].node);
-            goto out;
-        }
-        if ((rc = qq__src_get(f, src, sec[k].at, sec[k].len, &d)))
-            goto out;
-        rc = sec[k].tag == QQ__TAG_MEMT   ? parse_memt(f, idx, d, sec[k].len)
-             : sec[k].tag == QQ__TAG_CALB ? parse_calb(f, idx, d, sec[k].len)
-                                          : parse_thrd(f, idx, d, sec[k].len);
-        if (rc)
-            goto out;
+                      s->tag == QQ__TAG_MEMT   ? "memory table"
+                      : s->tag == QQ__TAG_CALB ? "calibration"
+                                               : "thread table",
+                      s->node);
+        else if ((rc = qq__src_get(f, src, s->at, s->len, &d)) == 0)
+            rc = s->tag == QQ__TAG_MEMT   ? parse_memt(f, idx, d, s->len)
+                 : s->tag == QQ__TAG_CALB ? parse_calb(f, idx, d, s->len)
+                                          : parse_thrd(f, idx, d, s->len);
     }
-    if ((rc = default_threads(f)))
-        goto out;
-    for (uint32_t i = 0; src->mem && i < f->nnodes; i++)
-        if ((rc = qq__check_entries(f, i, f->entries[i], (size_t)f->nodes[i].entries, 0)))
-            goto out;
-out:
     free(byrank);
-    free(used);
-    free(sec);
+    return rc;
+}
+
+/* Walk the sections after the checked header HEAD; a file read whole also
+ * has its entries checked here. */
+int qq__file_parse(struct qq_file *f, struct qq__src *src, const unsigned char *head)
+{
+    int rc = read_counts(f, head);
+    if (rc)
+        return rc;
+    struct walk w = {0};
+    if ((rc = walk_sections(f, src, ld32(head + 12), &w)) == 0 &&
+        (rc = match_entries(f, src, &w)) == 0 && (rc = read_node_sections(f, src, &w)) == 0)
+        rc = default_threads(f);
+    for (uint32_t i = 0; rc == 0 && src->mem && i < f->nnodes; i++)
+        rc = qq__check_entries(f, i, f->entries[i], (size_t)f->nodes[i].entries, 0);
+    free(w.sec);
     return rc;
 }
 
