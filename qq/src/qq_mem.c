@@ -1,5 +1,6 @@
 /* qq_mem.c - memory keys: per-thread address tables and per-thread counters under a bias
- * per table, the peak's bounds, MemPrint, the MEMT snapshot. */
+ * per table, the peak's bounds, the MEMT snapshot (MemPrint: qq_mem_print.c; fork():
+ * qq_mem_fork.c). */
 
 /* mmap's MAP_ANONYMOUS and syscall() are outside strict POSIX in glibc. */
 #define _DEFAULT_SOURCE 1
@@ -27,6 +28,7 @@
 
 #include "qq_internal.h"
 #include "qq_mem.h"
+#include "qq_mem_internal.h"
 
 #if defined(__has_attribute)
 #if __has_attribute(noplt) && defined(__PIC__)
@@ -652,6 +654,24 @@ static void release_all(void)
         lock_give(&u->lock);
 }
 
+void qq__mem_hold_all(void)
+{
+    lock_take(&reg_lock);
+    hold_all();
+}
+
+void qq__mem_release_all(void)
+{
+    release_all();
+    lock_give(&reg_lock);
+}
+
+void qq__mem_clear_busy(void)
+{
+    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
+        atomic_store_explicit(&u->busy, 0, memory_order_relaxed);
+}
+
 /* ---------------------------------------------------------------------
  * Tables and threads. A thread's table outlives the thread (its blocks
  * do): when the thread exits, the table becomes an orphan, and the next
@@ -717,64 +737,11 @@ static struct mtab *tab_adopt(void)
     return t;
 }
 
-/* ---------------------------------------------------------------------
- * fork(). The child has one thread, the one that forked; a lock another
- * thread held at the fork, or a call an owner was in the middle of under
- * its bias, would never end there. So before the fork the forking thread
- * takes the registry lock and holds every table (their biases withdrawn),
- * in the order the rest of this file takes them; after it, parent and
- * child let them go. The owners take their biases back after their
- * next calls under the lock ("Who records how").
- * --------------------------------------------------------------------- */
-
-static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
-
-static void fork_prepare(void)
-{
-    lock_take(&reg_lock);
-    hold_all();
-}
-
-static void fork_done(void)
-{
-    release_all();
-    lock_give(&reg_lock);
-}
-
-/* In the child, the owners of the other tables are gone: a busy word one
- * of them had set for an instant (see hold_all) is cleared. */
-static void fork_child(void)
-{
-    for (struct mtab *u = &tab_main; u; u = atomic_load_explicit(&u->next, memory_order_acquire))
-        atomic_store_explicit(&u->busy, 0, memory_order_relaxed);
-    fork_done();
-}
-
-static void fork_hooks(void)
-{
-    /* Without them (out of memory) a fork while another thread records
-     * may leave the child waiting for a lock, as it did before them. */
-    (void)pthread_atfork(fork_prepare, fork_done, fork_child);
-}
-
-/* The hooks are registered when the library is loaded, before the program
- * starts threads. Registered at a thread's first call only, a fork while
- * another thread was inside that pthread_once copied the once "in
- * progress" into the child, whose own first call then waited for it
- * forever under an implementation without glibc's fork generation
- * (ThreadSanitizer's interceptor: 4 of 6 runs of test_mem_fork hung a
- * child). The call in thread_first stays for a tracked call made by
- * another constructor before this one. */
-__attribute__((constructor)) static void fork_hooks_at_load(void)
-{
-    pthread_once(&fork_once, fork_hooks);
-}
-
 /* The first call of a thread: its own table, or (without memory for one)
  * the first table as a guest. */
 COLD void thread_first(void)
 {
-    pthread_once(&fork_once, fork_hooks);
+    qq__mem_fork_hooks();
     lock_take(&reg_lock);
     if (!bias_known) {
         /* QQ_MEM_NO_BIAS=1 takes the path of a kernel without private
@@ -831,6 +798,11 @@ HOT void leave(struct mtab *t, int how)
         lock_give(&t->lock);
     else
         atomic_store_explicit(&t->busy, 0, memory_order_release);
+}
+
+uint64_t qq__mem_untracked(void)
+{
+    return atomic_load_explicit(&untracked, memory_order_relaxed);
 }
 
 int qq__mem_tables(void)
@@ -1562,7 +1534,7 @@ long GetMemoryUsed(void)
 }
 
 /* ---------------------------------------------------------------------
- * Snapshot (for the file) and the printed table.
+ * Snapshot (for the file and MemPrint, qq_mem_print.c).
  *
  * The snapshot holds every table (their biases withdrawn, one
  * membarrier() for all), so that the sums it takes are a cut: the live
@@ -1712,128 +1684,4 @@ void qq__mem_snapshot_free(struct qq__mem_snapshot *s)
         free((char *)(uintptr_t)s->rows[i].name);
     free(s->rows);
     memset(s, 0, sizeof *s);
-}
-
-/* Bytes to kilobytes, rounded up as on the paper's slide 23 (120 -> 1). */
-static uint64_t kb(uint64_t bytes)
-{
-    return (bytes + 1023) / 1024;
-}
-
-/* R's peak as text: one figure where its bounds agree, "low..high" where
- * they do not (several threads on the key at once); in KB when KBYTES. */
-static const char *peak_text(char *buf, size_t len, const struct qq_mem_row *r, int kbytes)
-{
-    uint64_t lo = r->peak_low < r->peak_bytes ? r->peak_low : r->peak_bytes, hi = r->peak_bytes;
-    if (kbytes) {
-        lo = kb(lo);
-        hi = kb(hi);
-    }
-    if (lo == hi)
-        snprintf(buf, len, "%" PRIu64, hi);
-    else
-        snprintf(buf, len, "%" PRIu64 "..%" PRIu64, lo, hi);
-    return buf;
-}
-
-static void print_rows(FILE *fp, const struct qq_mem_table *t, int w)
-{
-    char peak[48];
-    for (uint32_t i = 0; i < t->nrows; i++) {
-        const struct qq_mem_row *r = &t->rows[i];
-        fprintf(fp,
-                "%-*.*s %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
-                " %9s\n",
-                w, w, r->name ? r->name : "", r->obj_size, r->created, r->deleted, kb(r->obj_bytes),
-                kb(r->alloc_bytes), kb(r->obj_bytes + r->alloc_bytes),
-                peak_text(peak, sizeof peak, r, 1));
-    }
-}
-
-static void print_exact(FILE *fp, const struct qq_mem_table *t, int w)
-{
-    char peak[48];
-    fprintf(fp, "\n%-*s %9s %9s %7s %12s %12s %12s\n", w, "Item", "Allocs", "Frees", "Double",
-            "Obj bytes", "Alloc bytes", "Max bytes");
-    for (uint32_t i = 0; i < t->nrows; i++) {
-        const struct qq_mem_row *r = &t->rows[i];
-        fprintf(fp,
-                "%-*.*s %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12s\n",
-                w, w, r->name ? r->name : "", r->allocs, r->frees, r->double_frees, r->obj_bytes,
-                r->alloc_bytes, peak_text(peak, sizeof peak, r, 0));
-    }
-}
-
-void qq_mem_print_table(FILE *fp, const struct qq_mem_table *t)
-{
-    if (!fp)
-        fp = stdout;
-    static const struct qq_mem_table none = {0, NULL, 0, 0};
-    if (!t)
-        t = &none;
-    int w = 4; /* "Item" */
-    uint64_t total = 0, dbl = 0;
-    int bounds = 0;
-    for (uint32_t i = 0; i < t->nrows; i++) {
-        const struct qq_mem_row *r = &t->rows[i];
-        size_t len = r->name ? strlen(r->name) : 0;
-        if (len > (size_t)w)
-            w = len > 40 ? 40 : (int)len;
-        total += r->obj_bytes + r->alloc_bytes;
-        dbl += r->double_frees;
-        bounds |= r->peak_low < r->peak_bytes;
-    }
-    fprintf(fp, "Memory Allocation Total Allocated %" PRIu64 " KBytes\n", kb(total));
-    fprintf(fp, "%-*s %8s %9s %9s %9s %9s %9s %9s\n", w, "", "Object", "Number", "Number", "Object",
-            "Alloc", "Total", "Max");
-    fprintf(fp, "%-*s %8s %9s %9s %9s %9s %9s %9s\n", w, "Item", "Size", "Created", "Deleted", "KB",
-            "KB", "KB", "KB");
-    print_rows(fp, t, w);
-    int width = w + 9 + 6 * 10;
-    for (int i = 0; i < width; i++)
-        fputc('-', fp);
-    fputc('\n', fp);
-    fprintf(fp, "%-*s %8d %9d %9d %9d %9d %9d %9d\n", w, "1", 2, 3, 4, 5, 6, 7, 8);
-    fprintf(fp, "Key\n"
-                "1 - Internal name given to recording category\n"
-                "2 - Size of one object in bytes (MEMADDOBJECT)\n"
-                "3 - Number of objects created\n"
-                "4 - Number of objects deleted\n"
-                "5 - KBytes of live objects\n"
-                "6 - KBytes of live allocations (malloc & co)\n"
-                "7 - Total KBytes in use (5 + 6)\n"
-                "8 - Maximum of 7 ever held\n");
-    if (bounds)
-        fprintf(fp, "    low..high: the maximum lies between the two (threads allocated on the "
-                    "key at once)\n");
-    /* The exact figures the KB columns round (slide 21: single-byte
-     * accuracy), and the call counts. */
-    print_exact(fp, t, w);
-    fprintf(fp,
-            "Tracked bytes %" PRIu64 ", process %" PRIu64 " KBytes (VmSize), foreign frees %" PRIu64
-            ", double frees %" PRIu64 "\n",
-            total, kb(t->process_bytes), t->foreign_frees, dbl);
-}
-
-void MemPrint(FILE *fp)
-{
-    struct qq__mem_snapshot s;
-    int rc = qq__mem_snapshot(&s);
-    if (rc < 0)
-        return;
-    if (rc == 0) {
-        /* Nothing tracked yet: still the table's frame, with the default key. */
-        static const struct qq_mem_row none = {.name = "default"};
-        long pb = qq_mem_process_bytes();
-        struct qq_mem_table t = {1, &none, 0, pb > 0 ? (uint64_t)pb : 0};
-        qq_mem_print_table(fp, &t);
-        return;
-    }
-    struct qq_mem_table t = {s.nrows, s.rows, s.foreign_frees, s.process_bytes};
-    qq_mem_print_table(fp, &t);
-    qq__mem_snapshot_free(&s);
-    uint64_t lost = atomic_load_explicit(&untracked, memory_order_relaxed);
-    if (lost)
-        fprintf(fp ? fp : stdout,
-                "Untracked blocks %" PRIu64 " (no memory for the address table)\n", lost);
 }

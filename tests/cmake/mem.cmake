@@ -38,7 +38,7 @@ if(EXISTS ${QQ_MEM_OFF_SRC} AND CMAKE_NM)
 endif()
 
 # The lock-free path of the first recording thread and its hand-over to the
-# lock are checked under ThreadSanitizer: qq_mem.c and test_mem_table.c
+# lock are checked under ThreadSanitizer: qq_mem*.c and test_mem_table.c
 # built with -fsanitize=thread (the rest of libqq as usual; the test uses
 # none of it concurrently). TSan sees the handshake's acquire/release
 # edges; without them it reports the records the two threads share. Not
@@ -69,7 +69,8 @@ if(NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem_table
     endif()
   endforeach()
   if(QQ_HAVE_TSAN)
-    add_library(qq_mem_tsan OBJECT ${PROJECT_SOURCE_DIR}/qq/src/qq_mem.c)
+    add_library(qq_mem_tsan OBJECT ${PROJECT_SOURCE_DIR}/qq/src/qq_mem.c
+                ${PROJECT_SOURCE_DIR}/qq/src/qq_mem_fork.c ${PROJECT_SOURCE_DIR}/qq/src/qq_mem_print.c)
     target_include_directories(qq_mem_tsan PRIVATE ${PROJECT_SOURCE_DIR}/qq/include
                                ${PROJECT_SOURCE_DIR}/qq/src)
     target_compile_definitions(qq_mem_tsan PRIVATE QQ_BUILDING_LIBRARY QQ_ENABLE)
