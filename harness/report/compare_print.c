@@ -58,8 +58,8 @@ void qqb_compare_print_keys(const struct qqb_key_cmp *rows, size_t n, int all)
         if (!isnan(r->pb))
             snprintf(cb, sizeof cb, "%.1f", r->pb);
         change_text(r, ch, sizeof ch);
-        printf("%-24.24s %-6s %10s %10s %14s %14s %9s%s%s\n", r->name, type_name(r->type), ha, hb,
-               ca, cb, ch,
+        printf("%-24.*s %-6s %10s %10s %14s %14s %9s%s%s\n", qqb_utf8_fit(r->name, 24), r->name,
+               type_name(r->type), ha, hb, ca, cb, ch,
                !r->sa   ? "  (only in B)"
                : !r->sb ? "  (only in A)"
                         : "",
@@ -86,6 +86,6 @@ void qqb_compare_print_mem(const struct qqb_mem_cmp *v, size_t n, int all)
         snprintf(l, sizeof l, "%" PRIu64 " -> %" PRIu64, k->live[0], k->live[1]);
         snprintf(p, sizeof p, "%" PRIu64 " -> %" PRIu64, k->peak[0], k->peak[1]);
         snprintf(o, sizeof o, "%" PRIu64 " -> %" PRIu64, k->objs[0], k->objs[1]);
-        printf("%-24.24s %24s %24s %20s\n", k->name, l, p, o);
+        printf("%-24.*s %24s %24s %20s\n", qqb_utf8_fit(k->name, 24), k->name, l, p, o);
     }
 }

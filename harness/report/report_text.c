@@ -209,8 +209,8 @@ static void print_mem(FILE *fp, const struct qqb_report *r)
         /* baseline and build rows gate */
         const char *v =
             m->moved ? qqb_mem_verdict_word(m->verdict, m->ab != QQB_CMP_VARIANT) : "unchanged";
-        fprintf(fp, "%-32.32s %-16.16s %-24s %-24s %-14s %-20s %s", m->case_name, m->key, live,
-                peak, sz, cr, v);
+        fprintf(fp, "%-32.*s %-16.*s %-24s %-24s %-14s %-20s %s", qqb_utf8_fit(m->case_name, 32),
+                m->case_name, qqb_utf8_fit(m->key, 16), m->key, live, peak, sz, cr, v);
         if (cl != bl)
             fprintf(fp, " (%+lld bytes live%s", (long long)(cl - bl), bl ? "" : ")");
         struct qqb_signed sm;
@@ -248,8 +248,8 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
         else
             snprintf(noise, sizeof noise, "-");
         qqb_fmt_count(ev, sizeof ev, m->events);
-        fprintf(fp, "%-32.32s %-20.20s %-22s %8s %9zu %s\n", c->name, mt->key, cyc, noise, mt->n,
-                ev);
+        fprintf(fp, "%-32.*s %-20.*s %-22s %8s %9zu %s\n", qqb_utf8_fit(c->name, 32), c->name,
+                qqb_utf8_fit(mt->key, 20), mt->key, cyc, noise, mt->n, ev);
     }
 }
 

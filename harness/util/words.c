@@ -51,3 +51,17 @@ const char *qqb_signed(struct qqb_signed *b, double v, int prec)
 {
     return signed_into(b->s, sizeof b->s, v, prec);
 }
+
+int qqb_utf8_fit(const char *s, int max)
+{
+    int n = 0;
+    while (n < max && s[n])
+        n++;
+    if (s[n] == '\0')
+        return n;
+    /* S goes on past MAX: back off continuation bytes, then the lead byte
+     * whose character they do not finish. */
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}

@@ -19,6 +19,11 @@ struct qqb_signed {
 };
 const char *qqb_signed(struct qqb_signed *b, double v, int prec);
 
+/* How many bytes of S, at most MAX, end at a character's end (S UTF-8):
+ * for a name cut to its column, printf("%-24.*s", qqb_utf8_fit(s, 24), s),
+ * never half a character (a lead byte without its continuation bytes). */
+int qqb_utf8_fit(const char *s, int max);
+
 /* The same in a buffer of the enclosing block (a compound literal): for one
  * call's arguments, as in printf("%s%%", QQB_SIGNED(pct, 2)). */
 #define QQB_SIGNED(v, prec) qqb_signed(&(struct qqb_signed){{0}}, (v), (prec))

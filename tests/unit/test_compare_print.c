@@ -132,9 +132,42 @@ static void test_mem(void)
     free(got);
 }
 
+static void utf8_names(int all)
+{
+    /* 1 + 12 x 2 bytes: 24 bytes end inside the twelfth "é". */
+    const struct qqb_key_cmp r[] = {{"x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+                                     "\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+                                     QQ_TYPE_MARK, &s1, &s2, NAN, NAN, 0, QQB_CHANGE_NONE, 0, 0,
+                                     0}};
+    const struct qqb_mem_cmp v[] = {{r[0].name, {1, 2}, {1, 2}, {1, 2}, {1, 1}}};
+    qqb_compare_print_keys(r, 1, all);
+    qqb_compare_print_mem(v, 1, all);
+}
+
+/* A name cut to its column is cut at a character's end: the output is
+ * UTF-8 (the first 23 bytes, "x" and eleven "é"), never half a character. */
+static void test_utf8_cut(void)
+{
+    char *got = captured(utf8_names, 0);
+    const char *cut = "x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                      "\xc3\xa9\xc3\xa9 ";
+    int rows = 0;
+    for (const char *p = got; p && (p = strstr(p, "\nx")); p++) {
+        CHECK(strncmp(p + 1, cut, strlen(cut)) == 0);
+        rows++;
+    }
+    CHECK_INT_EQ(rows, 2);
+    /* No lead byte left without its continuation. */
+    for (const unsigned char *p = (const unsigned char *)got; p && *p; p++)
+        if (*p == 0xc3)
+            CHECK(p[1] == 0xa9);
+    free(got);
+}
+
 int main(void)
 {
     RUN(test_keys);
     RUN(test_mem);
+    RUN(test_utf8_cut);
     return TEST_DONE();
 }

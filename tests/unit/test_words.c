@@ -39,9 +39,38 @@ static void test_signed(void)
     CHECK(strlen(qqb_signed(&b, -9.99e14, 9)) < sizeof b.s);
 }
 
+/* A cut at a character's end: ASCII to the byte, a 2-, 3- and 4-byte
+ * character kept whole or left out whole, a string shorter than MAX whole. */
+static void test_utf8_fit(void)
+{
+    CHECK_INT_EQ(qqb_utf8_fit("abcdef", 4), 4);
+    CHECK_INT_EQ(qqb_utf8_fit("abc", 24), 3);
+    CHECK_INT_EQ(qqb_utf8_fit("", 24), 0);
+    CHECK_INT_EQ(qqb_utf8_fit("a\xc3\xa9"
+                              "b",
+                              2),
+                 1); /* "é" would be cut: left out */
+    CHECK_INT_EQ(qqb_utf8_fit("a\xc3\xa9"
+                              "b",
+                              3),
+                 3); /* "é" fits whole */
+    CHECK_INT_EQ(qqb_utf8_fit("\xe2\x82\xac"
+                              "x",
+                              2),
+                 0); /* "€" */
+    CHECK_INT_EQ(qqb_utf8_fit("\xe2\x82\xac"
+                              "x",
+                              3),
+                 3);
+    CHECK_INT_EQ(qqb_utf8_fit("ab\xf0\x9f\x98\x80", 5), 2); /* a 4-byte emoji */
+    CHECK_INT_EQ(qqb_utf8_fit("ab\xf0\x9f\x98\x80", 6), 6);
+    CHECK_INT_EQ(qqb_utf8_fit("abc", 0), 0);
+}
+
 int main(void)
 {
     RUN(test_count);
     RUN(test_signed);
+    RUN(test_utf8_fit);
     return TEST_DONE();
 }
