@@ -8,7 +8,7 @@ case "$(uname -m)" in x86_64) ;; *) echo "x86-64 only (the counts are x86-64's)"
 
 mkdir -p old new
 cp "$src/qq_before_threads.h" old/qq.h
-cp "$QQ_SOURCE_DIR/qq/include/qq.h" new/qq.h
+cp "$QQ_SOURCE_DIR/qq/include/qq.h" "$QQ_SOURCE_DIR/qq/include/qq_record.h" new/
 
 # The fast path: the instructions run when the buffer has room and the
 # counter is the TSC (rdtscp and lfence paths), walked from the label:
