@@ -40,11 +40,14 @@ check grep -Eq '^p@1 +work .*the machine moved: its reference \+[0-9.]+%' moved.
 check grep -q '"machine_moved": true' moved.json
 check bash -c "! grep -Eq '^p@1 +work .* (regressed|improved)' moved.txt"
 
-# The kernel 3x slower on an unchanged machine: regressed, exit 1.
+# The kernel 3x slower on an unchanged machine: regressed, exit 1. The
+# reference is real time: on a machine under other load it can move past
+# its bound from 3 baseline runs, and the row is then judged as measured
+# (the guard above, a correct verdict); either way the 3x reads regressed.
 judged real slow.yaml bl
 check test "$rc" = 1
 check grep -Eq '^p@1 +work .* regressed' real.txt
-check grep -q '"machine_check": "in the figure"' real.json
+check grep -Eq '"machine_check": "in the figure"|"machine_moved": true' real.json
 
 # run_figure: measured: the same scaled run is the machine check's. A
 # stored baseline is a run minutes ago (one read +7.88% against the same
