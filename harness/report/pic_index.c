@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbuild.h"
 #include "plot.h"
 #include "pic.h"
 #include "pictures_model.h"
@@ -149,7 +150,7 @@ static void kernel_build(const struct qqb_run_case *c, char *out, size_t size)
     out[0] = '\0';
     if (c->n_producer == 0 || !c->producer[0]) {
         if (c->n_compiler && c->compiler[0])
-            snprintf(out, size, "%s, switches not recorded (no -g)", c->compiler[0]);
+            snprintf(out, size, "%s, " QQB_KBUILD_NO_G, c->compiler[0]);
         return;
     }
     const char *p0 = c->producer[0];

@@ -122,7 +122,53 @@ static int read_comment(Elf *elf, struct list *l)
     return 0;
 }
 
-/* DW_AT_producer of every compile unit's top entry. */
+/* 1 when the compile unit DIE is one of libqq's own: its file, DW_AT_name
+ * (joined to DW_AT_comp_dir when relative), ends in qq/src/F with F one of
+ * QQB_LIBQQ_UNITS, libqq's source files (harness/CMakeLists.txt). libqq.a
+ * is linked into every kernel, built with -g, so its units would speak for
+ * a kernel built without -g; the kernel's flags are its own units'. */
+static int libqq_unit(Dwarf_Die *die)
+{
+    Dwarf_Attribute at;
+    const char *name = dwarf_attr(die, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
+    if (!name)
+        return 0;
+    size_t len = strnlen(name, MAX_STR);
+    const char *slash = NULL; /* the last '/' of NAME */
+    for (size_t i = 0; i < len; i++)
+        if (name[i] == '/')
+            slash = name + i;
+    const char *base = slash ? slash + 1 : name;
+    size_t blen = len - (size_t)(base - name);
+    int known = 0;
+    for (const char *w = QQB_LIBQQ_UNITS; *w && !known;) {
+        size_t n = strcspn(w, " ");
+        known = blen && n == blen && memcmp(w, base, n) == 0;
+        w += n;
+        w += strspn(w, " ");
+    }
+    if (!known)
+        return 0;
+    /* The folders before BASE: NAME's, else the compile directory's. */
+    static const char dir[] = "qq/src/";
+    size_t dlen = sizeof dir - 1, head = (size_t)(base - name);
+    if (head >= dlen)
+        return !memcmp(base - dlen, dir, dlen) && (head == dlen || *(base - dlen - 1) == '/');
+    const char *cd = dwarf_attr(die, DW_AT_comp_dir, &at) ? dwarf_formstring(&at) : NULL;
+    if (name[0] == '/' || !cd)
+        return 0;
+    /* NAME is relative: "src/F" under .../qq, or "F" under .../qq/src. */
+    size_t clen = strnlen(cd, MAX_STR);
+    while (clen && cd[clen - 1] == '/')
+        clen--;
+    char path[2 * MAX_STR + 2];
+    snprintf(path, sizeof path, "%.*s/%.*s", (int)clen, cd, (int)head, name);
+    size_t plen = strlen(path);
+    return plen >= dlen && !memcmp(path + plen - dlen, dir, dlen) &&
+           (plen == dlen || path[plen - dlen - 1] == '/');
+}
+
+/* DW_AT_producer of every compile unit's top entry but libqq's own. */
 static int read_producers(Elf *elf, struct list *l)
 {
     Dwarf *dbg = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
@@ -136,6 +182,8 @@ static int read_producers(Elf *elf, struct list *l)
     for (size_t units = 0;
          units < MAX_UNITS && dwarf_get_units(dbg, cu, &cu, &version, &type, &die, NULL) == 0;
          units++) {
+        if (libqq_unit(&die))
+            continue;
         Dwarf_Attribute at;
         const char *s = dwarf_attr(&die, DW_AT_producer, &at) ? dwarf_formstring(&at) : NULL;
         if (s && (rc = add_distinct(l, s, strnlen(s, MAX_STR))) != 0)
@@ -231,9 +279,13 @@ int qqb_kbuild_differs(const struct qqb_kbuild *a, const struct qqb_kbuild *b)
 {
     if (evidence(a, 1) && evidence(b, 1))
         return !same_set(a->producer, b->producer);
-    if (!evidence(a, 1) && !evidence(b, 1) && evidence(a, 0) && evidence(b, 0))
-        return !same_set(a->compiler, b->compiler);
-    return 0;
+    if (!evidence(a, 0) || !evidence(b, 0))
+        return 0;
+    /* Both read from their ELF files: one with units of its own (-g), the
+     * other none (built without -g) differ by -g at least. */
+    if (!evidence(a, 1) != !evidence(b, 1))
+        return 1;
+    return !evidence(a, 1) && !same_set(a->compiler, b->compiler);
 }
 
 /* 1 when the word W[0..N) is one of the words of the strings V. */
@@ -302,6 +354,13 @@ void qqb_kbuild_brief(const struct qqb_kbuild *a, const struct qqb_kbuild *b, st
 {
     int producer = evidence(a, 1) && evidence(b, 1);
     static char *const none[] = {NULL};
+    if (!producer && (evidence(a, 1) || evidence(b, 1))) {
+        /* One side built without -g: its switches are not in the file. */
+        int ha = evidence(a, 1) != NULL;
+        words_only(ha ? a->producer : b->producer, none, ha ? sa : sb);
+        qqb_strbuf_str(ha ? sb : sa, QQB_KBUILD_NO_G);
+        return;
+    }
     char *const *va = evidence(a, producer), *const *vb = evidence(b, producer);
     /* The words that differ between the units only one side has: a
      * library both link (its units the same) adds none. */

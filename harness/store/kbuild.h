@@ -28,12 +28,17 @@ void qqb_kbuild_free(struct qqb_kbuild *b);
 /*
  * 1 when A and B say the kernels were built differently: both name their
  * compile units' producers (compiler and switches) and the two sets differ,
- * or neither does, both carry .comment strings and those differ. 0 when
+ * or both carry .comment strings and only one names producers (the other
+ * built without -g), or neither does and the .comment strings differ. 0 when
  * they agree or one side does not say (a stripped file, a baseline written
  * before builds were stored): nothing is claimed without evidence. The
  * build IDs are not compared: any change of the code changes them.
  */
 int qqb_kbuild_differs(const struct qqb_kbuild *a, const struct qqb_kbuild *b);
+
+/* What is said of a kernel whose own compile units are not in its file (it
+ * was built without -g), in place of its switches. */
+#define QQB_KBUILD_NO_G "switches not recorded (built without -g)"
 
 /* Briefly, what differs: the words (switches, versions) of A's producers
  * (or compilers) that B's lack into SA, and B's that A's lack into SB, each

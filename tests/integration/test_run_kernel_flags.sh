@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The kernels' builds (docs/BASELINES.md, "The kernels' builds"): one tiny kernel built with -O0 -g and with -O2 -g; run --against warns once per kernel naming both flag sets; the build ID, compiler and producers reach the baseline and the run JSON; a baseline of the other build is refused (exit 2, one line, nothing launched or stored) unless --allow-other-flags, which marks the table, JSON and index.html; a baseline written before builds were stored still reads.
+# The kernels' builds (docs/BASELINES.md, "The kernels' builds"): one tiny kernel built with -O0 -g and with -O2 -g; run --against warns once per kernel naming both flag sets; the build ID, compiler and producers reach the baseline and the run JSON; a baseline of the other build is refused (exit 2, one line, nothing launched or stored) unless --allow-other-flags, which marks the table, JSON and index.html; a baseline written before builds were stored still reads; a kernel built without -g is said to have its switches not recorded (header, warning, JSON), never given libqq.a's.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 command -v cc >/dev/null || { echo "FAIL: no C compiler (cc)"; exit 1; }
-rm -rf o0 o2 o2b bl bl2 blold rep ./*.json ./*.txt
+rm -rf o0 o2 o2b rel bl bl2 bl3 blold rep rep9 ./*.json ./*.txt
 inc="$QQ_SOURCE_DIR/qq/include"
 lib="$QQ_BINARY_DIR/qq/libqq.a"
 cat > k.c <<'EOF'
@@ -128,5 +128,31 @@ qq out8.txt err8.txt run s.yaml --kernels o0 --baselines blold --no-report --qui
 check "old baseline: read and compared (got $rc)" test "$rc" -le 1
 check "old baseline: compared" has out8.txt '^Against the baseline; cycles'
 [ "$rc" -le 1 ] || show err8.txt
+
+# 8. A kernel built without -g (Release: -O3 -DNDEBUG): its flags are its own compile units',
+#    of which there are none, never libqq.a's (built with -g -O2 and linked into it). The
+#    header, the warning and the JSON say its switches are not recorded.
+mkdir -p rel
+cc -std=gnu17 -O3 -DNDEBUG -DQQ_ENABLE -I"$inc" k.c "$lib" -lm -lpthread -o rel/kern
+qq out9.txt err9.txt run s.yaml --kernels rel --against o0 --baselines bl3 --report rep9 \
+   --json r9.json --quiet
+check "no -g: runs (exit 0 or 1, got $rc)" test "$rc" -le 1
+check "no -g: the warning says so, and names the reference's switches" \
+    has err9.txt "^qqbench: WARNING: kernel 'kern' was built with other flags than the reference build's: switches not recorded \(built without -g\) here, GNU C11 .*-O0.* in the reference$"
+check "no -g: no empty side in the warning" hasnt err9.txt ':  here|,  in the reference'
+check "no -g: the header says so" \
+    has rep9/index.html 'kernels built by GCC: [^<]*, switches not recorded \(built without -g\)'
+check "no -g: libqq's -O2 is named nowhere" hasnt rep9/index.html 'kernels built by [^<]* -O2'
+check "no -g: the JSON names no producer" \
+    test "$(jq_py r9.json '(.cases[0].producer // [])|length' 'len(d["cases"][0].get("producer") or [])')" = 0
+qq out10.txt err10.txt run s.yaml --kernels rel --baselines bl3 --update-baseline --no-report --quiet
+check "no -g: recorded (got $rc)" test "$rc" = 0
+qq out11.txt err11.txt run s.yaml --kernels o0 --baselines bl3 --allow-other-flags --no-report \
+   --json r11.json --quiet
+check "no -g baseline: compared (got $rc)" test "$rc" -le 1
+check "no -g baseline: the JSON says its switches are not recorded" \
+    test "$(jq_py r11.json '.baseline_other_build|endswith(" here, switches not recorded (built without -g) in the baseline)")' \
+        'str((d["baseline_other_build"] or "").endswith(" here, switches not recorded (built without -g) in the baseline)")).lower()')" = true
+[ "$fail" = 0 ] || show err9.txt err11.txt
 
 finish

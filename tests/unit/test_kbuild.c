@@ -184,7 +184,10 @@ static void test_differs(void)
     CHECK(qqb_kbuild_differs(&a, &b));
     CHECK(!qqb_kbuild_differs(&b, &b2));   /* the same units in another order */
     CHECK(!qqb_kbuild_differs(&a, &none)); /* one side does not say */
-    CHECK(!qqb_kbuild_differs(&a, &c13));  /* producers on one side only */
+    /* Producers on one side only, both read from ELF files: the other was
+     * built without -g, and says so. */
+    CHECK(qqb_kbuild_differs(&a, &c13));
+    CHECK(qqb_kbuild_differs(&c12, &b));
     CHECK(qqb_kbuild_differs(&c12, &c13)); /* compilers alone */
     CHECK(!qqb_kbuild_differs(&c12, &c12));
     struct qqb_strbuf sa = QQB_STRBUF_INIT, sb = QQB_STRBUF_INIT;
@@ -192,6 +195,11 @@ static void test_differs(void)
     /* The library's unit (-fPIC) is on both sides: only the kernel's differ. */
     CHECK_STR_EQ(qqb_strbuf_str_of(&sa), "-O0");
     CHECK_STR_EQ(qqb_strbuf_str_of(&sb), "-O2");
+    qqb_strbuf_free(&sa);
+    qqb_strbuf_free(&sb);
+    qqb_kbuild_brief(&c12, &a, &sa, &sb);
+    CHECK_STR_EQ(qqb_strbuf_str_of(&sa), QQB_KBUILD_NO_G);
+    CHECK(strstr(qqb_strbuf_str_of(&sb), "-O0") != NULL);
     qqb_strbuf_free(&sa);
     qqb_strbuf_free(&sb);
     qqb_kbuild_brief(&c12, &c13, &sa, &sb);
