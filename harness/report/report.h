@@ -21,6 +21,7 @@ struct qqb_report {
     /* No baseline: the line under the title and the summary's line (NULL:
      * the defaults; set when the missing baseline is loud, run/gate.c). */
     const char *no_baseline_note, *no_baseline_summary;
+    int memory_only; /* --memory-only: timing not compared, by choice */
     const struct qqb_results *results;
     const struct qqb_judgement *j;
     const struct qqb_model_judgement *models; /* `model:` fits, or NULL */

@@ -233,8 +233,9 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
     const struct qqb_judgement *j = r->j;
     if (j->nmeasured == 0)
         return;
-    fprintf(fp, "\nMeasured (not compared with a baseline: none, or one of too "
-                "few runs): median over launches\n\n");
+    fprintf(fp, "\nMeasured (%s): median over launches\n\n",
+            r->memory_only ? "timing not compared: --memory-only"
+                           : "not compared with a baseline: none, or one of too few runs");
     fprintf(fp, "%-32s %-20s %-22s %8s %9s %s\n", "case", "key", "cycles per interval", "noise",
             "launches", "events/launch");
     for (size_t i = 0; i < j->nmeasured; i++) {
@@ -425,9 +426,11 @@ static int text_emit(FILE *fp, const struct qqb_report *r)
     char memexit[160];
     mem_exit_note(memexit, sizeof memexit, r);
     /* No stored baseline read: no baseline counts (all zero, they read
-     * as a comparison made), "none". */
+     * as a comparison made), "none"; none read by choice: why. */
     char vsbase[160] = "none";
-    if (r->baseline_path)
+    if (r->memory_only)
+        snprintf(vsbase, sizeof vsbase, "timing not compared (--memory-only)");
+    else if (r->baseline_path)
         snprintf(vsbase, sizeof vsbase, "%zu regressed, %zu improved, %zu unchanged, %zu noisy%s",
                  counts[QQB_REGRESSED], counts[QQB_IMPROVED], counts[QQB_UNCHANGED],
                  counts[QQB_NOISY], blind);

@@ -565,6 +565,7 @@ static int step_report(struct run *r)
     rep->memory_baseline_path = r->have_mem ? r->paths.mpath : NULL;
     if (gate_run(r) != 0)
         return -1;
+    rep->memory_only = o->memory_only;
     if (o->memory_only)
         rep->no_baseline_note = "--memory-only: timing is not compared; one launch per case "
                                 "rewrites the memory baseline.";

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Words of qqbench run (issue 36, item 5): a count says its noun once ("1 case", "1 launch",
 # not "1 cases"); --update-baseline --memory-only over a timing baseline does not say there is
-# none; the run figure's line says in plain words what the machine reference is and what it did;
+# none (its table and summary say timing is not compared because of --memory-only); the run figure's line says in plain words what the machine reference is and what it did;
 # run --help says one true thing of re-measuring.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
@@ -33,6 +33,11 @@ check "--memory-only: exit 0 (got $rc)" test "$rc" = 0
 check "--memory-only says timing is not compared" has mem.txt '^--memory-only: timing is not compared'
 check "--memory-only does not say 'no timing baseline' while one exists" \
     hasnt mem.txt 'no timing baseline'
+check "--memory-only: the measured table says why timing is not compared" \
+    has mem.txt '^Measured \(timing not compared: --memory-only\)'
+check "--memory-only: the table does not say there is no baseline" hasnt mem.txt 'with a baseline: none'
+check "--memory-only: the summary says why timing is not compared" \
+    has mem.txt '; vs baseline: timing not compared \(--memory-only\);'
 check "the baseline exists (3 runs)" test -s "baselines/$(ls baselines | grep -v '\.yaml$' | head -1)/one.yaml"
 check "the launch count says '1 launch'" has memerr.txt "^qqbench: suite 'one': 1 launch on "
 check "never '1 launches'" hasnt memerr.txt '\b1 launches\b'
