@@ -14,7 +14,7 @@
 
 struct memrow {
     size_t ci, mi;
-    struct rmem base;
+    struct rmem base; /* the baseline's, or (on a run against a reference build) the reference's */
     int has_base;
 };
 
@@ -22,6 +22,7 @@ struct memrow {
 struct memrows {
     struct memrow *rows;
     size_t nr, nbase;
+    int build;      /* a run against a reference build: BASE is the reference build's */
     double mx[3];   /* the largest live, peak, created */
     int changed[3]; /* a "(was ...)" label needs more room */
     int shown[3];   /* a panel that is not 0 in every row */
@@ -39,6 +40,11 @@ static void row_figures(const struct rep *r, const struct memrow *w, double cur[
     base[0] = w->base.live, base[1] = w->base.peak, base[2] = w->base.created;
 }
 
+/* The colours of the reference build and the change build, the samples
+ * picture's (pic_samples.c: the first and second series colours). */
+#define C_REFERENCE qqb_plot_color(0)
+#define C_CHANGE    qqb_plot_color(1)
+
 /* The class, and so the colour (pic_vstyle, as index.html's memory
  * table), of bar V of row W: grew (regressed), shrank (improved), or
  * unchanged, which is also a row with nothing to compare with. */
@@ -53,21 +59,46 @@ static enum vclass bar_class(const struct rep *r, const struct memrow *w, int v)
     return V_UNCHANGED;
 }
 
-/* Memory key K of case I as a row, unless it has nothing to show. */
+/* The colour of bar V of row W: on a run against a reference build, the
+ * change build's, or the alert where it grew; else its class's. */
+static const char *bar_color(const struct rep *r, const struct memrows *m, const struct memrow *w,
+                             int v)
+{
+    enum vclass k = bar_class(r, w, v);
+    if (m->build && w->has_base)
+        return k == V_REGRESSED ? pic_vstyle[V_REGRESSED].color : C_CHANGE;
+    return pic_vstyle[k].color;
+}
+
+/* 1 when case NAME is the reference build of a memory key of another. */
+static int is_reference(const struct rep *r, const char *name)
+{
+    for (size_t j = 0; j < r->nmch; j++)
+        if (!strcmp(r->mch[j].kind, "build") && r->mch[j].ref && !strcmp(r->mch[j].ref, name))
+            return 1;
+    return 0;
+}
+
+/* Memory key K of case I as a row, unless it has nothing to show. On a run
+ * against a reference build the reference's figures are the change's
+ * row's BASE, and the reference's own rows are not drawn again. */
 static void memory_row(const struct rep *r, size_t i, size_t k, struct memrows *m)
 {
     const struct rcase *c = &r->cases[i];
     const struct rmem *mem = &c->mem[k];
     struct memrow w = {i, k, {0}, 0};
+    const char *kind = m->build ? "build" : "baseline";
+    if (m->build && is_reference(r, c->name))
+        return;
     for (size_t j = 0; j < r->nmch; j++) {
         const struct rmemchg *mc = &r->mch[j];
-        if (!strcmp(mc->kind, "baseline") && mc->has_before && !strcmp(mc->case_name, c->name) &&
+        if (!strcmp(mc->kind, kind) && mc->has_before && !strcmp(mc->case_name, c->name) &&
             !strcmp(mc->key, mem->key))
             w.base = mc->before, w.has_base = 1;
     }
     /* Memory is compared exactly (or within the stated tolerance): a
      * compared case with no change recorded had the same. */
-    if (!w.has_base && c->vs_baseline && r->baseline)
+    if (!m->build && !w.has_base && c->vs_baseline && r->baseline)
         w.base = *mem, w.has_base = 1;
     double vals[6] = {mem->live, mem->peak, mem->created, w.base.live, w.base.peak, w.base.created};
     int any = 0;
@@ -89,8 +120,9 @@ static void memory_row(const struct rep *r, size_t i, size_t k, struct memrows *
 }
 
 /* Row I of the data file. */
-static void memory_data_row(FILE *d, const struct rep *r, size_t i, const struct memrow *w)
+static void memory_data_row(FILE *d, const struct rep *r, const struct memrows *rows, size_t i)
 {
+    const struct memrow *w = &rows->rows[i];
     const struct rcase *c = &r->cases[w->ci];
     const struct rmem *m = &c->mem[w->mi];
     double cur[3], base[3];
@@ -106,7 +138,7 @@ static void memory_data_row(FILE *d, const struct rep *r, size_t i, const struct
         pic_dnum(d, cur[v] / (v < 2 ? 1024.0 : 1.0));
     }
     for (int v = 0; v < 3; v++)
-        fprintf(d, "\t%ld", strtol(pic_vstyle[bar_class(r, w, v)].color + 1, NULL, 16));
+        fprintf(d, "\t%ld", strtol(bar_color(r, rows, w, v) + 1, NULL, 16));
     for (int v = 0; v < 3; v++) {
         char a[32], bb[32], t[96];
         if (v < 2)
@@ -114,7 +146,7 @@ static void memory_data_row(FILE *d, const struct rep *r, size_t i, const struct
         else
             qqb_fmt_sig(a, sizeof a, cur[v]), qqb_fmt_sig(bb, sizeof bb, base[v]);
         if (w->has_base && cur[v] != base[v])
-            snprintf(t, sizeof t, "%s (was %s)", a, bb);
+            snprintf(t, sizeof t, "%s (%s %s)", a, rows->build ? "reference:" : "was", bb);
         else
             snprintf(t, sizeof t, "%s", a);
         fprintf(d, "\t%s", t);
@@ -128,11 +160,11 @@ static int memory_data(struct rep *r, struct pic *p, const struct memrows *m)
     if (!d)
         return -1;
     qqb_plot_comment(d, p->title);
-    fprintf(d, "# (bytes, objects; NaN: no baseline)\n"
-               "# row\tlabel\tlive_base\tlive\tpeak_base\tpeak\tcreated_base\tcreated"
+    fprintf(d, "# (bytes, objects; NaN: no %s)\n", m->build ? "reference build" : "baseline");
+    fprintf(d, "# row\tlabel\tlive_base\tlive\tpeak_base\tpeak\tcreated_base\tcreated"
                "\tcolor_live\tcolor_peak\tcolor_created\ttext_live\ttext_peak\ttext_created\n");
     for (size_t i = 0; i < m->nr; i++)
-        memory_data_row(d, r, i, &m->rows[i]);
+        memory_data_row(d, r, m, i);
     return pic_close_file(r, d, p->data[0]);
 }
 
@@ -150,16 +182,26 @@ static void memory_key(FILE *gp, const struct rep *r, const struct memrows *m)
         enum vclass v;
         const char *title;
     } entry[] = {{V_REGRESSED, "grew"}, {V_IMPROVED, "shrank"}, {V_UNCHANGED, "unchanged"}};
-    if (m->nbase)
+    if (m->build) {
+        fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title 'reference build'",
+                C_REFERENCE);
+        fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title 'change build'", C_CHANGE);
+        if (has[V_REGRESSED])
+            fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title 'grew'",
+                    pic_vstyle[V_REGRESSED].color);
+    } else if (m->nbase) {
         fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title 'baseline'", C_BASELINE);
-    for (size_t e = 0; e < sizeof entry / sizeof entry[0]; e++)
+    }
+    for (size_t e = 0; e < sizeof entry / sizeof entry[0] && !m->build; e++)
         if (has[entry[e].v])
             fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title '%s'",
                     pic_vstyle[entry[e].v].color, entry[e].title);
     if (bare)
         fprintf(gp, ", \\\n     keyentry with boxes fc rgb '%s' title '%s'",
                 pic_vstyle[V_UNCHANGED].color,
-                m->nbase ? "no baseline to compare with" : "this run (no baseline)");
+                m->build   ? "no reference to compare with"
+                : m->nbase ? "no baseline to compare with"
+                           : "this run (no baseline)");
 }
 
 /* Panel V (0 live, 1 peak, 2 created): its axis, the row labels (FIRST,
@@ -193,7 +235,7 @@ static void memory_panel(FILE *gp, const struct rep *r, const struct pic *p,
         fprintf(gp,
                 " using (0):1:(0):%d:($1-0.4):($1-0.02) with boxxyerror "
                 "fc rgb '%s', \\\n     ",
-                bc, C_BASELINE);
+                bc, m->build ? C_REFERENCE : C_BASELINE);
     }
     qqb_plot_str(gp, p->data[0], 0);
     fprintf(gp,
@@ -249,7 +291,10 @@ static int memory_script(struct rep *r, struct pic *p, const struct memrows *m)
     char ttl[512], out[96];
     memory_left_out(m, out, sizeof out);
     snprintf(ttl, sizeof ttl, "Memory per object type%s%s%s",
-             m->nbase ? ": grey = baseline, coloured = this run" : " (no baseline to compare with)",
+             m->build   ? ", the change build against the reference build: blue = reference, "
+                          "green = change (vermillion where it grew)"
+             : m->nbase ? ": grey = baseline, coloured = this run"
+                        : " (no baseline to compare with)",
              *out ? "\nleft out, as 0 in every row: " : "", out);
     fprintf(gp, "set multiplot layout 1,%zu title ", m->nshown);
     qqb_plot_str(gp, ttl, QQB_GP_LINES);
@@ -274,7 +319,7 @@ int pic_memory(struct rep *r)
     size_t n = 0;
     for (size_t i = 0; i < r->ncases; i++)
         n += r->cases[i].nmem;
-    struct memrows m = {.rows = calloc(n ? n : 1, sizeof *m.rows)};
+    struct memrows m = {.rows = calloc(n ? n : 1, sizeof *m.rows), .build = r->run.against != NULL};
     if (!m.rows)
         return pic_fail(r, "out of memory");
     for (size_t i = 0; i < r->ncases; i++)
@@ -295,11 +340,13 @@ int pic_memory(struct rep *r)
     snprintf(p->what, sizeof p->what,
              "A row per memory key (object type) of each case. A panel each for bytes still "
              "live at the end (objects plus allocations), the peak, and objects created%s%s. "
-             "Grey is the baseline, the coloured bar this run: vermillion where it grew, "
-             "green where it shrank, blue where it did not change or there is nothing to "
-             "compare with (the colours of the memory table). Memory is deterministic: any "
-             "difference is real.",
-             *out ? "; left out, as 0 in every row: " : "", out);
+             "%s Memory is deterministic: any difference is real.",
+             *out ? "; left out, as 0 in every row: " : "", out,
+             m.build ? "Blue is the reference build, green the change build (the samples "
+                       "picture's colours), vermillion where the change grew."
+                     : "Grey is the baseline, the coloured bar this run: vermillion where it "
+                       "grew, green where it shrank, blue where it did not change or there is "
+                       "nothing to compare with (the colours of the memory table).");
     int rc = memory_data(r, p, &m) == 0 ? memory_script(r, p, &m) : -1;
     free(m.rows);
     return rc;

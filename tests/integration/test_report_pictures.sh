@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The report's pictures read without a calculator (issue 36 item 7), checked on the gnuplot scripts qqbench report writes from a crafted run JSON and on gnuplot drawing them: every time axis in ns, µs, ms or s at round figures (1, 2 or 5 times a power of ten, no "1.923e+05"), cycles in k and M (samples, A/B, scaling); samples-BENCH a panel per case and key, each on its own scale, so +9% on a case 4x faster than its neighbour fills the panel and the dashed baseline median never meets the border; memory.png's legend names every colour it draws, its colours are index.html's, and a panel that is 0 in every row is left out and said so.
+# The report's pictures read without a calculator (issue 36 item 7), checked on the gnuplot scripts qqbench report writes from a crafted run JSON and on gnuplot drawing them: every time axis in ns, µs, ms or s at round figures (1, 2 or 5 times a power of ten, no "1.923e+05"), cycles in k and M (samples, A/B, scaling); samples-BENCH a panel per case and key, each on its own scale, so +9% on a case 4x faster than its neighbour fills the panel and the dashed baseline median never meets the border; memory.png's legend names every colour it draws, its colours are index.html's, and a panel that is 0 in every row is left out and said so; on a run against a reference build it compares the change build with the reference build in the samples picture's colours.
 set -euo pipefail
 . "$QQ_TEST_DATA/run/lib.sh"
 command -v gnuplot >/dev/null || { echo "FAIL: gnuplot is not installed (make deps installs it)"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to write the JSON (make deps-test installs it)"; exit 1; }
-rm -rf rep rep3 ./*.json ./*.err ./*.out
+rm -rf rep rep3 repci ./*.json ./*.err ./*.out
 
 # A run at 2600 MHz: bench 'pair', case small and case big 4x apart in
 # every key; small is +9% against the baseline, big unchanged. The keys'
@@ -194,8 +194,57 @@ check "objects created: exit 0 (got $rc)" test "$rc" = 0
 check "objects created: three panels" has rep3/memory.gp '^set multiplot layout 1,3 '
 check "objects created: nothing said left out" hasnt rep3/memory.gp 'left out'
 
+# A run against a reference build (qqbench ci): memory.png compares the change build with the
+# reference build, in the samples picture's colours (blue the reference, green the change), and
+# never says there was no baseline to compare with. The reference's rows are the change rows'
+# first bars, not rows of their own.
+python3 - run.json <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+small, big = d["cases"][0], d["cases"][1]
+refs = []
+for c in (small, big):
+    r = copy.deepcopy(c)
+    r["name"] = c["name"] + " (reference build)"
+    refs.append(r)
+refs[0]["memory"][0].update(alloc_bytes=32768, peak_bytes=65536)
+d["cases"] = [small, refs[0], big, refs[1]]
+d["comparisons"] = [dict(c, kind="build", reference=c["case"] + " (reference build)")
+                    for c in d["comparisons"] if c["kind"] == "baseline"]
+d["memory_changes"] = [
+    {"case": c["name"], "key": c["memory"][0]["key"], "kind": "build",
+     "reference": r["name"], "before": r["memory"][0], "after": c["memory"][0],
+     "verdict": 1 if c is small else 0, "unchanged": c is not small}
+    for c, r in ((small, refs[0]), (big, refs[1]))]
+d.update(baseline=None, against="/tmp/qqbench-ci-x/src/build/kernels")
+json.dump(d, open("ci.json", "w"), indent=1)
+PY
+qq outci.txt errci.txt report ci.json --out repci
+check "ci: exit 0 (got $rc)" test "$rc" = 0
+[ "$rc" = 0 ] || show errci.txt
+check "ci memory: titled as the change build against the reference build" \
+    has repci/memory.gp 'Memory per object type, the change build against the reference build'
+check "ci memory: never 'no baseline'" hasnt repci/memory.gp 'no baseline'
+refc=$(sed -n "s/.*keyentry with boxes fc rgb '\(#[0-9A-Fa-f]*\)' title 'reference build'.*/\1/p" repci/memory.gp)
+chgc=$(sed -n "s/.*keyentry with boxes fc rgb '\(#[0-9A-Fa-f]*\)' title 'change build'.*/\1/p" repci/memory.gp)
+check "ci memory: the legend names the reference build and the change build ($refc, $chgc)" \
+    test -n "$refc" -a -n "$chgc" -a "$refc" != "$chgc"
+check "ci memory: the samples picture draws the reference and the change in those colours" \
+    test "$(grep -c "lc rgb '$refc'" repci/samples-pair.gp)" -gt 0 -a \
+         "$(grep -c "lc rgb '$chgc'" repci/samples-pair.gp)" -gt 0
+check "ci memory: the reference bars in the reference's colour" \
+    has repci/memory.gp "with boxxyerror fc rgb '$refc'"
+check "ci memory: the unchanged change bar in the change's colour" \
+    test "$(awk -F'\t' '$2 ~ /scratch/ {print $9}' repci/memory.dat)" = "$((16#${chgc#\#}))"
+check "ci memory: the grown change bar in the colour of regressed rows" \
+    test "$(awk -F'\t' '$2 ~ /buffers/ {print $9}' repci/memory.dat)" = "$((16#${grew_css#\#}))"
+check "ci memory: a grown bar names the reference's figure" has repci/memory.dat '40\.0 KB \(reference: 32\.0 KB\)'
+check "ci memory: a row per change case, none for the reference build's" \
+    test "$(grep -vc '^#' repci/memory.dat)" = 2
+[ "$fail" = 0 ] || show repci/memory.gp
+
 # Every script re-draws with plain gnuplot, no warning.
-for g in rep/*.gp rep3/memory.gp; do
+for g in rep/*.gp rep3/memory.gp repci/memory.gp; do
     dir=$(dirname "$g") name=$(basename "$g") prc=0
     rm -f "$dir/${name%.gp}.png"
     (cd "$dir" && gnuplot "$name") > replot.out 2> replot.err || prc=$?
