@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "judge.h"
+#include "judge_plan.h"
 #include "plan.h"
 #include "results.h"
 #include "suite.h"

@@ -103,3 +103,10 @@ int qqb_judgement_figures(struct qqb_judgement *j, const struct qqb_results *cur
         }
     return measured(j, cur);
 }
+
+void qqb_judgement_free(struct qqb_judgement *j)
+{
+    free(j->cmp);
+    free(j->mem);
+    memset(j, 0, sizeof *j);
+}

@@ -55,14 +55,4 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
  * (ROW->ref_guard; nothing where none acted). */
 void qqb_ref_guard_note(struct qqb_cmp *row);
 
-/* The plan against a stored baseline (sections 17 and 18), before the
- * run's first launch: into WANT[g], for each group g of P, the launches
- * per case its baseline rows want to decide at their threshold (the
- * largest of their plan_launches; 0 when none is wanted or none would
- * help). The rows are judged on the baseline's last run as if it were this
- * run; the plan reads their spread only (the baseline's launch noise, run
- * shift and run-to-run variance), never an estimate, so measuring up to it
- * does not spend the test's level. 0, or -1 on out of memory. */
-int qqb_judge_plan_start(const struct qqb_plan *p, const struct qqb_results *base, size_t *want);
-
 #endif

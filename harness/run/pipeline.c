@@ -3,6 +3,7 @@
  * stored) is gate.c's; a step does the reading, launching and writing around it. */
 #define _DEFAULT_SOURCE /* mkdtemp, realpath */
 #include "pipeline.h"
+#include "judge_plan.h"
 #include "judge_runs.h"
 
 #include <errno.h>

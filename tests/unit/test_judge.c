@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "judge.h"
+#include "judge_plan.h"
 #include "judge_fixture.h"
 #include "match.h"
 #include "plan.h"

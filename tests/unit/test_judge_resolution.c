@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "judge.h"
+#include "judge_plan.h"
 #include "judge_fixture.h"
 #include "plan.h"
 #include "results.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "judge.h"
+#include "judge_plan.h"
 #include "judge_fixture.h"
 #include "judge_runs.h"
 #include "measure.h"
