@@ -49,9 +49,20 @@ struct whatif_change {
     double amount;
 };
 
-static int parse_kv(const char *opt, int mode, const char *v, void *ctx, char *err, size_t errlen)
+/* What one of the two options fills: the change, and which option it is. */
+struct whatif_option {
+    struct whatif_change *c;
+    const char *opt;
+    int mode;
+};
+
+/* --scale KEY=F and --per-hit KEY=T, one callback (CTX: its option). */
+static int parse_change(const char *v, void *ctx, char *err, size_t errlen)
 {
-    struct whatif_change *c = ctx;
+    const struct whatif_option *o = ctx;
+    struct whatif_change *c = o->c;
+    const char *opt = o->opt;
+    int mode = o->mode;
     const char *eq = strrchr(v, '=');
     if (c->mode) {
         snprintf(err, errlen, "one --scale or --per-hit");
@@ -78,26 +89,17 @@ static int parse_kv(const char *opt, int mode, const char *v, void *ctx, char *e
     return 0;
 }
 
-static int parse_scale(const char *v, void *ctx, char *err, size_t errlen)
-{
-    return parse_kv("--scale", 1, v, ctx, err, errlen);
-}
-
-static int parse_per_hit(const char *v, void *ctx, char *err, size_t errlen)
-{
-    return parse_kv("--per-hit", 2, v, ctx, err, errlen);
-}
-
 int cmd_whatif(int argc, char **argv)
 {
     const char *path = NULL, *measured = NULL, *waits[QQB_WHATIF_WAITS];
     char **wlist = NULL;
     size_t nw = 0;
     struct whatif_change c = {.mode = 0, .amount = 1};
+    struct whatif_option scale = {&c, "--scale", 1}, per_hit = {&c, "--per-hit", 2};
     const struct qqb_opt table[] = {
-        QQB_OPT_CALLBACK("--scale", "KEY=F", parse_scale, &c,
+        QQB_OPT_CALLBACK("--scale", "KEY=F", parse_change, &scale,
                          "make KEY's intervals F times as costly (0 to 1e9)"),
-        QQB_OPT_CALLBACK("--per-hit", "KEY=T", parse_per_hit, &c,
+        QQB_OPT_CALLBACK("--per-hit", "KEY=T", parse_change, &per_hit,
                          "make KEY's intervals cost T net ticks per hit"),
         QQB_OPT_LIST("--waiting", "KEY", &wlist, &nw, QQB_WHATIF_WAITS,
                      "a waiting state (repeatable, at most 16)"),
