@@ -99,11 +99,23 @@ static void print_legend(FILE *fp, const struct qqb_report *r)
     if (j->ncmp == 0)
         return;
     double conf = j->ncmp ? j->cmp[0].ch.confidence : 0.95;
-    fprintf(fp,
-            "\nchange: against the baseline, this run's figure against its runs' (two "
-            "levels: launch and run noise)%s; A/B: the median pair ratio; interval: "
-            "%.0f%% confidence",
-            j->by_reference ? ", each launch per the machine reference timed just before it" : "",
+    int base = 0, build = 0; /* rows against the baseline, the reference build */
+    for (size_t i = 0; i < j->ncmp; i++) {
+        base |= j->cmp[i].ab == QQB_CMP_BASELINE;
+        build |= j->cmp[i].ab == QQB_CMP_BUILD;
+    }
+    /* "against the baseline" only where there is one (qqbench ci has none). */
+    fprintf(fp, "\nchange: ");
+    if (base || !build)
+        fprintf(fp,
+                "against the baseline, this run's figure against its runs' (two "
+                "levels: launch and run noise)%s; ",
+                j->by_reference ? ", each launch per the machine reference timed just before it"
+                                : "");
+    if (build)
+        fprintf(fp, "against the reference build, the median ratio of the change build's "
+                    "launches to the reference build's, paired round by round; ");
+    fprintf(fp, "A/B: the median pair ratio; interval: %.0f%% confidence",
             100.0 * (isfinite(conf) ? conf : 0.95));
     if (j->family > 1)
         fprintf(fp,

@@ -47,6 +47,9 @@ bid() { readelf -n "$1" | sed -n 's/.*Build ID: *//p'; }
 qq out1.txt err1.txt run s.yaml --kernels o2 --against o0 --baselines bl --no-report --quiet \
    --json a.json
 check "against: runs (exit 0 or 1, got $rc)" test "$rc" -le 1
+check "against: the legend's change is against the reference build" \
+    has out1.txt "^change: against the reference build, the median ratio of the change build's launches"
+check "against: the legend speaks of no baseline" hasnt out1.txt 'against the baseline'
 check "against: one warning line" test "$(grep -c 'built with other flags' err1.txt)" = 1
 check "against: names both flag sets" \
     has err1.txt "^qqbench: WARNING: kernel 'kern' was built with other flags than the reference build's: -O2 here, -O0 in the reference$"
