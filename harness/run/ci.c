@@ -363,8 +363,10 @@ static void ci_build_type(struct ci *c)
                 "-DCMAKE_BUILD_TYPE=Release to compare optimised builds\n",
                 c->chg_out);
     else if (taken)
-        fprintf(stderr, "qqbench ci: both builds with CMAKE_BUILD_TYPE=%s, %s's\n", c->btype,
-                c->chg_out);
+        fprintf(stderr,
+                "qqbench ci: both builds with CMAKE_BUILD_TYPE=%s, as %s is configured (the "
+                "reference is built the same way)\n",
+                c->btype, c->chg_out);
     else /* a fresh build/ (or a type not taken): ci's choice, said too */
         fprintf(stderr,
                 "qqbench ci: both builds with CMAKE_BUILD_TYPE=%s, ci's default (%s has "

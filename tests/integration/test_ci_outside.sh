@@ -349,6 +349,8 @@ kept_cache=$(ls "$TMPDIR"/qqbench-ci-*/build/CMakeCache.txt 2>/dev/null | head -
 check "cmake default line: the reference configured with build/'s build type (Release)" \
     grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "${kept_cache:-/nonexistent}"
 check "cmake default line: says so" has ../cm_back.err "both builds with CMAKE_BUILD_TYPE=Release"
+check "cmake default line: the sentence ends, naming build/'s configuration" \
+    has ../cm_back.err "^qqbench ci: both builds with CMAKE_BUILD_TYPE=Release, as .*/build is configured \(the reference is built the same way\)$"
 git worktree remove --force "$(dirname "$(dirname "${kept_cache:-/x/y}")")/src" 2>/dev/null || true
 rm -rf "${TMPDIR:?}"/qqbench-ci-*
 check "cmake default line, revert: exit 0 (got $rc)" test "$rc" = 0
