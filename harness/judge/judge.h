@@ -247,8 +247,8 @@ void qqb_judgement_free(struct qqb_judgement *j);
  * metric's summaries (figures), the keys nothing was compared with
  * (measured). Made once, where the judgement is finished (made again, the
  * ones before are released); a report reads them and computes none. 0, or
- * -1 out of memory. Released by qqb_judgement_figures_free (before
- * qqb_judgement_free). */
+ * -1 out of memory. Released by qqb_judgement_figures_free, which
+ * qqb_judgement_free calls: one free releases the whole judgement. */
 int qqb_judgement_figures(struct qqb_judgement *j, const struct qqb_results *cur);
 void qqb_judgement_figures_free(struct qqb_judgement *j);
 

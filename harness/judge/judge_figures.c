@@ -106,6 +106,7 @@ int qqb_judgement_figures(struct qqb_judgement *j, const struct qqb_results *cur
 
 void qqb_judgement_free(struct qqb_judgement *j)
 {
+    qqb_judgement_figures_free(j);
     free(j->cmp);
     free(j->mem);
     memset(j, 0, sizeof *j);

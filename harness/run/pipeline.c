@@ -791,7 +791,6 @@ static int finish(struct run *r)
         free(r->stored.cases);
     free(r->names);
     qqb_measure_free(&r->m);
-    qqb_judgement_figures_free(&r->jd);
     qqb_judgement_free(&r->jd);
     qqb_model_judgement_free(&r->models);
     qqb_sig_judgement_free(&r->sigs);
