@@ -73,8 +73,8 @@ plant() {
 }
 plant util/grow.c '#include "report.h"'
 refused "util/grow.c including report.h" '^h/util/grow\.c:[0-9]+:1: error: layer util includes report\.h of layer report, which is not below it$'
-plant judge/judge.c '#include "runner.h"'
-refused "judge/judge.c including a sibling's runner.h" 'h/judge/judge\.c:[0-9]+:1: error: layer judge includes runner\.h of layer measure'
+plant judge/judge_plan.c '#include "runner.h"'
+refused "judge/judge_plan.c including a sibling's runner.h" 'h/judge/judge_plan\.c:[0-9]+:1: error: layer judge includes runner\.h of layer measure'
 plant stats/model.c '#include "../run/pipeline.h"'
 refused "stats/model.c including ../run/pipeline.h" 'h/stats/model\.c:[0-9]+:1: error: includes "\.\./run/pipeline\.h" by a path \(a header of layer run, which is not below stats\)'
 plant stats/model.c '#  include "../stats/stats.h"'
