@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qq_internal.h"
 
@@ -96,6 +97,25 @@ static inline int craft_file(const char *path, uint32_t nnodes, const struct qq_
                              const uint64_t *n)
 {
     return craft_file_calib(path, nnodes, ev, n, NULL);
+}
+
+/* A file at PATH of NNODES nodes (at most 4), node i holding one entry of
+ * count key KEY, V[i]. 0, or -1. */
+static inline int craft_counts_file(const char *path, int key, const int64_t *v, uint32_t nnodes)
+{
+    struct qq_event ev[4];
+    const struct qq_event *evs[4];
+    uint64_t n[4];
+    if (nnodes > 4)
+        return -1;
+    memset(ev, 0, sizeof ev);
+    for (uint32_t i = 0; i < nnodes; i++) {
+        ev[i].key = (uint32_t)key;
+        ev[i].info.i = v[i];
+        evs[i] = &ev[i];
+        n[i] = 1;
+    }
+    return craft_file(path, nnodes, evs, n);
 }
 
 #endif /* QQ_TEST_CRAFT_H */

@@ -11,22 +11,6 @@
 
 static int kc;
 
-/* A file of NNODES nodes, node i holding one count entry V[i]. */
-static void counts_file(const char *name, const int64_t *v, uint32_t nnodes)
-{
-    struct qq_event ev[4];
-    const struct qq_event *evs[4];
-    uint64_t n[4];
-    memset(ev, 0, sizeof ev);
-    for (uint32_t i = 0; i < nnodes; i++) {
-        ev[i].key = (uint32_t)kc;
-        ev[i].info.i = v[i];
-        evs[i] = &ev[i];
-        n[i] = 1;
-    }
-    CHECK_INT_EQ(craft_file(name, nnodes, evs, n), 0);
-}
-
 /* Run `qqbench compare A B` with stdout into OUT; returns its exit status. */
 static int compare(const char *a, const char *b, char *out, size_t outlen)
 {
@@ -38,8 +22,8 @@ static void test_sum_over_nodes_saturates(void)
 {
     const int64_t a[] = {INT64_MAX, INT64_MAX, 7}; /* beyond 64 bits over nodes */
     const int64_t b[] = {-5};
-    counts_file("a.qq", a, 3);
-    counts_file("b.qq", b, 1);
+    CHECK_INT_EQ(craft_counts_file("a.qq", kc, a, 3), 0);
+    CHECK_INT_EQ(craft_counts_file("b.qq", kc, b, 1), 0);
     char out[8192];
     CHECK_INT_EQ(compare("a.qq", "b.qq", out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "sum saturated");
@@ -49,8 +33,8 @@ static void test_change_beyond_64_bits(void)
 {
     const int64_t a[] = {INT64_MIN + 10};
     const int64_t b[] = {INT64_MAX - 10};
-    counts_file("a.qq", a, 1);
-    counts_file("b.qq", b, 1);
+    CHECK_INT_EQ(craft_counts_file("a.qq", kc, a, 1), 0);
+    CHECK_INT_EQ(craft_counts_file("b.qq", kc, b, 1), 0);
     char out[8192];
     CHECK_INT_EQ(compare("a.qq", "b.qq", out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "sum +1.845e+19");
@@ -60,8 +44,8 @@ static void test_ordinary_change(void)
 {
     const int64_t a[] = {40, 2};
     const int64_t b[] = {-8};
-    counts_file("a.qq", a, 2);
-    counts_file("b.qq", b, 1);
+    CHECK_INT_EQ(craft_counts_file("a.qq", kc, a, 2), 0);
+    CHECK_INT_EQ(craft_counts_file("b.qq", kc, b, 1), 0);
     char out[8192];
     CHECK_INT_EQ(compare("a.qq", "b.qq", out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "sum -50");

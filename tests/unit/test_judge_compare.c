@@ -11,22 +11,6 @@
 
 static int kc;
 
-/* A file of NNODES nodes, node i holding one entry of count key "c", V[i]. */
-static void counts_file(const char *name, const int64_t *v, uint32_t nnodes)
-{
-    struct qq_event ev[4];
-    const struct qq_event *evs[4];
-    uint64_t n[4];
-    memset(ev, 0, sizeof ev);
-    for (uint32_t i = 0; i < nnodes; i++) {
-        ev[i].key = (uint32_t)kc;
-        ev[i].info.i = v[i];
-        evs[i] = &ev[i];
-        n[i] = 1;
-    }
-    CHECK_INT_EQ(craft_file(name, nnodes, evs, n), 0);
-}
-
 /* The row of count key "c" comparing files A and B. */
 static struct qqb_key_cmp compare_c(const char *a, const char *b)
 {
@@ -59,8 +43,8 @@ static struct qqb_key_cmp compare_c(const char *a, const char *b)
 static void test_count_changed(void)
 {
     const int64_t a[] = {40, 2}, b[] = {-8};
-    counts_file("a.qq", a, 2);
-    counts_file("b.qq", b, 1);
+    CHECK_INT_EQ(craft_counts_file("a.qq", kc, a, 2), 0);
+    CHECK_INT_EQ(craft_counts_file("b.qq", kc, b, 1), 0);
     struct qqb_key_cmp r = compare_c("a.qq", "b.qq");
     CHECK_INT_EQ(r.kind, QQB_CHANGE_SUM);
     CHECK(r.sum_change == -50);
@@ -70,13 +54,13 @@ static void test_count_changed(void)
 static void test_count_same(void)
 {
     const int64_t a[] = {40, 2}, b[] = {42};
-    counts_file("a.qq", a, 2);
-    counts_file("b.qq", b, 1);
+    CHECK_INT_EQ(craft_counts_file("a.qq", kc, a, 2), 0);
+    CHECK_INT_EQ(craft_counts_file("b.qq", kc, b, 1), 0);
     struct qqb_key_cmp r = compare_c("a.qq", "b.qq");
     CHECK_INT_EQ(r.kind, QQB_CHANGE_NONE);
     CHECK_INT_EQ(r.same, 0); /* two hits against one */
     const int64_t c[] = {21, 21};
-    counts_file("b.qq", c, 2);
+    CHECK_INT_EQ(craft_counts_file("b.qq", kc, c, 2), 0);
     r = compare_c("a.qq", "b.qq");
     CHECK_INT_EQ(r.kind, QQB_CHANGE_NONE);
     CHECK_INT_EQ(r.same, 1);
@@ -85,13 +69,13 @@ static void test_count_same(void)
 static void test_count_saturated(void)
 {
     const int64_t a[] = {INT64_MAX, INT64_MAX, 7}, b[] = {-5};
-    counts_file("a.qq", a, 3);
-    counts_file("b.qq", b, 1);
+    CHECK_INT_EQ(craft_counts_file("a.qq", kc, a, 3), 0);
+    CHECK_INT_EQ(craft_counts_file("b.qq", kc, b, 1), 0);
     struct qqb_key_cmp r = compare_c("a.qq", "b.qq");
     CHECK_INT_EQ(r.kind, QQB_CHANGE_SUM_SATURATED);
     const int64_t lo[] = {INT64_MIN + 10}, hi[] = {INT64_MAX - 10};
-    counts_file("a.qq", lo, 1);
-    counts_file("b.qq", hi, 1);
+    CHECK_INT_EQ(craft_counts_file("a.qq", kc, lo, 1), 0);
+    CHECK_INT_EQ(craft_counts_file("b.qq", kc, hi, 1), 0);
     r = compare_c("a.qq", "b.qq");
     CHECK_INT_EQ(r.kind, QQB_CHANGE_SUM_WIDE);
     CHECK(r.change > 1.8e19);
