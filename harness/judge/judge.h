@@ -161,6 +161,66 @@ struct qqb_memcmp {
                     every gated key shows (keys all zero on both sides are not) */
 };
 
+/* One side of a verdict on counts: a per-launch integer metric (calls,
+ * instructions) over the launches of a case. */
+struct qqb_count_side {
+    double value;    /* what every launch read, where all read the same
+                        (deterministic); NaN where they differ or none did */
+    double min, max; /* the spread over the launches (NaN: none) */
+    size_t n;        /* launches */
+};
+
+/* The decision on a count (qqb_count_decide): exact where both sides are
+ * deterministic, the launches' statistics otherwise. */
+struct qqb_count_change {
+    struct qqb_count_side base, cur;
+    int exact;            /* both sides deterministic: no statistics */
+    double delta;         /* exact: cur - base; else the median's (NaN: none) */
+    double pct;           /* 100 (cur / base - 1): exact, or the estimate */
+    double threshold_pct; /* the threshold it was judged at (percent of base) */
+    struct qqb_change ch; /* not exact: the change of the launches (HL/MW) */
+    enum qqb_verdict verdict;
+};
+
+/* The one rule of a verdict on any per-launch integer metric (by its
+ * `what`: "intervals", "hits", "instr", ...), for every gate: BASE against
+ * CUR (the baseline's, reference variant's or reference build's launches,
+ * and this run's). Where every launch of each side read one value the
+ * verdict is the exact change against the threshold: regressed beyond
+ * +THRESHOLD_PCT (strictly), improved beyond -THRESHOLD_PCT, unchanged
+ * within; THRESHOLD_ABS > 0 (units of the metric, e.g. instructions per
+ * hit) replaces the percent by that change. Otherwise the metric is
+ * non-deterministic: the spread of each side is kept and the launches are
+ * judged by the statistics of timing (qqb_change at CONFIDENCE,
+ * qqb_verdict_sym). 0; -1 where a side has no sample (OUT says nothing). */
+int qqb_count_decide(const struct qqb_metric *base, const struct qqb_metric *cur,
+                     double threshold_pct, double threshold_abs, double confidence,
+                     struct qqb_count_change *out);
+
+/* One verdict on counts of a key of a case (judge_counts.c): its calls per
+ * launch (the state's intervals, another key's hits), or its instructions
+ * per hit, against the baseline, the reference variant or the reference
+ * build (ab, as struct qqb_cmp's). */
+struct qqb_countcmp {
+    size_t case_idx, ref_idx; /* plan cases (ref_idx: A/B and build rows) */
+    int ab;
+    const char *case_name, *key, *ref_name;
+    const char *what; /* the metric judged: "intervals", "hits", "instr_per_hit" */
+    int calls;        /* 1: calls per launch; 0: the cost per hit (instructions) */
+    struct qqb_count_change c;
+    /* A cost row whose calls are exact on both sides: the total per launch
+     * and its change split, dtotal = dcalls x cost + calls' x dcost (NaN
+     * otherwise). */
+    double calls_base, calls_cur;
+    double total_base, total_cur, count_part, cost_part;
+    int gated;     /* its regressed fails the run: a cost row against the
+                      baseline or the reference build; a calls row where its
+                      benchmark says gate: counts */
+    int timing;    /* the cycles row of the same case, key and kind: its verdict
+                      (-1: none) */
+    char why[256]; /* what the row says beyond its numbers */
+};
+
 /* A key of a case that nothing was compared with (no baseline row, no row
  * against the reference build of it or its twin): the figures the report
  * gives of its verdict metric. */
@@ -223,6 +283,11 @@ struct qqb_judgement {
     size_t build_regressed, build_noisy, build_mem_regressed;
     size_t build_blind; /* rows against the reference build whose pairs cannot see
                            the benchmark's own threshold */
+    /* Verdicts on counts (judge_counts.c): every row; of them, gated rows
+     * regressed (they fail the run) and rows that read non-deterministic. */
+    struct qqb_countcmp *counts;
+    size_t ncounts, capcounts;
+    size_t counts_regressed, counts_nondet;
     /* The figures the reports print beyond the rows, made once where the
      * judgement is finished (qqb_judgement_figures): case i of the results'
      * summaries at figures[i]; the keys nothing was compared with. */

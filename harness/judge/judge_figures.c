@@ -109,5 +109,6 @@ void qqb_judgement_free(struct qqb_judgement *j)
     qqb_judgement_figures_free(j);
     free(j->cmp);
     free(j->mem);
+    free(j->counts);
     memset(j, 0, sizeof *j);
 }

@@ -291,6 +291,8 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
                 return -1;
         }
         j->few_run_cases += (size_t)few;
+        if (qqb_judge_count_rows(j, p, ci, base_of[ci], c, bc, QQB_CMP_BASELINE) != 0)
+            return -1;
     }
     /* Memory per key: against the memory baseline (any machine's). */
     if (mc && qqb_judge_compare_mem(j, ci, mc, c, 0, (uint64_t)b->s.memory_tolerance) != 0)
@@ -314,7 +316,9 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
                 return -1;
         }
         if (qqb_judge_compare_mem(j, ci, ref, c, kind,
-                                  kind == QQB_CMP_BUILD ? (uint64_t)b->s.memory_tolerance : 0) != 0)
+                                  kind == QQB_CMP_BUILD ? (uint64_t)b->s.memory_tolerance : 0) !=
+                0 ||
+            qqb_judge_count_rows(j, p, ci, ri, c, ref, kind) != 0)
             return -1;
     }
     return 0;
@@ -400,6 +404,7 @@ static void finish(const struct qqb_plan *p, const struct qqb_results *cur,
             j->blind_failing += (size_t)row->blind_fails;
         }
     }
+    qqb_judge_counts_finish(j);
     for (size_t i = 0; i < j->nmem; i++) {
         j->mem_regressed += !j->mem[i].ab && j->mem[i].verdict > 0;
         j->build_mem_regressed += j->mem[i].ab == QQB_CMP_BUILD && j->mem[i].verdict > 0;

@@ -49,4 +49,15 @@ int qqb_judge_ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
 int qqb_judge_compare_mem(struct qqb_judgement *j, size_t ci, const struct qqb_case_result *base,
                           const struct qqb_case_result *cur, int ab, uint64_t tol);
 
+/* judge_counts.c: the verdicts on counts of plan case C (CI) against REF
+ * (KIND; RI the reference's plan case, or the baseline's case index)
+ * appended to J: each judged key's calls per launch and, where measured,
+ * instructions per hit. 0 or -1. */
+int qqb_judge_count_rows(struct qqb_judgement *j, const struct qqb_plan *p, size_t ci, size_t ri,
+                         const struct qqb_case_result *c, const struct qqb_case_result *ref,
+                         int kind);
+/* After every row is made: each count row's cycles verdict beside it, and
+ * the tallies (counts_regressed, counts_nondet). */
+void qqb_judge_counts_finish(struct qqb_judgement *j);
+
 #endif

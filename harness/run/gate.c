@@ -99,7 +99,8 @@ int qqb_run_failed(const struct qqb_judgement *j, const struct qqb_model_judgeme
                    int fail_on_noisy, int fail_on_blind)
 {
     return j->regressed || j->mem_regressed || j->build_regressed || j->build_mem_regressed ||
-           (models && models->regressed) || (fail_on_noisy && (j->noisy || j->build_noisy)) ||
+           j->counts_regressed || (models && models->regressed) ||
+           (fail_on_noisy && (j->noisy || j->build_noisy)) ||
            (fail_on_blind ? j->blind + j->build_blind : j->blind_failing) > 0;
 }
 

@@ -91,7 +91,9 @@ void qqb_run_gate_warning(struct qqb_strbuf *b, const char *note);
  * --------------------------------------------------------------------- */
 
 /* 1 when the run's verdicts fail it: a timing or memory regression against
- * the baseline or the reference build, a model's growth, (FAIL_ON_NOISY) a
+ * the baseline or the reference build, a gated verdict on counts regressed
+ * (instructions per hit; calls per launch with gate: counts), a model's
+ * growth, (FAIL_ON_NOISY) a
  * noisy comparison, or a blind baseline row: every one with FAIL_ON_BLIND
  * (--fail-on-blind), else those of a benchmark with fail_on_blind: true.
  * MODELS may be NULL. */

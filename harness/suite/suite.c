@@ -209,6 +209,10 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
         b->allow_dropped = d->allow_dropped;
     if (!(own & QQB_SET_FAIL_ON_BLIND))
         b->fail_on_blind = d->fail_on_blind;
+    if (!(own & QQB_SET_THRESHOLD_INSTR))
+        b->threshold_instr = d->threshold_instr;
+    if (!(own & QQB_SET_GATE))
+        b->gate_counts = d->gate_counts;
     if (!(own & QQB_SET_LAUNCHER) && !(b->launcher = sdup(d->launcher)))
         return -1;
     b->set |= d->set;

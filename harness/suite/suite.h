@@ -16,6 +16,10 @@
 #define QQB_DEFAULT_NOISE_MULTIPLE   0.0
 #define QQB_DEFAULT_CONFIDENCE       0.95
 #define QQB_DEFAULT_MEMORY_TOLERANCE 0
+/* The threshold of a verdict on counts (calls, instructions per hit),
+ * percent: a count is exact, so no noise asks for more (threshold_instr:
+ * gives one in instructions per hit instead). */
+#define QQB_DEFAULT_COUNT_THRESHOLD  1.0
 /* Thresholds that come from noise or run-to-run spread are capped here
  * (percent; a fixed threshold above it stands): threshold_bound:,
  * --threshold-bound (docs/STATISTICS.md). */
@@ -37,7 +41,9 @@ enum {
     QQB_SET_LAUNCHER = 1u << 7,
     QQB_SET_EVENTS = 1u << 8,
     QQB_SET_ALLOW_DROPPED = 1u << 9,
-    QQB_SET_FAIL_ON_BLIND = 1u << 10
+    QQB_SET_FAIL_ON_BLIND = 1u << 10,
+    QQB_SET_THRESHOLD_INSTR = 1u << 11,
+    QQB_SET_GATE = 1u << 12
 };
 
 struct qqb_settings {
@@ -55,6 +61,11 @@ struct qqb_settings {
                                  judged anyway (default 0: incomplete) */
     int fail_on_blind;        /* 1: a blind baseline row fails the run, as
                                  --fail-on-blind makes every one (default 0) */
+    double threshold_instr;   /* instructions per hit: the threshold of an instructions
+                                 verdict in place of QQB_DEFAULT_COUNT_THRESHOLD percent
+                                 (0: not given) */
+    int gate_counts;          /* gate: counts: a change of a key's calls per launch
+                                 fails the run (default 0: reported, not gated) */
     char *launcher;           /* template, "{nodes}" substituted; never NULL */
     unsigned set;             /* QQB_SET_* bits given in the file */
 };

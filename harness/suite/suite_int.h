@@ -41,6 +41,8 @@ enum {
     S_EVENTS,
     S_ALLOW_DROPPED,
     S_FAIL_ON_BLIND,
+    S_THRESHOLD_INSTR,
+    S_GATE,
     NSET
 };
 
@@ -63,7 +65,9 @@ extern const char *const qqb__suite_bench_fields[NBENCH];
 _Static_assert(QQB_SET_REPETITIONS == 1u << S_REPETITIONS &&
                    QQB_SET_CONFIDENCE == 1u << S_CONFIDENCE && QQB_SET_EVENTS == 1u << S_EVENTS &&
                    QQB_SET_ALLOW_DROPPED == 1u << S_ALLOW_DROPPED &&
-                   QQB_SET_FAIL_ON_BLIND == 1u << S_FAIL_ON_BLIND,
+                   QQB_SET_FAIL_ON_BLIND == 1u << S_FAIL_ON_BLIND &&
+                   QQB_SET_THRESHOLD_INSTR == 1u << S_THRESHOLD_INSTR &&
+                   QQB_SET_GATE == 1u << S_GATE,
                "QQB_SET_* bits follow the settings' order");
 
 /* ======================================================================

@@ -15,12 +15,28 @@
 const char *const qqb__suite_top_fields[NTOP] = {"suite",      "description", "defaults",
                                                  "benchmarks", "max_nodes",   "threshold_bound",
                                                  "build",      "run_figure"};
-const char *const qqb__suite_bench_fields[NBENCH] = {
-    "name",      "kernel",         "args",          "nodes",
-    "variants",  "params",         "keys",          "baseline_keys",
-    "model",     "repetitions",    "warmup",        "timeout",
-    "threshold", "noise_multiple", "confidence",    "memory_tolerance",
-    "launcher",  "events",         "allow_dropped", "fail_on_blind"};
+const char *const qqb__suite_bench_fields[NBENCH] = {"name",
+                                                     "kernel",
+                                                     "args",
+                                                     "nodes",
+                                                     "variants",
+                                                     "params",
+                                                     "keys",
+                                                     "baseline_keys",
+                                                     "model",
+                                                     "repetitions",
+                                                     "warmup",
+                                                     "timeout",
+                                                     "threshold",
+                                                     "noise_multiple",
+                                                     "confidence",
+                                                     "memory_tolerance",
+                                                     "launcher",
+                                                     "events",
+                                                     "allow_dropped",
+                                                     "fail_on_blind",
+                                                     "threshold_instr",
+                                                     "gate"};
 
 /* Numbers are plain scalars: "10" in quotes is a string, and saying so
  * beats "expected an integer, got '10'". */
@@ -172,6 +188,18 @@ int qqb__suite_setting(struct cur *c, int f, struct qqb_settings *s)
             return qqb_ycur_expected(&c->y, "true or false", where);
         *(f == S_ALLOW_DROPPED ? &s->allow_dropped : &s->fail_on_blind) =
             !strcmp(scalar(c), "true");
+        break;
+    case S_THRESHOLD_INSTR:
+        if (qqb__suite_to_num(c, 0, 1, HUGE_VAL, "a number of instructions per hit > 0", where,
+                              &s->threshold_instr))
+            return -1;
+        break;
+    case S_GATE:
+        /* What a verdict on counts gates beyond the cost per hit. */
+        if (c->y.ev.type != YAML_SCALAR_EVENT ||
+            (strcmp(scalar(c), "cost") && strcmp(scalar(c), "counts")))
+            return qqb_ycur_expected(&c->y, "cost or counts", where);
+        s->gate_counts = !strcmp(scalar(c), "counts");
         break;
     }
     s->set |= 1u << f;

@@ -301,8 +301,8 @@ static void test_failed(void)
     CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 0);
     CHECK_INT_EQ(qqb_run_failed(&j, &mj, 1, 0), 0);
     CHECK_INT_EQ(qqb_run_failed(&j, NULL, 1, 0), 0);
-    size_t *fields[] = {&j.regressed, &j.mem_regressed, &j.build_regressed, &j.build_mem_regressed,
-                        &mj.regressed};
+    size_t *fields[] = {&j.regressed,           &j.mem_regressed,    &j.build_regressed,
+                        &j.build_mem_regressed, &j.counts_regressed, &mj.regressed};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         *fields[i] = 1;
         CHECK_INT_EQ(qqb_run_failed(&j, &mj, 0, 0), 1);
