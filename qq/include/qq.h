@@ -108,6 +108,13 @@ QQ_API int qq_tick_invariant(void);
 #define QQ_EVENTS_ENV  "QQ_EVENTS"
 #define QQ_THREADS_MAX 4096
 
+/* Environment variable naming the state key whose regions callgrind counts
+ * when the program runs under `valgrind --tool=callgrind --collect-atstart=no`
+ * (QQInit looks once, with RUNNING_ON_VALGRIND): collection is on while the
+ * key is on, per thread, from its outermost QQStateOn to its QQStateOff.
+ * Natively, or unset, nothing changes (docs/INSTRUCTIONS.md). */
+#define QQ_CALLGRIND_KEY_ENV "QQ_CALLGRIND_KEY"
+
 /* ======================================================================
  * Tick paths: how the record path reads the counter. QQInit chooses one
  * from what the processor says (CPUID on x86-64) and $QQ_TICKS, and every

@@ -37,6 +37,10 @@ struct qq__thread {
     int attached; /* 1 once the thread asked for its buffer */
     int recording;
     uint32_t index; /* the thread's number on this node, 0 for QQInit's thread */
+    /* Under callgrind (qq_callgrind.c): the buffer's real end, END being
+     * kept NULL so that every event takes the slow path; NULL otherwise. */
+    struct qq_event *vg_end;
+    int vg_depth; /* under callgrind: open intervals of the counted key */
 };
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define QQ__TLS thread_local

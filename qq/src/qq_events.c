@@ -181,6 +181,11 @@ static void attach_locked(struct qq__thread *t)
     if (r->start) {
         t->start = t->cur = r->start;
         t->end = r->start + n;
+        if (qq__vg_on) {
+            /* Under callgrind every event takes the slow path. */
+            t->vg_end = t->end;
+            t->end = NULL;
+        }
     }
     pthread_once(&exit_once, make_exit_key);
     if (exit_key != (pthread_key_t)-1)
@@ -260,9 +265,35 @@ static void record_flag(struct qq__thread *t, int flag)
     }
 }
 
+/* The record path under callgrind (qq_callgrind.c): a closing state
+ * switches collection off first and an opening one on last, so that as
+ * little of QQ as can be is counted in the interval (its per-hit cost is
+ * in docs/INSTRUCTIONS.md); the switches are the thread's outermost. */
+static inline __attribute__((always_inline)) void record_vg(struct qq__thread *t, int key,
+                                                            int64_t info, int how, uint64_t tick)
+{
+    if (key == qq__vg_key && info == 0 && t->vg_depth > 0 && --t->vg_depth == 0)
+        QQ__VG_TOGGLE();
+    struct qq_event *e = t->cur;
+    if (t->recording && e && e < t->vg_end) {
+        e->key = (uint32_t)key;
+        e->info.i = info;
+        t->cur = e + 1;
+        e->tick = how == 2 ? tick : how == 1 ? qq_ticks_open() : qq_ticks();
+    } else {
+        t->missed++;
+    }
+    if (key == qq__vg_key && info == 1 && t->vg_depth++ == 0)
+        QQ__VG_TOGGLE();
+}
+
 void qq__record_slow(int key, int64_t info, int how, uint64_t tick)
 {
     struct qq__thread *t = &qq__th;
+    if (qq__vg_on && t->attached) {
+        record_vg(t, key, info, how, tick);
+        return;
+    }
     if (!t->attached) {
         pthread_mutex_lock(&lock);
         int ready = inited;
@@ -273,6 +304,10 @@ void qq__record_slow(int key, int64_t info, int how, uint64_t tick)
         pthread_mutex_unlock(&lock);
         if (!ready) {
             t->missed++;
+            return;
+        }
+        if (qq__vg_on) {
+            record_vg(t, key, info, how, tick);
             return;
         }
         struct qq_event *e = t->cur;
@@ -450,6 +485,7 @@ void qq_init(int nEvents, int ordered)
      * or no memory) every event is counted as dropped: the file says so
      * instead of the program failing. QQInit's thread is thread 0. */
     int want = env_events();
+    qq__vg_init();
     pthread_mutex_lock(&lock);
     per_thread = want > nEvents ? want : nEvents;
     per_thread_min = nEvents;
@@ -520,6 +556,7 @@ static int add_clean_key(const char *name, uint32_t type)
         return -1;
     qq__keytab.v[qq__keytab.n].type = type;
     qq__keytab.v[qq__keytab.n].name = copy;
+    qq__vg_key_added(copy, type, (int)qq__keytab.n);
     return (int)qq__keytab.n++;
 }
 

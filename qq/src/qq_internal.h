@@ -184,6 +184,27 @@ extern int qq__offset_valid;
  * recording is off). */
 uint64_t qq__recorded(void);
 
+/* Under callgrind (qq_callgrind.c). qq__vg_init, at QQInit: QQ__VG_ON is 1
+ * when the program runs under valgrind with $QQ_CALLGRIND_KEY set.
+ * qq__vg_key_added: every key as it is added (QQ__VG_KEY: the named state
+ * key's index, -1 until it is added). QQ__VG_TOGGLE switches the calling
+ * thread's collection (nothing without valgrind's header). */
+extern int qq__vg_on;
+extern int qq__vg_key;
+void qq__vg_init(void);
+void qq__vg_key_added(const char *name, uint32_t type, int index);
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define QQ__HAVE_CALLGRIND 1
+#endif
+#endif
+#if defined(QQ__HAVE_CALLGRIND)
+#define QQ__VG_TOGGLE() CALLGRIND_TOGGLE_COLLECT
+#else
+#define QQ__VG_TOGGLE() ((void)0)
+#endif
+
 /* The threads that recorded on this node, as QQOut writes them (THRD). */
 #define QQ__THREAD_NAME 16 /* pthread_getname_np's limit on Linux, with the NUL */
 struct qq__thread_snap {

@@ -48,3 +48,22 @@ if(QQ_SANITIZE AND TEST test_ci_end_to_end)
                "CFLAGS=-fsanitize=address,undefined" "LDFLAGS=-fsanitize=address,undefined"
                "ASAN_OPTIONS=detect_leaks=0")
 endif()
+
+# The instruction-count kernel (tests/data/kernels/counted.c): as is, with one
+# instruction planted per hit of key 'a' (-DEXTRA=1), and on MPI.
+add_executable(counted ${QQ_TEST_DATA}/kernels/counted.c)
+add_executable(counted_extra ${QQ_TEST_DATA}/kernels/counted.c)
+target_compile_definitions(counted_extra PRIVATE EXTRA=1)
+set(QQ_COUNTED_KERNELS counted counted_extra)
+foreach(k counted counted_extra)
+  target_link_libraries(${k} PRIVATE qq Threads::Threads)
+endforeach()
+if(TARGET qq_mpi)
+  add_executable(counted_mpi ${QQ_TEST_DATA}/kernels/counted.c)
+  target_link_libraries(counted_mpi PRIVATE qq_mpi Threads::Threads)
+  list(APPEND QQ_COUNTED_KERNELS counted_mpi)
+endif()
+foreach(k ${QQ_COUNTED_KERNELS})
+  target_compile_definitions(${k} PRIVATE QQ_ENABLE)
+  set_target_properties(${k} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/kernels)
+endforeach()

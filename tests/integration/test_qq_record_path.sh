@@ -6,9 +6,12 @@ cc=${CC:-cc}
 fail=0
 case "$(uname -m)" in x86_64) ;; *) echo "x86-64 only (the counts are x86-64's)"; exit 77 ;; esac
 
-mkdir -p old new
+mkdir -p old new vg
 cp "$src/qq_before_threads.h" old/qq.h
 cp "$QQ_SOURCE_DIR/qq/include/qq.h" "$QQ_SOURCE_DIR/qq/include/qq_record.h" new/
+# The headers before the callgrind record path (issue 37): the path under
+# valgrind is chosen at QQInit, and the native one must not change at all.
+cp "$src/before_callgrind/qq.h" "$src/before_callgrind/qq_record.h" vg/
 
 # The fast path: the instructions run when the buffer has room and the
 # counter is the TSC (rdtscp and lfence paths), walked from the label:
@@ -48,13 +51,20 @@ while i < len(order) and seen < 200:
 whole() { objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '$2==f{on=1;next} on&&/^$/{exit} on{print}'; }
 
 for opt in -O2 -O3; do
-    for v in old new; do
+    for v in old new vg; do
         $cc -std=c11 -w $opt -I$v -c "$src/record.c" -o $v$opt.o
     done
     for fn in on off mark count; do
         fast old$opt.o $fn > old-$fn$opt.txt
         fast new$opt.o $fn > new-$fn$opt.txt
         whole new$opt.o $fn > whole-$fn$opt.txt
+        fast vg$opt.o $fn > vg-$fn$opt.txt
+        if ! cmp -s vg-$fn$opt.txt new-$fn$opt.txt; then
+            echo "FAIL: $opt $fn: the fast path changed since the callgrind record path"
+            diff vg-$fn$opt.txt new-$fn$opt.txt || true; fail=1
+        else
+            echo "$opt $fn: the fast path is the one before the callgrind record path, instruction for instruction"
+        fi
         o=$(wc -l < old-$fn$opt.txt)
         n=$(wc -l < new-$fn$opt.txt)
         echo "$opt $fn: $o instructions on the fast path before threads, $n now"
