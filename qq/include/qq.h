@@ -235,6 +235,31 @@ static inline void QQValue(int key, double value);
  */
 #define QQKeep(v) __asm__ __volatile__("" ::"X"(v))
 
+/*
+ * QQTune: a parameter (a blocking factor, a chunk size) chosen on the
+ * machine at hand during the program's first iterations (docs/TUNE.md).
+ * WORK(value, ARG) is one of the program's iterations, done with the
+ * parameter set to VALUE: it does real work and advances the program's
+ * state through ARG. QQTune calls it REPS rounds over this rank's share of
+ * the N CANDIDATES, each call under the state "NAME=VALUE", keeps each
+ * candidate's fastest call, and returns the fastest candidate. Under MPI
+ * (libqq-mpi, MPI initialised) it is collective: rank r times candidates
+ * r, r + size, ... (every rank the same number of calls), and the ranks
+ * agree on one choice (MPI_Allreduce). The choice and every candidate's
+ * time are recorded in the file QQOut writes (a TUNE section, FORMAT.md);
+ * a second QQTune of the same NAME replaces the record. QQInit first, so
+ * that the states are recorded; one thread at a time, as QQAdd*.
+ *
+ * It returns CANDIDATES[0] when it cannot time (N < 1 returns 0, no
+ * memory, an MPI error: then on every rank, and nothing is recorded), and
+ * so does the disabled build, which calls WORK not at all: list the
+ * program's default first.
+ */
+QQ_API int qq_tune(const char *name, const int *candidates, int n, int reps,
+                   void (*work)(int value, void *arg), void *arg);
+#define QQTune(name, candidates, n, reps, work, arg)                                               \
+    qq_tune((name), (candidates), (n), (reps), (work), (arg))
+
 #else /* QQ off: statements vanish, arguments are not evaluated */
 
 #define QQInit(nEvents)              ((void)0) /* off: nothing */
@@ -253,6 +278,12 @@ static inline void QQValue(int key, double value);
 #define QQOut(filename, node, nodes) ((void)0) /* off: writes nothing */
 
 #endif /* QQ_ENABLE */
+
+#if !defined(QQ_ENABLE)
+/* QQTune off: the first candidate; WORK is never called (named in sizeof,
+ * so that a static one is not an unused function). */
+#define QQTune(name, candidates, n, reps, work, arg) ((void)sizeof(&(work)), (candidates)[0])
+#endif
 
 /* What the inline functions above are made of: not for users. */
 #include "qq_record.h"

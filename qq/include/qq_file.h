@@ -374,6 +374,31 @@ QQ_API int qq_file_thread_stats(const struct qq_file *f, uint32_t node, uint32_t
                                 struct qq_node_summary *ns, struct qq_key_summary *keys,
                                 struct qq_hit_stat *hits);
 
+/* ======================================================================
+ * Tuned parameters (QQTune, qq.h): the file-level TUNE sections, one per
+ * parameter tuned (docs/FORMAT.md). A file without them has none.
+ * ====================================================================== */
+
+struct qq_tune_cand {
+    int64_t value;  /* the candidate */
+    uint32_t node;  /* the rank whose run is SECONDS (the fastest rank's) */
+    uint32_t runs;  /* calls timed, over every rank */
+    double seconds; /* its fastest call, in seconds */
+};
+
+struct qq_tune_info {
+    const char *name;
+    uint32_t ncand;  /* candidates, at least 1 */
+    uint32_t choice; /* the index of the one chosen (< ncand) */
+    uint32_t nodes;  /* ranks that took part */
+    uint32_t reps;   /* rounds each rank ran over its candidates */
+    const struct qq_tune_cand *cand;
+};
+
+/* The number of tuned parameters, and parameter I (NULL out of range). */
+QQ_API uint32_t qq_file_ntunes(const struct qq_file *f);
+QQ_API const struct qq_tune_info *qq_file_tune(const struct qq_file *f, uint32_t i);
+
 #ifdef __cplusplus
 }
 #endif

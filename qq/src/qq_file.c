@@ -495,6 +495,9 @@ static int read_section(struct qq_file *f, struct qq__src *src, struct walk *w, 
     } else if (tag == QQ__TAG_META) {
         if ((rc = qq__src_get(f, src, at, len, &d)) || (rc = parse_meta(f, d, len)))
             return rc;
+    } else if (tag == QQ__TAG_TUNE) {
+        if ((rc = qq__src_get(f, src, at, len, &d)) || (rc = qq__parse_tune(f, d, len)))
+            return rc;
     } else if (tag == QQ__TAG_NODE) {
         if (w->have_nodes++)
             return fail(f, QQ_ECORRUPT, "two node tables");
@@ -828,6 +831,7 @@ void qq_file_close(struct qq_file *f)
             free(f->thr[i].t);
         }
     free(f->thr);
+    qq__tunes_free(f);
     free(f->cal);
     free(f->meta);
     free(f->keys);

@@ -47,8 +47,16 @@ struct qq_file {
     struct qq__nodemem *mem;
     struct qq__nodecal *cal;
     struct qq__nodethr *thr;
-    unsigned minor; /* the header's minor version: from 1, entries carry their thread */
+    unsigned minor;             /* the header's minor version: from 1, entries carry their thread */
+    struct qq_tune_info *tunes; /* the TUNE sections (qq_tune_read.c) */
+    uint32_t ntunes;
 };
+
+/* A TUNE section's payload (PL, LEN bytes) into F's tunes (qq_tune_read.c);
+ * qq__tunes_free releases them. 0, or QQ_ECORRUPT / QQ_ENOMEM with F's
+ * message. */
+int qq__parse_tune(struct qq_file *f, const unsigned char *pl, uint64_t len);
+void qq__tunes_free(struct qq_file *f);
 
 static inline uint32_t ld32(const unsigned char *p)
 {

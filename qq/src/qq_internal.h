@@ -33,6 +33,7 @@
 #define QQ__TAG_MEMT  QQ__TAG('M', 'E', 'M', 'T')
 #define QQ__TAG_CALB  QQ__TAG('C', 'A', 'L', 'B')
 #define QQ__TAG_THRD  QQ__TAG('T', 'H', 'R', 'D')
+#define QQ__TAG_TUNE  QQ__TAG('T', 'U', 'N', 'E')
 #define QQ__CALB_SIZE 40 /* the first version's payload; readers need no more */
 #define QQ__CALB_PATH 48 /* with the tick path and its flags */
 
@@ -325,6 +326,37 @@ void qq__mpi_init_sync(void);
 /* QQOut when MPI is initialised: 1 if it handled the call (RESULT set), 0
  * to fall back to the serial writer. */
 int qq__mpi_out(const char *path, int node, int nodes, int *result);
+#endif
+
+/* ---------------------------------------------------------------------
+ * QQTune (qq_tune.c; qq_tune_mpi.c in libqq-mpi; qq_tune_read.c reads).
+ * --------------------------------------------------------------------- */
+
+/* Seconds (or any unit) of one call of the work with candidate INDEX. */
+typedef double (*qq__tune_timer)(int index, void *ctx);
+/* Calls each rank makes for N candidates over SIZE ranks, and the
+ * candidate rank RANK times in its call SLOT of a round. */
+int qq__tune_slots(int n, int size);
+int qq__tune_slot_index(int n, int rank, int size, int slot);
+/* RANK's trials: REPS rounds over its slots, each candidate's fastest call
+ * in BEST[i] (DBL_MAX: not timed here) and its calls in RUNS[i]. */
+void qq__tune_trials(int n, int reps, int rank, int size, qq__tune_timer timer, void *ctx,
+                     double *best, uint32_t *runs);
+/* The index of the fastest of BEST[0..N-1], the first on a tie. */
+int qq__tune_pick(const double *best, int n);
+/* The TUNE sections of the records so far, appended to B (the prefix). */
+int qq__encode_tune(struct qq__buf *b);
+/* Forget every record (tests). */
+void qq__tune_reset(void);
+/* TUNE payload: its fixed head and each candidate's row (FORMAT.md). */
+#define QQ__TUNE_HEAD 24
+#define QQ__TUNE_ROW  24
+#if defined(QQ__MPI) && QQ__MPI
+/* This rank and the ranks, when MPI is active; else 0 and 1. */
+void qq__tune_ranks(int *rank, int *size);
+/* Collective: QQ_EMPI on every rank when BAD on any (or MPI failed); else
+ * BEST, NODE and RUNS the same on every rank (fastest, its rank, summed). */
+int qq__tune_agree(int n, int bad, double *best, uint32_t *node, uint32_t *runs, int rank);
 #endif
 
 #endif /* QQ_INTERNAL_H */

@@ -291,6 +291,7 @@ int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes, const struct qq__node_
 
     rc = encode_meta(b);
     rc = rc ? rc : encode_keys(b);
+    rc = rc ? rc : qq__encode_tune(b);
     size_t at;
     rc = rc ? rc : begin_section(b, QQ__TAG_NODE, QQ__FILE_LEVEL, &at);
     for (uint32_t i = 0; rc == 0 && i < nnodes; i++) {
