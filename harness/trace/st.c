@@ -209,6 +209,24 @@ static int print_node(const struct qq_file *f, uint32_t i, int per_thread)
     return 0;
 }
 
+/* The parameters QQTune chose (the file's TUNE records): each candidate's
+ * fastest call, the rank that ran it, and the choice marked. */
+static void print_tunes(const struct qq_file *f)
+{
+    for (uint32_t i = 0; i < qq_file_ntunes(f); i++) {
+        const struct qq_tune_info *t = qq_file_tune(f, i);
+        struct qqb_count nc, nr;
+        printf("Tuned '%s' = %" PRId64 ": %s over %s, %u round%s each\n\n", t->name,
+               t->cand[t->choice].value, qqb_count(&nc, t->ncand, "candidate"),
+               qqb_count(&nr, t->nodes, "rank"), t->reps, t->reps == 1 ? "" : "s");
+        printf("           Value      Fastest (s)   Runs   Rank\n");
+        for (uint32_t c = 0; c < t->ncand; c++)
+            printf("  %s %12" PRId64 "   %14.6g %6u %6u\n", c == t->choice ? "chosen" : "      ",
+                   t->cand[c].value, t->cand[c].seconds, t->cand[c].runs, t->cand[c].node);
+        printf("\n");
+    }
+}
+
 int qqb_st_files(char **files, size_t nfiles, long only, int per_thread)
 {
     for (size_t a = 0; a < nfiles; a++) {
@@ -227,6 +245,7 @@ int qqb_st_files(char **files, size_t nfiles, long only, int per_thread)
             qq_file_close(f);
             return -1;
         }
+        print_tunes(f);
         for (uint32_t i = 0; i < nn && rc == 0; i++)
             if (only < 0 || (uint32_t)only == i)
                 rc = print_node(f, i, per_thread);
