@@ -1,6 +1,7 @@
 # The kernels' MPI tests are the auto-discovered test_kernel_sync (unit) and
-# test_kernel_msg_pack and test_kernel_qq_io (integration): label them mpi too, give them time.
-foreach(t test_kernel_sync test_kernel_msg_pack test_kernel_qq_io)
+# test_kernel_msg_pack, test_kernel_qq_io and test_kernel_blocked (integration): label them mpi
+# too, give them time.
+foreach(t test_kernel_sync test_kernel_msg_pack test_kernel_qq_io test_kernel_blocked)
   if(TEST ${t})
     get_test_property(${t} LABELS labels)
     set_tests_properties(${t} PROPERTIES LABELS "${labels};mpi" TIMEOUT 300)
@@ -18,7 +19,8 @@ endforeach()
 find_program(QQ_VALGRIND valgrind)
 if(QQ_VALGRIND AND NOT QQ_SANITIZE AND NOT QQ_TSAN)
   foreach(spec "channel|--steps;200" "brain|--steps;50" "qq_overhead|--size;1000;--steps;3"
-          "mem_overhead|--size;2000;--steps;2" "brain_threads_serial|--steps;20;--size;512")
+          "mem_overhead|--size;2000;--steps;2" "brain_threads_serial|--steps;20;--size;512"
+          "blocked|--size;64;--steps;4")
     string(REPLACE "|" ";" parts "${spec}")
     list(GET parts 0 k)
     list(REMOVE_AT parts 0)
