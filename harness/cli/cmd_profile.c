@@ -11,7 +11,7 @@ static const struct qqb_opts_cmd profile_cmd = {
     "usage: qqbench profile-machine [--out PROFILE.yaml] [options]\n\n"
     "Measure this machine's rates (Snavely's machine profile) and write them\n"
     "as YAML: the cost of a counter read, memory bandwidth (a streaming sum)\n"
-    "and latency (a dependent pointer chase over a random cycle) over\n"
+    "and latency (a dependent pointer chase over a pseudo-random cycle) over\n"
     "working sets from 8 KiB to twice the last-level cache (the curve\n"
     "shows the cache levels), a floating-point rate (independent\n"
     "multiply-adds), and MPI ping-pong latency and bandwidth between 2 ranks\n"
@@ -36,7 +36,12 @@ int cmd_profile(int argc, char **argv)
                        "also draw the profile: bandwidth and latency against\n"
                        "the working set, MPI time and bandwidth against the\n"
                        "message size (gnuplot: data, .gp, SVG, PNG)"),
-        QQB_OPT_FLAG("--quick", 0, &o.quick, "fewer sizes and trials (about a second)"),
+        QQB_OPT_FLAG("--quick", 0, &o.quick,
+                     "fewer sizes and trials: the levels' sets (at most\n"
+                     "15 s at machine.c's worst prices, see --plan)"),
+        QQB_OPT_FLAG("--plan", 0, &o.plan,
+                     "print what would be measured, counted, and the\n"
+                     "seconds it takes at most; measure nothing"),
         QQB_OPT_FLAG_OFF("--no-mpi", &o.mpi, "skip the MPI ping-pong"),
         QQB_OPT_STRING("--mpi-helper", "PATH", &o.helper,
                        "the ping-pong program (default: qqb_pingpong\n"

@@ -109,11 +109,33 @@ static int store(const struct qqb_profile_machine_opts *o, int closed, const cha
     return 0;
 }
 
+/* --plan: what the measuring would do on this machine's caches, counted,
+ * and the seconds it takes at most at machine.c's worst prices. */
+static int print_plan(const struct qqb_profile_machine_opts *o)
+{
+    struct qqb_machine m = {0};
+    qqb_machine_caches(&m);
+    struct qqb_machine_plan p;
+    qqb_machine_plan(&m, o->quick, o->mpi, &p);
+    printf("caches: l1d %ld, l2 %ld, l3 %ld bytes\n"
+           "dependent loads: %.0f in caches, %.0f in memory\n"
+           "independent loads: %.0f in caches, %.0f in memory\n"
+           "bytes summed: %.0f, written: %.0f\n"
+           "arithmetic ops: %.0f, counter reads: %.0f\n"
+           "MPI round trips: %.0f, bytes: %.0f\n"
+           "bound: %.2f s at the worst prices of machine.c\n",
+           m.l1, m.l2, m.l3, p.chase_loads, p.chase_mem_loads, p.stream_loads, p.stream_mem_loads,
+           p.sum_bytes, p.write_bytes, p.ops, p.reads, p.mpi_trips, p.mpi_bytes, p.bound_s);
+    return QQB_EXIT_OK;
+}
+
 int qqb_profile_machine(const struct qqb_profile_machine_opts *given)
 {
     /* A copy: the defaults (the output path, the helper) are filled in. */
     struct qqb_profile_machine_opts copy = *given, *o = &copy;
     char outbuf[4200], helper_buf[PATH_MAX];
+    if (o->plan)
+        return print_plan(o);
     if (out_path(o, outbuf, sizeof outbuf) != 0)
         return QQB_EXIT_USAGE;
     char *text = NULL;
@@ -143,8 +165,10 @@ int qqb_profile_machine(const struct qqb_profile_machine_opts *given)
         return QQB_EXIT_USAGE;
     fprintf(stderr,
             "qqbench profile-machine: wrote %s: counter read %.1f ns, "
-            "bandwidth %.1f GB/s (%zu KiB) to %.1f GB/s (%zu MiB), %.2f GFLOP/s%s\n",
+            "bandwidth %.1f GB/s (%zu KiB) to %.1f GB/s (%zu MiB), %.2f GFLOP/s%s; "
+            "took %.1f s\n",
             o->out, m.ns_bare, m.bw[0] / 1e9, m.sizes[0] >> 10, m.bw[m.ns - 1] / 1e9,
-            m.sizes[m.ns - 1] >> 20, m.fl / 1e9, o->mpi && m.mpi_rc == 0 ? ", MPI measured" : "");
+            m.sizes[m.ns - 1] >> 20, m.fl / 1e9, o->mpi && m.mpi_rc == 0 ? ", MPI measured" : "",
+            m.seconds);
     return m.mpi_rc ? QQB_EXIT_KERNEL : QQB_EXIT_OK;
 }

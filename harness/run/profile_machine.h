@@ -5,7 +5,7 @@
 
 struct qqb_profile_machine_opts {
     const char *out, *helper, *bdir, *plot, *launcher;
-    int quick, mpi;
+    int quick, mpi, plan; /* plan: print what would be measured and its bound, measure nothing */
 };
 
 /* Measure, write O->out (NULL: BASELINES/ID/profile.yaml, made; "-":

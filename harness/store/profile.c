@@ -42,6 +42,32 @@ struct frame {
     long index;   /* sequence: the current item */
 };
 
+const char *const qqb_level_names[QQB_NLEVELS] = {"l1", "l2", "ll", "memory"};
+
+/* "levels.NAME.FIELD" and "issue.FIELD": 1 when PATH is one (V set). */
+static int set_level(struct qqb_profile *p, const char *path, double v)
+{
+    static const char *const fields[] = {"bytes", "set_bytes", "latency_ns", "throughput_ns"};
+    for (int l = 0; l < QQB_NLEVELS; l++)
+        for (int f = 0; f < 4; f++) {
+            char want[64];
+            snprintf(want, sizeof want, "levels.%s.%s", qqb_level_names[l], fields[f]);
+            if (strcmp(path, want))
+                continue;
+            double *d[] = {&p->level[l].bytes, &p->level[l].set, &p->level[l].lat_ns,
+                           &p->level[l].thr_ns};
+            *d[f] = v;
+            return 1;
+        }
+    double *d = !strcmp(path, "issue.int_ns")      ? &p->int_ns
+                : !strcmp(path, "issue.fp_ns")     ? &p->fp_ns
+                : !strcmp(path, "issue.fp_dep_ns") ? &p->fp_dep_ns
+                                                   : NULL;
+    if (d)
+        *d = v;
+    return d != NULL;
+}
+
 static int set_value(struct qqb_profile *p, const struct frame *st, int depth, double v)
 {
     char path[128] = "";
@@ -49,6 +75,8 @@ static int set_value(struct qqb_profile *p, const struct frame *st, int depth, d
         size_t k = strlen(path);
         snprintf(path + k, sizeof path - k, "%s%s", i ? "." : "", st[i].seq ? "-" : st[i].key);
     }
+    if (set_level(p, path, v))
+        return 0;
     long idx = depth >= 2 && st[1].seq ? st[1].index : depth >= 3 && st[2].seq ? st[2].index : -1;
     if (idx >= QQB_PROFILE_MAX_SIZES)
         return 0;
@@ -178,7 +206,10 @@ int qqb_profile_parse(const char *path, const char *text, size_t len, struct qqb
         }
         yaml_event_delete(&ev);
     }
-    if (p->nmem == 0 && p->gflops == 0 && p->nmpi == 0) {
+    int levels = 0;
+    for (int l = 0; l < QQB_NLEVELS; l++)
+        levels |= p->level[l].lat_ns != 0 || p->level[l].thr_ns != 0;
+    if (p->nmem == 0 && p->gflops == 0 && p->nmpi == 0 && p->int_ns == 0 && !levels) {
         perr(err, errlen, "%s:1:1: error: not a machine profile (no memory, flops or mpi figures)",
              path);
         goto out;
@@ -236,11 +267,28 @@ int qqb_profile_write(FILE *fp, const struct qqb_machine *m, int quick, const ch
             "  ordered_pair_ns: %.3f\n",
             m->mhz, m->ns_bare, m->ticks_bare, m->ns_pair);
     fprintf(fp, "memory:\n  # streaming sum of 8-byte words; dependent loads "
-                "over a random cycle of 64-byte lines\n");
+                "over a pseudo-random cycle of 64-byte lines\n");
     for (int i = 0; i < m->ns; i++)
         fprintf(fp, "  - bytes: %zu\n    bandwidth_gbps: %.3f\n    latency_ns: %.3f\n", m->sizes[i],
                 m->bw[i] / 1e9, m->lat[i]);
     fprintf(fp, "flops:\n  fma_chains: 8\n  gflops: %.3f\n", m->fl / 1e9);
+    fprintf(fp, "levels:\n  # one load served by each level: latency_ns a dependent load (a\n"
+                "  # pointer chase over a cycle of 64-byte lines), throughput_ns an\n"
+                "  # independent 8-byte load (eight scalar streams); bytes the level's\n"
+                "  # size (sysfs, else CPUID), set_bytes the working set measured\n");
+    for (int l = 0; l < QQB_NLEVELS; l++)
+        if (m->level[l].set)
+            fprintf(fp,
+                    "  %s:\n    bytes: %ld\n    set_bytes: %zu\n    latency_ns: %.4f\n"
+                    "    throughput_ns: %.4f\n",
+                    qqb_level_names[l], m->level[l].bytes, m->level[l].set, m->level[l].lat_ns,
+                    m->level[l].thr_ns);
+    fprintf(fp,
+            "issue:\n  # ns per op: an integer add or xor (eight independent chains), a flop\n"
+            "  # of eight independent multiply-add chains, a flop of one dependent chain\n"
+            "  int_ns: %.4f\n  fp_ns: %.4f\n  fp_dep_ns: %.4f\n",
+            m->int_ns, m->fl > 0 ? 1e9 / m->fl : 0, m->fp_dep_ns);
+    fprintf(fp, "seconds: %.2f  # how long the measuring took, MPI included\n", m->seconds);
     if (launcher && m->mpi_rc == 0) {
         fprintf(fp, "mpi:\n  launcher: %s\n  ranks: 2\n  pingpong:\n", qlaunch);
         for (int i = 0; i < m->pp.n; i++)
@@ -283,14 +331,32 @@ static json_t *jtab(const double *a, size_t n)
     return v;
 }
 
+/* The levels and issue rates into O (the run JSON's "levels", "issue"). */
+static json_t *json_levels(const struct qqb_profile *p, json_t *o)
+{
+    json_t *lv = json_object();
+    for (int l = 0; l < QQB_NLEVELS; l++)
+        if (p->level[l].thr_ns > 0 || p->level[l].lat_ns > 0)
+            json_object_set_new(lv, qqb_level_names[l],
+                                json_pack("{s:f, s:f, s:f, s:f}", "bytes", p->level[l].bytes,
+                                          "set_bytes", p->level[l].set, "latency_ns",
+                                          p->level[l].lat_ns, "throughput_ns", p->level[l].thr_ns));
+    json_object_set_new(o, "levels", lv);
+    json_object_set_new(o, "issue",
+                        json_pack("{s:f, s:f, s:f}", "int_ns", p->int_ns, "fp_ns", p->fp_ns,
+                                  "fp_dep_ns", p->fp_dep_ns));
+    return o;
+}
+
 json_t *qqb_profile_json(const struct qqb_profile *p)
 {
-    return json_pack("{s:s, s:f, s:f, s:{s:o, s:o, s:o}, s:{s:o, s:o, s:o}}", "path", p->path,
+    return json_levels(
+        p, json_pack("{s:s, s:f, s:f, s:{s:o, s:o, s:o}, s:{s:o, s:o, s:o}}", "path", p->path,
                      "tick_mhz", p->tick_mhz, "gflops", p->gflops, "memory", "bytes",
                      jtab(p->mem_bytes, p->nmem), "bandwidth_gbps", jtab(p->mem_gbps, p->nmem),
                      "latency_ns", jtab(p->mem_ns, p->nmem), "mpi", "bytes",
                      jtab(p->mpi_bytes, p->nmpi), "one_way_us", jtab(p->mpi_us, p->nmpi),
-                     "bandwidth_mbps", jtab(p->mpi_mbps, p->nmpi));
+                     "bandwidth_mbps", jtab(p->mpi_mbps, p->nmpi)));
 }
 
 static size_t untab(const json_t *a, double *out)
@@ -332,6 +398,17 @@ int qqb_profile_from_json(const json_t *o, struct qqb_profile *p, char *err, siz
     if (untab(json_object_get(n, "one_way_us"), p->mpi_us) != p->nmpi ||
         untab(json_object_get(n, "bandwidth_mbps"), p->mpi_mbps) != p->nmpi)
         return perr(err, errlen, "mpi: its bytes, one_way_us and bandwidth_mbps differ in length");
+    json_t *lv = json_object_get(o, "levels"), *is = json_object_get(o, "issue");
+    for (int l = 0; l < QQB_NLEVELS; l++) {
+        json_t *e = json_object_get(lv, qqb_level_names[l]);
+        p->level[l].bytes = jfig(json_object_get(e, "bytes"));
+        p->level[l].set = jfig(json_object_get(e, "set_bytes"));
+        p->level[l].lat_ns = jfig(json_object_get(e, "latency_ns"));
+        p->level[l].thr_ns = jfig(json_object_get(e, "throughput_ns"));
+    }
+    p->int_ns = jfig(json_object_get(is, "int_ns"));
+    p->fp_ns = jfig(json_object_get(is, "fp_ns"));
+    p->fp_dep_ns = jfig(json_object_get(is, "fp_dep_ns"));
     return qqb_profile_check(p, err, errlen);
 }
 
@@ -354,11 +431,32 @@ int qqb_profile_check(const struct qqb_profile *p, char *err, size_t errlen)
         {"mpi.bytes", p->mpi_bytes, p->nmpi, 1e15, 1, 1},
         {"mpi.one_way_us", p->mpi_us, p->nmpi, 1e9, 1, 0},
         {"mpi.bandwidth_mbps", p->mpi_mbps, p->nmpi, 1e9, 0, 0},
+        {"issue.int_ns", &p->int_ns, 1, 1e9, 0, 0},
+        {"issue.fp_ns", &p->fp_ns, 1, 1e9, 0, 0},
+        {"issue.fp_dep_ns", &p->fp_dep_ns, 1, 1e9, 0, 0},
     };
+    static const char *const lf[] = {"bytes", "set_bytes", "latency_ns", "throughput_ns"};
+    for (int l = 0; l < QQB_NLEVELS; l++)
+        for (int f = 0; f < 4; f++) {
+            const double *d[] = {&p->level[l].bytes, &p->level[l].set, &p->level[l].lat_ns,
+                                 &p->level[l].thr_ns};
+            double v = *d[f];
+            if (isfinite(v) && v >= 0 && v <= (f < 2 ? 1e15 : 1e9))
+                continue;
+            char val[40] = "a value that is not a number";
+            if (isfinite(v))
+                snprintf(val, sizeof val, "%g", v);
+            return perr(err, errlen,
+                        "levels.%s.%s: %s is out of range: expected 0 or more and "
+                        "at most %g",
+                        qqb_level_names[l], lf[f], val, f < 2 ? 1e15 : 1e9);
+        }
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         for (size_t i = 0; i < cols[c].n; i++) {
             double v = cols[c].v[i];
-            int scalar = cols[c].v == &p->tick_mhz || cols[c].v == &p->gflops;
+            int scalar = cols[c].n == 1 && (cols[c].v == &p->tick_mhz || cols[c].v == &p->gflops ||
+                                            cols[c].v == &p->int_ns || cols[c].v == &p->fp_ns ||
+                                            cols[c].v == &p->fp_dep_ns);
             if (isfinite(v) && (cols[c].positive ? v > 0 : v >= 0) && v <= cols[c].hi &&
                 !(cols[c].increasing && i > 0 && v <= cols[c].v[i - 1]))
                 continue;

@@ -22,6 +22,13 @@ struct qqb_profile {
     double mpi_bytes[QQB_PROFILE_MAX_SIZES];
     double mpi_us[QQB_PROFILE_MAX_SIZES]; /* one-way time of a message of that size */
     double mpi_mbps[QQB_PROFILE_MAX_SIZES];
+    /* The cost of a load per level (index enum qqb_level; lat_ns and
+     * thr_ns 0: not measured) and the issue rates, ns per op (0: not
+     * measured; fp_ns is 1 / gflops). */
+    struct {
+        double bytes, set, lat_ns, thr_ns;
+    } level[4];
+    double int_ns, fp_ns, fp_dep_ns;
 };
 
 /* BASELINES/ID/profile.yaml: the profile of the machine whose baselines
@@ -91,8 +98,24 @@ struct qqb_pingpong {
     double us[QQB_PINGPONG_MAX], mbps[QQB_PINGPONG_MAX];
 };
 
+/* The hierarchy's levels, as a profile names them: l1, l2, ll (the last
+ * level, when there is a third), memory. */
+enum qqb_level { QQB_LEVEL_L1, QQB_LEVEL_L2, QQB_LEVEL_LL, QQB_LEVEL_MEM, QQB_NLEVELS };
+extern const char *const qqb_level_names[QQB_NLEVELS];
+
+/* The cost of one load served by a level. */
+struct qqb_level_cost {
+    long bytes;    /* the level's size (sysfs, else CPUID); 0: unknown or memory */
+    size_t set;    /* the working set measured; 0: level not measured */
+    double lat_ns; /* a dependent load (pointer chase) */
+    double thr_ns; /* an independent 8-byte load (eight scalar streams) */
+};
+
 struct qqb_machine {
     long l1, l2, l3; /* cache sizes in bytes (0: unknown) */
+    struct qqb_level_cost level[QQB_NLEVELS];
+    double int_ns, fp_dep_ns; /* an integer op (independent), a flop of one dependent chain */
+    double seconds;           /* how long the measuring took */
     size_t sizes[QQB_PROFILE_MAX_SIZES];
     int ns; /* working sets measured */
     double bw[QQB_PROFILE_MAX_SIZES], lat[QQB_PROFILE_MAX_SIZES], fl;

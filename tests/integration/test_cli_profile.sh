@@ -32,6 +32,27 @@ if grep -q constant_tsc /proc/cpuinfo 2>/dev/null || [ "$(uname -m)" = aarch64 ]
     check "tick_mhz is the calibrated frequency ($prof_mhz vs $file_mhz in a .qq file)" \
         awk -v a="$prof_mhz" -v b="$file_mhz" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-4 * b) }'
 fi
+# Per level: the cost of a load that hits there, dependent and independent;
+# the issue rates; how long it took (said on the summary line too).
+for k in '^levels:$' '^  l1:$' '^  memory:$' '^    latency_ns: [0-9.]+$' '^    throughput_ns: [0-9.]+$' \
+    '^issue:$' '^  int_ns: [0-9.]+$' '^  fp_dep_ns: [0-9.]+$' '^seconds: [0-9.]+'; do
+    check "yaml has $k" has profile.yaml "$k"
+done
+check "the summary says how long it took" has p.err 'took [0-9.]+ s$'
+l1=$(awk '/^  l1:/ { f = 1 } f && /latency_ns/ { print $2; exit }' profile.yaml)
+mem=$(awk '/^  memory:/ { f = 1 } f && /latency_ns/ { print $2; exit }' profile.yaml)
+check "a dependent load in memory costs more than in L1 ($mem vs $l1 ns)" \
+    awk -v a="$l1" -v b="$mem" 'BEGIN { exit !(b > a && a > 0) }'
+# --quick's budget, by its declared counts at machine.c's worst prices (not
+# a wall-clock assert on a loaded machine): at most 15 s, MPI included.
+qq plan.out plan.err profile-machine --quick --plan
+bound=$(sed -n 's/^bound: \([0-9.]*\) s.*/\1/p' plan.out)
+check "--quick --plan: exit 0, a bound ($bound s)" test "$rc" = 0 -a -n "$bound"
+check "--quick's bound at most 15 s ($bound)" awk -v b="$bound" 'BEGIN { exit !(b > 0 && b <= 15) }'
+check "--quick counts memory's dependent loads" has plan.out '^dependent loads: [0-9]+ in caches, [1-9][0-9]* in memory$'
+qq fplan.out fplan.err profile-machine --plan
+fbound=$(sed -n 's/^bound: \([0-9.]*\) s.*/\1/p' fplan.out)
+check "the full profile's bound exceeds --quick's ($fbound vs $bound)" awk -v a="$fbound" -v b="$bound" 'BEGIN { exit !(a > b) }'
 # bandwidth of the first (16 KiB) and the last (DRAM-sized) working set
 first=$(awk '/bandwidth_gbps/ { print $2; exit }' profile.yaml)
 last=$(awk '/bandwidth_gbps/ { v = $2 } END { print v }' profile.yaml)
@@ -45,12 +66,12 @@ else
     echo "note: no mpirun or helper: MPI part not tested"
 fi
 if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
-    check "valid YAML" python3 -c 'import sys, yaml; d = yaml.safe_load(open("profile.yaml")); assert d["profile"] == 1 and len(d["memory"]) == 3'
+    check "valid YAML, --quick's table rows are the levels" python3 -c 'import sys, yaml; d = yaml.safe_load(open("profile.yaml")); assert d["profile"] == 1 and len(d["memory"]) == len(d["levels"]) >= 2 and d["issue"]["int_ns"] > 0'
 fi
 if command -v gnuplot >/dev/null; then
     check "the memory picture and its script" test -s pics/profile_memory.svg -a -s pics/profile_memory.png -a -s pics/profile_memory.gp
     check "working sets on a log axis" has pics/profile_memory.gp '^set logscale x 2'
-    check "its data: one line per working set" test "$(grep -vc '^#' pics/profile_memory.dat)" = 3
+    check "its data: one line per working set" test "$(grep -vc '^#' pics/profile_memory.dat)" = "$(grep -c '^  - bytes:' profile.yaml)"
 else
     echo "note: no gnuplot: pictures not tested"
 fi

@@ -1,5 +1,7 @@
 /* test_profile.c - machine profiles read back, and the signature x profile convolution. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile.h"
@@ -72,6 +74,77 @@ static void test_profile_parse(void)
 /* Strings written into a profile by hand go through libyaml's quoting: a
  * launcher with a quote and a backslash reads back (it made a profile every
  * later run refused as damaged), and the scalar is what YAML says. */
+/* The levels and issue rates: written by qqb_profile_write from a
+ * measured machine, read back figure for figure, through the run JSON too;
+ * hostile bytes give one line naming the place. */
+static void test_profile_levels_round_trip(void)
+{
+    struct qqb_machine m = {0};
+    m.l1 = 32768;
+    m.l2 = 524288;
+    m.ns = 1;
+    m.sizes[0] = 16384;
+    m.bw[0] = 4e10;
+    m.lat[0] = 1.5;
+    m.fl = 2e9;
+    m.int_ns = 0.25;
+    m.fp_dep_ns = 2.5;
+    m.seconds = 3;
+    double lat[] = {1.5, 4.75, 40, 125}, thr[] = {0.125, 0.25, 1, 3.5};
+    for (int l = 0; l < QQB_NLEVELS; l++) {
+        m.level[l].bytes = l == 0 ? 32768 : l == 1 ? 524288 : l == 2 ? 1 << 25 : 0;
+        m.level[l].set = (size_t)8192 << (4 * l);
+        m.level[l].lat_ns = lat[l];
+        m.level[l].thr_ns = thr[l];
+    }
+    char *text = NULL, err[300];
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    CHECK_INT_EQ(qqb_profile_write(fp, &m, 1, NULL, err, sizeof err), 0);
+    fclose(fp);
+    struct qqb_profile p, q;
+    CHECK_INT_EQ(qqb_profile_parse("w.yaml", text, len, &p, err, sizeof err), 0);
+    for (int l = 0; l < QQB_NLEVELS; l++) {
+        CHECK_DBL_NEAR(p.level[l].lat_ns, lat[l], 0);
+        CHECK_DBL_NEAR(p.level[l].thr_ns, thr[l], 0);
+        CHECK_DBL_NEAR(p.level[l].set, (double)((size_t)8192 << (4 * l)), 0);
+    }
+    CHECK_DBL_NEAR(p.level[QQB_LEVEL_L2].bytes, 524288, 0);
+    CHECK_DBL_NEAR(p.int_ns, 0.25, 0);
+    CHECK_DBL_NEAR(p.fp_ns, 0.5, 0);
+    CHECK_DBL_NEAR(p.fp_dep_ns, 2.5, 0);
+    json_t *j = qqb_profile_json(&p);
+    CHECK_INT_EQ(qqb_profile_from_json(j, &q, err, sizeof err), 0);
+    CHECK_DBL_NEAR(q.level[QQB_LEVEL_MEM].lat_ns, 125, 0);
+    CHECK_DBL_NEAR(q.fp_dep_ns, 2.5, 0);
+    json_object_set_new(json_object_get(json_object_get(j, "levels"), "ll"), "latency_ns",
+                        json_real(-3));
+    CHECK_INT_EQ(qqb_profile_from_json(j, &q, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "levels.ll.latency_ns: -3 is out of range");
+    json_decref(j);
+    /* a negative cost in the file: one line, naming the field */
+    const char *neg = "levels:\n  l2:\n    latency_ns: -1\n    throughput_ns: 1\n";
+    CHECK_INT_EQ(qqb_profile_parse("n.yaml", neg, strlen(neg), &p, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "n.yaml: error: levels.l2.latency_ns: -1 is out of range");
+    /* every truncation and every flipped byte of the written profile: read,
+     * or refused with one line that names the file */
+    for (size_t k = 0; k < len; k++) {
+        char *t = malloc(len);
+        memcpy(t, text, len);
+        t[k] = (char)(t[k] ^ (k % 2 ? 0x80 : 0x2d));
+        int rc1 = qqb_profile_parse("h.yaml", t, len, &p, err, sizeof err);
+        int ok = rc1 == 0 || (!strncmp(err, "h.yaml", 6) && !strchr(err, '\n'));
+        int rc2 = qqb_profile_parse("h.yaml", text, k, &p, err, sizeof err);
+        ok = ok && (rc2 == 0 || (!strncmp(err, "h.yaml", 6) && !strchr(err, '\n')));
+        free(t);
+        if (!ok) {
+            CHECK(ok);
+            break;
+        }
+    }
+    free(text);
+}
+
 static void test_profile_quoted_launcher(void)
 {
     char q[256], text[1024], err[300];
@@ -133,6 +206,7 @@ static void test_profile_predict(void)
 int main(void)
 {
     RUN(test_profile_parse);
+    RUN(test_profile_levels_round_trip);
     RUN(test_profile_quoted_launcher);
     RUN(test_profile_predict);
     return TEST_DONE();
