@@ -334,10 +334,10 @@ static int default_threads(struct qq_file *f)
 }
 
 /* From version 1.1 every entry's reserved field is its thread's index:
- * check the N entries E of node I from entry FIRST against the blocks of
- * the thread table. */
-int qq__check_threads(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
-                      uint64_t first)
+ * say which of the N entries E of node I from entry FIRST breaks the
+ * blocks of the thread table. */
+static int say_threads(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
+                       uint64_t first)
 {
     if (f->minor < 1 || n == 0)
         return 0;
@@ -404,12 +404,10 @@ static int check_header(struct qq_file *f, const unsigned char *d, size_t avail,
     return 0;
 }
 
-/* Check N entries E of node I, the first being entry FIRST: at open for a
- * file read whole, chunk by chunk for a streamed one. The one place that
- * says what is wrong; qq__node_pass tests the same in its own walk and
- * calls here for the message. */
-int qq__check_entries(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
-                      uint64_t first)
+/* Say what is wrong with the first unsound entry of the N entries E of
+ * node I, the first being entry FIRST: the one place with the messages. */
+static int say_entries(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
+                       uint64_t first)
 {
     for (size_t j = 0; j < n; j++) {
         if (e[j].key >= f->nkeys)
@@ -428,7 +426,54 @@ int qq__check_entries(const struct qq_file *f, uint32_t i, const struct qq_event
                         "(QQValue takes finite numbers only)",
                         i, (unsigned long long)first + j, f->keys[e[j].key].name, e[j].info.d);
     }
-    return qq__check_threads(f, i, e, n, first);
+    return say_threads(f, i, e, n, first);
+}
+
+/* 1 when the N entries E of one thread block are sound (qq_file_internal.h
+ * says what that is), else 0. One branch, on the key's range; the rest is
+ * arithmetic folded into one word, so that sound entries, the common case,
+ * cost a few instructions each (docs/PERFORMANCE.md, "Reading .qq files"). */
+static int block_sound(const struct qq_key_info *keys, uint32_t nk, const struct qq_event *e,
+                       size_t n, uint32_t tix, uint32_t mask)
+{
+    const uint64_t inf = UINT64_C(0x7ff0000000000000); /* exponent all ones: Inf, NaN */
+    uint64_t bad = 0;
+    for (size_t j = 0; j < n; j++) {
+        const uint32_t k = e[j].key;
+        if (k >= nk)
+            return 0;
+        const uint32_t type = keys[k].type;
+        const uint64_t info = (uint64_t)e[j].info.i;
+        bad |= (uint64_t)(type == QQ_TYPE_STATE && info > 1) |
+               (uint64_t)(type == QQ_TYPE_VALUE && (info & inf) == inf) |
+               ((e[j].reserved ^ tix) & mask);
+    }
+    return bad == 0;
+}
+
+/* Check N entries E of node I, the first being entry FIRST: at open for a
+ * file read whole, chunk by chunk for a streamed one. Thread block by
+ * thread block, block_sound tells whether all is well; only when it is not
+ * does say_entries walk them again to say what is wrong. qq__node_pass
+ * tests the same in its own walk and calls here for the message. */
+int qq__check_entries(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
+                      uint64_t first)
+{
+    const struct qq__nodethr *t = &f->thr[i];
+    const uint32_t mask = f->minor >= 1 ? UINT32_MAX : 0;
+    uint32_t th = qq__thread_of(f, i, first);
+    for (size_t j = 0; j < n; th++) {
+        /* A valid thread table covers every entry; past it, in a 1.0 file,
+         * any thread will do. */
+        if (th >= t->n && mask)
+            return say_entries(f, i, e, n, first);
+        uint64_t idx = first + j, end = th < t->n ? t->t[th].first + t->t[th].events : UINT64_MAX;
+        size_t len = end - idx < n - j ? (size_t)(end - idx) : n - j;
+        if (!block_sound(f->keys, f->nkeys, e + j, len, th < t->n ? t->t[th].index : 0, mask))
+            return say_entries(f, i, e, n, first);
+        j += len;
+    }
+    return 0;
 }
 
 #define TICK_OFFSET_MAX ((int64_t)1 << 62) /* a node's |tick_offset| and offset_error */

@@ -99,12 +99,11 @@ static inline uint32_t qq__thread_of(const struct qq_file *f, uint32_t node, uin
     return lo;
 }
 
-/* Check N entries E of node I, the first being entry FIRST (qq_file.c
- * says what is checked); qq__check_threads their thread fields alone. 0
- * or QQ_ECORRUPT with F's message. */
+/* Check N entries E of node I, the first being entry FIRST: each key in
+ * range, a state 0 or 1, a value finite and, from format 1.1, each entry
+ * carrying the index of the thread whose block holds it. 0 or QQ_ECORRUPT
+ * with F's message (the first unsound entry's). */
 int qq__check_entries(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
-                      uint64_t first);
-int qq__check_threads(const struct qq_file *f, uint32_t i, const struct qq_event *e, size_t n,
                       uint64_t first);
 
 /* A new file named NAME ("(memory)" if NULL), nothing read; NULL without

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -265,75 +266,139 @@ static int64_t wide_clamp(const struct wide *w)
     return w->hi < 0 ? INT64_MIN : INT64_MAX;
 }
 
-/* Per key, what one pass keeps while it walks: the summary's fields, and
- * the open interval of a state. */
-struct pass_key {
-    struct qq_key_summary s;
-    struct wide isum;
-    uint64_t open; /* tick the state went on */
-    uint32_t type;
-    uint32_t on;
-    unsigned char pad[16]; /* 128 bytes: &pk[key] is one shift */
-};
-_Static_assert(sizeof(struct pass_key) == 128, "pass_key: 128 bytes");
-
-/* Walk N entries E into PK (NK keys). Returns 0, 1 at the first entry that
- * check_entries refuses (the entries are unchecked: this is where a
- * streamed file's are checked, in the same pass), or QQ_ENOMEM. */
-static int pass_entries(struct pass_key *restrict pk, uint32_t nk,
-                        const struct qq_event *restrict e, size_t n, struct qq__ivals *restrict iv)
+/* An entry's key, with its thread's index above it: one load. */
+static inline uint64_t key_word(const struct qq_event *e)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(struct qq_event, key) == 0 && offsetof(struct qq_event, reserved) == 4,
+                   "qq_event: key, then reserved");
+    uint64_t w;
+    memcpy(&w, e, sizeof w);
+    return w;
+#else
+    return (uint64_t)e->reserved << 32 | e->key;
+#endif
+}
+
+/* Per key, what one pass keeps while it walks: at most one cache line, what
+ * every event of the key touches first. A state keeps its open interval and
+ * where its next length goes: CUR up to END, the free room of its qq__ivals
+ * array (both NULL once its lengths are doubles, so that every length goes
+ * to pass_push), or of the pass's scratch when no lengths are kept. */
+struct pass_key {
+    uint64_t hits; /* not a state's: 2 x intervals + unbalanced (pass_summary) */
+    uint32_t type, on;
+    union {
+        struct {
+            uint64_t open; /* tick the state went on */
+            uint64_t ticks, intervals, unbalanced;
+            uint32_t *cur, *end;
+        } st;
+        struct {
+            struct wide sum;
+            int64_t min, max;
+        } ct;
+        struct {
+            double sum, min, max;
+        } va;
+    } u;
+};
+_Static_assert(sizeof(struct pass_key) <= 64, "pass_key: one cache line");
+
+#define PASS_SCRATCH 256
+
+/* One pass over a node's entries: its keys, and where the states' interval
+ * lengths go (IV NULL: nowhere, they run through SCRATCH). */
+struct pass {
+    struct pass_key *pk;
+    uint32_t nk;
+    struct qq__ivals *iv;
+    uint32_t scratch[PASS_SCRATCH];
+};
+
+/* Key K's room for lengths is full, or LEN needs more than 32 bits: append
+ * LEN the slow way and make new room. 0, or QQ_ENOMEM. */
+static int pass_push(struct pass *ps, uint32_t k, uint64_t len)
+{
+    struct pass_key *p = &ps->pk[k];
+    if (!ps->iv) {
+        p->u.st.cur = ps->scratch;
+        p->u.st.end = ps->scratch + PASS_SCRATCH;
+        return 0;
+    }
+    struct qq__ivals *v = &ps->iv[k];
+    if (p->u.st.cur)
+        v->n = (size_t)(p->u.st.cur - v->u);
+    if (qq__ivals_grow(v, len) != 0)
+        return QQ_ENOMEM;
+    p->u.st.cur = v->d ? NULL : v->u + v->n;
+    p->u.st.end = v->d ? NULL : v->u + v->ucap;
+    return 0;
+}
+
+/*
+ * Walk N entries E of one thread block into PS. Returns 0, 1 when an entry
+ * is one qq__check_entries refuses (the entries are unchecked: this is
+ * where a streamed file's are checked, in the same pass), or QQ_ENOMEM.
+ * Key and thread are checked by one compare: with KM ~0 and WANT the block's
+ * thread above 32 bits (format 1.1), an entry's two words less WANT are its
+ * key, below the count of keys, only when the thread is the block's; a 1.0
+ * file's KM keeps the key alone. The other checks are folded into BAD, not
+ * branched on; the branches left are the key's type and the state's turn,
+ * which follow the program that wrote the file (docs/PERFORMANCE.md).
+ */
+static int pass_entries(struct pass *restrict ps, const struct qq_event *restrict e, size_t n,
+                        uint64_t km, uint64_t want)
+{
+    const uint64_t inf = UINT64_C(0x7ff0000000000000); /* exponent all ones: Inf, NaN */
+    struct pass_key *restrict pk = ps->pk;
+    const uint64_t nk = ps->nk;
+    uint64_t bad = 0;
     for (const struct qq_event *end = e + n; e < end; e++) {
         /* The entry's fields once, before any store: nothing below can
          * change them. */
-        const uint32_t key = e->key;
-        const int64_t info = e->info.i;
+        const uint64_t k = (key_word(e) & km) - want;
+        const uint64_t info = (uint64_t)e->info.i;
         const uint64_t tick = e->tick;
-        if (key >= nk)
+        if (k >= nk)
             return 1;
-        struct pass_key *p = &pk[key];
-        struct qq_key_summary *s = &p->s;
-        s->hits++;
+        struct pass_key *p = &pk[k];
         /* Tests, not a switch: a jump table's indirect branch costs more
-         * than two compares when key types alternate. */
+         * than two compares when key types alternate. A state's hits are
+         * not counted: each is an end of an interval or unbalanced. */
         if (p->type == QQ_TYPE_STATE) {
-            if ((uint64_t)info > 1)
-                return 1;
-            if (info) {
-                if (p->on)
-                    s->unbalanced++; /* keep the earlier start */
-                else {
-                    p->on = 1;
-                    p->open = tick;
-                }
-            } else if (!p->on) {
-                s->unbalanced++;
+            bad |= info >> 1; /* 0 or 1 */
+            if (info == p->on) {
+                p->u.st.unbalanced++; /* on while on (the earlier start kept), off while off */
+            } else if (info) {
+                p->on = 1;
+                p->u.st.open = tick;
             } else {
-                uint64_t len = tick - p->open;
+                uint64_t len = tick - p->u.st.open;
                 p->on = 0;
-                s->intervals++;
-                s->state_ticks += len;
-                if (iv && qq__ivals_push(&iv[key], len) != 0)
+                p->u.st.intervals++;
+                p->u.st.ticks += len;
+                if (len >> 32 == 0 && p->u.st.cur != p->u.st.end)
+                    *p->u.st.cur++ = (uint32_t)len;
+                else if (pass_push(ps, (uint32_t)k, len) != 0)
                     return QQ_ENOMEM;
             }
-        } else if (p->type == QQ_TYPE_COUNT) {
-            wide_add(&p->isum, info);
-            if (info < s->imin)
-                s->imin = info;
-            if (info > s->imax)
-                s->imax = info;
+            continue;
+        }
+        p->hits++;
+        if (p->type == QQ_TYPE_COUNT) {
+            wide_add(&p->u.ct.sum, (int64_t)info);
+            p->u.ct.min = (int64_t)info < p->u.ct.min ? (int64_t)info : p->u.ct.min;
+            p->u.ct.max = (int64_t)info > p->u.ct.max ? (int64_t)info : p->u.ct.max;
         } else if (p->type == QQ_TYPE_VALUE) {
-            double d = e->info.d;
-            if (!isfinite(d))
-                return 1;
-            s->dsum += d;
-            if (d < s->dmin)
-                s->dmin = d;
-            if (d > s->dmax)
-                s->dmax = d;
+            const double d = e->info.d;
+            bad |= (uint64_t)((info & inf) == inf); /* not finite */
+            p->u.va.sum += d;
+            p->u.va.min = d < p->u.va.min ? d : p->u.va.min;
+            p->u.va.max = d > p->u.va.max ? d : p->u.va.max;
         }
     }
-    return 0;
+    return bad != 0;
 }
 
 /* A thread's block ends: a state still on is unbalanced (each thread's
@@ -342,7 +407,7 @@ static void close_block(struct pass_key *pk, uint32_t nk)
 {
     for (uint32_t k = 0; k < nk; k++)
         if (pk[k].on) {
-            pk[k].s.unbalanced++;
+            pk[k].u.st.unbalanced++;
             pk[k].on = 0;
         }
 }
@@ -351,16 +416,19 @@ static void close_block(struct pass_key *pk, uint32_t nk)
  * by thread block, with the node's first and last ticks: the earliest
  * first entry and the latest last entry of its threads (SEEN: bit 0 a
  * first tick was taken, bit 1 a last). Returns as pass_entries. */
-static int pass_chunk(const struct qq_file *f, uint32_t node, struct pass_key *pk,
+static int pass_chunk(const struct qq_file *f, uint32_t node, struct pass *ps,
                       const struct qq_event *e, size_t m, uint64_t first,
-                      struct qq_node_summary *ns, int *seen, struct qq__ivals *iv)
+                      struct qq_node_summary *ns, int *seen)
 {
     const struct qq__nodethr *t = &f->thr[node];
+    const int threads = f->minor >= 1; /* entries carry their thread */
     uint32_t th = qq__thread_of(f, node, first);
     size_t j = 0;
     while (j < m) {
         uint64_t idx = first + j;
         int in = th < t->n;
+        if (!in && threads) /* a valid thread table covers every entry */
+            return 1;
         uint64_t bend = in ? t->t[th].first + t->t[th].events : UINT64_MAX;
         size_t len = bend - idx < m - j ? (size_t)(bend - idx) : m - j;
         if (in && idx == t->t[th].first && (!(*seen & 1) || e[j].tick < ns->first_tick)) {
@@ -371,16 +439,68 @@ static int pass_chunk(const struct qq_file *f, uint32_t node, struct pass_key *p
             ns->last_tick = e[j + len - 1].tick;
             *seen |= 2;
         }
-        int rc = pass_entries(pk, f->nkeys, e + j, len, iv);
+        int rc = threads ? pass_entries(ps, e + j, len, UINT64_MAX, (uint64_t)t->t[th].index << 32)
+                         : pass_entries(ps, e + j, len, UINT32_MAX, 0);
         if (rc)
             return rc;
         j += len;
         if (first + j == bend) {
-            close_block(pk, f->nkeys);
+            close_block(ps->pk, ps->nk);
             th++;
         }
     }
     return 0;
+}
+
+/* The pass's keys, each as its type starts it. NULL without memory. */
+static struct pass_key *pass_keys(const struct qq_file *f)
+{
+    struct pass_key *pk = calloc(f->nkeys ? f->nkeys : 1, sizeof *pk);
+    for (uint32_t k = 0; pk && k < f->nkeys; k++) {
+        pk[k].type = f->keys[k].type;
+        if (pk[k].type == QQ_TYPE_COUNT) {
+            pk[k].u.ct.min = INT64_MAX;
+            pk[k].u.ct.max = INT64_MIN;
+        } else if (pk[k].type == QQ_TYPE_VALUE) {
+            pk[k].u.va.min = HUGE_VAL;
+            pk[k].u.va.max = -HUGE_VAL;
+        }
+    }
+    return pk;
+}
+
+/* Key K's summary from what the pass kept; a state's lengths counted in
+ * PS->iv, their sum set. */
+static void pass_summary(struct pass *ps, uint32_t k, struct qq_key_summary *s)
+{
+    const struct pass_key *p = &ps->pk[k];
+    memset(s, 0, sizeof *s);
+    s->hits = p->hits;
+    if (p->type == QQ_TYPE_STATE) {
+        s->intervals = p->u.st.intervals;
+        s->state_ticks = p->u.st.ticks;
+        s->unbalanced = p->u.st.unbalanced + p->on; /* still on at the end */
+        s->hits = 2 * s->intervals + s->unbalanced;
+        if (ps->iv) {
+            if (p->u.st.cur)
+                ps->iv[k].n = (size_t)(p->u.st.cur - ps->iv[k].u);
+            ps->iv[k].sum = s->state_ticks;
+        }
+    } else if (p->type == QQ_TYPE_COUNT) {
+        s->isum = wide_clamp(&p->u.ct.sum);
+        if (s->hits) {
+            s->imin = p->u.ct.min;
+            s->imax = p->u.ct.max;
+        }
+    } else if (p->type == QQ_TYPE_VALUE) {
+        s->dsum = p->u.va.sum;
+        if (isinf(s->dsum)) /* finite values whose sum overflowed */
+            s->dsum = s->dsum > 0 ? DBL_MAX : -DBL_MAX;
+        if (s->hits) {
+            s->dmin = p->u.va.min;
+            s->dmax = p->u.va.max;
+        }
+    }
 }
 
 int qq__node_pass_range(const struct qq_file *f, uint32_t node, uint64_t from, uint64_t to,
@@ -390,17 +510,16 @@ int qq__node_pass_range(const struct qq_file *f, uint32_t node, uint64_t from, u
     if (node >= f->nnodes || from > to || to > f->nodes[node].entries)
         return QQ_EINVAL;
     const struct qq_node_info *n = &f->nodes[node];
-    struct pass_key *pk = calloc(f->nkeys ? f->nkeys : 1, sizeof *pk);
-    if (!pk)
+    struct pass *ps = malloc(sizeof *ps);
+    struct pass_key *pk = ps ? pass_keys(f) : NULL;
+    if (!pk) {
+        free(ps);
         return fail(f, QQ_ENOMEM, "out of memory");
-    memset(ns, 0, sizeof *ns);
-    for (uint32_t k = 0; k < f->nkeys; k++) {
-        pk[k].type = f->keys[k].type;
-        pk[k].s.imin = INT64_MAX;
-        pk[k].s.imax = INT64_MIN;
-        pk[k].s.dmin = HUGE_VAL;
-        pk[k].s.dmax = -HUGE_VAL;
     }
+    ps->pk = pk;
+    ps->nk = f->nkeys;
+    ps->iv = iv;
+    memset(ns, 0, sizeof *ns);
     struct qq_chunks *c;
     int rc = chunks_open_range(f, node, from, to, &c);
     const struct qq_event *e;
@@ -410,11 +529,7 @@ int qq__node_pass_range(const struct qq_file *f, uint32_t node, uint64_t from, u
     /* rc == 0: c is open; chunks_read > 0: e holds m >= 1 entries. */
     // NOLINTBEGIN(clang-analyzer-core.NullDereference)
     while (rc == 0 && (rc = chunks_read(c, &e, &m, 0)) > 0) {
-        /* A streamed file's thread fields are checked here (a file read
-         * whole had them checked at open). */
-        if (!f->data && (rc = qq__check_threads(f, node, e, m, seen)) != 0)
-            break;
-        rc = pass_chunk(f, node, pk, e, m, seen, ns, &ticks, iv);
+        rc = pass_chunk(f, node, ps, e, m, seen, ns, &ticks);
         // NOLINTEND(clang-analyzer-core.NullDereference)
         if (rc == 1) /* what is wrong, as the whole file's open says it */
             rc = qq__check_entries(f, node, e, m, seen);
@@ -423,31 +538,20 @@ int qq__node_pass_range(const struct qq_file *f, uint32_t node, uint64_t from, u
         seen += m;
     }
     qq_chunks_close(c);
-    if (rc < 0) {
-        free(pk);
-        return rc;
-    }
-    for (uint32_t k = 0; k < f->nkeys; k++) {
-        struct qq_key_summary *s = &pk[k].s;
-        if (pk[k].on)
-            s->unbalanced++; /* still on at the end */
-        if (s->hits == 0 || pk[k].type != QQ_TYPE_COUNT)
-            s->imin = s->imax = 0;
-        if (s->hits == 0 || pk[k].type != QQ_TYPE_VALUE)
-            s->dmin = s->dmax = 0;
-        s->isum = wide_clamp(&pk[k].isum);
-        if (isinf(s->dsum)) /* finite values whose sum overflowed */
-            s->dsum = s->dsum > 0 ? DBL_MAX : -DBL_MAX;
-        if (pk[k].type == QQ_TYPE_STATE)
-            ns->state_events += s->hits;
-        if (iv)
-            iv[k].sum = s->state_ticks;
+    for (uint32_t k = 0; rc == 0 && k < f->nkeys; k++) {
+        struct qq_key_summary s;
+        pass_summary(ps, k, &s);
+        if (ps->pk[k].type == QQ_TYPE_STATE)
+            ns->state_events += s.hits;
         if (keys)
-            keys[k] = *s;
+            keys[k] = s;
     }
+    free(pk);
+    free(ps);
+    if (rc < 0)
+        return rc;
     if (to > from && ns->last_tick >= n->base_tick)
         ns->elapsed_sec = (double)(ns->last_tick - n->base_tick) / (n->mhz * 1e6);
-    free(pk);
     return 0;
 }
 
