@@ -319,5 +319,8 @@ void qqb_judgement_figures_free(struct qqb_judgement *j);
 
 const char *qqb_threshold_from_name(enum qqb_threshold_from f);
 const char *qqb_machine_check_name(enum qqb_machine_check m);
+/* A guard's name in the run JSON's reference_guard (docs/STATISTICS.md
+ * section 19); NULL for QQB_RG_NONE. */
+const char *qqb_ref_guard_name(enum qqb_ref_guard g);
 
 #endif /* QQB_JUDGE_H */

@@ -34,6 +34,23 @@ const char *qqb_threshold_from_name(enum qqb_threshold_from f)
     return "?";
 }
 
+const char *qqb_ref_guard_name(enum qqb_ref_guard g)
+{
+    switch (g) {
+    case QQB_RG_NONE:
+        return NULL;
+    case QQB_RG_MOVED:
+        return "machine moved";
+    case QQB_RG_BUILD:
+        return "build differs";
+    case QQB_RG_COMMON:
+        return "keys moved together";
+    case QQB_RG_SIGN:
+        return "signs differ";
+    }
+    return "?";
+}
+
 const char *qqb_machine_check_name(enum qqb_machine_check m)
 {
     switch (m) {

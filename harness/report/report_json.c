@@ -171,6 +171,8 @@ static struct qqb_run_cmp run_cmp(const struct qqb_cmp *c)
                                 .machine_pct = c->machine_pct,
                                 .norm_pct = c->norm_pct,
                                 .machine_moved = c->machine == QQB_MC_MOVED,
+                                .ref_guard = qqb_ref_guard_name(c->ref_guard),
+                                .ref_guard_pct = c->ref_guard != QQB_RG_NONE ? c->guard_pct : NAN,
                                 .verdict = qqb_verdict_name(c->verdict),
                                 .look = (long long)(json_int_t)c->look,
                                 .looks = (long long)(json_int_t)c->looks,

@@ -154,6 +154,8 @@
     X(NUM, machine_pct, "machine_change_pct", 0)                                                   \
     X(NUM, norm_pct, "normalized_change_pct", 0)                                                   \
     X(BOOL, machine_moved, "machine_moved", 0)                                                     \
+    X(STR, ref_guard, "reference_guard", QQB_RJ_OPT) /* a guard of the figure per reference */     \
+    X(NUM, ref_guard_pct, "reference_guard_pct", QQB_RJ_OPT)                                       \
     X(STR, verdict, "verdict", QQB_RJ_TEXT)                                                        \
     X(INT, look, "look", 0)                                                                        \
     X(INT, looks, "looks", 0)                                                                      \
