@@ -23,17 +23,19 @@ static unsigned long long chain(long n, unsigned long long x)
 static void usage(void)
 {
     printf("usage: planted [--work N] [--extra PERMILLE] [--square D] [--reps R] [--mem BYTES]\n"
+           "               [--side S]\n"
            "               [--crash | --hang | --exit N | --no-output | --bad-output | --nan]\n\n"
            "State key 'work' wraps a chain of N (default 20000) multiply-adds, plus\n"
            "PERMILLE/1000 of N more, plus N*N/D more (a cost that grows as N^2);\n"
-           "R (default 200) intervals per run. --mem\n"
+           "R (default 200) intervals per run. --side S adds state key 'side', timed\n"
+           "S times per interval of 'work' (S x R calls a run) around a chain of 100. --mem\n"
            "allocates BYTES under the memory key 'buffers'. The failure options\n"
            "make the run crash, hang, exit N, write no file or a damaged one.\n");
 }
 
 int main(int argc, char **argv)
 {
-    long work = 20000, extra = 0, square = 0, reps = 200, mem = 0, code = 0;
+    long work = 20000, extra = 0, square = 0, reps = 200, mem = 0, code = 0, side = 0;
     int crash = 0, hang = 0, no_output = 0, bad_output = 0, nan_value = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
             square = atol(v), i++;
         } else if (!strcmp(a, "--reps") && v) {
             reps = atol(v), i++;
+        } else if (!strcmp(a, "--side") && v) {
+            side = atol(v), i++;
         } else if (!strcmp(a, "--mem") && v) {
             mem = atol(v), i++;
         } else if (!strcmp(a, "--exit") && v) {
@@ -68,8 +72,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    QQInit((int)(2 * reps + 16));
+    QQInit((int)(2 * reps * (1 + (side > 0 ? side : 0)) + 16));
     int kwork = QQAddState("work");
+    int kside = side > 0 ? QQAddState("side") : -1;
     int kbuf = MemAddKey("buffers");
     if (nan_value) /* one value that is not a number */
         QQValue(QQAddValue("ratio"), NAN);
@@ -79,6 +84,11 @@ int main(int argc, char **argv)
         QQStateOn(kwork);
         x = chain(n, x);
         QQStateOff(kwork);
+        for (long k = 0; k < side; k++) {
+            QQStateOn(kside);
+            x = chain(100, x);
+            QQStateOff(kside);
+        }
     }
     sink = x;
     void *p = mem > 0 ? MemMalloc(kbuf, (size_t)mem) : NULL;
