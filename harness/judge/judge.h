@@ -197,6 +197,12 @@ int qqb_count_decide(const struct qqb_metric *base, const struct qqb_metric *cur
                      double threshold_pct, double threshold_abs, double confidence,
                      struct qqb_count_change *out);
 
+/* V with its thousands grouped ("1,200"; two decimals where V is not
+ * whole), and a side as "1,000" (deterministic) or "990..1,010" (its
+ * spread), into BUF; BUF returned. */
+const char *qqb_count_grouped(char *buf, size_t len, double v);
+const char *qqb_count_side_text(char *buf, size_t len, const struct qqb_count_side *s);
+
 /* One verdict on counts of a key of a case (judge_counts.c): its calls per
  * launch (the state's intervals, another key's hits), or its instructions
  * per hit, against the baseline, the reference variant or the reference

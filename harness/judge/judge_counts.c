@@ -69,9 +69,7 @@ int qqb_count_decide(const struct qqb_metric *base, const struct qqb_metric *cur
     return 0;
 }
 
-/* V in digits grouped by thousands ("1,200"; two decimals where V is not
- * whole) into BUF. */
-static const char *grouped(char *buf, size_t len, double v)
+const char *qqb_count_grouped(char *buf, size_t len, double v)
 {
     char digits[64];
     if (!isfinite(v) || fabs(v) >= 1e18) {
@@ -94,13 +92,13 @@ static const char *grouped(char *buf, size_t len, double v)
     return buf;
 }
 
-/* "990..1,010" or "1,000": a side's figure. */
-static const char *side_text(char *buf, size_t len, const struct qqb_count_side *s)
+const char *qqb_count_side_text(char *buf, size_t len, const struct qqb_count_side *s)
 {
     char lo[32], hi[32];
     if (isfinite(s->value))
-        return grouped(buf, len, s->value);
-    snprintf(buf, len, "%s..%s", grouped(lo, sizeof lo, s->min), grouped(hi, sizeof hi, s->max));
+        return qqb_count_grouped(buf, len, s->value);
+    snprintf(buf, len, "%s..%s", qqb_count_grouped(lo, sizeof lo, s->min),
+             qqb_count_grouped(hi, sizeof hi, s->max));
     return buf;
 }
 
@@ -110,8 +108,8 @@ static void say(struct qqb_countcmp *row)
 {
     char b[72], c[72], d[40];
     const struct qqb_count_change *x = &row->c;
-    side_text(b, sizeof b, &x->base);
-    side_text(c, sizeof c, &x->cur);
+    qqb_count_side_text(b, sizeof b, &x->base);
+    qqb_count_side_text(c, sizeof c, &x->cur);
     if (!x->exact)
         snprintf(row->why, sizeof row->why,
                  "non-deterministic: %s -> %s %s, judged on the launches", b, c,
@@ -120,7 +118,7 @@ static void say(struct qqb_countcmp *row)
         snprintf(row->why, sizeof row->why, "called %s -> %s times per launch", b, c);
     else
         snprintf(row->why, sizeof row->why, "%s -> %s instructions per hit (%s%s exact)", b, c,
-                 x->delta >= 0 ? "+" : "", grouped(d, sizeof d, x->delta));
+                 x->delta >= 0 ? "+" : "", qqb_count_grouped(d, sizeof d, x->delta));
 }
 
 static int push(struct qqb_judgement *j, const struct qqb_countcmp *row)

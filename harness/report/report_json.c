@@ -189,6 +189,38 @@ static struct qqb_run_cmp run_cmp(const struct qqb_cmp *c)
                                 .n_baseline_samples = 0};
 }
 
+static struct qqb_run_count run_count(const struct qqb_countcmp *c)
+{
+    const struct qqb_count_change *x = &c->c;
+    return (struct qqb_run_count){
+        .case_name = c->case_name,
+        .key = c->key,
+        .kind = kind_name(c->ab),
+        .reference = c->ref_name,
+        .figure = c->calls ? "calls" : "instructions",
+        .metric = c->what,
+        .exact = x->exact,
+        .before = x->base.value,
+        .after = x->cur.value,
+        .before_min = x->base.min,
+        .before_max = x->base.max,
+        .after_min = x->cur.min,
+        .after_max = x->cur.max,
+        .delta = x->delta,
+        .change_pct = x->pct,
+        .lo_pct = x->ch.lo,
+        .hi_pct = x->ch.hi,
+        .threshold_pct = x->threshold_pct,
+        .verdict = qqb_verdict_name(x->verdict),
+        .gated = c->gated,
+        .cycles_verdict = c->timing >= 0 ? qqb_verdict_name((enum qqb_verdict)c->timing) : NULL,
+        .total_before = c->total_base,
+        .total_after = c->total_cur,
+        .count_part = c->count_part,
+        .cost_part = c->cost_part,
+        .why = c->why};
+}
+
 /* The run JSON's header: suite, provenance, machine. */
 static void run_head(const struct qqb_report *r, struct qqb_run *o)
 {
@@ -233,8 +265,11 @@ static int run_of_report(const struct qqb_report *r, struct qqb_run *o)
     o->cases = calloc(res->ncases + 1, sizeof *o->cases);
     o->comparisons = calloc(jd->ncmp + 1, sizeof *o->comparisons);
     o->memory_changes = calloc(jd->nmem + 1, sizeof *o->memory_changes);
-    if (!o->cases || !o->comparisons || !o->memory_changes)
+    o->count_comparisons = calloc(jd->ncounts + 1, sizeof *o->count_comparisons);
+    if (!o->cases || !o->comparisons || !o->memory_changes || !o->count_comparisons)
         return -1;
+    for (size_t i = 0; i < jd->ncounts; i++)
+        o->count_comparisons[o->n_count_comparisons++] = run_count(&jd->counts[i]);
     for (size_t i = 0; i < res->ncases; i++)
         if (run_case(res->cases[i], &jd->figures[i], &o->cases[o->n_cases++]) != 0)
             return -1;

@@ -1,5 +1,5 @@
 /* report_junit.c - the JUnit reporter: a test case per gated comparison, memory
- * key and failed launch, for CI systems that read JUnit XML. */
+ * key, gated verdict on counts and failed launch, for CI systems that read JUnit XML. */
 #include <math.h>
 #include <stdio.h>
 
@@ -11,6 +11,36 @@
 static int blind_fails(const struct qqb_report *r, const struct qqb_cmp *c)
 {
     return c->verdict == QQB_BLIND && (r->fail_on_blind || c->blind_fails);
+}
+
+/* The gated verdicts on counts (calls with gate: counts, instructions
+ * against the baseline or the reference build): a test case each. */
+static void junit_counts(FILE *fp, const struct qqb_report *r)
+{
+    const struct qqb_judgement *jd = r->j;
+    for (size_t i = 0; i < jd->ncounts; i++) {
+        const struct qqb_countcmp *c = &jd->counts[i];
+        if (!c->gated)
+            continue;
+        const char *vs = c->ab == QQB_CMP_BUILD ? " vs reference build" : "";
+        fprintf(fp, "    <testcase classname=\"");
+        qqb_markup_text(fp, r->suite);
+        fputc('.', fp);
+        qqb_markup_text(fp, c->case_name);
+        fprintf(fp, "\" name=\"%s:", c->calls ? "calls" : "instructions");
+        qqb_markup_text(fp, c->key);
+        fprintf(fp, "%s\">", vs);
+        if (c->c.verdict == QQB_REGRESSED) {
+            fprintf(fp, "<failure message=\"regressed%s: ", vs);
+            qqb_markup_text(fp, c->why);
+            fprintf(fp, "\"/>");
+        } else {
+            fprintf(fp, "<system-out>%s: ", qqb_verdict_name(c->c.verdict));
+            qqb_markup_text(fp, c->why);
+            fprintf(fp, "</system-out>");
+        }
+        fprintf(fp, "</testcase>\n");
+    }
 }
 
 static int junit_emit(FILE *fp, const struct qqb_report *r)
@@ -29,6 +59,11 @@ static int junit_emit(FILE *fp, const struct qqb_report *r)
         if (jd->mem[i].ab != QQB_CMP_VARIANT) {
             tests++;
             failures += jd->mem[i].verdict > 0;
+        }
+    for (size_t i = 0; i < jd->ncounts; i++)
+        if (jd->counts[i].gated) {
+            tests++;
+            failures += jd->counts[i].c.verdict == QQB_REGRESSED;
         }
     tests += r->kernel_failures;
     fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
@@ -94,6 +129,7 @@ static int junit_emit(FILE *fp, const struct qqb_report *r)
                     (unsigned long long)m->base.peak_bytes, (unsigned long long)m->cur.peak_bytes);
         fprintf(fp, "</testcase>\n");
     }
+    junit_counts(fp, r);
     for (size_t i = 0; i < res->ncases; i++) {
         const struct qqb_case_result *c = res->cases[i];
         if (!c->failures)

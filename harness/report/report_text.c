@@ -93,6 +93,77 @@ static void print_table(FILE *fp, const struct qqb_report *r, int ab)
     }
 }
 
+/* A count row the table shows: every instructions row; a calls row that
+ * moved or whose launches disagree (an exact unchanged count says
+ * nothing). */
+static int count_shown(const struct qqb_countcmp *c)
+{
+    return !c->calls || !c->c.exact || c->c.delta != 0;
+}
+
+/* The verdict of count row C in words: "regressed, not gated" where it
+ * would fail a run that gated it; instructions beside the cycles of the
+ * same key ("instructions +4.10% exact; cycles blind at this machine's
+ * noise"). */
+static void count_verdict(char *buf, size_t len, const struct qqb_countcmp *c)
+{
+    struct qqb_signed sp;
+    int k = snprintf(buf, len, "%s%s", qqb_verdict_name(c->c.verdict),
+                     c->c.verdict == QQB_REGRESSED && !c->gated ? ", not gated" : "");
+    if (c->calls || k < 0 || (size_t)k >= len)
+        return;
+    snprintf(buf + k, len - (size_t)k, ": instructions %s%% %s%s%s%s", qqb_signed(&sp, c->c.pct, 2),
+             c->c.exact ? "exact" : "judged on the launches", c->timing >= 0 ? "; cycles " : "",
+             c->timing >= 0 ? qqb_verdict_name((enum qqb_verdict)c->timing) : "",
+             c->timing == QQB_BLIND ? " at this machine's noise" : "");
+}
+
+/* The verdicts on counts (judge_counts.c): calls per launch and
+ * instructions per hit, exact where every launch of a side read the same. */
+static void print_counts(FILE *fp, const struct qqb_report *r)
+{
+    const struct qqb_judgement *j = r->j;
+    size_t n = 0;
+    for (size_t i = 0; i < j->ncounts; i++)
+        n += (size_t)count_shown(&j->counts[i]);
+    if (n == 0)
+        return;
+    fprintf(fp, "\nCounts: calls per launch and instructions per hit, exact where every launch "
+                "of a side read the same (no noise), non-deterministic otherwise\n\n");
+    fprintf(fp, "%-24s %-12s %-8s %-16s %-16s %-18s %9s  %s\n", "case", "key", "figure", "before",
+            "after", "change", "threshold", "verdict");
+    for (size_t i = 0; i < j->ncounts; i++) {
+        const struct qqb_countcmp *c = &j->counts[i];
+        if (!count_shown(c))
+            continue;
+        char b[72], a[72], ch[40], v[160], tb[32], ta[32], cp[32], kp[32];
+        struct qqb_signed sp;
+        qqb_count_side_text(b, sizeof b, &c->c.base);
+        qqb_count_side_text(a, sizeof a, &c->c.cur);
+        snprintf(ch, sizeof ch, "%s%% %s", qqb_signed(&sp, c->c.pct, 2),
+                 c->c.exact ? "exact" : "stats");
+        count_verdict(v, sizeof v, c);
+        fprintf(fp, "%-24.*s %-12.*s %-8s %-16s %-16s %-18s %8.1f%%  %s (%s)",
+                qqb_utf8_fit(c->case_name, 24), c->case_name, qqb_utf8_fit(c->key, 12), c->key,
+                c->calls ? "calls" : "instr", b, a, ch, c->c.threshold_pct, v, c->why);
+        if (isfinite(c->count_part))
+            fprintf(fp, " [instructions per launch %s -> %s: calls %s, cost %s]",
+                    qqb_count_grouped(tb, sizeof tb, c->total_base),
+                    qqb_count_grouped(ta, sizeof ta, c->total_cur),
+                    qqb_count_grouped(kp, sizeof kp, c->count_part),
+                    qqb_count_grouped(cp, sizeof cp, c->cost_part));
+        if (c->ab == QQB_CMP_BUILD)
+            fprintf(fp, " vs reference build");
+        else if (c->ab)
+            fprintf(fp, " vs %s", c->ref_name);
+        else
+            fprintf(fp, " vs baseline");
+        if (c->calls && c->c.verdict == QQB_REGRESSED && !c->gated)
+            fprintf(fp, " [gate: counts would fail the run]");
+        fprintf(fp, "\n");
+    }
+}
+
 static void print_legend(FILE *fp, const struct qqb_report *r)
 {
     const struct qqb_judgement *j = r->j;
@@ -266,6 +337,22 @@ static void print_measured(FILE *fp, const struct qqb_report *r)
     }
 }
 
+/* The verdicts on counts in one line, where the table shows any. */
+static void print_count_summary(FILE *fp, const struct qqb_judgement *j)
+{
+    size_t v[QQB_NVERDICTS] = {0}, shown = 0;
+    for (size_t i = 0; i < j->ncounts; i++) {
+        shown += (size_t)count_shown(&j->counts[i]);
+        v[j->counts[i].c.verdict]++;
+    }
+    if (shown)
+        fprintf(fp,
+                "qqbench: counts: %zu regressed (%zu failing the run), %zu improved, %zu "
+                "unchanged, %zu noisy; %zu non-deterministic\n",
+                v[QQB_REGRESSED], j->counts_regressed, v[QQB_IMPROVED], v[QQB_UNCHANGED],
+                v[QQB_NOISY], j->counts_nondet);
+}
+
 /* The summary line's end when memory fails the run (exit 1): what grew and
  * against what, so exit 1 is not read as a timing verdict alone; "" when
  * memory did not fail it. */
@@ -362,6 +449,7 @@ static int text_emit(FILE *fp, const struct qqb_report *r)
     print_table(fp, r, QQB_CMP_BUILD);
     print_table(fp, r, QQB_CMP_VARIANT);
     print_noisy_runs(fp, r);
+    print_counts(fp, r);
     print_legend(fp, r);
     print_measured(fp, r);
     print_mem(fp, r);
@@ -453,6 +541,7 @@ static int text_emit(FILE *fp, const struct qqb_report *r)
             qqb_count(&nc, res->ncases, "case"), r->elapsed, vsbase, ab[QQB_REGRESSED],
             ab[QQB_IMPROVED], ab[QQB_UNCHANGED], ab[QQB_NOISY], memreg, memimp,
             qqb_count(&nk, r->kernel_failures, "kernel failure"), memexit);
+    print_count_summary(fp, j);
     if (r->models && r->models->n)
         fprintf(fp, "qqbench: models: %zu series fitted, %zu changed growth%s\n",
                 r->models->n - r->models->unfitted, r->models->regressed,

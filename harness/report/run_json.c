@@ -55,6 +55,7 @@ struct rj_schema {
 
 /* The values of each ENUM field (run_json.h). */
 static const char *const rj_values_kind[] = {QQB_RUN_KINDS, NULL};
+static const char *const rj_values_figure[] = {QQB_RUN_FIGURES, NULL};
 
 #define RJ_T struct qqb_run_mem
 RJ_SCHEMA(mem, QQB_RUN_MEM_FIELDS)
@@ -73,6 +74,9 @@ RJ_SCHEMA(cmp, QQB_RUN_CMP_FIELDS)
 #undef RJ_T
 #define RJ_T struct qqb_run_memchg
 RJ_SCHEMA(memchg, QQB_RUN_MEMCHG_FIELDS)
+#undef RJ_T
+#define RJ_T struct qqb_run_count
+RJ_SCHEMA(count, QQB_RUN_COUNT_FIELDS)
 #undef RJ_T
 #define RJ_T struct qqb_run_fp
 RJ_SCHEMA(fp, QQB_RUN_FP_FIELDS)

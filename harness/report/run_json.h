@@ -181,6 +181,40 @@
     X(INT, verdict, "verdict", 0)                                                                  \
     X(BOOL, unchanged, "unchanged", 0) /* a gated key whose numbers did not move */
 
+/* One verdict on counts (judge.h struct qqb_countcmp): a key's calls per
+ * launch or instructions per hit; before/after are null where the
+ * launches of a side disagree (non-deterministic: their spread instead). */
+#define QQB_RUN_COUNT_FIELDS(X)                                                                    \
+    X(STR, case_name, "case", QQB_RJ_TEXT | QQB_RJ_KEEP)                                           \
+    X(STR, key, "key", QQB_RJ_TEXT | QQB_RJ_KEEP)                                                  \
+    X(ENUM, kind, "kind", kind)                                                                    \
+    X(STR, reference, "reference", QQB_RJ_TEXT)                                                    \
+    X(ENUM, figure, "figure", figure)                                                              \
+    X(STR, metric, "metric", QQB_RJ_TEXT)                                                          \
+    X(BOOL, exact, "exact", 0)                                                                     \
+    X(NUM, before, "before", 0)                                                                    \
+    X(NUM, after, "after", 0)                                                                      \
+    X(NUM, before_min, "before_min", 0)                                                            \
+    X(NUM, before_max, "before_max", 0)                                                            \
+    X(NUM, after_min, "after_min", 0)                                                              \
+    X(NUM, after_max, "after_max", 0)                                                              \
+    X(NUM, delta, "delta", 0)                                                                      \
+    X(NUM, change_pct, "change_pct", 0)                                                            \
+    X(NUM, lo_pct, "interval_lo_pct", 0)                                                           \
+    X(NUM, hi_pct, "interval_hi_pct", 0)                                                           \
+    X(NUM, threshold_pct, "threshold_pct", 0)                                                      \
+    X(STR, verdict, "verdict", QQB_RJ_TEXT)                                                        \
+    X(BOOL, gated, "gated", 0)                                                                     \
+    X(STR, cycles_verdict, "cycles_verdict", 0)                                                    \
+    X(NUM, total_before, "total_per_launch_before", 0)                                             \
+    X(NUM, total_after, "total_per_launch_after", 0)                                               \
+    X(NUM, count_part, "count_part", 0)                                                            \
+    X(NUM, cost_part, "cost_part", 0)                                                              \
+    X(STR, why, "why", 0)
+
+/* A verdict on counts' figures (count_comparisons[].figure). */
+#define QQB_RUN_FIGURES "calls", "instructions"
+
 /* The machine (results.h struct qqb_fingerprint). */
 #define QQB_RUN_FP_FIELDS(X)                                                                       \
     X(STR, id, "id", 0)                                                                            \
@@ -207,6 +241,7 @@
     X(ARR, cases, "cases", case)                                                                   \
     X(ARR, comparisons, "comparisons", cmp)                                                        \
     X(ARR, memory_changes, "memory_changes", memchg)                                               \
+    X(OARR, count_comparisons, "count_comparisons", count)                                         \
     X(JSON, models, "models", 0)                                                                   \
     X(JSON, signatures, "signatures", 0)                                                           \
     X(JSON, profile, "profile", 0)                                                                 \
@@ -259,6 +294,9 @@ struct qqb_run_cmp {
 };
 struct qqb_run_memchg {
     QQB_RUN_MEMCHG_FIELDS(QQB_RJ_MEMBER)
+};
+struct qqb_run_count {
+    QQB_RUN_COUNT_FIELDS(QQB_RJ_MEMBER)
 };
 struct qqb_run_fp {
     QQB_RUN_FP_FIELDS(QQB_RJ_MEMBER)
