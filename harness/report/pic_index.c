@@ -383,6 +383,70 @@ static void index_memory(FILE *fp, const struct rep *r)
     fprintf(fp, "</tbody>\n</table>\n");
 }
 
+/* A verdict on counts the page lists: every instructions row; a calls
+ * row that moved or whose launches disagree (as the terminal's table). */
+static int count_listed(const struct qqb_run_count *c)
+{
+    return (c->figure && strcmp(c->figure, "calls")) || !c->exact || c->delta != 0;
+}
+
+/* The verdicts on counts' table (the run JSON's count_comparisons):
+ * instructions beside the cycles of the same key. */
+static void index_counts(FILE *fp, const struct rep *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->run.n_count_comparisons; i++)
+        n += (size_t)count_listed(&r->run.count_comparisons[i]);
+    if (n == 0)
+        return;
+    fprintf(fp, "<h3>Counts: calls per launch and instructions per hit</h3>\n<p>Exact where "
+                "every launch of a side read the same count (no noise, no interval); "
+                "non-deterministic counts give their spread and are judged on the "
+                "launches.</p>\n<table>\n<thead><tr><th>case</th><th>key</th><th>against</th>"
+                "<th>figure</th><th class=\"n\">before</th><th class=\"n\">after</th>"
+                "<th class=\"n\">change</th><th>verdict</th><th>cycles</th></tr></thead>\n"
+                "<tbody>\n");
+    for (size_t i = 0; i < r->run.n_count_comparisons; i++) {
+        const struct qqb_run_count *c = &r->run.count_comparisons[i];
+        if (!count_listed(c))
+            continue;
+        char b[72], a[72], ch[48] = "n/a";
+        struct qqb_signed sp;
+        struct qqb_count_side sb = {c->exact ? c->before : NAN, c->before_min, c->before_max, 0},
+                              sa = {c->exact ? c->after : NAN, c->after_min, c->after_max, 0};
+        qqb_count_side_text(b, sizeof b, &sb);
+        qqb_count_side_text(a, sizeof a, &sa);
+        if (isfinite(c->change_pct))
+            snprintf(ch, sizeof ch, "%s%% %s", qqb_signed(&sp, c->change_pct, 2),
+                     c->exact ? "exact" : "on the launches");
+        fprintf(fp, "<tr class=\"v-%s\"><td>",
+                pic_vstyle[pic_vclass_of(c->verdict ? c->verdict : "")].name);
+        qqb_markup_text(fp, c->case_name);
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, c->key);
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, c->reference ? c->reference : c->kind ? c->kind : "-");
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, c->figure ? c->figure : "-");
+        fprintf(fp,
+                "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+                "<td><span class=\"chip\"></span>",
+                b, a, ch);
+        qqb_markup_text(fp, c->verdict ? c->verdict : "-");
+        fprintf(fp, "%s",
+                c->gated || !c->verdict || strcmp(c->verdict, "regressed") ? "" : ", not gated");
+        if (c->why) {
+            fprintf(fp, "<br><span class=\"note\">");
+            qqb_markup_text(fp, c->why);
+            fprintf(fp, "</span>");
+        }
+        fprintf(fp, "</td><td>");
+        qqb_markup_text(fp, c->cycles_verdict ? c->cycles_verdict : "-");
+        fprintf(fp, "</td></tr>\n");
+    }
+    fprintf(fp, "</tbody>\n</table>\n");
+}
+
 /* The verdict tables, memory changes and kernel failures. */
 static void index_verdicts(FILE *fp, const struct rep *r)
 {
@@ -396,6 +460,7 @@ static void index_verdicts(FILE *fp, const struct rep *r)
         fprintf(fp, "<p>No comparisons: %s.</p>\n", nothing_compared(r));
     for (size_t k = 0; k < r->nkinds; k++)
         html_cmp_table(r, fp, r->kinds[k]);
+    index_counts(fp, r);
     if (r->nmch)
         index_memory(fp, r);
     int failures = 0;

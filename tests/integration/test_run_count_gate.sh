@@ -28,6 +28,9 @@ check "the summary counts it, failing nothing" has out.txt '^qqbench: counts: 1 
 check "the JSON has the row, exact" \
     test "$(jq_py c.json '[.count_comparisons[]|select(.key=="side" and .figure=="calls")|"\(.before) \(.after) \(.exact) \(.gated) \(.verdict)"][0]' \
         '["%g %g %s %s %s" % (c["before"], c["after"], str(c["exact"]).lower(), str(c["gated"]).lower(), c["verdict"]) for c in d["count_comparisons"] if c["key"]=="side" and c["figure"]=="calls"][0]')" = "100 150 true false regressed"
+qq rep.txt rep.err report c.json --out rep --no-plot
+check "the page lists the calls row (exit $rc)" \
+    has rep/index.html '<td>p\[more\]@1</td><td>side</td><td>p\[base\]@1</td><td>calls</td><td class="n">100</td><td class="n">150</td><td class="n">\+50\.00% exact</td><td><span class="chip"></span>regressed, not gated<br><span class="note">called 100 -&gt; 150 times per launch'
 rm -rf bl
 suite g.yaml "  gate: counts"
 qq out2.txt err2.txt run g.yaml --baselines bl --no-report --junit g.xml
