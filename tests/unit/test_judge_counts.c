@@ -229,6 +229,71 @@ static void test_calls(void)
     }
 }
 
+static const struct qqb_countcmp *row_of(const struct qqb_judgement *j, int ab, size_t ci,
+                                         int calls)
+{
+    for (size_t i = 0; i < j->ncounts; i++)
+        if (j->counts[i].ab == ab && j->counts[i].case_idx == ci &&
+            !strcmp(j->counts[i].key, "x") && j->counts[i].calls == calls)
+            return &j->counts[i];
+    return NULL;
+}
+
+/* Every gate uses the rule: against the reference build (--against: the
+ * change build's x one instruction more per hit) and against a stored
+ * baseline of one run (counts need no run-to-run spread: no timing row is
+ * made from one run, the count rows are). Both gate the instructions. */
+static void test_build_and_baseline(void)
+{
+    struct qqb_suite *s = fixture_suite("");
+    struct qqb_plan p;
+    struct qqb_results cur, base;
+    struct qqb_judgement j;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(
+        qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
+    CHECK(p.ncases == 2 && p.cases[0].twin == 1);
+    fixture_results(&p, &cur, 1000);
+    launches(cur.cases[0], "x", 1000, 51, 6, 0.002);
+    launches(cur.cases[1], "x", 1000, 50, 6, 0.002);
+    CHECK_INT_EQ(qqb_judge(&p, &cur, NULL, &j), 0);
+    const struct qqb_countcmp *r = row_of(&j, QQB_CMP_BUILD, 0, 0);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK(r->c.exact && r->c.delta == 1 && r->c.verdict == QQB_REGRESSED && r->gated);
+        CHECK_INT_EQ(r->ref_idx, 1);
+    }
+    CHECK_INT_EQ(j.counts_regressed, 1);
+    qqb_judgement_free(&j);
+    qqb_plan_free(&p);
+
+    /* The baseline: one run of the same case at 50 per hit. */
+    CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
+    qqb_results_free(&cur);
+    fixture_results(&p, &cur, 1000);
+    fixture_results(&p, &base, 1000);
+    launches(cur.cases[0], "x", 1000, 51, 6, 0.002);
+    launches(base.cases[0], "x", 1000, 50, 6, 0.003);
+    CHECK_INT_EQ(qqb_judge(&p, &cur, &base, &j), 0);
+    CHECK_INT_EQ(j.ncmp, 0); /* one baseline run: no timing row */
+    r = row_of(&j, QQB_CMP_BASELINE, 0, 0);
+    CHECK(r != NULL);
+    if (r)
+        CHECK(r->c.exact && r->c.delta == 1 && r->c.verdict == QQB_REGRESSED && r->gated &&
+              r->ref_name == NULL);
+    r = row_of(&j, QQB_CMP_BASELINE, 0, 1);
+    CHECK(r != NULL && r->c.verdict == QQB_UNCHANGED && !r->gated);
+    CHECK_INT_EQ(j.counts_regressed, 1);
+    qqb_judgement_free(&j);
+    qqb_results_free(&cur);
+    qqb_results_free(&base);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 /* The suite's fields: gate is cost or counts, threshold_instr a number
  * of instructions per hit above 0; both settings, so a benchmark
  * overrides defaults:. */
@@ -264,5 +329,6 @@ int main(void)
     RUN(test_aa);
     RUN(test_planted_instruction);
     RUN(test_calls);
+    RUN(test_build_and_baseline);
     return TEST_DONE();
 }
