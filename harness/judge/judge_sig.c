@@ -1,5 +1,6 @@
 /* judge_sig.c - application signatures x machine profiles: predicted against measured per case. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,12 +9,15 @@
 #include "match.h"
 #include "stats.h"
 
-static const char *const FIELDS[QQB_SIG_NFIELDS] = {"bytes", "working_set", "flops", "messages",
-                                                    "message_bytes"};
+static const char *const FIELDS[QQB_SIG_NFIELDS] = {
+    "bytes",    "working_set", "flops",     "messages",  "message_bytes", "instr",     "loads_l1",
+    "loads_ll", "loads_mem",   "stores_l1", "stores_ll", "stores_mem",    "dep_loads", "dep_flops"};
 
 static double *field_of(struct qqb_signature *s, size_t f)
 {
-    double *v[] = {&s->bytes, &s->working_set, &s->flops, &s->messages, &s->message_bytes};
+    double *v[] = {&s->bytes,     &s->working_set, &s->flops,     &s->messages, &s->message_bytes,
+                   &s->instr,     &s->loads[0],    &s->loads[1],  &s->loads[2], &s->stores[0],
+                   &s->stores[1], &s->stores[2],   &s->dep_loads, &s->dep_flops};
     return v[f];
 }
 
@@ -29,28 +33,91 @@ static double median_of(const struct qqb_case_result *c, const char *key, const 
     return m && m->n ? qqb_median(m->samples, m->n) : NAN;
 }
 
-/* Seconds in state KEY per launch of C (median; the slowest node). */
+/* Net seconds in state KEY per launch of C: the slowest node's net ticks
+ * per interval (QQ's own cost taken out, an interrupt's stretch left out:
+ * docs/STATISTICS.md) times its intervals, medians over launches. The
+ * signature is the work's, not QQ's timer's: the gross ticks held 66
+ * ticks of QQ a chain interval of 44 here. Without those figures, the
+ * gross ticks (median; the slowest node). */
 static double seconds(const struct qqb_case_result *c, const char *key)
 {
-    double t = median_of(c, key, "ticks");
+    double net = median_of(c, key, "per_hit"), n = median_of(c, key, "intervals");
+    double t = isfinite(net) && isfinite(n) && n > 0 ? net * n / (c->nodes > 0 ? c->nodes : 1)
+                                                     : median_of(c, key, "ticks");
     return c && c->mhz > 0 ? t / (c->mhz * 1e6) : NAN;
 }
 
-/* The signature of KEY in C: "sig:KEY:FIELD" counts, per node. 1 when
- * some field is there. */
-static int signature_of(const struct qqb_case_result *c, const char *key, struct qqb_signature *s)
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The case holding KEY's instruction counts: C, else a case of RES with
+ * C's benchmark, variant, point and nodes (one measured for instructions).
+ * NULL when none. */
+static const struct qqb_case_result *instr_case(const struct qqb_results *res,
+                                                const struct qqb_case_result *c, const char *key)
+{
+    if (qqb_case_find_metric(c, key, "instr"))
+        return c;
+    for (size_t i = 0; res && i < res->ncases; i++) {
+        const struct qqb_case_result *o = res->cases[i];
+        if (o != c && o->nodes == c->nodes && same_str(o->bench, c->bench) &&
+            same_str(o->variant, c->variant) && same_str(o->point, c->point) &&
+            qqb_case_find_metric(o, key, "instr"))
+            return o;
+    }
+    return NULL;
+}
+
+/* The traced signature of KEY (docs/INSTRUCTIONS.md, callgrind's counts
+ * per key per launch, summed over threads and nodes) from C, else from a
+ * case of RES measuring the same benchmark, variant, point and nodes for
+ * instructions: instructions, and with the cache simulation loads and
+ * stores by the level that served them (L1 = dr - d1mr, last level =
+ * d1mr - dlmr, memory = dlmr; likewise dw). 1 when some count is there. */
+static int traced(const struct qqb_results *res, const struct qqb_case_result *c, const char *key,
+                  struct qqb_signature *s)
+{
+    static const char *const W[] = {"instr", "dr", "d1mr", "dlmr", "dw", "d1mw", "dlmw"};
+    double v[7];
+    const struct qqb_case_result *from = instr_case(res, c, key);
+    if (!from)
+        return 0;
+    double nodes = c->nodes > 0 ? c->nodes : 1;
+    for (size_t w = 0; w < 7; w++)
+        v[w] = median_of(from, key, W[w]) / nodes;
+    s->instr = isfinite(v[0]) ? v[0] : 0;
+    for (int rw = 0; rw < 2; rw++) {
+        const double *a = v + 1 + (ptrdiff_t)3 * rw; /* accesses, L1 misses, last-level misses */
+        double *out = rw ? s->stores : s->loads;
+        if (!(isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2])))
+            continue; /* no cache simulation: the level is not known */
+        out[QQB_SIG_L1] = fmax(0, a[0] - a[1]);
+        out[QQB_SIG_LL] = fmax(0, a[1] - a[2]);
+        out[QQB_SIG_MEM] = fmax(0, a[2]);
+    }
+    return 1;
+}
+
+/* The signature of KEY in C: traced (above), then the "sig:KEY:FIELD"
+ * counts, per node, which override a traced field. 1 when some field is
+ * there; *TRACED 1 when the trace gave some. */
+static int signature_of(const struct qqb_results *res, const struct qqb_case_result *c,
+                        const char *key, struct qqb_signature *s, int *was_traced)
 {
     int any = 0;
     memset(s, 0, sizeof *s);
-    for (size_t f = 0; f < sizeof FIELDS / sizeof *FIELDS; f++) {
+    *was_traced = traced(res, c, key, s);
+    for (size_t f = 0; f < QQB_SIG_NFIELDS; f++) {
         char name[256];
         snprintf(name, sizeof name, QQB_SIG_PREFIX "%s:%s", key, FIELDS[f]);
         double v = median_of(c, name, "sum");
-        if (isfinite(v) && v > 0) {
+        if (isfinite(v) && v > 0)
             *field_of(s, f) = v / (c->nodes > 0 ? c->nodes : 1);
-            any |= f != 1; /* a working set alone is no work */
-        }
     }
+    for (size_t f = 0; f < QQB_SIG_NFIELDS; f++)
+        any |= f != 1 && *field_of(s, f) > 0; /* a working set alone is no work */
     return any;
 }
 
@@ -74,7 +141,8 @@ static int sig_rows(const struct qqb_plan *p, const struct qqb_results *cur, siz
                 !strncmp(k, QQB_SIG_PREFIX, sizeof QQB_SIG_PREFIX - 1))
                 continue;
             struct qqb_signature s;
-            if (!signature_of(c, k, &s))
+            int was_traced;
+            if (!signature_of(cur, c, k, &s, &was_traced))
                 continue;
             struct qqb_sig_row *rows = qqb_grow(out->rows, out->n, &cap, sizeof *rows, 8);
             if (!rows)
@@ -86,6 +154,7 @@ static int sig_rows(const struct qqb_plan *p, const struct qqb_results *cur, siz
             r->case_name = c->name;
             r->key = k;
             r->s = s;
+            r->traced = was_traced;
             r->measured = seconds(c, k);
             r->predicted = prof ? qqb_profile_predict(prof, &s, r->parts, &r->bound) : NAN;
             if (!other || !prof || !base_prof)
@@ -151,22 +220,24 @@ void qqb_sig_judgement_print(FILE *fp, const struct qqb_sig_judgement *j)
     }
     fprintf(fp,
             "\nPredicted from the signature x this machine's profile (%s; docs/MODELS.md):\n"
-            "  max(bytes / bandwidth at the working set, flops / flop rate) + messages x "
-            "one-way time\n",
+            "  max(memory, flops, latency) + network: loads and stores at their level's\n"
+            "  throughput, bytes at their working set's bandwidth; instructions and flops at\n"
+            "  their issue rates; dependent loads and flops at their latency; messages x\n"
+            "  one-way time\n",
             j->profile->path);
     fprintf(fp, "  %-32s %-10s %10s %10s %8s  %-8s %s\n", "case", "key", "measured", "predicted",
-            "error", "bound", "memory / flops / network");
+            "error", "bound", "memory / flops / latency / network");
     for (size_t i = 0; i < j->n; i++) {
         const struct qqb_sig_row *r = &j->rows[i];
-        char m[32], p[32], a[32], b[32], c[32];
+        char m[32], p[32], part[QQB_NRES][32];
         fmt_s(m, sizeof m, r->measured);
         fmt_s(p, sizeof p, r->predicted);
-        fmt_s(a, sizeof a, r->parts[QQB_RES_MEMORY]);
-        fmt_s(b, sizeof b, r->parts[QQB_RES_FLOPS]);
-        fmt_s(c, sizeof c, r->parts[QQB_RES_NETWORK]);
-        fprintf(fp, "  %-32s %-10s %10s %10s %+7.0f%%  %-8s %s / %s / %s\n", r->case_name, r->key,
-                m, p, 100 * (r->predicted / r->measured - 1), qqb_sig_resource_name(r->bound), a, b,
-                c);
+        for (int k = 0; k < QQB_NRES; k++)
+            fmt_s(part[k], sizeof part[k], r->parts[k]);
+        fprintf(fp, "  %-32s %-10s %10s %10s %+7.0f%%  %-8s %s / %s / %s / %s%s\n", r->case_name,
+                r->key, m, p, 100 * (r->predicted / r->measured - 1),
+                qqb_sig_resource_name(r->bound), part[QQB_RES_MEMORY], part[QQB_RES_FLOPS],
+                part[QQB_RES_LATENCY], part[QQB_RES_NETWORK], r->traced ? " (traced)" : "");
     }
     size_t ncross = 0;
     for (size_t i = 0; i < j->n; i++)

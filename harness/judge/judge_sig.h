@@ -15,6 +15,7 @@ struct qqb_sig_row {
     size_t case_idx;
     const char *case_name, *key; /* borrowed from the current results */
     struct qqb_signature s;      /* medians over launches, per node */
+    int traced;                  /* 1: some field from the instruction counts */
     double measured;             /* seconds in the state per launch (median; slowest node) */
     double predicted;            /* on this machine's profile; NaN without one */
     double parts[QQB_NRES];
@@ -43,9 +44,11 @@ int qqb_judge_signatures(const struct qqb_plan *p, const struct qqb_results *cur
 void qqb_sig_judgement_free(struct qqb_sig_judgement *j);
 void qqb_sig_judgement_print(FILE *fp, const struct qqb_sig_judgement *j);
 /* Field F (0 .. QQB_SIG_NFIELDS-1) of signature S into *V: its name
- * ("bytes", "working_set", "flops", "messages", "message_bytes"), the
- * word of its metric and of the run JSON. */
-#define QQB_SIG_NFIELDS 5
+ * ("bytes", "working_set", "flops", "messages", "message_bytes", "instr",
+ * "loads_l1", "loads_ll", "loads_mem", "stores_l1", "stores_ll",
+ * "stores_mem", "dep_loads", "dep_flops"), the word of its "sig:" count
+ * and of the run JSON. */
+#define QQB_SIG_NFIELDS 14
 const char *qqb_sig_field(const struct qqb_signature *s, size_t f, double *v);
 
 #endif /* QQB_JUDGE_SIG_H */

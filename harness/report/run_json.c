@@ -533,12 +533,14 @@ json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j)
             json_object_set_new(s, name, json_real(v));
         }
         json_object_set_new(o, "signature", s);
+        json_object_set_new(o, "traced", json_boolean(r->traced));
         json_object_set_new(o, "measured_s", jn(r->measured));
         json_object_set_new(o, "predicted_s", jn(r->predicted));
         if (j->profile) {
             json_object_set_new(o, "memory_s", jn(r->parts[QQB_RES_MEMORY]));
             json_object_set_new(o, "flops_s", jn(r->parts[QQB_RES_FLOPS]));
             json_object_set_new(o, "network_s", jn(r->parts[QQB_RES_NETWORK]));
+            json_object_set_new(o, "latency_s", jn(r->parts[QQB_RES_LATENCY]));
             json_object_set_new(o, "bound", json_string(qqb_sig_resource_name(r->bound)));
         }
         if (r->cross) {

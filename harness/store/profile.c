@@ -493,19 +493,65 @@ static double interp(const double *xs, const double *ys, size_t n, double x)
 
 const char *qqb_sig_resource_name(enum qqb_sig_resource r)
 {
-    return r == QQB_RES_MEMORY ? "memory" : r == QQB_RES_FLOPS ? "flops" : "network";
+    return r == QQB_RES_MEMORY    ? "memory"
+           : r == QQB_RES_FLOPS   ? "flops"
+           : r == QQB_RES_LATENCY ? "latency"
+                                  : "network";
+}
+
+/* The profile's level that serves a traced level: L1; between L1 and
+ * memory, L2 when the working set (if given) fits it, else the last
+ * level (L2 when the profile has no third); memory. */
+static int served_by(const struct qqb_profile *p, int sl, double ws)
+{
+    if (sl == QQB_SIG_L1)
+        return QQB_LEVEL_L1;
+    if (sl == QQB_SIG_MEM)
+        return QQB_LEVEL_MEM;
+    int ll = p->level[QQB_LEVEL_LL].thr_ns > 0 ? QQB_LEVEL_LL : QQB_LEVEL_L2;
+    return ws > 0 && p->level[QQB_LEVEL_L2].bytes > 0 && ws > p->level[QQB_LEVEL_L2].bytes
+               ? ll
+               : QQB_LEVEL_L2;
+}
+
+/* N ops at COST ns each, in seconds; NaN when N > 0 and the cost is not
+ * measured. */
+static double cost(double n, double ns)
+{
+    return n > 0 ? (ns > 0 ? n * ns * 1e-9 : NAN) : 0;
+}
+
+/* Memory (independent loads and stores at each level's throughput, bytes
+ * at their working set's bandwidth) and latency (dependent loads at each
+ * level's latency, dependent flops at a chain's) into T. */
+static void memory_time(const struct qqb_profile *p, const struct qqb_signature *s, double *t)
+{
+    if (s->bytes > 0) {
+        double ws = s->working_set > 0 ? s->working_set : s->bytes;
+        t[QQB_RES_MEMORY] = s->bytes / (interp(p->mem_bytes, p->mem_gbps, p->nmem, ws) * 1e9);
+    }
+    double loads = 0;
+    for (int l = 0; l < QQB_SIG_NLEVELS; l++)
+        loads += s->loads[l];
+    /* the dependent loads are spread over the levels as all loads are */
+    double dep = loads > 0 ? fmin(1, s->dep_loads / loads) : 0;
+    for (int l = 0; l < QQB_SIG_NLEVELS; l++) {
+        int pl = served_by(p, l, s->working_set);
+        t[QQB_RES_MEMORY] += cost(s->loads[l] * (1 - dep) + s->stores[l], p->level[pl].thr_ns);
+        t[QQB_RES_LATENCY] += cost(s->loads[l] * dep, p->level[pl].lat_ns);
+    }
+    t[QQB_RES_LATENCY] += cost(s->dep_flops, p->fp_dep_ns);
 }
 
 double qqb_profile_predict(const struct qqb_profile *p, const struct qqb_signature *s,
                            double parts[QQB_NRES], enum qqb_sig_resource *bound)
 {
-    double t[QQB_NRES] = {0, 0, 0};
-    if (s->bytes > 0) {
-        double ws = s->working_set > 0 ? s->working_set : s->bytes;
-        t[QQB_RES_MEMORY] = s->bytes / (interp(p->mem_bytes, p->mem_gbps, p->nmem, ws) * 1e9);
-    }
-    if (s->flops > 0)
-        t[QQB_RES_FLOPS] = p->gflops > 0 ? s->flops / (p->gflops * 1e9) : NAN;
+    double t[QQB_NRES] = {0, 0, 0, 0};
+    memory_time(p, s, t);
+    double fp_ns = p->fp_ns > 0 ? p->fp_ns : p->gflops > 0 ? 1 / p->gflops : 0;
+    t[QQB_RES_FLOPS] = fmax(cost(s->instr, p->int_ns), cost(s->flops - s->dep_flops, fp_ns));
+    if (isnan(cost(s->instr, p->int_ns)) || isnan(cost(s->flops - s->dep_flops, fp_ns)))
+        t[QQB_RES_FLOPS] = NAN; /* fmax would drop it */
     if (s->messages > 0) {
         double size = s->message_bytes / s->messages;
         t[QQB_RES_NETWORK] =
@@ -521,6 +567,6 @@ double qqb_profile_predict(const struct qqb_profile *p, const struct qqb_signatu
         *bound = b;
     for (int r = 0; r < QQB_NRES; r++)
         if (isnan(t[r]))
-            return NAN; /* fmax would drop it */
-    return fmax(t[QQB_RES_MEMORY], t[QQB_RES_FLOPS]) + t[QQB_RES_NETWORK];
+            return NAN;
+    return fmax(fmax(t[QQB_RES_MEMORY], t[QQB_RES_FLOPS]), t[QQB_RES_LATENCY]) + t[QQB_RES_NETWORK];
 }

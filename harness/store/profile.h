@@ -72,15 +72,28 @@ int qqb_profile_check(const struct qqb_profile *p, char *err, size_t errlen);
 
 #define QQB_SIG_PREFIX "sig:"
 
-enum qqb_sig_resource { QQB_RES_MEMORY, QQB_RES_FLOPS, QQB_RES_NETWORK, QQB_NRES };
+/* memory: independent loads and stores at each level's throughput (and
+ * bytes at the bandwidth of their working set); flops: the issue of
+ * instructions and independent flops; latency: dependent loads at each
+ * level's latency and dependent flops at a chain's; network: messages. */
+enum qqb_sig_resource { QQB_RES_MEMORY, QQB_RES_FLOPS, QQB_RES_NETWORK, QQB_RES_LATENCY, QQB_NRES };
 
-struct qqb_signature {
-    double bytes, working_set, flops, messages, message_bytes; /* per node, per launch */
+/* Where a traced load or store was served (callgrind's cache simulation
+ * has two levels: L1 and the last level). */
+enum qqb_sig_level { QQB_SIG_L1, QQB_SIG_LL, QQB_SIG_MEM, QQB_SIG_NLEVELS };
+
+struct qqb_signature { /* per node, per launch */
+    double bytes, working_set, flops, messages, message_bytes;
+    double instr;                   /* instructions */
+    double loads[QQB_SIG_NLEVELS];  /* loads by the level that served them */
+    double stores[QQB_SIG_NLEVELS]; /* stores likewise */
+    double dep_loads, dep_flops;    /* of them, on one dependent chain */
 };
 
-/* The predicted seconds of signature S on profile P: max(memory, flops) +
- * network, each resource's share in PARTS (may be NULL) and the largest
- * in *BOUND. NaN when the profile lacks a rate the signature needs. */
+/* The predicted seconds of signature S on profile P (docs/MODELS.md):
+ * max(memory, flops, latency) + network, each resource's share in PARTS
+ * (may be NULL) and the largest in *BOUND. NaN when the profile lacks a
+ * rate the signature needs. */
 double qqb_profile_predict(const struct qqb_profile *p, const struct qqb_signature *s,
                            double parts[QQB_NRES], enum qqb_sig_resource *bound);
 const char *qqb_sig_resource_name(enum qqb_sig_resource r);

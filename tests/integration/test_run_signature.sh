@@ -30,11 +30,14 @@ memory:
     latency_ns: 1
 flops:
   gflops: $2
+issue:
+  fp_dep_ns: $3
 mpi: null
 YAML
 }
-profile machine-a 2.0
-profile machine-b 1.0
+# and a dependent chain's flop twice as dear there: 2 ns against 4
+profile machine-a 2.0 2
+profile machine-b 1.0 4
 
 # No profile for this machine yet: the run says how to make one.
 QQBENCH_FINGERPRINT=machine-c qq out0.txt err0.txt run sig.yaml --baselines bl --no-report -q
@@ -44,10 +47,11 @@ check "it says that signatures need a profile" has out0.txt "no profile .*qqbenc
 rm -rf rep
 QQBENCH_FINGERPRINT=machine-a qq out1.txt err1.txt run sig.yaml --baselines bl --report rep -q --json a.json
 check "machine-a records its baseline (exit 0, got $rc)" test "$rc" = 0
-check "predicted against measured, flop-bound" has out1.txt '^  chain@1 +chain .* flops '
-# 2 flops x 40 ops x 2000 steps at 2 GFLOP/s
-check "the prediction is the signature over the profile's rate (80 us)" \
-    python3 -c 'import json,sys; r=json.load(open("a.json"))["signatures"][0]; sys.exit(not (abs(r["predicted_s"]-8e-5) < 1e-12 and r["signature"]["flops"] == 160000 and r["bound"] == "flops" and r["measured_s"] > 0))'
+check "predicted against measured, latency-bound" has out1.txt '^  chain@1 +chain .* latency '
+# 2 flops x 40 ops x 2000 steps, every one dependent, at 2 ns a flop (at
+# the flop rate, 2 GFLOP/s, they would take 80 us)
+check "the prediction is the dependent flops at a chain's rate (320 us)" \
+    python3 -c 'import json,sys; r=json.load(open("a.json"))["signatures"][0]; sys.exit(not (abs(r["predicted_s"]-3.2e-4) < 1e-12 and r["signature"]["flops"] == 160000 and r["signature"]["dep_flops"] == 160000 and abs(r["flops_s"]) < 1e-12 and r["bound"] == "latency" and r["measured_s"] > 0))'
 if command -v gnuplot >/dev/null; then
     check "the report draws the profile" test -s rep/profile_memory.png
     check "index.html shows it" has rep/index.html 'src="profile_memory.png"'
@@ -57,7 +61,7 @@ check "the JSON holds the profile" python3 -c 'import json,sys; d=json.load(open
 QQBENCH_FINGERPRINT=machine-b qq out2.txt err2.txt run sig.yaml --baselines bl --baseline-from machine-a --no-report -q --json b.json
 check "against machine-a's baseline: the run completes (got $rc)" test "$rc" = 0 -o "$rc" = 1
 check "the profiles' part of the change is shown" has out2.txt 'How much of the change from machine machine-a the profiles explain'
-check "predicted ratio 2 (half the flop rate)" has out2.txt '^  chain@1 +chain +[0-9.]+x +2\.000x'
+check "predicted ratio 2 (a chain's flop twice as dear)" has out2.txt '^  chain@1 +chain +[0-9.]+x +2\.000x'
 check "the JSON says so" python3 -c 'import json,sys; r=json.load(open("b.json"))["signatures"][0]; sys.exit(not (abs(r["predicted_ratio"]-2) < 1e-12 and r["baseline_machine"] == "machine-a" and r["measured_ratio"] > 0))'
 
 # machine-a's profile gone: the difference is not explained, and the run says so.

@@ -201,8 +201,92 @@ static void test_other_machine(void)
     qqb_results_free(&cur);
 }
 
+/* A traced signature: callgrind's counts per key per launch (summed over
+ * nodes), on the case itself or on a case of the same benchmark measured
+ * for instructions. A loop of N loads over a working set that fits L1 (no
+ * L1 miss) is N loads at L1, and predicts N x L1's throughput exactly. */
+static void test_traced(void)
+{
+    const double N = 4e6;
+    struct qqb_plan p;
+    struct qqb_plan_case pc[2];
+    struct qqb_results cur;
+    struct qqb_profile prof;
+    struct qqb_sig_judgement j;
+    char err[256], out[4096];
+    const char *text = "levels:\n  l1:\n    bytes: 32768\n    latency_ns: 1\n"
+                       "    throughput_ns: 0.25\n  l2:\n    bytes: 524288\n"
+                       "    latency_ns: 5\n    throughput_ns: 0.5\n  memory:\n"
+                       "    latency_ns: 100\n    throughput_ns: 4\n"
+                       "issue:\n  int_ns: 0.125\n  fp_ns: 0.5\n  fp_dep_ns: 2\n";
+    CHECK_INT_EQ(qqb_profile_parse("p.yaml", text, strlen(text), &prof, err, sizeof err), 0);
+    plan(&p, pc);
+    const char *names[] = {"loop@2", "loop@2 (reference build)"};
+    for (int sibling = 0; sibling < 2; sibling++) {
+        memset(&cur, 0, sizeof cur);
+        CHECK_INT_EQ(qqb_results_init(&cur, names, 2), 0);
+        for (size_t i = 0; i < 2; i++) {
+            struct qqb_case_result *c = cur.cases[i];
+            c->nodes = 2;
+            c->mhz = 2000;
+            c->bench = "loop";
+            add(c, "loop", "ticks", 2000);
+            add(c, "loop", "per_hit", 100);        /* net ticks per interval */
+            add(c, "loop", "intervals", 2 * 1000); /* over the two nodes */
+        }
+        /* the counts on the case itself, or on the other case of the same
+         * benchmark (here the reference build's slot stands in for the
+         * case measured for instructions) */
+        struct qqb_case_result *t = cur.cases[sibling];
+        const char *w[] = {"instr", "dr", "d1mr", "dlmr", "dw", "d1mw", "dlmw"};
+        double v[] = {2 * 3 * N, 2 * N, 0, 0, 0, 0, 0}; /* two nodes' sums */
+        for (int k = 0; k < 7; k++)
+            add(t, "loop", w[k], v[k]);
+        CHECK_INT_EQ(qqb_judge_signatures(&p, &cur, NULL, &prof, NULL, &j), 0);
+        CHECK_INT_EQ(j.n, 1);
+        if (j.n == 1) {
+            const struct qqb_sig_row *r = &j.rows[0];
+            CHECK(r->traced);
+            /* measured: net 100 ticks x 1000 intervals a node at 2000 MHz,
+             * not the gross 2000 ticks */
+            CHECK_DBL_NEAR(r->measured, 5e-5, 1e-15);
+            CHECK_DBL_NEAR(r->s.loads[QQB_SIG_L1], N, 0);
+            CHECK_DBL_NEAR(r->s.loads[QQB_SIG_LL] + r->s.loads[QQB_SIG_MEM], 0, 0);
+            CHECK_DBL_NEAR(r->s.instr, 3 * N, 0);
+            /* N loads at 0.25 ns = 1 ms; 3N instructions at 0.125 ns = 1.5 ms */
+            CHECK_DBL_NEAR(r->parts[QQB_RES_MEMORY], N * 0.25e-9, 1e-15);
+            CHECK_DBL_NEAR(r->predicted, 3 * N * 0.125e-9, 1e-15);
+            CHECK_INT_EQ(r->bound, QQB_RES_FLOPS);
+        }
+        CHECK_STR_CONTAINS(printed(&j, out, sizeof out), "(traced)");
+        qqb_sig_judgement_free(&j);
+        /* misses split the loads by level; a written count overrides */
+        add(t, "loop", "d1mr", 2 * 0.25 * N);
+        add(t, "loop", "d1mr", 2 * 0.25 * N);
+        add(t, "loop", "dlmr", 2 * 0.1 * N);
+        add(t, "loop", "dlmr", 2 * 0.1 * N);
+        add(cur.cases[0], "sig:loop:dep_loads", "sum", 2 * N);
+        CHECK_INT_EQ(qqb_judge_signatures(&p, &cur, NULL, &prof, NULL, &j), 0);
+        if (j.n == 1) {
+            const struct qqb_sig_row *r = &j.rows[0];
+            CHECK_DBL_NEAR(r->s.loads[QQB_SIG_L1], 0.75 * N, 1e-6);
+            CHECK_DBL_NEAR(r->s.loads[QQB_SIG_LL], 0.15 * N, 1e-6);
+            CHECK_DBL_NEAR(r->s.loads[QQB_SIG_MEM], 0.1 * N, 1e-6);
+            /* every load dependent: 0.75N x 1 + 0.15N x 5 (L2) + 0.1N x 100 ns */
+            CHECK_DBL_NEAR(r->parts[QQB_RES_LATENCY], N * (0.75 + 0.75 + 10) * 1e-9, 1e-12);
+            CHECK_DBL_NEAR(r->parts[QQB_RES_MEMORY], 0, 0);
+            CHECK_INT_EQ(r->bound, QQB_RES_LATENCY);
+        }
+        qqb_sig_judgement_free(&j);
+        for (size_t i = 0; i < 2; i++)
+            cur.cases[i]->bench = NULL;
+        qqb_results_free(&cur);
+    }
+}
+
 int main(void)
 {
+    RUN(test_traced);
     RUN(test_rows);
     RUN(test_other_machine);
     return TEST_DONE();

@@ -203,8 +203,60 @@ static void test_profile_predict(void)
     CHECK(isnan(qqb_profile_predict(&p, &s, NULL, NULL)));
 }
 
+/* The convolution on hand-made levels and issue rates: every part exact. */
+static void test_profile_predict_levels(void)
+{
+    const char *text = "levels:\n  l1:\n    bytes: 32768\n    latency_ns: 1\n"
+                       "    throughput_ns: 0.25\n  l2:\n    bytes: 524288\n"
+                       "    latency_ns: 5\n    throughput_ns: 0.5\n  ll:\n    bytes: 8388608\n"
+                       "    latency_ns: 40\n    throughput_ns: 1\n  memory:\n"
+                       "    latency_ns: 100\n    throughput_ns: 4\n"
+                       "issue:\n  int_ns: 0.125\n  fp_ns: 0.5\n  fp_dep_ns: 2\n";
+    struct qqb_profile p;
+    char err[300];
+    CHECK_INT_EQ(qqb_profile_parse("l.yaml", text, strlen(text), &p, err, sizeof err), 0);
+    double parts[QQB_NRES];
+    enum qqb_sig_resource bound;
+    struct qqb_signature s = {0};
+    /* 1000 loads at each level, 500 stores at L1, no dependence:
+     * 1000 x (0.25 + 0.5 + 4) + 500 x 0.25 ns = 4875 ns, memory-bound */
+    s.loads[QQB_SIG_L1] = s.loads[QQB_SIG_LL] = s.loads[QQB_SIG_MEM] = 1000;
+    s.stores[QQB_SIG_L1] = 500;
+    s.instr = 8000; /* 1000 ns of issue: overlapped */
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, parts, &bound), 4875e-9, 1e-18);
+    CHECK_INT_EQ((int)bound, (int)QQB_RES_MEMORY);
+    CHECK_DBL_NEAR(parts[QQB_RES_FLOPS], 1000e-9, 1e-18);
+    /* a working set beyond L2: the middle level is the last level's */
+    s.working_set = 4e6;
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, NULL, NULL), 5375e-9, 1e-18);
+    /* half the loads dependent: at latency, 1500 x (1 + 40 + 100) / 3 ns */
+    s.dep_loads = 1500;
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, parts, &bound), 500 * 141e-9, 1e-15);
+    CHECK_DBL_NEAR(parts[QQB_RES_MEMORY], (500 * 5.25 + 125) * 1e-9, 1e-18);
+    CHECK_INT_EQ((int)bound, (int)QQB_RES_LATENCY);
+    /* a dependent chain of 1000 flops (2 ns each) beside 1000 independent
+     * ones (0.5 ns): the chain bounds */
+    memset(&s, 0, sizeof s);
+    s.flops = 2000;
+    s.dep_flops = 1000;
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, parts, &bound), 2000e-9, 1e-18);
+    CHECK_DBL_NEAR(parts[QQB_RES_FLOPS], 500e-9, 1e-18);
+    CHECK_INT_EQ((int)bound, (int)QQB_RES_LATENCY);
+    /* a level the profile lacks (no ll: its loads at L2's) and a rate it
+     * lacks (no int_ns: NaN) */
+    p.level[QQB_LEVEL_LL].thr_ns = 0;
+    memset(&s, 0, sizeof s);
+    s.loads[QQB_SIG_LL] = 1000;
+    s.working_set = 4e6;
+    CHECK_DBL_NEAR(qqb_profile_predict(&p, &s, NULL, NULL), 500e-9, 1e-18);
+    p.int_ns = 0;
+    s.instr = 1;
+    CHECK(isnan(qqb_profile_predict(&p, &s, NULL, NULL)));
+}
+
 int main(void)
 {
+    RUN(test_profile_predict_levels);
     RUN(test_profile_parse);
     RUN(test_profile_levels_round_trip);
     RUN(test_profile_quoted_launcher);
