@@ -20,10 +20,36 @@ struct span {
     double xmin, xmax, thr_first, conf;
     int thr_same;
     double rmin, rmax; /* ratios, for the log axis */
+    int instr;         /* rows of this kind have an instructions verdict beside */
 };
 
-/* Row C of the data file, and what it adds to the span. */
-static void change_row(FILE *d, const struct rcmp *c, struct span *sp)
+/* The exact (or estimated) change of instructions per hit of C's case and
+ * key against the same reference (the run JSON's count_comparisons); NaN
+ * where the run has none. */
+static double instr_pct(const struct rep *r, const struct rcmp *c)
+{
+    for (size_t i = 0; i < r->run.n_count_comparisons; i++) {
+        const struct qqb_run_count *k = &r->run.count_comparisons[i];
+        if (k->figure && !strcmp(k->figure, "instructions") && k->case_name && k->key && k->kind &&
+            !strcmp(k->case_name, c->case_name) && !strcmp(k->key, c->key) &&
+            !strcmp(k->kind, c->kind))
+            return k->change_pct;
+    }
+    return NAN;
+}
+
+/* Rows of KIND with an instructions verdict beside. */
+static int has_instr(const struct rep *r, const char *kind)
+{
+    for (size_t i = 0; i < r->ncmps; i++)
+        if (!strcmp(r->cmps[i].kind, kind) && isfinite(instr_pct(r, &r->cmps[i])))
+            return 1;
+    return 0;
+}
+
+/* Row C of the data file, and what it adds to the span; INSTR its
+ * instructions' change (a last column where the span has any). */
+static void change_row(FILE *d, const struct rcmp *c, double instr, struct span *sp)
 {
     int ok = isfinite(c->pct);
     enum vclass v = pic_vclass_of(c->verdict);
@@ -53,6 +79,9 @@ static void change_row(FILE *d, const struct rcmp *c, struct span *sp)
     else
         snprintf(text, sizeof text, "n/a%s%s%s", c->reason ? " (" : "", c->reason ? c->reason : "",
                  c->reason ? ")" : "");
+    size_t tl = strlen(text);
+    if (isfinite(instr) && tl < sizeof text)
+        snprintf(text + tl, sizeof text - tl, "; instructions %s%%", qqb_signed(&sc, instr, 2));
     fprintf(d, "%zu\t", sp->row++);
     pic_dnum(d, c->pct);
     fputc('\t', d);
@@ -67,6 +96,16 @@ static void change_row(FILE *d, const struct rcmp *c, struct span *sp)
     pic_dtext(d, c->key);
     fputc('\t', d);
     pic_dtext(d, text);
+    if (sp->instr) {
+        fputc('\t', d);
+        pic_dnum(d, instr);
+        if (isfinite(instr)) {
+            sp->xmin = fmin(sp->xmin, instr);
+            sp->xmax = fmax(sp->xmax, instr);
+            sp->rmin = fmin(sp->rmin, fmax(1 + instr / 100, 1e-3));
+            sp->rmax = fmax(sp->rmax, 1 + instr / 100);
+        }
+    }
     fputc('\n', d);
 }
 
@@ -77,11 +116,14 @@ static int change_data(struct rep *r, struct pic *p, const char *kind, struct sp
     if (!d)
         return -1;
     qqb_plot_comment(d, p->title);
-    fprintf(d, "# row\tchange_pct\tinterval_lo_pct\tinterval_hi_pct\tthreshold_pct"
-               "\tclass\tlabel\ttext\n");
+    sp->instr = has_instr(r, kind);
+    fprintf(d,
+            "# row\tchange_pct\tinterval_lo_pct\tinterval_hi_pct\tthreshold_pct"
+            "\tclass\tlabel\ttext%s\n",
+            sp->instr ? "\tinstructions_pct" : "");
     for (size_t i = 0; i < r->ncmps; i++)
         if (!strcmp(r->cmps[i].kind, kind))
-            change_row(d, &r->cmps[i], sp);
+            change_row(d, &r->cmps[i], instr_pct(r, &r->cmps[i]), sp);
     return pic_close_file(r, d, p->data[0]);
 }
 
@@ -153,7 +195,8 @@ static void change_labels(FILE *gp, const char *kind, const char *kt, int is_bas
     qqb_plot_str(gp, ttl, QQB_GP_LINES);
     fprintf(gp, "\nset xlabel ");
     char xl[160];
-    snprintf(xl, sizeof xl, "change of cycles per hit, %% (%s; left is faster)",
+    snprintf(xl, sizeof xl, "change of %s per hit, %% (%s; left is faster)",
+             sp->instr ? "cycles (dots) and instructions (diamonds)" : "cycles",
              !strcmp(kind, "baseline") ? "this run against the baseline"
              : !strcmp(kind, "build")  ? "this build against the reference build"
                                        : "against the reference case");
@@ -190,6 +233,11 @@ static void change_plot(FILE *gp, const struct pic *p, int is_base, const struct
                 v, pic_vstyle[v].pt, pic_vstyle[v].color);
         qqb_plot_str(gp, is_base ? pic_vstyle[v].name : pic_vstyle[v].ab_name, 0);
     }
+    if (sp->instr) /* instructions per hit of the same key: exact, no whiskers */
+        fprintf(gp,
+                ", \\\n     '' using (X($9)):1 with points pt 12 ps 2.2 lw 1.6 lc rgb '%s' "
+                "title 'instructions per hit'",
+                QQB_PLOT_INK);
     fprintf(gp, "\n");
 }
 
@@ -213,11 +261,15 @@ int pic_change(struct rep *r, const char *kind)
              "One row per compared key. The dot is the change of the median cycles per hit "
              "(%s), the whiskers its confidence interval, the shaded band the threshold: a "
              "row is %s only when its whole interval lies outside the band. Colour and "
-             "shape give the verdict; the numbers are at the right.",
+             "shape give the verdict; the numbers are at the right.%s",
              !strcmp(kind, "baseline") ? "this run against the baseline"
              : is_base                 ? "this build against the reference build"
                                        : "each case against its reference",
-             is_base ? "regressed or improved" : "slower or faster");
+             is_base ? "regressed or improved" : "slower or faster",
+             has_instr(r, kind) ? " An open diamond is the change of the key's instructions per "
+                                  "hit, exact where every launch read the same count: the two "
+                                  "metrics side by side."
+                                : "");
     struct span sp = {
         .xmin = 0, .xmax = 0, .thr_first = NAN, .conf = NAN, .thr_same = 1, .rmin = 1, .rmax = 1};
     if (change_data(r, p, kind, &sp) != 0)

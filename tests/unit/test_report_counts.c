@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pictures.h"
 #include "report.h"
 #include "run_json.h"
 #include "test.h"
@@ -77,6 +78,19 @@ static void craft(struct qqb_results *res, struct qqb_judgement *j)
     j->counts_nondet = 1;
 }
 
+/* The whole of file PATH (NULL where it cannot be read). */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 16);
+    if (buf)
+        (void)fread(buf, 1, (1 << 16) - 1, f);
+    fclose(f);
+    return buf;
+}
+
 static void test_text(void)
 {
     struct qqb_results res = {0};
@@ -123,6 +137,23 @@ static void test_text(void)
         TEST_FAIL_AT("counts.json: %zu count comparisons: %s", run.n_count_comparisons, err);
     }
     qqb_run_free(&run);
+    /* Picture 1 draws the instructions beside the cycles of the key. */
+    CHECK(qqb_report_write("counts.json", "counts-report", 1, err, sizeof err) == 0);
+    char *dat = slurp("counts-report/change-baseline.dat"),
+         *gp = slurp("counts-report/change-baseline.gp");
+    CHECK(dat != NULL && gp != NULL);
+    if (dat && gp) {
+        CHECK_STR_CONTAINS(dat, "\tinstructions_pct\n");
+        CHECK_STR_CONTAINS(dat, "blind; instructions +4.10%\t4.1\n");
+        CHECK_STR_CONTAINS(gp, "'' using (X($9)):1 with points pt 12");
+        CHECK_STR_CONTAINS(gp, "title 'instructions per hit'");
+    }
+    free(dat);
+    free(gp);
+    remove("counts-report/change-baseline.dat");
+    remove("counts-report/change-baseline.gp");
+    remove("counts-report/index.html");
+    remove("counts-report");
     remove("counts.json");
 
     CHECK(qqb_report_junit("counts.xml", &r, err, sizeof err) == 0);
