@@ -368,7 +368,8 @@ static int run_both(const struct kargs *a, long bytes)
         make_sizes(w.sizes, size);
     }
     floor_init(WINDOW_MAX);
-    double *ratios = kxcalloc(PROG, 2 * (size_t)steps, sizeof *ratios); /* tracked, floor */
+    /* Per round: tracked/plain, floor/plain, tracked/floor. */
+    double *ratios = kxcalloc(PROG, 3 * (size_t)steps, sizeof *ratios);
 
     QQInit(kqq_events((uint64_t)(6 * steps + 16)));
     int st[4] = {0, QQAddState("mem_tracked"), QQAddState("mem_plain"), QQAddState("mem_floor")};
@@ -399,9 +400,11 @@ static int run_both(const struct kargs *a, long bytes)
         }
         ratios[r] = ns[V_PLAIN] ? (double)ns[V_TRACKED] / (double)ns[V_PLAIN] : 0.0;
         ratios[steps + r] = ns[V_PLAIN] ? (double)ns[V_FLOOR] / (double)ns[V_PLAIN] : 0.0;
+        ratios[2 * steps + r] = ns[V_FLOOR] ? (double)ns[V_TRACKED] / (double)ns[V_FLOOR] : 0.0;
     }
     floor_check(WINDOW_MAX, bytes);
-    double median[2] = {kmedian(ratios, (size_t)steps), kmedian(ratios + steps, (size_t)steps)};
+    double median[3] = {kmedian(ratios, (size_t)steps), kmedian(ratios + steps, (size_t)steps),
+                        kmedian(ratios + 2 * steps, (size_t)steps)};
     double pairs = (double)size * (double)steps;
 
     if (bytes)
@@ -422,6 +425,11 @@ static int run_both(const struct kargs *a, long bytes)
     printf("ratio floor/plain:   %8.2f (median of rounds %.2f): the least table (one thread,\n"
            "                     no locks, no freed records), for comparison\n",
            total[V_PLAIN] ? (double)total[V_FLOOR] / (double)total[V_PLAIN] : 0.0, median[1]);
+    /* Issue 25's goal (at most 1.15), in one process; the best rounds'
+     * ratio is the least moved by other work on a shared machine. */
+    printf("ratio tracked/floor: %8.2f (median of rounds %.2f, best rounds %.2f)\n",
+           total[V_FLOOR] ? (double)total[V_TRACKED] / (double)total[V_FLOOR] : 0.0, median[2],
+           best[V_FLOOR] ? (double)best[V_TRACKED] / (double)best[V_FLOOR] : 0.0);
 
     kxfree(ratios);
     kxfree(w.sizes);
