@@ -52,11 +52,14 @@ extern void free(void *ptr) __attribute__((noplt));
  * it): libqq is a static library, linked into a program or a shared
  * library that glibc's static TLS reserve takes. */
 #define TLS_IE    __attribute__((tls_model("initial-exec")))
+/* X kept in its register, not replaced by an equal value loaded later. */
+#define OPAQUE(x) __asm__("" : "+r"(x))
 #else
 #define HOT       static inline
 #define COLD      static
 #define LIKELY(c) (c)
 #define TLS_IE
+#define OPAQUE(x) ((void)0)
 #endif
 
 #if defined(MAP_ANONYMOUS)
@@ -566,7 +569,7 @@ static struct slot *slot_new(struct mtab *t, uintptr_t a)
 
 /* Mark a live slot of T, of key KI, freed (its bytes are taken off by the
  * caller). */
-HOT void slot_free(struct mtab *t, struct slot *e, uint32_t ki)
+HOT void slot_free(struct mtab *t, struct slot *e, uint64_t ki)
 {
     t->free_mark += UINT64_C(1) << META_SHIFT; /* the number wraps with META_MAX */
     e->meta = t->free_mark | ki;
@@ -1209,13 +1212,12 @@ void *MemCalloc(int key, size_t count, size_t size)
     return p;
 }
 
-/* In T (held): take A's live record, its bytes and the free counted on
- * T's account; FREE_TRACKED, or what T knows of A otherwise with, for a
- * freed record, its key above bit 2 (no memory written by the caller: the
- * common path keeps everything in registers). */
-HOT uint64_t free_in(struct mtab *t, uintptr_t a)
+/* In T (held): take the live record E (A's slot, or NULL), its bytes and
+ * the free counted on T's account; FREE_TRACKED, or what T knows of A
+ * otherwise with, for a freed record, its key above bit 2 (no memory
+ * written by the caller: the common path keeps everything in registers). */
+HOT uint64_t free_at(struct mtab *t, struct slot *e)
 {
-    struct slot *e = slot_find(t, a);
     if (!e)
         return FREE_FOREIGN;
     uint32_t ki = slot_key(e);
@@ -1241,49 +1243,47 @@ COLD void free_elsewhere(void *ptr, const struct mtab *own, uint64_t r)
         free(ptr);
 }
 
+/* A free the bias's path leaves out, in T held as HOW says (enter()):
+ * E is PTR's slot there, or NULL. */
+COLD void free_rest(struct mtab *t, int how, struct slot *e, void *ptr)
+{
+    uint64_t r = free_at(t, e);
+    leave(t, how);
+    if (r == FREE_TRACKED)
+        free(ptr);
+    else
+        free_elsewhere(ptr, t, r);
+}
+
 COLD void free_locked(void *ptr)
 {
     struct mtab *t = enter_locked();
-    uint64_t r = free_in(t, (uintptr_t)ptr);
-    lock_give(&t->lock);
-    if (r == FREE_TRACKED)
-        free(ptr);
-    else
-        free_elsewhere(ptr, t, r);
+    free_rest(t, 1, slot_find(t, (uintptr_t)ptr), ptr);
 }
 
-/* What the bias's path leaves out (no live record here, a key past the
- * first KEYS0): T held under the bias. */
-COLD void free_rest(struct mtab *t, void *ptr)
-{
-    uint64_t r = free_in(t, (uintptr_t)ptr);
-    atomic_store_explicit(&t->busy, 0, memory_order_release);
-    if (r == FREE_TRACKED)
-        free(ptr);
-    else
-        free_elsewhere(ptr, t, r);
-}
-
-/* enter(), free_in() and leave() with the bias's common case laid out
- * straight (as record_near's), then libc's free as a tail call. */
+/* enter(), free_at() and leave() with the bias's common case laid out
+ * straight, then libc's free as a tail call. KEY predicts the record's
+ * key (the one charged): the account's address comes from it, so that
+ * its stores need not wait for the record's load (docs/PERFORMANCE.md). */
 void MemFree(int key, void *ptr)
 {
-    (void)key; /* bytes leave the key the block was charged to */
     if (!ptr)
         return;
+    uint64_t ki = (uint32_t)key;
     struct mtab *t = t_tab;
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* membarrier() is the other half */
     struct slot *s = atomic_load_explicit(&t->biased, memory_order_relaxed);
     if (LIKELY(s != NULL)) {
         struct slot *e = slot_find_in(t, s, (uintptr_t)ptr);
-        /* One test: a live record of a key of the first KEYS0. */
+        /* A live record of a key of the first KEYS0 (one test), and KEY's. */
         uint64_t m;
-        if (!e || ((m = e->meta) & (META_FREED | (KEY_MAX & ~(KEYS0 - 1)))) != 0) {
-            free_rest(t, ptr);
+        if (!e || ((m = e->meta) & (META_FREED | (KEY_MAX & ~(KEYS0 - 1)))) != 0 ||
+            (uint8_t)m != ki) {
+            free_rest(t, 0, e, ptr);
             return;
         }
-        uint32_t ki = (uint8_t)m; /* the key: bits 6 to 24 are clear */
+        OPAQUE(ki);
         struct tcount *c = &t->cnt0[ki];
         c->held -= (int64_t)(m >> META_SHIFT);
         c->frees++;

@@ -16,6 +16,11 @@ if(VALGRIND AND NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem
               $<TARGET_FILE:test_mem_table>
       LABELS unit TIMEOUT 300)
   endif()
+  if(TARGET test_mem_free_key)
+    qq_test(test_mem_free_key_valgrind
+      COMMAND ${VALGRIND} --error-exitcode=1 --leak-check=full $<TARGET_FILE:test_mem_free_key>
+      LABELS unit TIMEOUT 300)
+  endif()
   if(TARGET test_mem_threads)
     qq_test(test_mem_threads_valgrind
       COMMAND ${VALGRIND} --error-exitcode=1 --leak-check=full
@@ -60,7 +65,8 @@ if(NOT QQ_SANITIZE AND NOT CMAKE_CROSSCOMPILING AND TARGET test_mem_table
   # The path of a kernel without private expedited membarrier, where no
   # table is biased and every call takes its table's lock: forced by
   # QQ_MEM_NO_BIAS=1, so every machine runs it.
-  foreach(t test_mem_threads test_mem_xthread test_mem_bounds test_mem_fork test_mem_null)
+  foreach(t test_mem_threads test_mem_xthread test_mem_bounds test_mem_fork test_mem_null
+            test_mem_free_key)
     if(TARGET ${t})
       qq_test(${t}_nobias
         COMMAND $<TARGET_FILE:${t}>
