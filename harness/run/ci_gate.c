@@ -139,6 +139,9 @@ int qqb_ci_cause(int rc, const struct qqb_run_tally *t, char *buf, size_t len)
                  t->regressed == 1 ? "" : "s");
     else if (t->mem_regressed)
         snprintf(buf, len, "memory regressed vs reference build");
+    else if (t->counts_regressed)
+        snprintf(buf, len, "%zu count%s regressed (calls or instructions: the Counts table)",
+                 t->counts_regressed, t->counts_regressed == 1 ? "" : "s");
     else if (t->base_regressed)
         snprintf(buf, len, "regressed vs the stored baseline (--with-baseline)");
     else

@@ -824,6 +824,7 @@ static void tally(const struct run *r, struct qqb_run_tally *t)
     t->mem_regressed = j->build_mem_regressed;
     t->base_regressed = j->regressed + j->mem_regressed;
     t->kernel_failures = r->oc.kernel_failures;
+    t->counts_regressed = j->counts_regressed;
 }
 
 void qqb_run_opts_init(struct qqb_run_opts *o)

@@ -29,6 +29,7 @@ enum qqb_exit {
 struct qqb_run_tally {
     size_t regressed, improved, unchanged, noisy, blind;
     size_t mem_regressed, base_regressed, kernel_failures;
+    size_t counts_regressed; /* gated verdicts on counts regressed (judge.h) */
 };
 
 /* Which stored baselines a run reads and writes (qqb_run_opts.stored). */

@@ -165,12 +165,16 @@ static void test_cause(void)
     qqb_ci_cause(QQB_EXIT_KERNEL, &t, buf, sizeof buf);
     CHECK_STR_EQ(buf, "2 kernel failures");
     /* A regression: the reference's comparisons, then memory, then the
-     * stored baseline, else the comparison the table shows. */
+     * verdicts on counts, then the stored baseline, else the comparison
+     * the table shows. */
     qqb_ci_cause(QQB_EXIT_REGRESSION, &t, buf, sizeof buf);
     CHECK_STR_EQ(buf, "a failing comparison (see above)");
     t.base_regressed = 1;
     qqb_ci_cause(QQB_EXIT_REGRESSION, &t, buf, sizeof buf);
     CHECK_STR_EQ(buf, "regressed vs the stored baseline (--with-baseline)");
+    t.counts_regressed = 2;
+    qqb_ci_cause(QQB_EXIT_REGRESSION, &t, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "2 counts regressed (calls or instructions: the Counts table)");
     t.mem_regressed = 1;
     qqb_ci_cause(QQB_EXIT_REGRESSION, &t, buf, sizeof buf);
     CHECK_STR_EQ(buf, "memory regressed vs reference build");
