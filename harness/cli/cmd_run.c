@@ -78,6 +78,18 @@ static int run_record(const char *v, void *ctx, char *err, size_t errlen)
     return 0;
 }
 
+/* --metric cycles|instructions|both. */
+static int run_metric(const char *v, void *ctx, char *err, size_t errlen)
+{
+    int k = qqb_metric_parse(v);
+    if (k < 0) {
+        snprintf(err, errlen, "--metric '%s': expected %s", v, QQB_METRIC_NAMES);
+        return -1;
+    }
+    *(int *)ctx = k;
+    return 0;
+}
+
 /* --seed N: any whole number a uint64_t holds. */
 static int run_seed(const char *v, void *ctx, char *err, size_t errlen)
 {
@@ -158,6 +170,13 @@ void cmd_run_table(struct qqb_run_opts *o, struct qqb_opt *t)
                          "a decision at the threshold needs (up to 8x, or\n"
                          "--max-repetitions), within TIME for the whole run\n"
                          "(90s, 10m, 1h; default 10m; 0: no limit)"),
+        QQB_OPT_CALLBACK("--metric", "M", run_metric, &o->metric,
+                         "what every case measures: cycles, instructions (each\n"
+                         "key's count under callgrind) or both (default: each\n"
+                         "benchmark's metric:, else cycles; docs/INSTRUCTIONS.md)"),
+        QQB_OPT_FLAG("--require-metric", 0, &o->require_metric,
+                     "an instructions case without valgrind is an error\n"
+                     "(exit 2), not skipped with a note"),
         QQB_OPT_CALLBACK("--seed", "N", run_seed, o,
                          "seed of the round order (default: from the clock)"),
         QQB_OPT_GROUP("verdict options:"),

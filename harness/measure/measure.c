@@ -195,7 +195,7 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
     char out[4200], log[4200];
     snprintf(out, sizeof out, "%s/run%zu.qq", m->workdir, file);
     snprintf(log, sizeof log, "%s/run%zu.log", m->workdir, file);
-    struct qqb_launch l = {pc->argv, b->s.timeout, out, log, b->s.events};
+    struct qqb_launch l = {pc->argv, b->s.timeout, out, log, b->s.events, NULL};
     struct qqb_launch_result lr;
     /* The machine's speed just before the launch: the same weather. */
     double ref = warm ? 0 : qqb_reference_ticks() * m->ref_scale;
@@ -383,6 +383,20 @@ static void budget_cut(struct qqb_measure *m, struct qqb_group_state *st)
 
 #define CASE(j) into->cases[gr->first + (j)]
 
+int qqb_measure_case_named(struct qqb_case_result *r, const struct qqb_plan *p, size_t ci)
+{
+    const struct qqb_plan_case *pc = &p->cases[ci];
+    const struct qqb_bench *b = &p->suite->bench[pc->bench];
+    r->nodes = pc->nodes;
+    if ((!r->bench && !(r->bench = strdup(b->name))) ||
+        (!r->variant && pc->variant >= 0 &&
+         !(r->variant = strdup(b->variants[pc->variant].name))) ||
+        (!r->point && pc->point && !(r->point = strdup(pc->point))) ||
+        (!r->command && qqb_strv_dup(pc->command, &r->command) != 0))
+        return -1;
+    return 0;
+}
+
 /* A group's first pass begins: its cases named, a reference build without
  * the kernel failing its cases at once (the change build's still run),
  * the benchmark's `keys:` pass opened, and the warmups. 0, or -1 with ERR. */
@@ -397,14 +411,7 @@ static int group_begin(struct qqb_measure *m, size_t g, struct qqb_results *into
     st->file0 = m->files;
     m->files += nv;
     for (size_t j = 0; j < nv; j++) {
-        const struct qqb_plan_case *pc = &m->plan->cases[gr->first + j];
-        struct qqb_case_result *r = CASE(j);
-        r->nodes = pc->nodes;
-        if ((!r->bench && !(r->bench = strdup(b->name))) ||
-            (!r->variant && pc->variant >= 0 &&
-             !(r->variant = strdup(b->variants[pc->variant].name))) ||
-            (!r->point && pc->point && !(r->point = strdup(pc->point))) ||
-            (!r->command && qqb_strv_dup(pc->command, &r->command) != 0)) {
+        if (qqb_measure_case_named(CASE(j), m->plan, gr->first + j) != 0) {
             snprintf(err, errlen, "qqbench run: error: out of memory");
             return -1;
         }

@@ -61,6 +61,11 @@ int qqb_plan_rounds(size_t want, int upto, int most);
  * not even MUST does. Pure. */
 double qqb_budget_factor(double left, double must, double extra);
 
+/* Case R of the results as plan case CI names it: its benchmark, variant,
+ * point, nodes and command (what a baseline stores), each where R has none
+ * yet. 0, or -1 out of memory. */
+int qqb_measure_case_named(struct qqb_case_result *r, const struct qqb_plan *p, size_t ci);
+
 /* Prepare M for PLAN (M's caller fields set): 0 or -1. */
 int qqb_measure_init(struct qqb_measure *m);
 void qqb_measure_free(struct qqb_measure *m);

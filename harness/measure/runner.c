@@ -560,7 +560,8 @@ static void block_traps(int how, sigset_t *old)
  * --------------------------------------------------------------------- */
 
 /* The launch's environment, in the child (qqb_proc's setup): where QQOut
- * writes, QQ_EVENTS, and Open MPI's consent to run as root. */
+ * writes, QQ_EVENTS, the key callgrind counts, and Open MPI's consent to
+ * run as root. */
 static void launch_env(void *arg)
 {
     const struct qqb_launch *l = arg;
@@ -571,6 +572,8 @@ static void launch_env(void *arg)
         snprintf(buf, sizeof buf, "%lld", (long long)l->events);
         setenv("QQ_EVENTS", buf, 1);
     }
+    if (l->callgrind_key)
+        setenv("QQ_CALLGRIND_KEY", l->callgrind_key, 1);
     if (geteuid() == 0 && is_mpi_launcher(l->argv[0])) {
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);

@@ -21,11 +21,13 @@ enum qqb_launch_status {
 };
 
 struct qqb_launch {
-    char *const *argv;    /* program and arguments, NULL-ended */
-    double timeout;       /* seconds */
-    const char *out_path; /* where QQOut must write (QQ_OUTPUT) */
-    const char *log_path; /* the last 64 KiB of the program's stdout and stderr */
-    int64_t events;       /* QQ_EVENTS for the program, 0: unset */
+    char *const *argv;         /* program and arguments, NULL-ended */
+    double timeout;            /* seconds */
+    const char *out_path;      /* where QQOut must write (QQ_OUTPUT) */
+    const char *log_path;      /* the last 64 KiB of the program's stdout and stderr */
+    int64_t events;            /* QQ_EVENTS for the program, 0: unset */
+    const char *callgrind_key; /* QQ_CALLGRIND_KEY for the program (an instructions
+                                  launch under callgrind, instrs.c); NULL: unset */
 };
 
 struct qqb_launch_result {

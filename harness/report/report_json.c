@@ -107,7 +107,8 @@ static int run_case(const struct qqb_case_result *c, const struct qqb_case_figur
                                .launches = (long long)(json_int_t)c->launches,
                                .failed = c->failures > 0,
                                .note = c->failure,
-                               .build_id = c->build.id};
+                               .build_id = c->build.id,
+                               .metric = c->metric};
     for (size_t k = 0; c->command && c->command[k]; k++)
         o->n_command++;
     o->command = calloc(o->n_command + 1, sizeof *o->command);

@@ -106,6 +106,7 @@
     X(STRS, producer, "producer", QQB_RJ_OPT)                                                      \
     X(BOOL, failed, "failed", 0)                                                                   \
     X(STR, note, "note", 0)                                                                        \
+    X(STR, metric, "metric", QQB_RJ_OPT | QQB_RJ_PLAIN)                                            \
     X(ARR, metrics, "metrics", metric)                                                             \
     X(ARR, memory, "memory", mem)                                                                  \
     X(OARR, threads, "threads", thread)

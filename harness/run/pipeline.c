@@ -22,6 +22,7 @@
 #include "gate.h"
 #include "git.h"
 #include "history.h"
+#include "instrs.h"
 #include "judge.h"
 #include "judge_model.h"
 #include "judge_sig.h"
@@ -431,11 +432,32 @@ static int step_measure(struct run *r)
     char commit[64];
     if (qqb_git_commit(r->suite->dir, commit, sizeof commit) == 0)
         cur->commit = strdup(commit);
-    char err[800];
-    if (qqb_measure_all(&r->m, cur, err, sizeof err) != 0) {
+    char err[800], vgbuf[4200];
+    struct qqb_instrs in = {&r->plan, r->workdir, NULL, o->metric, o->reps, o->quiet, o->keep, 0};
+    size_t ncycles = 0, ninstr = 0;
+    for (size_t i = 0; i < r->plan.ncases; i++) {
+        int kind = qqb_instrs_case_metric(&in, &r->plan.cases[i]);
+        ncycles += kind != QQB_METRIC_INSTRUCTIONS;
+        ninstr += kind != QQB_METRIC_CYCLES;
+    }
+    if (ninstr && !(in.valgrind = qqb_instrs_valgrind(vgbuf, sizeof vgbuf))) {
+        struct qqb_count nc;
+        if (o->require_metric) {
+            fprintf(stderr,
+                    "qqbench run: error: valgrind is not on PATH: %s of instructions cannot be "
+                    "measured (--require-metric)\n",
+                    qqb_count(&nc, ninstr, "case"));
+            return fail(r, QQB_EXIT_USAGE);
+        }
+        fprintf(stderr, "qqbench: valgrind is not on PATH: %s of instructions skipped\n",
+                qqb_count(&nc, ninstr, "case"));
+    }
+    if (ncycles && qqb_measure_all(&r->m, cur, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return fail(r, QQB_EXIT_USAGE);
     }
+    if (ninstr && qqb_instrs_measure(&in, cur) != 0)
+        return nomem(r);
     return 0;
 }
 
@@ -832,6 +854,7 @@ void qqb_run_opts_init(struct qqb_run_opts *o)
     memset(o, 0, sizeof *o);
     o->confirm = 1;
     o->run_figure = -1;
+    o->metric = -1;
     o->budget = QQB_DEFAULT_BUDGET;
     o->keep_runs = QQB_BASELINE_KEEP_RUNS;
 }

@@ -70,6 +70,9 @@ struct qqb_run_opts {
                                the plan against a stored baseline stays within it */
     char **only;
     size_t nonly;
+    int metric;         /* --metric (enum qqb_metric_kind); -1: each benchmark's metric: */
+    int require_metric; /* --require-metric: a metric that cannot be measured (no
+                           valgrind) is an error (exit 2), not a note */
 };
 
 /* O with every option at its default: all off, the baseline keeping

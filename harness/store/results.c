@@ -246,6 +246,7 @@ void qqb_case_result_free(struct qqb_case_result *c)
     free(c->bench);
     free(c->variant);
     free(c->point);
+    free(c->metric);
     free(c->failure);
     if (c->command)
         for (size_t i = 0; c->command[i]; i++)

@@ -103,6 +103,11 @@ struct qqb_case_result {
      * launch had one thread). */
     struct qqb_thread_row *threads;
     size_t nthreads, capthreads;
+    /* What the case was measured for: NULL cycles only (the timing
+     * metrics), "instructions" (the count metrics of docs/INSTRUCTIONS.md
+     * alone: "instr", "instr_per_hit", with the cache simulation "dr", "dw",
+     * "d1mr", "d1mw", "dlmr", "dlmw"; no timing metric), or "both". */
+    char *metric;
 };
 
 /* The machine a result was measured on: what must match for timings to be

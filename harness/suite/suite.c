@@ -95,6 +95,22 @@ static int string_field(struct cur *c, const char *what, const char *where, int 
     return 0;
 }
 
+int qqb_metric_parse(const char *name)
+{
+    static const char *const names[] = {"cycles", "instructions", "both"};
+    for (int i = 0; i < 3; i++)
+        if (name && !strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
+const char *qqb_metric_name(int kind)
+{
+    return kind == QQB_METRIC_INSTRUCTIONS ? "instructions"
+           : kind == QQB_METRIC_BOTH       ? "both"
+                                           : "cycles";
+}
+
 int qqb_run_figure_parse(const char *name)
 {
     static const char *const figures[3] = {"auto", "measured", "reference"};
@@ -213,6 +229,10 @@ static int merge(struct qqb_settings *b, const struct qqb_settings *d)
         b->threshold_instr = d->threshold_instr;
     if (!(own & QQB_SET_GATE))
         b->gate_counts = d->gate_counts;
+    if (!(own & QQB_SET_METRIC))
+        b->metric = d->metric;
+    if (!(own & QQB_SET_CACHE_SIM))
+        b->cache_sim = d->cache_sim;
     if (!(own & QQB_SET_LAUNCHER) && !(b->launcher = sdup(d->launcher)))
         return -1;
     b->set |= d->set;

@@ -43,7 +43,9 @@ enum {
     QQB_SET_ALLOW_DROPPED = 1u << 9,
     QQB_SET_FAIL_ON_BLIND = 1u << 10,
     QQB_SET_THRESHOLD_INSTR = 1u << 11,
-    QQB_SET_GATE = 1u << 12
+    QQB_SET_GATE = 1u << 12,
+    QQB_SET_METRIC = 1u << 13,
+    QQB_SET_CACHE_SIM = 1u << 14
 };
 
 struct qqb_settings {
@@ -66,6 +68,10 @@ struct qqb_settings {
                                  (0: not given) */
     int gate_counts;          /* gate: counts: a change of a key's calls per launch
                                  fails the run (default 0: reported, not gated) */
+    int metric;               /* enum qqb_metric_kind: what a case measures (metric:;
+                                 default cycles; docs/INSTRUCTIONS.md) */
+    int cache_sim;            /* cache_sim: true: instructions runs simulate the caches
+                                 (callgrind --cache-sim=yes, fixed geometry) */
     char *launcher;           /* template, "{nodes}" substituted; never NULL */
     unsigned set;             /* QQB_SET_* bits given in the file */
 };
@@ -122,6 +128,14 @@ struct qqb_bench {
     char *model;
     int model_line, model_col;
 };
+
+/* What a case measures (`metric:`, `qqbench run --metric`): cycles (QQ's
+ * ticks), instructions (each key's count under callgrind), or both. */
+enum qqb_metric_kind { QQB_METRIC_CYCLES = 0, QQB_METRIC_INSTRUCTIONS = 1, QQB_METRIC_BOTH = 2 };
+#define QQB_METRIC_NAMES "cycles, instructions or both"
+/* NAME as the enum, or -1; and the enum's name. */
+int qqb_metric_parse(const char *name);
+const char *qqb_metric_name(int kind);
 
 /* The baseline rows' figure (`run_figure:`, `--run-figure`). */
 enum qqb_run_figure { QQB_FIGURE_AUTO, QQB_FIGURE_MEASURED, QQB_FIGURE_REFERENCE };

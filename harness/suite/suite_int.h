@@ -43,6 +43,8 @@ enum {
     S_FAIL_ON_BLIND,
     S_THRESHOLD_INSTR,
     S_GATE,
+    S_METRIC,
+    S_CACHE_SIM,
     NSET
 };
 
@@ -67,7 +69,8 @@ _Static_assert(QQB_SET_REPETITIONS == 1u << S_REPETITIONS &&
                    QQB_SET_ALLOW_DROPPED == 1u << S_ALLOW_DROPPED &&
                    QQB_SET_FAIL_ON_BLIND == 1u << S_FAIL_ON_BLIND &&
                    QQB_SET_THRESHOLD_INSTR == 1u << S_THRESHOLD_INSTR &&
-                   QQB_SET_GATE == 1u << S_GATE,
+                   QQB_SET_GATE == 1u << S_GATE && QQB_SET_METRIC == 1u << S_METRIC &&
+                   QQB_SET_CACHE_SIM == 1u << S_CACHE_SIM,
                "QQB_SET_* bits follow the settings' order");
 
 /* ======================================================================

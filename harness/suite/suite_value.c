@@ -36,7 +36,9 @@ const char *const qqb__suite_bench_fields[NBENCH] = {"name",
                                                      "allow_dropped",
                                                      "fail_on_blind",
                                                      "threshold_instr",
-                                                     "gate"};
+                                                     "gate",
+                                                     "metric",
+                                                     "cache_sim"};
 
 /* Numbers are plain scalars: "10" in quotes is a string, and saying so
  * beats "expected an integer, got '10'". */
@@ -181,13 +183,15 @@ int qqb__suite_setting(struct cur *c, int f, struct qqb_settings *s)
         break;
     case S_ALLOW_DROPPED:
     case S_FAIL_ON_BLIND:
+    case S_CACHE_SIM:
         /* YAML 1.2's core booleans, plain. */
         if (c->y.ev.type != YAML_SCALAR_EVENT ||
             c->y.ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
             (strcmp(scalar(c), "true") && strcmp(scalar(c), "false")))
             return qqb_ycur_expected(&c->y, "true or false", where);
-        *(f == S_ALLOW_DROPPED ? &s->allow_dropped : &s->fail_on_blind) =
-            !strcmp(scalar(c), "true");
+        *(f == S_ALLOW_DROPPED ? &s->allow_dropped
+          : f == S_CACHE_SIM   ? &s->cache_sim
+                               : &s->fail_on_blind) = !strcmp(scalar(c), "true");
         break;
     case S_THRESHOLD_INSTR:
         if (qqb__suite_to_num(c, 0, 1, HUGE_VAL, "a number of instructions per hit > 0", where,
@@ -200,6 +204,11 @@ int qqb__suite_setting(struct cur *c, int f, struct qqb_settings *s)
             (strcmp(scalar(c), "cost") && strcmp(scalar(c), "counts")))
             return qqb_ycur_expected(&c->y, "cost or counts", where);
         s->gate_counts = !strcmp(scalar(c), "counts");
+        break;
+    case S_METRIC:
+        if (c->y.ev.type != YAML_SCALAR_EVENT || qqb_metric_parse(scalar(c)) < 0)
+            return qqb_ycur_expected(&c->y, QQB_METRIC_NAMES, where);
+        s->metric = qqb_metric_parse(scalar(c));
         break;
     }
     s->set |= 1u << f;
