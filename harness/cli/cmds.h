@@ -27,6 +27,7 @@ int cmd_view(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 

@@ -22,6 +22,7 @@ static const struct cmd commands[] = {
     {"export", cmd_export, "write a .qq file as Chrome trace JSON (Perfetto) or CSV"},
     {"whatif", cmd_whatif, "predict a run with one key's intervals faster or slower"},
     {"profile-machine", cmd_profile, "measure this machine's rates into profile.yaml"},
+    {"predict", cmd_predict, "predict a run's signed keys on another machine's profile"},
     {"model", cmd_model, "fit a performance model to a params sweep or BigSim lines"},
     {"history", cmd_history, "a suite's --record snapshots as series per case and key"},
     {"report", cmd_report, "draw a run's pictures and index.html from its --json file"},

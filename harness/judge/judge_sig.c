@@ -21,6 +21,12 @@ static double *field_of(struct qqb_signature *s, size_t f)
     return v[f];
 }
 
+double *qqb_sig_field_ref(struct qqb_signature *s, size_t f, const char **name)
+{
+    *name = FIELDS[f];
+    return field_of(s, f);
+}
+
 const char *qqb_sig_field(const struct qqb_signature *s, size_t f, double *v)
 {
     *v = *field_of((struct qqb_signature *)s, f);

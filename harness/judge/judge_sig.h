@@ -50,5 +50,7 @@ void qqb_sig_judgement_print(FILE *fp, const struct qqb_sig_judgement *j);
  * and of the run JSON. */
 #define QQB_SIG_NFIELDS 14
 const char *qqb_sig_field(const struct qqb_signature *s, size_t f, double *v);
+/* The same field to set: its place in S, its name in *NAME. */
+double *qqb_sig_field_ref(struct qqb_signature *s, size_t f, const char **name);
 
 #endif /* QQB_JUDGE_SIG_H */

@@ -64,6 +64,22 @@ check "the profiles' part of the change is shown" has out2.txt 'How much of the 
 check "predicted ratio 2 (a chain's flop twice as dear)" has out2.txt '^  chain@1 +chain +[0-9.]+x +2\.000x'
 check "the JSON says so" python3 -c 'import json,sys; r=json.load(open("b.json"))["signatures"][0]; sys.exit(not (abs(r["predicted_ratio"]-2) < 1e-12 and r["baseline_machine"] == "machine-a" and r["measured_ratio"] > 0))'
 
+# qqbench predict: machine-a's run on machine-b's profile: 160000 dependent
+# flops at 4 ns = 640 us, twice the 320 us of machine-a's own profile.
+qq pr.out pr.err predict --profile bl/machine-b/profile.yaml a.json
+check "predict: exit 0 (got $rc)" test "$rc" = 0
+check "predict: here 320 us, there 640 us, 2x, latency-bound" \
+    has pr.out '^  chain@1 +chain +[0-9.]+ [mu]?s +320 us +640 us +2\.000x  latency$'
+# hostile bytes in the run JSON: one line naming the place, exit 2
+printf '{"signatures": [{"case": "c", "key": "k", "signature": {"dep_flops": -1}}]}' > neg.json
+qq pn.out pn.err predict --profile bl/machine-b/profile.yaml neg.json
+check "a negative count: exit 2 (got $rc), one line, nothing printed" \
+    test "$rc" = 2 -a "$(wc -l < pn.err)" = 1 -a ! -s pn.out
+check "it names the field" has pn.err '^neg.json: error: signatures\[0\]\.signature\.dep_flops: expected a number'
+printf '{"signatures": [' > cut.json
+qq pc.out pc.err predict --profile bl/machine-b/profile.yaml cut.json
+check "a cut file: exit 2 (got $rc), its position" has pc.err '^cut.json:1:[0-9]+: error: '
+
 # machine-a's profile gone: the difference is not explained, and the run says so.
 rm bl/machine-a/profile.yaml
 QQBENCH_FINGERPRINT=machine-b qq out3.txt err3.txt run sig.yaml --baselines bl --baseline-from machine-a --no-report -q
