@@ -33,7 +33,7 @@ static const struct qqb_opts_cmd st_cmd = {
 
 int cmd_st(int argc, char **argv)
 {
-    int node = -1, per_thread = 0;
+    int node = -1, per_thread = 0, signature = 0;
     char **files = NULL;
     size_t nfiles = 0;
     const struct qqb_opt table[] = {
@@ -49,6 +49,11 @@ int cmd_st(int argc, char **argv)
          .name = "--threads",
          .value = &per_thread,
          .help = "each thread's state table too"},
+        {.kind = QQB_OPTK_FLAG,
+         .name = "--signature",
+         .value = &signature,
+         .help = "each state key's signature: its sig:KEY:FIELD\n"
+                 "counts (docs/MODELS.md)"},
         QQB_OPT_POSITIONALS("FILE", &files, &nfiles),
         QQB_OPT_END,
     };
@@ -61,7 +66,7 @@ int cmd_st(int argc, char **argv)
         free(files);
         return prc > 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
     }
-    int rc = qqb_st_files(files, nfiles, node, per_thread);
+    int rc = qqb_st_files(files, nfiles, node, per_thread, signature);
     free(files);
     return rc == 0 ? QQB_EXIT_OK : QQB_EXIT_USAGE;
 }

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qq_file.h"
 #include "qq_mem.h"
@@ -107,7 +108,41 @@ static int print_threads(const struct qq_file *f, uint32_t i, int per_thread,
 
 /* Node I's tables, from one pass over its entries (the file is streamed:
  * a damaged entry is found here). Returns 0 or the reader's error. */
-static int print_node(const struct qq_file *f, uint32_t i, int per_thread)
+/* Each state key's application signature on this node (docs/MODELS.md):
+ * the counts named "sig:KEY:FIELD", one line a key. */
+static void print_signature(const struct qq_file *f, const struct qq_key_summary *ks)
+{
+    uint32_t nkeys = qq_file_nkeys(f);
+    int header = 0;
+    for (uint32_t k = 0; k < nkeys; k++) {
+        const struct qq_key_info *key = qq_file_key(f, k);
+        if (key->type != QQ_TYPE_STATE)
+            continue;
+        size_t len = strlen(key->name);
+        int any = 0;
+        for (uint32_t c = 0; c < nkeys; c++) {
+            const char *n = qq_file_key(f, c)->name;
+            if (qq_file_key(f, c)->type != QQ_TYPE_COUNT || strncmp(n, "sig:", 4) ||
+                strncmp(n + 4, key->name, len) || n[4 + len] != ':')
+                continue;
+            if (!header)
+                printf("Signatures: the sig: counts of each state key (docs/MODELS.md)\n\n");
+            header = 1;
+            if (!any)
+                printf("  '%s':", key->name);
+            printf("%s %s %" PRId64, any ? "," : "", n + 5 + len, ks[c].isum);
+            any = 1;
+        }
+        if (any)
+            printf("\n");
+    }
+    if (header)
+        printf("\n");
+    else
+        printf("Signatures: no state key has sig: counts\n\n");
+}
+
+static int print_node(const struct qq_file *f, uint32_t i, int per_thread, int signature)
 {
     const struct qq_node_info *n = qq_file_node(f, i);
     uint32_t nkeys = qq_file_nkeys(f);
@@ -170,6 +205,8 @@ static int print_node(const struct qq_file *f, uint32_t i, int per_thread)
         printf("\n");
         print_per_hit(f, hs, have_cal ? &cal : NULL);
     }
+    if (signature)
+        print_signature(f, ks);
     if (any[QQ_TYPE_MARK]) {
         printf("Mark outputs:\n\n      Hits    Name\n");
         for (uint32_t k = 0; k < nkeys; k++)
@@ -227,7 +264,7 @@ static void print_tunes(const struct qq_file *f)
     }
 }
 
-int qqb_st_files(char **files, size_t nfiles, long only, int per_thread)
+int qqb_st_files(char **files, size_t nfiles, long only, int per_thread, int signature)
 {
     for (size_t a = 0; a < nfiles; a++) {
         struct qq_file *f;
@@ -248,7 +285,7 @@ int qqb_st_files(char **files, size_t nfiles, long only, int per_thread)
         print_tunes(f);
         for (uint32_t i = 0; i < nn && rc == 0; i++)
             if (only < 0 || (uint32_t)only == i)
-                rc = print_node(f, i, per_thread);
+                rc = print_node(f, i, per_thread, signature);
         if (rc != 0) {
             fflush(stdout);
             fprintf(stderr, "qqbench st: error: %s\n",

@@ -80,6 +80,14 @@ printf '{"signatures": [' > cut.json
 qq pc.out pc.err predict --profile bl/machine-b/profile.yaml cut.json
 check "a cut file: exit 2 (got $rc), its position" has pc.err '^cut.json:1:[0-9]+: error: '
 
+# qqbench st --signature: each state key's sig: counts from the .qq file
+QQ_OUTPUT=c.qq "$K" --steps 100 --ops 10 >/dev/null
+qq st.out st.err st --signature c.qq
+check "st --signature: exit 0 (got $rc)" test "$rc" = 0
+check "st --signature: the chain's counts, one line" has st.out "^  'chain': flops 2000, dep_flops 2000$"
+qq st2.out st2.err st c.qq
+check "st without it: no signature" test "$(grep -c Signatures st2.out)" = 0
+
 # machine-a's profile gone: the difference is not explained, and the run says so.
 rm bl/machine-a/profile.yaml
 QQBENCH_FINGERPRINT=machine-b qq out3.txt err3.txt run sig.yaml --baselines bl --baseline-from machine-a --no-report -q

@@ -27,7 +27,7 @@ static int st(char **files, size_t n, long only, char *out, char *err)
     dup2(fe, 2);
     close(fo);
     close(fe);
-    int rc = qqb_st_files(files, n, only, 0);
+    int rc = qqb_st_files(files, n, only, 0, 0);
     fflush(NULL);
     dup2(so, 1);
     dup2(se, 2);
