@@ -138,7 +138,10 @@ static const char *calls_what(const struct qqb_case_result *c, const char *key)
 }
 
 /* A cost row's total per launch, split where the calls and totals of both
- * sides are exact: dtotal = dcalls x cost + calls' x dcost. */
+ * sides are exact: dtotal = dcalls x cost + calls' x dcost. A case measured
+ * for instructions alone has no calls metric: its calls are then the
+ * exact total over the exact figure per hit (instr_per_hit is instr over
+ * the launch's intervals). */
 static void split(struct qqb_countcmp *row, const struct qqb_case_result *c,
                   const struct qqb_case_result *ref)
 {
@@ -146,14 +149,22 @@ static void split(struct qqb_countcmp *row, const struct qqb_case_result *c,
     row->count_part = row->cost_part = NAN;
     const char *w = calls_what(c, row->key);
     struct qqb_count_change calls, total;
-    if (qqb_count_decide(qqb_case_find_metric(ref, row->key, w),
-                         qqb_case_find_metric(c, row->key, w), 0, 0, 0.95, &calls) != 0 ||
-        qqb_count_decide(qqb_case_find_metric(ref, row->key, INSTR_TOTAL),
+    if (qqb_count_decide(qqb_case_find_metric(ref, row->key, INSTR_TOTAL),
                          qqb_case_find_metric(c, row->key, INSTR_TOTAL), 0, 0, 0.95, &total) != 0 ||
-        !calls.exact || !total.exact || !(calls.base.value > 0))
+        !total.exact)
         return;
-    row->calls_base = calls.base.value;
-    row->calls_cur = calls.cur.value;
+    if (qqb_count_decide(qqb_case_find_metric(ref, row->key, w),
+                         qqb_case_find_metric(c, row->key, w), 0, 0, 0.95, &calls) == 0) {
+        if (!calls.exact)
+            return;
+        row->calls_base = calls.base.value;
+        row->calls_cur = calls.cur.value;
+    } else if (row->c.exact && row->c.base.value > 0 && row->c.cur.value > 0) {
+        row->calls_base = round(total.base.value / row->c.base.value);
+        row->calls_cur = round(total.cur.value / row->c.cur.value);
+    }
+    if (!(row->calls_base > 0) || !isfinite(row->calls_cur))
+        return;
     row->total_base = total.base.value;
     row->total_cur = total.cur.value;
     row->count_part = (row->calls_cur - row->calls_base) * (row->total_base / row->calls_base);

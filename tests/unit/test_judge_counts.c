@@ -294,6 +294,47 @@ static void test_build_and_baseline(void)
     qqb_suite_free(s);
 }
 
+/* A case measured for instructions alone (no intervals, no cycles): its
+ * rows are made at instr_per_hit, and the total splits with the calls the
+ * exact total over the exact figure per hit gives (1,000 -> 1,200 calls of
+ * 50: the count part 10,000, the cost part 0). */
+static void test_instructions_alone(void)
+{
+    struct qqb_suite *s = fixture_suite("    variants:\n      a: []\n      b: []\n");
+    struct qqb_plan p;
+    struct qqb_results cur;
+    struct qqb_judgement j;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(qqb_plan_make(s, NULL, 0, 0, &p, err, sizeof err), 0);
+    fixture_results(&p, &cur, 1000);
+    for (uint32_t r = 0; r < 3; r++)
+        for (int k = 0; k < 2; k++) {
+            double calls = k ? 1200 : 1000;
+            qqb_metric_add_at(qqb_case_metric(cur.cases[k], "x", "instr_per_hit"), 50, 0, r);
+            qqb_metric_add_at(qqb_case_metric(cur.cases[k], "x", "instr"), 50 * calls, 0, r);
+            cur.cases[k]->launches = 3;
+        }
+    CHECK_INT_EQ(qqb_judge(&p, &cur, NULL, &j), 0);
+    CHECK_INT_EQ(j.ncmp, 0);
+    CHECK_INT_EQ(j.ncounts, 1); /* no calls metric: the instructions row alone */
+    const struct qqb_countcmp *r = count_row(&j, "x", 0);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_INT_EQ(r->c.verdict, QQB_UNCHANGED);
+        CHECK_DBL_NEAR(r->calls_base, 1000, 0);
+        CHECK_DBL_NEAR(r->calls_cur, 1200, 0);
+        CHECK_DBL_NEAR(r->count_part, 10000, 0);
+        CHECK_DBL_NEAR(r->cost_part, 0, 0);
+    }
+    qqb_judgement_free(&j);
+    qqb_results_free(&cur);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 /* The suite's fields: gate is cost or counts, threshold_instr a number
  * of instructions per hit above 0; both settings, so a benchmark
  * overrides defaults:. */
@@ -330,5 +371,6 @@ int main(void)
     RUN(test_planted_instruction);
     RUN(test_calls);
     RUN(test_build_and_baseline);
+    RUN(test_instructions_alone);
     return TEST_DONE();
 }
