@@ -227,6 +227,27 @@ static int collect_threads(struct qq_file *f, char *const *keys, size_t nkeys,
     return rc;
 }
 
+/* Each parameter QQTune chose: its value, one sample per launch (the key
+ * QQB_TUNE_PREFIX and the record's name). 0 or -1. */
+static int collect_tunes(const struct qq_file *f, struct qqb_case_result *c, char *err,
+                         size_t errlen)
+{
+    int rc = 0;
+    for (uint32_t i = 0; i < qq_file_ntunes(f) && rc == 0; i++) {
+        const struct qq_tune_info *t = qq_file_tune(f, i);
+        size_t len = strlen(QQB_TUNE_PREFIX) + strlen(t->name) + 1;
+        char *key = malloc(len);
+        if (!key) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        snprintf(key, len, "%s%s", QQB_TUNE_PREFIX, t->name);
+        rc = add(c, key, QQB_TUNE_METRIC, (double)t->cand[t->choice].value, err, errlen);
+        free(key);
+    }
+    return rc;
+}
+
 int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_case_result *c,
                 char *err, size_t errlen)
 {
@@ -278,6 +299,8 @@ int qqb_collect(struct qq_file *f, char *const *keys, size_t nkeys, struct qqb_c
     }
     if (rc == 0)
         rc = collect_threads(f, keys, nkeys, c, err, errlen);
+    if (rc == 0)
+        rc = collect_tunes(f, c, err, errlen);
     if (rc == 0 && collect_mem(f, c) != 0) {
         snprintf(err, errlen, "out of memory");
         rc = -1;

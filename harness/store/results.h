@@ -219,6 +219,12 @@ int qqb_results_same_memory(const struct qqb_results *cur, const struct qqb_resu
  * is judged `incomplete`, unless the benchmark says allow_dropped. */
 #define QQB_EVENTS_KEY "@qq"
 
+/* A parameter QQTune chose (qq.h; the file's TUNE records): metric
+ * "choice" of key "@tune:NAME", the value chosen, one sample per launch
+ * (docs/TUNE.md). Stored and reported, never judged. */
+#define QQB_TUNE_PREFIX "@tune:"
+#define QQB_TUNE_METRIC "choice"
+
 /* The machine's speed right now: the median ticks of a fixed dependent
  * multiply-add loop run in this process (about 1 ms). Stored per launch as
  * the metric QQB_REFERENCE_WHAT of key QQB_REFERENCE_KEY, so a comparison
