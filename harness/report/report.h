@@ -9,6 +9,7 @@
 #include "judge.h"
 #include "judge_model.h"
 #include "judge_sig.h"
+#include "judge_tune.h"
 #include "results.h"
 
 struct qqb_report {
@@ -26,6 +27,7 @@ struct qqb_report {
     const struct qqb_judgement *j;
     const struct qqb_model_judgement *models; /* `model:` fits, or NULL */
     const struct qqb_sig_judgement *sigs;     /* signatures x profiles, or NULL */
+    const struct qqb_tune_judgement *tunes;   /* QQTune's choices, or NULL */
     size_t kernel_failures;
     int fail_on_noisy;
     int fail_on_blind; /* --fail-on-blind: blind rows fail (text, JUnit) */

@@ -284,6 +284,8 @@ static int run_of_report(const struct qqb_report *r, struct qqb_run *o)
     }
     if (r->models)
         o->models = qqb_model_judgement_json(r->models);
+    if (r->tunes && r->tunes->n)
+        o->tunes = qqb_tune_judgement_json(r->tunes);
     if (r->sigs) {
         o->signatures = qqb_sig_judgement_json(r->sigs);
         if (r->sigs->profile)
@@ -299,7 +301,7 @@ static int json_emit(FILE *fp, const struct qqb_report *r)
 {
     struct qqb_run run;
     char *text = run_of_report(r, &run) == 0 ? qqb_run_dumps(&run) : NULL;
-    json_t *parts[] = {run.models, run.signatures, run.profile, run.baseline_profile};
+    json_t *parts[] = {run.models, run.signatures, run.profile, run.baseline_profile, run.tunes};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         json_decref(parts[i]);
     qqb_run_free(&run);

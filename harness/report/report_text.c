@@ -457,6 +457,7 @@ static int text_emit(FILE *fp, const struct qqb_report *r)
         qqb_model_judgement_print(fp, r->models);
     if (r->sigs)
         qqb_sig_judgement_print(fp, r->sigs);
+    qqb_tune_judgement_print(fp, r->tunes);
 
     size_t counts[QQB_NVERDICTS] = {0}, ab[QQB_NVERDICTS] = {0}, bu[QQB_NVERDICTS] = {0};
     for (size_t i = 0; i < j->ncmp; i++)

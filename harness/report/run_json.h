@@ -10,6 +10,7 @@
 
 #include "judge_model.h"
 #include "judge_sig.h"
+#include "judge_tune.h"
 
 /*
  * The schema. Each list below is the one description of an object of the
@@ -247,6 +248,7 @@
     X(JSON, signatures, "signatures", 0)                                                           \
     X(JSON, profile, "profile", 0)                                                                 \
     X(JSON, baseline_profile, "baseline_profile", 0)                                               \
+    X(JSON, tunes, "tunes", 0) /* QQTune's choices (docs/TUNE.md) */                               \
     X(INT, kernel_failures, "kernel_failures", 0)                                                  \
     X(INT, family_size, "family_size", 0)                                                          \
     X(INT, round_order_seed, "round_order_seed", 0)                                                \
@@ -339,6 +341,8 @@ json_t *qqb_model_fit_json(const struct qqb_model *m, const struct qqb_fit *f,
 json_t *qqb_model_judgement_json(const struct qqb_model_judgement *j);
 /* The signatures x profiles as a JSON array ("signatures" of the run's JSON). */
 json_t *qqb_sig_judgement_json(const struct qqb_sig_judgement *j);
+/* QQTune's choices as a JSON array ("tunes" of the run's JSON; tune_json.c). */
+json_t *qqb_tune_judgement_json(const struct qqb_tune_judgement *j);
 
 /* A row of "models" (qqb_model_judgement_json) read back: its formula and
  * series (NULL when not strings), its current and baseline fits (NULL when

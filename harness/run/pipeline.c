@@ -26,6 +26,7 @@
 #include "judge.h"
 #include "judge_model.h"
 #include "judge_sig.h"
+#include "judge_tune.h"
 #include "measure.h"
 #include "outputs.h"
 #include "pictures.h"
@@ -64,6 +65,7 @@ struct run {
     struct qqb_judgement jd;
     struct qqb_model_judgement models;
     struct qqb_sig_judgement sigs;
+    struct qqb_tune_judgement tunes;
     struct qqb_run_gate gate;
     struct qqb_strbuf note; /* what is not gated */
     struct qqb_report rep;
@@ -491,6 +493,9 @@ static int step_judge(struct run *r)
                              r->have_base_prof ? &r->base_prof : NULL, &r->sigs) != 0)
         return nomem(r);
     r->sigs.profile_path = r->prof_path;
+    /* QQTune's choices, and the baseline's where it chose otherwise. */
+    if (qqb_judge_tunes(&r->cur, base, &r->tunes) != 0)
+        return nomem(r);
     return 0;
 }
 
@@ -596,6 +601,7 @@ static int step_report(struct run *r)
     rep->j = &r->jd;
     rep->models = &r->models;
     rep->sigs = &r->sigs;
+    rep->tunes = &r->tunes;
     rep->kernel_failures = r->m.kernel_failures;
     rep->fail_on_noisy = o->fail_on_noisy;
     rep->fail_on_blind = o->fail_on_blind;
@@ -816,6 +822,7 @@ static int finish(struct run *r)
     qqb_judgement_free(&r->jd);
     qqb_model_judgement_free(&r->models);
     qqb_sig_judgement_free(&r->sigs);
+    qqb_tune_judgement_free(&r->tunes);
     qqb_results_free(&r->cur);
     qqb_results_free(&r->base);
     qqb_results_free(&r->membase);
