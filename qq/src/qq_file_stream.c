@@ -281,13 +281,18 @@ static inline uint64_t key_word(const struct qq_event *e)
 }
 
 /* Per key, what one pass keeps while it walks: at most one cache line, what
- * every event of the key touches first. A state keeps its open interval and
- * where its next length goes: CUR up to END, the free room of its qq__ivals
- * array (both NULL once its lengths are doubles, so that every length goes
- * to pass_push), or of the pass's scratch when no lengths are kept. */
+ * every event of the key touches first. A state counts its lengths below
+ * LIM in HIST (its qq__ivals' counts, once it has them) and keeps the rest
+ * from CUR up to END, the free room of its qq__ivals array (both NULL once
+ * its lengths are doubles, so that every such length goes to pass_push),
+ * or of the pass's scratch when no lengths are kept. */
 struct pass_key {
-    uint64_t hits; /* not a state's: 2 x intervals + unbalanced (pass_summary) */
-    uint32_t type, on;
+    uint16_t type, on;
+    uint32_t lim;
+    union {
+        uint64_t hits; /* not a state's: 2 x intervals + unbalanced (pass_summary) */
+        size_t *hist;  /* a state's */
+    } h;
     union {
         struct {
             uint64_t open; /* tick the state went on */
@@ -331,6 +336,8 @@ static int pass_push(struct pass *ps, uint32_t k, uint64_t len)
         v->n = (size_t)(p->u.st.cur - v->u);
     if (qq__ivals_grow(v, len) != 0)
         return QQ_ENOMEM;
+    p->h.hist = v->count;
+    p->lim = v->count ? QQ__HIST_BINS : 0;
     p->u.st.cur = v->d ? NULL : v->u + v->n;
     p->u.st.end = v->d ? NULL : v->u + v->ucap;
     return 0;
@@ -378,14 +385,16 @@ static int pass_entries(struct pass *restrict ps, const struct qq_event *restric
                 p->on = 0;
                 p->u.st.intervals++;
                 p->u.st.ticks += len;
-                if (len >> 32 == 0 && p->u.st.cur != p->u.st.end)
+                if (len < p->lim)
+                    p->h.hist[len]++;
+                else if (len >> 32 == 0 && p->u.st.cur != p->u.st.end)
                     *p->u.st.cur++ = (uint32_t)len;
                 else if (pass_push(ps, (uint32_t)k, len) != 0)
                     return QQ_ENOMEM;
             }
             continue;
         }
-        p->hits++;
+        p->h.hits++;
         if (p->type == QQ_TYPE_COUNT) {
             wide_add(&p->u.ct.sum, (int64_t)info);
             p->u.ct.min = (int64_t)info < p->u.ct.min ? (int64_t)info : p->u.ct.min;
@@ -475,7 +484,8 @@ static void pass_summary(struct pass *ps, uint32_t k, struct qq_key_summary *s)
 {
     const struct pass_key *p = &ps->pk[k];
     memset(s, 0, sizeof *s);
-    s->hits = p->hits;
+    if (p->type != QQ_TYPE_STATE)
+        s->hits = p->h.hits;
     if (p->type == QQ_TYPE_STATE) {
         s->intervals = p->u.st.intervals;
         s->state_ticks = p->u.st.ticks;

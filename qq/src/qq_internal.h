@@ -129,25 +129,24 @@ extern size_t qq__read_chunk;
 /* Interval lengths of one state key, grown as the entries are walked: as
  * 32-bit ticks while every length fits (half the memory, page faults and
  * traffic of doubles; a state's intervals are almost always far below 2^32
- * ticks), as doubles from the first that does not (all N of them then). */
+ * ticks), as doubles from the first that does not. From QQ__HIST_MIN
+ * lengths on, those below QQ__HIST_BINS ticks are counted, not kept
+ * (COUNT): a busy state of short intervals then holds 32 KiB, not 4 bytes
+ * an interval, and the pass writes no memory it has not touched before. */
+#define QQ__HIST_BINS 4096
+#define QQ__HIST_MIN  1024
 struct qq__ivals {
-    uint32_t *u; /* the lengths while D is NULL; UCAP is 0 once D is set */
+    uint32_t *u; /* the lengths kept while D is NULL; UCAP is 0 once D is set */
     double *d;
-    size_t n, ucap, dcap;
-    uint64_t sum; /* of the N lengths, set when the pass ends (mod 2^64) */
+    size_t n, ucap, dcap; /* N lengths kept: all, or with COUNT those not counted */
+    size_t *count;        /* NULL, or QQ__HIST_BINS + 1: the lengths below QQ__HIST_BINS, counted by
+                             length, then N (set when the figures are made) */
+    uint64_t sum;         /* of all the lengths, set when the pass ends (mod 2^64) */
 };
 
-/* Appends LEN; 0, or QQ_ENOMEM. Growing, and moving to doubles, are
- * qq__ivals_grow's. */
+/* Appends LEN (counts it, once COUNT is there); 0, or QQ_ENOMEM. Growing,
+ * moving to doubles and to counting are its. */
 int qq__ivals_grow(struct qq__ivals *v, uint64_t len);
-static inline int qq__ivals_push(struct qq__ivals *v, uint64_t len)
-{
-    if (v->n < v->ucap && len <= UINT32_MAX) {
-        v->u[v->n++] = (uint32_t)len;
-        return 0;
-    }
-    return qq__ivals_grow(v, len);
-}
 
 /* One pass over NODE's entries: the summary into NS and KEYS (KEYS may be
  * NULL), and when IV is not NULL (qq_file_nkeys() elements, zeroed) every

@@ -90,8 +90,8 @@ static double max_of(const double *v, size_t n)
  * HIST_BINS (the rest in one last bin); a rank that falls below it is read
  * off the counts, without the unpredictable branches of a partition.
  */
-#define HIST_BINS 4096
-#define HIST_MIN  1024 /* fewer values: selecting is as fast */
+#define HIST_BINS QQ__HIST_BINS
+#define HIST_MIN  QQ__HIST_MIN /* fewer values: selecting is as fast */
 
 struct hist {
     size_t *count; /* HIST_BINS + 1 */
@@ -298,8 +298,35 @@ static void *grow(void *p, size_t *cap, size_t size)
     return np;
 }
 
+/* V's lengths below HIST_BINS counted, the rest kept. 0, or QQ_ENOMEM. */
+static int ivals_count(struct qq__ivals *v)
+{
+    size_t *c = calloc(HIST_BINS + 1, sizeof *c);
+    if (!c)
+        return QQ_ENOMEM;
+    size_t kept = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        double x = v->d ? v->d[i] : (double)v->u[i];
+        if (x < HIST_BINS)
+            c[(size_t)x]++; /* whole ticks, >= 0 */
+        else if (v->d)
+            v->d[kept++] = x;
+        else
+            v->u[kept++] = v->u[i];
+    }
+    v->n = kept;
+    v->count = c;
+    return 0;
+}
+
 int qq__ivals_grow(struct qq__ivals *v, uint64_t len)
 {
+    if (!v->count && v->n >= HIST_MIN && ivals_count(v) != 0)
+        return QQ_ENOMEM;
+    if (v->count && len < HIST_BINS) {
+        v->count[len]++;
+        return 0;
+    }
     if (!v->d && len <= UINT32_MAX) {
         if (v->n == v->ucap) {
             uint32_t *nu = grow(v->u, &v->ucap, sizeof *nu);
@@ -351,6 +378,98 @@ static void mean_spread(const struct qq__ivals *v, size_t n, double fence, struc
     s->locked = k > 0 && lo == hi;
 }
 
+/* The K-th smallest (0-based) of V's lengths, BELOW of them counted, into
+ * *X: from the counts, or selected among those kept (made doubles, and
+ * reordered). 0, or QQ_ENOMEM. */
+static int counted_rank(struct qq__ivals *v, size_t below, size_t k, double *x)
+{
+    struct hist h = {v->count};
+    if (k < below && hist_rank(&h, k, x) == 0)
+        return 0;
+    if (!v->d && ivals_widen(v, v->n) != 0)
+        return QQ_ENOMEM;
+    if (!v->d || k - below >= v->n)
+        return QQ_ENOMEM; /* cannot happen: k < below + n */
+    select_kth(v->d, v->n, k - below);
+    *x = v->d[k - below];
+    return 0;
+}
+
+/* The MEAN rule's figure of V's lengths at or below FENCE (BELOW of them
+ * counted): the sum of whole ticks, exact in 64 bits, and the spread as
+ * mean_spread gives it (the counted lengths a length at a time, times its
+ * count). */
+static void counted_mean(const struct qq__ivals *v, double fence, struct qq_hit_stat *s)
+{
+    uint64_t sum = 0;
+    size_t k = 0, top = fence >= HIST_BINS - 1 ? HIST_BINS - 1 : (size_t)fence;
+    for (size_t b = 0; b <= top; b++) {
+        sum += (uint64_t)b * v->count[b];
+        k += v->count[b];
+    }
+    for (size_t i = 0; i < v->n; i++) {
+        double x = v->d ? v->d[i] : (double)v->u[i];
+        if (x <= fence) {
+            sum += (uint64_t)x;
+            k++;
+        }
+    }
+    s->kept = k;
+    s->raw = (double)sum / (double)k; /* k >= 1: the smallest length is <= the median */
+    double ss = 0, lo = INFINITY, hi = -INFINITY;
+    for (size_t b = 0; b <= top; b++)
+        if (v->count[b]) {
+            double x = (double)b;
+            ss += (double)v->count[b] * (x - s->raw) * (x - s->raw);
+            lo = x < lo ? x : lo;
+            hi = x;
+        }
+    for (size_t i = 0; i < v->n; i++) {
+        double x = v->d ? v->d[i] : (double)v->u[i];
+        if (x <= fence) {
+            ss += (x - s->raw) * (x - s->raw);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+    }
+    s->se = k > 1 ? sqrt(ss / (double)(k - 1) / (double)k) : 0;
+    s->locked = k > 0 && lo == hi;
+}
+
+/* The figures of a state key whose short lengths were counted (V->count):
+ * the same rule and figures as per_hit's of every length (at least
+ * HIST_MIN of them, so never the median rule). 0, or QQ_ENOMEM. */
+static int counted_figures(struct qq__ivals *v, double short_ticks, double step,
+                           struct qq_hit_stat *s)
+{
+    size_t below = 0;
+    double all = 0;
+    for (size_t b = 0; b < HIST_BINS; b++) {
+        below += v->count[b];
+        all += (double)b * (double)v->count[b];
+    }
+    v->count[HIST_BINS] = v->n;
+    size_t n = below + v->n;
+    for (size_t i = 0; i < v->n; i++)
+        all += v->d ? v->d[i] : (double)v->u[i];
+    s->intervals = n;
+    /* Exact when no length wrapped the 64-bit sum: the doubles' sum in any order. */
+    s->mean = (!v->d && n <= UINT32_MAX && v->sum < (UINT64_C(1) << 53) ? (double)v->sum : all) /
+              (double)n;
+    double lo, hi;
+    if (counted_rank(v, below, (n - 1) / 2, &lo) != 0 || counted_rank(v, below, n / 2, &hi) != 0)
+        return QQ_ENOMEM;
+    double med = n % 2 ? hi : (lo + hi) / 2;
+    if (med < short_ticks) {
+        s->rule = QQ_HIT_MEAN;
+        counted_mean(v, 4.0 * med + 16.0 * step, s);
+        return 0;
+    }
+    s->rule = QQ_HIT_P10;
+    s->kept = n;
+    return counted_rank(v, below, n / 10, &s->raw);
+}
+
 /* The figures of every state key from its intervals IV (reordered, or
  * widened to doubles). 0, or QQ_ENOMEM. */
 static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals *iv,
@@ -368,6 +487,12 @@ static int hit_figures(const struct qq_file *f, uint32_t node, struct qq__ivals 
         struct qq_hit_stat *s = &out[k];
         struct qq__ivals *v = &iv[k];
         size_t n = v->n, kept = 0;
+        if (v->count) {
+            if (counted_figures(v, short_ticks, step, s) != 0)
+                return QQ_ENOMEM;
+            s->net = s->raw - empty;
+            continue;
+        }
         if (n == 0)
             continue;
         double sum = 0;
@@ -416,6 +541,7 @@ static int range_stats(const struct qq_file *f, uint32_t node, uint64_t from, ui
         for (uint32_t k = 0; k < nk; k++) {
             free(iv[k].u);
             free(iv[k].d);
+            free(iv[k].count);
         }
     free(iv);
     return rc;
