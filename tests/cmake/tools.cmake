@@ -3,3 +3,7 @@
 if(TEST test_km_callgrind)
   set_property(TEST test_km_callgrind APPEND PROPERTY LABELS valgrind)
 endif()
+# test_reader_callgrind counts the reader's instructions per event: valgrind too.
+if(TEST test_reader_callgrind)
+  set_property(TEST test_reader_callgrind APPEND PROPERTY LABELS valgrind)
+endif()
