@@ -276,8 +276,15 @@ test-more: deps-test test-tsan test-fuzz test-aarch64
 # They print figures and pass/fail nothing: a timing of another tool on a
 # busy machine is not a test. KM_REPS, KM_GB_REPS, ... pass through
 # (tools/km_compare.sh --help).
+# Then the reader against a plain read of the same bytes (tools/qq_readbench
+# on READ_EVENTS events, a file made in $(BUILD) and removed after), each
+# ratio beside the CPU model: the read path's goals are per CPU family.
+READ_EVENTS ?= 10000000
 bench: deps-test build
 	bash tools/km_compare.sh $(BUILD)
+	@rc=0; QQ_OUTPUT=$(CURDIR)/$(BUILD)/readbench-results.qq $(BUILD)/tools/qq_readbench \
+	    --make $(READ_EVENTS) $(BUILD)/readbench.qq 11 $(BUILD)/harness/qqbench || rc=$$?; \
+	rm -f $(BUILD)/readbench.qq $(BUILD)/readbench-results.qq; exit $$rc
 
 # The conformance matrix (issue 34): qqbench run and run --against on the synth
 # kernel's declared figures, rates with Clopper-Pearson intervals in

@@ -179,12 +179,20 @@ if len(cg) == 4:
     rows.append(("callgrind, channel step (per Km line)", "instr",
                  exact(int(cg[2]) / nkm), exact(int(cg[3]) / nkm)))
 
-out = {"tick_mhz_qqbench": mhz, "tick_mhz_gbench": gb_mhz, "rows": []}
+cpu = "unknown CPU"  # the figures are per CPU family (docs/PERFORMANCE.md)
+try:
+    for line in open("/proc/cpuinfo"):
+        if line.startswith(("model name", "Hardware", "CPU part")) and ":" in line:
+            cpu = line.split(":", 1)[1].strip() or cpu
+            break
+except OSError:
+    pass
+out = {"tick_mhz_qqbench": mhz, "tick_mhz_gbench": gb_mhz, "cpu": cpu, "rows": []}
 if mhz is None:
-    print("Km line, pow -> direct; instructions counted by callgrind")
+    print("Km line, pow -> direct; instructions counted by callgrind; CPU %s" % cpu)
 else:
-    print("Km line, pow -> direct; TSC %.1f MHz%s; median +- standard uncertainty"
-          % (mhz, "" if gb_mhz is None else " (gbench_km measured %.1f)" % gb_mhz))
+    print("Km line, pow -> direct; TSC %.1f MHz%s; median +- standard uncertainty; CPU %s"
+          % (mhz, "" if gb_mhz is None else " (gbench_km measured %.1f)" % gb_mhz, cpu))
 print("%-40s %5s %17s %17s %19s" % ("measure", "unit", "pow", "direct", "delta"))
 for label, unit, p, d in rows:
     delta, ud = d["median"] - p["median"], math.hypot(p["u"], d["u"])

@@ -125,6 +125,31 @@ static int run(int kind, const char *path, const char *qqbench)
     return kind == PLAIN ? plain(path) : kind == ST ? st(qqbench, path) : reader(path, kind);
 }
 
+/* The CPU's model name ("model name" of /proc/cpuinfo, else "Hardware" or
+ * "CPU part", else "unknown CPU") into BUF: printed beside every ratio, as
+ * the read path's goals are kept per CPU family (docs/PERFORMANCE.md). */
+static void cpu_model(char *buf, size_t size)
+{
+    snprintf(buf, size, "unknown CPU");
+    FILE *fp = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    int found = 0;
+    while (fp && !found && fgets(line, sizeof line, fp)) {
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        found = strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0 ||
+                strncmp(line, "CPU part", 8) == 0;
+        if (found) {
+            char *v = colon + 1 + strspn(colon + 1, " \t");
+            v[strcspn(v, "\n")] = '\0';
+            snprintf(buf, size, "%s", *v ? v : "unknown CPU");
+        }
+    }
+    if (fp)
+        fclose(fp);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -216,10 +241,12 @@ int main(int argc, char **argv)
         bytes = (uint64_t)ftell(fp);
     if (fp)
         fclose(fp);
-    printf("%s: %llu events, %llu bytes; median of %d warm rounds\n\n", path,
-           (unsigned long long)events, (unsigned long long)bytes, reps);
-    printf("%-8s %9s %11s %8s %8s   %9s %11s %8s %8s\n", "", "wall ms", "M events/s", "MB/s",
-           "x plain", "CPU ms", "M events/s", "MB/s", "x plain");
+    char cpu_name[128];
+    cpu_model(cpu_name, sizeof cpu_name);
+    printf("%s: %llu events, %llu bytes; median of %d warm rounds; CPU %s\n\n", path,
+           (unsigned long long)events, (unsigned long long)bytes, reps, cpu_name);
+    printf("%-8s %9s %11s %8s %8s   %9s %11s %8s %8s   %s\n", "", "wall ms", "M events/s", "MB/s",
+           "x plain", "CPU ms", "M events/s", "MB/s", "x plain", "CPU");
     double plain_s[2] = {0, 0};
     for (int k = 0; k < nkind; k++) {
         printf("%-8s", kind_name[k]);
@@ -232,7 +259,7 @@ int main(int argc, char **argv)
             printf(" %9.2f %11.1f %8.0f %8.2f  ", s * 1e3, (double)events / s / 1e6,
                    (double)bytes / s / 1e6, s / plain_s[w]);
         }
-        printf("\n");
+        printf(" %s\n", cpu_name);
     }
     free(t);
     free(cpu);
