@@ -7,33 +7,6 @@
 #include "grow.h"
 #include "judge_compare.h"
 
-int qqb_qq_side_hits(struct qqb_qq_side *s, char *err, size_t errlen)
-{
-    s->net = calloc(s->nk + 1, sizeof *s->net);
-    struct qq_hit_stat *h = calloc(s->nk + 1, sizeof *h);
-    if (!s->net || !h) {
-        free(h);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    for (uint32_t k = 0; k < s->nk; k++)
-        s->net[k] = NAN;
-    for (uint32_t n = 0; n < qq_file_nnodes(s->f); n++) {
-        if (qq_file_hit_stats(s->f, n, h) != 0) {
-            free(h);
-            snprintf(err, errlen, "%s", qq_file_errmsg(s->f));
-            return -1;
-        }
-        for (uint32_t k = 0; k < s->nk; k++)
-            if (h[k].intervals && (isnan(s->net[k]) || h[k].net > s->net[k]))
-                s->net[k] = h[k].net;
-    }
-    struct qq_calib c;
-    s->step = qq_file_calib(s->f, 0, &c) ? c.step : 0;
-    free(h);
-    return 0;
-}
-
 /* Counts summed over nodes saturate at the int64 limits, as the reader's
  * per-node sums do (qq_file.h): never a signed overflow. */
 static int64_t sat_add(int64_t a, int64_t b)
@@ -50,21 +23,29 @@ static int saturated(int64_t v)
     return v == INT64_MAX || v == INT64_MIN;
 }
 
+/* One pass over each node (qq_file_node_stats: the file is read once, as
+ * st reads it): the keys' sums, and each state's net ticks per hit. */
 int qqb_qq_side_load(struct qqb_qq_side *s, char *err, size_t errlen)
 {
     s->nk = qq_file_nkeys(s->f);
     s->sum = calloc(s->nk + 1, sizeof *s->sum);
+    s->net = calloc(s->nk + 1, sizeof *s->net);
     struct qq_key_summary *tmp = calloc(s->nk + 1, sizeof *tmp);
-    if (!s->sum || !tmp) {
+    struct qq_hit_stat *h = calloc(s->nk + 1, sizeof *h);
+    if (!s->sum || !s->net || !tmp || !h) {
         free(tmp);
+        free(h);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    for (uint32_t k = 0; k < s->nk; k++)
+        s->net[k] = NAN;
     s->mhz = qq_file_nnodes(s->f) ? qq_file_node(s->f, 0)->mhz : 0;
     for (uint32_t n = 0; n < qq_file_nnodes(s->f); n++) {
         struct qq_node_summary ns;
-        if (qq_file_summarize(s->f, n, &ns, tmp) != 0) {
+        if (qq_file_node_stats(s->f, n, &ns, tmp, h) != 0) {
             free(tmp);
+            free(h);
             snprintf(err, errlen, "%s", qq_file_errmsg(s->f));
             return -1;
         }
@@ -74,9 +55,14 @@ int qqb_qq_side_load(struct qqb_qq_side *s, char *err, size_t errlen)
             s->sum[k].state_ticks += tmp[k].state_ticks;
             s->sum[k].isum = sat_add(s->sum[k].isum, tmp[k].isum);
             s->sum[k].dsum += tmp[k].dsum;
+            if (h[k].intervals && (isnan(s->net[k]) || h[k].net > s->net[k]))
+                s->net[k] = h[k].net;
         }
     }
+    struct qq_calib c;
+    s->step = qq_file_calib(s->f, 0, &c) ? c.step : 0;
     free(tmp);
+    free(h);
     for (uint32_t k = 0; k < s->nk; k++) {
         const struct qq_key_info *ki = qq_file_key(s->f, k);
         if (qqb_strmap_add(&s->keys, ki->type, ki->name, k, NULL) < 0) {

@@ -21,12 +21,11 @@ struct qqb_qq_side {
     struct qqb_strmap keys; /* (type, name) -> key index: look-ups in O(1) */
 };
 
-/* S's keys summed over nodes (S->f open). 0, or -1 with ERR. */
+/* S's keys summed over nodes (S->f open), each state key's net ticks per
+ * hit (the estimator of docs/STATISTICS.md minus the calibrated empty
+ * state), the slowest node's, and node 0's counter step: one pass over
+ * the file. 0, or -1 with ERR. */
 int qqb_qq_side_load(struct qqb_qq_side *s, char *err, size_t errlen);
-/* S's net ticks per hit of each state key (the estimator of
- * docs/STATISTICS.md minus the calibrated empty state), the slowest node's,
- * and node 0's counter step. 0, or -1 with ERR. */
-int qqb_qq_side_hits(struct qqb_qq_side *s, char *err, size_t errlen);
 /* Frees what the side holds (not the file). */
 void qqb_qq_side_free(struct qqb_qq_side *s);
 

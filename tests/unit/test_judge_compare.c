@@ -23,7 +23,6 @@ static struct qqb_key_cmp compare_c(const char *a, const char *b)
     for (int i = 0; i < 2; i++) {
         CHECK_INT_EQ(qq_file_open_stream(i ? b : a, &s[i].f), 0);
         CHECK_INT_EQ(qqb_qq_side_load(&s[i], err, sizeof err), 0);
-        CHECK_INT_EQ(qqb_qq_side_hits(&s[i], err, sizeof err), 0);
     }
     CHECK_INT_EQ(qqb_compare_keys(&s[0], &s[1], &rows, &n), 0);
     for (size_t i = 0; i < n; i++)
