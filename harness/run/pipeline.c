@@ -362,7 +362,8 @@ static int step_builds(struct run *r)
     if (!r->o->allow_other_flags && !r->o->update) {
         fprintf(stderr,
                 "qqbench run: error: the baseline's kernels were built with other flags: %s; "
-                "its timings are of another program (--allow-other-flags compares anyway, "
+                "its timings and instruction counts are of another program (--allow-other-flags "
+                "compares anyway, "
                 "--update-baseline records this build)\n",
                 qqb_strbuf_str_of(&r->crossing));
         return fail(r, QQB_EXIT_USAGE);

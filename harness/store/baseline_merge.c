@@ -24,8 +24,8 @@ static int copy_case(struct qqb_case_result *d, const struct qqb_case_result *s)
     d->runs = s->runs ? s->runs : 1;
     if (dup_opt(&d->name, s->name) || dup_opt(&d->bench, s->bench) ||
         dup_opt(&d->variant, s->variant) || dup_opt(&d->point, s->point) ||
-        dup_opt(&d->failure, s->failure) || qqb_strv_dup(s->command, &d->command) ||
-        qqb_kbuild_copy(&d->build, &s->build))
+        dup_opt(&d->failure, s->failure) || dup_opt(&d->metric, s->metric) ||
+        qqb_strv_dup(s->command, &d->command) || qqb_kbuild_copy(&d->build, &s->build))
         goto fail;
     for (size_t i = 0; i < s->nmetrics; i++) {
         const struct qqb_metric *sm = &s->metrics[i];

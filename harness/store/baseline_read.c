@@ -260,11 +260,13 @@ enum {
     C_BUILD_ID,
     C_COMPILER,
     C_PRODUCER,
+    C_METRIC,
     NCASE
 };
 static const char *const case_fields[NCASE] = {
-    "name",    "bench",   "variant", "point",   "nodes", "tick_mhz", "launches", "failures",
-    "failure", "metrics", "memory",  "command", "runs",  "build_id", "compiler", "producer"};
+    "name",     "bench",    "variant",  "point",    "nodes",  "tick_mhz",
+    "launches", "failures", "failure",  "metrics",  "memory", "command",
+    "runs",     "build_id", "compiler", "producer", "metric"};
 
 /* A kernel build's list of strings (kbuild.h): at most QQB_KBUILD_MAX, as
  * the writer keeps (the comparison of two lists is quadratic). */
@@ -334,6 +336,12 @@ static int case_field(struct rd *r, struct qqb_case_result *c, int k)
         break;
     case C_BUILD_ID:
         rc = qqb__rd_string(r, "build_id", &c->build.id, 0);
+        break;
+    case C_METRIC:
+        /* What the case was measured for: counts ("instructions") or both. */
+        rc = qqb__rd_string(r, "metric", &c->metric, 0);
+        if (!rc && strcmp(c->metric, "instructions") && strcmp(c->metric, "both"))
+            rc = qqb__rd_fail(r, qqb__rd_here(r), "'metric' must be instructions or both");
         break;
     case C_COMPILER:
     case C_PRODUCER:

@@ -269,6 +269,8 @@ static void emit_case(struct em *m, const struct qqb_case_result *c)
     if (c->point)
         kv_str(m, "point", c->point);
     kv_u64(m, "nodes", (uint64_t)c->nodes);
+    if (c->metric)
+        kv_str(m, "metric", c->metric);
     if (c->command)
         emit_strv(m, "command", c->command, 1);
     kv_u64(m, "runs", c->runs ? c->runs : 1);

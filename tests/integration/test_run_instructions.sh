@@ -8,7 +8,7 @@ fi
 command -v valgrind >/dev/null || { echo "FAIL: valgrind is not installed (make deps-test installs it)"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed"; exit 1; }
 K="$QQ_TEST_KERNELS" KD="${QQ_KERNEL_DIR:?}"
-rm -rf bl bl[0-9] nobin ./*.json
+rm -rf bl bl[0-9] nobin kb ./*.json
 # fig JSON CASE KEY WHAT: the samples of a case's metric, space-separated.
 fig() {
     python3 -c 'import json, sys
@@ -116,6 +116,36 @@ YAML
     check "2 ranks: per hit over both ranks' 40 intervals" \
         test "$(fig mpi.json 'm@2' b instr_per_hit | cut -d' ' -f1)" = "$(python3 -c "x = ${b[0]:-0} / 40; print('%d' % x if x == int(x) else repr(x))")"
 fi
+
+# A stored baseline keeps the counts; a kernel built with other flags is
+# refused with the reason (exit 2), and --allow-other-flags compares anyway.
+command -v cc >/dev/null && {
+    mkdir -p kb
+    cp "$K/counted" kb/counted
+    cat > kb.yaml <<YAML
+suite: kb
+defaults:
+  repetitions: 2
+  warmup: 0
+  metric: instructions
+benchmarks:
+  - name: c
+    kernel: $PWD/kb/counted
+    args: ["--reps", "10", "--work", "400"]
+    keys: [a]
+YAML
+    qq kb1.out kb1.err run kb.yaml --no-report --baselines bl7 -q
+    check "counts recorded as a baseline: exit 0 (got $rc)" test "$rc" = 0
+    check "the stored baseline holds key a's instructions" has bl7/*/kb.yaml 'what: instr$'
+    check "the stored case says it was measured for instructions" has bl7/*/kb.yaml '^  metric: instructions$'
+    cc -std=c11 -O1 -g -DQQ_ENABLE -I"$QQ_SOURCE_DIR/qq/include" "$QQ_TEST_DATA/kernels/counted.c" \
+        "$QQ_BINARY_DIR/qq/libqq.a" -lpthread -lm -o kb/counted
+    qq kb2.out kb2.err run kb.yaml --no-report --baselines bl7 -q
+    check "counts of a kernel built with -O1 against a -O2 baseline: exit 2 (got $rc)" test "$rc" = 2
+    check "the refusal names the flags and the counts" has kb2.err '\(-O1 here, -O2 in the baseline\); its timings and instruction counts are of another program'
+    qq kb3.out kb3.err run kb.yaml --no-report --baselines bl7 -q --allow-other-flags
+    check "--allow-other-flags compares the counts (got $rc)" test "$rc" -le 1
+}
 
 # No valgrind on PATH: one line, the instructions cases skipped, exit 0;
 # with --require-metric exit 2.
