@@ -72,18 +72,21 @@ static void iterate(int tile, void *p)
 }
 
 /* The exhaustive sweep QQTune is measured against: every tile for STEPS
- * whole iterations, the median iteration's seconds each (docs/TUNE.md). */
+ * whole iterations, the median iteration's seconds each (docs/TUNE.md).
+ * The tiles take turns, iteration by iteration, so a slow spell of the
+ * machine falls on all of them rather than on one tile's median. */
 static void sweep(struct job *j, long steps, int choice, long cost, double mhz)
 {
-    double med[NTILES], *t = kxcalloc(PROG, (size_t)steps, sizeof *t);
+    double med[NTILES], *t = kxcalloc(PROG, (size_t)(steps * NTILES), sizeof *t);
     int best = 0;
-    for (int c = 0; c < NTILES; c++) {
-        for (long s = 0; s < steps; s++) {
+    for (long s = 0; s < steps; s++)
+        for (int c = 0; c < NTILES; c++) {
             uint64_t t0 = qq_ticks_open();
             iterate(tiles[c], j);
-            t[s] = (double)(qq_ticks_close() - t0) / (mhz * 1e6);
+            t[c * steps + s] = (double)(qq_ticks_close() - t0) / (mhz * 1e6);
         }
-        med[c] = kmedian(t, (size_t)steps);
+    for (int c = 0; c < NTILES; c++) {
+        med[c] = kmedian(t + c * steps, (size_t)steps);
         if (med[c] < med[best])
             best = c;
         printf("sweep tile=%d median_s=%.6g\n", tiles[c], med[c]);
