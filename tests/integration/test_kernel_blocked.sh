@@ -17,6 +17,26 @@ for plant in 32 8 256; do
     check "plant $plant: every tile ran 3 times" test "$(grep -cE '^ {2}(chosen| {6}) +[0-9]+ +[0-9.e-]+ +3 +0$' st$plant.txt)" = 7
     check "plant $plant: the trials are states" has st$plant.txt "'tile=$plant'"
 done
+# A damaged record: st refuses the file in one line naming the record
+# (exit 2), as it does any damage.
+python3 - p32.qq bad.qq <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pos = 64
+while pos + 16 <= len(d):
+    tag, _, n = struct.unpack_from("<4sIQ", d, pos)
+    if tag == b"TUNE":
+        struct.pack_into("<I", d, pos + 16 + 8, 99)  # choice 99 of 7
+        break
+    pos += 16 + n
+open(sys.argv[2], "wb").write(d)
+PY
+rc=0
+"$QQBENCH" st bad.qq > bad.out 2> bad.err || rc=$?
+check "damaged record: exit 2" test "$rc" = 2
+check "damaged record: one line naming it" test "$(cat bad.err)" = \
+    "qqbench st: error: bad.qq: tune record 0: choice 99 of 7 candidates"
+
 # Every tile transposes to the same bits: the digest does not depend on it.
 for t in 1 4 32 200 256; do
     QQ_OUTPUT=t$t.qq "$K/blocked" --size 200 --steps 4 --tile "$t" --print > t$t.out
