@@ -37,7 +37,10 @@ enum qqb_ref_guard {
     QQB_RG_BUILD,  /* qqbench's own build differs from the baseline's: as measured */
     QQB_RG_COMMON, /* the group's keys moved together against the reference: the
                       verdict per reference not taken (noisy) */
-    QQB_RG_SIGN    /* the figure as measured moved the other way: not taken (noisy) */
+    QQB_RG_SIGN,   /* the figure as measured moved the other way: not taken (noisy) */
+    QQB_RG_RUNS    /* as measured, the group's keys moved together beyond what their
+                      baseline runs' common shifts tell from weather (section 20):
+                      the verdict not taken (noisy) */
 };
 
 /* The machine-reference check of a baseline row (docs/RUNNING.md). */

@@ -47,6 +47,8 @@ const char *qqb_ref_guard_name(enum qqb_ref_guard g)
         return "keys moved together";
     case QQB_RG_SIGN:
         return "signs differ";
+    case QQB_RG_RUNS:
+        return "keys moved together as measured";
     }
     return "?";
 }

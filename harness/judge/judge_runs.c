@@ -333,7 +333,32 @@ struct runrow {
     double move, meas;
     double *cx;
     size_t ncx;
+    double *fig; /* the baseline runs' figures as measured, by run stamp (NULL: none) */
+    size_t nfig;
 };
+
+/* The most run stamps a row's figures are kept for (the common gate's, section 20); a
+ * baseline stamped beyond it has no common test. */
+#define RUNS_MAX_STAMPS 1024
+
+/* The baseline runs' figures of BM by run stamp into RR (fig, nfig). 0 or -1. */
+static int row_figures(const struct qqb_metric *bm, int passes, int reps, struct runrow *rr)
+{
+    uint32_t *runs = stamps_of(bm), most = 0;
+    if (!runs)
+        return -1;
+    for (size_t i = 0; i < bm->n; i++)
+        most = runs[i] > most ? runs[i] : most;
+    int rc = 0;
+    if (most < RUNS_MAX_STAMPS) {
+        rr->nfig = (size_t)most + 1;
+        rr->fig = malloc(rr->nfig * sizeof *rr->fig);
+        rc = rr->fig ? qqb_run_figures(bm->samples, runs, bm->n, passes, reps, rr->fig, rr->nfig)
+                     : -1;
+    }
+    free(runs);
+    return rc;
+}
 
 /* Row ROW's runs into RR: as measured, then per reference. 0 or -1. */
 static int row_runs(const struct qqb_plan *p, const struct qqb_results *cur,
@@ -346,6 +371,8 @@ static int row_runs(const struct qqb_plan *p, const struct qqb_results *cur,
     rr->has_raw = qqb_judge_runs_of(bm, passes, reps, &rr->raw) == 0 && rr->raw.nruns >= 2;
     if (!rr->has_raw)
         return 0;
+    if (row_figures(bm, passes, reps, rr) != 0)
+        return -1;
     const struct qqb_metric *bref = qqb_case_find_metric(bc, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
     const struct qqb_metric *cref = qqb_case_find_metric(c, QQB_REFERENCE_KEY, QQB_REFERENCE_WHAT);
     if (!bref || !cref)
@@ -572,26 +599,81 @@ static int cmp_dbl(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Row ROW's kind for the common-move guard: 1 judged per reference, 2 as
- * measured because its reference moved, 0 neither. */
-static int common_kind(const struct qqb_cmp *row)
+/* Row ROW's kind for the common-move guard (R its runs): 1 judged per
+ * reference, 2 as measured because its reference moved, 0 as measured, -1
+ * not a row judged by runs. */
+static int common_kind(const struct qqb_cmp *row, const struct runrow *r)
 {
+    if (row->ab || row->base_metric == QQB_NO_MATCH || !r->has_raw)
+        return -1;
     return row->by_reference ? 1 : row->ref_guard == QQB_RG_MOVED ? 2 : 0;
+}
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Whether group G's common shift C (log; the median of its rows' estimates
+ * as measured) stands on the baseline's own runs (section 20): each run's
+ * common effect is the median over the group's rows of that run's figure
+ * less the row's mean; their spread, on R - 1 degrees of freedom, is what
+ * the machine's weather does to every key at once, which a suite of rows
+ * shrunk together cannot see. The shift stands where it is beyond the
+ * largest threshold at Holm's first level over the group's M rows. BUF
+ * room for a value per row. */
+static int common_stands(const struct qqb_plan *p, const struct runrow *rr,
+                         const struct qqb_judgement *j, size_t g, double c, double *buf)
+{
+    size_t most = 0, m = 0, runs = 0;
+    double thr = 0, conf = 0, sum = 0, sq = 0;
+    for (size_t i = 0; i < j->ncmp; i++) {
+        const struct qqb_cmp *row = &j->cmp[i];
+        if (common_kind(row, &rr[i]) != 0 || p->cases[row->case_idx].group != g || !rr[i].fig)
+            continue;
+        const struct qqb_settings *s = &p->suite->bench[p->cases[row->case_idx].bench].s;
+        most = rr[i].nfig > most ? rr[i].nfig : most;
+        thr = row->threshold > thr ? row->threshold : thr;
+        conf = s->confidence > conf ? s->confidence : conf;
+        m++;
+    }
+    for (size_t r = 0; m >= 3 && r < most; r++) {
+        size_t k = 0;
+        for (size_t i = 0; i < j->ncmp; i++)
+            if (common_kind(&j->cmp[i], &rr[i]) == 0 && p->cases[j->cmp[i].case_idx].group == g &&
+                rr[i].fig && r < rr[i].nfig && isfinite(rr[i].fig[r]))
+                buf[k++] = rr[i].fig[r] - rr[i].raw.mean;
+        if (k * 2 <= m) /* a run most rows lack */
+            continue;
+        double cr = median_of(buf, k);
+        sum += cr;
+        sq += cr * cr;
+        runs++;
+    }
+    if (runs < QQB_MIN_BASE_RUNS || !(conf > 0 && conf < 1))
+        return 0;
+    double mean = sum / (double)runs, var = (sq - (double)runs * mean * mean) / (double)(runs - 1);
+    double se = sqrt((var > 0 ? var : 0) * (1.0 + 1.0 / (double)runs));
+    double q = gsl_cdf_tdist_Pinv(1.0 - (1.0 - conf) / (2.0 * (double)m), (double)(runs - 1));
+    return fabs(c) - log1p(thr / 100.0) > q * se;
 }
 
 /* The common-move guard on the rows of group G of kind KIND (common_kind),
  * EST and HALF room for every row: where 3 or more moved together beyond
  * their intervals' half-width (the median of their estimates, C, against
  * the median half-width, log scale), a verdict stands only relative to C,
- * or where C itself is beyond the benchmark's threshold bound: no weather
- * of a machine, a build that moved every key (a -O0 build). */
-static void common_move(const struct qqb_plan *p, struct qqb_judgement *j, size_t g, int kind,
-                        double *est, double *half)
+ * or where C itself is beyond the benchmark's threshold bound (no weather
+ * of a machine: a build that moved every key, a -O0 build), or, as
+ * measured, where C stands on the baseline runs' own common shifts
+ * (common_stands). */
+static void common_move(const struct qqb_plan *p, const struct runrow *rr, struct qqb_judgement *j,
+                        size_t g, int kind, double *est, double *half)
 {
     size_t m = 0;
     for (size_t i = 0; i < j->ncmp; i++) {
         const struct qqb_cmp *row = &j->cmp[i];
-        if (common_kind(row) != kind || p->cases[row->case_idx].group != g ||
+        if (common_kind(row, &rr[i]) != kind || p->cases[row->case_idx].group != g ||
             row->ch.status != QQB_CHANGE_OK)
             continue;
         est[m] = log1p(row->ch.pct / 100.0);
@@ -599,13 +681,12 @@ static void common_move(const struct qqb_plan *p, struct qqb_judgement *j, size_
     }
     if (m < 3)
         return;
-    qsort(est, m, sizeof *est, cmp_dbl);
-    qsort(half, m, sizeof *half, cmp_dbl);
-    double c = m % 2 ? est[m / 2] : (est[m / 2 - 1] + est[m / 2]) / 2;
-    double h = m % 2 ? half[m / 2] : (half[m / 2 - 1] + half[m / 2]) / 2;
-    for (size_t i = 0; fabs(c) > h && i < j->ncmp; i++) {
+    double c = median_of(est, m), h = median_of(half, m);
+    if (!(fabs(c) > h) || (kind == 0 && common_stands(p, rr, j, g, c, est)))
+        return;
+    for (size_t i = 0; i < j->ncmp; i++) {
         struct qqb_cmp *row = &j->cmp[i];
-        if (common_kind(row) != kind || p->cases[row->case_idx].group != g)
+        if (common_kind(row, &rr[i]) != kind || p->cases[row->case_idx].group != g)
             continue;
         const struct qqb_settings *s = &p->suite->bench[p->cases[row->case_idx].bench].s;
         double cap = s->threshold_bound > 0 ? s->threshold_bound : QQB_THRESHOLD_BOUND;
@@ -615,7 +696,7 @@ static void common_move(const struct qqb_plan *p, struct qqb_judgement *j, size_
             continue;
         if ((row->alone == QQB_REGRESSED && !(lo > t)) ||
             (row->alone == QQB_IMPROVED && !(hi < -t)))
-            not_taken(row, QQB_RG_COMMON, 100.0 * expm1(c));
+            not_taken(row, kind == 0 ? QQB_RG_RUNS : QQB_RG_COMMON, 100.0 * expm1(c));
     }
 }
 
@@ -636,8 +717,8 @@ static int guard_rows(const struct qqb_plan *p, const struct runrow *rr, struct 
         return -1;
     }
     for (size_t g = 0; g < p->ngroups; g++)
-        for (int kind = 1; kind <= 2; kind++)
-            common_move(p, j, g, kind, est, half);
+        for (int kind = 0; kind <= 2; kind++)
+            common_move(p, rr, j, g, kind, est, half);
     for (size_t i = 0; i < n; i++) {
         struct qqb_cmp *row = &j->cmp[i];
         double ms = rr[i].meas;
@@ -671,8 +752,10 @@ int qqb_judge_runs(const struct qqb_plan *p, const struct qqb_results *cur,
         rc = judge_rows(p, cur, base, rr, j);
     if (rc == 0)
         rc = guard_rows(p, rr, j);
-    for (size_t i = 0; rr && i < n; i++)
+    for (size_t i = 0; rr && i < n; i++) {
         free(rr[i].cx);
+        free(rr[i].fig);
+    }
     free(rr);
     return rc;
 }
@@ -703,6 +786,14 @@ void qqb_ref_guard_note(struct qqb_cmp *row)
         snprintf(w, len,
                  "%s%s alone, but the group's keys moved %s%% together (against the machine "
                  "reference, or with a machine that moved): not decided so",
+                 sep, qqb_verdict_name(row->ch.pct > 0 ? QQB_REGRESSED : QQB_IMPROVED),
+                 qqb_signed(&a, row->guard_pct, 1));
+        return;
+    case QQB_RG_RUNS:
+        snprintf(w, len,
+                 "%s%s alone, but the group's keys moved %s%% together, which its baseline runs "
+                 "do not tell from the machine's weather: not decided so; more baseline runs, "
+                 "a machine reference that sees it, or --against",
                  sep, qqb_verdict_name(row->ch.pct > 0 ? QQB_REGRESSED : QQB_IMPROVED),
                  qqb_signed(&a, row->guard_pct, 1));
         return;

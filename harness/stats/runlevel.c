@@ -199,6 +199,31 @@ int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes, 
     return rc;
 }
 
+int qqb_run_figures(const double *x, const uint32_t *run, size_t n, int passes, int reps,
+                    double *fig, size_t nfig)
+{
+    if (!x || !run || !fig)
+        return -1;
+    double *l = malloc((n ? n : 1) * sizeof *l), *dev = malloc((n ? n : 1) * sizeof *dev);
+    int rc = l && dev ? 0 : -1;
+    for (size_t r = 0; rc == 0 && r < nfig; r++) {
+        size_t k = 0, ndev = 0;
+        double kr;
+        for (size_t i = 0; i < n; i++)
+            if (run[i] == r)
+                l[k++] = x[i] > 0 && isfinite(x[i]) ? log(x[i]) : NAN;
+        fig[r] = NAN;
+        for (size_t i = 0; i < k; i++)
+            if (!isfinite(l[i]))
+                rc = -1;
+        if (rc == 0 && k > 0 && run_figure(l, k, passes, reps, &fig[r], &kr, dev, &ndev) != 0)
+            rc = -1;
+    }
+    free(l);
+    free(dev);
+    return rc;
+}
+
 /* The figure of the current run CUR (in the order it ran, PASSES passes)
  * and the launch part of its variance, from its launch noise pooled with
  * the baseline's B (*SD): a run of ten launches has six differences within

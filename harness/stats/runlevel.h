@@ -65,6 +65,12 @@ int qqb_pass_rounds(int first, int total, int passes, int pass, int *from, int *
 int qqb_baseruns_of(const double *x, const uint32_t *run, size_t n, int passes, int reps,
                     struct qqb_baseruns *out);
 
+/* The figure of each run of X stamped RUN (as qqb_baseruns_of takes them)
+ * into FIG[r] for r < NFIG: NaN where run r has no launch. 0, or -1 (bad
+ * input, out of memory). */
+int qqb_run_figures(const double *x, const uint32_t *run, size_t n, int passes, int reps,
+                    double *fig, size_t nfig);
+
 /*
  * One current run (launches CUR, > 0, in the order they ran, in PASSES
  * passes of REPS repetitions and the plan's rounds) against a baseline's runs B, with the
