@@ -171,9 +171,10 @@ test_stamp = @mkdir -p $(BUILD) && echo "$(1) $$(date +%s) $(MAKE_T0)" >> $(TEST
 
 # The analysers (label lint: clang-tidy, cppcheck) are make lint's: they
 # read the sources, not what the build does, and took 400 of the plain
-# pass's 960 CPU-seconds; .ci/run runs them after make test.
+# pass's 960 CPU-seconds; .ci/run runs them after make test. The goal
+# simulations (label sim, tests/cmake/sim.cmake) are make conformance's.
 test-plain: deps-test build
-	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -LE lint
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -LE 'lint|^sim$$'
 	$(call test_stamp,plain)
 
 # The sanitizer pass runs the tests labelled asan (tests/CMakeLists.txt
@@ -293,6 +294,7 @@ bench: deps-test build
 CONFORMANCE_N ?= 20
 CONFORMANCE_ARGS ?=
 conformance: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -L '^sim$$'
 	python3 tools/conformance --n $(CONFORMANCE_N) --qqbench $(BUILD)/harness/qqbench \
 	    --synth $(BUILD)/kernels/synth --out docs/CONFORMANCE.md $(CONFORMANCE_ARGS)
 
