@@ -221,6 +221,40 @@ int qqb_change_paired(const double *base, const double *cur, size_t n, double co
 int qqb_change_paired_sign(const double *base, const double *cur, size_t n, double confidence,
                            struct qqb_change *out);
 
+/* The share trimmed from each end, and the fewest pairs for an interval
+ * of the trimmed mean (docs/STATISTICS.md section 12). */
+#define QQB_TRIM           0.2
+#define QQB_TRIM_MIN_PAIRS 6
+
+/* The 20% trimmed mean TM of X[0..N-1] (any order; g = floor(0.2 N) cut
+ * from each end, h = N - 2g kept, as R's mean(x, trim = 0.2)), Yuen's
+ * standard error SE = sqrt(SS_w / (h (h - 1))) (SS_w the sum of squares of
+ * the winsorized values about their mean) and DF = h - 1. 0, or -1 (all
+ * three NaN) when h < 2 or memory runs out. */
+int qqb_trimmed_t(const double *x, size_t n, double *tm, double *se, double *df);
+
+/* The interval TM -/+ t(DF, (1 + LEVEL) / 2) SE of the log ratio, as
+ * percent changes into LO and HI. */
+void qqb_trim_interval(double tm, double se, double df, double level, double *lo, double *hi);
+
+/* One-sided p-values of the trimmed t against +/-THRESHOLD_PCT on the log
+ * ratios D: UP = P(T >= (tm - log(1 + t)) / se), DOWN = P(T <= (tm +
+ * log(1 + t)) / se). 2 min(UP, DOWN) <= a exactly when the 1 - a interval
+ * of qqb_trim_interval lies wholly beyond the threshold. Both 1 below
+ * QQB_TRIM_MIN_PAIRS pairs. */
+void qqb_trim_p_beyond(const double *d, size_t n, double threshold_pct, double *up, double *down);
+
+/* As qqb_change_paired_sign, but the estimate is the 20% trimmed mean of
+ * the log pair ratios and the interval its t interval at CONFIDENCE
+ * (qqb_trimmed_t, qqb_trim_interval); *SE and *DF its standard error (log)
+ * and degrees of freedom. Efficient under normal noise (about 0.94 of the
+ * mean's) and robust to a launch a whole-launch slowdown hit alone: up to
+ * 20% of the pairs a side are cut. Fewer than QQB_TRIM_MIN_PAIRS pairs: the
+ * widest interval, ci_ok = 0, *SE and *DF NaN. The harness uses this for
+ * interleaved variants and the reference build. */
+int qqb_change_paired_trim(const double *base, const double *cur, size_t n, double confidence,
+                           struct qqb_change *out, double *se, double *df);
+
 /* Level-shift indicator of the pair ratios: qqb_level_shift of
  * cur[i]/base[i]. Near 1 when slow periods hit both members of a pair
  * (pairing cancels them); >= QQB_LEVEL_SHIFT_RATIO when a group of at least

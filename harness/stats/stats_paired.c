@@ -1,6 +1,6 @@
 /* stats_paired.c - the paired change: the Wilcoxon signed-rank null
  * distribution, Walsh averages, the signed-rank and sign-test intervals of
- * pair ratios. Method: docs/STATISTICS.md, "Paired comparisons". */
+ * pair ratios, and the trimmed mean's t. Method: docs/STATISTICS.md, "Paired comparisons". */
 #include "stats.h"
 
 #include <limits.h>
@@ -369,6 +369,98 @@ int qqb_change_paired_sign(const double *base, const double *cur, size_t n, doub
     out->pct = 100.0 * expm1(gsl_stats_median_from_sorted_data(d, 1, n));
     out->lo = 100.0 * expm1(d[k - 1]);
     out->hi = 100.0 * expm1(d[n - (size_t)k]);
+    free(d);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The trimmed mean of the pair ratios and its t (docs/STATISTICS.md
+ * section 12): Tukey and McLaughlin's, as Yuen's one-sample test.
+ * --------------------------------------------------------------------- */
+
+int qqb_trimmed_t(const double *x, size_t n, double *tm, double *se, double *df)
+{
+    *tm = *se = *df = NAN;
+    size_t g = (size_t)floor(QQB_TRIM * (double)n), h = n - 2 * g;
+    if (!x || n < 2 || h < 2)
+        return -1;
+    double buf[QQB__STACK_N];
+    double *s = qqb__sorted_copy(x, n, buf);
+    if (!s)
+        return -1;
+    /* The mean of the h middle values; the winsorized values pull the g
+     * smallest up to s[g] and the g largest down to s[n-1-g]. */
+    double sum = 0, wsum = 0;
+    for (size_t i = g; i < n - g; i++)
+        sum += s[i];
+    double mean = sum / (double)h;
+    for (size_t i = 0; i < n; i++)
+        wsum += s[i < g ? g : (i >= n - g ? n - 1 - g : i)];
+    double wmean = wsum / (double)n, ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = s[i < g ? g : (i >= n - g ? n - 1 - g : i)] - wmean;
+        ss += v * v;
+    }
+    qqb__release(s, buf);
+    /* Yuen: se^2 = (n - 1) s_w^2 / (h (h - 1)) = SS_w / (h (h - 1)). */
+    *tm = mean;
+    *se = sqrt(ss / ((double)h * (double)(h - 1)));
+    *df = (double)(h - 1);
+    return 0;
+}
+
+/* P(T_df >= z), with z infinite or the t's scale 0 allowed. */
+static double t_above(double num, double se, double df)
+{
+    if (!(se > 0))
+        return num > 0 ? 0.0 : (num < 0 ? 1.0 : 0.5);
+    return gsl_cdf_tdist_Q(num / se, df);
+}
+
+void qqb_trim_p_beyond(const double *d, size_t n, double threshold_pct, double *up, double *down)
+{
+    double tm, se, df, l = log1p(fabs(threshold_pct) / 100.0);
+    *up = *down = 1.0;
+    if (n < QQB_TRIM_MIN_PAIRS || qqb_trimmed_t(d, n, &tm, &se, &df) != 0 || !isfinite(se))
+        return;
+    *up = t_above(tm - l, se, df);
+    *down = t_above(-(tm + l), se, df);
+}
+
+void qqb_trim_interval(double tm, double se, double df, double level, double *lo, double *hi)
+{
+    double q = se > 0 && level > 0 && level < 1 ? gsl_cdf_tdist_Qinv((1.0 - level) / 2, df) : 0;
+    *lo = 100.0 * expm1(tm - q * se);
+    *hi = 100.0 * expm1(tm + q * se);
+}
+
+int qqb_change_paired_trim(const double *base, const double *cur, size_t n, double confidence,
+                           struct qqb_change *out, double *se, double *df)
+{
+    *se = *df = NAN;
+    if (change_paired(base, cur, n, confidence, out, 0) != 0)
+        return -1;
+    double *d = malloc(n * sizeof *d);
+    if (!d)
+        return qqb__fail(out, QQB_CHANGE_NOMEM, "out of memory");
+    qqb__log_ratios(base, cur, n, d);
+    double tm;
+    int rc = qqb_trimmed_t(d, n, &tm, se, df);
+    gsl_sort(d, 1, n);
+    out->k = (long)floor(QQB_TRIM * (double)n);
+    out->exact = 0;
+    out->ci_ok = rc == 0 && n >= QQB_TRIM_MIN_PAIRS && isfinite(*se);
+    if (out->ci_ok) {
+        out->pct = 100.0 * expm1(tm);
+        out->achieved = confidence;
+        qqb_trim_interval(tm, *se, *df, confidence, &out->lo, &out->hi);
+    } else { /* too few pairs: the widest interval, and no verdict */
+        out->pct = 100.0 * expm1(gsl_stats_median_from_sorted_data(d, 1, n));
+        out->achieved = 1.0;
+        out->lo = 100.0 * expm1(d[0]);
+        out->hi = 100.0 * expm1(d[n - 1]);
+        *se = *df = NAN;
+    }
     free(d);
     return 0;
 }
