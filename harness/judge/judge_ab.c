@@ -1,5 +1,5 @@
 /* judge_ab.c - judge: the rows between variants and against the reference build (one round's
- * pairs, the sign test), with what more pairs would see. */
+ * pairs, the trimmed mean's t), with what more pairs would see. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +107,15 @@ static void hidden_pairs(struct qqb_cmp *row)
     }
 }
 
+void qqb_judge_ab_level(struct qqb_cmp *row, double level)
+{
+    if (!row->paired || !row->ch.ci_ok || !(row->se_log >= 0) || !(level > 0 && level < 1))
+        return;
+    row->level = level;
+    qqb_trim_interval(log1p(row->ch.pct / 100.0), row->se_log, row->se_df, level, &row->ch.lo,
+                      &row->ch.hi);
+}
+
 int qqb_judge_ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
                      const struct qqb_case_result *c, const struct qqb_case_result *ref,
                      const struct qqb_case_result *bc, const struct qqb_case_result *br, int kind,
@@ -164,11 +173,15 @@ int qqb_judge_ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
     row->looks = (most + reps - 1) / reps;
     row->look = (row->rounds + reps - 1) / reps;
     row->look = row->look < 1 ? 1 : (row->look > row->looks ? row->looks : row->look);
-    qqb_change_paired_sign(pa, pb, n, b->s.confidence, &row->ch);
+    /* The trimmed mean's t: its interval at the confidence, and its
+     * p-value beyond the threshold, dual to it (docs/STATISTICS.md section
+     * 12); the final level's interval is set after Holm
+     * (qqb_judge_ab_level). */
+    qqb_change_paired_trim(pa, pb, n, b->s.confidence, &row->ch, &row->se_log, &row->se_df);
     for (size_t i = 0; i < n; i++)
         pa[i] = pa[i] > 0 && pb[i] > 0 ? log(pb[i] / pa[i]) : 0;
     double up, down;
-    qqb_sign_p_beyond(pa, n, row->threshold, &up, &down);
+    qqb_trim_p_beyond(pa, n, row->threshold, &up, &down);
 
     row->p_value = 2.0 * (up < down ? up : down);
     row->p_value = row->p_value > 1 ? 1 : row->p_value;
@@ -186,6 +199,11 @@ int qqb_judge_ab_row(const struct qqb_plan *p, size_t ci, size_t ri, size_t mi,
         row->early = 1;
     }
     hidden_pairs(row);
+    /* Not unchanged (a futility stop at the confidence): the interval at
+     * the look's level, the level a row outside Holm's family is judged
+     * at; Holm sets the family's (judge_plan.c). */
+    if (row->verdict != QQB_UNCHANGED)
+        qqb_judge_ab_level(row, 1.0 - qqb_judge_row_level(row, 1.0 - b->s.confidence));
     qqb_judge_resolution(row, c, ref);
     qqb_judge_completeness(row, &b->s, c, ref);
     qqb_judge_counts(row, c, ref);

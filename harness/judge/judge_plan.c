@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "grow.h"
 #include "judge_model.h"
 #include "judge_plan.h"
@@ -161,9 +159,18 @@ static void holm(const struct qqb_plan *p, struct qqb_judgement *j, struct qqb_m
             break;
         stood += newly;
     }
-    for (size_t i = 0; i < j->ncmp; i++)
-        if (j->cmp[i].holm_held == 0)
-            j->cmp[i].verdict = QQB_NOISY;
+    for (size_t i = 0; i < j->ncmp; i++) {
+        struct qqb_cmp *row = &j->cmp[i];
+        if (row->holm_held == 0)
+            row->verdict = QQB_NOISY;
+        /* A paired row's interval at the level it was finally judged at:
+         * the one it stood at, or the last step's (judge_rows.h). */
+        double alpha = 1.0 - qqb_judge_bench_of(p, row->case_idx)->s.confidence;
+        if (row->holm_held == 1)
+            qqb_judge_ab_level(row, row->level);
+        else if (in_family(row) && row->verdict != QQB_UNCHANGED)
+            qqb_judge_ab_level(row, 1.0 - qqb_judge_row_level(row, alpha / (double)(m - stood)));
+    }
     for (size_t i = 0; i < nm; i++) {
         struct qqb_model_row *r = &mj->rows[i];
         if (r->holm_held != 0)
@@ -218,17 +225,10 @@ static void explain(struct qqb_cmp *row, size_t family)
         return;
     }
     if (row->early) {
-        /* The sign test's smallest p at n pairs is 2^(1-n): a look below it
-         * is skipped (docs/STATISTICS.md section 17). */
         double at = qqb_judge_row_level(row, 1.0 - ch->confidence);
-        double least =
-            row->paired ? ldexp(1.0, 1 - (int)(row->npairs < 1000 ? row->npairs : 1000)) : 0;
-        int k = snprintf(
-            w, len, "beyond %.1f%% at %.0f%%, not at look %zu of %zu's boundary (p %.2g > %.2g)",
-            row->threshold, 100.0 * ch->confidence, row->look, row->looks, row->p_value, at);
-        if (least > at && k > 0 && (size_t)k < len)
-            snprintf(w + k, len - (size_t)k, "; %zu pairs cannot reach it: %s", row->npairs,
-                     row->look < row->looks ? "the next look can" : "more --max-repetitions would");
+        snprintf(w, len,
+                 "beyond %.1f%% at %.0f%%, not at look %zu of %zu's boundary (p %.2g > %.2g)",
+                 row->threshold, 100.0 * ch->confidence, row->look, row->looks, row->p_value, at);
         return;
     }
     if (row->holm_held == 0) {
@@ -345,11 +345,11 @@ static int judge_case(const struct qqb_plan *p, const struct qqb_results *cur, s
 
 /* The minimum detectable change of ROW (stats/mde.h): the change its
  * test reads regressed nine times in ten at level A (its look's boundary
- * for A): a baseline row's t test, a paired row's sign test. */
+ * for A): a baseline row's t test, a paired row's trimmed t. */
 static double mde_of(const struct qqb_cmp *row, double a)
 {
     double level = qqb_judge_row_level(row, a);
-    return row->paired ? qqb_mde_sign(row->threshold, row->noise_pct, row->npairs, level)
+    return row->paired ? qqb_mde_trim(row->threshold, row->se_log, row->se_df, level)
                        : qqb_mde_t(row->threshold, row->se_log, row->se_df, level);
 }
 
@@ -366,11 +366,10 @@ static void blind_by_mde(struct qqb_cmp *row)
         return;
     row->verdict = row->alone = QQB_BLIND;
     row->seen_by = "more pairs";
-    /* The pairs at which the median's se, 1.2533 sd / sqrt(n) (the sign
-     * test's efficiency 2/pi), is log(1 + t) / (z + z(0.9)). */
-    double room = log1p(t) / (gsl_cdf_ugaussian_Qinv((1 - row->level) / 2) + 1.2815516);
-    double sd = 1.2533 * row->noise_pct / 100.0;
-    double need = room > 0 ? (sd / room) * (sd / room) : INFINITY;
+    /* The pairs at which the MDE's margin over the threshold, (q +
+     * z(0.9)) se, shrinks (as 1/sqrt(n)) to log(1 + t): then they catch t. */
+    double margin = log1p(row->mde_pct / 100.0) - log1p(t);
+    double need = (double)row->npairs * (margin / log1p(t)) * (margin / log1p(t));
     int k = snprintf(row->why, sizeof row->why,
                      "these pairs catch %+.1f%% nine times in ten, not %.1f%%", row->mde_pct,
                      row->threshold);

@@ -35,6 +35,10 @@ int qqb_judge_baseline_row(size_t ci, size_t mi, const struct qqb_case_result *c
                            const struct qqb_case_result *bc, size_t bi, struct qqb_cmp *row,
                            int *few);
 
+/* judge_ab.c: a paired row's interval at LEVEL (the level the row was
+ * finally judged at, row->level), from its trimmed mean and se_log. */
+void qqb_judge_ab_level(struct qqb_cmp *row, double level);
+
 /* judge_ab.c: the row of plan case CI's metric MI against its reference
  * RI (KIND: QQB_CMP_VARIANT or QQB_CMP_BUILD), the pairs of one round;
  * BC and BR their baseline cases (NULL: none). 1 made, 0 none, -1 out of

@@ -14,6 +14,13 @@ double qqb_mde_t(double threshold_pct, double se_log, double df, double level)
     return 100.0 * expm1(log1p(threshold_pct / 100.0) + (q + Z90) * se_log);
 }
 
+double qqb_mde_trim(double threshold_pct, double se_log, double df, double level)
+{
+    if (!(df > 0))
+        return NAN;
+    return qqb_mde_t(threshold_pct, se_log * sqrt(df / gsl_cdf_chisq_Pinv(0.3, df)), df, level);
+}
+
 double qqb_mde_sign(double threshold_pct, double noise_pct, size_t npairs, double level)
 {
     unsigned n = npairs < 100000 ? (unsigned)npairs : 100000, k = 1;

@@ -11,6 +11,12 @@
  * t) + (q + z(0.9)) se_log, q the two-sided quantile of LEVEL. */
 double qqb_mde_t(double threshold_pct, double se_log, double df, double level);
 
+/* A paired row's MDE (its trimmed mean's t, docs/STATISTICS.md section
+ * 12): qqb_mde_t with SE_LOG at its 70% upper confidence bound, se
+ * sqrt(df / chi2_0.3(df)), so that the change is caught nine times in ten
+ * on the estimate, not only for the true noise; NaN as qqb_mde_t. */
+double qqb_mde_trim(double threshold_pct, double se_log, double df, double level);
+
 /* The sign test of NPAIRS pairs whose log ratios scatter by NOISE_PCT (a
  * scaled MAD): the count k of pairs beyond the threshold LEVEL needs
  * (P(B(n, 1/2) >= k) <= LEVEL/2), the chance pi a pair must be beyond it

@@ -435,95 +435,82 @@ static void test_against_build_rows(void)
  * the real judge (qqb_judge_ab_undecided, qqb_judge, qqb_judge_confirm).
  * Whether a true +3% reads `regressed` is a matter of chance (the
  * procedure's power there is below 1), so it is checked as a rate against
- * the rate the procedure's definition gives:
+ * the rate of the documented rule (docs/STATISTICS.md section 12), written
+ * here again from its definition and simulated apart:
  *
  * Each round's weather (a slow period with probability 0.3, factor
  * U[1.3, 1.9]) hits both builds' launches alike and cancels in the pair
  * ratio; each launch has its own lognormal jitter sigma. So the log pair
  * ratios d_i are independent N(mu, 2 sigma^2), mu = log(planted factor).
- * At n pairs the sign-test interval is [d(k), d(n+1-k)], k the largest
- * with 2 P(Binomial(n, 1/2) <= k-1) <= 0.05 (computed here from the
- * binomial, not taken from the harness). With T = log 1.02, a = #(d > T)
- * and b = #(d < -T), the verdict depends on (n, a, b) alone:
- *   regressed  n - a <= k-1     improved  n - b <= k-1
- *   unchanged  a <= k-1 and b <= k-1, else noisy,
- * and each batch of 10 pairs moves (a, b) by a trinomial draw with
- * pa = P(d > T), pb = P(d < -T). Carrying the distribution of (a, b) over
- * the still-noisy paths through n = 10, 20, ..., 80 gives each verdict's
- * exact probability for one measurement. Regressed and improved at the
- * look of n pairs need k from the look's O'Brien-Fleming level
- * (qqb_gs_nominal(0.05, n/10, 8)), unchanged the 95% k (a futility stop).
- * A count of N trials is Binomial(N, p); each asserted count must lie in
- * the two-sided range whose tails hold 1e-4 / SIM_CHECKS together, so all
- * SIM_CHECKS checks together fail a correct judge for fewer than 1 seed in
- * 10,000.
+ * At n = 10, 20, ..., 80 pairs: g = floor(n / 5) cut from each end, the
+ * mean of the h = n - 2g left, Yuen's se from the winsorized values,
+ * t with h - 1 degrees of freedom. With T = log 1.02: regressed when the
+ * interval at 1 - the look's O'Brien-Fleming level (qqb_gs_nominal(0.05,
+ * n/10, 8)) lies above T, improved below -T, unchanged when the 95%
+ * interval lies within +/-T (a futility stop), else the next look (noisy
+ * at 80). REF_TRIALS measurements of that rule, drawn from their own
+ * generator (taus2, not the judge's mt19937), give each verdict's rate;
+ * the judge's count of SIM_TRIALS and the rule's of REF_TRIALS must agree
+ * by the two-sample test (pooled binomial variance, z = 4.62: tails
+ * 1e-4 / SIM_CHECKS, so all SIM_CHECKS checks together fail a correct
+ * judge for fewer than 1 seed in 10,000).
  * --------------------------------------------------------------------- */
 
 #define SIM_BATCH  10 /* the suite's repetitions */
 #define SIM_MOST   80 /* 8x, --against's default maximum */
 #define SIM_TRIALS 2000
+#define REF_TRIALS 20000
 #define SIM_CHECKS 18 /* 2 machines x 3 changes x (regressed, unchanged, improved) */
 
-/* The range [*lo, *hi] a Binomial(n, p) count falls outside of with
- * probability at most TAIL, split evenly between the two sides. */
-static void binom_range(unsigned n, double p, double tail, unsigned *lo, unsigned *hi)
+static int cmp_dbl(const void *a, const void *b)
 {
-    p = p < 0 ? 0 : p > 1 ? 1 : p; /* a sum of probabilities may round past 1 */
-    *lo = 0;
-    while (*lo < n && gsl_cdf_binomial_P(*lo, p, n) <= tail / 2)
-        (*lo)++;
-    *hi = n;
-    while (*hi > 0 && gsl_cdf_binomial_Q(*hi - 1, p, n) <= tail / 2)
-        (*hi)--;
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
-/* The sign test's k at n pairs and level ALPHA: the largest k >= 1 with
- * 2 P(Binomial(n, 1/2) <= k-1) <= ALPHA; 0 when none. */
-static unsigned sign_k(unsigned n, double alpha)
+/* The documented rule's verdict at N pairs D (any order) and level A:
+ * -1 improved, 1 regressed, 0 unchanged at 95%, 2 neither. */
+static int ref_verdict(const double *d, unsigned n, double a)
 {
-    unsigned k = 0;
-    while (k < n && 2 * gsl_cdf_binomial_P(k, 0.5, n) <= alpha)
-        k++;
-    return k;
+    double s[SIM_MOST], sum = 0, wsum = 0, ss = 0;
+    unsigned g = n / 5, h = n - 2 * g;
+    memcpy(s, d, n * sizeof *d);
+    qsort(s, n, sizeof *s, cmp_dbl);
+    for (unsigned i = g; i < n - g; i++)
+        sum += s[i];
+    for (unsigned i = 0; i < g; i++)
+        s[i] = s[g], s[n - 1 - i] = s[n - 1 - g];
+    for (unsigned i = 0; i < n; i++)
+        wsum += s[i];
+    for (unsigned i = 0; i < n; i++)
+        ss += (s[i] - wsum / n) * (s[i] - wsum / n);
+    double tm = sum / h, se = sqrt(ss / ((double)h * (h - 1))), T = log(1.02);
+    double qa = gsl_cdf_tdist_Qinv(a / 2, h - 1), q95 = gsl_cdf_tdist_Qinv(0.025, h - 1);
+    if (tm - qa * se > T)
+        return 1;
+    if (tm + qa * se < -T)
+        return -1;
+    return tm - q95 * se >= -T && tm + q95 * se <= T ? 0 : 2;
 }
 
-/* One measurement's verdict probabilities (indexed by enum qqb_verdict)
- * for log pair ratios N(MU, SD^2), by the recursion above. */
-static void against_model(double mu, double sd, double prob[QQB_NVERDICTS])
+/* The rule's verdict counts (indexed by enum qqb_verdict) over REF_TRIALS
+ * measurements of log pair ratios N(MU, SD^2). */
+static void against_model(double mu, double sd, unsigned long seed, unsigned ref[QQB_NVERDICTS])
 {
-    static double at[SIM_MOST + 1][SIM_MOST + 1], next[SIM_MOST + 1][SIM_MOST + 1];
-    const double T = log(1.02);
-    double pa = gsl_cdf_gaussian_Q(T - mu, sd), pb = gsl_cdf_gaussian_P(-T - mu, sd);
-    memset(at, 0, sizeof at);
-    memset(prob, 0, QQB_NVERDICTS * sizeof *prob);
-    at[0][0] = 1;
-    for (unsigned n = SIM_BATCH; n <= SIM_MOST; n += SIM_BATCH) {
-        memset(next, 0, sizeof next);
-        for (unsigned a = 0; a + SIM_BATCH <= n; a++)
-            for (unsigned b = 0; a + b + SIM_BATCH <= n; b++)
-                for (unsigned x = 0; at[a][b] > 0 && x <= SIM_BATCH; x++)
-                    for (unsigned y = 0; x + y <= SIM_BATCH; y++)
-                        next[a + x][b + y] += at[a][b] * gsl_sf_choose(SIM_BATCH, x) *
-                                              gsl_sf_choose(SIM_BATCH - x, y) * pow(pa, x) *
-                                              pow(pb, y) * pow(1 - pa - pb, SIM_BATCH - x - y);
-        unsigned k = sign_k(n, 0.05);
-        unsigned kb = sign_k(n, qqb_gs_nominal(0.05, n / SIM_BATCH, SIM_MOST / SIM_BATCH));
-        memset(at, 0, sizeof at);
-        for (unsigned a = 0; a <= n; a++)
-            for (unsigned b = 0; a + b <= n; b++) {
-                double q = next[a][b];
-                if (n - a + 1 <= kb)
-                    prob[QQB_REGRESSED] += q;
-                else if (n - b + 1 <= kb)
-                    prob[QQB_IMPROVED] += q;
-                else if (a < k && b < k)
-                    prob[QQB_UNCHANGED] += q;
-                else if (n < SIM_MOST)
-                    at[a][b] = q;
-                else
-                    prob[QQB_NOISY] += q;
-            }
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_taus2);
+    gsl_rng_set(g, seed);
+    memset(ref, 0, QQB_NVERDICTS * sizeof *ref);
+    for (unsigned t = 0; t < REF_TRIALS; t++) {
+        double d[SIM_MOST];
+        int v = 2;
+        for (unsigned n = SIM_BATCH; n <= SIM_MOST && v == 2; n += SIM_BATCH) {
+            for (unsigned i = n - SIM_BATCH; i < n; i++)
+                d[i] = mu + gsl_ran_gaussian(g, sd);
+            v = ref_verdict(d, n, qqb_gs_nominal(0.05, n / SIM_BATCH, SIM_MOST / SIM_BATCH));
+        }
+        ref[v == 1 ? QQB_REGRESSED : v == -1 ? QQB_IMPROVED : v == 0 ? QQB_UNCHANGED : QQB_NOISY]++;
     }
+    gsl_rng_free(g);
 }
 
 /* Final verdicts of the change build's row over SIM_TRIALS runs. */
@@ -549,14 +536,19 @@ static void sim_against(const struct qqb_plan *p, double change, double sigma, u
     gsl_rng_free(g);
 }
 
-/* Check COUNT of SIM_TRIALS against Binomial(SIM_TRIALS, P), two-sided. */
-static void check_rate(const char *what, unsigned count, double p)
+/* COUNT of SIM_TRIALS against REF of REF_TRIALS: the two-sample test of
+ * equal rates, pooled variance, continuity-corrected, |z| <= 4.62. */
+static void check_rate(const char *what, unsigned count, unsigned ref)
 {
-    unsigned lo, hi;
-    binom_range(SIM_TRIALS, p, 1e-4 / SIM_CHECKS, &lo, &hi);
-    printf("  %-36s %4u of %d (p %.4f: %u..%u)\n", what, count, SIM_TRIALS, p, lo, hi);
-    if (count < lo || count > hi)
-        TEST_FAIL_AT("%s: %u of %d outside %u..%u (p = %.5f)", what, count, SIM_TRIALS, lo, hi, p);
+    double p1 = (double)count / SIM_TRIALS, p2 = (double)ref / REF_TRIALS;
+    double pool = (double)(count + ref) / (SIM_TRIALS + REF_TRIALS);
+    double sd = sqrt(pool * (1 - pool) * (1.0 / SIM_TRIALS + 1.0 / REF_TRIALS));
+    double room = 4.62 * sd + 0.5 / SIM_TRIALS;
+    printf("  %-36s %4u of %d, the rule %5u of %d (+/-%.4f)\n", what, count, SIM_TRIALS, ref,
+           REF_TRIALS, room);
+    if (fabs(p1 - p2) > room)
+        TEST_FAIL_AT("%s: %u of %d against the rule's %u of %d", what, count, SIM_TRIALS, ref,
+                     REF_TRIALS);
 }
 
 static void test_sim_against(void)
@@ -571,7 +563,6 @@ static void test_sim_against(void)
         qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
     CHECK_INT_EQ(p.ncases, 2);
     CHECK_INT_EQ(p.groups[0].reps, SIM_BATCH);
-    CHECK_INT_EQ(sign_k(SIM_BATCH, 0.05), 2);
     p.max_reps = SIM_MOST; /* as the pipeline sets it with --against */
     /* A quiet machine and a busy one (jitter 0.5% and 1.5% a launch). */
     static const double sigmas[2] = {0.005, 0.015};
@@ -582,8 +573,8 @@ static void test_sim_against(void)
     unsigned long seed = 20261125;
     for (int m = 0; m < 2; m++)
         for (int c = 0; c < 3; c++) {
-            double prob[QQB_NVERDICTS];
-            against_model(log(cases[c].change), sqrt(2.0) * sigmas[m], prob);
+            unsigned prob[QQB_NVERDICTS];
+            against_model(log(cases[c].change), sqrt(2.0) * sigmas[m], seed + 7919, prob);
             unsigned counts[QQB_NVERDICTS];
             sim_against(&p, cases[c].change, sigmas[m], seed++, counts);
             char what[64];
@@ -833,14 +824,16 @@ static void test_threshold_property(void)
         enum qqb_verdict v = row->verdict;
         int decided = v == QQB_REGRESSED || v == QQB_IMPROVED, fail = row->threshold != t;
         rows++;
-        if (row->ch.lo > t || row->ch.hi < -t) {
+        /* The interval printed is at the level the row was judged at: wholly
+         * beyond +/-threshold exactly when decided (issue 34 item 5), also
+         * for a row beyond at 95% that waits for its look's boundary. */
+        early += row->early;
+        if (row->ch.lo > t || row->ch.hi < 100.0 * (1.0 / (1.0 + t / 100.0) - 1.0)) {
             beyond++;
             beyond_hidden += row->hide_pct > fabs(row->ch.pct);
-            early += v == QQB_NOISY;
-            /* its look's level: a row may wait for the boundary, never for its noise */
-            double at = looks > 1 ? qqb_gs_nominal(0.05, row->look, row->looks) : 0.05;
-            fail |= !decided && !(v == QQB_NOISY && row->early && row->p_value > at);
-        }
+            fail |= !decided;
+        } else
+            fail |= decided;
         if (row->look == row->looks && !decided && v != QQB_UNCHANGED) {
             last++;
             int hides = qqb_verdict_hidden(&row->ch, t, row->hide_pct) == QQB_BLIND;
@@ -861,11 +854,11 @@ static void test_threshold_property(void)
         qqb_results_free(&cur);
     }
     gsl_rng_free(g);
-    printf("  %u rows: %u beyond +/-threshold (%u within what their noise hides, %u noisy at a "
-           "look's boundary); %u undecided at their last look: %u blind, %u noisy; %u wrong\n",
+    printf("  %u rows: %u beyond +/-threshold (%u within what their noise hides), %u noisy at a "
+           "look's boundary; %u undecided at their last look: %u blind, %u noisy; %u wrong\n",
            rows, beyond, beyond_hidden, early, last, blind, noisy, bad);
     CHECK_INT_EQ(bad, 0);
-    CHECK(beyond_hidden >= 50 && blind >= 50 && noisy >= 20 && early >= 20);
+    CHECK(beyond_hidden >= 50 && blind >= 50 && noisy >= 10 && early >= 20);
     for (int i = 0; i < 9; i++) {
         qqb_plan_free(&p[i]);
         qqb_suite_free(s[i]);

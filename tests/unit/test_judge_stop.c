@@ -48,6 +48,8 @@
 #define SIM_BATCH  10
 #define SIM_TRIALS 2000 /* a goal line's suites */
 #define SIM_PAIRED 150  /* a paired line's suites (power monotone) */
+#define SIM_T3     600  /* the threshold-3% planted line's suites */
+#define SIM_T3_AA  1400 /* and its A/A line's */
 
 static struct qqb_suite *sim_suite(void)
 {
@@ -196,12 +198,13 @@ static void test_stop_and_judge(void)
     qqb_suite_free(s);
 }
 
-/* A look the sign test cannot reach is skipped: +5% in every one of 10
- * pairs (one key) is beyond the threshold at 95%, but look 1 of 8's level
- * (4.6e-9) is below the smallest p of 10 pairs (2^-9): noisy, the note
- * says the next look can, and the stop rule asks for it; at 20 pairs
- * (level 3.4e-5, smallest p 1.9e-6) it decides and the looking stops. */
-static void test_unreachable_look(void)
+/* Every look can decide: +5% in every one of 10 pairs (one key, spread
+ * 0.01%) decides at look 1 of 8 (level 4.6e-9). The sign test's smallest
+ * p at 10 pairs, 2^-9, could not reach that level, and the row read noisy
+ * until look 2; the trimmed t has no floor. Its interval is printed at
+ * the level it was judged at (row->level, 1 - 4.6e-9): wide, and still
+ * wholly above the threshold. */
+static void test_first_look(void)
 {
     struct qqb_suite *s = sim_suite();
     struct qqb_plan p;
@@ -214,7 +217,7 @@ static void test_unreachable_look(void)
     p.max_reps = 80;
     struct qqb_results cur;
     sim_results(&p, &cur);
-    for (int look = 1; look <= 2; look++) {
+    for (int look = 1; look <= 1; look++) {
         for (uint32_t i = (uint32_t)(look - 1) * SIM_BATCH; i < (uint32_t)look * SIM_BATCH; i++) {
             double w = 1.0 + 0.01 * (double)(i % 7);
             qqb_metric_add_at(qqb_case_metric(cur.cases[0], "k00", QQB_VERDICT_METRIC),
@@ -229,14 +232,14 @@ static void test_unreachable_look(void)
         CHECK_INT_EQ(j.ncmp, 1);
         if (j.ncmp == 1) {
             const struct qqb_cmp *row = &j.cmp[0];
-            printf("  look %zu of %zu: %s (%s)\n", row->look, row->looks,
-                   qqb_verdict_name(row->verdict), row->why);
+            printf("  look %zu of %zu: %s [%+.2f, %+.2f] at %.9f (%s)\n", row->look, row->looks,
+                   qqb_verdict_name(row->verdict), row->ch.lo, row->ch.hi, row->level, row->why);
             CHECK_INT_EQ(row->look, (size_t)look);
-            CHECK_INT_EQ(row->verdict, look == 1 ? QQB_NOISY : QQB_REGRESSED);
-            if (look == 1)
-                CHECK(strstr(row->why, "10 pairs cannot reach it: the next look can") != NULL);
+            CHECK_INT_EQ(row->verdict, QQB_REGRESSED);
+            CHECK(row->level > 1 - 1e-8 && row->level < 1);
+            CHECK(row->ch.lo > 2.0 && row->ch.lo < row->ch.pct && row->ch.hi > row->ch.pct);
         }
-        CHECK_INT_EQ(qqb_judge_ab_undecided(&p, 0, &cur, NULL), look == 1);
+        CHECK_INT_EQ(qqb_judge_ab_undecided(&p, 0, &cur, NULL), 0);
         qqb_judgement_free(&j);
     }
     qqb_results_free(&cur);
@@ -340,11 +343,49 @@ static void test_blind_by_mde(void)
     qqb_suite_free(s);
 }
 
+/* The conformance cell of issue 34 (docs/CONFORMANCE.md: threshold 3%,
+ * the synth suites' own): +5% in 1 of 20 rows, launch noise 2%, up to 80
+ * rounds. The goal, caught >= 99%, is printed; at this seed the trimmed t
+ * catches 590 of 600 (98.3%; 988 of 1000 in a longer run): its power at
+ * the last look, about 0.989, is at the goal (docs/STATISTICS.md section
+ * 12), so the line holds a floor of 578 of 600 (96.3%). The sign test
+ * caught 89.9% of 148 through the CLI (about 0.92 by its efficiency) and
+ * fails it; at a power of 0.985 another seed falls below it with chance
+ * 5.7e-5. A/A: <= 1% false suites of 1400, on the estimate (fixture_goal,
+ * which prints the chance another seed flips it). About 4.5 s of CPU. */
+static void test_threshold_3(void)
+{
+    struct qqb_suite *s = fixture_suite("    threshold: 3\n    repetitions: 10\n");
+    struct qqb_plan p;
+    char err[256];
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_INT_EQ(
+        qqb_plan_make_against(s, NULL, 0, 0, "/nonexistent-ref", NULL, &p, err, sizeof err), 0);
+    unsigned n = fixture_trials(SIM_T3), naa = fixture_trials(SIM_T3_AA);
+    struct tally planted, aa;
+    sim(&p, 1.05, 0.02, 80, 1132, n, &planted);
+    printf("  %-50s %4u of %u = %5.1f%% (goal >= 99%%: %s; floor 96.3%%)\n",
+           "threshold 3%, +5%, noise 2%, 80 rounds: caught", planted.caught, n,
+           100.0 * planted.caught / n, planted.caught >= 0.99 * n ? "met" : "missed");
+    if (!FIXTURE_RATES_UNCHECKED)
+        CHECK(planted.caught >= 0.963 * n);
+    printf("    mean rounds %.1f\n", planted.rounds / n);
+    sim(&p, 1.0, 0.02, 80, 1133, naa, &aa);
+    fixture_goal("threshold 3%, A/A, noise 2%: false suites", aa.false_, naa, 0.01, 0);
+    free(planted.each);
+    free(aa.each);
+    qqb_plan_free(&p);
+    qqb_suite_free(s);
+}
+
 int main(void)
 {
+    RUN(test_threshold_3);
     RUN(test_blind_by_mde);
     RUN(test_mde);
-    RUN(test_unreachable_look);
+    RUN(test_first_look);
     RUN(test_stop_and_judge);
     return TEST_DONE();
 }

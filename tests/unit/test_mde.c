@@ -75,6 +75,17 @@ static void test_t_formula(void)
     CHECK(fabs(qqb_mde_t(2.0, 0.01, 4, 0.05) - want) < 1e-4);
 }
 
+static void test_trim_formula(void)
+{
+    /* The t formula with se at its 70% upper bound: 4 df, chi2_0.3(4) = 2.1947 (tables):
+     * se 0.01 x sqrt(4 / 2.1947). */
+    double se = 0.01 * sqrt(4.0 / 2.1946984);
+    double want = 100.0 * expm1(log1p(0.02) + (2.7764451 + 1.2815516) * se);
+    CHECK(fabs(qqb_mde_trim(2.0, 0.01, 4, 0.05) - want) < 1e-4);
+    CHECK(isnan(qqb_mde_trim(2.0, 0.01, 0, 0.05)));
+    CHECK(isnan(qqb_mde_trim(2.0, NAN, NAN, 0.05)));
+}
+
 static void test_none(void)
 {
     CHECK(isnan(qqb_mde_sign(2.0, 1.0, 1, 0.04)));  /* one pair */
@@ -90,6 +101,7 @@ int main(void)
     test_sign_power();
     test_monotone();
     test_t_formula();
+    test_trim_formula();
     test_none();
     return TEST_DONE();
 }
