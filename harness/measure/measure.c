@@ -198,7 +198,8 @@ static int launch_once(struct qqb_measure *m, size_t ci, size_t file, struct qqb
     struct qqb_launch l = {pc->argv, b->s.timeout, out, log, b->s.events, NULL};
     struct qqb_launch_result lr;
     /* The machine's speed just before the launch: the same weather. */
-    double ref = warm ? 0 : qqb_reference_ticks() * m->ref_scale;
+    double ref =
+        warm ? 0 : (m->ref_ticks > 0 ? m->ref_ticks : qqb_reference_ticks()) * m->ref_scale;
     int rc = qqb_launch_run(&l, &lr), stop = 0;
     m->done++;
     if (rc == 0) {

@@ -16,6 +16,7 @@ struct qqb_measure {
     int quiet, verbose, keep, tty;
     int max_reps;     /* --max-repetitions, 0: off */
     double ref_scale; /* QQBENCH_REFERENCE_SCALE (1: the machine as it is) */
+    double ref_ticks; /* QQBENCH_REFERENCE_TICKS: the reference, not timed (0: timed) */
     uint64_t seed;    /* of the round order (qqb_round_order) */
     /* The stored baseline the callbacks below judge against (NULL: none).
      * They are the judgement's (judge/, a layer above): M gives them the

@@ -126,23 +126,36 @@ static void planned(const struct qqb_measure *m, size_t *want)
             want[g] = 0; /* out of memory: no more rounds than the suite's */
 }
 
-/* QQBENCH_REFERENCE_SCALE: tests pretend the machine is that much slower. */
-static int reference_scale(double *scale)
+/* A positive number from the environment variable NAME into *V (0 where
+ * NAME is unset or empty); -1, said, where it is not one. */
+static int env_positive(const char *name, double *v)
 {
-    *scale = 1.0;
-    const char *s = getenv("QQBENCH_REFERENCE_SCALE");
+    *v = 0;
+    const char *s = getenv(name);
     if (!s || !*s)
         return 0;
     char *end;
-    double v = strtod(s, &end);
-    if (*end || !(v > 0) || !isfinite(v)) {
-        fprintf(stderr,
-                "qqbench run: error: QQBENCH_REFERENCE_SCALE='%s' is not "
-                "a positive number\n",
-                s);
+    double x = strtod(s, &end);
+    if (*end || !(x > 0) || !isfinite(x)) {
+        fprintf(stderr, "qqbench run: error: %s='%s' is not a positive number\n", name, s);
         return -1;
     }
-    *scale = v;
+    *v = x;
+    return 0;
+}
+
+/* The test hooks of the machine reference (docs/RUNNING.md):
+ * QQBENCH_REFERENCE_SCALE, the machine that much slower;
+ * QQBENCH_REFERENCE_TICKS, the reference that figure instead of timed,
+ * for kernels whose figures are declared, not timed (synth): their runs
+ * then do not depend on the machine's load through it. */
+static int reference_hooks(struct qqb_measure *m)
+{
+    if (env_positive("QQBENCH_REFERENCE_SCALE", &m->ref_scale) != 0 ||
+        env_positive("QQBENCH_REFERENCE_TICKS", &m->ref_ticks) != 0)
+        return -1;
+    if (m->ref_scale == 0)
+        m->ref_scale = 1.0;
     return 0;
 }
 
@@ -399,7 +412,7 @@ static int step_workdir(struct run *r)
     m->workdir = r->workdir;
     snprintf(r->workdir, sizeof r->workdir, "%s/qqbench.XXXXXX",
              qqb_run_work_parent(o->work_parent, getenv("TMPDIR")));
-    if (reference_scale(&m->ref_scale) != 0)
+    if (reference_hooks(m) != 0)
         return fail(r, QQB_EXIT_USAGE);
     if (!mkdtemp(r->workdir)) {
         fprintf(stderr, "qqbench run: error: cannot make a work folder %s: %s\n", r->workdir,

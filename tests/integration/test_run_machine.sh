@@ -100,5 +100,12 @@ check grep -q "bad.yaml:2:13: error: run_figure: sometimes is none of auto, meas
 # A bad value of the test hook is a usage error.
 judged hook base.yaml bl QQBENCH_REFERENCE_SCALE=zero
 check test "$rc" = 2
+judged hookt base.yaml bl QQBENCH_REFERENCE_TICKS=-5
+check test "$rc" = 2
+check grep -q "QQBENCH_REFERENCE_TICKS='-5' is not a positive number" hookt.txt
+# The reference pinned: every launch's @machine sample is the figure given.
+judged pinned base.yaml bl QQBENCH_REFERENCE_TICKS=4321
+check test "$rc" = 0
+check jq -e '[.cases[].metrics[]? | select(.key == "@machine") | .samples[]] | length > 0 and all(. == 4321)' pinned.json
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
