@@ -47,10 +47,12 @@ static double median_of(const struct qqb_case_result *c, const char *key, const 
  * gross ticks (median; the slowest node). */
 static double seconds(const struct qqb_case_result *c, const char *key)
 {
+    if (!c)
+        return NAN;
     double net = median_of(c, key, "per_hit"), n = median_of(c, key, "intervals");
     double t = isfinite(net) && isfinite(n) && n > 0 ? net * n / (c->nodes > 0 ? c->nodes : 1)
                                                      : median_of(c, key, "ticks");
-    return c && c->mhz > 0 ? t / (c->mhz * 1e6) : NAN;
+    return c->mhz > 0 ? t / (c->mhz * 1e6) : NAN;
 }
 
 static int same_str(const char *a, const char *b)
