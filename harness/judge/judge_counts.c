@@ -14,19 +14,14 @@
 #define INSTR_PER_HIT "instr_per_hit"
 #define INSTR_TOTAL   "instr"
 
+/* A side's spread, and its value where every launch read the same; a
+ * launch that read NaN makes both NaN (qqb_min, qqb_max): not exact. */
 static void side_of(const struct qqb_metric *m, struct qqb_count_side *s)
 {
     s->n = m->n;
-    s->value = s->min = s->max = NAN;
-    for (size_t i = 0; i < m->n; i++) {
-        double v = m->samples[i];
-        if (i == 0 || v < s->min)
-            s->min = v;
-        if (i == 0 || v > s->max)
-            s->max = v;
-    }
-    if (m->n > 0 && s->min == s->max && isfinite(s->min))
-        s->value = s->min;
+    s->min = qqb_min(m->samples, m->n);
+    s->max = qqb_max(m->samples, m->n);
+    s->value = s->min == s->max && isfinite(s->min) ? s->min : NAN;
 }
 
 int qqb_count_decide(const struct qqb_metric *base, const struct qqb_metric *cur,

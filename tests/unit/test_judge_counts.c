@@ -28,6 +28,22 @@ static void test_deterministic_equal(void)
     free(b.samples);
 }
 
+/* A launch that read NaN among equal ones: not exact (the side has no
+ * value), whatever its place among the launches. */
+static void test_nan_launch_not_exact(void)
+{
+    struct qqb_metric a, b;
+    struct qqb_count_change x;
+    fill(&a, (double[]){1000, NAN, 1000}, 3, 3);
+    fill(&b, (double[]){1000}, 1, 3);
+    CHECK_INT_EQ(qqb_count_decide(&a, &b, 1.0, 0, 0.95, &x), 0);
+    CHECK_INT_EQ(x.exact, 0);
+    CHECK(isnan(x.base.value));
+    CHECK_DBL_NEAR(x.cur.value, 1000, 0);
+    free(a.samples);
+    free(b.samples);
+}
+
 /* One instruction more per hit, of 50: +2% exact, beyond the default 1%;
  * the total of 1000 hits moves by exactly 1000. */
 static void test_one_more_per_hit(void)
@@ -364,6 +380,7 @@ int main(void)
 {
     RUN(test_suite_fields);
     RUN(test_deterministic_equal);
+    RUN(test_nan_launch_not_exact);
     RUN(test_one_more_per_hit);
     RUN(test_threshold_per_hit);
     RUN(test_non_deterministic);
