@@ -209,8 +209,11 @@ int qqb_profile_parse(const char *path, const char *text, size_t len, struct qqb
     int levels = 0;
     for (int l = 0; l < QQB_NLEVELS; l++)
         levels |= p->level[l].lat_ns != 0 || p->level[l].thr_ns != 0;
-    if (p->nmem == 0 && p->gflops == 0 && p->nmpi == 0 && p->int_ns == 0 && !levels) {
-        perr(err, errlen, "%s:1:1: error: not a machine profile (no memory, flops or mpi figures)",
+    int issue = p->int_ns != 0 || p->fp_ns != 0 || p->fp_dep_ns != 0;
+    if (p->nmem == 0 && p->gflops == 0 && p->nmpi == 0 && !issue && !levels) {
+        perr(err, errlen,
+             "%s:1:1: error: not a machine profile (no memory, flops, mpi, levels or issue "
+             "figures)",
              path);
         goto out;
     }

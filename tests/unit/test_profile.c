@@ -66,6 +66,10 @@ static void test_profile_parse(void)
     const char *none = "suite: x\n";
     CHECK_INT_EQ(qqb_profile_parse("x.yaml", none, strlen(none), &p, err, sizeof err), -1);
     CHECK_STR_CONTAINS(err, "x.yaml:1:1: error: not a machine profile");
+    /* any issue rate is a figure, as int_ns is: fp_ns alone was refused */
+    const char *fp = "issue:\n  fp_ns: 0.5\n";
+    CHECK_INT_EQ(qqb_profile_parse("f.yaml", fp, strlen(fp), &p, err, sizeof err), 0);
+    CHECK_DBL_NEAR(p.fp_ns, 0.5, 0);
     const char *bad = "memory: [\n";
     CHECK_INT_EQ(qqb_profile_parse("b.yaml", bad, strlen(bad), &p, err, sizeof err), -1);
     CHECK_STR_CONTAINS(err, "b.yaml:");
