@@ -60,6 +60,10 @@ int qq__put_bytes(struct qq__buf *b, const void *p, size_t n);
 int qq__put_pad8(struct qq__buf *b);
 void qq__store_u32(unsigned char *p, uint32_t v);
 void qq__store_u64(unsigned char *p, uint64_t v);
+/* A section of TAG at level NODE begun in B (its position in AT), and
+ * ended: padded to 8 bytes, its length filled in. 0 or QQ_ENOMEM. */
+int qq__begin_section(struct qq__buf *b, uint32_t tag, uint32_t node, size_t *at);
+int qq__end_section(struct qq__buf *b, size_t at);
 
 /* ---------------------------------------------------------------------
  * The writer in pieces, so that the MPI writer can place each node's

@@ -101,8 +101,7 @@ int qq__put_pad8(struct qq__buf *b)
     return qq__put_bytes(b, zero, (8 - b->len % 8) % 8);
 }
 
-/* Start a section: returns its position so end_section can fill the length. */
-static int begin_section(struct qq__buf *b, uint32_t tag, uint32_t node, size_t *at)
+int qq__begin_section(struct qq__buf *b, uint32_t tag, uint32_t node, size_t *at)
 {
     *at = b->len;
     int rc = qq__put_u32(b, tag);
@@ -110,7 +109,7 @@ static int begin_section(struct qq__buf *b, uint32_t tag, uint32_t node, size_t 
     return rc ? rc : qq__put_u64(b, 0);
 }
 
-static int end_section(struct qq__buf *b, size_t at)
+int qq__end_section(struct qq__buf *b, size_t at)
 {
     int rc = qq__put_pad8(b);
     if (rc == 0)
@@ -231,7 +230,7 @@ static int encode_meta(struct qq__buf *b)
         ready = 1;
     }
     size_t at;
-    int rc = begin_section(b, QQ__TAG_META, QQ__FILE_LEVEL, &at);
+    int rc = qq__begin_section(b, QQ__TAG_META, QQ__FILE_LEVEL, &at);
     rc = rc ? rc : put_pair(b, "host", host);
     rc = rc ? rc : put_pair(b, "command", cmd);
     rc = rc ? rc : put_pair(b, "date", date);
@@ -239,13 +238,13 @@ static int encode_meta(struct qq__buf *b)
     rc = rc ? rc : put_pair(b, "tick_invariant", qq__tsc_invariant ? "yes" : "no");
     rc = rc ? rc : put_pair(b, "tick_step", step);
     rc = rc ? rc : put_pair(b, "writer", "libqq " QQ__WRITER_VERSION);
-    return rc ? rc : end_section(b, at);
+    return rc ? rc : qq__end_section(b, at);
 }
 
 static int encode_keys(struct qq__buf *b)
 {
     size_t at;
-    int rc = begin_section(b, QQ__TAG_KEYS, QQ__FILE_LEVEL, &at);
+    int rc = qq__begin_section(b, QQ__TAG_KEYS, QQ__FILE_LEVEL, &at);
     for (uint32_t i = 0; rc == 0 && i < qq__keytab.n; i++) {
         const char *name = qq__keytab.v[i].name;
         rc = qq__put_u32(b, i);
@@ -254,7 +253,7 @@ static int encode_keys(struct qq__buf *b)
         rc = rc ? rc : qq__put_bytes(b, name, strlen(name));
         rc = rc ? rc : qq__put_pad8(b);
     }
-    return rc ? rc : end_section(b, at);
+    return rc ? rc : qq__end_section(b, at);
 }
 
 static int encode_node_record(struct qq__buf *b, const struct qq__node_rec *r)
@@ -293,12 +292,12 @@ int qq__prefix_encode(struct qq__buf *b, uint32_t nnodes, const struct qq__node_
     rc = rc ? rc : encode_keys(b);
     rc = rc ? rc : qq__encode_tune(b);
     size_t at;
-    rc = rc ? rc : begin_section(b, QQ__TAG_NODE, QQ__FILE_LEVEL, &at);
+    rc = rc ? rc : qq__begin_section(b, QQ__TAG_NODE, QQ__FILE_LEVEL, &at);
     for (uint32_t i = 0; rc == 0 && i < nnodes; i++) {
         static const struct qq__node_rec zero;
         rc = encode_node_record(b, recs ? &recs[i] : &zero);
     }
-    return rc ? rc : end_section(b, at);
+    return rc ? rc : qq__end_section(b, at);
 }
 
 int qq__prefix_size(uint32_t nnodes, uint64_t *size)
@@ -321,7 +320,7 @@ static int encode_memt(struct qq__buf *b, uint32_t node)
     if (rc <= 0)
         return rc;
     size_t at;
-    rc = begin_section(b, QQ__TAG_MEMT, node, &at);
+    rc = qq__begin_section(b, QQ__TAG_MEMT, node, &at);
     rc = rc ? rc : qq__put_u32(b, s.nrows);
     rc = rc ? rc : qq__put_u32(b, QQ__MEMT_PEAK_LOW); /* the peaks' lower bounds follow the rows */
     rc = rc ? rc : qq__put_u64(b, s.foreign_frees);
@@ -339,7 +338,7 @@ static int encode_memt(struct qq__buf *b, uint32_t node)
     }
     for (uint32_t i = 0; rc == 0 && i < s.nrows; i++)
         rc = qq__put_u64(b, s.rows[i].peak_low);
-    rc = rc ? rc : end_section(b, at);
+    rc = rc ? rc : qq__end_section(b, at);
     qq__mem_snapshot_free(&s);
     return rc;
 }
@@ -350,7 +349,7 @@ static int encode_calb(struct qq__buf *b, uint32_t node)
     if (qq__calib.samples == 0)
         return 0; /* QQInit never ran or had no memory: nothing measured */
     size_t at;
-    int rc = begin_section(b, QQ__TAG_CALB, node, &at);
+    int rc = qq__begin_section(b, QQ__TAG_CALB, node, &at);
     rc = rc ? rc : qq__put_u32(b, qq__calib.ordered);
     rc = rc ? rc : qq__put_u32(b, qq__calib.samples);
     rc = rc ? rc : qq__put_f64(b, qq__calib.empty_min);
@@ -359,7 +358,7 @@ static int encode_calb(struct qq__buf *b, uint32_t node)
     rc = rc ? rc : qq__put_f64(b, qq__calib.step);
     rc = rc ? rc : qq__put_u32(b, qq__calib.path);
     rc = rc ? rc : qq__put_u32(b, qq__calib.path_flags);
-    return rc ? rc : end_section(b, at);
+    return rc ? rc : qq__end_section(b, at);
 }
 
 /* The threads that recorded (docs/FORMAT.md, THRD): one row each, their
@@ -368,7 +367,7 @@ static int encode_thrd(struct qq__buf *b, uint32_t node, const struct qq__thread
                        uint32_t n)
 {
     size_t at;
-    int rc = begin_section(b, QQ__TAG_THRD, node, &at);
+    int rc = qq__begin_section(b, QQ__TAG_THRD, node, &at);
     rc = rc ? rc : qq__put_u32(b, n);
     rc = rc ? rc : qq__put_u32(b, 0);
     for (uint32_t i = 0; rc == 0 && i < n; i++) {
@@ -385,7 +384,7 @@ static int encode_thrd(struct qq__buf *b, uint32_t node, const struct qq__thread
         rc = rc ? rc : qq__put_pad8(b);
         free(clean);
     }
-    return rc ? rc : end_section(b, at);
+    return rc ? rc : qq__end_section(b, at);
 }
 
 /* The node's entries as the file holds them: every thread's in thread

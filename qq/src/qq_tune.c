@@ -97,11 +97,8 @@ int qq__encode_tune(struct qq__buf *b)
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < nrecs; i++) {
         const struct tune_rec *r = &recs[i];
-        size_t at = b->len;
-        rc = qq__put_u32(b, QQ__TAG_TUNE);
-        rc = rc ? rc : qq__put_u32(b, QQ__FILE_LEVEL);
-        rc = rc ? rc : qq__put_u64(b, 0);
-        size_t body = b->len;
+        size_t at;
+        rc = qq__begin_section(b, QQ__TAG_TUNE, QQ__FILE_LEVEL, &at);
         rc = rc ? rc : qq__put_u32(b, (uint32_t)strlen(r->name));
         rc = rc ? rc : qq__put_u32(b, r->n);
         rc = rc ? rc : qq__put_u32(b, r->choice);
@@ -116,8 +113,7 @@ int qq__encode_tune(struct qq__buf *b)
             rc = rc ? rc : qq__put_u32(b, r->cand[c].runs);
             rc = rc ? rc : qq__put_f64(b, r->cand[c].seconds);
         }
-        if (rc == 0)
-            qq__store_u64(b->p + at + 8, b->len - body);
+        rc = rc ? rc : qq__end_section(b, at);
     }
     return rc;
 }
