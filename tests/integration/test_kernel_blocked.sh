@@ -7,14 +7,19 @@ K="${QQ_KERNEL_DIR:?QQ_KERNEL_DIR not set}"
 field() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 # Serial: the planted tile is every other tile's iteration done once
-# instead of four times; QQTune must find it wherever it is in the list.
+# instead of --slow (16) times; QQTune must find it wherever it is in the
+# list. Margin: tiles differ by up to 5x on their own, so the planted one
+# is at least 3.2x ahead, and QQTune keeps each tile's fastest run; it
+# misses only if every run of the planted tile (0.04-0.22 ms) is preempted.
+# Under load that is p ~ 0.22 ms / 3 ms slice ~ 0.07 a run: 3 rounds give
+# 3.4e-4 a plant, 1.4e-3 for the 4 plants here; 7 rounds 8e-9 a plant.
 for plant in 32 8 256; do
-    QQ_OUTPUT=p$plant.qq "$K/blocked" --size 256 --steps 10 --plant "$plant" --print > p$plant.out
+    QQ_OUTPUT=p$plant.qq "$K/blocked" --size 256 --steps 10 --reps 7 --plant "$plant" --print > p$plant.out
     check "plant $plant: chosen" test "$(field tile p$plant.out)" = "$plant"
     "$QQBENCH" st p$plant.qq > st$plant.txt
-    check "plant $plant: the file records it" has st$plant.txt "^Tuned 'tile' = $plant: 7 candidates over 1 rank, 3 rounds each"
+    check "plant $plant: the file records it" has st$plant.txt "^Tuned 'tile' = $plant: 7 candidates over 1 rank, 7 rounds each"
     check "plant $plant: marked chosen" has st$plant.txt "^  chosen +$plant "
-    check "plant $plant: every tile ran 3 times" test "$(grep -cE '^ {2}(chosen| {6}) +[0-9]+ +[0-9.e-]+ +3 +0$' st$plant.txt)" = 7
+    check "plant $plant: every tile ran 7 times" test "$(grep -cE '^ {2}(chosen| {6}) +[0-9]+ +[0-9.e-]+ +7 +0$' st$plant.txt)" = 7
     check "plant $plant: the trials are states" has st$plant.txt "'tile=$plant'"
 done
 # A damaged record: st refuses the file in one line naming the record
@@ -74,11 +79,11 @@ check "QQ off: no QQ symbol" test "$(nm off | grep -ci 'qq' || true)" = 0
 # file records the choice with both ranks' timings.
 if [ -x "$K/blocked_mpi" ] && command -v mpirun >/dev/null; then
     QQ_OUTPUT=$PWD/m.qq mpirun -np 2 --oversubscribe "$K/blocked_mpi" --size 256 --steps 10 \
-        --plant 16 --print > m.out
+        --reps 7 --plant 16 --print > m.out
     check "mpi: rank 0 chose the planted tile" has m.out '^rank 0 tile 16$'
     check "mpi: rank 1 chose the same" has m.out '^rank 1 tile 16$'
     "$QQBENCH" st m.qq > mst.txt
-    check "mpi: the file records it" has mst.txt "^Tuned 'tile' = 16: 7 candidates over 2 ranks, 3 rounds each"
+    check "mpi: the file records it" has mst.txt "^Tuned 'tile' = 16: 7 candidates over 2 ranks, 7 rounds each"
     check "mpi: rank 0 timed some tiles" has mst.txt '^ {2}(chosen| {6}) +[0-9]+ +[0-9.e-]+ +[0-9]+ +0$'
     check "mpi: rank 1 timed the others" has mst.txt '^ {2}(chosen| {6}) +[0-9]+ +[0-9.e-]+ +[0-9]+ +1$'
     check "mpi: the same bits as one rank" test "$(field digest m.out)" = \
