@@ -173,8 +173,60 @@ static void test_text(void)
     qqb_results_free(&res);
 }
 
+/* A hostile key (markup, quotes, an ampersand; the run JSON's reader
+ * refuses a backquote) in the verdicts on counts reaches index.html's
+ * counts table and JUnit only as text (qqb_markup_text), and the change
+ * picture's script not at all. */
+static void test_hostile_key(void)
+{
+    static const char hostile[] = "<script>x'\"&y";
+    struct qqb_results res = {0};
+    struct qqb_judgement j = {0};
+    craft(&res, &j);
+    j.cmp[0].key = hostile;
+    j.counts[0].key = j.counts[1].key = hostile;
+    j.counts[1].gated = 1;
+    CHECK_INT_EQ(qqb_judgement_figures(&j, &res), 0);
+    struct qqb_report r = {
+        .suite = "counts", .baseline_path = "crafted.yaml", .results = &res, .j = &j};
+    char err[512];
+    CHECK(qqb_report_json("hostile.json", &r, err, sizeof err) == 0);
+    if (qqb_report_write("hostile.json", "hostile-report", 1, err, sizeof err) != 0)
+        TEST_FAIL_AT("report: %s", err);
+    char *html = slurp("hostile-report/index.html"),
+         *gp = slurp("hostile-report/change-baseline.gp");
+    CHECK(html != NULL && gp != NULL);
+    if (html && gp) {
+        CHECK_STR_CONTAINS(html, "<h3>Counts: calls per launch and instructions per hit</h3>");
+        CHECK_STR_CONTAINS(html, "<td>&lt;script&gt;x&#39;&quot;&amp;y</td>");
+        CHECK(strstr(html, "<script>x") == NULL);
+        CHECK(strstr(gp, "script") == NULL);
+    }
+    free(html);
+    free(gp);
+    CHECK(qqb_report_junit("hostile.xml", &r, err, sizeof err) == 0);
+    char *xml = slurp("hostile.xml");
+    CHECK(xml != NULL);
+    if (xml) {
+        CHECK_STR_CONTAINS(xml, "name=\"calls:&lt;script&gt;x&#39;&quot;&amp;y\">");
+        CHECK(strstr(xml, "<script>x") == NULL);
+    }
+    free(xml);
+    const char *const files[] = {"hostile-report/change-baseline.dat",
+                                 "hostile-report/change-baseline.gp",
+                                 "hostile-report/index.html",
+                                 "hostile-report",
+                                 "hostile.json",
+                                 "hostile.xml"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        remove(files[i]);
+    qqb_judgement_free(&j);
+    qqb_results_free(&res);
+}
+
 int main(void)
 {
     RUN(test_text);
+    RUN(test_hostile_key);
     return TEST_DONE();
 }
